@@ -1,0 +1,17 @@
+# Every dependency is a Debian 12 package (scripts/install-deps installs them); nothing is
+# downloaded at build time.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(Z3 REQUIRED IMPORTED_TARGET z3)
+pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp gmpxx)
+find_package(TBB REQUIRED)
+find_package(range-v3 REQUIRED)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(Threads REQUIRED)
+if(VOLTA_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(VOLTA_BENCH)
+  find_package(benchmark REQUIRED)
+endif()

@@ -1,0 +1,21 @@
+# Compiler settings shared by every target: warnings, sanitizers, ccache.
+find_program(VOLTA_CCACHE ccache)
+if(VOLTA_CCACHE)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${VOLTA_CCACHE})
+endif()
+
+add_library(volta_warnings INTERFACE)
+target_compile_options(volta_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
+
+if(VOLTA_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+if(VOLTA_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "VOLTA_FUZZ needs clang (use the 'fuzz' preset)")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,13 @@
+// Each volta-eg subcommand lives in its own file and registers itself on the CLI11 app.
+// A command stores its exit status in `exit_code` when its callback runs.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace volta::cli {
+
+void register_parse_command(CLI::App& app, int& exit_code);
+
+}  // namespace volta::cli

@@ -1,0 +1,41 @@
+// Located diagnostics in the style of clang and LLVM:
+//
+//   kernels/bad.ptx:12:9: error: unknown register '%r99'
+//       add.s32 %r1, %r99, 4;
+//                    ^
+//
+// Used by the PTX parser and by every later stage that points back at a PTX line (the engine's
+// UNSUPPORTED and lowering errors) or at a manifest.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptx/source_location.hpp"
+
+namespace volta::ptx {
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  std::string file;      // path as the user gave it
+  SourceLocation where;  // 0:0 when the message is about the whole file
+  std::string message;
+  std::string source_line;  // the offending line without its newline; empty if unknown
+
+  // "file:line:col: error: message" followed, when source_line is known, by the line and a
+  // caret under the column.
+  std::string render() const;
+  // Only the first line ("file:line:col: error: message").
+  std::string headline() const;
+};
+
+// Extracts line `line` (1-based) of `text` without its terminator; empty when out of range.
+std::string_view line_of(std::string_view text, uint32_t line);
+
+// Renders every diagnostic, one after the other.
+std::string render_all(const std::vector<Diagnostic>& diagnostics);
+
+}  // namespace volta::ptx
