@@ -5,7 +5,7 @@
 // __syncthreads, accumulates 16 products from shared memory, __syncthreads again (so that the
 // next step's stores cannot overwrite a tile another thread is still reading).
 // Verifier: RACE_FREE, and EQUIVALENT to gemm_naive over the reals. (nvcc even emits the same
-// 32-step fma chain in the same k order, fully unrolled, with the operands read from shared memory.)
+// 32-step fma chain in the same k order, fully unrolled, operands read from shared memory.)
 #define M 32
 #define N 32
 #define K 32

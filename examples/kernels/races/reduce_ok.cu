@@ -1,6 +1,7 @@
 // reduce_ok: sum of 64 floats by one CTA, shared-memory tree reduction (sequential addressing)
 // with a __syncthreads after every step.
-//   s[t] = in[t]; sync; for stride = 32, 16, ..., 1: { if (t < stride) s[t] += s[t + stride]; sync }
+//   s[t] = in[t]; sync;
+//   for stride = 32, 16, ..., 1: { if (t < stride) s[t] += s[t + stride]; sync }
 //   thread 0: out[0] = s[0]
 //
 // Launch: block (64, 1, 1), grid (1, 1, 1).
