@@ -331,6 +331,18 @@ struct FileDirective {
 // Module-level items in source order, so that printing preserves the layout.
 using TopLevel = std::variant<VariableDecl, Function, FileDirective, Pragma>;
 
+// A DWARF section of `-G`/`-lineinfo` output (`.section .debug_str { ... }`). The body is kept
+// as raw text (what lies between the braces) so that printing reproduces it; nothing in it is
+// interpreted. nvcc emits these after every function; the printer puts them at the end.
+struct DebugSection {
+  std::string name;  // with its dot: ".debug_str"
+  std::string body;  // verbatim text between `{` and the matching `}`
+  SourceLocation loc;
+  friend bool operator==(const DebugSection& a, const DebugSection& b) {
+    return a.name == b.name && a.body == b.body;
+  }
+};
+
 struct Module {
   std::string path;  // as given to the parser; used in diagnostics
   uint32_t version_major = 0;
@@ -338,12 +350,14 @@ struct Module {
   std::vector<std::string> targets;  // `.target sm_80, texmode_independent` -> {"sm_80", ...}
   uint32_t address_size = 64;
   std::vector<TopLevel> items;
+  std::vector<DebugSection> debug_sections;  // in source order, printed after `items`
 
   // Lookups (linear; modules are small).
   const Function* find_function(std::string_view name) const;
   const VariableDecl* find_variable(std::string_view name) const;
   std::vector<const Function*> entries() const;
   const FileDirective* find_file(uint32_t index) const;
+  // Compares the content only: `path` and every SourceLocation are ignored.
   friend bool operator==(const Module& a, const Module& b);
 };
 

@@ -24,6 +24,9 @@ struct Diagnostic {
   SourceLocation where;  // 0:0 when the message is about the whole file
   std::string message;
   std::string source_line;  // the offending line without its newline; empty if unknown
+  // The column of `where.line` at which `source_line` starts: 1 unless a very long line was cut
+  // to a window around the column (render() then prefixes "..." and keeps the caret aligned).
+  uint32_t source_line_start_column = 1;
 
   // "file:line:col: error: message" followed, when source_line is known, by the line and a
   // caret under the column.

@@ -1,0 +1,43 @@
+// `volta-eg parse FILE.ptx...`: parses each file and prints its summary (version, target,
+// kernels with their parameters, instruction histogram). Exit 0 when every file parsed, 2
+// (bad input) otherwise, with the rendered diagnostics on stderr.
+#include "engine/cli/commands.hpp"
+#include "engine/cli/exit_codes.hpp"
+#include "ptx/parser.hpp"
+#include "ptx/summary.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace volta::cli {
+
+void register_parse_command(CLI::App& app, int& exit_code) {
+  CLI::App* cmd = app.add_subcommand(
+      "parse", "Parse PTX files; print version, target, kernels and an instruction histogram");
+  auto files = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("files", *files, "PTX files to parse")->required();
+  cmd->callback([files, &exit_code] {
+    bool all_parsed = true;
+    bool first = true;
+    for (const std::string& path : *files) {
+      ptx::ParseResult result = ptx::parse_file(path);
+      std::cerr << ptx::render_all(result.diagnostics);
+      if (!result.ok()) {
+        all_parsed = false;
+        continue;
+      }
+      if (!first) {
+        std::cout << '\n';
+      }
+      first = false;
+      std::cout << ptx::format_summary(path, ptx::summarize(*result.module));
+    }
+    std::cout.flush();
+    exit_code = all_parsed ? kSuccess : kBadInput;
+  });
+}
+
+} // namespace volta::cli
