@@ -9,5 +9,6 @@ class App;
 namespace volta::cli {
 
 void register_parse_command(CLI::App& app, int& exit_code);
+void register_check_command(CLI::App& app, int& exit_code);
 
 }  // namespace volta::cli

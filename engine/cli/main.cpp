@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
 
   int exit_code = volta::cli::kSuccess;
   volta::cli::register_parse_command(app, exit_code);
+  volta::cli::register_check_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

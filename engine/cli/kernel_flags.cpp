@@ -1,0 +1,120 @@
+#include "engine/cli/kernel_flags.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <sstream>
+
+#include "engine/launch/manifest.hpp"
+
+namespace volta::cli {
+
+void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::string& who) {
+  app.add_option("--" + prefix + "ptx", ptx, "PTX file of the " + who);
+  app.add_option("--" + prefix + "kernel", kernel, "kernel entry name of the " + who);
+  app.add_option("--" + prefix + "block", block, "CTA size X[,Y[,Z]]")->capture_default_str();
+  app.add_option("--" + prefix + "grid", grid, "grid size X[,Y[,Z]]")->capture_default_str();
+  app.add_option("--" + prefix + "array", arrays, "array NAME:BASE:WIDTH:LEN:KIND (repeatable)");
+  app.add_option("--" + prefix + "param", params, "parameter ptr:A | sym:NAME | float:V | int:V, in order (repeatable)");
+  app.add_option("--" + prefix + "global", globals, "module variable NAME=INT (repeatable)");
+  app.add_option("--" + prefix + "ctas", ctas, "first (CTA 0 only) or all")->capture_default_str();
+  app.add_option("--" + prefix + "dyn-shared", dyn_shared, "dynamic shared memory bytes");
+}
+
+namespace {
+
+std::optional<launch::Dim3> parse_dim3(const std::string& text) {
+  launch::Dim3 d{1, 1, 1};
+  std::stringstream ss(text);
+  std::string part;
+  size_t i = 0;
+  while (std::getline(ss, part, ',')) {
+    if (i >= 3) return std::nullopt;
+    try {
+      size_t used = 0;
+      const unsigned long v = std::stoul(part, &used, 0);
+      if (used != part.size() || v == 0 || v > 0x7fffffff) return std::nullopt;
+      d[i++] = static_cast<uint32_t>(v);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+  if (i == 0) return std::nullopt;
+  return d;
+}
+
+}  // namespace
+
+std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefix, std::string& error) const {
+  launch::KernelConfig k;
+  if (ptx.empty()) {
+    error = fmt::format("--{}ptx is required", prefix);
+    return std::nullopt;
+  }
+  if (kernel.empty()) {
+    error = fmt::format("--{}kernel is required", prefix);
+    return std::nullopt;
+  }
+  k.ptx_path = ptx;
+  k.entry = kernel;
+  auto b = parse_dim3(block);
+  auto g = parse_dim3(grid);
+  if (!b) {
+    error = fmt::format("--{}block: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, block);
+    return std::nullopt;
+  }
+  if (!g) {
+    error = fmt::format("--{}grid: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, grid);
+    return std::nullopt;
+  }
+  k.block = *b;
+  k.grid = *g;
+  if (k.threads_per_cta() > 1024) {
+    error = fmt::format("--{}block: a CTA has at most 1024 threads", prefix);
+    return std::nullopt;
+  }
+  for (const auto& a : arrays) {
+    std::string e;
+    auto spec = launch::parse_array_flag(a, e);
+    if (!spec) {
+      error = fmt::format("--{}array: {}", prefix, e);
+      return std::nullopt;
+    }
+    k.arrays.push_back(*spec);
+  }
+  for (const auto& p : params) {
+    std::string e;
+    auto spec = launch::parse_param(p, e);
+    if (!spec) {
+      error = fmt::format("--{}param: {}", prefix, e);
+      return std::nullopt;
+    }
+    if (spec->kind == launch::ParamSpec::Kind::Ptr && !k.find_array(spec->name)) {
+      error = fmt::format("--{}param: no array named \"{}\"", prefix, spec->name);
+      return std::nullopt;
+    }
+    k.params.push_back(*spec);
+  }
+  for (const auto& g2 : globals) {
+    const size_t eq = g2.find('=');
+    try {
+      if (eq == std::string::npos) throw std::invalid_argument("no =");
+      k.globals[g2.substr(0, eq)] = std::stoll(g2.substr(eq + 1), nullptr, 0);
+    } catch (...) {
+      error = fmt::format("--{}global: expected NAME=INTEGER, got \"{}\"", prefix, g2);
+      return std::nullopt;
+    }
+  }
+  if (ctas == "first") {
+    k.ctas = launch::CtaMode::First;
+  } else if (ctas == "all") {
+    k.ctas = launch::CtaMode::All;
+  } else {
+    error = fmt::format("--{}ctas: expected first or all, got \"{}\"", prefix, ctas);
+    return std::nullopt;
+  }
+  k.dyn_shared_bytes = dyn_shared;
+  return k;
+}
+
+}  // namespace volta::cli

@@ -1,0 +1,34 @@
+// Command-line flags that describe one kernel launch (`--kernel`, `--block`, `--array` ...),
+// with an optional prefix (`--ref-kernel`, `--opt-kernel`) for the two sides of `prove`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/launch/launch_config.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace volta::cli {
+
+struct KernelFlags {
+  std::string ptx;
+  std::string kernel;
+  std::string block = "1,1,1";
+  std::string grid = "1,1,1";
+  std::vector<std::string> arrays;
+  std::vector<std::string> params;
+  std::vector<std::string> globals;
+  std::string ctas = "first";
+  uint64_t dyn_shared = 0;
+
+  void add_to(CLI::App& app, const std::string& prefix, const std::string& who);
+  bool given() const { return !ptx.empty() || !kernel.empty(); }
+  // The configuration, or nullopt with `error` set ("--ref-block: ...").
+  std::optional<launch::KernelConfig> config(const std::string& prefix, std::string& error) const;
+};
+
+}  // namespace volta::cli

@@ -1,0 +1,67 @@
+// The outcome of one manifest entry (a race check or an equivalence), as reports show it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/exec/kernel_run.hpp"
+#include "engine/verdict.hpp"
+
+namespace volta::driver {
+
+struct ElementCounts {
+  uint64_t total = 0;
+  uint64_t direct = 0;  // proved by the e-graph / canonical forms
+  uint64_t reused = 0;  // proved by reusing the proof of an element with the same template
+  uint64_t z3 = 0;      // proved by Z3
+  uint64_t not_equivalent = 0;
+  uint64_t unknown = 0;
+};
+
+// A concrete counterexample to an equivalence.
+struct Counterexample {
+  std::string element;  // "O[37]"
+  std::vector<std::pair<std::string, std::string>> inputs;  // symbol -> exact value
+  std::string reference_value;
+  std::string optimized_value;
+  std::string reference_expr;
+  std::string optimized_expr;
+  bool confirmed = false;  // checked by exact (or interval) evaluation
+};
+
+struct KernelSummary {
+  std::string role;  // "kernel", "reference", "optimized"
+  std::string ptx;
+  std::string entry;
+  exec::KernelStats stats;
+  double seconds = 0;
+  bool cached = false;
+};
+
+struct EntryResult {
+  std::string name;
+  std::string kind;  // "equivalence" | "race_check"
+  std::optional<Verdict> expected;
+  Verdict verdict = Verdict::Error;
+  bool bad_input = false;  // the verdict is ERROR because of bad input (exit status 2)
+  double seconds = 0;
+  std::map<std::string, double> phases;  // seconds per phase
+  std::string detail;                    // one line
+  std::optional<exec::Failure> failure;  // safety failure or refusal
+  std::string failure_kernel;            // which kernel failed ("reference"/"optimized"/"kernel")
+  ElementCounts elements;
+  std::optional<Counterexample> counterexample;
+  std::vector<KernelSummary> kernels;
+  uint64_t cache_hits = 0;
+  uint64_t z3_calls = 0;
+
+  // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
+  bool matches() const {
+    if (expected) return *expected == verdict;
+    return verdict == Verdict::Equivalent || verdict == Verdict::RaceFree;
+  }
+};
+
+}  // namespace volta::driver

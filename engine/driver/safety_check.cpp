@@ -1,0 +1,61 @@
+#include "engine/driver/safety_check.hpp"
+
+#include <chrono>
+
+namespace volta::driver {
+
+std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config, const std::string& role,
+                                              KernelCache& cache, symbolic::ExprStore& store,
+                                              const exec::RunOptions& options, EntryResult& result) {
+  const auto start = std::chrono::steady_clock::now();
+  auto loaded = cache.load(config.ptx_path, config.entry);
+  result.phases["load"] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!loaded.kernel) {
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = loaded.diagnostics.empty() ? "cannot load kernel" : loaded.diagnostics.front().headline();
+    result.failure_kernel = role;
+    return std::nullopt;
+  }
+  exec::KernelRun run = exec::run_kernel(loaded.kernel->program, config, store, options);
+  KernelSummary summary;
+  summary.role = role;
+  summary.ptx = config.ptx_path;
+  summary.entry = config.entry;
+  summary.stats = run.stats;
+  summary.seconds = run.seconds;
+  result.kernels.push_back(summary);
+  result.phases["execute"] += run.seconds;
+  if (run.failure) {
+    result.verdict = run.failure->verdict;
+    result.bad_input = run.failure->verdict == Verdict::Error && run.failure->kind == "bad launch configuration";
+    result.detail = run.failure->message;
+    result.failure = run.failure;
+    result.failure_kernel = role;
+  }
+  return run;
+}
+
+EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& cache, const CheckOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  EntryResult result;
+  result.name = entry.name;
+  result.kind = "race_check";
+  result.expected = entry.expected;
+  if (!entry.error.empty()) {
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = entry.error;
+  } else {
+    symbolic::ExprStore store;
+    auto run = execute_config(entry.kernel, "kernel", cache, store, options.run, result);
+    if (run && !run->failure) {
+      result.verdict = Verdict::RaceFree;
+      result.detail = "no data race, no out-of-bounds access, no deadlock";
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace volta::driver

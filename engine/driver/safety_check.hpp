@@ -1,0 +1,23 @@
+// A race_check entry: execute one kernel and report RACE_FREE or the first safety failure.
+#pragma once
+
+#include "engine/driver/entry_result.hpp"
+#include "engine/driver/kernel_cache.hpp"
+#include "engine/launch/manifest.hpp"
+
+namespace volta::driver {
+
+struct CheckOptions {
+  exec::RunOptions run;
+};
+
+EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& cache,
+                               const CheckOptions& options);
+
+// Loads and runs one kernel configuration; fills `result` with a failure when there is one and
+// returns the run (nullopt when loading failed: bad input).
+std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config, const std::string& role,
+                                              KernelCache& cache, symbolic::ExprStore& store,
+                                              const exec::RunOptions& options, EntryResult& result);
+
+}  // namespace volta::driver

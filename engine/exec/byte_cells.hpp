@@ -1,0 +1,57 @@
+// Byte-addressed symbolic memory contents. Each byte is either concrete or a piece of a symbolic
+// value: (node, position of the byte inside the value, width of the value). Loads reassemble
+// whole values when the bytes line up, and otherwise build Pack/Extract views, so that f16 data
+// moved through b32 registers (TileLang's `ld.global.v4.u32` of eight halves) stays exact.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/symbolic/builder.hpp"
+
+namespace volta::exec {
+
+using symbolic::ExprId;
+
+// A register-sized value: concrete bits when node == 0, else the symbolic node.
+struct Value {
+  uint64_t bits = 0;
+  ExprId node = 0;
+  bool symbolic() const { return node != 0; }
+};
+
+struct ByteCell {
+  ExprId node = 0;   // 0: concrete byte in `byte`
+  uint8_t byte = 0;
+  uint8_t pos = 0;   // byte index inside the value (low nibble) | log2(value width) << 4
+  uint8_t written = 0;  // global memory: stored to by the kernel
+  uint8_t stored_as = 0;  // StoredAs of the last store: how concrete bits read as a number
+};
+
+// How the bytes of an output element were last stored, which says what real number concrete
+// bits stand for (the arrays of a launch carry a width, not a type).
+enum StoredAs : uint8_t { kStoredUnsigned = 0, kStoredSigned = 1, kStoredFloat = 2 };
+
+// Writes `width` bytes (1, 2, 4, 8) of `v` into `cells`.
+inline void store_value(ByteCell* cells, const Value& v, uint32_t width) {
+  if (!v.symbolic()) {
+    for (uint32_t i = 0; i < width; ++i) {
+      cells[i].node = 0;
+      cells[i].byte = static_cast<uint8_t>(v.bits >> (8 * i));
+      cells[i].pos = 0;
+    }
+    return;
+  }
+  const uint8_t log_width = static_cast<uint8_t>(__builtin_ctz(width) << 4);
+  for (uint32_t i = 0; i < width; ++i) {
+    cells[i].node = v.node;
+    cells[i].byte = 0;
+    cells[i].pos = static_cast<uint8_t>(log_width | i);
+  }
+}
+
+// Reads `width` bytes back as one value. `undef` is the node that marks uninitialized bytes: a
+// load touching any of them yields `undef`.
+Value load_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b);
+
+}  // namespace volta::exec

@@ -1,0 +1,425 @@
+#include "engine/exec/cta_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "engine/exec/address_map.hpp"
+
+namespace volta::exec {
+
+CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
+    : ctx_(ctx),
+      prog_(ctx.program),
+      b_(ctx.store),
+      idioms_(b_, stats_.idioms),
+      cta_(cta_index),
+      threads_(static_cast<uint32_t>(ctx.config.threads_per_cta())),
+      warps_((threads_ + 31) / 32) {
+  const auto& g = ctx.config.grid;
+  ctaid_ = {cta_index % g[0], (cta_index / g[0]) % g[1], cta_index / (g[0] * g[1])};
+  const size_t regs = prog_.registers.size();
+  bits_.assign(regs * threads_, 0);
+  nodes_.assign(regs * threads_, ctx.undef);
+  pc_.assign(threads_, 0);
+  state_.assign(threads_, ThreadState::Running);
+  barrier_id_.assign(threads_, 0);
+  barrier_count_.assign(threads_, 0);
+  warp_phase_.assign(warps_, 0);
+  warp_partial_sync_.assign(warps_, 0);
+  shared_size_ = prog_.shared_dynamic_base + ctx.config.dyn_shared_bytes;
+  // Shared memory starts uninitialized.
+  shared_.assign(shared_size_, ByteCell{ctx.undef, 0, 0});
+  if (ctx.options.check_races) shared_shadow_.resize(shared_size_);
+  local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
+  scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
+  uncommitted_.resize(threads_);
+  committed_.resize(threads_);
+  stats_.ctas = 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduling
+// ---------------------------------------------------------------------------------------------
+
+uint32_t CtaRunner::running_lanes(uint32_t w) const {
+  uint32_t mask = 0;
+  const uint32_t base = w * 32;
+  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
+  for (uint32_t l = 0; l < n; ++l) {
+    if (state_[base + l] == ThreadState::Running) mask |= 1u << l;
+  }
+  return mask;
+}
+
+uint32_t CtaRunner::exited_lanes(uint32_t w) const {
+  uint32_t mask = 0;
+  const uint32_t base = w * 32;
+  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
+  for (uint32_t l = 0; l < n; ++l) {
+    if (state_[base + l] == ThreadState::Exited) mask |= 1u << l;
+  }
+  return mask;
+}
+
+bool CtaRunner::run() {
+  stamp_ = ctx_.next_stamp.fetch_add(1);
+  const uint64_t budget = ctx_.options.max_instructions;
+  while (!failed_) {
+    if (ctx_.should_stop(cta_)) return false;
+    bool ran = false;
+    for (uint32_t w = 0; w < warps_ && !failed_; ++w) {
+      if (running_lanes(w) != 0) {
+        run_warp(w);
+        ran = true;
+      }
+    }
+    if (failed_) break;
+    if (budget != 0 && ctx_.instructions.load(std::memory_order_relaxed) > budget) {
+      Failure f;
+      f.verdict = Verdict::Unknown;
+      f.kind = "instruction budget";
+      f.message = fmt::format("stopped after the instruction budget of {} executed instructions", budget);
+      ctx_.report(cta_, std::move(f));
+      return false;
+    }
+    if (std::all_of(state_.begin(), state_.end(), [](ThreadState s) { return s == ThreadState::Exited; })) {
+      break;
+    }
+    if (fire_barriers()) continue;
+    if (failed_) break;
+    if (!ran) {
+      report_stuck();
+      break;
+    }
+  }
+  return !failed_;
+}
+
+void CtaRunner::run_warp(uint32_t w) {
+  const uint32_t base = w * 32;
+  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
+  uint64_t executed = 0;
+  while (!failed_) {
+    // The lanes at the smallest pc among the runnable ones.
+    uint32_t min_pc = UINT32_MAX;
+    uint32_t mask = 0;
+    for (uint32_t l = 0; l < n; ++l) {
+      if (state_[base + l] != ThreadState::Running) continue;
+      const uint32_t p = pc_[base + l];
+      if (p < min_pc) {
+        min_pc = p;
+        mask = 1u << l;
+      } else if (p == min_pc) {
+        mask |= 1u << l;
+      }
+    }
+    if (mask == 0) break;
+    if (min_pc >= prog_.insts.size()) {
+      // Falling off the end of the kernel is an implicit return.
+      for (uint32_t l = 0; l < n; ++l) {
+        if (mask >> l & 1u) state_[base + l] = ThreadState::Exited;
+      }
+      continue;
+    }
+    current_pc_ = min_pc;
+    const Inst& in = prog_.insts[min_pc];
+    execute(in, min_pc, w, mask);
+    ++stats_.warp_instructions;
+    const uint32_t lanes = static_cast<uint32_t>(std::popcount(mask));
+    stats_.instructions += lanes;
+    executed += lanes;
+    if (executed >= 65536) {
+      ctx_.instructions.fetch_add(executed, std::memory_order_relaxed);
+      executed = 0;
+      const uint64_t budget = ctx_.options.max_instructions;
+      if (ctx_.should_stop(cta_) ||
+          (budget != 0 && ctx_.instructions.load(std::memory_order_relaxed) > budget)) {
+        break;
+      }
+    }
+  }
+  ctx_.instructions.fetch_add(executed, std::memory_order_relaxed);
+}
+
+bool CtaRunner::fire_barriers() {
+  // Group the waiting threads by barrier id.
+  std::vector<uint32_t> waiting(16, 0);
+  uint32_t exited = 0;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (state_[t] == ThreadState::AtBarrier) ++waiting[barrier_id_[t]];
+    if (state_[t] == ThreadState::Exited) ++exited;
+  }
+  for (uint32_t id = 0; id < 16; ++id) {
+    if (waiting[id] == 0) continue;
+    // The expected count: the operand of the waiting threads (all equal), or every thread.
+    uint32_t expected = 0;
+    uint32_t first = UINT32_MAX;
+    for (uint32_t t = 0; t < threads_; ++t) {
+      if (state_[t] != ThreadState::AtBarrier || barrier_id_[t] != id) continue;
+      if (first == UINT32_MAX) {
+        first = t;
+        expected = barrier_count_[t];
+      } else if (barrier_count_[t] != expected) {
+        fail(Verdict::BarrierDivergence, "barrier divergence",
+             fmt::format("threads wait at barrier {} with different thread counts ({} and {})", id,
+                         expected, barrier_count_[t]),
+             t);
+        return false;
+      }
+    }
+    const bool cta_wide = expected == 0 || expected >= threads_;
+    if (!cta_wide) {
+      fail_unsupported(prog_.insts[pc_[first]], first,
+                       fmt::format("named barrier {} over a subset of {} threads (partial CTA barriers are "
+                                   "not modeled yet)", id, expected));
+      return false;
+    }
+    if (waiting[id] + exited < threads_) continue;  // somebody has not arrived yet
+    // bar.sync is .aligned: every thread must wait at the same instruction, and in a warp that
+    // takes part, every lane must (none may have exited instead).
+    const uint32_t first_pc = pc_[first];
+    for (uint32_t t = 0; t < threads_; ++t) {
+      if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id && pc_[t] != first_pc) {
+        Failure f;
+        f.verdict = Verdict::BarrierDivergence;
+        f.kind = "barrier divergence";
+        f.message = fmt::format("threads reach barrier {} at different instructions (PTX lines {} and {})", id,
+                                prog_.insts[first_pc].line, prog_.insts[pc_[t]].line);
+        f.first = site(first, first_pc);
+        f.second = site(t, pc_[t]);
+        failed_ = true;
+        ctx_.report(cta_, std::move(f));
+        return false;
+      }
+    }
+    for (uint32_t w = 0; w < warps_; ++w) {
+      bool participates = false;
+      const uint32_t base = w * 32;
+      const uint32_t n = std::min<uint32_t>(32, threads_ - base);
+      for (uint32_t l = 0; l < n; ++l) participates |= state_[base + l] == ThreadState::AtBarrier;
+      if (!participates) continue;
+      for (uint32_t l = 0; l < n; ++l) {
+        if (state_[base + l] == ThreadState::Exited) {
+          Failure f;
+          f.verdict = Verdict::BarrierDivergence;
+          f.kind = "barrier divergence";
+          f.message = fmt::format(
+              "barrier {} (PTX line {}) is reached by only part of warp {}: thread {} exited without "
+              "reaching it", id, prog_.insts[first_pc].line, w, base + l);
+          f.first = site(base + l == first ? first : first, first_pc);
+          f.second = site(base + l, pc_[base + l]);
+          failed_ = true;
+          ctx_.report(cta_, std::move(f));
+          return false;
+        }
+      }
+    }
+    for (uint32_t t = 0; t < threads_; ++t) {
+      if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id) {
+        state_[t] = ThreadState::Running;
+        ++pc_[t];
+      }
+    }
+    ++stats_.barriers;
+    stamp_ = ctx_.next_stamp.fetch_add(1);  // a new epoch
+    std::fill(warp_partial_sync_.begin(), warp_partial_sync_.end(), 0);
+    return true;
+  }
+  return false;
+}
+
+void CtaRunner::report_stuck() {
+  // Nobody can run and no barrier can fire: describe who waits where.
+  std::string detail;
+  uint32_t a = UINT32_MAX, b = UINT32_MAX;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (state_[t] == ThreadState::Exited) continue;
+    if (a == UINT32_MAX) {
+      a = t;
+    } else if (b == UINT32_MAX && (pc_[t] != pc_[a] || state_[t] != state_[a])) {
+      b = t;
+    }
+  }
+  auto where = [&](uint32_t t) {
+    const Inst& in = prog_.insts[pc_[t]];
+    const char* what = state_[t] == ThreadState::AtBarrier ? "waits at barrier" : "waits at warp collective";
+    return fmt::format("thread {} {} '{}' (PTX line {})", t, what, in.text, in.line);
+  };
+  Failure f;
+  f.verdict = Verdict::Deadlock;
+  f.kind = "deadlock";
+  f.message = a == UINT32_MAX ? "no thread can make progress" : where(a);
+  if (b != UINT32_MAX) f.message += "; " + where(b);
+  if (a != UINT32_MAX) f.first = site(a, pc_[a]);
+  if (b != UINT32_MAX) f.second = site(b, pc_[b]);
+  failed_ = true;
+  ctx_.report(cta_, std::move(f));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operands
+// ---------------------------------------------------------------------------------------------
+
+uint64_t CtaRunner::special(Special s, uint32_t t) {
+  const auto& blk = ctx_.config.block;
+  const auto& grd = ctx_.config.grid;
+  const uint32_t lane = t % 32;
+  switch (s) {
+    case Special::TidX: return t % blk[0];
+    case Special::TidY: return (t / blk[0]) % blk[1];
+    case Special::TidZ: return t / (blk[0] * blk[1]);
+    case Special::NtidX: return blk[0];
+    case Special::NtidY: return blk[1];
+    case Special::NtidZ: return blk[2];
+    case Special::CtaidX: return ctaid_[0];
+    case Special::CtaidY: return ctaid_[1];
+    case Special::CtaidZ: return ctaid_[2];
+    case Special::NctaidX: return grd[0];
+    case Special::NctaidY: return grd[1];
+    case Special::NctaidZ: return grd[2];
+    case Special::LaneId: return lane;
+    case Special::WarpId: return t / 32;
+    case Special::NWarpId: return warps_;
+    case Special::SmId: return 0;
+    case Special::NSmId: return 1;
+    case Special::GridId: return 0;
+    case Special::LaneMaskEq: return 1u << lane;
+    case Special::LaneMaskLt: return (1u << lane) - 1;
+    case Special::LaneMaskLe: return lane == 31 ? kAll : (2u << lane) - 1;
+    case Special::LaneMaskGt: return lane == 31 ? 0 : kAll << (lane + 1);
+    case Special::LaneMaskGe: return kAll << lane;
+    case Special::DynSmemSize: return ctx_.config.dyn_shared_bytes;
+    case Special::TotalSmemSize: return shared_size_;
+    default: return 0;
+  }
+}
+
+Value CtaRunner::read(const Operand& o, uint32_t t) {
+  switch (o.kind) {
+    case OpKind::Reg: return reg_value(o.reg, t);
+    case OpKind::Imm: return Value{o.imm, 0};
+    case OpKind::Special: {
+      const auto s = static_cast<Special>(o.special);
+      if (s == Special::Clock || s == Special::Clock64 || s == Special::GlobalTimer) {
+        fail_unsupported(prog_.insts[current_pc_], t,
+                         "reads a clock register, whose value differs from run to run");
+        return Value{0, 0};
+      }
+      return Value{special(s, t), 0};
+    }
+    default: return Value{0, 0};
+  }
+}
+
+ExprId CtaRunner::real_of(Value v, ValType type) {
+  auto& s = ctx_.store;
+  if (v.symbolic()) {
+    const symbolic::Node& n = s.node(v.node);
+    if (n.op != symbolic::Op::RawBits) return v.node;
+    v = Value{uint64_t{n.b} << 32 | n.a, 0};
+  }
+  std::optional<ExprId> id;
+  switch (type) {
+    case ValType::F16: id = s.float_bits(v.bits & 0xffff, 16); break;
+    case ValType::BF16: id = s.bf16_bits(static_cast<uint16_t>(v.bits)); break;
+    case ValType::F64: id = s.float_bits(v.bits, 64); break;
+    case ValType::TF32:
+    case ValType::F32: id = s.float_bits(v.bits & 0xffffffffu, 32); break;
+    default: return int_real(v, type);
+  }
+  if (!id) {
+    fail_unsupported(prog_.insts[current_pc_], 0, "a NaN value is used as a number");
+    return s.constant(0);
+  }
+  return *id;
+}
+
+ExprId CtaRunner::real(const Operand& o, uint32_t t, ValType type) {
+  if (o.kind == OpKind::Imm && o.imm_is_float && o.imm_width == 64 && type != ValType::F64) {
+    // A 0d literal in a narrower instruction is rounded to that format by ptxas.
+    const float narrowed = static_cast<float>(std::bit_cast<double>(o.imm));
+    return real_of(Value{std::bit_cast<uint32_t>(narrowed), 0}, ValType::F32);
+  }
+  return real_of(read(o, t), type);
+}
+
+ExprId CtaRunner::int_real(Value v, ValType type) {
+  if (v.symbolic()) return v.node;
+  const uint32_t w = width_of(type) == 0 ? 64 : width_of(type);
+  if (is_signed(type)) {
+    const int64_t x = w == 64 ? static_cast<int64_t>(v.bits) : static_cast<int64_t>(v.bits << (64 - w)) >> (64 - w);
+    return ctx_.store.constant(symbolic::Rational(std::to_string(x)));
+  }
+  const uint64_t x = w == 64 ? v.bits : v.bits & ((uint64_t{1} << w) - 1);
+  return ctx_.store.constant(symbolic::Rational(std::to_string(x)));
+}
+
+std::optional<uint64_t> CtaRunner::concrete(Value v, uint32_t t, const char* what) {
+  if (!v.symbolic()) return v.bits;
+  const symbolic::Node& n = ctx_.store.node(v.node);
+  if (n.op == symbolic::Op::RawBits) return uint64_t{n.b} << 32 | n.a;
+  const Inst& in = prog_.insts[current_pc_];
+  if (v.node == ctx_.undef || n.op == symbolic::Op::Undef) {
+    fail(Verdict::Uninitialized, "uninitialized value",
+         fmt::format("an uninitialized value is used as {} by '{}' (PTX line {})", what, in.text, in.line), t);
+    return std::nullopt;
+  }
+  if (n.op == symbolic::Op::Const) {
+    // A float constant used as bits (e.g. an address computed through a float register).
+    if (auto bits = symbolic::exact_f32_bits(ctx_.store.rational(v.node))) return *bits;
+  }
+  fail_unsupported(in, t, fmt::format("{} depends on input data (the kernel is outside the structured-CTA class)", what));
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failures
+// ---------------------------------------------------------------------------------------------
+
+Site CtaRunner::site_of(uint32_t cta, uint32_t t, uint32_t pc) const {
+  Site s;
+  const auto& g = ctx_.config.grid;
+  const auto& blk = ctx_.config.block;
+  s.cta = cta;
+  s.ctaid[0] = cta % g[0];
+  s.ctaid[1] = (cta / g[0]) % g[1];
+  s.ctaid[2] = cta / (g[0] * g[1]);
+  s.thread = t;
+  s.tid[0] = t % blk[0];
+  s.tid[1] = (t / blk[0]) % blk[1];
+  s.tid[2] = t / (blk[0] * blk[1]);
+  s.pc = pc;
+  if (pc < prog_.insts.size()) {
+    const Inst& in = prog_.insts[pc];
+    s.ptx_line = in.line;
+    s.ptx_column = in.column;
+    s.instruction = in.text;
+    if (in.debug_file >= 0 && static_cast<size_t>(in.debug_file) < prog_.cuda_files.size()) {
+      s.cuda_file = prog_.cuda_files[in.debug_file];
+      s.cuda_line = in.debug_line;
+    }
+  }
+  return s;
+}
+
+Site CtaRunner::site(uint32_t t, uint32_t pc) const { return site_of(cta_, t, pc); }
+
+void CtaRunner::fail(Verdict v, std::string kind, std::string message, uint32_t t) {
+  if (failed_) return;
+  failed_ = true;
+  Failure f;
+  f.verdict = v;
+  f.kind = std::move(kind);
+  f.message = std::move(message);
+  f.first = site(t, current_pc_);
+  ctx_.report(cta_, std::move(f));
+}
+
+void CtaRunner::fail_unsupported(const Inst& in, uint32_t t, const std::string& why) {
+  fail(Verdict::Unsupported, "unsupported",
+       fmt::format("{}:{}:{}: '{}' {}", prog_.ptx_path, in.line, in.column, in.text, why), t);
+}
+
+}  // namespace volta::exec

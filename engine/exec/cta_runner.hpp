@@ -1,0 +1,166 @@
+// Executes one CTA: every thread, warp by warp in lockstep (one decode, all lanes at the same
+// instruction), with per-thread state in flat arrays. Integers, addresses and predicates are
+// concrete; data is symbolic. Races, barriers, bounds, alignment and uninitialized values are
+// checked on the way; the first problem stops the CTA with a Failure.
+//
+// Scheduling: a warp runs the lanes at the smallest program counter among its runnable lanes,
+// which reconverges divergent paths naturally; a lane stops at a CTA barrier, at a warp
+// collective whose other member lanes have not arrived, or at exit. When no warp can run, the
+// scheduler fires the barriers every participant reached; if none can fire, the CTA is
+// deadlocked. Because the race check proves that no two unordered accesses conflict, this one
+// schedule gives the result of every schedule (domain.md §2).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/exec/idioms.hpp"
+#include "engine/exec/launch_context.hpp"
+#include "engine/exec/race_shadow.hpp"
+
+namespace volta::exec {
+
+class CtaRunner {
+ public:
+  CtaRunner(LaunchContext& ctx, uint32_t cta_index);
+  // Runs to completion or to the first failure (reported to the context). Returns false when it
+  // stopped early (failure, cancellation or a lower CTA's failure).
+  bool run();
+
+  const KernelStats& stats() const { return stats_; }
+
+ private:
+  enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
+  static constexpr uint32_t kAll = 0xffffffffu;
+
+  // ---- register file
+  uint64_t& bits(uint32_t reg, uint32_t t) { return bits_[size_t{reg} * threads_ + t]; }
+  ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * threads_ + t]; }
+  Value reg_value(uint32_t reg, uint32_t t) { return Value{bits(reg, t), node(reg, t)}; }
+  void set(uint32_t reg, uint32_t t, Value v) {
+    bits(reg, t) = v.bits;
+    node(reg, t) = v.node;
+  }
+  void set_dst(const Operand& d, uint32_t t, Value v) {
+    if (d.kind == OpKind::Reg) set(d.reg, t, v);
+  }
+
+  // ---- operand access
+  Value read(const Operand& o, uint32_t t);
+  uint64_t special(Special s, uint32_t t);
+  // The real value of an operand used as a float of `type` (Const for concrete bits).
+  ExprId real(const Operand& o, uint32_t t, ValType type);
+  ExprId real_of(Value v, ValType type);
+  // The real value of an integer operand (Const of the integer for concrete bits).
+  ExprId int_real(Value v, ValType type);
+  // Concrete bits of a value that must be concrete (address, shift amount, predicate...).
+  // Reports UNINITIALIZED / UNSUPPORTED and returns nullopt otherwise.
+  std::optional<uint64_t> concrete(Value v, uint32_t t, const char* what);
+  std::optional<uint64_t> concrete_operand(const Operand& o, uint32_t t, const char* what) {
+    return concrete(read(o, t), t, what);
+  }
+
+  // ---- scheduling
+  void run_warp(uint32_t w);
+  bool fire_barriers();
+  void report_stuck();
+  uint32_t running_lanes(uint32_t w) const;
+  uint32_t exited_lanes(uint32_t w) const;
+  uint32_t existing_lanes(uint32_t w) const { return w + 1 < warps_ || threads_ % 32 == 0 ? kAll : (1u << (threads_ % 32)) - 1; }
+
+  // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
+  void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  void exec_integer(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_float(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_setp(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_selp(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_mov(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_cvt(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_cvta(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_ld(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_st(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_atom(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_cp_async(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_cp_async_wait(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_call(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  // Warp collectives: returns false when the member lanes have not all arrived (the lanes in
+  // `mask` then wait at `pc`).
+  bool gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
+  void exec_shfl(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_vote(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_mma(const Inst& in, uint32_t w, uint32_t mask);
+  void warp_synchronized(uint32_t w, uint32_t members);
+
+  // ---- memory
+  // Resolves an access of `size` bytes for thread t: bounds, alignment and race checks. Returns
+  // the cells or nullptr after reporting a failure.
+  ByteCell* access(Space space, uint64_t address, uint32_t size, uint32_t alignment, uint32_t t,
+                   AccessKind kind, bool is_store_to_global = false);
+  std::optional<uint64_t> address_of(const MemRef& m, uint32_t t);
+  Value load(ByteCell* cells, uint32_t size) { return load_value(cells, size, ctx_.undef, b_); }
+  void materialize_atomics(uint64_t address, ByteCell* cells, uint32_t size);
+
+  // ---- failures
+  Site site(uint32_t t, uint32_t pc) const;
+  Site site_of(uint32_t cta, uint32_t t, uint32_t pc) const;
+  void fail(Verdict v, std::string kind, std::string message, uint32_t t);
+  void fail_unsupported(const Inst& in, uint32_t t, const std::string& why);
+  bool failed() const { return failed_; }
+  std::string describe_address(Space space, uint64_t address) const;
+
+  LaunchContext& ctx_;
+  const Program& prog_;
+  symbolic::Builder b_;
+  IdiomLifter idioms_;
+  uint32_t cta_;
+  std::array<uint32_t, 3> ctaid_{};
+  uint32_t threads_;
+  uint32_t warps_;
+
+  std::vector<uint64_t> bits_;
+  std::vector<ExprId> nodes_;
+  std::vector<uint32_t> pc_;
+  std::vector<ThreadState> state_;
+  std::vector<uint32_t> barrier_id_;   // AtBarrier: which barrier
+  std::vector<uint32_t> barrier_count_; // AtBarrier: expected thread count (0: all)
+  std::vector<uint32_t> warp_phase_;
+  std::vector<uint8_t> warp_partial_sync_;
+
+  std::vector<ByteCell> shared_;
+  std::vector<ByteShadow> shared_shadow_;
+  std::vector<ByteCell> local_;    // threads_ x local bytes
+  std::vector<ByteCell> scratch_;  // threads_ x call-parameter bytes
+  uint64_t shared_size_ = 0;
+
+  // cp.async: per thread, committed groups of pending copies (dst shared, src global, size).
+  struct PendingCopy {
+    uint64_t dst;
+    uint64_t src;
+    uint32_t size;
+    uint32_t src_size;
+    uint32_t pc;
+  };
+  std::vector<std::vector<PendingCopy>> uncommitted_;
+  std::vector<std::deque<std::vector<PendingCopy>>> committed_;
+  void complete_copies(uint32_t t, const std::vector<PendingCopy>& group);
+
+  std::map<uint64_t, PendingAtomic> shared_atomics_;  // pending atomics on shared memory
+  uint32_t stamp_ = 0;
+  uint64_t atomic_sequence_ = 0;
+  bool failed_ = false;
+  uint32_t current_pc_ = 0;
+  KernelStats stats_;
+  GlobalMemory::Page* cached_page_ = nullptr;
+  uint64_t cached_page_number_ = ~uint64_t{0};
+};
+
+}  // namespace volta::exec

@@ -1,0 +1,458 @@
+// Warp collectives of the CTA runner: shfl.sync, vote.sync, ldmatrix, wmma and mma.sync.
+//
+// Fragment layouts. mma.sync uses the layouts the PTX ISA documents for sm_80 (groupID =
+// lane >> 2, threadID_in_group = lane % 4). The PTX ISA leaves the wmma fragment layout
+// unspecified; the engine uses the one sm_80 implements wmma.m16n16k16 with: the m16n8k16
+// layout for A (registers 0-3, repeated in 4-7), the m16n8k16 B layout for columns 0-7
+// (registers 0-1) and 8-15 (registers 2-3, repeated in 4-7), and the m16n8k16 accumulator layout
+// for columns 0-7 (registers 0-3) and 8-15 (registers 4-7). Loading, multiplying and storing
+// fragments is independent of that choice; a kernel that changed one copy of a repeated element
+// is refused rather than verified.
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "engine/exec/cta_runner.hpp"
+
+namespace volta::exec {
+
+namespace {
+
+struct Coord {
+  uint32_t row;
+  uint32_t col;
+};
+
+// m16n8k16 (f16/bf16) A fragment: element e (0..7) of lane l.
+Coord mma_a_16816(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  const uint32_t row = (e < 2 || (e >= 4 && e < 6)) ? g : g + 8;
+  const uint32_t col = t * 2 + (e & 1) + (e >= 4 ? 8 : 0);
+  return {row, col};
+}
+
+// m16n8k16 B fragment (k x n): element e (0..3).
+Coord mma_b_16816(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  return {t * 2 + (e & 1) + (e >= 2 ? 8 : 0), g};
+}
+
+// m16n8 accumulator: element e (0..3).
+Coord mma_c_16n8(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  return {e < 2 ? g : g + 8, t * 2 + (e & 1)};
+}
+
+// m16n8k8 f16 A: element e (0..3); B: element e (0..1).
+Coord mma_a_1688(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  return {e < 2 ? g : g + 8, t * 2 + (e & 1)};
+}
+Coord mma_b_1688(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  return {t * 2 + e, g};
+}
+
+// m16n8k8 tf32 A: element e (0..3); B: element e (0..1).
+Coord mma_a_1688_tf32(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  return {(e & 1) ? g + 8 : g, e < 2 ? t : t + 4};
+}
+Coord mma_b_1688_tf32(uint32_t l, uint32_t e) {
+  const uint32_t g = l >> 2, t = l & 3;
+  return {e == 0 ? t : t + 4, g};
+}
+
+// wmma m16n16k16 fragments: (register, half) -> element of the 16x16 matrix.
+Coord wmma_a(uint32_t l, uint32_t reg, uint32_t half) {
+  const uint32_t r = reg & 3;
+  return mma_a_16816(l, r * 2 + half);
+}
+Coord wmma_b(uint32_t l, uint32_t reg, uint32_t half) {
+  const uint32_t r = reg & 3;  // 0-1: columns 0-7, 2-3: columns 8-15
+  Coord c = mma_b_16816(l, (r & 1) * 2 + half);
+  if (r >= 2) c.col += 8;
+  return c;
+}
+Coord wmma_c(uint32_t l, uint32_t reg) {
+  Coord c = mma_c_16n8(l, reg & 3);
+  if (reg >= 4) c.col += 8;
+  return c;
+}
+
+}  // namespace
+
+void CtaRunner::exec_shfl(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  Value src[32];
+  uint32_t b[32], c[32];
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    src[l] = read(in.srcs[0], base + l);
+    auto bv = concrete_operand(in.srcs[1], base + l, "a shuffle lane");
+    auto cv = concrete_operand(in.srcs[2], base + l, "a shuffle clamp");
+    if (!bv || !cv) return;
+    b[l] = static_cast<uint32_t>(*bv);
+    c[l] = static_cast<uint32_t>(*cv);
+  }
+  const auto mode = static_cast<ShflMode>(in.sub);
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    const uint32_t t = base + l;
+    const uint32_t bval = b[l] & 31, cval = c[l] & 31, seg = (c[l] >> 8) & 31;
+    const uint32_t max_lane = (l & seg) | (cval & ~seg);
+    const uint32_t min_lane = l & seg;
+    int32_t j = 0;
+    bool pval = false;
+    switch (mode) {
+      case ShflMode::Up:
+        j = static_cast<int32_t>(l) - static_cast<int32_t>(bval);
+        pval = j >= static_cast<int32_t>(max_lane);
+        break;
+      case ShflMode::Down:
+        j = static_cast<int32_t>(l + bval);
+        pval = j <= static_cast<int32_t>(max_lane);
+        break;
+      case ShflMode::Bfly:
+        j = static_cast<int32_t>(l ^ bval);
+        pval = j <= static_cast<int32_t>(max_lane);
+        break;
+      case ShflMode::Idx:
+        j = static_cast<int32_t>(min_lane | (bval & ~seg));
+        pval = j <= static_cast<int32_t>(max_lane);
+        break;
+    }
+    if (!pval) j = static_cast<int32_t>(l);
+    Value v;
+    if (j < 0 || j > 31 || !((mask >> j) & 1u)) {
+      v = Value{0, ctx_.undef};  // reading an inactive lane gives an undefined value
+    } else {
+      v = src[j];
+    }
+    set_dst(in.dsts[0], t, v);
+    if (in.dsts.size() > 1) set_dst(in.dsts[1], t, Value{pval ? 1u : 0u, 0});
+  }
+}
+
+void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  uint32_t ballot = 0;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    Value p = read(in.srcs[0], base + l);
+    auto bit = concrete(p, base + l, "a vote predicate");
+    if (!bit) return;
+    if (((*bit & 1u) != 0) != in.srcs[0].negated) ballot |= 1u << l;
+  }
+  const auto mode = static_cast<VoteMode>(in.sub);
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    uint64_t r = 0;
+    switch (mode) {
+      case VoteMode::All: r = (ballot & mask) == mask; break;
+      case VoteMode::Any: r = (ballot & mask) != 0; break;
+      case VoteMode::Uni: r = (ballot & mask) == mask || (ballot & mask) == 0; break;
+      case VoteMode::Ballot: r = ballot & mask; break;
+    }
+    set_dst(in.dsts[0], t, Value{r, 0});
+  }
+}
+
+void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  const uint32_t count = in.sub;
+  if (mask != kAll) {
+    fail_unsupported(in, base + std::countr_zero(mask), "ldmatrix needs all 32 lanes of the warp");
+    return;
+  }
+  // Row addresses: lane 8*i + r gives row r of matrix i.
+  uint64_t rows[32];
+  for (uint32_t l = 0; l < 8 * count; ++l) {
+    auto a = address_of(in.mem[0], base + l);
+    if (!a) return;
+    rows[l] = *a;
+  }
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t t = base + l;
+    for (uint32_t i = 0; i < count; ++i) {
+      Value halves[2];
+      for (uint32_t h = 0; h < 2; ++h) {
+        uint32_t row, col;
+        if (!in.trans) {
+          row = l >> 2;
+          col = (l & 3) * 2 + h;
+        } else {
+          row = (l & 3) * 2 + h;
+          col = l >> 2;
+        }
+        ByteCell* cells = access(in.space, rows[8 * i + row] + 2 * col, 2, 2, t, AccessKind::Read);
+        if (!cells) return;
+        halves[h] = load(cells, 2);
+      }
+      Value v;
+      if (!halves[0].symbolic() && !halves[1].symbolic()) {
+        v = Value{(halves[0].bits & 0xffff) | (halves[1].bits & 0xffff) << 16, 0};
+      } else if (halves[0].node == ctx_.undef || halves[1].node == ctx_.undef) {
+        v = Value{0, ctx_.undef};
+      } else {
+        auto part = [&](const Value& x) { return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16); };
+        v = Value{0, b_.pack(part(halves[0]), part(halves[1]), 16)};
+      }
+      set_dst(in.dsts[i], t, v);
+    }
+  }
+}
+
+void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  if (static_cast<MmaShape>(in.shape) != MmaShape::M16N16K16) {
+    fail_unsupported(in, base + std::countr_zero(mask), "uses a wmma shape other than m16n16k16");
+    return;
+  }
+  const auto part = static_cast<WmmaPart>(in.sub);
+  const bool is_acc = part == WmmaPart::C;
+  const uint32_t elem = is_acc ? (in.type == ValType::F16 ? 2 : 4) : 2;
+  if (!is_acc && in.type != ValType::F16 && in.type != ValType::BF16) {
+    fail_unsupported(in, base + std::countr_zero(mask), "loads a wmma fragment of a type other than f16/bf16");
+    return;
+  }
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    const uint32_t t = base + l;
+    auto a = address_of(in.mem[0], t);
+    if (!a) return;
+    uint64_t stride = 16;
+    if (!in.srcs.empty()) {
+      auto s = concrete_operand(in.srcs[0], t, "a wmma stride");
+      if (!s) return;
+      stride = *s;
+    }
+    auto element = [&](Coord c) -> std::optional<Value> {
+      const uint64_t index = in.layout == 1 ? uint64_t{c.col} * stride + c.row : uint64_t{c.row} * stride + c.col;
+      ByteCell* cells = access(in.space, *a + index * elem, elem, elem, t, AccessKind::Read);
+      if (!cells) return std::nullopt;
+      return load(cells, elem);
+    };
+    if (is_acc) {
+      if (elem != 4) {
+        fail_unsupported(in, t, "loads an f16 wmma accumulator (only f32 accumulators are modeled)");
+        return;
+      }
+      for (uint32_t reg = 0; reg < 8 && reg < in.dsts.size(); ++reg) {
+        auto v = element(wmma_c(l, reg));
+        if (!v) return;
+        set_dst(in.dsts[reg], t, *v);
+      }
+      continue;
+    }
+    for (uint32_t reg = 0; reg < 8 && reg < in.dsts.size(); ++reg) {
+      Value halves[2];
+      for (uint32_t h = 0; h < 2; ++h) {
+        const Coord c = part == WmmaPart::A ? wmma_a(l, reg, h) : wmma_b(l, reg, h);
+        auto v = element(c);
+        if (!v) return;
+        halves[h] = *v;
+      }
+      Value v;
+      if (!halves[0].symbolic() && !halves[1].symbolic()) {
+        v = Value{(halves[0].bits & 0xffff) | (halves[1].bits & 0xffff) << 16, 0};
+      } else if (halves[0].node == ctx_.undef || halves[1].node == ctx_.undef) {
+        v = Value{0, ctx_.undef};
+      } else {
+        auto piece = [&](const Value& x) { return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16); };
+        v = Value{0, b_.pack(piece(halves[0]), piece(halves[1]), 16)};
+      }
+      set_dst(in.dsts[reg], t, v);
+    }
+  }
+}
+
+void CtaRunner::exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  if (static_cast<MmaShape>(in.shape) != MmaShape::M16N16K16 || in.type != ValType::F32) {
+    fail_unsupported(in, base + std::countr_zero(mask), "stores a wmma fragment other than an m16n16k16 f32 accumulator");
+    return;
+  }
+  const uint32_t nregs = in.groups[0];
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    const uint32_t t = base + l;
+    auto a = address_of(in.mem[0], t);
+    if (!a) return;
+    uint64_t stride = 16;
+    if (in.srcs.size() > nregs) {
+      auto s = concrete_operand(in.srcs[nregs], t, "a wmma stride");
+      if (!s) return;
+      stride = *s;
+    }
+    for (uint32_t reg = 0; reg < 8 && reg < nregs; ++reg) {
+      const Coord c = wmma_c(l, reg);
+      const uint64_t index = in.layout == 1 ? uint64_t{c.col} * stride + c.row : uint64_t{c.row} * stride + c.col;
+      const Value v = read(in.srcs[reg], t);
+      const bool global = in.space == Space::Global;
+      ByteCell* cells = access(in.space, *a + index * 4, 4, 4, t, AccessKind::Write, global);
+      if (!cells) return;
+      store_value(cells, v, 4);
+      for (uint32_t k = 0; k < 4; ++k) cells[k].stored_as = kStoredFloat;
+    }
+  }
+}
+
+namespace {
+
+// The real value of half `h` of a packed register value (f16 or bf16).
+ExprId half_of(const Value& v, uint32_t h, ValType type, symbolic::Builder& b, ExprId undef,
+               symbolic::ExprStore& s) {
+  if (v.node == undef) return undef;
+  if (!v.symbolic()) {
+    const uint16_t bits = static_cast<uint16_t>(v.bits >> (16 * h));
+    return (type == ValType::BF16 ? s.bf16_bits(bits) : s.float_bits(bits, 16)).value_or(undef);
+  }
+  ExprId part = b.extract(v.node, static_cast<int>(16 * h), 16);
+  const auto& n = s.node(part);
+  if (n.op == symbolic::Op::RawBits) {
+    const uint16_t bits = static_cast<uint16_t>(n.a);
+    return (type == ValType::BF16 ? s.bf16_bits(bits) : s.float_bits(bits, 16)).value_or(undef);
+  }
+  return part;
+}
+
+}  // namespace
+
+void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  if (static_cast<MmaShape>(in.shape) != MmaShape::M16N16K16 || mask != kAll) {
+    fail_unsupported(in, base + std::countr_zero(mask), "uses a wmma.mma form other than m16n16k16 on a full warp");
+    return;
+  }
+  const uint32_t na = in.groups[0], nb = in.groups[1], nc = in.groups[2];
+  if (na != 8 || nb != 8 || nc != 8 || in.dsts.size() != 8) {
+    fail_unsupported(in, base, "has fragment sizes other than 8 registers");
+    return;
+  }
+  // Rebuild A (16x16), B (16x16) and C (16x16) from the fragments of the 32 lanes.
+  ExprId A[16][16] = {}, B[16][16] = {}, C[16][16] = {};
+  const ValType ab = ValType::F16;
+  auto& s = ctx_.store;
+  auto put = [&](ExprId (&M)[16][16], Coord c, ExprId v, uint32_t t) {
+    ExprId& slot = M[c.row][c.col];
+    if (slot == 0) {
+      slot = v;
+      return true;
+    }
+    if (slot != v) {
+      fail_unsupported(in, t, "receives wmma fragments whose repeated elements differ (element-wise fragment "
+                              "updates are not supported)");
+      return false;
+    }
+    return true;
+  };
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t t = base + l;
+    for (uint32_t reg = 0; reg < 8; ++reg) {
+      const Value va = read(in.srcs[reg], t);
+      const Value vb = read(in.srcs[8 + reg], t);
+      for (uint32_t h = 0; h < 2; ++h) {
+        if (!put(A, wmma_a(l, reg, h), half_of(va, h, ab, b_, ctx_.undef, s), t)) return;
+        if (!put(B, wmma_b(l, reg, h), half_of(vb, h, ab, b_, ctx_.undef, s), t)) return;
+      }
+      if (!put(C, wmma_c(l, reg), real_of(read(in.srcs[16 + reg], t), ValType::F32), t)) return;
+    }
+  }
+  const bool a_col = in.layout & 1, b_col = in.layout & 2;
+  (void)a_col;
+  (void)b_col;  // the layouts only matter for loads and stores
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t t = base + l;
+    for (uint32_t reg = 0; reg < 8; ++reg) {
+      const Coord c = wmma_c(l, reg);
+      ExprId acc = C[c.row][c.col];
+      bool undef = acc == ctx_.undef;
+      for (uint32_t k = 0; k < 16 && !undef; ++k) {
+        undef = A[c.row][k] == ctx_.undef || B[k][c.col] == ctx_.undef;
+        acc = b_.fma(A[c.row][k], B[k][c.col], acc);
+      }
+      set_dst(in.dsts[reg], t, Value{0, undef ? ctx_.undef : acc});
+    }
+  }
+}
+
+void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  const auto shape = static_cast<MmaShape>(in.shape);
+  if (mask != kAll) {
+    fail_unsupported(in, base + std::countr_zero(mask), "mma.sync needs all 32 lanes of the warp");
+    return;
+  }
+  const ValType ab = in.type2;
+  const bool tf32 = ab == ValType::TF32;
+  const bool half_ab = ab == ValType::F16 || ab == ValType::BF16;
+  uint32_t K = 0;
+  if (shape == MmaShape::M16N8K16 && half_ab) {
+    K = 16;
+  } else if (shape == MmaShape::M16N8K8 && (half_ab || tf32)) {
+    K = 8;
+  } else {
+    fail_unsupported(in, base, "uses an mma.sync shape/type the engine does not model (m16n8k16 and m16n8k8 "
+                               "with f16/bf16/tf32 are)");
+    return;
+  }
+  const bool d_half = in.type == ValType::F16;
+  auto& s = ctx_.store;
+  ExprId A[16][16] = {}, B[16][8] = {}, C[16][8] = {};
+  const uint32_t na = in.groups[0], nb = in.groups[1];
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t t = base + l;
+    if (tf32) {
+      for (uint32_t e = 0; e < 4 && e < na; ++e) {
+        const Coord c = mma_a_1688_tf32(l, e);
+        A[c.row][c.col] = real_of(read(in.srcs[e], t), ValType::F32);
+      }
+      for (uint32_t e = 0; e < 2 && e < nb; ++e) {
+        const Coord c = mma_b_1688_tf32(l, e);
+        B[c.row][c.col] = real_of(read(in.srcs[na + e], t), ValType::F32);
+      }
+    } else {
+      const uint32_t a_elems = K == 16 ? 8 : 4, b_elems = K == 16 ? 4 : 2;
+      for (uint32_t e = 0; e < a_elems; ++e) {
+        const Coord c = K == 16 ? mma_a_16816(l, e) : mma_a_1688(l, e);
+        A[c.row][c.col] = half_of(read(in.srcs[e / 2], t), e & 1, ab, b_, ctx_.undef, s);
+      }
+      for (uint32_t e = 0; e < b_elems; ++e) {
+        const Coord c = K == 16 ? mma_b_16816(l, e) : mma_b_1688(l, e);
+        B[c.row][c.col] = half_of(read(in.srcs[na + e / 2], t), e & 1, ab, b_, ctx_.undef, s);
+      }
+    }
+    const uint32_t c_base = na + nb;
+    for (uint32_t e = 0; e < 4; ++e) {
+      const Coord c = mma_c_16n8(l, e);
+      C[c.row][c.col] = d_half ? half_of(read(in.srcs[c_base + e / 2], t), e & 1, ValType::F16, b_, ctx_.undef, s)
+                               : real_of(read(in.srcs[c_base + e], t), ValType::F32);
+    }
+  }
+  if (failed_) return;
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t t = base + l;
+    ExprId d[4];
+    for (uint32_t e = 0; e < 4; ++e) {
+      const Coord c = mma_c_16n8(l, e);
+      ExprId acc = C[c.row][c.col];
+      bool undef = acc == ctx_.undef;
+      for (uint32_t k = 0; k < K && !undef; ++k) {
+        undef = A[c.row][k] == ctx_.undef || B[k][c.col] == ctx_.undef;
+        acc = b_.fma(A[c.row][k], B[k][c.col], acc);
+      }
+      d[e] = undef ? ctx_.undef : acc;
+    }
+    if (d_half) {
+      for (uint32_t r = 0; r < 2 && r < in.dsts.size(); ++r) {
+        const bool undef = d[2 * r] == ctx_.undef || d[2 * r + 1] == ctx_.undef;
+        set_dst(in.dsts[r], t, Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16)});
+      }
+    } else {
+      for (uint32_t e = 0; e < 4 && e < in.dsts.size(); ++e) set_dst(in.dsts[e], t, Value{0, d[e]});
+    }
+  }
+}
+
+}  // namespace volta::exec

@@ -1,0 +1,121 @@
+#include "engine/exec/global_memory.hpp"
+
+#include <algorithm>
+
+namespace volta::exec {
+
+GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& config,
+                           symbolic::ExprStore& store, ExprId undef)
+    : store_(store), undef_(undef) {
+  for (size_t i = 0; i < config.arrays.size(); ++i) {
+    const auto& a = config.arrays[i];
+    Region r;
+    r.name = a.name;
+    r.base = a.base;
+    r.size = a.size_bytes();
+    r.elem_width = a.elem_width;
+    r.kind = a.kind;
+    r.is_array = true;
+    r.array_id = store.add_array_name(a.name);
+    r.config_index = i;
+    regions_.push_back(r);
+  }
+  // Module .global variables: initializer bytes, overridden by the launch's `globals`.
+  globals_bytes_.reserve(program.variables.size());
+  for (const auto& v : program.variables) {
+    if (v.space != Space::Global) continue;
+    std::vector<uint8_t> bytes(v.size, 0);
+    for (const auto& [address, data] : program.initial_data) {
+      if (address == v.address) std::copy(data.begin(), data.end(), bytes.begin());
+    }
+    if (auto it = config.globals.find(v.name); it != config.globals.end()) {
+      for (size_t b = 0; b < bytes.size() && b < 8; ++b) bytes[b] = static_cast<uint8_t>(static_cast<uint64_t>(it->second) >> (8 * b));
+    }
+    globals_bytes_.push_back(std::move(bytes));
+    Region r;
+    r.name = v.name;
+    r.base = v.address;
+    r.size = v.size;
+    r.elem_width = 1;
+    r.kind = launch::ArrayKind::Zero;
+    r.initial = &globals_bytes_.back();
+    regions_.push_back(r);
+  }
+  std::sort(regions_.begin(), regions_.end(), [](const Region& a, const Region& b) { return a.base < b.base; });
+}
+
+const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {
+  auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
+                             [](uint64_t a, const Region& r) { return a < r.base; });
+  if (it == regions_.begin()) return nullptr;
+  --it;
+  if (address - it->base >= it->size || size > it->size - (address - it->base)) return nullptr;
+  return &*it;
+}
+
+const Region* GlobalMemory::nearest(uint64_t address) const {
+  const Region* best = nullptr;
+  uint64_t best_distance = ~uint64_t{0};
+  for (const auto& r : regions_) {
+    uint64_t d = address < r.base ? r.base - address : address >= r.base + r.size ? address - (r.base + r.size) + 1 : 0;
+    if (d < best_distance) {
+      best_distance = d;
+      best = &r;
+    }
+  }
+  return best;
+}
+
+GlobalMemory::Page& GlobalMemory::page(uint64_t address) {
+  const uint64_t number = address >> kPageBits;
+  std::lock_guard guard(pages_mutex_);
+  auto& slot = pages_[number];
+  if (!slot) {
+    slot = std::make_unique<Page>();
+    initialize(number << kPageBits, *slot);
+  }
+  return *slot;
+}
+
+void GlobalMemory::initialize(uint64_t page_base, Page& page) {
+  const uint64_t page_end = page_base + kPageSize;
+  for (const auto& r : regions_) {
+    const uint64_t lo = std::max(page_base, r.base);
+    const uint64_t hi = std::min(page_end, r.base + r.size);
+    if (lo >= hi) continue;
+    uint64_t cached_element = ~uint64_t{0};
+    ExprId cached_node = 0;
+    for (uint64_t a = lo; a < hi; ++a) {
+      ByteCell& c = page.cells[a - page_base];
+      const uint64_t offset = a - r.base;
+      if (!r.is_array) {
+        c = ByteCell{0, (*r.initial)[offset], 0};
+        continue;
+      }
+      const uint64_t element = offset / r.elem_width;
+      const uint32_t within = static_cast<uint32_t>(offset % r.elem_width);
+      switch (r.kind) {
+        case launch::ArrayKind::In:
+        case launch::ArrayKind::InOut:
+          if (element != cached_element) {
+            cached_element = element;
+            cached_node = store_.input(r.array_id, static_cast<uint32_t>(element));
+          }
+          c.node = cached_node;
+          c.pos = static_cast<uint8_t>((__builtin_ctz(r.elem_width) << 4) | within);
+          break;
+        case launch::ArrayKind::Index:
+          c = ByteCell{0, static_cast<uint8_t>(element >> (8 * within)), 0};
+          break;
+        case launch::ArrayKind::Zero:
+          c = ByteCell{0, 0, 0};
+          break;
+        case launch::ArrayKind::Out:
+          c = ByteCell{undef_, 0, 0};
+          break;
+      }
+    }
+  }
+}
+
+}  // namespace volta::exec

@@ -1,0 +1,76 @@
+// Global memory of one kernel launch: the arrays of the launch configuration and the module's
+// .global variables, stored sparsely in 4 KiB pages that are created and filled with their
+// initial contents (input symbols, index values, zeros, "uninitialized") on first touch. Shared
+// by every CTA; each page has a lock for the race shadow and the cells.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/exec/byte_cells.hpp"
+#include "engine/exec/program.hpp"
+#include "engine/exec/race_shadow.hpp"
+#include "engine/launch/launch_config.hpp"
+
+namespace volta::exec {
+
+// A block of global memory with a name: an array of the launch or a module variable.
+struct Region {
+  std::string name;
+  uint64_t base = 0;
+  uint64_t size = 0;
+  uint32_t elem_width = 1;
+  launch::ArrayKind kind = launch::ArrayKind::Zero;
+  bool is_array = false;     // an array of the launch configuration (else a module variable)
+  uint32_t array_id = 0;     // symbol id in the ExprStore (inputs)
+  size_t config_index = 0;   // index in KernelConfig::arrays
+  const std::vector<uint8_t>* initial = nullptr;  // module variables
+};
+
+class GlobalMemory {
+ public:
+  static constexpr uint64_t kPageBits = 12;
+  static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
+
+  struct Page {
+    std::atomic_flag lock = ATOMIC_FLAG_INIT;
+    ByteCell cells[kPageSize];
+    std::unique_ptr<ByteShadow[]> shadow;  // created on first checked access
+  };
+
+  GlobalMemory(const Program& program, const launch::KernelConfig& config,
+               symbolic::ExprStore& store, ExprId undef);
+
+  // The region holding all of [address, address + size), or nullptr.
+  const Region* find(uint64_t address, uint64_t size) const;
+  // The region whose extent is nearest to `address` (for out-of-bounds messages).
+  const Region* nearest(uint64_t address) const;
+
+  // The page holding `address`, created on first touch. Thread-safe.
+  Page& page(uint64_t address);
+
+  // Calls f(region, offset, cell) for every byte of every page touched so far that lies in an
+  // output array (single-threaded use after execution).
+  template <class F>
+  void for_each_touched_page(F&& f) const {
+    for (const auto& [number, page] : pages_) f(number << kPageBits, *page);
+  }
+
+  const std::vector<Region>& regions() const { return regions_; }
+
+ private:
+  void initialize(uint64_t page_base, Page& page);
+
+  std::vector<Region> regions_;  // sorted by base
+  symbolic::ExprStore& store_;
+  ExprId undef_;
+  std::vector<std::vector<uint8_t>> globals_bytes_;
+  std::mutex pages_mutex_;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+};
+
+}  // namespace volta::exec

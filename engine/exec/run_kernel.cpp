@@ -1,0 +1,223 @@
+#include "engine/exec/run_kernel.hpp"
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "engine/exec/address_map.hpp"
+#include "engine/exec/cta_runner.hpp"
+#include "engine/exec/lower.hpp"
+#include "ptx/parser.hpp"
+
+namespace volta::exec {
+
+LoadResult load_kernel(const std::string& ptx_path, const std::string& entry) {
+  LoadResult r;
+  std::ifstream in(ptx_path, std::ios::binary);
+  if (!in) {
+    ptx::Diagnostic d;
+    d.file = ptx_path;
+    d.message = "cannot read PTX file";
+    r.diagnostics.push_back(std::move(d));
+    return r;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  auto kernel = std::make_shared<LoadedKernel>();
+  kernel->source_text = buffer.str();
+  auto parsed = ptx::parse(kernel->source_text, ptx_path);
+  if (!parsed.ok()) {
+    r.diagnostics = std::move(parsed.diagnostics);
+    return r;
+  }
+  kernel->module = std::move(*parsed.module);
+  auto lowered = lower(kernel->module, entry, kernel->source_text);
+  r.diagnostics = std::move(lowered.diagnostics);
+  if (!lowered.program) return r;
+  kernel->program = std::move(*lowered.program);
+  r.kernel = std::move(kernel);
+  return r;
+}
+
+std::string check_config(const Program& program, const launch::KernelConfig& config) {
+  if (config.params.size() != program.param_offsets.size()) {
+    return fmt::format("kernel '{}' has {} parameters but the configuration gives {}", program.entry,
+                       program.param_offsets.size(), config.params.size());
+  }
+  for (size_t i = 0; i < config.params.size(); ++i) {
+    const auto& p = config.params[i];
+    const uint32_t width = width_of(program.param_types[i]);
+    if (p.kind == launch::ParamSpec::Kind::Ptr && width != 64 && width != 32) {
+      return fmt::format("parameter {} ({}) is {} bits wide and cannot hold the pointer \"{}\"", i,
+                         program.param_names[i], width, p.text);
+    }
+    if ((p.kind == launch::ParamSpec::Kind::Float || p.kind == launch::ParamSpec::Kind::Sym) && width != 32 &&
+        width != 64 && width != 16) {
+      return fmt::format("parameter {} ({}) is {} bits wide and cannot hold the float \"{}\"", i,
+                         program.param_names[i], width, p.text);
+    }
+  }
+  if (config.threads_per_cta() == 0) return "the block has no threads";
+  return {};
+}
+
+namespace {
+
+// Fills the kernel parameter buffer.
+std::vector<ByteCell> parameter_cells(const Program& program, const launch::KernelConfig& config,
+                                      symbolic::ExprStore& store) {
+  std::vector<ByteCell> cells(program.param_bytes + 16, ByteCell{});
+  for (size_t i = 0; i < config.params.size(); ++i) {
+    const auto& p = config.params[i];
+    const uint64_t offset = program.param_offsets[i];
+    const uint32_t width = std::max<uint32_t>(1, width_of(program.param_types[i]) / 8);
+    Value v;
+    switch (p.kind) {
+      case launch::ParamSpec::Kind::Ptr: v.bits = config.find_array(p.name)->base; break;
+      case launch::ParamSpec::Kind::Int: v.bits = static_cast<uint64_t>(p.int_value); break;
+      case launch::ParamSpec::Kind::Float:
+        v.bits = width == 8 ? symbolic::nearest_f64_bits(p.float_value) : symbolic::nearest_f32_bits(p.float_value);
+        break;
+      case launch::ParamSpec::Kind::Sym: v.node = store.param(store.add_param_name(p.name)); break;
+    }
+    if (width < 8 && !v.symbolic()) v.bits &= (uint64_t{1} << (8 * width)) - 1;
+    if (offset + width <= cells.size()) store_value(&cells[offset], v, width);
+  }
+  return cells;
+}
+
+std::vector<ByteCell> constant_cells(const Program& program) {
+  uint64_t size = 0;
+  for (const auto& v : program.variables) {
+    if (v.space == Space::Const) size = std::max(size, v.address - kConstWindow + v.size);
+  }
+  std::vector<ByteCell> cells(size, ByteCell{});
+  for (const auto& [address, bytes] : program.initial_data) {
+    if (!in_window(address, kConstWindow)) continue;
+    for (size_t i = 0; i < bytes.size(); ++i) cells[address - kConstWindow + i].byte = bytes[i];
+  }
+  return cells;
+}
+
+// The real value of an output element from its cells.
+ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore& store, symbolic::Builder& b,
+                     ExprId undef) {
+  Value v = load_value(cells, width, undef, b);
+  if (v.symbolic()) {
+    const auto& n = store.node(v.node);
+    if (n.op != symbolic::Op::RawBits) return v.node;
+    v = Value{uint64_t{n.b} << 32 | n.a, 0};
+  }
+  switch (cells[0].stored_as) {
+    case kStoredFloat: {
+      auto id = store.float_bits(v.bits, static_cast<int>(8 * width));
+      return id ? *id : undef;
+    }
+    case kStoredSigned: {
+      const int shift = 64 - 8 * static_cast<int>(width);
+      const int64_t x = static_cast<int64_t>(v.bits << shift) >> shift;
+      return store.constant(symbolic::Rational(std::to_string(x)));
+    }
+    default:
+      return store.constant(symbolic::Rational(std::to_string(v.bits)));
+  }
+}
+
+}  // namespace
+
+KernelRun run_kernel(const Program& program, const launch::KernelConfig& config, symbolic::ExprStore& store,
+                     const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  KernelRun run;
+  if (auto error = check_config(program, config); !error.empty()) {
+    Failure f;
+    f.verdict = Verdict::Error;
+    f.kind = "bad launch configuration";
+    f.message = error;
+    run.failure = std::move(f);
+    return run;
+  }
+  const ExprId undef = store.undef(0);
+  GlobalMemory global(program, config, store, undef);
+  LaunchContext ctx(program, config, store, global, options);
+  ctx.undef = undef;
+  ctx.params = parameter_cells(program, config, store);
+  ctx.constants = constant_cells(program);
+  ctx.pending_marker = store.intern(symbolic::Node{symbolic::Op::AtomicResult, 1, 0, 0, 0, 0});
+
+  const uint32_t ctas = config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
+  std::vector<KernelStats> stats(ctas);
+  auto run_cta = [&](uint32_t c) {
+    if (ctx.should_stop(c)) return;
+    CtaRunner runner(ctx, c);
+    runner.run();
+    stats[c] = runner.stats();
+  };
+  if (ctas == 1) {
+    run_cta(0);
+  } else {
+    tbb::parallel_for(uint32_t{0}, ctas, [&](uint32_t c) { run_cta(c); });
+  }
+  for (const auto& s : stats) {
+    run.stats.instructions += s.instructions;
+    run.stats.warp_instructions += s.warp_instructions;
+    run.stats.barriers += s.barriers;
+    run.stats.warp_syncs += s.warp_syncs;
+    run.stats.ctas += s.ctas;
+    for (const auto& [k, v] : s.idioms) run.stats.idioms[k] += v;
+  }
+  if (ctx.failure) {
+    run.failure = std::move(ctx.failure->second);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return run;
+  }
+  if (options.cancel && options.cancel->load()) {
+    Failure f;
+    f.verdict = Verdict::Unknown;
+    f.kind = "timeout";
+    f.message = "execution was cancelled (time limit)";
+    run.failure = std::move(f);
+    return run;
+  }
+
+  // Settle the atomics still pending, then read every written element of every output array.
+  symbolic::Builder b(store);
+  for (auto& [address, pending] : ctx.atomics) {
+    GlobalMemory::Page& page = global.page(address);
+    const Value v = materialize(pending, b, undef);
+    ByteCell* cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
+    store_value(cells, v, pending.width);
+    for (uint32_t i = 0; i < pending.width; ++i) {
+      cells[i].written = 1;
+      cells[i].stored_as = is_float(pending.type) ? kStoredFloat : is_signed(pending.type) ? kStoredSigned : kStoredUnsigned;
+    }
+  }
+  for (const auto& region : global.regions()) {
+    if (!region.is_array || !launch::is_output(region.kind)) continue;
+    OutputArray out;
+    out.name = region.name;
+    out.elem_width = region.elem_width;
+    global.for_each_touched_page([&](uint64_t page_base, const GlobalMemory::Page& page) {
+      const uint64_t lo = std::max(page_base, region.base);
+      const uint64_t hi = std::min(page_base + GlobalMemory::kPageSize, region.base + region.size);
+      for (uint64_t a = lo; a < hi; ++a) {
+        if ((a - region.base) % region.elem_width != 0) continue;
+        const ByteCell* cells = &page.cells[a - page_base];
+        bool written = a + region.elem_width <= page_base + GlobalMemory::kPageSize;
+        for (uint32_t i = 0; written && i < region.elem_width; ++i) written = cells[i].written != 0;
+        if (!written) continue;
+        out.elements.emplace_back((a - region.base) / region.elem_width,
+                                  element_value(cells, region.elem_width, store, b, undef));
+      }
+    });
+    std::sort(out.elements.begin(), out.elements.end());
+    run.outputs.push_back(std::move(out));
+  }
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+}  // namespace volta::exec

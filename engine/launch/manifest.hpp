@@ -1,0 +1,62 @@
+// A manifest: a batch of benchmarks in the schema of ../shared/volta-corpus/benchmarks.json
+// (documented in docs/manifest.md). Problems are reported with the JSON path of the offending
+// value (`$.benchmarks[3].reference.block[1]: expected a positive integer`). A problem inside one
+// entry makes only that entry bad (it will be reported as ERROR); a problem with the file itself
+// (unreadable, not JSON, no `benchmarks` array) makes the whole manifest bad.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/launch/launch_config.hpp"
+#include "engine/verdict.hpp"
+#include "ptx/diagnostic.hpp"
+
+namespace volta::launch {
+
+enum class EntryKind { Equivalence, RaceCheck };
+
+struct ManifestEntry {
+  size_t index = 0;  // position in the manifest
+  std::string name;
+  EntryKind kind = EntryKind::Equivalence;
+  std::optional<Verdict> expected;
+  KernelConfig reference;  // equivalence
+  KernelConfig optimized;  // equivalence
+  KernelConfig kernel;     // race_check
+  std::vector<std::string> check_arrays;  // empty: the reference's out/inout/zero arrays
+  std::string note;
+  std::string recorded_json;  // the upstream `recorded` object, verbatim, if any
+  std::string error;          // non-empty: the entry is bad input, with the JSON path
+};
+
+struct Manifest {
+  std::string path;
+  std::vector<ManifestEntry> entries;
+};
+
+struct ManifestResult {
+  std::optional<Manifest> manifest;
+  std::vector<ptx::Diagnostic> diagnostics;
+};
+
+// Reads a manifest file. PTX paths are resolved against the manifest's folder unless absolute.
+ManifestResult read_manifest(const std::string& path);
+ManifestResult parse_manifest(std::string_view text, const std::string& path);
+
+// One kernel configuration or one pair given as a JSON object of the same schema (used by
+// `volta-eg check --config` and `volta-eg prove --pair`); `base_dir` resolves relative paths.
+std::optional<KernelConfig> kernel_config_from_json(const nlohmann::json& j,
+                                                    const std::string& base_dir,
+                                                    const std::string& json_path,
+                                                    std::string& error);
+
+// Parses one `params` word: "ptr:A", "sym:alpha", "float:0.125", "int:-3".
+std::optional<ParamSpec> parse_param(const std::string& text, std::string& error);
+// Parses an array given on the command line: "name:base:width:len:kind".
+std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& error);
+std::optional<ArrayKind> array_kind_from(std::string_view word);
+
+}  // namespace volta::launch

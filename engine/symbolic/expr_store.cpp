@@ -1,0 +1,211 @@
+#include "engine/symbolic/expr_store.hpp"
+
+#include <stdexcept>
+
+namespace volta::symbolic {
+namespace {
+
+uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+uint64_t hash_node(const Node& n) {
+  uint64_t h = mix((uint64_t{static_cast<uint8_t>(n.op)} << 8 | n.aux) ^ (uint64_t{n.a} << 32));
+  h = mix(h ^ (uint64_t{n.b} << 32 | n.c));
+  return h;
+}
+
+class SpinLock {
+ public:
+  explicit SpinLock(std::atomic_flag& flag) : flag_(flag) {
+    while (flag_.test_and_set(std::memory_order_acquire)) {
+      while (flag_.test(std::memory_order_relaxed)) {
+      }
+    }
+  }
+  ~SpinLock() { flag_.clear(std::memory_order_release); }
+  SpinLock(const SpinLock&) = delete;
+  SpinLock& operator=(const SpinLock&) = delete;
+
+ private:
+  std::atomic_flag& flag_;
+};
+
+}  // namespace
+
+ExprStore::ExprStore()
+    : chunks_(new std::atomic<Node*>[kMaxChunks]), shards_(new Shard[size_t{1} << kShardBits]) {
+  for (size_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
+  chunks_[0].store(new Node[size_t{1} << kChunkBits], std::memory_order_release);
+  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) shards_[i].slots.assign(64, kNoExpr);
+}
+
+ExprStore::~ExprStore() {
+  for (size_t i = 0; i < kMaxChunks; ++i) delete[] chunks_[i].load(std::memory_order_relaxed);
+}
+
+ExprId ExprStore::allocate(const Node& n) {
+  const uint32_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
+  if (id == 0 || id >= (uint64_t{1} << 32) - 1) throw std::length_error("expression DAG is full");
+  const size_t chunk = id >> kChunkBits;
+  Node* storage = chunks_[chunk].load(std::memory_order_acquire);
+  if (storage == nullptr) {
+    std::lock_guard guard(chunk_mutex_);
+    storage = chunks_[chunk].load(std::memory_order_acquire);
+    if (storage == nullptr) {
+      storage = new Node[size_t{1} << kChunkBits];
+      chunks_[chunk].store(storage, std::memory_order_release);
+    }
+  }
+  storage[id & kChunkMask] = n;
+  return id;
+}
+
+void ExprStore::grow(Shard& shard) {
+  std::vector<ExprId> old = std::move(shard.slots);
+  shard.slots.assign(old.size() * 2, kNoExpr);
+  const size_t mask = shard.slots.size() - 1;
+  for (ExprId id : old) {
+    if (id == kNoExpr) continue;
+    size_t i = (hash_node(node(id)) >> kShardBits) & mask;
+    while (shard.slots[i] != kNoExpr) i = (i + 1) & mask;
+    shard.slots[i] = id;
+  }
+}
+
+ExprId ExprStore::intern(const Node& n) {
+  const uint64_t h = hash_node(n);
+  Shard& shard = shards_[h & ((size_t{1} << kShardBits) - 1)];
+  SpinLock guard(shard.lock);
+  size_t mask = shard.slots.size() - 1;
+  size_t i = (h >> kShardBits) & mask;
+  while (true) {
+    const ExprId id = shard.slots[i];
+    if (id == kNoExpr) break;
+    if (node(id) == n) return id;
+    i = (i + 1) & mask;
+  }
+  const ExprId id = allocate(n);
+  shard.slots[i] = id;
+  if (++shard.count * 2 > shard.slots.size()) grow(shard);
+  return id;
+}
+
+ExprId ExprStore::constant(const Rational& value) {
+  uint32_t index;
+  {
+    std::lock_guard guard(constants_mutex_);
+    const uint64_t h = hash_rational(value);
+    auto [first, last] = rational_index_.equal_range(h);
+    bool found = false;
+    for (auto it = first; it != last; ++it) {
+      if (*rationals_[it->second] == value) {
+        index = it->second;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      index = static_cast<uint32_t>(rationals_.size());
+      rationals_.push_back(std::make_unique<Rational>(value));
+      rational_index_.emplace(h, index);
+    }
+  }
+  return intern(Node{Op::Const, 0, 0, index, 0, 0});
+}
+
+const Rational& ExprStore::rational(ExprId const_node) const {
+  const Node& n = node(const_node);
+  if (n.op != Op::Const) throw std::logic_error("rational() of a non-constant node");
+  std::lock_guard guard(constants_mutex_);
+  return *rationals_[n.a];
+}
+
+std::optional<ExprId> ExprStore::float_bits(uint64_t bits, int width) {
+  const uint64_t key = bits * 4 + (width == 16 ? 1 : width == 32 ? 2 : 3);
+  {
+    std::lock_guard guard(constants_mutex_);
+    auto it = float_bits_cache_.find(key);
+    if (it != float_bits_cache_.end()) return it->second;
+  }
+  FloatClass cls;
+  std::optional<Rational> value;
+  switch (width) {
+    case 16:
+      cls = classify_f16_bits(static_cast<uint16_t>(bits));
+      value = rational_from_f16_bits(static_cast<uint16_t>(bits));
+      break;
+    case 32:
+      cls = classify_f32_bits(static_cast<uint32_t>(bits));
+      value = rational_from_f32_bits(static_cast<uint32_t>(bits));
+      break;
+    default:
+      cls = classify_f64_bits(bits);
+      value = rational_from_f64_bits(bits);
+      break;
+  }
+  ExprId id;
+  switch (cls) {
+    case FloatClass::Finite: id = constant(*value); break;
+    case FloatClass::PosInf: id = pos_inf(); break;
+    case FloatClass::NegInf: id = neg_inf(); break;
+    default: return std::nullopt;
+  }
+  std::lock_guard guard(constants_mutex_);
+  float_bits_cache_.emplace(key, id);
+  return id;
+}
+
+std::optional<ExprId> ExprStore::bf16_bits(uint16_t bits) {
+  switch (classify_bf16_bits(bits)) {
+    case FloatClass::Finite: return constant(*rational_from_bf16_bits(bits));
+    case FloatClass::PosInf: return pos_inf();
+    case FloatClass::NegInf: return neg_inf();
+    default: return std::nullopt;
+  }
+}
+
+ExprId ExprStore::raw_bits(uint64_t bits, int width) {
+  return intern(Node{Op::RawBits, static_cast<uint8_t>(width), 0, static_cast<uint32_t>(bits),
+                     static_cast<uint32_t>(bits >> 32), 0});
+}
+
+uint32_t ExprStore::add_array_name(std::string name) {
+  std::lock_guard guard(names_mutex_);
+  for (size_t i = 0; i < array_names_.size(); ++i) {
+    if (array_names_[i] == name) return static_cast<uint32_t>(i);
+  }
+  array_names_.push_back(std::move(name));
+  return static_cast<uint32_t>(array_names_.size() - 1);
+}
+
+uint32_t ExprStore::add_param_name(std::string name) {
+  std::lock_guard guard(names_mutex_);
+  for (size_t i = 0; i < param_names_.size(); ++i) {
+    if (param_names_[i] == name) return static_cast<uint32_t>(i);
+  }
+  param_names_.push_back(std::move(name));
+  return static_cast<uint32_t>(param_names_.size() - 1);
+}
+
+const std::string& ExprStore::array_name(uint32_t id) const {
+  std::lock_guard guard(names_mutex_);
+  return array_names_.at(id);
+}
+
+const std::string& ExprStore::param_name(uint32_t id) const {
+  std::lock_guard guard(names_mutex_);
+  return param_names_.at(id);
+}
+
+size_t ExprStore::array_count() const {
+  std::lock_guard guard(names_mutex_);
+  return array_names_.size();
+}
+
+}  // namespace volta::symbolic

@@ -1,0 +1,93 @@
+// The hash-consed expression DAG: one store is shared by every thread and CTA of both kernels of
+// a pair, so that equal subterms are one node (structural sharing across threads, elements and
+// the two kernels). Safe to use from many threads at once: interning takes a per-shard spin
+// lock; reading a node never locks.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/symbolic/expr.hpp"
+#include "engine/symbolic/rational.hpp"
+
+namespace volta::symbolic {
+
+class ExprStore {
+ public:
+  ExprStore();
+  ~ExprStore();
+  ExprStore(const ExprStore&) = delete;
+  ExprStore& operator=(const ExprStore&) = delete;
+
+  // Returns the one node equal to `n`, creating it if needed. Constant operands are folded by
+  // the callers in engine/symbolic/build.hpp, not here.
+  ExprId intern(const Node& n);
+
+  const Node& node(ExprId id) const {
+    return chunks_[id >> kChunkBits].load(std::memory_order_acquire)[id & kChunkMask];
+  }
+  Op op(ExprId id) const { return node(id).op; }
+
+  // ---- leaves
+  ExprId constant(const Rational& value);
+  ExprId constant(long value) { return constant(Rational(value)); }
+  // A float literal given by its IEEE bits (width 16 = f16, 32 = f32, 64 = f64): Const, PosInf
+  // or NegInf; nullopt for NaN. bf16 has its own entry point.
+  std::optional<ExprId> float_bits(uint64_t bits, int width);
+  std::optional<ExprId> bf16_bits(uint16_t bits);
+  ExprId input(uint32_t array, uint32_t index) { return intern(Node{Op::Input, 0, 0, array, index, 0}); }
+  ExprId param(uint32_t symbol) { return intern(Node{Op::Param, 0, 0, symbol, 0, 0}); }
+  ExprId undef(uint32_t line) { return intern(Node{Op::Undef, 0, 0, line, 0, 0}); }
+  ExprId raw_bits(uint64_t bits, int width);
+  ExprId pos_inf() { return intern(Node{Op::PosInf}); }
+  ExprId neg_inf() { return intern(Node{Op::NegInf}); }
+
+  const Rational& rational(ExprId const_node) const;
+  bool is_const(ExprId id) const { return op(id) == Op::Const; }
+
+  // ---- names of array and parameter symbols (for printing)
+  uint32_t add_array_name(std::string name);  // returns the array id
+  uint32_t add_param_name(std::string name);  // returns the symbol id (deduplicated)
+  const std::string& array_name(uint32_t id) const;
+  const std::string& param_name(uint32_t id) const;
+  size_t array_count() const;
+
+  // Number of nodes created so far.
+  size_t size() const { return next_id_.load(std::memory_order_relaxed) - 1; }
+
+ private:
+  static constexpr unsigned kChunkBits = 16;
+  static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
+  static constexpr size_t kMaxChunks = size_t{1} << (32 - kChunkBits);
+  static constexpr unsigned kShardBits = 8;
+
+  struct Shard {
+    std::atomic_flag lock = ATOMIC_FLAG_INIT;
+    std::vector<ExprId> slots;  // 0 = empty
+    size_t count = 0;
+  };
+
+  ExprId allocate(const Node& n);
+  void grow(Shard& shard);
+
+  std::unique_ptr<std::atomic<Node*>[]> chunks_;
+  std::mutex chunk_mutex_;
+  std::atomic<uint32_t> next_id_{1};
+  std::unique_ptr<Shard[]> shards_;
+
+  mutable std::mutex constants_mutex_;
+  std::vector<std::unique_ptr<Rational>> rationals_;  // stable addresses
+  std::unordered_multimap<uint64_t, uint32_t> rational_index_;
+  std::unordered_map<uint64_t, ExprId> float_bits_cache_;
+
+  mutable std::mutex names_mutex_;
+  std::vector<std::string> array_names_;
+  std::vector<std::string> param_names_;
+};
+
+}  // namespace volta::symbolic
