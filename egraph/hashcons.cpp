@@ -1,0 +1,40 @@
+#include "egraph/hashcons.hpp"
+
+#include <utility>
+
+namespace volta::egraph {
+
+void Hashcons::grow() {
+  std::vector<Slot> old(slots_.size() * 2);
+  old.swap(slots_);
+  for (const Slot& s : old)
+    if (s.entry != kEmpty)
+      place(s.hash, s.entry);
+}
+
+bool Hashcons::erase(std::uint64_t hash, std::uint32_t entry) {
+  const auto h = static_cast<std::uint32_t>(hash);
+  std::size_t i = h & mask();
+  for (;; i = (i + 1) & mask()) {
+    if (slots_[i].entry == kEmpty)
+      return false;
+    if (slots_[i].entry == entry)
+      break;
+  }
+  // Backward-shift deletion: pull later members of the probe run into the hole whenever their
+  // home slot does not lie cyclically in (hole, j].
+  std::size_t hole = i;
+  for (std::size_t j = (i + 1) & mask(); slots_[j].entry != kEmpty; j = (j + 1) & mask()) {
+    const std::size_t home = slots_[j].hash & mask();
+    const bool home_in_range = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+    if (!home_in_range) {
+      slots_[hole] = slots_[j];
+      hole = j;
+    }
+  }
+  slots_[hole] = Slot{};
+  --size_;
+  return true;
+}
+
+} // namespace volta::egraph

@@ -1,0 +1,28 @@
+#include "egraph/id_vec.hpp"
+
+#include <algorithm>
+
+namespace volta::egraph {
+
+void IdVec::grow(std::uint32_t new_cap) {
+  Id* fresh = new Id[new_cap];
+  std::copy_n(data(), size_, fresh);
+  if (cap_ > kInline)
+    delete[] heap_;
+  heap_ = fresh;
+  cap_ = new_cap;
+}
+
+void IdVec::append(std::span<const Id> ids) {
+  const auto need = size_ + static_cast<std::uint32_t>(ids.size());
+  if (need > cap_) {
+    std::uint32_t c = cap_;
+    while (c < need)
+      c *= 2;
+    grow(c);
+  }
+  std::copy(ids.begin(), ids.end(), data() + size_);
+  size_ = need;
+}
+
+} // namespace volta::egraph
