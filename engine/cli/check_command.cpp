@@ -89,8 +89,14 @@ int run_check(const CheckArgs& args) {
   result.kind = "race_check";
   auto run = driver::execute_config(*config, "kernel", cache, store, options.run, result);
   if (run && !run->failure) {
-    result.verdict = Verdict::RaceFree;
-    result.detail = "no data race, no out-of-bounds access, no deadlock";
+    if (auto f = driver::output_failure(*run, store, false)) {
+      result.verdict = f->verdict;
+      result.detail = f->message;
+      result.failure = f;
+    } else {
+      result.verdict = Verdict::RaceFree;
+      result.detail = "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
+    }
   }
   if (!run) {
     auto loaded = cache.load(config->ptx_path, config->entry);

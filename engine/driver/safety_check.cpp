@@ -1,5 +1,7 @@
 #include "engine/driver/safety_check.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 
 namespace volta::driver {
@@ -36,6 +38,39 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
   return run;
 }
 
+std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const symbolic::ExprStore& store,
+                                            bool values_matter) {
+  for (const auto& out : run.outputs) {
+    for (const auto& [index, value] : out.elements) {
+      const uint16_t taint = store.node(value).taint;
+      exec::Failure f;
+      f.space = "global";
+      f.location = fmt::format("{}[{}]", out.name, index);
+      if (taint & symbolic::kTaintUndef) {
+        f.verdict = Verdict::Uninitialized;
+        f.kind = "uninitialized output";
+        f.message = fmt::format("{} receives a value computed from uninitialized memory or registers", f.location);
+        return f;
+      }
+      if (!values_matter) continue;
+      if (taint & symbolic::kTaintAtomicResult) {
+        f.verdict = Verdict::Unsupported;
+        f.kind = "unsupported";
+        f.message = fmt::format("{} depends on the value returned by an atomic, which depends on the order of the threads",
+                                f.location);
+        return f;
+      }
+      if (taint & symbolic::kTaintOpaque) {
+        f.verdict = Verdict::Unsupported;
+        f.kind = "unsupported";
+        f.message = fmt::format("{} depends on a bit-level operation on data that is not a recognized idiom", f.location);
+        return f;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& cache, const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   EntryResult result;
@@ -50,8 +85,15 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
     symbolic::ExprStore store;
     auto run = execute_config(entry.kernel, "kernel", cache, store, options.run, result);
     if (run && !run->failure) {
-      result.verdict = Verdict::RaceFree;
-      result.detail = "no data race, no out-of-bounds access, no deadlock";
+      if (auto f = output_failure(*run, store, false)) {
+        result.verdict = f->verdict;
+        result.detail = f->message;
+        result.failure = f;
+        result.failure_kernel = "kernel";
+      } else {
+        result.verdict = Verdict::RaceFree;
+        result.detail = "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
+      }
     }
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

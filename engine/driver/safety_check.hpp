@@ -20,4 +20,9 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
                                               KernelCache& cache, symbolic::ExprStore& store,
                                               const exec::RunOptions& options, EntryResult& result);
 
+// The first output element whose value carries an uninitialized value (and, when
+// `values_matter`, a schedule-dependent atomic result or an unresolved bit-level operation).
+std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const symbolic::ExprStore& store,
+                                            bool values_matter);
+
 }  // namespace volta::driver

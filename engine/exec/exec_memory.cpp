@@ -114,13 +114,14 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       if (r == nullptr) {
         const Region* near = ctx_.global.nearest(address);
         std::string what = fmt::format("address 0x{:x}", address);
-        if (near != nullptr) {
-          const bool before = address < near->base;
-          const uint64_t distance = before ? near->base - address : address - (near->base + near->size);
-          what += near->is_array ? fmt::format(", {} bytes {} array {} ({} elements)", before ? distance : distance,
-                                               before ? "before" : "past the end of", near->name, near->size / near->elem_width)
-                                 : fmt::format(", near variable {}", near->name);
-          if (!before && address < near->base + near->size) what = describe_address(space, address) + " (straddles the end)";
+        if (near != nullptr && near->is_array) {
+          const int64_t delta = static_cast<int64_t>(address) - static_cast<int64_t>(near->base);
+          const int64_t element = delta >= 0 ? delta / near->elem_width : -((-delta + near->elem_width - 1) / near->elem_width);
+          what = fmt::format("{}[{}] (address 0x{:x}), {} {} ({} elements)", near->name, element, address,
+                             delta < 0 ? "before the start of" : "past the end of", near->name,
+                             near->size / near->elem_width);
+        } else if (near != nullptr) {
+          what += fmt::format(", near variable {}", near->name);
         }
         return out_of_bounds(what);
       }

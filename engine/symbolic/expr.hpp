@@ -56,10 +56,18 @@ const char* op_name(Op op);
 const char* cmp_name(CmpKind k);
 const char* bitop_name(BitOpKind k);
 
+// What a value carries along from its leaves: computed when a node is interned (the taint of
+// its children plus its own), so that checking an output is O(1).
+enum Taint : uint16_t {
+  kTaintUndef = 1,         // an uninitialized value flows into it
+  kTaintAtomicResult = 2,  // the (schedule-dependent) result of an atomic flows into it
+  kTaintOpaque = 4,        // an unresolved bit-level operation (BitOp, Extract, Pack, RawBits)
+};
+
 struct Node {
   Op op = Op::Const;
   uint8_t aux = 0;
-  uint16_t pad = 0;
+  uint16_t taint = 0;  // set by ExprStore::intern
   uint32_t a = 0;
   uint32_t b = 0;
   uint32_t c = 0;
@@ -85,5 +93,8 @@ inline constexpr int arity(Op op) {
 }
 
 inline constexpr bool is_leaf(Op op) { return arity(op) == 0; }
+
+// The child slots of a node that hold node ids (Extract's b is a width, BitOp's may be 0).
+inline constexpr int child_count(Op op) { return op == Op::Pack ? 2 : arity(op); }
 
 }  // namespace volta::symbolic

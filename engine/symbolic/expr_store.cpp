@@ -78,7 +78,19 @@ void ExprStore::grow(Shard& shard) {
   }
 }
 
-ExprId ExprStore::intern(const Node& n) {
+ExprId ExprStore::intern(const Node& input) {
+  Node n = input;
+  n.taint = 0;
+  switch (n.op) {
+    case Op::Undef: n.taint = kTaintUndef; break;
+    case Op::AtomicResult: n.taint = kTaintAtomicResult; break;
+    case Op::BitOp: case Op::Extract: case Op::Pack: case Op::RawBits: n.taint = kTaintOpaque; break;
+    default: break;
+  }
+  const ExprId kids[3] = {n.a, n.b, n.c};
+  for (int i = 0; i < child_count(n.op); ++i) {
+    if (kids[i] != kNoExpr) n.taint |= node(kids[i]).taint;
+  }
   const uint64_t h = hash_node(n);
   Shard& shard = shards_[h & ((size_t{1} << kShardBits) - 1)];
   SpinLock guard(shard.lock);
