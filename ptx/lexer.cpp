@@ -44,6 +44,34 @@ constexpr std::array<uint8_t, 256> make_classes() {
 
 constexpr std::array<uint8_t, 256> kClasses = make_classes();
 
+// Single-byte tokens; every other byte that starts no token is Invalid.
+constexpr std::array<TokenKind, 256> make_punctuation() {
+  std::array<TokenKind, 256> t{};
+  for (auto& k : t) {
+    k = TokenKind::Invalid;
+  }
+  t['{'] = TokenKind::LBrace;
+  t['}'] = TokenKind::RBrace;
+  t['('] = TokenKind::LParen;
+  t[')'] = TokenKind::RParen;
+  t['['] = TokenKind::LBracket;
+  t[']'] = TokenKind::RBracket;
+  t[','] = TokenKind::Comma;
+  t[';'] = TokenKind::Semicolon;
+  t[':'] = TokenKind::Colon;
+  t['|'] = TokenKind::Pipe;
+  t['!'] = TokenKind::Bang;
+  t['@'] = TokenKind::At;
+  t['+'] = TokenKind::Plus;
+  t['-'] = TokenKind::Minus;
+  t['='] = TokenKind::Equals;
+  t['<'] = TokenKind::Less;
+  t['>'] = TokenKind::Greater;
+  return t;
+}
+
+constexpr std::array<TokenKind, 256> kPunctuation = make_punctuation();
+
 inline bool has(char c, uint8_t cls) {
   return (kClasses[static_cast<unsigned char>(c)] & cls) != 0;
 }
@@ -57,219 +85,183 @@ bool is_ident_char(char c) {
   return has(c, kIdentChar);
 }
 
-Token Lexer::next() {
+// The rare paths of next() live out of line so that the common one (spaces, a word, a
+// punctuation mark) stays small: next() runs once per token of every file.
+[[gnu::noinline]] bool Lexer::skip_block_comment(size_t& p, Token& t) {
   const size_t n = text_.size();
   const char* s = text_.data();
-  // Trivia: spaces, newlines, comments.
-  for (;;) {
-    while (pos_ < n && has(s[pos_], kSpace)) {
-      ++pos_;
+  const size_t start = p;
+  const SourceLocation start_loc = location(start);
+  p += 2;
+  while (p < n) {
+    const void* hit = std::memchr(s + p, '*', n - p);
+    size_t star = hit == nullptr ? n : static_cast<size_t>(static_cast<const char*>(hit) - s);
+    // Count the lines the comment spans up to the star.
+    for (size_t i = p; i < star; ++i) {
+      if (s[i] == '\n') {
+        newline_at(i);
+      }
     }
-    if (pos_ >= n) {
+    if (star >= n) {
       break;
     }
-    char c = s[pos_];
+    if (star + 1 < n && s[star + 1] == '/') {
+      p = star + 2;
+      return true;
+    }
+    p = star + 1;
+  }
+  p = n;
+  t.kind = TokenKind::Invalid;
+  t.loc = start_loc;
+  t.offset = static_cast<uint32_t>(start);
+  t.text = text_.substr(start, 2);
+  t.error = "unterminated /* comment";
+  return false;
+}
+
+[[gnu::noinline]] size_t Lexer::scan_number(size_t p) const {
+  const size_t n = text_.size();
+  const char* s = text_.data();
+  const size_t start = p;
+  ++p;
+  while (p < n && has(s[p], kNumberChar)) {
+    ++p;
+  }
+  // A decimal exponent with a sign (`1.5e-3`): the scan above stopped at the sign.
+  const char last = s[p - 1];
+  const bool prefixed =
+      p - start >= 2 && s[start] == '0' &&
+      (s[start + 1] == 'x' || s[start + 1] == 'X' || s[start + 1] == 'f' || s[start + 1] == 'F' ||
+       s[start + 1] == 'd' || s[start + 1] == 'D' || s[start + 1] == 'b' || s[start + 1] == 'B');
+  if (!prefixed && (last == 'e' || last == 'E') && p + 1 < n && (s[p] == '+' || s[p] == '-') &&
+      has(s[p + 1], kDigit)) {
+    p += 2;
+    while (p < n && has(s[p], kNumberChar)) {
+      ++p;
+    }
+  }
+  return p;
+}
+
+[[gnu::noinline]] void Lexer::scan_string(size_t p, Token& t) {
+  const size_t n = text_.size();
+  const char* s = text_.data();
+  const size_t start = p;
+  ++p;
+  while (p < n && s[p] != '"' && s[p] != '\n') {
+    if (s[p] == '\\' && p + 1 < n && s[p + 1] != '\n') {
+      ++p;
+    }
+    ++p;
+  }
+  if (p >= n || s[p] != '"') {
+    pos_ = p;
+    t.kind = TokenKind::Invalid;
+    t.text = text_.substr(start, 1);
+    t.error = "unterminated string literal";
+    return;
+  }
+  ++p;
+  pos_ = p;
+  t.kind = TokenKind::String;
+  t.text = text_.substr(start + 1, p - start - 2);
+}
+
+void Lexer::next(Token& t) {
+  const size_t n = text_.size();
+  const char* s = text_.data();
+  // The position lives in a local while scanning (the member would be stored at every byte).
+  size_t p = pos_;
+  t.error = nullptr;
+  for (;;) {
+    while (p < n && has(s[p], kSpace)) {
+      ++p;
+    }
+    if (p >= n) {
+      break;
+    }
+    const char c = s[p];
     if (c == '\n') {
-      newline_at(pos_);
-      ++pos_;
+      newline_at(p);
+      ++p;
       continue;
     }
-    if (c == '/' && pos_ + 1 < n && s[pos_ + 1] == '/') {
-      const void* nl = std::memchr(s + pos_, '\n', n - pos_);
-      pos_ = nl == nullptr ? n : static_cast<size_t>(static_cast<const char*>(nl) - s);
+    if (c != '/' || p + 1 >= n) {
+      break;
+    }
+    if (s[p + 1] == '/') {
+      const void* nl = std::memchr(s + p, '\n', n - p);
+      p = nl == nullptr ? n : static_cast<size_t>(static_cast<const char*>(nl) - s);
       continue;
     }
-    if (c == '/' && pos_ + 1 < n && s[pos_ + 1] == '*') {
-      size_t start = pos_;
-      SourceLocation start_loc = location(start);
-      pos_ += 2;
-      bool closed = false;
-      while (pos_ < n) {
-        const void* hit = std::memchr(s + pos_, '*', n - pos_);
-        size_t star = hit == nullptr ? n : static_cast<size_t>(static_cast<const char*>(hit) - s);
-        // Count the lines the comment spans up to the star.
-        for (size_t i = pos_; i < star; ++i) {
-          if (s[i] == '\n') {
-            newline_at(i);
-          }
-        }
-        if (star >= n) {
-          pos_ = n;
-          break;
-        }
-        if (star + 1 < n && s[star + 1] == '/') {
-          pos_ = star + 2;
-          closed = true;
-          break;
-        }
-        pos_ = star + 1;
-      }
-      if (!closed) {
-        Token t;
-        t.kind = TokenKind::Invalid;
-        t.loc = start_loc;
-        t.offset = static_cast<uint32_t>(start);
-        t.text = text_.substr(start, 2);
-        t.error = "unterminated /* comment";
-        return t;
-      }
-      continue;
+    if (s[p + 1] != '*') {
+      break;
     }
-    break;
+    if (!skip_block_comment(p, t)) {
+      pos_ = p;
+      return;
+    }
   }
 
-  Token t;
-  t.offset = static_cast<uint32_t>(pos_);
-  t.loc = location(pos_);
-  if (pos_ >= n) {
+  t.offset = static_cast<uint32_t>(p);
+  t.loc = location(p);
+  if (p >= n) {
+    pos_ = p;
     t.kind = TokenKind::End;
-    return t;
+    t.text = {};
+    return;
   }
-  const size_t start = pos_;
-  const char c = s[pos_];
+  const size_t start = p;
+  const char c = s[p];
+  const uint8_t cls = kClasses[static_cast<unsigned char>(c)];
 
-  if (has(c, kIdentStart)) {
-    ++pos_;
+  if (cls & kIdentStart) {
+    ++p;
     for (;;) {
-      while (pos_ < n && has(s[pos_], kIdentChar)) {
-        ++pos_;
+      while (p < n && has(s[p], kIdentChar)) {
+        ++p;
       }
       // `.word` and `::word` continue the identifier only when a word follows at once.
-      if (pos_ + 1 < n && s[pos_] == '.' && has(s[pos_ + 1], kIdentChar)) {
-        pos_ += 2;
+      if (p + 1 < n && s[p] == '.' && has(s[p + 1], kIdentChar)) {
+        p += 2;
         continue;
       }
-      if (pos_ + 2 < n && s[pos_] == ':' && s[pos_ + 1] == ':' && has(s[pos_ + 2], kIdentChar)) {
-        pos_ += 3;
+      if (p + 2 < n && s[p] == ':' && s[p + 1] == ':' && has(s[p + 2], kIdentChar)) {
+        p += 3;
         continue;
       }
       break;
     }
     t.kind = TokenKind::Ident;
-    t.text = text_.substr(start, pos_ - start);
-    return t;
-  }
-
-  if (c == '.' && pos_ + 1 < n && has(s[pos_ + 1], kIdentChar)) {
-    pos_ += 2;
+  } else if (c == '.' && p + 1 < n && has(s[p + 1], kIdentChar)) {
+    p += 2;
     for (;;) {
-      while (pos_ < n && has(s[pos_], kIdentChar)) {
-        ++pos_;
+      while (p < n && has(s[p], kIdentChar)) {
+        ++p;
       }
-      if (pos_ + 2 < n && s[pos_] == ':' && s[pos_ + 1] == ':' && has(s[pos_ + 2], kIdentChar)) {
-        pos_ += 3;
+      if (p + 2 < n && s[p] == ':' && s[p + 1] == ':' && has(s[p + 2], kIdentChar)) {
+        p += 3;
         continue;
       }
       break;
     }
     t.kind = TokenKind::Directive;
-    t.text = text_.substr(start, pos_ - start);
-    return t;
-  }
-
-  if (has(c, kDigit)) {
-    ++pos_;
-    while (pos_ < n && has(s[pos_], kNumberChar)) {
-      ++pos_;
-    }
-    // A decimal exponent with a sign (`1.5e-3`): the scan above stopped at the sign.
-    char last = s[pos_ - 1];
-    bool prefixed =
-        pos_ - start >= 2 && s[start] == '0' &&
-        (s[start + 1] == 'x' || s[start + 1] == 'X' || s[start + 1] == 'f' || s[start + 1] == 'F' ||
-         s[start + 1] == 'd' || s[start + 1] == 'D' || s[start + 1] == 'b' || s[start + 1] == 'B');
-    if (!prefixed && (last == 'e' || last == 'E') && pos_ + 1 < n &&
-        (s[pos_] == '+' || s[pos_] == '-') && has(s[pos_ + 1], kDigit)) {
-      pos_ += 2;
-      while (pos_ < n && has(s[pos_], kNumberChar)) {
-        ++pos_;
-      }
-    }
+  } else if (cls & kDigit) {
+    p = scan_number(p);
     t.kind = TokenKind::Number;
-    t.text = text_.substr(start, pos_ - start);
-    return t;
-  }
-
-  if (c == '"') {
-    ++pos_;
-    while (pos_ < n && s[pos_] != '"' && s[pos_] != '\n') {
-      if (s[pos_] == '\\' && pos_ + 1 < n && s[pos_ + 1] != '\n') {
-        ++pos_;
-      }
-      ++pos_;
+  } else if (c == '"') {
+    scan_string(p, t);
+    return;
+  } else {
+    ++p;
+    t.kind = kPunctuation[static_cast<unsigned char>(c)];
+    if (t.kind == TokenKind::Invalid) {
+      t.error = "unexpected character";
     }
-    if (pos_ >= n || s[pos_] != '"') {
-      t.kind = TokenKind::Invalid;
-      t.text = text_.substr(start, 1);
-      t.error = "unterminated string literal";
-      return t;
-    }
-    ++pos_;
-    t.kind = TokenKind::String;
-    t.text = text_.substr(start + 1, pos_ - start - 2);
-    return t;
   }
-
-  ++pos_;
-  t.text = text_.substr(start, 1);
-  switch (c) {
-  case '{':
-    t.kind = TokenKind::LBrace;
-    break;
-  case '}':
-    t.kind = TokenKind::RBrace;
-    break;
-  case '(':
-    t.kind = TokenKind::LParen;
-    break;
-  case ')':
-    t.kind = TokenKind::RParen;
-    break;
-  case '[':
-    t.kind = TokenKind::LBracket;
-    break;
-  case ']':
-    t.kind = TokenKind::RBracket;
-    break;
-  case ',':
-    t.kind = TokenKind::Comma;
-    break;
-  case ';':
-    t.kind = TokenKind::Semicolon;
-    break;
-  case ':':
-    t.kind = TokenKind::Colon;
-    break;
-  case '|':
-    t.kind = TokenKind::Pipe;
-    break;
-  case '!':
-    t.kind = TokenKind::Bang;
-    break;
-  case '@':
-    t.kind = TokenKind::At;
-    break;
-  case '+':
-    t.kind = TokenKind::Plus;
-    break;
-  case '-':
-    t.kind = TokenKind::Minus;
-    break;
-  case '=':
-    t.kind = TokenKind::Equals;
-    break;
-  case '<':
-    t.kind = TokenKind::Less;
-    break;
-  case '>':
-    t.kind = TokenKind::Greater;
-    break;
-  default:
-    t.kind = TokenKind::Invalid;
-    t.error = "unexpected character";
-    break;
-  }
-  return t;
+  pos_ = p;
+  t.text = std::string_view(s + start, p - start);
 }
 
 char Lexer::peek_char() const {

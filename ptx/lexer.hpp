@@ -58,7 +58,13 @@ public:
   // The text must be shorter than 4 GiB (offsets are 32-bit); the parser checks.
   explicit Lexer(std::string_view text) : text_(text) {}
 
-  Token next();
+  // Reads the next token into `t` (the parser's hot path: no copy of a returned Token).
+  void next(Token& t);
+  Token next() {
+    Token t;
+    next(t);
+    return t;
+  }
 
   // The next byte after spaces and tabs on the current line ('\0' at end of input). Lets the
   // parser tell a label (`$L__BB0_2:`) from an instruction without lexing ahead.
@@ -84,6 +90,9 @@ private:
   SourceLocation location(size_t offset) const {
     return {line_, static_cast<uint32_t>(offset - line_start_ + 1)};
   }
+  bool skip_block_comment(size_t& p, Token& t);
+  size_t scan_number(size_t p) const;
+  void scan_string(size_t p, Token& t);
   void newline_at(size_t offset) {
     ++line_;
     line_start_ = offset + 1;

@@ -259,7 +259,7 @@ private:
       cur_.kind = TokenKind::End;
       return;
     }
-    cur_ = lex_.next();
+    lex_.next(cur_);
   }
   bool at(TokenKind k) const { return cur_.kind == k; }
   bool at_directive(std::string_view d) const {
@@ -1035,6 +1035,19 @@ private:
     debug_loc_.reset();
     size_t depth = 0;
     std::vector<Statement>& body = f.body;
+    // Reserve for the statements up to the function's closing brace (nvcc puts it at the start
+    // of a line), about one per 24 bytes: growing the vector would move every statement.
+    {
+      const char* begin = text_.data() + open.offset;
+      const char* end = text_.data() + text_.size();
+      const char* close = begin + 1;
+      while ((close = static_cast<const char*>(std::memchr(close, '}', end - close))) != nullptr &&
+             close[-1] != '\n') {
+        ++close;
+      }
+      size_t bytes = static_cast<size_t>((close == nullptr ? end : close) - begin);
+      body.reserve(std::min<size_t>(bytes / 24 + 8, size_t{1} << 20));
+    }
     for (;;) {
       bool ok = true;
       switch (cur_.kind) {
@@ -1176,7 +1189,7 @@ private:
       if (!at(TokenKind::Ident)) {
         return fail_expected("a predicate register after '@'");
       }
-      g.predicate.assign(cur_.text);
+      g.predicate = std::string(cur_.text);
       ins.guard = std::move(g);
       advance();
     }
@@ -1205,9 +1218,14 @@ private:
 
   // Splits `ld.global.nc.v4.f32` into the opcode and its suffixes and decodes the suffixes.
   bool decode_opcode(Instruction& ins) {
-    std::string_view word = cur_.text;
-    size_t dot = word.find('.');
-    std::string_view name = word.substr(0, dot);
+    const std::string_view word = cur_.text;
+    const char* w = word.data();
+    const size_t n = word.size();
+    size_t i = 0;
+    while (i < n && w[i] != '.') {
+      ++i;
+    }
+    const std::string_view name = word.substr(0, i);
     if (name.empty() || name[0] < 'a' || name[0] > 'z') {
       return fail("expected an instruction, found " + describe(cur_));
     }
@@ -1222,36 +1240,44 @@ private:
     ins.opcode = op != nullptr ? *op : Opcode::Other;
     const bool compares = ins.opcode == Opcode::Setp || ins.opcode == Opcode::Set;
 
-    if (dot != std::string_view::npos) {
-      size_t count = 0;
-      for (size_t i = dot; i < word.size(); ++i) {
-        count += word[i] == '.';
-      }
-      ins.suffixes.reserve(count);
+    size_t dots = 0;
+    for (size_t j = i; j < n; ++j) {
+      dots += w[j] == '.';
     }
-    while (dot != std::string_view::npos) {
-      size_t next = word.find('.', dot + 1);
-      std::string_view s =
-          word.substr(dot + 1, next == std::string_view::npos ? next : next - dot - 1);
-      ins.suffixes.emplace_back(s);
-      dot = next;
-      // `.shared::cta` names the shared space; other `::` words are only kept verbatim.
-      std::string_view head = s.substr(0, s.find(':'));
-      const WordInfo* info = t.words.find(head);
-      if (info == nullptr) {
-        continue;
+    if (dots == 0) {
+      return true;
+    }
+    ins.suffixes.reserve(dots);
+    while (i < n) { // w[i] is the dot before a suffix
+      const size_t begin = i + 1;
+      size_t end = begin;
+      size_t colon = n;
+      while (end < n && w[end] != '.') {
+        if (w[end] == ':' && colon == n) {
+          colon = end;
+        }
+        ++end;
       }
-      if (head.size() != s.size()) {
-        if (info->space >= 0 && ins.space == StateSpace::None) {
+      i = end;
+      const std::string_view s(w + begin, end - begin);
+      ins.suffixes.emplace_back(s);
+      if (colon != n) {
+        // `.shared::cta` names the shared space; other `::` words are only kept verbatim.
+        const WordInfo* info = t.words.find(std::string_view(w + begin, colon - begin));
+        if (info != nullptr && info->space >= 0 && ins.space == StateSpace::None) {
           ins.space = static_cast<StateSpace>(info->space);
         }
+        continue;
+      }
+      const WordInfo* info = t.words.find(s);
+      if (info == nullptr) {
         continue;
       }
       if (info->vector != 0) {
         ins.vector_width = info->vector;
       } else if (info->type >= 0) {
         if (ins.types.empty()) {
-          ins.types.reserve(ins.suffixes.capacity()); // one allocation for all of them
+          ins.types.reserve(dots); // one allocation for all of them
         }
         ins.types.push_back(static_cast<ScalarType>(info->type));
       } else if (info->space >= 0) {
@@ -1266,42 +1292,45 @@ private:
         ins.modifiers.add(static_cast<Modifier>(info->modifier));
       }
     }
-    if (ins.opcode == Opcode::Other && name == "cp" && !ins.suffixes.empty() &&
-        ins.suffixes.front() == "async") {
+    if (ins.opcode == Opcode::Other && name == "cp" && ins.suffixes.front() == "async") {
       ins.opcode = Opcode::CpAsync;
     }
     return true;
   }
 
+  // Operands are built in place (a default Operand holds an empty NameOperand) so that no
+  // temporary is moved into the variant: this loop runs for every operand of the corpus.
   bool parse_operand(std::vector<Operand>& out) {
     Operand& op = out.emplace_back();
     op.loc = cur_.loc;
     switch (cur_.kind) {
-    case TokenKind::Bang:
+    case TokenKind::Bang: {
       advance();
       if (!at(TokenKind::Ident)) {
         return fail_expected("a predicate after '!'");
       }
-      op.value = NameOperand{std::string(cur_.text), true};
+      auto& n = std::get<NameOperand>(op.value);
+      n.name = std::string(cur_.text);
+      n.negated = true;
       advance();
       return true;
+    }
     case TokenKind::Ident: {
-      if (cur_.text == "_") {
-        op.value = SinkOperand{};
+      if (cur_.text.size() == 1 && cur_.text[0] == '_') {
+        op.value.emplace<SinkOperand>();
         advance();
         return true;
       }
-      std::string name(cur_.text);
+      std::get<NameOperand>(op.value).name = std::string(cur_.text);
       advance();
       if (accept(TokenKind::Pipe)) {
         if (!at(TokenKind::Ident)) {
           return fail_expected("a predicate after '|'");
         }
-        op.value = PairOperand{std::move(name), std::string(cur_.text)};
+        std::string first = std::move(std::get<NameOperand>(op.value).name);
+        op.value = PairOperand{std::move(first), std::string(cur_.text)};
         advance();
-        return true;
       }
-      op.value = NameOperand{std::move(name), false};
       return true;
     }
     case TokenKind::Minus:
@@ -1324,9 +1353,9 @@ private:
       return false;
     }
     if (v.kind == NumberValue::Int) {
-      op.value = IntImmediate{static_cast<int64_t>(v.bits), v.is_unsigned};
+      op.value.emplace<IntImmediate>(IntImmediate{static_cast<int64_t>(v.bits), v.is_unsigned});
     } else {
-      op.value = FloatImmediate{v.bits, v.width};
+      op.value.emplace<FloatImmediate>(FloatImmediate{v.bits, v.width});
     }
     return true;
   }
@@ -1334,9 +1363,9 @@ private:
   // `[%rd1]`, `[%rd1+16]`, `[%rd1+-4]`, `[sym]`, `[sym+4]`, `[1024]`
   bool parse_address(Operand& op) {
     advance();
-    AddressOperand a;
+    auto& a = op.value.emplace<AddressOperand>();
     if (at(TokenKind::Ident)) {
-      a.base = std::string(cur_.text);
+      a.base.emplace(cur_.text);
       advance();
       if (!read_offset(a.offset)) {
         return false;
@@ -1354,26 +1383,22 @@ private:
     } else {
       return fail_expected("a register, a variable or an address inside '[ ]'");
     }
-    if (!expect(TokenKind::RBracket, "']' to end the address")) {
-      return false;
-    }
-    op.value = std::move(a);
-    return true;
+    return expect(TokenKind::RBracket, "']' to end the address");
   }
 
   // `{%f1, %f2, _, !%p}`; elements are names, sinks or immediates, never nested.
   bool parse_vector(Operand& op) {
     advance();
-    VectorOperand v;
+    auto& v = op.value.emplace<VectorOperand>();
     v.elements.reserve(4);
     for (;;) {
       Operand& e = v.elements.emplace_back();
       e.loc = cur_.loc;
       if (at(TokenKind::Ident)) {
-        if (cur_.text == "_") {
-          e.value = SinkOperand{};
+        if (cur_.text.size() == 1 && cur_.text[0] == '_') {
+          e.value.emplace<SinkOperand>();
         } else {
-          e.value = NameOperand{std::string(cur_.text), false};
+          std::get<NameOperand>(e.value).name = std::string(cur_.text);
         }
         advance();
       } else if (at(TokenKind::Bang)) {
@@ -1381,7 +1406,9 @@ private:
         if (!at(TokenKind::Ident)) {
           return fail_expected("a predicate after '!'");
         }
-        e.value = NameOperand{std::string(cur_.text), true};
+        auto& n = std::get<NameOperand>(e.value);
+        n.name = std::string(cur_.text);
+        n.negated = true;
         advance();
       } else if (at(TokenKind::Number) || at(TokenKind::Minus)) {
         if (!parse_immediate(e)) {
@@ -1391,37 +1418,34 @@ private:
         return fail_expected("a vector element");
       }
       if (accept(TokenKind::RBrace)) {
-        break;
+        return true;
       }
       if (!expect(TokenKind::Comma, "',' or '}' in the vector operand")) {
         return false;
       }
     }
-    op.value = std::move(v);
-    return true;
   }
 
   // `(retval0)`, `(param0, param1)`, `()`
   bool parse_paren_list(Operand& op) {
     advance();
-    ParenListOperand p;
-    if (!accept(TokenKind::RParen)) {
-      for (;;) {
-        if (!at(TokenKind::Ident)) {
-          return fail_expected("a name in the parenthesised list");
-        }
-        p.names.emplace_back(cur_.text);
-        advance();
-        if (accept(TokenKind::RParen)) {
-          break;
-        }
-        if (!expect(TokenKind::Comma, "',' or ')'")) {
-          return false;
-        }
+    auto& p = op.value.emplace<ParenListOperand>();
+    if (accept(TokenKind::RParen)) {
+      return true;
+    }
+    for (;;) {
+      if (!at(TokenKind::Ident)) {
+        return fail_expected("a name in the parenthesised list");
+      }
+      p.names.emplace_back(cur_.text);
+      advance();
+      if (accept(TokenKind::RParen)) {
+        return true;
+      }
+      if (!expect(TokenKind::Comma, "',' or ')'")) {
+        return false;
       }
     }
-    op.value = std::move(p);
-    return true;
   }
 
   std::string_view text_;
