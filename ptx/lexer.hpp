@@ -56,7 +56,12 @@ struct Token {
 class Lexer {
 public:
   // The text must be shorter than 4 GiB (offsets are 32-bit); the parser checks.
-  explicit Lexer(std::string_view text) : text_(text) {}
+  // A UTF-8 byte-order mark at the start is skipped (columns still count its bytes).
+  explicit Lexer(std::string_view text) : text_(text) {
+    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") {
+      pos_ = 3;
+    }
+  }
 
   // Reads the next token into `t` (the parser's hot path: no copy of a returned Token).
   void next(Token& t);

@@ -28,6 +28,10 @@ using detail::TokenKind;
 
 constexpr int kMaxErrors = 20;
 constexpr size_t kMaxInitializerNesting = 64;
+// Call sequences nest one level; deeper nesting is refused rather than stored without bound.
+constexpr size_t kMaxScopeDepth = 1024;
+// Statements reserved up front for one body; longer bodies grow the vector as usual.
+constexpr size_t kMaxBodyReserve = size_t{1} << 16;
 // Diagnostics quote at most this many bytes of the offending line, around the column.
 constexpr size_t kSourceWindowBefore = 100;
 constexpr size_t kSourceWindowLength = 200;
@@ -315,6 +319,12 @@ private:
       stopped_ = true;
       cur_.kind = TokenKind::End;
     }
+  }
+
+  // Gives up on the rest of the input (after a diagnostic), for input no compiler produces.
+  void stop() {
+    stopped_ = true;
+    cur_.kind = TokenKind::End;
   }
 
   bool fail(const Token& t, std::string message) {
@@ -1036,8 +1046,11 @@ private:
     size_t depth = 0;
     std::vector<Statement>& body = f.body;
     // Reserve for the statements up to the function's closing brace (nvcc puts it at the start
-    // of a line), about one per 24 bytes: growing the vector would move every statement.
-    {
+    // of a line), about one per 24 bytes: growing the vector would move every statement. When
+    // that brace lies beyond the end of an earlier body (one-line functions), the earlier
+    // estimate was already too generous and nothing is reserved: reservations stay within a
+    // small multiple of the input, and the text is scanned only once.
+    if (next_close_ <= open.offset) {
       const char* begin = text_.data() + open.offset;
       const char* end = text_.data() + text_.size();
       const char* close = begin + 1;
@@ -1045,8 +1058,8 @@ private:
              close[-1] != '\n') {
         ++close;
       }
-      size_t bytes = static_cast<size_t>((close == nullptr ? end : close) - begin);
-      body.reserve(std::min<size_t>(bytes / 24 + 8, size_t{1} << 20));
+      next_close_ = static_cast<size_t>((close == nullptr ? end : close) - text_.data());
+      body.reserve(std::min<size_t>((next_close_ - open.offset) / 24 + 8, kMaxBodyReserve));
     }
     for (;;) {
       bool ok = true;
@@ -1061,6 +1074,11 @@ private:
         advance();
         break;
       case TokenKind::LBrace:
+        if (depth >= kMaxScopeDepth) {
+          fail("scopes nested more than " + std::to_string(kMaxScopeDepth) + " deep");
+          stop();
+          return;
+        }
         ++depth;
         body.emplace_back(ScopeBegin{cur_.loc});
         advance();
@@ -1367,6 +1385,10 @@ private:
     if (at(TokenKind::Ident)) {
       a.base.emplace(cur_.text);
       advance();
+      if (at(TokenKind::Comma)) {
+        return fail("address operands with coordinates ('[tex, {...}]' of tex, suld, "
+                    "cp.async.bulk.tensor) are not supported");
+      }
       if (!read_offset(a.offset)) {
         return false;
       }
@@ -1458,6 +1480,7 @@ private:
   bool seen_version_ = false;
   bool complained_version_ = false;
   std::optional<DebugLocation> debug_loc_;
+  size_t next_close_ = 0; // offset of the next `}` that starts a line (see parse_body)
 };
 
 } // namespace

@@ -45,6 +45,9 @@ TEST(Diagnostics, BadOperands) {
             "bad.ptx:8:15: error: floating-point literal out of range");
   EXPECT_EQ(first_error(kernel("\tadd.s32 %r1, , %r2;")),
             "bad.ptx:8:15: error: expected an operand, found ','");
+  EXPECT_EQ(first_error(kernel("\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];")),
+            "bad.ptx:8:47: error: address operands with coordinates ('[tex, {...}]' of tex, suld, "
+            "cp.async.bulk.tensor) are not supported");
   EXPECT_EQ(first_error(kernel("\tld.v4.f32 {%f1, {%f2}}, [%rd1];")),
             "bad.ptx:8:18: error: expected a vector element, found '{'");
 }
@@ -193,7 +196,15 @@ TEST(Diagnostics, HugeAndDeepInputsFinish) {
   std::string junk = kernel(std::string(10'000'000, 'x'));
   EXPECT_LE(parse_bad(junk).size(), 21u);
   std::string scopes = kernel(std::string(1'000'000, '{'));
-  EXPECT_FALSE(parse(scopes, "s.ptx").ok());
+  auto deep = parse_bad(scopes);
+  ASSERT_EQ(deep.size(), 1u);
+  EXPECT_EQ(deep[0].headline(), "bad.ptx:8:1025: error: scopes nested more than 1024 deep");
+  // Many one-line functions: linear, not quadratic, in the number of functions.
+  std::string many(testing::kHeader);
+  for (int i = 0; i < 200'000; ++i) {
+    many += ".func f(){ret;}";
+  }
+  EXPECT_TRUE(parse(many, "m.ptx").ok());
   std::string braces =
       std::string(testing::kHeader) + ".global .u32 x[1] = " + std::string(1'000'000, '{');
   EXPECT_FALSE(parse(braces, "b.ptx").ok());

@@ -21,6 +21,15 @@ TEST(Directives, Header) {
   EXPECT_EQ(parse_ok(".version 9.0\n.target sm_80, debug\n").targets.back(), "debug");
 }
 
+TEST(Directives, ByteOrderMarkAndCrLf) {
+  Module m = parse_ok("\xEF\xBB\xBF.version 8.0\r\n.target sm_80\r\n.visible .entry k()\r\n{\r\n"
+                      "\t.loc 1 2 3\r\n\tret;\r\n}\r\n");
+  EXPECT_EQ(m.version_major, 8u);
+  const Function& k = testing::only_function(m);
+  EXPECT_EQ(std::get<LocDirective>(k.body[0]).rest, "");
+  EXPECT_EQ(std::get<Instruction>(k.body[1]).loc, (SourceLocation{6, 2}));
+}
+
 TEST(Directives, FilesKeptWithOptionalTimestampAndSize) {
   Module m = parse_ok(std::string(testing::kHeader) + R"(
 	.file	1 "/tmp/hptx/a.cu"
