@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   int exit_code = volta::cli::kSuccess;
   volta::cli::register_parse_command(app, exit_code);
   volta::cli::register_check_command(app, exit_code);
+  volta::cli::register_prove_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

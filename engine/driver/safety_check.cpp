@@ -42,7 +42,7 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const sy
                                             bool values_matter) {
   for (const auto& out : run.outputs) {
     for (const auto& [index, value] : out.elements) {
-      const uint16_t taint = store.node(value).taint;
+      const uint16_t taint = store.node(value).taint & symbolic::kValueTaints;
       exec::Failure f;
       f.space = "global";
       f.location = fmt::format("{}[{}]", out.name, index);

@@ -30,7 +30,9 @@ struct ByteCell {
 
 // How the bytes of an output element were last stored, which says what real number concrete
 // bits stand for (the arrays of a launch carry a width, not a type).
-enum StoredAs : uint8_t { kStoredUnsigned = 0, kStoredSigned = 1, kStoredFloat = 2 };
+enum StoredAs : uint8_t { kStoredUnsigned = 0, kStoredSigned = 1, kStoredFloat = 2,
+                         // global memory: an input element whose symbol is created on first access
+                         kLazyInput = 3 };
 
 // Writes `width` bytes (1, 2, 4, 8) of `v` into `cells`.
 inline void store_value(ByteCell* cells, const Value& v, uint32_t width) {

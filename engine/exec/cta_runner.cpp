@@ -31,7 +31,16 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   shared_size_ = prog_.shared_dynamic_base + ctx.config.dyn_shared_bytes;
   // Shared memory starts uninitialized.
   shared_.assign(shared_size_, ByteCell{ctx.undef, 0, 0});
-  if (ctx.options.check_races) shared_shadow_.resize(shared_size_);
+  if (ctx.options.check_races) shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
+  for (const auto& v : prog_.variables) {
+    if (v.space == Space::Shared) {
+      shared_extents_.emplace_back(v.address, v.address + (v.dynamic ? ctx.config.dyn_shared_bytes : v.size));
+    } else if (v.space == Space::Local) {
+      local_extents_.emplace_back(v.address, v.address + v.size);
+    }
+  }
+  std::sort(shared_extents_.begin(), shared_extents_.end());
+  std::sort(local_extents_.begin(), local_extents_.end());
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
   uncommitted_.resize(threads_);

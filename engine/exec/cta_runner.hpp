@@ -136,7 +136,11 @@ class CtaRunner {
   std::vector<uint8_t> warp_partial_sync_;
 
   std::vector<ByteCell> shared_;
-  std::vector<ByteShadow> shared_shadow_;
+  // Race shadow of shared memory, in 4 KiB pages created on first access (accesses are
+  // naturally aligned and at most 16 bytes, so none crosses a page).
+  std::vector<std::unique_ptr<ByteShadow[]>> shared_shadow_pages_;
+  std::vector<std::pair<uint64_t, uint64_t>> shared_extents_;  // [start, end) of each variable
+  std::vector<std::pair<uint64_t, uint64_t>> local_extents_;
   std::vector<ByteCell> local_;    // threads_ x local bytes
   std::vector<ByteCell> scratch_;  // threads_ x call-parameter bytes
   uint64_t shared_size_ = 0;
@@ -159,8 +163,15 @@ class CtaRunner {
   bool failed_ = false;
   uint32_t current_pc_ = 0;
   KernelStats stats_;
-  GlobalMemory::Page* cached_page_ = nullptr;
-  uint64_t cached_page_number_ = ~uint64_t{0};
+  // A direct-mapped cache of global pages (the page table takes a lock).
+  GlobalMemory::Page& global_page(uint64_t address) {
+    const uint64_t number = address >> GlobalMemory::kPageBits;
+    auto& slot = page_cache_[number & (kPageCache - 1)];
+    if (slot.first != number || slot.second == nullptr) slot = {number, &ctx_.global.page(address)};
+    return *slot.second;
+  }
+  static constexpr size_t kPageCache = 256;
+  std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
 };
 
 }  // namespace volta::exec

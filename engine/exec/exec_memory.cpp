@@ -31,6 +31,14 @@ std::pair<Space, uint64_t> resolve_generic(uint64_t a) {
   return {Space::Global, a};
 }
 
+// Does [address, address + size) lie inside one of the sorted extents?
+bool inside(const std::vector<std::pair<uint64_t, uint64_t>>& extents, uint64_t address, uint64_t size) {
+  auto it = std::upper_bound(extents.begin(), extents.end(), std::make_pair(address, ~uint64_t{0}));
+  if (it == extents.begin()) return false;
+  --it;
+  return address >= it->first && address + size <= it->second && address + size >= address;
+}
+
 const char* kind_word(AccessKind k) {
   switch (k) {
     case AccessKind::Read: return "read";
@@ -125,15 +133,25 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
         }
         return out_of_bounds(what);
       }
-      if (!r->is_array && kind != AccessKind::Read && r->initial == nullptr) return out_of_bounds(r->name);
-      const uint64_t number = address >> GlobalMemory::kPageBits;
-      if (number != cached_page_number_) {
-        cached_page_ = &ctx_.global.page(address);
-        cached_page_number_ = number;
+      const bool read_only = r->is_array && (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::Index);
+      if (read_only && kind != AccessKind::Read) {
+        fail_unsupported(in, t, fmt::format("writes {}, an array the launch declares read-only ({}); declare it "
+                                            "inout to verify kernels that update it",
+                                            describe_address(space, address), launch::to_string(r->kind)));
+        return nullptr;
       }
-      GlobalMemory::Page& page = *cached_page_;
+      GlobalMemory::Page& page = global_page(address);
       cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
-      if (ctx_.options.check_races) {
+      if (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) {
+        // Symbols of input elements are created on first access, under the page lock.
+        while (page.lock.test_and_set(std::memory_order_acquire)) {
+        }
+        ctx_.global.materialize_inputs(page, address, size);
+        page.lock.clear(std::memory_order_release);
+      }
+      // Read-only arrays are never written (refused above), so their reads cannot race: no
+      // shadow for them.
+      if (ctx_.options.check_races && !read_only) {
         lock = &page.lock;
         while (lock->test_and_set(std::memory_order_acquire)) {
         }
@@ -146,30 +164,19 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       break;
     }
     case Space::Shared: {
-      bool inside = false;
-      for (const auto& v : prog_.variables) {
-        if (v.space != Space::Shared) continue;
-        const uint64_t vsize = v.dynamic ? ctx_.config.dyn_shared_bytes : v.size;
-        if (address >= v.address && address - v.address < vsize && size <= vsize - (address - v.address)) {
-          inside = true;
-          break;
-        }
+      if (!inside(shared_extents_, address, size) || address + size > shared_size_) {
+        return out_of_bounds(describe_address(space, address));
       }
-      if (!inside || address + size > shared_size_) return out_of_bounds(describe_address(space, address));
       cells = &shared_[address];
-      if (ctx_.options.check_races) shadow = &shared_shadow_[address];
+      if (ctx_.options.check_races) {
+        auto& page = shared_shadow_pages_[address >> 12];
+        if (!page) page.reset(new ByteShadow[4096]);
+        shadow = &page[address & 4095];
+      }
       break;
     }
     case Space::Local: {
-      if (address + size > prog_.local_bytes || address + size < address) return out_of_bounds(describe_address(space, address));
-      bool inside = false;
-      for (const auto& v : prog_.variables) {
-        if (v.space == Space::Local && address >= v.address && address - v.address < v.size &&
-            size <= v.size - (address - v.address)) {
-          inside = true;
-        }
-      }
-      if (!inside) return out_of_bounds(describe_address(space, address));
+      if (!inside(local_extents_, address, size)) return out_of_bounds(describe_address(space, address));
       cells = &local_[size_t{t} * prog_.local_bytes + address];
       break;
     }
@@ -438,12 +445,7 @@ void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& grou
         continue;
       }
       const uint64_t a = c.src + off;
-      const uint64_t number = a >> GlobalMemory::kPageBits;
-      if (number != cached_page_number_) {
-        cached_page_ = &ctx_.global.page(a);
-        cached_page_number_ = number;
-      }
-      ByteCell* src_cells = &cached_page_->cells[a & (GlobalMemory::kPageSize - 1)];
+      ByteCell* src_cells = &global_page(a).cells[a & (GlobalMemory::kPageSize - 1)];
       // Copy byte-exactly: four cells at a time keep symbolic values whole.
       Value v = load(src_cells, chunk);
       values.push_back(v);

@@ -77,14 +77,32 @@ GlobalMemory::Page& GlobalMemory::page(uint64_t address) {
   return *slot;
 }
 
+void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t size) {
+  const uint64_t page_base = address & ~(kPageSize - 1);
+  for (uint32_t i = 0; i < size; ++i) {
+    ByteCell& c = page.cells[address + i - page_base];
+    if (c.stored_as != kLazyInput) continue;
+    const Region* r = find(address + i, 1);
+    const uint64_t offset = address + i - r->base;
+    const uint64_t element = offset / r->elem_width;
+    const ExprId leaf = store_.input(r->array_id, static_cast<uint32_t>(element));
+    // Fill every byte of the element that lies in this page.
+    const uint64_t first = r->base + element * r->elem_width;
+    for (uint32_t b = 0; b < r->elem_width; ++b) {
+      const uint64_t at = first + b;
+      if (at < page_base || at >= page_base + kPageSize) continue;
+      ByteCell& cell = page.cells[at - page_base];
+      cell = ByteCell{leaf, 0, static_cast<uint8_t>((__builtin_ctz(r->elem_width) << 4) | b), 0, 0};
+    }
+  }
+}
+
 void GlobalMemory::initialize(uint64_t page_base, Page& page) {
   const uint64_t page_end = page_base + kPageSize;
   for (const auto& r : regions_) {
     const uint64_t lo = std::max(page_base, r.base);
     const uint64_t hi = std::min(page_end, r.base + r.size);
     if (lo >= hi) continue;
-    uint64_t cached_element = ~uint64_t{0};
-    ExprId cached_node = 0;
     for (uint64_t a = lo; a < hi; ++a) {
       ByteCell& c = page.cells[a - page_base];
       const uint64_t offset = a - r.base;
@@ -97,12 +115,7 @@ void GlobalMemory::initialize(uint64_t page_base, Page& page) {
       switch (r.kind) {
         case launch::ArrayKind::In:
         case launch::ArrayKind::InOut:
-          if (element != cached_element) {
-            cached_element = element;
-            cached_node = store_.input(r.array_id, static_cast<uint32_t>(element));
-          }
-          c.node = cached_node;
-          c.pos = static_cast<uint8_t>((__builtin_ctz(r.elem_width) << 4) | within);
+          c = ByteCell{0, 0, 0, 0, kLazyInput};
           break;
         case launch::ArrayKind::Index:
           c = ByteCell{0, static_cast<uint8_t>(element >> (8 * within)), 0};

@@ -33,7 +33,9 @@ struct Region {
 
 class GlobalMemory {
  public:
-  static constexpr uint64_t kPageBits = 12;
+  // Small pages: a CTA often reads a thin column slice of a big matrix (64 floats of each of 4096
+  // rows), and every touched page is created whole.
+  static constexpr uint64_t kPageBits = 9;
   static constexpr uint64_t kPageSize = uint64_t{1} << kPageBits;
 
   struct Page {
@@ -52,6 +54,10 @@ class GlobalMemory {
 
   // The page holding `address`, created on first touch. Thread-safe.
   Page& page(uint64_t address);
+  // Creates the input symbols of the bytes [address, address + size) of `page` that have not
+  // been touched yet (input arrays are filled lazily: a CTA reads a thin slice of them). The
+  // caller holds the page lock when CTAs run in parallel.
+  void materialize_inputs(Page& page, uint64_t address, uint32_t size);
 
   // Calls f(region, offset, cell) for every byte of every page touched so far that lies in an
   // output array (single-threaded use after execution).

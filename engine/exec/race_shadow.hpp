@@ -38,23 +38,25 @@ struct Conflict {
   uint32_t warp = 0;
 };
 
-// Summary of the reads (or atomics) of one byte.
+// Summary of the reads (or atomics) of one byte. Warps are threads / 32.
 struct AccessSummary {
   enum class State : uint8_t { None, OneWarp, ManyWarps, ManyCtas };
   State state = State::None;
-  uint32_t stamp = 0;  // epoch stamp of the recorded accesses
+  uint16_t thread = 0;        // the latest access (its warp is the summary's warp)
+  uint16_t other_thread = 0;  // one access from another warp or CTA, for reports
+  uint32_t stamp = 0;         // epoch stamp of the recorded accesses
   uint32_t cta = 0;
-  uint32_t warp = 0;
   uint32_t phase = 0;
-  uint32_t lanes = 0;  // lanes of `warp` that accessed in `phase`
-  uint32_t thread = 0, pc = 0;              // the latest access, for reports
-  uint32_t other_cta = 0, other_thread = 0, other_pc = 0, other_warp = 0;  // one from elsewhere
+  uint32_t lanes = 0;  // lanes of the warp that accessed in `phase`
+  uint32_t pc = 0;
+  uint32_t other_cta = 0, other_pc = 0;
+  uint32_t warp() const { return thread / 32u; }
 };
 
 struct ByteShadow {
-  // last plain write
-  bool written = false;
-  uint32_t w_stamp = 0, w_cta = 0, w_thread = 0, w_warp = 0, w_phase = 0, w_pc = 0;
+  // last plain write (w_stamp 0: none; stamps start at 1)
+  uint32_t w_stamp = 0, w_cta = 0, w_phase = 0, w_pc = 0;
+  uint16_t w_thread = 0;
   AccessSummary reads;
   AccessSummary atomics;
 };

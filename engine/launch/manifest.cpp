@@ -75,6 +75,8 @@ ArraySpec get_array(const json& j, const std::string& path) {
   if (a.len == 0) fail(path + ".len", "expected a positive length");
   if (a.len > (uint64_t{1} << 32)) fail(path + ".len", "arrays are limited to 2^32 elements");
   if (a.base + a.size_bytes() < a.base) fail(path, "array wraps around the address space");
+  if (a.base % a.elem_width != 0) fail(path + ".base", fmt::format("base 0x{:x} is not a multiple of the element width {}", a.base, a.elem_width));
+  if (a.base >= (uint64_t{1} << 46)) fail(path + ".base", "bases must lie below 2^46 (higher addresses are the engine's shared/local windows)");
   const std::string kind = get_string(member(j, path, "kind"), path + ".kind");
   auto k = array_kind_from(kind);
   if (!k) fail(path + ".kind", fmt::format("unknown kind \"{}\" (expected in, out, inout, index, zero)", kind));

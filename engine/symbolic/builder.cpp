@@ -2,14 +2,28 @@
 
 namespace volta::symbolic {
 
+namespace {
+bool is_sum(const ExprStore& s, ExprId id) {
+  const Op op = s.op(id);
+  return op == Op::Add || op == Op::Sub || op == Op::Fma;
+}
+}  // namespace
+
+// A sum that extends another sum is a link of a reduction chain: new by construction, so it is
+// appended without a table lookup.
+ExprId Builder::chain(Op op, ExprId a, ExprId b, ExprId c, bool link) {
+  const Node n{op, 0, 0, a, b, c};
+  return link ? s_.append(n) : s_.intern(n);
+}
+
 ExprId Builder::add(ExprId a, ExprId b) {
   if (is_const(a) && is_const(b)) return s_.constant(value(a) + value(b));
-  return make(Op::Add, a, b);
+  return chain(Op::Add, a, b, kNoExpr, is_sum(s_, a) || is_sum(s_, b));
 }
 
 ExprId Builder::sub(ExprId a, ExprId b) {
   if (is_const(a) && is_const(b)) return s_.constant(value(a) - value(b));
-  return make(Op::Sub, a, b);
+  return chain(Op::Sub, a, b, kNoExpr, is_sum(s_, a) || is_sum(s_, b));
 }
 
 ExprId Builder::mul(ExprId a, ExprId b) {
@@ -26,7 +40,7 @@ ExprId Builder::fma(ExprId a, ExprId b, ExprId c) {
   if (is_const(a) && is_const(b) && is_const(c)) {
     return s_.constant(value(a) * value(b) + value(c));
   }
-  return make(Op::Fma, a, b, c);
+  return chain(Op::Fma, a, b, c, is_sum(s_, c));
 }
 
 ExprId Builder::neg(ExprId a) {

@@ -39,6 +39,7 @@ class Builder {
  private:
   bool is_const(ExprId id) const { return s_.op(id) == Op::Const; }
   const Rational& value(ExprId id) const { return s_.rational(id); }
+  ExprId chain(Op op, ExprId a, ExprId b, ExprId c, bool link);
   ExprId make(Op op, ExprId a, ExprId b = kNoExpr, ExprId c = kNoExpr, uint8_t aux = 0) {
     return s_.intern(Node{op, aux, 0, a, b, c});
   }

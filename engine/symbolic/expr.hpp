@@ -56,13 +56,18 @@ const char* op_name(Op op);
 const char* cmp_name(CmpKind k);
 const char* bitop_name(BitOpKind k);
 
-// What a value carries along from its leaves: computed when a node is interned (the taint of
+// What a value carries along from its leaves: computed when a node is created (the taint of
 // its children plus its own), so that checking an output is O(1).
 enum Taint : uint16_t {
   kTaintUndef = 1,         // an uninitialized value flows into it
   kTaintAtomicResult = 2,  // the (schedule-dependent) result of an atomic flows into it
   kTaintOpaque = 4,        // an unresolved bit-level operation (BitOp, Extract, Pack, RawBits)
+  // Not a taint of the value: the node, or one below it, is a transient link of a reduction
+  // chain and was appended without a hash-cons lookup (ExprStore::append). Such a node cannot
+  // be equal to an interned one, so nodes above it skip the lookup too.
+  kTransient = 0x8000,
 };
+inline constexpr uint16_t kValueTaints = kTaintUndef | kTaintAtomicResult | kTaintOpaque;
 
 struct Node {
   Op op = Op::Const;

@@ -1,5 +1,9 @@
 #include "engine/symbolic/expr_store.hpp"
 
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <new>
 #include <stdexcept>
 
 namespace volta::symbolic {
@@ -38,27 +42,59 @@ class SpinLock {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> next_generation{1};
+
+// Node chunks are 2 MiB: allocated without initialization (every slot is written before it is
+// read) and backed by transparent huge pages where the kernel allows, so that filling hundreds
+// of megabytes of reduction nodes costs few page faults.
+constexpr size_t kChunkBytes = size_t{1} << 21;
+
+Node* allocate_chunk() {
+  void* p = std::aligned_alloc(kChunkBytes, kChunkBytes);
+  if (p == nullptr) throw std::bad_alloc();
+  madvise(p, kChunkBytes, MADV_HUGEPAGE);
+  return static_cast<Node*>(p);
+}
+
+// Each thread appends into its own block of ids, so that appending costs no atomic operation.
+struct Reservation {
+  uint64_t generation = 0;
+  uint32_t next = 0;
+  uint32_t end = 0;
+};
+thread_local Reservation reservation;
+}  // namespace
+
 ExprStore::ExprStore()
-    : chunks_(new std::atomic<Node*>[kMaxChunks]), shards_(new Shard[size_t{1} << kShardBits]) {
+    : generation_(next_generation.fetch_add(1)),
+      chunks_(new std::atomic<Node*>[kMaxChunks]), shards_(new Shard[size_t{1} << kShardBits]) {
   for (size_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
-  chunks_[0].store(new Node[size_t{1} << kChunkBits], std::memory_order_release);
+  chunks_[0].store(allocate_chunk(), std::memory_order_release);
   for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) shards_[i].slots.assign(64, kNoExpr);
 }
 
 ExprStore::~ExprStore() {
-  for (size_t i = 0; i < kMaxChunks; ++i) delete[] chunks_[i].load(std::memory_order_relaxed);
+  for (size_t i = 0; i < kMaxChunks; ++i) std::free(chunks_[i].load(std::memory_order_relaxed));
 }
 
 ExprId ExprStore::allocate(const Node& n) {
-  const uint32_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
-  if (id == 0 || id >= (uint64_t{1} << 32) - 1) throw std::length_error("expression DAG is full");
+  Reservation& r = reservation;
+  if (r.generation != generation_ || r.next == r.end) {
+    const uint32_t block = next_block_.fetch_add(1, std::memory_order_relaxed);
+    if (uint64_t{block + 1} * kBlock >= (uint64_t{1} << 32)) throw std::length_error("expression DAG is full");
+    r.generation = generation_;
+    r.next = block == 0 ? 1 : block * kBlock;  // id 0 is never a node
+    r.end = (block + 1) * kBlock;
+  }
+  const uint32_t id = r.next++;
   const size_t chunk = id >> kChunkBits;
   Node* storage = chunks_[chunk].load(std::memory_order_acquire);
   if (storage == nullptr) {
     std::lock_guard guard(chunk_mutex_);
     storage = chunks_[chunk].load(std::memory_order_acquire);
     if (storage == nullptr) {
-      storage = new Node[size_t{1} << kChunkBits];
+      storage = allocate_chunk();
       chunks_[chunk].store(storage, std::memory_order_release);
     }
   }
@@ -78,7 +114,7 @@ void ExprStore::grow(Shard& shard) {
   }
 }
 
-ExprId ExprStore::intern(const Node& input) {
+Node ExprStore::with_flags(const Node& input) const {
   Node n = input;
   n.taint = 0;
   switch (n.op) {
@@ -91,6 +127,18 @@ ExprId ExprStore::intern(const Node& input) {
   for (int i = 0; i < child_count(n.op); ++i) {
     if (kids[i] != kNoExpr) n.taint |= node(kids[i]).taint;
   }
+  return n;
+}
+
+ExprId ExprStore::append(const Node& input) {
+  Node n = with_flags(input);
+  n.taint |= kTransient;
+  return allocate(n);
+}
+
+ExprId ExprStore::intern(const Node& input) {
+  const Node n = with_flags(input);
+  if (n.taint & kTransient) return allocate(n);
   const uint64_t h = hash_node(n);
   Shard& shard = shards_[h & ((size_t{1} << kShardBits) - 1)];
   SpinLock guard(shard.lock);

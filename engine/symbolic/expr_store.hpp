@@ -25,8 +25,13 @@ class ExprStore {
   ExprStore& operator=(const ExprStore&) = delete;
 
   // Returns the one node equal to `n`, creating it if needed. Constant operands are folded by
-  // the callers in engine/symbolic/build.hpp, not here.
+  // the callers in engine/symbolic/builder.hpp, not here. A node with a transient child is
+  // appended (it cannot exist yet).
   ExprId intern(const Node& n);
+  // Appends a new node without a lookup: the links of reduction chains (an fma whose
+  // accumulator is another link), which are new by construction. Keeping them out of the table
+  // makes a K-step reduction cost K appends instead of K random probes (domain.md §4).
+  ExprId append(const Node& n);
 
   const Node& node(ExprId id) const {
     return chunks_[id >> kChunkBits].load(std::memory_order_acquire)[id & kChunkMask];
@@ -57,11 +62,11 @@ class ExprStore {
   const std::string& param_name(uint32_t id) const;
   size_t array_count() const;
 
-  // Number of nodes created so far.
-  size_t size() const { return next_id_.load(std::memory_order_relaxed) - 1; }
+  // An upper bound of the node ids handed out so far (ids are reserved in blocks per thread).
+  size_t size() const { return size_t{next_block_.load(std::memory_order_relaxed)} * kBlock; }
 
  private:
-  static constexpr unsigned kChunkBits = 16;
+  static constexpr unsigned kChunkBits = 17;  // 2 MiB of 16-byte nodes
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
   static constexpr size_t kMaxChunks = size_t{1} << (32 - kChunkBits);
   static constexpr unsigned kShardBits = 8;
@@ -72,12 +77,15 @@ class ExprStore {
     size_t count = 0;
   };
 
+  static constexpr uint32_t kBlock = 1024;  // ids reserved per thread at a time
   ExprId allocate(const Node& n);
+  Node with_flags(const Node& n) const;
   void grow(Shard& shard);
 
+  uint64_t generation_;  // tells thread-local id reservations of different stores apart
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
   std::mutex chunk_mutex_;
-  std::atomic<uint32_t> next_id_{1};
+  std::atomic<uint32_t> next_block_{0};
   std::unique_ptr<Shard[]> shards_;
 
   mutable std::mutex constants_mutex_;

@@ -1,0 +1,58 @@
+// Evaluates expression DAGs at a point: exactly (rationals) where the operations allow, with
+// outward-rounded long-double intervals where they do not (exp, sqrt, tanh ...). Used to find
+// and confirm counterexamples: two values differ for sure when both are exact and unequal, or
+// when their intervals are disjoint.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::prove {
+
+struct Interval {
+  long double lo = 0;
+  long double hi = 0;
+};
+
+struct EvalValue {
+  enum class Kind : uint8_t { Exact, Approx, PosInf, NegInf, Unknown };
+  Kind kind = Kind::Unknown;
+  symbolic::Rational exact;
+  Interval approx;
+
+  static EvalValue of(symbolic::Rational q) { return EvalValue{Kind::Exact, std::move(q), {}}; }
+  Interval interval() const;
+  std::string to_string() const;
+};
+
+// Is a != b certainly (never a guess)?
+bool certainly_different(const EvalValue& a, const EvalValue& b);
+
+// Values of the leaves: input elements (array id, index) and symbolic parameters.
+struct Assignment {
+  std::unordered_map<uint64_t, symbolic::Rational> values;  // key: leaf_key()
+  static uint64_t input_key(uint32_t array, uint32_t index) { return uint64_t{array} << 32 | index; }
+  static uint64_t param_key(uint32_t symbol) { return (uint64_t{1} << 63) | symbol; }
+};
+
+class Evaluator {
+ public:
+  Evaluator(const symbolic::ExprStore& store, const Assignment& point) : store_(store), point_(point) {}
+  EvalValue eval(symbolic::ExprId node);
+
+ private:
+  EvalValue compute(symbolic::ExprId node);
+  const symbolic::ExprStore& store_;
+  const Assignment& point_;
+  std::unordered_map<symbolic::ExprId, EvalValue> memo_;
+};
+
+// The leaves (input elements and parameters) below the roots, in a deterministic order.
+std::vector<symbolic::ExprId> leaves_below(const symbolic::ExprStore& store, const std::vector<symbolic::ExprId>& roots);
+
+}  // namespace volta::prove

@@ -1,0 +1,389 @@
+#include "engine/prove/pair_prover.hpp"
+
+#include <fmt/format.h>
+#include <tbb/parallel_invoke.h>
+
+#include <chrono>
+#include <map>
+#include <random>
+
+#include "engine/driver/safety_check.hpp"
+#include "engine/prove/dag_forms.hpp"
+#include "engine/prove/evaluate.hpp"
+#include "engine/prove/templates.hpp"
+#include "engine/symbolic/printer.hpp"
+
+namespace volta::prove {
+
+using driver::Counterexample;
+using driver::EntryResult;
+using symbolic::ExprId;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// One entry's proving state: the canonical forms are shared by all its elements, so that the
+// subterms elements share (a softmax row's exponentials) are canonicalized once.
+class Session {
+ public:
+  Session(const symbolic::ExprStore& store, const ProveOptions& options)
+      : store_(store), options_(options), dag_(store, forms_) {
+    forms_.set_term_budget(options.term_budget);
+  }
+
+  void prepare(const std::vector<ExprId>& roots) { dag_.count_parents(roots); }
+
+  ElementOutcome prove(ExprId ref, ExprId opt, const std::string& element) {
+    ElementOutcome out;
+    if (ref == opt) {
+      out.kind = ElementOutcome::Kind::Equivalent;
+      out.how = "same node";
+      return out;
+    }
+    std::string undefined_reason;
+    try {
+      const canonical::Id fr = dag_.form(ref);
+      const canonical::Id fo = dag_.form(opt);
+      if (forms_.is_undefined(fr) || forms_.is_undefined(fo)) {
+        undefined_reason = forms_.form(forms_.is_undefined(fr) ? fr : fo).reason;
+      } else if (forms_.equal(fr, fo)) {
+        out.kind = ElementOutcome::Kind::Equivalent;
+        out.how = "canonical form";
+        return out;
+      } else if (!forms_.form(forms_.canonical(fr)).den.empty() || !forms_.form(forms_.canonical(fo)).den.empty()) {
+        if (forms_.equal_by_cross_multiplication(fr, fo)) {
+          out.kind = ElementOutcome::Kind::Equivalent;
+          out.how = "cross-multiplication";
+          return out;
+        }
+      }
+    } catch (const canonical::BudgetExceeded& e) {
+      undefined_reason = e.what();
+    }
+    if (auto cex = find_counterexample(ref, opt, element)) {
+      out.kind = ElementOutcome::Kind::NotEquivalent;
+      out.how = "counterexample";
+      out.counterexample = std::move(cex);
+      return out;
+    }
+    if (options_.fallback) {
+      if (auto decided = options_.fallback(store_, ref, opt, element)) return *decided;
+    }
+    out.kind = ElementOutcome::Kind::Unknown;
+    out.reason = undefined_reason.empty()
+                     ? "the canonical forms differ, the values agree at every sampled point, and no fallback proved it"
+                     : "cannot canonicalize: " + undefined_reason;
+    return out;
+  }
+
+ private:
+  std::optional<Counterexample> find_counterexample(ExprId ref, ExprId opt, const std::string& element) {
+    const std::vector<ExprId> leaves = leaves_below(store_, {ref, opt});
+    std::mt19937_64 rng(std::hash<std::string>{}(element) ^ 0x5eedULL);
+    // Small rationals keep exponentials of long dot products finite and exact sums cheap.
+    std::uniform_int_distribution<int> numerator(-8, 8);
+    std::uniform_int_distribution<int> denominator_log(0, 2);
+    for (int attempt = 0; attempt < options_.random_points; ++attempt) {
+      Assignment point;
+      for (ExprId leaf : leaves) {
+        symbolic::Rational v(numerator(rng), 1 << denominator_log(rng));
+        v.canonicalize();
+        point.values[key_of(leaf)] = v;
+      }
+      Evaluator ev(store_, point);
+      EvalValue a = ev.eval(ref), b = ev.eval(opt);
+      if (!certainly_different(a, b)) continue;
+      minimize(point, leaves, ref, opt);
+      Evaluator final_ev(store_, point);
+      a = final_ev.eval(ref);
+      b = final_ev.eval(opt);
+      Counterexample c;
+      c.element = element;
+      c.confirmed = certainly_different(a, b);
+      c.reference_value = a.to_string();
+      c.optimized_value = b.to_string();
+      c.reference_expr = symbolic::to_sexpr(store_, ref, 600);
+      c.optimized_expr = symbolic::to_sexpr(store_, opt, 600);
+      for (ExprId leaf : leaves) {
+        auto it = point.values.find(key_of(leaf));
+        if (it != point.values.end() && it->second != 0) c.inputs.emplace_back(symbolic::leaf_name(store_, leaf), it->second.get_str());
+      }
+      if (c.confirmed) return c;
+    }
+    return std::nullopt;
+  }
+
+  // Zeroes inputs, in chunks, while the values still certainly differ, so that the reported
+  // assignment shows the inputs that matter.
+  void minimize(Assignment& point, const std::vector<ExprId>& leaves, ExprId ref, ExprId opt) {
+    size_t chunk = leaves.size() / 2;
+    const size_t smallest = std::max<size_t>(1, leaves.size() / 256);
+    int evaluations = 0;
+    while (chunk >= smallest && evaluations < 300) {
+      for (size_t start = 0; start < leaves.size() && evaluations < 300; start += chunk) {
+        Assignment trial = point;
+        bool changed = false;
+        for (size_t i = start; i < std::min(leaves.size(), start + chunk); ++i) {
+          auto& v = trial.values[key_of(leaves[i])];
+          changed |= v != 0;
+          v = 0;
+        }
+        if (!changed) continue;
+        ++evaluations;
+        Evaluator ev(store_, trial);
+        if (certainly_different(ev.eval(ref), ev.eval(opt))) point = std::move(trial);
+      }
+      if (chunk == 1) break;
+      chunk /= 2;
+    }
+  }
+
+  uint64_t key_of(ExprId leaf) const {
+    const symbolic::Node& n = store_.node(leaf);
+    return n.op == symbolic::Op::Param ? Assignment::param_key(n.a) : Assignment::input_key(n.a, n.b);
+  }
+
+  const symbolic::ExprStore& store_;
+  const ProveOptions& options_;
+  canonical::CanonicalForms forms_;
+  DagForms dag_;
+};
+
+struct ElementJob {
+  std::string array;
+  uint64_t index = 0;
+  ExprId ref = 0;
+  ExprId opt = 0;
+  std::string name() const { return fmt::format("{}[{}]", array, index); }
+};
+
+const exec::OutputArray* find_output(const exec::KernelRun& run, const std::string& name) {
+  for (const auto& o : run.outputs) {
+    if (o.name == name) return &o;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+ElementOutcome prove_element(const symbolic::ExprStore& store, ExprId ref, ExprId opt, const std::string& element,
+                             const ProveOptions& options) {
+  Session session(store, options);
+  session.prepare({ref, opt});
+  return session.prove(ref, opt, element);
+}
+
+EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                             const ProveOptions& options) {
+  const auto start = Clock::now();
+  EntryResult result;
+  result.name = entry.name;
+  result.kind = "equivalence";
+  result.expected = entry.expected;
+  auto finish = [&]() -> EntryResult {
+    result.seconds = since(start);
+    return std::move(result);
+  };
+  if (!entry.error.empty()) {
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = entry.error;
+    return finish();
+  }
+
+  // ---- execute both kernels into one DAG
+  symbolic::ExprStore store;
+  std::optional<exec::KernelRun> ref_run, opt_run;
+  EntryResult ref_part, opt_part;
+  tbb::parallel_invoke(
+      [&] { ref_run = driver::execute_config(entry.reference, "reference", cache, store, options.run, ref_part); },
+      [&] { opt_run = driver::execute_config(entry.optimized, "optimized", cache, store, options.run, opt_part); });
+  for (auto* part : {&ref_part, &opt_part}) {
+    result.kernels.insert(result.kernels.end(), part->kernels.begin(), part->kernels.end());
+    for (const auto& [k, v] : part->phases) result.phases[k] += v;
+  }
+  // A bad input or a safety failure of either kernel decides the entry (reference first).
+  for (auto* part : {&ref_part, &opt_part}) {
+    if (!part->bad_input && !part->failure) continue;
+    result.verdict = part->verdict;
+    result.bad_input = part->bad_input;
+    result.detail = fmt::format("{} kernel: {}", part->failure_kernel, part->detail);
+    result.failure = part->failure;
+    result.failure_kernel = part->failure_kernel;
+    return finish();
+  }
+  if (!ref_run || !opt_run) {
+    result.verdict = Verdict::Error;
+    result.detail = "a kernel could not be executed";
+    return finish();
+  }
+  for (auto* run : {&*ref_run, &*opt_run}) {
+    if (auto f = driver::output_failure(*run, store, true)) {
+      result.verdict = f->verdict;
+      result.detail = fmt::format("{} kernel: {}", run == &*ref_run ? "reference" : "optimized", f->message);
+      result.failure = f;
+      result.failure_kernel = run == &*ref_run ? "reference" : "optimized";
+      return finish();
+    }
+  }
+
+  // ---- the compared arrays and their written index sets
+  std::vector<std::string> arrays = entry.check_arrays;
+  if (arrays.empty()) {
+    for (const auto& a : entry.reference.arrays) {
+      if (launch::is_output(a.kind)) arrays.push_back(a.name);
+    }
+  }
+  std::vector<ElementJob> jobs;
+  for (const auto& name : arrays) {
+    const exec::OutputArray* r = find_output(*ref_run, name);
+    const exec::OutputArray* o = find_output(*opt_run, name);
+    if (!r || !o) {
+      result.verdict = Verdict::Error;
+      result.bad_input = true;
+      result.detail = fmt::format("array \"{}\" is not an output (out/inout/zero) of {} kernel", name,
+                                  !r ? "the reference" : "the optimized");
+      return finish();
+    }
+    size_t i = 0, j = 0;
+    while (i < r->elements.size() || j < o->elements.size()) {
+      if (j == o->elements.size() || (i < r->elements.size() && r->elements[i].first < o->elements[j].first)) {
+        result.verdict = Verdict::NotEquivalent;
+        result.detail = fmt::format("{}[{}] is written by the reference kernel but not by the optimized kernel",
+                                    name, r->elements[i].first);
+        Counterexample c;
+        c.element = fmt::format("{}[{}]", name, r->elements[i].first);
+        c.reference_value = symbolic::to_sexpr(store, r->elements[i].second, 200);
+        c.optimized_value = "(not written)";
+        c.confirmed = true;
+        result.counterexample = c;
+        return finish();
+      }
+      if (i == r->elements.size() || o->elements[j].first < r->elements[i].first) {
+        result.verdict = Verdict::NotEquivalent;
+        result.detail = fmt::format("{}[{}] is written by the optimized kernel but not by the reference kernel",
+                                    name, o->elements[j].first);
+        Counterexample c;
+        c.element = fmt::format("{}[{}]", name, o->elements[j].first);
+        c.reference_value = "(not written)";
+        c.optimized_value = symbolic::to_sexpr(store, o->elements[j].second, 200);
+        c.confirmed = true;
+        result.counterexample = c;
+        return finish();
+      }
+      jobs.push_back(ElementJob{name, r->elements[i].first, r->elements[i].second, o->elements[j].second});
+      ++i;
+      ++j;
+    }
+  }
+  result.elements.total = jobs.size();
+
+  // ---- decide the elements
+  const auto prove_start = Clock::now();
+  Session session(store, options);
+  {
+    std::vector<ExprId> roots;
+    roots.reserve(2 * jobs.size());
+    for (const auto& j : jobs) {
+      roots.push_back(j.ref);
+      roots.push_back(j.opt);
+    }
+    session.prepare(roots);
+  }
+  ShapeHasher shapes(store);
+  struct Group {
+    size_t representative = 0;
+    std::optional<ElementOutcome> outcome;
+    std::unique_ptr<TemplateMatcher> matcher;
+  };
+  std::map<std::pair<uint64_t, uint64_t>, Group> groups;
+  std::optional<std::string> unknown_reason;
+  std::string unknown_element;
+  bool stopped = false;
+  for (size_t k = 0; k < jobs.size() && !stopped; ++k) {
+    if (options.timeout_seconds > 0 && since(start) > options.timeout_seconds) {
+      unknown_reason = fmt::format("time limit of {}s reached after {} of {} elements", options.timeout_seconds, k,
+                                   jobs.size());
+      result.elements.unknown += jobs.size() - k;
+      break;
+    }
+    if (options.cancel && options.cancel->load()) {
+      unknown_reason = "cancelled";
+      result.elements.unknown += jobs.size() - k;
+      break;
+    }
+    const ElementJob& job = jobs[k];
+    ElementOutcome outcome;
+    bool reused = false;
+    if (job.ref == job.opt) {
+      outcome.kind = ElementOutcome::Kind::Equivalent;
+      outcome.how = "same node";
+    } else {
+      Group* group = nullptr;
+      if (options.reuse_templates) {
+        group = &groups[{shapes.shape(job.ref), shapes.shape(job.opt)}];
+        if (group->outcome && group->outcome->kind == ElementOutcome::Kind::Equivalent) {
+          if (!group->matcher) {
+            const ElementJob& rep = jobs[group->representative];
+            group->matcher = std::make_unique<TemplateMatcher>(store, rep.ref, rep.opt);
+          }
+          if (group->matcher->matches(job.ref, job.opt)) {
+            outcome = *group->outcome;
+            reused = true;
+          }
+        }
+      }
+      if (!reused) {
+        outcome = session.prove(job.ref, job.opt, job.name());
+        if (group && !group->outcome) {
+          group->representative = k;
+          group->outcome = outcome;
+        }
+      }
+    }
+    switch (outcome.kind) {
+      case ElementOutcome::Kind::Equivalent:
+        if (reused) {
+          ++result.elements.reused;
+        } else if (outcome.how == "z3") {
+          ++result.elements.z3;
+        } else {
+          ++result.elements.direct;
+        }
+        break;
+      case ElementOutcome::Kind::NotEquivalent:
+        ++result.elements.not_equivalent;
+        if (!result.counterexample) result.counterexample = outcome.counterexample;
+        if (options.stop_at_first_difference) stopped = true;
+        break;
+      case ElementOutcome::Kind::Unknown:
+        ++result.elements.unknown;
+        if (!unknown_reason) {
+          unknown_reason = outcome.reason;
+          unknown_element = job.name();
+        }
+        break;
+    }
+  }
+  result.phases["prove"] = since(prove_start);
+
+  if (result.elements.not_equivalent > 0) {
+    result.verdict = Verdict::NotEquivalent;
+    const auto& c = *result.counterexample;
+    result.detail = fmt::format("{} differs: {} (reference) vs {} (optimized)", c.element, c.reference_value,
+                                c.optimized_value);
+  } else if (unknown_reason) {
+    result.verdict = Verdict::Unknown;
+    result.detail = unknown_element.empty() ? *unknown_reason : fmt::format("{}: {}", unknown_element, *unknown_reason);
+  } else {
+    result.verdict = Verdict::Equivalent;
+    result.detail = fmt::format("{} elements equal over the reals ({} direct, {} by template reuse, {} by Z3)",
+                                result.elements.total, result.elements.direct, result.elements.reused,
+                                result.elements.z3);
+  }
+  return finish();
+}
+
+}  // namespace volta::prove

@@ -1,0 +1,54 @@
+// Proves an equivalence entry: executes both kernels into one expression DAG, checks that they
+// write the same elements of every compared array, and decides each element:
+//   1. the same node                                    -> EQUIVALENT (direct)
+//   2. the same canonical form (exp-polynomial class)   -> EQUIVALENT (direct)
+//   3. an element of an already proved template         -> EQUIVALENT (reused)
+//   4. a point where the two values certainly differ    -> NOT_EQUIVALENT with a counterexample
+//   5. the rule library / Z3 fallback (when enabled)    -> EQUIVALENT (z3) or UNKNOWN with reason
+// The pair is EQUIVALENT only when every element is.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "engine/driver/entry_result.hpp"
+#include "engine/driver/kernel_cache.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::prove {
+
+struct ElementOutcome {
+  enum class Kind { Equivalent, NotEquivalent, Unknown };
+  Kind kind = Kind::Unknown;
+  std::string how;     // "same node", "canonical form", "cross-multiplication", "z3", ...
+  std::string reason;  // UNKNOWN: why
+  std::optional<driver::Counterexample> counterexample;
+};
+
+// The last resort for one element (the e-graph rule library, then Z3); installed by the layer
+// that owns them. Returns nullopt when it cannot decide.
+using FallbackProver = std::function<std::optional<ElementOutcome>(
+    const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt, const std::string& element)>;
+
+struct ProveOptions {
+  exec::RunOptions run;
+  double timeout_seconds = 0;      // 0: none (whole entry, execution included)
+  size_t term_budget = 50'000'000; // canonical-form terms per entry
+  int random_points = 4;
+  bool reuse_templates = true;
+  bool stop_at_first_difference = true;
+  FallbackProver fallback;         // may be empty
+  std::atomic<bool>* cancel = nullptr;
+};
+
+driver::EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                                     const ProveOptions& options);
+
+// Decides one element pair (without templates); exposed for tests and `volta-eg explain`.
+ElementOutcome prove_element(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
+                             const std::string& element, const ProveOptions& options);
+
+}  // namespace volta::prove

@@ -1,0 +1,138 @@
+#include "engine/prove/templates.hpp"
+
+#include <unordered_set>
+
+namespace volta::prove {
+
+using symbolic::ExprId;
+using symbolic::Node;
+using symbolic::Op;
+
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+bool renamable(Op op) { return op == Op::Input || op == Op::Param; }
+
+}  // namespace
+
+uint64_t ShapeHasher::shape(ExprId root) {
+  if (auto it = memo_.find(root); it != memo_.end()) return it->second;
+  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [id, expanded] = stack.back();
+    stack.pop_back();
+    if (memo_.count(id)) continue;
+    const Node& n = store_.node(id);
+    const ExprId kids[3] = {n.a, n.b, n.c};
+    const int count = symbolic::child_count(n.op);
+    if (!expanded) {
+      stack.emplace_back(id, true);
+      for (int i = 0; i < count; ++i) {
+        if (kids[i] != symbolic::kNoExpr && !memo_.count(kids[i])) stack.emplace_back(kids[i], false);
+      }
+      continue;
+    }
+    uint64_t h = mix(static_cast<uint64_t>(n.op), n.aux);
+    if (renamable(n.op)) {
+      h = mix(h, n.op == Op::Input ? n.a : 0);  // which array, not which element
+    } else if (count == 0 || n.op == Op::Extract) {
+      h = mix(mix(mix(h, n.a), n.b), n.c);  // constants and other leaves are structure
+      if (n.op == Op::Extract) h = mix(h, memo_.at(n.a));
+    } else {
+      for (int i = 0; i < count; ++i) h = mix(h, kids[i] == symbolic::kNoExpr ? 0 : memo_.at(kids[i]));
+    }
+    memo_.emplace(id, h);
+  }
+  return memo_.at(root);
+}
+
+TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, ExprId opt) : store_(store) {
+  // Number the nodes of the representative's DAG, parents first (a DFS pre-order is enough:
+  // every child gets its index when first reached; matching fills images top-down).
+  std::unordered_map<ExprId, uint32_t> index;
+  std::vector<ExprId> order;
+  auto visit = [&](ExprId r) {
+    std::vector<ExprId> stack{r};
+    while (!stack.empty()) {
+      const ExprId id = stack.back();
+      stack.pop_back();
+      if (index.count(id)) continue;
+      index.emplace(id, static_cast<uint32_t>(order.size()));
+      order.push_back(id);
+      const Node& n = store_.node(id);
+      if (renamable(n.op)) continue;
+      const ExprId kids[3] = {n.a, n.b, n.c};
+      for (int i = symbolic::child_count(n.op) - 1; i >= 0; --i) {
+        if (kids[i] != symbolic::kNoExpr) stack.push_back(kids[i]);
+      }
+    }
+  };
+  visit(ref);
+  visit(opt);
+  entries_.resize(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Node& n = store_.node(order[i]);
+    Entry& e = entries_[i];
+    e.node = n;
+    e.renamable = renamable(n.op);
+    if (e.renamable) continue;
+    const ExprId kids[3] = {n.a, n.b, n.c};
+    for (int k = 0; k < symbolic::child_count(n.op); ++k) {
+      if (kids[k] != symbolic::kNoExpr) e.kids[k] = index.at(kids[k]);
+    }
+  }
+  ref_root_ = index.at(ref);
+  opt_root_ = index.at(opt);
+  image_.assign(entries_.size(), 0);
+  stamp_.assign(entries_.size(), 0);
+}
+
+bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
+  ++epoch_;
+  auto assign = [&](uint32_t entry, ExprId image) {
+    if (stamp_[entry] == epoch_) return image_[entry] == image;
+    stamp_[entry] = epoch_;
+    image_[entry] = image;
+    return true;
+  };
+  if (!assign(ref_root_, ref) || !assign(opt_root_, opt)) return false;
+  // Leaves of the element that some representative leaf maps to: the renaming must be
+  // one-to-one.
+  std::unordered_set<ExprId> used_leaves;
+  used_leaves.reserve(64);
+  // Entries are in DFS pre-order from the roots, so every entry's image is assigned (by a
+  // parent or as a root) before the entry is visited.
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    if (stamp_[i] != epoch_) return false;  // unreachable in the element: structure differs
+    const Entry& e = entries_[i];
+    const Node& m = store_.node(image_[i]);
+    if (e.renamable) {
+      if (m.op != e.node.op) return false;
+      if (m.op == Op::Input && m.a != e.node.a) return false;
+      if (!used_leaves.insert(image_[i]).second) return false;
+      continue;
+    }
+    if (m.op != e.node.op || m.aux != e.node.aux) return false;
+    const int count = symbolic::child_count(m.op);
+    if (count == 0) {
+      if (m.a != e.node.a || m.b != e.node.b || m.c != e.node.c) return false;
+      continue;
+    }
+    const ExprId kids[3] = {m.a, m.b, m.c};
+    if (m.op == Op::Extract && m.b != e.node.b) return false;
+    for (int k = 0; k < count; ++k) {
+      if (e.kids[k] == UINT32_MAX) {
+        if (kids[k] != symbolic::kNoExpr) return false;
+        continue;
+      }
+      if (kids[k] == symbolic::kNoExpr || !assign(e.kids[k], kids[k])) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace volta::prove

@@ -1,0 +1,52 @@
+// Element templates: the elements of one output tensor are usually the same expression up to
+// a renaming of the input elements. An identity proved over distinct symbols holds under any
+// substitution, so a proof of one element carries over to every element that is the same
+// template (the same DAG structure with a one-to-one renaming of its input leaves).
+//
+// Grouping uses a structural hash that ignores which input element a leaf is (memoized per
+// node, so it costs one pass over the DAG); reuse is granted only after an exact match of the
+// element against its group's representative (same structure, same sharing, a bijection of
+// leaves), never on the hash alone.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::prove {
+
+class ShapeHasher {
+ public:
+  explicit ShapeHasher(const symbolic::ExprStore& store) : store_(store) {}
+  uint64_t shape(symbolic::ExprId node);
+
+ private:
+  const symbolic::ExprStore& store_;
+  std::unordered_map<symbolic::ExprId, uint64_t> memo_;
+};
+
+// A representative pair (ref root, opt root) compiled for matching other elements against it.
+class TemplateMatcher {
+ public:
+  TemplateMatcher(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
+  // True when (ref, opt) is the representative under a one-to-one renaming of input leaves.
+  bool matches(symbolic::ExprId ref, symbolic::ExprId opt);
+  size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    symbolic::Node node;  // children replaced by local indices (or kept for leaves)
+    bool renamable = false;  // an input or parameter leaf
+    uint32_t kids[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
+  };
+  const symbolic::ExprStore& store_;
+  std::vector<Entry> entries_;  // parents before children
+  uint32_t ref_root_ = 0, opt_root_ = 0;
+  std::vector<symbolic::ExprId> image_;  // per entry, during a match
+  std::vector<uint32_t> stamp_;
+  uint32_t epoch_ = 0;
+};
+
+}  // namespace volta::prove

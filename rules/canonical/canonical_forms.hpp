@@ -1,0 +1,164 @@
+// Canonical forms of the exp-polynomial class (domain.md §4): the decision procedure behind
+// the prover's completeness on sums of polynomial × exp(polynomial) and their quotients.
+//
+// A value is kept as   scalar × Π num_i^k_i / Π den_j^k_j   where
+//   * scalar = c · m · exp(p): an exact rational c, a Laurent monomial m over atoms, and an
+//     exponent p that is a polynomial (exponentials fused: e^a·e^b = e^{a+b});
+//   * num_i, den_j are sums of at least two terms, each made *monic*: divided by its leading
+//     term (the least term in an order invariant under multiplication by a term), so that a sum
+//     and any multiple of it give the same factor;
+//   * equal factors in numerator and denominator cancel (online-softmax rescaling:
+//     l·e^{m_old-m_new}·(N/l) = e^{m_old-m_new}·N).
+// Atoms are input symbols and applications of functions outside the class (max, min, sqrt,
+// tanh, comparisons, ...) to canonical arguments: uninterpreted, hence sound but not complete.
+// Two values with the same *canonical* form (numerator expanded into one monic sum) are equal
+// over the reals. Forms are interned: equality is id equality.
+//
+// ±∞ are kept as values of their own (running maxima start at -inf); inf - inf, 0·inf and x/0
+// give Undefined with a reason, never a folded number.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "rules/canonical/coef.hpp"
+
+namespace volta::canonical {
+
+using Id = uint32_t;
+
+// Thrown when an operation would exceed the term budget (a product of large sums).
+struct BudgetExceeded : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Atom {
+  enum class Kind : uint8_t { Symbol, Apply };
+  Kind kind = Kind::Symbol;
+  uint64_t key = 0;       // Symbol: the caller's identity for the leaf
+  std::string name;       // Symbol: printed name; Apply: function name
+  std::vector<Id> args;   // Apply: canonical forms of the arguments
+};
+
+// c · m · exp(p)
+struct Term {
+  Coef coef;
+  Id mono = 0;  // 0: the empty monomial (1)
+  Id exp = 0;   // a Sum without exponentials; 0: the zero polynomial (no exponential)
+};
+
+struct Form {
+  enum class Kind : uint8_t { Finite, PosInf, NegInf, Undefined };
+  Kind kind = Kind::Finite;
+  Term scalar;  // coef 0: the value zero (no factors)
+  std::vector<std::pair<Id, int32_t>> num;  // monic sums and multiplicities, by id
+  std::vector<std::pair<Id, int32_t>> den;
+  std::string reason;  // Undefined: why
+
+  bool is_zero() const { return kind == Kind::Finite && scalar.coef.is_zero(); }
+};
+
+class CanonicalForms {
+ public:
+  CanonicalForms();
+
+  // ---- building
+  Id constant(const Coef& c);
+  Id symbol(uint64_t key, std::string name);
+  Id pos_inf();
+  Id neg_inf();
+  Id undefined(std::string reason);
+
+  Id add(Id a, Id b);
+  Id add_all(std::span<const Id> parts);
+  Id neg(Id a);
+  Id sub(Id a, Id b) { return add(a, neg(b)); }
+  Id mul(Id a, Id b);
+  Id div(Id a, Id b);
+  Id exp(Id a);
+  Id max(std::span<const Id> args);
+  Id min(std::span<const Id> args);
+  // An uninterpreted function of canonical arguments ("sqrt", "tanh", "abs", ...).
+  Id apply(const std::string& fn, std::span<const Id> args);
+  // Comparisons and selection over data: a 0/1 atom, and cond ? a : b (max/min recognized).
+  enum class Cmp { Eq, Ne, Lt, Le, Gt, Ge };
+  Id compare(Cmp k, Id a, Id b);
+  Id select(Id cond, Id if_true, Id if_false);
+
+  // ---- queries
+  // The canonical form: numerator expanded into one monic sum. Equal values of the class have
+  // the same canonical id.
+  Id canonical(Id a);
+  bool equal(Id a, Id b) { return canonical(a) == canonical(b); }
+  // A second, costlier check for quotients whose denominators were factored differently:
+  // n_a · d_b == n_b · d_a after expansion (within the term budget).
+  bool equal_by_cross_multiplication(Id a, Id b);
+
+  const Form& form(Id id) const { return forms_[id]; }
+  bool is_undefined(Id id) const { return forms_[id].kind == Form::Kind::Undefined; }
+  // If the form is a rational constant, its value.
+  bool constant_value(Id id, Coef& out) const;
+  std::string print(Id id) const;
+
+  size_t form_count() const { return forms_.size(); }
+  size_t sum_count() const { return sums_.size(); }
+  void set_term_budget(size_t terms) { term_budget_ = terms; }
+
+  // ---- internal representation (exposed for evaluation and tests)
+  struct Monomial {
+    std::vector<std::pair<Id, int32_t>> factors;  // atom ids, nonzero powers, by atom id
+  };
+  struct Sum {
+    std::vector<Term> terms;  // by (mono, exp); no zero coefficient
+  };
+  const Atom& atom(Id id) const { return atoms_[id]; }
+  const Monomial& monomial(Id id) const { return monomials_[id]; }
+  const Sum& sum(Id id) const { return sums_[id]; }
+
+ private:
+  // interning
+  Id intern_form(Form f);
+  Id intern_atom(Atom a);
+  Id intern_monomial(Monomial m);
+  Id intern_sum(Sum s);
+
+  // terms
+  Id mono_mul(Id a, Id b);
+  Id mono_inverse(Id a);
+  Id poly_add(Id a, Id b);
+  Id poly_neg(Id a);
+  Term term_mul(const Term& a, const Term& b);
+  Term term_inverse(const Term& a);
+  int compare_poly(Id a, Id b) const;  // value order, invariant under adding a polynomial
+  int compare_mono(Id a, Id b) const;  // invariant under multiplying by a monomial
+  int compare_terms(const Term& a, const Term& b) const;
+
+  // sums
+  Sum make_sum(std::vector<Term> terms);  // sorts and merges
+  Sum sum_mul(Sum a, Sum b);
+  Sum sum_scale(const Sum& a, Term t);
+  Sum expand_numerator(const Form& f);
+  Form from_sum(Sum s);  // scalar × monic factor
+  Id form_from_sum(Sum s) { return intern_form(from_sum(std::move(s))); }
+  Id form_of_term(const Term& t);
+  Id form_of_atom(Id atom);
+  Id multiply_factors(const Form& a, const Form& b);
+  bool is_positive_constant_like(const Form& f) const;
+  void charge(size_t terms);
+
+  std::vector<Form> forms_;
+  std::vector<Atom> atoms_;
+  std::vector<Monomial> monomials_;
+  std::vector<Sum> sums_;
+  std::unordered_multimap<uint64_t, Id> form_index_, atom_index_, monomial_index_, sum_index_;
+  std::unordered_map<Id, Id> canonical_cache_;
+  Id zero_ = 0, one_ = 0, pos_inf_ = 0, neg_inf_ = 0;
+  size_t term_budget_ = 50'000'000;
+  size_t terms_used_ = 0;
+};
+
+}  // namespace volta::canonical
