@@ -42,6 +42,8 @@ public:
   virtual MergeResult merge(Id into, Id from) = 0;
   virtual void modify(EGraph& g, Id cls) {}
   virtual std::size_t approx_bytes() const { return 0; }
+  // Forgets all class data (EGraph::clear).
+  virtual void clear() = 0;
 };
 
 template <class Data>
@@ -65,6 +67,7 @@ public:
     return r;
   }
   std::size_t approx_bytes() const override { return data_.capacity() * sizeof(Data); }
+  void clear() override { data_.clear(); }
 
 protected:
   virtual Data make_data(const EGraph& g, NodeView node) = 0;

@@ -140,6 +140,35 @@ Id EGraph::create_from_scratch(OpId op, Payload payload, std::uint64_t hash, Nod
   return k;
 }
 
+void EGraph::clear() {
+  uf_.clear();
+  nodes_.clear();
+  kids_.clear();
+  classes_.clear();
+  memo_.clear();
+  for (auto& a : analyses_)
+    a->clear();
+  if (explain_)
+    explain_ = std::make_unique<ProofForest>();
+  pending_.clear();
+  analysis_pending_.clear();
+  modify_pending_.clear();
+  dirty_.clear();
+  live_nodes_ = 0;
+  num_classes_ = 0;
+  num_merges_ = 0;
+  ++version_;
+  by_op_.clear();
+}
+
+void EGraph::reserve(std::size_t nodes, std::size_t children) {
+  uf_.reserve(uf_.size() + nodes);
+  nodes_.reserve(nodes_.size() + nodes);
+  classes_.reserve(classes_.size() + nodes);
+  kids_.reserve(kids_.size() + children);
+  memo_.reserve(memo_.size() + nodes);
+}
+
 Id EGraph::add_symbol(std::string_view name) {
   if (!lang_->symbol_op())
     throw std::logic_error("EGraph::add_symbol: the language has no symbol operator");

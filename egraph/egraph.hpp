@@ -99,6 +99,12 @@ public:
   // Parses an s-expression and adds it (throws std::invalid_argument with a located message).
   Id add_expr(std::string_view sexpr);
 
+  // Removes every node and class (and the proof forest), keeping the analyses (their data
+  // cleared), the reason names and the allocated memory: for reusing one e-graph.
+  void clear();
+  // Pre-allocates room for `nodes` more e-nodes with `children` child slots in total.
+  void reserve(std::size_t nodes, std::size_t children);
+
   // The canonical class of a node / term if present (exact only on a rebuilt e-graph).
   std::optional<Id> lookup(NodeView node) const;
   std::optional<Id> lookup_term(const Term& t) const;

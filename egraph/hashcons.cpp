@@ -4,8 +4,16 @@
 
 namespace volta::egraph {
 
-void Hashcons::grow() {
-  std::vector<Slot> old(slots_.size() * 2);
+void Hashcons::reserve(std::size_t n) {
+  std::size_t slots = slots_.size();
+  while (slots < 2 * n)
+    slots *= 2;
+  if (slots != slots_.size())
+    rehash(slots);
+}
+
+void Hashcons::rehash(std::size_t slots) {
+  std::vector<Slot> old(slots);
   old.swap(slots_);
   for (const Slot& s : old)
     if (s.entry != kEmpty)

@@ -8,6 +8,7 @@
 // std::unordered_map<Node, Id> costs a heap node per entry and a pointer chase per probe; this
 // table is one array and was ~8x faster on the insert benchmark (docs/egraph.md, performance).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -45,6 +46,9 @@ public:
     ++size_;
   }
 
+  // Makes room for `n` entries without growing.
+  void reserve(std::size_t n);
+
   // Removes `entry` (stored under `hash`); returns false if it is not there.
   bool erase(std::uint64_t hash, std::uint32_t entry);
 
@@ -56,8 +60,9 @@ public:
         f(s.entry, s.hash);
   }
 
+  // Removes every entry, keeping the allocated slots.
   void clear() {
-    slots_.assign(16, Slot{});
+    std::fill(slots_.begin(), slots_.end(), Slot{});
     size_ = 0;
   }
 
@@ -73,7 +78,8 @@ private:
       i = (i + 1) & mask();
     slots_[i] = Slot{entry, hash};
   }
-  void grow();
+  void grow() { rehash(slots_.size() * 2); }
+  void rehash(std::size_t slots);
 
   std::vector<Slot> slots_;
   std::size_t size_ = 0;

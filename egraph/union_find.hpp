@@ -17,6 +17,8 @@ public:
     return id;
   }
   std::size_t size() const { return parent_.size(); }
+  void reserve(std::size_t n) { parent_.reserve(n); }
+  void clear() { parent_.clear(); }
 
   // Read-only find: safe to call concurrently (the parallel search phase uses it).
   Id find(Id id) const {

@@ -7,27 +7,8 @@
 namespace volta::egraph {
 namespace {
 
+using testing::arith_rules;
 using testing::expect_invariants;
-
-std::vector<Rewrite> arith_rules(Language& l) {
-  std::vector<Rewrite> r;
-  auto add = [&](const char* name, const char* lhs, const char* rhs) {
-    r.push_back(Rewrite::parse(l, name, lhs, rhs));
-  };
-  add("flatten", "(+ (+ ?xs...) ?ys...)", "(+ ?xs... ?ys...)");
-  add("add-0", "(+ 0 ?xs...)", "(+ ?xs...)");
-  add("mul-1", "(* 1 ?xs...)", "(* ?xs...)");
-  add("mul-0", "(* 0 ?xs...)", "0");
-  add("sub-to-add", "(- ?a ?b)", "(+ ?a (* -1 ?b))");
-  add("cancel", "(+ ?a (* -1 ?a) ?r...)", "(+ 0 ?r...)");
-  add("cancel-2", "(+ ?a (* -1 ?a))", "0");
-  add("distribute", "(* ?a (+ ?b ?c))", "(+ (* ?a ?b) (* ?a ?c))");
-  add("factor", "(+ (* ?a ?b) (* ?a ?c))", "(* ?a (+ ?b ?c))");
-  add("neg", "(neg ?a)", "(* -1 ?a)");
-  add("exp-add", "(exp (+ ?a ?b))", "(* (exp ?a) (exp ?b))");
-  add("exp-mul", "(* (exp ?a) (exp ?b))", "(exp (+ ?a ?b))");
-  return r;
-}
 
 TEST(Simplify, ArithmeticWithConstantFolding) {
   Arith a = make_arith();
