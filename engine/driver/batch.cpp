@@ -62,6 +62,7 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
       std::lock_guard guard(out_mutex);
       if (options.terminal) *options.progress << "\r\033[K";
       print_result_line(*options.progress, results[i], options.terminal);
+      *options.progress << std::flush;
       if (options.terminal && n < entries.size()) *options.progress << fmt::format("[{}/{}]", n, entries.size()) << std::flush;
     }
   };

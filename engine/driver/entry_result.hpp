@@ -16,6 +16,7 @@ struct ElementCounts {
   uint64_t direct = 0;  // proved by the e-graph / canonical forms
   uint64_t reused = 0;  // proved by reusing the proof of an element with the same template
   uint64_t z3 = 0;      // proved by Z3
+  uint64_t cached = 0;  // proved by an earlier run (proof cache hit for the element's template)
   uint64_t not_equivalent = 0;
   uint64_t unknown = 0;
 };

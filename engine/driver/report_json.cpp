@@ -38,7 +38,7 @@ json to_json(const EntryResult& r) {
   j["detail"] = r.detail;
   if (r.kind == "equivalence") {
     j["elements"] = {{"total", r.elements.total},   {"direct", r.elements.direct},
-                     {"reused", r.elements.reused}, {"z3", r.elements.z3},
+                     {"reused", r.elements.reused}, {"z3", r.elements.z3}, {"cached", r.elements.cached},
                      {"not_equivalent", r.elements.not_equivalent}, {"unknown", r.elements.unknown}};
     j["z3_calls"] = r.z3_calls;
     j["cache_hits"] = r.cache_hits;

@@ -336,7 +336,19 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         }
       }
       if (!reused) {
-        outcome = session.prove(job.ref, job.opt, job.name());
+        std::string key;
+        if (options.cache) {
+          key = template_key(store, job.ref, job.opt);
+          if (options.cache->contains(key)) {
+            outcome.kind = ElementOutcome::Kind::Equivalent;
+            outcome.how = "cache";
+            ++result.cache_hits;
+          }
+        }
+        if (outcome.how != "cache") {
+          outcome = session.prove(job.ref, job.opt, job.name());
+          if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent) options.cache->insert(key);
+        }
         if (group && !group->outcome) {
           group->representative = k;
           group->outcome = outcome;
@@ -347,6 +359,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       case ElementOutcome::Kind::Equivalent:
         if (reused) {
           ++result.elements.reused;
+        } else if (outcome.how == "cache") {
+          ++result.elements.cached;
         } else if (outcome.how == "z3") {
           ++result.elements.z3;
         } else {
@@ -379,9 +393,10 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     result.detail = unknown_element.empty() ? *unknown_reason : fmt::format("{}: {}", unknown_element, *unknown_reason);
   } else {
     result.verdict = Verdict::Equivalent;
-    result.detail = fmt::format("{} elements equal over the reals ({} direct, {} by template reuse, {} by Z3)",
+    result.detail = fmt::format("{} elements equal over the reals ({} direct, {} by template reuse, {} by Z3, {} "
+                                "from the proof cache)",
                                 result.elements.total, result.elements.direct, result.elements.reused,
-                                result.elements.z3);
+                                result.elements.z3, result.elements.cached);
   }
   return finish();
 }

@@ -33,6 +33,16 @@ struct ElementOutcome {
 using FallbackProver = std::function<std::optional<ElementOutcome>(
     const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt, const std::string& element)>;
 
+// Remembers the templates proved EQUIVALENT by earlier runs (`--cache DIR`), keyed by
+// template_key(): a hit proves every element of the template without work. Implementations must
+// be thread-safe and must never report a key they cannot vouch for (a damaged entry is a miss).
+class ProofCache {
+ public:
+  virtual ~ProofCache() = default;
+  virtual bool contains(const std::string& key) = 0;
+  virtual void insert(const std::string& key) = 0;
+};
+
 struct ProveOptions {
   exec::RunOptions run;
   double timeout_seconds = 0;      // 0: none (whole entry, execution included)
@@ -41,6 +51,7 @@ struct ProveOptions {
   bool reuse_templates = true;
   bool stop_at_first_difference = true;
   FallbackProver fallback;         // may be empty
+  ProofCache* cache = nullptr;     // may be null
   std::atomic<bool>* cancel = nullptr;
 };
 

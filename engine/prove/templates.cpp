@@ -1,5 +1,6 @@
 #include "engine/prove/templates.hpp"
 
+#include <cstdio>
 #include <unordered_set>
 
 namespace volta::prove {
@@ -18,6 +19,67 @@ uint64_t mix(uint64_t h, uint64_t v) {
 bool renamable(Op op) { return op == Op::Input || op == Op::Param; }
 
 }  // namespace
+
+std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId opt) {
+  // Two independent 64-bit hashes of the same canonical serialization (128 bits in all): the
+  // serialization numbers nodes in DFS pre-order, so sharing and leaf identity are part of it.
+  uint64_t h1 = 0x76'6f'6c'74'61'2d'65'67ull;  // "volta-eg"
+  uint64_t h2 = 0x9E3779B97F4A7C15ull ^ 1;     // bump the salt when the prover's meaning changes
+  auto feed = [&](uint64_t v) {
+    h1 = mix(h1, v);
+    h2 = mix(h2 ^ 0x5bd1e995u, v * 0xff51afd7ed558ccdull + 7);
+  };
+  std::unordered_map<ExprId, uint64_t> number;  // node -> DFS number
+  std::unordered_map<ExprId, uint64_t> leaf_number;
+  uint64_t next = 0, next_leaf = 0;
+  for (ExprId root : {ref, opt}) {
+    std::vector<ExprId> stack{root};
+    feed(0xABCDEF);  // root separator
+    while (!stack.empty()) {
+      const ExprId id = stack.back();
+      stack.pop_back();
+      if (auto it = number.find(id); it != number.end()) {
+        feed(1);
+        feed(it->second);
+        continue;
+      }
+      number.emplace(id, next++);
+      const Node& n = store.node(id);
+      feed(2);
+      feed(static_cast<uint64_t>(n.op) << 8 | n.aux);
+      if (renamable(n.op)) {
+        auto [it, fresh] = leaf_number.emplace(id, next_leaf);
+        if (fresh) ++next_leaf;
+        feed(it->second);
+        continue;
+      }
+      if (n.op == Op::Const) {
+        feed(std::hash<std::string>{}(store.rational(id).get_str()));
+        continue;
+      }
+      const int count = symbolic::child_count(n.op);
+      if (count == 0) {
+        feed(n.a);
+        feed(n.b);
+        feed(n.c);
+        continue;
+      }
+      if (n.op == Op::Extract) feed(n.b);  // the width (a is the child)
+      const ExprId kids[3] = {n.a, n.b, n.c};
+      for (int i = count - 1; i >= 0; --i) {
+        if (kids[i] == symbolic::kNoExpr) {
+          feed(3);
+        } else {
+          stack.push_back(kids[i]);
+        }
+      }
+    }
+  }
+  char buffer[33];
+  std::snprintf(buffer, sizeof(buffer), "%016llx%016llx", static_cast<unsigned long long>(h1),
+                static_cast<unsigned long long>(h2));
+  return buffer;
+}
 
 uint64_t ShapeHasher::shape(ExprId root) {
   if (auto it = memo_.find(root); it != memo_.end()) return it->second;

@@ -10,12 +10,19 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::prove {
+
+// A content hash of an element pair up to renaming of its input leaves (numbered in order of
+// first occurrence in a depth-first walk of ref, then opt), as 32 hex digits: equal keys mean
+// the same template, so a proof recorded under the key holds for the pair. Includes a version
+// salt of the prover, so that a changed prover never trusts old entries.
+std::string template_key(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
 
 class ShapeHasher {
  public:

@@ -1,0 +1,45 @@
+// Ground (quantifier-free) instances of laws of the real functions behind the uninterpreted
+// symbols of a translation. Quantified axioms such as forall x y. exp(x)exp(y) = exp(x+y) make
+// Z3 4.8.12 loop past its own timeout (domain.md §4), so only instances over terms that occur in
+// the query are added. Every fact is true of the real functions at every point, which is what
+// keeps an UNSAT answer sound (docs/smt.md lists them).
+#pragma once
+
+#include <z3++.h>
+
+#include <cstddef>
+
+#include "engine/smt/translate.hpp"
+
+namespace volta::smt {
+
+struct LawOptions {
+  // exp(a)·exp(b) = exp(c): how many (a, b) pairs of exp arguments are examined, and how many
+  // facts are added at most. Pairs are examined in translation order.
+  size_t max_pair_checks = 250'000;
+  size_t max_pair_facts = 4'096;
+  // a < b -> exp(a) < exp(b) for the first pairs of exp arguments (each pair costs Z3 a case
+  // split, so the default is small).
+  size_t max_monotonic_pairs = 64;
+};
+
+struct LawStats {
+  size_t exp_positive = 0;    // exp(a) > 0 and exp(a) >= 1 + a
+  size_t exp_same_arg = 0;    // exp(a) = exp(b) when a and b normalize to the same polynomial
+  size_t exp_zero = 0;        // exp(a) = 1 when a normalizes to 0
+  size_t exp_products = 0;    // exp(a)·exp(b) = exp(c) (or = 1) when a + b normalizes to c (or 0)
+  size_t exp_monotonic = 0;   // pairs given a < b -> exp(a) < exp(b) both ways
+  size_t sqrt_facts = 0;      // a >= 0 -> sqrt(a) >= 0 and sqrt(a)^2 = a
+  size_t bounded = 0;         // -1 < tanh(a) < 1, -1 <= sin(a), cos(a) <= 1
+  bool pair_checks_capped = false;
+  size_t total() const {
+    return exp_positive + exp_same_arg + exp_zero + exp_products + exp_monotonic + sqrt_facts +
+           bounded;
+  }
+};
+
+// The facts for `t` (plus bounds on the ln2 constant when it is used).
+z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOptions& options,
+                            LawStats* stats = nullptr);
+
+}  // namespace volta::smt

@@ -1,0 +1,40 @@
+// The Z3 fallback of the pair prover (issue 5 item 5): the last resort for an element whose
+// canonical forms differ and where random evaluation found no difference. It asks Z3 whether
+// `ref != opt` is satisfiable together with ground facts about exp, sqrt, tanh, ... :
+//   unsat -> EQUIVALENT (how = "z3")
+//   sat   -> NOT_EQUIVALENT when the engine's own evaluation confirms the model's point,
+//            else UNKNOWN (uninterpreted functions or a zero divisor made the model unreal)
+//   unknown, timeout, refusal, Z3 error -> UNKNOWN with the reason
+// Divisions are decided as described in docs/smt.md. Thread-safe: every call builds its own Z3
+// context, so a FallbackProver may be called from many TBB tasks at once.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/prove/pair_prover.hpp"
+#include "engine/smt/ground_laws.hpp"
+#include "engine/smt/query.hpp"
+#include "engine/smt/translate.hpp"
+
+namespace volta::smt {
+
+struct Z3Options {
+  Budget budget;  // per element: timeout_ms (hard, watchdog), rlimit, cancel
+  TranslateOptions translate;
+  LawOptions laws;
+  // The fallback then returns nullopt instead of an UNKNOWN outcome, so that the prover reports
+  // its own reason.
+  bool decline_unknown = false;
+};
+
+// Decides one element pair with Z3; never throws.
+prove::ElementOutcome decide_with_z3(const symbolic::ExprStore& store, symbolic::ExprId ref,
+                                     symbolic::ExprId opt, const std::string& element,
+                                     const Z3Options& options = {});
+
+// The FallbackProver to install in ProveOptions::fallback; `timeout_ms` overrides
+// options.budget.timeout_ms (0 = no limit).
+prove::FallbackProver make_z3_fallback(unsigned timeout_ms, Z3Options options = {});
+
+}  // namespace volta::smt
