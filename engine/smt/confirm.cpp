@@ -16,14 +16,16 @@ uint64_t key_of(const symbolic::ExprStore& store, ExprId leaf) {
 }
 
 std::optional<Rational> numeral(z3::context& ctx, const z3::expr& e) {
-  if (!e.is_numeral()) return std::nullopt;
+  if (!e.is_numeral())
+    return std::nullopt;
   Rational q;
-  if (q.set_str(Z3_get_numeral_string(ctx, e), 10) != 0) return std::nullopt;
+  if (q.set_str(Z3_get_numeral_string(ctx, e), 10) != 0)
+    return std::nullopt;
   q.canonicalize();
   return q;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<Rational> model_rational(z3::context& ctx, const z3::expr& value) {
   if (value.is_algebraic()) {
@@ -39,7 +41,8 @@ Assignment point_from_model(z3::context& ctx, z3::model& model, const Translatio
   Assignment point;
   for (const auto& [leaf, constant] : t.leaves) {
     // Model completion gives leaves the model left free a value (0) instead of the constant.
-    if (auto q = model_rational(ctx, model.eval(constant, true))) point.values[key_of(store, leaf)] = *q;
+    if (auto q = model_rational(ctx, model.eval(constant, true)))
+      point.values[key_of(store, leaf)] = *q;
   }
   return point;
 }
@@ -49,7 +52,8 @@ std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& s
                                                     const Assignment& point) {
   prove::Evaluator ev(store, point);
   const prove::EvalValue a = ev.eval(ref), b = ev.eval(opt);
-  if (!prove::certainly_different(a, b)) return std::nullopt;
+  if (!prove::certainly_different(a, b))
+    return std::nullopt;
   driver::Counterexample c;
   c.element = element;
   c.confirmed = true;
@@ -68,4 +72,4 @@ std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& s
   return c;
 }
 
-}  // namespace volta::smt
+} // namespace volta::smt

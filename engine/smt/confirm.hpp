@@ -4,14 +4,13 @@
 // (engine/prove/evaluate.hpp) shows that the real values certainly differ.
 #pragma once
 
-#include <z3++.h>
-
-#include <optional>
-#include <string>
-
 #include "engine/driver/entry_result.hpp"
 #include "engine/prove/evaluate.hpp"
 #include "engine/smt/translate.hpp"
+
+#include <optional>
+#include <string>
+#include <z3++.h>
 
 namespace volta::smt {
 
@@ -30,4 +29,4 @@ std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& s
                                                     const std::string& element,
                                                     const prove::Assignment& point);
 
-}  // namespace volta::smt
+} // namespace volta::smt

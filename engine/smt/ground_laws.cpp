@@ -1,10 +1,10 @@
 #include "engine/smt/ground_laws.hpp"
 
+#include "engine/symbolic/rational.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 #include <vector>
-
-#include "engine/symbolic/rational.hpp"
 
 namespace volta::smt {
 
@@ -20,7 +20,8 @@ using Form = std::vector<std::pair<unsigned, Rational>>;
 struct FormHash {
   size_t operator()(const Form& f) const {
     uint64_t h = f.size();
-    for (const auto& [id, c] : f) h = (h * 1000003u) ^ (uint64_t{id} * 0x9E3779B97F4A7C15ull) ^ symbolic::hash_rational(c);
+    for (const auto& [id, c] : f)
+      h = (h * 1000003u) ^ (uint64_t{id} * 0x9E3779B97F4A7C15ull) ^ symbolic::hash_rational(c);
     return h;
   }
 };
@@ -36,7 +37,8 @@ Form add(const Form& a, const Form& b) {
       out.push_back(b[j++]);
     } else {
       Rational c = a[i].second + b[j].second;
-      if (c != 0) out.emplace_back(a[i].first, std::move(c));
+      if (c != 0)
+        out.emplace_back(a[i].first, std::move(c));
       ++i;
       ++j;
     }
@@ -47,7 +49,7 @@ Form add(const Form& a, const Form& b) {
 // Sum-of-monomials forms through Z3's simplifier (`som`): it distributes products, collects like
 // terms and orders factors, so a+b and b+a, or (x-m)+(m-y) and x-y, get the same form.
 class Normalizer {
- public:
+public:
   explicit Normalizer(z3::context& ctx) : ctx_(ctx), som_(ctx), keep_(ctx) {
     som_.set("som", true);
     keep_.push_back(ctx.real_val(1));
@@ -59,16 +61,19 @@ class Normalizer {
     keep_.push_back(s);
     std::vector<std::pair<unsigned, Rational>> terms;
     if (s.is_app() && s.decl().decl_kind() == Z3_OP_ADD) {
-      for (unsigned i = 0; i < s.num_args(); ++i) monomial(s.arg(i), Rational(1), terms);
+      for (unsigned i = 0; i < s.num_args(); ++i)
+        monomial(s.arg(i), Rational(1), terms);
     } else {
       monomial(s, Rational(1), terms);
     }
-    std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::sort(terms.begin(), terms.end(),
+              [](const auto& x, const auto& y) { return x.first < y.first; });
     Form out;
     for (auto& [m, c] : terms) {
       if (!out.empty() && out.back().first == m) {
         out.back().second += c;
-        if (out.back().second == 0) out.pop_back();
+        if (out.back().second == 0)
+          out.pop_back();
       } else if (c != 0) {
         out.emplace_back(m, std::move(c));
       }
@@ -76,7 +81,7 @@ class Normalizer {
     return out;
   }
 
- private:
+private:
   unsigned id(const z3::expr& e) const { return Z3_get_ast_id(ctx_, e); }
 
   Rational numeral(const z3::expr& e) const {
@@ -94,7 +99,8 @@ class Normalizer {
       monomial(m.arg(0), -c, out);
       return;
     }
-    if (m.is_app() && m.decl().decl_kind() == Z3_OP_MUL && m.num_args() >= 2 && m.arg(0).is_numeral()) {
+    if (m.is_app() && m.decl().decl_kind() == Z3_OP_MUL && m.num_args() >= 2 &&
+        m.arg(0).is_numeral()) {
       c *= numeral(m.arg(0));
       if (m.num_args() == 2) {
         keep_.push_back(m.arg(1));
@@ -102,7 +108,8 @@ class Normalizer {
         return;
       }
       std::vector<Z3_ast> rest;
-      for (unsigned i = 1; i < m.num_args(); ++i) rest.push_back(m.arg(i));
+      for (unsigned i = 1; i < m.num_args(); ++i)
+        rest.push_back(m.arg(i));
       // Z3 hash-conses terms, so the same factors in the same order give the same id; `keep_`
       // holds every term whose id is used so that ids are not recycled meanwhile.
       z3::expr product(ctx_, Z3_mk_mul(ctx_, static_cast<unsigned>(rest.size()), rest.data()));
@@ -121,7 +128,7 @@ class Normalizer {
   unsigned one_ = 0;
 };
 
-}  // namespace
+} // namespace
 
 z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOptions& options,
                             LawStats* stats) {
@@ -134,7 +141,8 @@ z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOpt
   // ---- exp: positivity and the tangent line at 0, for every exp term
   std::vector<const FnUse*> exps;
   for (const FnUse& u : t.uses) {
-    if (u.fn != Fn::Exp) continue;
+    if (u.fn != Fn::Exp)
+      continue;
     exps.push_back(&u);
     facts.push_back(u.app > zero);
     facts.push_back(u.app >= one + u.arg);
@@ -150,7 +158,7 @@ z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOpt
 
     // ---- arguments equal up to normalization share one representative
     Normalizer normalizer(ctx);
-    std::unordered_map<Form, size_t, FormHash> index;  // form -> representative
+    std::unordered_map<Form, size_t, FormHash> index; // form -> representative
     std::vector<const FnUse*> reps;
     std::vector<Form> forms;
     for (const FnUse* u : exps) {
@@ -191,12 +199,13 @@ z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOpt
     }
 
     // ---- strict monotonicity for the first pairs
-    for (size_t i = 0; i < reps.size() && st.exp_monotonic < options.max_monotonic_pairs; ++i) {
-      for (size_t j = i + 1; j < reps.size() && st.exp_monotonic < options.max_monotonic_pairs; ++j) {
+    size_t pairs = 0;
+    for (size_t i = 0; i < reps.size() && pairs < options.max_monotonic_pairs; ++i) {
+      for (size_t j = i + 1; j < reps.size() && pairs < options.max_monotonic_pairs; ++j, ++pairs) {
         const FnUse &a = *reps[i], &b = *reps[j];
         facts.push_back(z3::implies(a.arg < b.arg, a.app < b.app));
         facts.push_back(z3::implies(b.arg < a.arg, b.app < a.app));
-        ++st.exp_monotonic;
+        st.exp_monotonic += 2;
       }
     }
   }
@@ -205,20 +214,21 @@ z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOpt
   const z3::expr minus_one = ctx.real_val(-1);
   for (const FnUse& u : t.uses) {
     switch (u.fn) {
-      case Fn::Sqrt:
-        facts.push_back(z3::implies(u.arg >= zero, u.app >= zero && u.app * u.app == u.arg));
-        ++st.sqrt_facts;
-        break;
-      case Fn::Tanh:
-        facts.push_back(u.app > minus_one && u.app < one);
-        ++st.bounded;
-        break;
-      case Fn::Sin:
-      case Fn::Cos:
-        facts.push_back(u.app >= minus_one && u.app <= one);
-        ++st.bounded;
-        break;
-      default: break;
+    case Fn::Sqrt:
+      facts.push_back(z3::implies(u.arg >= zero, u.app >= zero && u.app * u.app == u.arg));
+      ++st.sqrt_facts;
+      break;
+    case Fn::Tanh:
+      facts.push_back(u.app > minus_one && u.app < one);
+      ++st.bounded;
+      break;
+    case Fn::Sin:
+    case Fn::Cos:
+      facts.push_back(u.app >= minus_one && u.app <= one);
+      ++st.bounded;
+      break;
+    default:
+      break;
     }
   }
 
@@ -229,4 +239,4 @@ z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOpt
   return facts;
 }
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -5,11 +5,10 @@
 // keeps an UNSAT answer sound (docs/smt.md lists them).
 #pragma once
 
-#include <z3++.h>
+#include "engine/smt/translate.hpp"
 
 #include <cstddef>
-
-#include "engine/smt/translate.hpp"
+#include <z3++.h>
 
 namespace volta::smt {
 
@@ -24,14 +23,15 @@ struct LawOptions {
 };
 
 struct LawStats {
-  size_t exp_positive = 0;    // exp(a) > 0 and exp(a) >= 1 + a
-  size_t exp_same_arg = 0;    // exp(a) = exp(b) when a and b normalize to the same polynomial
-  size_t exp_zero = 0;        // exp(a) = 1 when a normalizes to 0
-  size_t exp_products = 0;    // exp(a)·exp(b) = exp(c) (or = 1) when a + b normalizes to c (or 0)
-  size_t exp_monotonic = 0;   // pairs given a < b -> exp(a) < exp(b) both ways
-  size_t sqrt_facts = 0;      // a >= 0 -> sqrt(a) >= 0 and sqrt(a)^2 = a
-  size_t bounded = 0;         // -1 < tanh(a) < 1, -1 <= sin(a), cos(a) <= 1
+  size_t exp_positive = 0;  // exp(a) > 0 and exp(a) >= 1 + a
+  size_t exp_same_arg = 0;  // exp(a) = exp(b) when a and b normalize to the same polynomial
+  size_t exp_zero = 0;      // exp(a) = 1 when a normalizes to 0
+  size_t exp_products = 0;  // exp(a)·exp(b) = exp(c) (or = 1) when a + b normalizes to c (or 0)
+  size_t exp_monotonic = 0; // a < b -> exp(a) < exp(b), two per pair
+  size_t sqrt_facts = 0;    // a >= 0 -> sqrt(a) >= 0 and sqrt(a)^2 = a
+  size_t bounded = 0;       // -1 < tanh(a) < 1, -1 <= sin(a), cos(a) <= 1
   bool pair_checks_capped = false;
+  // The number of facts (the ln2 bounds, one more fact, are not counted).
   size_t total() const {
     return exp_positive + exp_same_arg + exp_zero + exp_products + exp_monotonic + sqrt_facts +
            bounded;
@@ -42,4 +42,4 @@ struct LawStats {
 z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOptions& options,
                             LawStats* stats = nullptr);
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -4,12 +4,11 @@
 // of memory) becomes Status::Unknown with a reason, never an exception or a hang.
 #pragma once
 
-#include <z3++.h>
+#include "engine/smt/watchdog.hpp"
 
 #include <atomic>
 #include <string>
-
-#include "engine/smt/watchdog.hpp"
+#include <z3++.h>
 
 namespace volta::smt {
 
@@ -18,7 +17,7 @@ const char* status_name(Status s);
 
 struct CheckResult {
   Status status = Status::Unknown;
-  std::string reason;  // Unknown: why (Z3's reason_unknown(), the timeout, the exception)
+  std::string reason; // Unknown: why (Z3's reason_unknown(), the timeout, the exception)
   double seconds = 0;
 };
 
@@ -34,7 +33,7 @@ struct Budget {
 };
 
 class Query {
- public:
+public:
   explicit Query(const Budget& budget);
   Query(const Query&) = delete;
   Query& operator=(const Query&) = delete;
@@ -44,6 +43,7 @@ class Query {
   // Building terms and asserting them may throw z3::exception; callers convert it with
   // unknown_from_exception().
   void add(const z3::expr& e) { solver_.add(e); }
+  void add(const z3::expr_vector& facts) { solver_.add(facts); }
   void push() { solver_.push(); }
   void pop() { solver_.pop(); }
 
@@ -58,7 +58,7 @@ class Query {
 
   double elapsed_seconds() const;
 
- private:
+private:
   std::string timeout_reason() const;
 
   Budget budget_;
@@ -70,4 +70,4 @@ class Query {
   bool interrupted_ = false;
 };
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -1,20 +1,21 @@
 // Translation of an element pair (two roots of the expression DAG) into Z3 terms over the reals.
 // Exact where the reals allow it (rational numerals, + - * /, ite for max/min/abs/select and
 // predicates); uninterpreted functions for exp, sqrt, lg2, sin, cos and tanh, with only the
-// ground facts of engine/smt/ground_laws.hpp added later. Values that are not real numbers
-// (infinities, undefined values, bit patterns, atomics) are refused, never approximated.
+// ground facts of engine/smt/ground_laws.hpp added later. Alongside each root goes the condition
+// under which it is defined over the reals; Z3's own division is total (a/0 is an unspecified
+// value), so the decision procedure uses these conditions (docs/smt.md). Values that are not real
+// numbers (infinities, undefined values, bit patterns, atomics) are refused, never approximated.
 // See docs/smt.md.
 #pragma once
 
-#include <z3++.h>
+#include "engine/symbolic/expr_store.hpp"
 
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include "engine/symbolic/expr_store.hpp"
+#include <z3++.h>
 
 namespace volta::smt {
 
@@ -34,8 +35,12 @@ struct Translation {
 
   z3::expr ref;
   z3::expr opt;
-  // Every divisor (b of a/b, x of rcp(x), sqrt(x) of rsqrt(x)), once each.
-  std::vector<z3::expr> divisors;
+  // Where each root is defined over the reals: every division on the path that is taken has a
+  // nonzero divisor, every sqrt a nonnegative argument, every rsqrt and lg2 a positive one
+  // (a select only needs its taken branch defined). nullopt: defined everywhere.
+  std::optional<z3::expr> ref_defined;
+  std::optional<z3::expr> opt_defined;
+  size_t divisions = 0; // distinct divisions, reciprocals and rsqrts
   // Every application of an uninterpreted function, once each, in translation order. Ex2(x)
   // appears as an Exp use with argument x*ln2.
   std::vector<FnUse> uses;
@@ -43,13 +48,19 @@ struct Translation {
   std::vector<std::pair<symbolic::ExprId, z3::expr>> leaves;
   // The constant standing for ln 2 (Ln2 leaves and Ex2), when used.
   std::optional<z3::expr> ln2;
-  size_t dag_nodes = 0;  // distinct DAG nodes below the roots
+  size_t dag_nodes = 0; // distinct DAG nodes below the roots
 };
 
 struct TranslateOptions {
   // Larger elements are refused before any Z3 term is built.
   size_t max_nodes = 2'000'000;
 };
+
+// Why the pair cannot be translated (an unsupported node, too many nodes), found without building
+// anything: callers refuse before paying for a Z3 context. nullopt when it can be translated.
+std::optional<std::string> translation_refusal(const symbolic::ExprStore& store,
+                                               symbolic::ExprId ref, symbolic::ExprId opt,
+                                               const TranslateOptions& options = {});
 
 // The translation, or why the pair is refused ("unsupported by the Z3 translation: ...").
 // Z3 exceptions (an interrupt, out of memory) propagate to the caller.
@@ -58,4 +69,4 @@ std::variant<Translation, std::string> translate_pair(z3::context& ctx,
                                                       symbolic::ExprId ref, symbolic::ExprId opt,
                                                       const TranslateOptions& options = {});
 
-}  // namespace volta::smt
+} // namespace volta::smt

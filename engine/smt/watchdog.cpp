@@ -5,7 +5,7 @@ namespace volta::smt {
 namespace {
 // How often a raised cancel flag is noticed while waiting for the deadline.
 constexpr auto kCancelPoll = std::chrono::milliseconds(20);
-}  // namespace
+} // namespace
 
 Watchdog::Watchdog(z3::context& ctx, Clock::time_point deadline, const std::atomic<bool>* cancel)
     : ctx_(ctx), deadline_(deadline), cancel_(cancel), thread_([this] { watch(); }) {}
@@ -22,7 +22,8 @@ Watchdog::~Watchdog() {
 void Watchdog::watch() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    if (stop_) return;
+    if (stop_)
+      return;
     const auto now = Clock::now();
     const bool cancelled = cancel_ && cancel_->load(std::memory_order_relaxed);
     if (now >= deadline_ || cancelled) {
@@ -37,4 +38,4 @@ void Watchdog::watch() {
   }
 }
 
-}  // namespace volta::smt
+} // namespace volta::smt

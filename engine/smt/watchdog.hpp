@@ -4,20 +4,19 @@
 // cancel flag is raised; Z3 then returns `unknown` ("canceled") from the call in progress.
 #pragma once
 
-#include <z3++.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include <z3++.h>
 
 namespace volta::smt {
 
 using Clock = std::chrono::steady_clock;
 
 class Watchdog {
- public:
+public:
   // Starts watching at once; `cancel` may be null.
   Watchdog(z3::context& ctx, Clock::time_point deadline, const std::atomic<bool>* cancel);
   // Stops the thread; after this returns the watchdog never touches the context again.
@@ -28,7 +27,7 @@ class Watchdog {
   // Did it interrupt the context (deadline passed or cancelled)?
   bool fired() const { return fired_.load(std::memory_order_acquire); }
 
- private:
+private:
   void watch();
 
   z3::context& ctx_;
@@ -38,7 +37,7 @@ class Watchdog {
   std::condition_variable wake_;
   bool stop_ = false;
   std::atomic<bool> fired_{false};
-  std::thread thread_;  // last: started after every other member is ready
+  std::thread thread_; // last: started after every other member is ready
 };
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -1,8 +1,10 @@
 #include "engine/smt/z3_fallback.hpp"
 
-#include <new>
-
 #include "engine/smt/confirm.hpp"
+#include "engine/symbolic/printer.hpp"
+
+#include <fmt/format.h>
+#include <new>
 
 namespace volta::smt {
 
@@ -28,55 +30,93 @@ ElementOutcome not_equivalent(driver::Counterexample c) {
 }
 
 const char* const kUnrealModel =
-    "Z3 found a model that is not a real counterexample (uninterpreted functions or a zero "
-    "divisor)";
+    "Z3 found a model that is not a real counterexample (it relies on the uninterpreted "
+    "functions)";
+
+// "A[0] = 0, B[3] = 1/2" for the first leaves of a model point (zeros included: they matter
+// here, a divisor is often zero because an input is).
+std::string describe(const symbolic::ExprStore& store, const Translation& t,
+                     const prove::Assignment& point) {
+  std::string out;
+  size_t shown = 0;
+  for (const auto& [leaf, constant] : t.leaves) {
+    if (shown == 6) {
+      out += ", ...";
+      break;
+    }
+    const symbolic::Node& n = store.node(leaf);
+    const uint64_t key = n.op == symbolic::Op::Param ? prove::Assignment::param_key(n.a)
+                                                     : prove::Assignment::input_key(n.a, n.b);
+    auto it = point.values.find(key);
+    if (shown++)
+      out += ", ";
+    out += symbolic::leaf_name(store, leaf) + " = " +
+           (it == point.values.end() ? "0" : it->second.get_str());
+  }
+  return out;
+}
+
+z3::expr holds(z3::context& ctx, const std::optional<z3::expr>& condition) {
+  return condition ? *condition : ctx.bool_val(true);
+}
 
 ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, ExprId opt,
                       const std::string& element, const Z3Options& options) {
   auto translated = translate_pair(q.ctx(), store, ref, opt, options.translate);
-  if (auto* refused = std::get_if<std::string>(&translated)) return unknown(*refused);
+  if (auto* refused = std::get_if<std::string>(&translated))
+    return unknown(*refused);
   const Translation& t = std::get<Translation>(translated);
+  z3::context& ctx = q.ctx();
+  const z3::expr ref_defined = holds(ctx, t.ref_defined), opt_defined = holds(ctx, t.opt_defined);
 
-  q.add(ground_laws(q.ctx(), t, options.laws));
-  q.add(t.ref != t.opt);
+  q.add(ground_laws(ctx, t, options.laws));
 
-  // 1. Division is Z3's total division (a/0 is an unspecified function of a): UNSAT means the
-  //    values agree for every choice of those values, so at every real point where both are
-  //    defined.
+  // 1. The values: is there a point where both sides are defined and differ? Z3's division is
+  //    total, so without the domain conditions a model could divide by zero; with them, UNSAT
+  //    means equal at every real point where both are defined.
+  q.push();
+  q.add(ref_defined && opt_defined && t.ref != t.opt);
   CheckResult r = q.check();
-  if (r.status == Status::Unsat) {
-    ElementOutcome out;
-    out.kind = Kind::Equivalent;
-    out.how = "z3";
-    return out;
+  if (r.status == Status::Unknown)
+    return unknown(r.reason);
+  if (r.status == Status::Sat) {
+    z3::model model = q.model();
+    if (auto c = confirm_point(store, ref, opt, element, point_from_model(ctx, model, t, store))) {
+      return not_equivalent(std::move(*c));
+    }
+    return unknown(kUnrealModel);
   }
-  if (r.status == Status::Unknown) return unknown(r.reason);
-  z3::model model = q.model();
-  if (auto c = confirm_point(store, ref, opt, element, point_from_model(q.ctx(), model, t, store))) {
-    return not_equivalent(std::move(*c));
-  }
-  if (t.divisors.empty()) return unknown(kUnrealModel);
+  q.pop();
 
-  // 2. The model may rely on a zero divisor. Look for a point where every divisor is nonzero:
-  //    a confirmed one is a real counterexample; UNSAT only shows equality off the zeros of the
-  //    divisors, which is not claimed (the zeros may fill a region: 1/max(x, 0)).
-  const z3::expr zero = q.ctx().real_val(0);
-  for (const z3::expr& d : t.divisors) q.add(d != zero);
-  r = q.check();
-  if (r.status == Status::Unsat) {
-    return unknown(
-        "the values agree wherever every divisor is nonzero, but a divisor can be zero and Z3 "
-        "found the values may differ there; equality is not claimed");
+  // 2. The domains: equal values on the common domain are not enough when one side is
+  //    undefined (divides by zero, takes sqrt of a negative) where the other is not: the kernels
+  //    then differ (inf or NaN against a number) and 0 * (1/x) = 0 must not be claimed.
+  if (t.ref_defined || t.opt_defined) {
+    q.add(ref_defined != opt_defined);
+    r = q.check();
+    if (r.status == Status::Unknown) {
+      return unknown("the values agree wherever both sides are defined, but whether they are "
+                     "defined at the same points is unknown: " +
+                     r.reason);
+    }
+    if (r.status == Status::Sat) {
+      z3::model model = q.model();
+      const prove::Assignment point = point_from_model(ctx, model, t, store);
+      const bool ref_there = model.eval(ref_defined, true).is_true();
+      return unknown(fmt::format(
+          "the values agree wherever both sides are defined, but the {} side is undefined "
+          "(division by zero or a root or log outside its domain) where the {} is not, e.g. at {}",
+          ref_there ? "optimized" : "reference", ref_there ? "reference" : "optimized",
+          describe(store, t, point)));
+    }
   }
-  if (r.status == Status::Unknown) return unknown(r.reason);
-  model = q.model();
-  if (auto c = confirm_point(store, ref, opt, element, point_from_model(q.ctx(), model, t, store))) {
-    return not_equivalent(std::move(*c));
-  }
-  return unknown(kUnrealModel);
+  ElementOutcome out;
+  out.kind = Kind::Equivalent;
+  out.how = "z3";
+  return out;
 }
 
-}  // namespace
+} // namespace
 
 ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, ExprId opt,
                               const std::string& element, const Z3Options& options) {
@@ -87,6 +127,8 @@ ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, Expr
     return out;
   }
   try {
+    if (auto refused = translation_refusal(store, ref, opt, options.translate))
+      return unknown(*refused);
     Query q(options.budget);
     try {
       return decide(q, store, ref, opt, element, options);
@@ -109,9 +151,10 @@ prove::FallbackProver make_z3_fallback(unsigned timeout_ms, Z3Options options) {
   return [options](const symbolic::ExprStore& store, ExprId ref, ExprId opt,
                    const std::string& element) -> std::optional<ElementOutcome> {
     ElementOutcome out = decide_with_z3(store, ref, opt, element, options);
-    if (out.kind == Kind::Unknown && options.decline_unknown) return std::nullopt;
+    if (out.kind == Kind::Unknown && options.decline_unknown)
+      return std::nullopt;
     return out;
   };
 }
 
-}  // namespace volta::smt
+} // namespace volta::smt

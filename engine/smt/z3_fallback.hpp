@@ -9,18 +9,18 @@
 // context, so a FallbackProver may be called from many TBB tasks at once.
 #pragma once
 
-#include <optional>
-#include <string>
-
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/ground_laws.hpp"
 #include "engine/smt/query.hpp"
 #include "engine/smt/translate.hpp"
 
+#include <optional>
+#include <string>
+
 namespace volta::smt {
 
 struct Z3Options {
-  Budget budget;  // per element: timeout_ms (hard, watchdog), rlimit, cancel
+  Budget budget; // per element: timeout_ms (hard, watchdog), rlimit, cancel
   TranslateOptions translate;
   LawOptions laws;
   // The fallback then returns nullopt instead of an UNKNOWN outcome, so that the prover reports
@@ -37,4 +37,4 @@ prove::ElementOutcome decide_with_z3(const symbolic::ExprStore& store, symbolic:
 // options.budget.timeout_ms (0 = no limit).
 prove::FallbackProver make_z3_fallback(unsigned timeout_ms, Z3Options options = {});
 
-}  // namespace volta::smt
+} // namespace volta::smt
