@@ -6,6 +6,7 @@
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/prove/evaluate.hpp"
+#include "engine/prove/pair_prover.hpp"
 #include "engine/symbolic/printer.hpp"
 #include "engine/verdict.hpp"
 
@@ -17,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -28,6 +30,13 @@
 #define VOLTA_KNOWN_ENGINE_BUG(why)                                                                \
   if (std::getenv("VOLTA_RUN_KNOWN_BUGS") == nullptr)                                              \
   GTEST_SKIP() << "known engine bug: " << why
+
+namespace volta {
+// Verdicts print as their words in failed expectations.
+inline void PrintTo(Verdict v, std::ostream* os) {
+  *os << to_string(v);
+}
+} // namespace volta
 
 namespace volta::etest {
 
@@ -255,6 +264,35 @@ evaluate(const Result& r, ExprId root,
   if (v.kind != prove::EvalValue::Kind::Exact)
     return std::nullopt;
   return symbolic::to_string(v.exact);
+}
+
+// A race check (check_kernel_entry) of one PTX text: what `volta-eg check` answers.
+inline driver::EntryResult check_ptx(const std::string& text, const Launch& launch) {
+  TempPtx file(text);
+  launch::ManifestEntry e;
+  e.name = launch.entry;
+  e.kind = launch::EntryKind::RaceCheck;
+  e.kernel = make_config(launch);
+  e.kernel.ptx_path = file.path();
+  driver::KernelCache cache;
+  return driver::check_kernel_entry(e, cache, {});
+}
+
+// An equivalence (prove_pair_entry) of two PTX texts: what `volta-eg prove` answers.
+inline driver::EntryResult prove_ptx_pair(const std::string& ref_text, const Launch& ref,
+                                          const std::string& opt_text, const Launch& opt,
+                                          std::vector<std::string> check_arrays = {}) {
+  TempPtx ref_file(ref_text), opt_file(opt_text);
+  launch::ManifestEntry e;
+  e.name = "(" + ref.entry + ", " + opt.entry + ")";
+  e.kind = launch::EntryKind::Equivalence;
+  e.reference = make_config(ref);
+  e.reference.ptx_path = ref_file.path();
+  e.optimized = make_config(opt);
+  e.optimized.ptx_path = opt_file.path();
+  e.check_arrays = std::move(check_arrays);
+  driver::KernelCache cache;
+  return prove::prove_pair_entry(e, cache, {});
 }
 
 // The manifests of the project, by path relative to the repository root.
