@@ -74,7 +74,7 @@ std::optional<Id> EGraph::memo_find(OpId op, Payload payload, std::span<const Id
   return memo_.find(hash, [&](std::uint32_t e) {
     const NodeRec& r = nodes_[e];
     return r.op == op && r.payload == payload && r.len == kids.size() &&
-           std::equal(kids.begin(), kids.end(), kids_.begin() + r.first);
+           std::equal(kids.begin(), kids.end(), kids_of(r));
   });
 }
 
@@ -114,20 +114,31 @@ Id EGraph::add_explained(NodeView n) {
 Id EGraph::create_from_scratch(OpId op, Payload payload, std::uint64_t hash, NodeView original) {
   const Id k = uf_.make_set();
   const auto len = static_cast<std::uint32_t>(scratch_.size());
-  nodes_.push_back(NodeRec{payload, static_cast<std::uint32_t>(kids_.size()), len, op, kLive,
-                           static_cast<std::uint32_t>(hash)});
-  kids_.insert(kids_.end(), scratch_.begin(), scratch_.end());
+  NodeRec rec;
+  rec.payload = payload;
+  rec.len = len;
+  rec.hash = static_cast<std::uint32_t>(hash);
+  rec.op = op;
+  rec.flags = kLive;
+  if (len <= kInlineKids) {
+    std::copy(scratch_.begin(), scratch_.end(), rec.inline_kids);
+  } else {
+    rec.first = static_cast<std::uint32_t>(kids_.size());
+    kids_.insert(kids_.end(), scratch_.begin(), scratch_.end());
+  }
+  nodes_.push_back(rec);
   classes_.emplace_back();
   classes_[k].nodes.push_back(k);
   // Parent entries, one per distinct child class (AC children are sorted; other nodes are short,
   // and a duplicate entry is harmless: compaction drops it).
-  const Id* kid = kids_.data() + nodes_[k].first;
+  const Id* kid = kids_of(nodes_[k]);
   for (std::uint32_t i = 0; i < len; ++i) {
     if (i > 0 && kid[i] == kid[i - 1])
       continue;
     classes_[kid[i]].parents.push_back(k);
   }
   memo_.insert(hash, k);
+  child_slots_ += len;
   ++live_nodes_;
   ++num_classes_;
   ++version_;
@@ -155,6 +166,7 @@ void EGraph::clear() {
   modify_pending_.clear();
   dirty_.clear();
   live_nodes_ = 0;
+  child_slots_ = 0;
   num_classes_ = 0;
   num_merges_ = 0;
   ++version_;
@@ -322,7 +334,7 @@ void EGraph::repair(Id n) {
   if ((r.flags & kLive) == 0)
     return;
   memo_.erase(r.hash, n);
-  Id* kid = kids_.data() + r.first;
+  Id* kid = kids_of(r);
   for (std::uint32_t i = 0; i < r.len; ++i)
     kid[i] = find_mut(kid[i]);
   if (lang_->is_ac(r.op))
@@ -341,23 +353,37 @@ void EGraph::repair(Id n) {
   }
 }
 
+void EGraph::take_unique_live(std::vector<Id>& queue, std::vector<Id>& batch) {
+  // First occurrence of each live node, in queue order: deterministic, O(n) (a mark bit in the
+  // node record, which the liveness test reads anyway, instead of sorting).
+  batch.clear();
+  for (Id n : queue) {
+    NodeRec& r = nodes_[n];
+    if ((r.flags & kLive) == 0 || (r.flags & kMark) != 0)
+      continue;
+    r.flags |= kMark;
+    batch.push_back(n);
+  }
+  queue.clear();
+  for (Id n : batch)
+    nodes_[n].flags &= static_cast<std::uint16_t>(~kMark);
+}
+
 void EGraph::rebuild() {
+  std::vector<Id> batch;
+  batch.swap(batch_); // reuse the buffer's capacity across calls (rebuild is not reentrant)
   for (;;) {
     while (!pending_.empty() || !analysis_pending_.empty()) {
       // Congruence first: when pending_ is empty every live node is canonical, which remake
       // and modify rely on. Batches are deduplicated so that a node with many merged children
       // (a long sum) is re-canonicalized once per round, not once per merged child.
       while (!pending_.empty()) {
-        std::vector<Id> batch;
-        batch.swap(pending_);
-        sort_unique(batch);
+        take_unique_live(pending_, batch);
         for (Id n : batch)
           repair(n);
       }
       if (!analysis_pending_.empty()) {
-        std::vector<Id> batch;
-        batch.swap(analysis_pending_);
-        sort_unique(batch);
+        take_unique_live(analysis_pending_, batch);
         for (Id n : batch) {
           if (!is_live_node(n))
             continue;
@@ -375,15 +401,16 @@ void EGraph::rebuild() {
     }
     if (modify_pending_.empty())
       break;
-    std::vector<Id> batch;
-    batch.swap(modify_pending_);
-    for (Id& c : batch)
+    std::vector<Id> classes;
+    classes.swap(modify_pending_);
+    for (Id& c : classes)
       c = find_mut(c);
-    sort_unique(batch);
-    for (Id c : batch)
+    sort_unique(classes);
+    for (Id c : classes)
       for (std::size_t i = 0; i < analyses_.size(); ++i)
         analyses_[i]->modify(*this, find_mut(c));
   }
+  batch.swap(batch_);
   compact_dirty();
 #ifndef NDEBUG
   if (auto err = check_invariants())
@@ -392,34 +419,55 @@ void EGraph::rebuild() {
 }
 
 void EGraph::compact_dirty() {
-  for (Id& c : dirty_)
-    c = find_mut(c);
-  sort_unique(dirty_);
+  // Each dirty class once (first occurrence; a mark bit on the class id's node record).
+  std::vector<Id> classes;
+  classes.swap(batch_);
+  classes.clear();
   for (Id c : dirty_) {
-    EClass& e = classes_[c];
-    std::uint32_t keep = 0;
-    for (Id n : e.nodes)
-      if (is_live_node(n))
-        e.nodes[keep++] = n;
-    e.nodes.truncate(keep);
-    std::sort(e.nodes.begin(), e.nodes.end(), [&](Id x, Id y) {
-      const NodeRec &a = nodes_[x], &b = nodes_[y];
-      if (a.op != b.op)
-        return a.op < b.op;
-      if (a.payload != b.payload)
-        return a.payload < b.payload;
-      return x < y;
-    });
-    keep = 0;
-    for (Id p : e.parents)
-      if (is_live_node(p))
-        e.parents[keep++] = p;
-    e.parents.truncate(keep);
-    std::sort(e.parents.begin(), e.parents.end());
-    e.parents.truncate(static_cast<std::uint32_t>(std::unique(e.parents.begin(), e.parents.end()) -
-                                                  e.parents.begin()));
+    c = find_mut(c);
+    if ((nodes_[c].flags & kClassMark) != 0)
+      continue;
+    nodes_[c].flags |= kClassMark;
+    classes.push_back(c);
   }
   dirty_.clear();
+  struct Key {
+    OpId op;
+    Payload payload;
+    Id id;
+    bool operator<(const Key& o) const {
+      return op != o.op ? op < o.op : payload != o.payload ? payload < o.payload : id < o.id;
+    }
+  };
+  std::vector<Key> keys;
+  for (Id c : classes) {
+    nodes_[c].flags &= static_cast<std::uint16_t>(~kClassMark);
+    EClass& e = classes_[c];
+    // Nodes: live ones, sorted by (operator, payload, id) for matching and the operator index.
+    // Keys are read once per node, not once per comparison.
+    keys.clear();
+    for (Id n : e.nodes)
+      if (is_live_node(n))
+        keys.push_back({nodes_[n].op, nodes_[n].payload, n});
+    if (!std::is_sorted(keys.begin(), keys.end()))
+      std::sort(keys.begin(), keys.end());
+    e.nodes.truncate(static_cast<std::uint32_t>(keys.size()));
+    for (std::uint32_t i = 0; i < keys.size(); ++i)
+      e.nodes[i] = keys[i].id;
+    // Parents: live ones, first occurrence kept, order otherwise unchanged.
+    std::uint32_t keep = 0;
+    for (Id p : e.parents) {
+      NodeRec& r = nodes_[p];
+      if ((r.flags & kLive) == 0 || (r.flags & kMark) != 0)
+        continue;
+      r.flags |= kMark;
+      e.parents[keep++] = p;
+    }
+    e.parents.truncate(keep);
+    for (Id p : e.parents)
+      nodes_[p].flags &= static_cast<std::uint16_t>(~kMark);
+  }
+  classes.swap(batch_);
 }
 
 std::vector<Id> EGraph::class_ids() const {
@@ -466,7 +514,7 @@ std::size_t EGraph::approx_bytes() const {
   // their inline slots (about one node entry per node and one parent entry per child slot).
   std::size_t n = sizeof(*this) + uf_.capacity_bytes() + nodes_.capacity() * sizeof(NodeRec) +
                   kids_.capacity() * sizeof(Id) + classes_.capacity() * sizeof(EClass) +
-                  memo_.capacity_bytes() + (kids_.size() + nodes_.size()) * sizeof(Id);
+                  memo_.capacity_bytes() + (child_slots_ + nodes_.size()) * sizeof(Id);
   n += (pending_.capacity() + analysis_pending_.capacity() + modify_pending_.capacity() +
         dirty_.capacity() + scratch_.capacity()) *
        sizeof(Id);
@@ -481,8 +529,14 @@ std::optional<std::string> EGraph::check_invariants() const {
   if (!pending_.empty() || !analysis_pending_.empty() || !modify_pending_.empty() ||
       !dirty_.empty())
     return "the e-graph is not rebuilt (pending work)";
-  auto contains_sorted = [](const IdVec& v, Id x) {
-    return std::binary_search(v.begin(), v.end(), x);
+  // Parent lists are unordered: index them once.
+  std::vector<std::vector<Id>> parents_of(uf_.size());
+  for (Id c = 0; c < uf_.size(); ++c) {
+    parents_of[c].assign(classes_[c].parents.begin(), classes_[c].parents.end());
+    std::sort(parents_of[c].begin(), parents_of[c].end());
+  }
+  auto has_parent = [&](Id cls, Id node) {
+    return std::binary_search(parents_of[cls].begin(), parents_of[cls].end(), node);
   };
   std::size_t live = 0;
   std::size_t classes = 0;
@@ -491,9 +545,8 @@ std::optional<std::string> EGraph::check_invariants() const {
     if (uf_.is_root(n) && !classes_[n].nodes.empty()) {
       ++classes;
       const EClass& c = classes_[n];
-      if (!std::is_sorted(c.parents.begin(), c.parents.end()) ||
-          std::adjacent_find(c.parents.begin(), c.parents.end()) != c.parents.end())
-        return "class " + std::to_string(n) + ": parent list not sorted and unique";
+      if (std::adjacent_find(parents_of[n].begin(), parents_of[n].end()) != parents_of[n].end())
+        return "class " + std::to_string(n) + ": parent list holds a node twice";
       for (std::uint32_t i = 0; i < c.nodes.size(); ++i) {
         const Id m = c.nodes[i];
         if (!is_live_node(m))
@@ -516,7 +569,7 @@ std::optional<std::string> EGraph::check_invariants() const {
     if (std::find(classes_[cls].nodes.begin(), classes_[cls].nodes.end(), n) ==
         classes_[cls].nodes.end())
       return at + " is missing from its class " + std::to_string(cls);
-    const std::span<const Id> kids(kids_.data() + r.first, r.len);
+    const std::span<const Id> kids(kids_of(r), r.len);
     for (Id k : kids)
       if (!uf_.is_root(k))
         return at + " has a non-canonical child " + std::to_string(k);
@@ -533,7 +586,7 @@ std::optional<std::string> EGraph::check_invariants() const {
     if (*hit != n)
       return at + " is congruent to node " + std::to_string(*hit) + " (not closed)";
     for (Id k : kids)
-      if (!contains_sorted(classes_[k].parents, n))
+      if (!has_parent(k, n))
         return at + " is missing from the parent list of class " + std::to_string(k);
   }
   if (live != live_nodes_)
@@ -561,7 +614,7 @@ std::string EGraph::dump() const {
       }
       for (std::uint32_t i = 0; i < r.len; ++i) {
         out += ' ';
-        out += std::to_string(find(kids_[r.first + i]));
+        out += std::to_string(find(kids_of(r)[i]));
       }
       out += ')';
     }

@@ -136,7 +136,7 @@ public:
   std::span<const Id> class_nodes(Id id) const { return eclass(id).nodes.span(); }
   NodeView node(Id node_id) const {
     const NodeRec& r = nodes_[node_id];
-    return {r.op, r.payload, {kids_.data() + r.first, r.len}};
+    return {r.op, r.payload, {kids_of(r), r.len}};
   }
   bool is_live_node(Id node_id) const { return (nodes_[node_id].flags & kLive) != 0; }
   // Canonical classes holding a node with operator `op`, ascending. Built on demand after each
@@ -166,13 +166,26 @@ public:
 private:
   static constexpr std::uint16_t kLive = 1;
   static constexpr std::uint16_t kDead = 2;
+  static constexpr std::uint16_t kMark = 4;      // transient: deduplicating a node worklist
+  static constexpr std::uint16_t kClassMark = 8; // transient: deduplicating dirty classes
+  static constexpr std::uint32_t kInlineKids = 2;
+  // A node record. Nodes with at most two children (most of them) keep the children inline, so
+  // reading a node costs one cache line; longer ones point into the shared child array.
   struct NodeRec {
     Payload payload = 0;
-    std::uint32_t first = 0, len = 0;
+    std::uint32_t len = 0;
+    std::uint32_t hash = 0;
     OpId op = 0;
     std::uint16_t flags = 0; // 0: an explanation-only id without a node of its own
-    std::uint32_t hash = 0;
+    union {
+      std::uint32_t first = 0; // into kids_ when len > kInlineKids
+      Id inline_kids[kInlineKids];
+    };
   };
+  const Id* kids_of(const NodeRec& r) const {
+    return r.len <= kInlineKids ? r.inline_kids : kids_.data() + r.first;
+  }
+  Id* kids_of(NodeRec& r) { return r.len <= kInlineKids ? r.inline_kids : kids_.data() + r.first; }
 
   void attach_analysis(std::unique_ptr<Analysis> a);
   Id find_mut(Id id) { return uf_.find_compress(id); }
@@ -185,6 +198,7 @@ private:
   Id add_explained(NodeView node);
   bool merge_roots(Id a, Id b, Justification why);
   void repair(Id node_id);
+  void take_unique_live(std::vector<Id>& queue, std::vector<Id>& batch);
   void compact_dirty();
   template <class Lookup>
   std::optional<Id> lookup_term_with(const Term& t, Lookup&& lookup) const;
@@ -206,8 +220,10 @@ private:
   std::vector<Id> modify_pending_;   // classes to run Analysis::modify on
   std::vector<Id> dirty_;            // classes whose lists need compaction
   std::vector<Id> scratch_;
+  std::vector<Id> batch_; // rebuild's round buffer, kept for its capacity
 
   std::size_t live_nodes_ = 0;
+  std::size_t child_slots_ = 0; // children of all nodes ever created (for approx_bytes)
   std::size_t num_classes_ = 0;
   std::uint64_t num_merges_ = 0;
   std::uint64_t version_ = 0;

@@ -270,9 +270,57 @@ void BM_DeferredVsEagerRatio(benchmark::State& state) {
     deferred += std::chrono::duration<double>(t1 - t0).count();
     eager += std::chrono::duration<double>(t2 - t1).count();
   }
+  state.counters["deferred_ms"] = 1e3 * deferred / static_cast<double>(state.iterations());
+  state.counters["eager_ms"] = 1e3 * eager / static_cast<double>(state.iterations());
   state.counters["eager_over_deferred"] = eager / deferred;
 }
 BENCHMARK(BM_DeferredVsEagerRatio)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
+
+// The n-ary case: one sum of n symbols x_i and a second one over y_i; every x_i is merged with
+// y_i. Each merge changes a child of both sums: repaired eagerly, each sum is re-canonicalized
+// (O(n log n)) after every merge; deferred, once per rebuild round.
+void BM_DeferredVsEagerAcRatio(benchmark::State& state) {
+  using Clock = std::chrono::steady_clock;
+  const auto n = static_cast<std::size_t>(state.range(0));
+  Arith a = make_arith();
+  struct Work {
+    EGraph g;
+    std::vector<Id> xs, ys;
+    Id sx = 0, sy = 0;
+    Work(Arith& a, std::size_t n) : g(a.lang) {
+      for (std::size_t i = 0; i < n; ++i) {
+        xs.push_back(g.add_symbol(indexed("x", i)));
+        ys.push_back(g.add_symbol(indexed("y", i)));
+      }
+      sx = g.add(a.add, xs);
+      sy = g.add(a.add, ys);
+    }
+  };
+  double deferred = 0, eager = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    Work d(a, n), e(a, n);
+    state.ResumeTiming();
+    auto t0 = Clock::now();
+    for (std::size_t i = 0; i < n; ++i)
+      d.g.merge(d.xs[i], d.ys[i]);
+    d.g.rebuild();
+    auto t1 = Clock::now();
+    for (std::size_t i = 0; i < n; ++i) {
+      e.g.merge(e.xs[i], e.ys[i]);
+      e.g.rebuild();
+    }
+    auto t2 = Clock::now();
+    if (!d.g.is_equal(d.sx, d.sy) || !e.g.is_equal(e.sx, e.sy))
+      state.SkipWithError("the sums should be equal");
+    deferred += std::chrono::duration<double>(t1 - t0).count();
+    eager += std::chrono::duration<double>(t2 - t1).count();
+  }
+  state.counters["deferred_ms"] = 1e3 * deferred / static_cast<double>(state.iterations());
+  state.counters["eager_ms"] = 1e3 * eager / static_cast<double>(state.iterations());
+  state.counters["eager_over_deferred"] = eager / deferred;
+}
+BENCHMARK(BM_DeferredVsEagerAcRatio)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 // A 4096-term sum of products A[i]*B[i] as a left-folded chain of binary + (how a kernel's
 // accumulation loop produces it).
