@@ -16,6 +16,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -49,11 +50,13 @@ using symbolic::Rational;
 // The module header every inline kernel starts with.
 inline constexpr std::string_view kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
-// A kernel `k` with the given parameter list and body, and a generous set of registers of every
-// kind (%p, %h, %r, %rd, %f, %fd), so that tests only write instructions.
+// A module with module-level declarations `decls` (shared/const/global variables) and one
+// kernel `entry` with the given parameter list and body, and a generous set of registers of
+// every kind (%p, %h, %r, %rd, %f, %fd), so that tests only write instructions.
 inline std::string kernel(std::string_view params, std::string_view body,
-                          std::string_view entry = "k") {
+                          std::string_view decls = "", std::string_view entry = "k") {
   std::string s(kHeader);
+  s += decls;
   s += "\n.visible .entry ";
   s += entry;
   s += "(";
@@ -95,6 +98,7 @@ struct Launch {
   std::vector<std::string> params; // "ptr:A", "int:3", "sym:alpha", "float:0.5"
   uint64_t dyn_shared = 0;
   bool all_ctas = false;
+  std::map<std::string, int64_t> globals; // module .global variables set before launch
 };
 
 inline KernelConfig make_config(const Launch& l) {
@@ -113,6 +117,7 @@ inline KernelConfig make_config(const Launch& l) {
   }
   c.dyn_shared_bytes = l.dyn_shared;
   c.ctas = l.all_ctas ? launch::CtaMode::All : launch::CtaMode::First;
+  c.globals = l.globals;
   return c;
 }
 
