@@ -174,10 +174,15 @@ void EGraph::clear() {
 }
 
 void EGraph::reserve(std::size_t nodes, std::size_t children) {
+  // Geometric: reserving a little more many times must not reallocate every time.
+  auto grow = [](auto& v, std::size_t need) {
+    if (v.capacity() < need)
+      v.reserve(std::max(need, 2 * v.capacity()));
+  };
   uf_.reserve(uf_.size() + nodes);
-  nodes_.reserve(nodes_.size() + nodes);
-  classes_.reserve(classes_.size() + nodes);
-  kids_.reserve(kids_.size() + children);
+  grow(nodes_, nodes_.size() + nodes);
+  grow(classes_, classes_.size() + nodes);
+  grow(kids_, kids_.size() + children);
   memo_.reserve(memo_.size() + nodes);
 }
 
@@ -195,6 +200,10 @@ Id EGraph::add_constant(const mpq_class& value) {
 
 std::vector<Id> EGraph::add_term(const Term& t, std::span<const Term::Index> roots) {
   FlatTermPlan plan(t, *lang_, roots, options_.max_flat_children);
+  std::size_t fresh = 0;
+  for (Term::Index i = 0; i < t.size(); ++i)
+    fresh += plan.needs_class(i);
+  reserve(fresh, t.size()); // at most this many new nodes; avoids growing tables step by step
   std::vector<Id> ids(t.size(), kNoId);
   std::vector<Term::Index> flat;
   std::vector<Id> kids;

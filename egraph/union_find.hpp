@@ -5,6 +5,7 @@
 
 #include "egraph/id.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace volta::egraph {
@@ -17,7 +18,10 @@ public:
     return id;
   }
   std::size_t size() const { return parent_.size(); }
-  void reserve(std::size_t n) { parent_.reserve(n); }
+  void reserve(std::size_t n) {
+    if (parent_.capacity() < n)
+      parent_.reserve(std::max(n, 2 * parent_.capacity()));
+  }
   void clear() { parent_.clear(); }
 
   // Read-only find: safe to call concurrently (the parallel search phase uses it).
