@@ -1,0 +1,356 @@
+// Warp collectives: shfl.sync in every mode with PTX's exact clamp/segment rules (which lane each
+// thread reads, and the predicate it gets), vote.sync, activemask and bar.warp.sync.
+#include "engine_test_util.hpp"
+
+#include <functional>
+#include <gtest/gtest.h>
+#include <string>
+
+namespace volta::etest {
+namespace {
+
+constexpr const char* kShflParams = ".param .u64 p_out, .param .u64 p_in, .param .u64 p_pred";
+
+// Lane l loads in[l], computes the shuffle operand b into %r3 (`b_code` may use %r1 = lane),
+// shuffles with clamp/segment operand `c` and the full member mask, and stores the value to
+// out[l] and the predicate to pred[l].
+Result run_shfl(const std::string& mode, const std::string& b_code, uint32_t c) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  ld.param.u64 %rd5, [p_pred];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  mov.b32 %r2, %f1;
+)" + b_code + "\n  shfl.sync." +
+                           mode + ".b32 %r4|%p1, %r2, %r3, " + std::to_string(c) +
+                           R"(, 0xFFFFFFFF;
+  mov.b32 %f2, %r4;
+  add.u64 %rd4, %rd0, %rd2;
+  st.global.f32 [%rd4], %f2;
+  selp.u32 %r5, 1, 0, %p1;
+  add.u64 %rd6, %rd5, %rd2;
+  st.global.u32 [%rd6], %r5;
+  ret;)";
+  Launch l;
+  l.block = {32, 1, 1};
+  l.arrays = {"out:0x100000:4:32:out", "in:0x200000:4:32:in", "pred:0x300000:4:32:out"};
+  l.params = {"ptr:out", "ptr:in", "ptr:pred"};
+  return run_ptx(kernel(kShflParams, body), l);
+}
+
+// Checks that lane l read in[source(l)] (or its own value when source(l) < 0, with a false
+// predicate).
+void expect_sources(const Result& r, const std::function<int(int)>& source) {
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (int l = 0; l < 32; ++l) {
+    const int s = source(l);
+    EXPECT_EQ(r.expr("out", l), "in[" + std::to_string(s < 0 ? l : s) + "]") << "lane " << l;
+    EXPECT_EQ(r.expr("pred", l), s < 0 ? "0" : "1") << "lane " << l;
+  }
+}
+
+std::string imm(int b) {
+  return "  mov.u32 %r3, " + std::to_string(b) + ";";
+}
+
+// CUDA's c operand for a width: ((32 - width) << 8) | clamp.
+uint32_t segments(uint32_t width, uint32_t clamp) {
+  return ((32 - width) << 8) | clamp;
+}
+
+TEST(Shfl, IndexFullWarp) {
+  expect_sources(run_shfl("idx", imm(3), 0x1f), [](int) { return 3; });
+  // Only the low five bits of the lane operand count.
+  expect_sources(run_shfl("idx", imm(37), 0x1f), [](int) { return 5; });
+  expect_sources(run_shfl("idx", "  mul.lo.u32 %r3, %r1, 5;\n  and.b32 %r3, %r3, 31;", 0x1f),
+                 [](int l) { return (5 * l) % 32; });
+}
+
+TEST(Shfl, IndexWithinSegments) {
+  // __shfl_sync(v, 5, 8): lane l reads lane 8 * (l / 8) + 5.
+  expect_sources(run_shfl("idx", imm(5), segments(8, 0x1f)), [](int l) { return l / 8 * 8 + 5; });
+  // __shfl_sync(v, 13, 8): the source lane wraps inside the segment (13 % 8 = 5).
+  expect_sources(run_shfl("idx", imm(13), segments(8, 0x1f)), [](int l) { return l / 8 * 8 + 5; });
+}
+
+TEST(Shfl, IndexWithAClampBelowTheWarp) {
+  // c = 15, no segments: maxLane = 15, so a source lane above 15 is out of range (own value).
+  expect_sources(run_shfl("idx", imm(10), 15), [](int) { return 10; });
+  expect_sources(run_shfl("idx", imm(20), 15), [](int) { return -1; });
+  // Segment mask 0b11100 with clamp 0: maxLane = minLane = l & 28, so only a lane operand whose
+  // low two bits are 0 stays in range, and it reads the first lane of the segment.
+  expect_sources(run_shfl("idx", imm(4), 0x1C00), [](int l) { return l & 28; });
+  expect_sources(run_shfl("idx", imm(1), 0x1C00), [](int) { return -1; });
+}
+
+TEST(Shfl, Up) {
+  // __shfl_up_sync(v, 1): lane l reads l - 1; lane 0 keeps its value.
+  expect_sources(run_shfl("up", imm(1), 0), [](int l) { return l >= 1 ? l - 1 : -1; });
+  // __shfl_up_sync(v, 2, 8): within segments of 8.
+  expect_sources(run_shfl("up", imm(2), segments(8, 0)),
+                 [](int l) { return l % 8 >= 2 ? l - 2 : -1; });
+  // A clamp of 5 without segments: j = l - 1 must be >= 5.
+  expect_sources(run_shfl("up", imm(1), 5), [](int l) { return l - 1 >= 5 ? l - 1 : -1; });
+}
+
+TEST(Shfl, Down) {
+  // __shfl_down_sync(v, 4): lane l reads l + 4 up to lane 31.
+  expect_sources(run_shfl("down", imm(4), 0x1f), [](int l) { return l + 4 <= 31 ? l + 4 : -1; });
+  // __shfl_down_sync(v, 3, 16): within segments of 16.
+  expect_sources(run_shfl("down", imm(3), segments(16, 0x1f)),
+                 [](int l) { return l % 16 + 3 < 16 ? l + 3 : -1; });
+  // A clamp of 7 without segments: j = l + 1 must be <= 7.
+  expect_sources(run_shfl("down", imm(1), 7), [](int l) { return l + 1 <= 7 ? l + 1 : -1; });
+  // An offset of 32 wraps to 0 (five bits): every lane reads itself, in range.
+  expect_sources(run_shfl("down", imm(32), 0x1f), [](int l) { return l; });
+}
+
+TEST(Shfl, Butterfly) {
+  expect_sources(run_shfl("bfly", imm(1), 0x1f), [](int l) { return l ^ 1; });
+  expect_sources(run_shfl("bfly", imm(2), segments(4, 0x1f)), [](int l) { return l ^ 2; });
+  // __shfl_xor_sync(v, 16, 8): PTX only checks j <= maxLane, so a lane may read an earlier
+  // segment (lane 20 reads lane 4) but not a later one (lane 4 keeps its value), as the CUDA
+  // guide says.
+  expect_sources(run_shfl("bfly", imm(16), segments(8, 0x1f)),
+                 [](int l) { return l >= 16 ? l - 16 : -1; });
+}
+
+TEST(Shfl, ReadingALaneOutsideTheMemberMaskIsUndefined) {
+  // Lanes 0..15 shuffle down by 8 with member mask 0xFFFF: lanes 0..7 read lanes 8..15, lanes
+  // 8..15 read lanes 16..23, which do not take part: undefined values reach out[8..15].
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %laneid;
+  setp.ge.u32 %p2, %r1, 16;
+  @%p2 bra $L_end;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  shfl.sync.down.b32 %f2, %f1, 8, 31, 0x0000FFFF;
+  add.u64 %rd4, %rd0, %rd2;
+  st.global.f32 [%rd4], %f2;
+$L_end:
+  ret;)";
+  Launch l;
+  l.block = {32, 1, 1};
+  l.arrays = {"out:0x100000:4:16:out", "in:0x200000:4:32:in"};
+  l.params = {"ptr:out", "ptr:in"};
+  const auto r = run_ptx(kernel(".param .u64 p_out, .param .u64 p_in", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (int lane = 0; lane < 8; ++lane)
+    EXPECT_EQ(r.expr("out", lane), "in[" + std::to_string(lane + 8) + "]");
+  EXPECT_EQ(r.verdict(), Verdict::Uninitialized);
+  auto f = driver::output_failure(*r.run, *r.store, false);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->location, "out[8]");
+}
+
+TEST(Shfl, MemberThatExitedIsBarrierDivergence) {
+  const std::string body = R"(
+  mov.u32 %r1, %laneid;
+  setp.eq.u32 %p2, %r1, 3;
+  @%p2 ret;
+  shfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xFFFFFFFF;
+  ret;)";
+  const auto text = kernel(".param .u64 p_out", body);
+  const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::BarrierDivergence);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "shfl.sync"));
+}
+
+TEST(Shfl, DataDependentLaneIsRefused) {
+  const std::string body = R"(
+  ld.param.u64 %rd1, [p_in];
+  ld.global.u32 %r1, [%rd1];
+  shfl.sync.idx.b32 %r2, %r1, %r1, 31, 0xFFFFFFFF;
+  ret;)";
+  const auto text = kernel(".param .u64 p_out, .param .u64 p_in", body);
+  Launch l = one_out(1, {32, 1, 1});
+  l.arrays.push_back("in:0x200000:4:1:in");
+  l.params.push_back("ptr:in");
+  const auto r = run_ptx(text, l);
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "shfl.sync"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// vote, activemask
+// ---------------------------------------------------------------------------------------------
+
+// Lanes with tid < `threshold` vote true; out[0..4] = ballot, all, any, uni, any(!p) of lane 0.
+Result run_vote(uint32_t threshold) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u32 %r9, [p_n];
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, %r9;
+  vote.sync.ballot.b32 %r2, %p1, 0xFFFFFFFF;
+  vote.sync.all.pred %p2, %p1, 0xFFFFFFFF;
+  vote.sync.any.pred %p3, %p1, 0xFFFFFFFF;
+  vote.sync.uni.pred %p4, %p1, 0xFFFFFFFF;
+  vote.sync.any.pred %p5, !%p1, 0xFFFFFFFF;
+  setp.ne.u32 %p6, %r1, 0;
+  @%p6 bra $L_end;
+  st.global.u32 [%rd0], %r2;
+  selp.u32 %r3, 1, 0, %p2;
+  st.global.u32 [%rd0+4], %r3;
+  selp.u32 %r4, 1, 0, %p3;
+  st.global.u32 [%rd0+8], %r4;
+  selp.u32 %r5, 1, 0, %p4;
+  st.global.u32 [%rd0+12], %r5;
+  selp.u32 %r6, 1, 0, %p5;
+  st.global.u32 [%rd0+16], %r6;
+$L_end:
+  ret;)";
+  Launch l = one_out(5, {32, 1, 1});
+  l.params.push_back("int:" + std::to_string(threshold));
+  return run_ptx(kernel(".param .u64 p_out, .param .u32 p_n", body), l);
+}
+
+TEST(Vote, BallotAllAnyUni) {
+  {
+    const auto r = run_vote(5);
+    ASSERT_EQ(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.expr("out", 0), "31");
+    EXPECT_EQ(r.expr("out", 1), "0");
+    EXPECT_EQ(r.expr("out", 2), "1");
+    EXPECT_EQ(r.expr("out", 3), "0");
+    EXPECT_EQ(r.expr("out", 4), "1");
+    EXPECT_EQ(r.run->stats.warp_syncs, 5u);
+  }
+  {
+    const auto r = run_vote(32);
+    ASSERT_EQ(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.expr("out", 0), "4294967295");
+    EXPECT_EQ(r.expr("out", 1), "1");
+    EXPECT_EQ(r.expr("out", 2), "1");
+    EXPECT_EQ(r.expr("out", 3), "1");
+    EXPECT_EQ(r.expr("out", 4), "0");
+  }
+  {
+    const auto r = run_vote(0);
+    ASSERT_EQ(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.expr("out", 0), "0");
+    EXPECT_EQ(r.expr("out", 1), "0");
+    EXPECT_EQ(r.expr("out", 2), "0");
+    EXPECT_EQ(r.expr("out", 3), "1");
+  }
+}
+
+TEST(Vote, PartialMemberMaskInDivergentCode) {
+  // Only the even lanes vote, with the member mask of the even lanes.
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  and.b32 %r2, %r1, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra $L_end;
+  setp.lt.u32 %p2, %r1, 10;
+  vote.sync.ballot.b32 %r3, %p2, 0x55555555;
+  activemask.b32 %r4;
+  setp.ne.u32 %p3, %r1, 0;
+  @%p3 bra $L_end;
+  st.global.u32 [%rd0], %r3;
+  st.global.u32 [%rd0+4], %r4;
+$L_end:
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(2, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), std::to_string(0x155u)); // lanes 0, 2, 4, 6, 8
+  EXPECT_EQ(r.expr("out", 1), std::to_string(0x55555555u));
+}
+
+TEST(Vote, DataDependentPredicateIsRefused) {
+  const std::string body = R"(
+  ld.param.u64 %rd1, [p_in];
+  ld.global.f32 %f1, [%rd1];
+  setp.gt.f32 %p1, %f1, 0f00000000;
+  vote.sync.any.pred %p2, %p1, 0xFFFFFFFF;
+  ret;)";
+  const auto text = kernel(".param .u64 p_out, .param .u64 p_in", body);
+  Launch l = one_out(1, {32, 1, 1});
+  l.arrays.push_back("in:0x200000:4:1:in");
+  l.params.push_back("ptr:in");
+  const auto r = run_ptx(text, l);
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "vote.sync"));
+}
+
+TEST(Vote, ActivemaskInATwoWarpBlock) {
+  // Warp 1 has 8 lanes (block of 40): its activemask is 0xFF.
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %tid.x;
+  activemask.b32 %r2;
+  mul.wide.u32 %rd1, %r1, 4;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %r2;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(40, {40, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "4294967295");
+  EXPECT_EQ(r.expr("out", 39), "255");
+}
+
+// ---------------------------------------------------------------------------------------------
+// bar.warp.sync as the synchronization of the race check
+// ---------------------------------------------------------------------------------------------
+
+// Lane 0 writes s[0]; lane 1 reads it after `sync` (an instruction or nothing).
+std::string warp_handoff(const std::string& sync) {
+  return kernel(".param .u64 p_out", R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $L_sync;
+  st.shared.u32 [s_word], 42;
+$L_sync:
+)" + sync + R"(
+  setp.ne.u32 %p2, %r1, 1;
+  @%p2 bra $L_end;
+  ld.shared.u32 %r2, [s_word];
+  st.global.u32 [%rd0], %r2;
+$L_end:
+  ret;)",
+                ".shared .align 4 .u32 s_word;\n");
+}
+
+TEST(WarpSync, FullWarpSyncOrdersTheLanes) {
+  const auto r = run_ptx(warp_handoff("  bar.warp.sync 0xFFFFFFFF;"), one_out(1, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "42");
+}
+
+TEST(WarpSync, WithoutSyncTheLanesRace) {
+  const auto text = warp_handoff("");
+  const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_EQ(r.failure()->first->thread, 1u);
+  EXPECT_EQ(r.failure()->second->thread, 0u);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "ld.shared.u32"));
+  EXPECT_EQ(r.failure()->second->ptx_line, line_of(text, "st.shared.u32"));
+}
+
+TEST(WarpSync, PartialMaskSyncIsNotClaimedAsARace) {
+  // A sync of lanes 0 and 1 only orders them, which the race check does not model: the result
+  // must not be a (possibly false) DATA_RACE; the engine answers UNSUPPORTED or RACE_FREE.
+  const auto text = warp_handoff(R"(
+  setp.gt.u32 %p3, %r1, 1;
+  @%p3 bra $L_after;
+  bar.warp.sync 3;
+$L_after:)");
+  const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+  EXPECT_NE(r.verdict(), Verdict::DataRace) << r.describe();
+  EXPECT_NE(r.verdict(), Verdict::Error) << r.describe();
+}
+
+} // namespace
+} // namespace volta::etest
