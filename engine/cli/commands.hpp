@@ -11,5 +11,6 @@ namespace volta::cli {
 void register_parse_command(CLI::App& app, int& exit_code);
 void register_check_command(CLI::App& app, int& exit_code);
 void register_prove_command(CLI::App& app, int& exit_code);
+void register_merge_command(CLI::App& app, int& exit_code);
 
 }  // namespace volta::cli

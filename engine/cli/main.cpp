@@ -5,17 +5,19 @@
 
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
+#include "engine/driver/tool_version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"volta-eg: prove that two GPU kernels (PTX) compute the same outputs over the reals, "
                "or show why not"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "volta-eg 0.1.0");
+  app.set_version_flag("--version", std::string("volta-eg ") + volta::driver::kToolVersion);
 
   int exit_code = volta::cli::kSuccess;
   volta::cli::register_parse_command(app, exit_code);
   volta::cli::register_check_command(app, exit_code);
   volta::cli::register_prove_command(app, exit_code);
+  volta::cli::register_merge_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

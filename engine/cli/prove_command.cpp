@@ -1,19 +1,21 @@
 // volta-eg prove: the equivalence of one pair (flags or --pair FILE) or of every entry of a
 // manifest (--batch; race_check entries run the safety check).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <sstream>
 
+#include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
 #include "engine/cli/kernel_flags.hpp"
-#include "engine/driver/batch.hpp"
-#include "engine/driver/report_json.hpp"
+#include "engine/cli/manifest_input.hpp"
+#include "engine/cli/run_entries.hpp"
+#include "engine/driver/diagnostic_text.hpp"
+#include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/prove/pair_prover.hpp"
 
@@ -22,115 +24,124 @@ namespace volta::cli {
 namespace {
 
 struct ProveArgs {
-  std::string batch;
+  BatchFlags common;
   std::string pair;
-  std::string report;
-  std::string filter;
-  int jobs = 1;
-  double timeout = 0;
-  uint64_t max_instructions = 0;
+  std::string cache;
+  uint64_t max_terms = 0;
   bool no_reuse = false;
   KernelFlags ref;
   KernelFlags opt;
   std::vector<std::string> check_arrays;
 };
 
-int run_prove(const ProveArgs& args) {
-  driver::KernelCache cache;
-  prove::ProveOptions options;
-  options.run.max_instructions = args.max_instructions;
-  options.timeout_seconds = args.timeout;
-  options.reuse_templates = !args.no_reuse;
-  driver::CheckOptions check;
-  check.run = options.run;
-  const bool tty = isatty(STDOUT_FILENO) != 0;
-  auto run_entry = [&](const launch::ManifestEntry& e) {
-    if (e.kind == launch::EntryKind::RaceCheck) return driver::check_kernel_entry(e, cache, check);
-    return prove::prove_pair_entry(e, cache, options);
-  };
-  auto write_report = [&](const std::vector<driver::EntryResult>& results, const std::string& manifest) {
-    if (args.report.empty()) return true;
-    std::ofstream out(args.report);
-    if (!out) {
-      std::cerr << fmt::format("volta-eg: error: cannot write report '{}'\n", args.report);
-      return false;
-    }
-    out << driver::report_json(results, manifest).dump(2) << "\n";
-    return true;
-  };
-
-  if (!args.batch.empty()) {
-    auto m = launch::read_manifest(args.batch);
-    if (!m.manifest) {
-      for (const auto& d : m.diagnostics) std::cerr << d.render() << "\n";
-      return kBadInput;
-    }
-    driver::BatchOptions batch;
-    batch.jobs = args.jobs;
-    if (!args.filter.empty()) {
-      try {
-        batch.filter = std::regex(args.filter);
-      } catch (const std::regex_error& e) {
-        std::cerr << fmt::format("volta-eg: error: --filter: invalid regular expression: {}\n", e.what());
-        return kBadInput;
-      }
-    }
-    batch.progress = &std::cout;
-    batch.terminal = tty;
-    auto results = driver::run_batch(driver::select_entries(*m.manifest, batch), run_entry, batch);
-    driver::print_summary(std::cout, results, tty);
-    if (!write_report(results, args.batch)) return kBadInput;
-    return driver::exit_status(results);
-  }
-
+// The pair given by --pair FILE or by the --ref-* / --opt-* flags; nullopt after a message.
+std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   launch::ManifestEntry entry;
   entry.kind = launch::EntryKind::Equivalence;
   if (!args.pair.empty()) {
     std::ifstream in(args.pair);
     if (!in) {
       std::cerr << fmt::format("{}: error: cannot read pair file\n", args.pair);
-      return kBadInput;
+      return std::nullopt;
     }
     std::stringstream text;
     text << "{\"benchmarks\": [" << in.rdbuf() << "]}";
     auto m = launch::parse_manifest(text.str(), args.pair);
     if (!m.manifest || m.manifest->entries.size() != 1) {
-      for (const auto& d : m.diagnostics) std::cerr << d.render() << "\n";
-      return kBadInput;
+      for (const auto& d : m.diagnostics) std::cerr << driver::diagnostic_text(d) << "\n";
+      if (m.diagnostics.empty()) std::cerr << fmt::format("{}: error: expected one pair object\n", args.pair);
+      return std::nullopt;
     }
     entry = m.manifest->entries[0];
     if (!entry.error.empty()) {
       std::cerr << fmt::format("{}: error: {}\n", args.pair, entry.error);
-      return kBadInput;
+      return std::nullopt;
     }
-  } else {
-    std::string error;
-    auto ref = args.ref.config("ref-", error);
-    std::optional<launch::KernelConfig> opt;
-    if (ref) opt = args.opt.config("opt-", error);
-    if (!ref || !opt) {
+    return entry;
+  }
+  std::string error;
+  auto ref = args.ref.config("ref-", error);
+  std::optional<launch::KernelConfig> opt;
+  if (ref) opt = args.opt.config("opt-", error);
+  if (!ref || !opt) {
+    std::cerr << "volta-eg: error: " << error << "\n";
+    return std::nullopt;
+  }
+  entry.reference = *ref;
+  entry.optimized = *opt;
+  entry.name = fmt::format("({}, {})", ref->entry, opt->entry);
+  entry.check_arrays = args.check_arrays;
+  for (const auto& name : entry.check_arrays) {
+    if (!ref->find_array(name) || !opt->find_array(name)) {
+      std::cerr << fmt::format("volta-eg: error: --check-array: \"{}\" is not an array of both kernels\n", name);
+      return std::nullopt;
+    }
+  }
+  return entry;
+}
+
+int run_prove(const ProveArgs& args) {
+  std::string error;
+  auto options = args.common.resolve(error);
+  if (!options) {
+    std::cerr << "volta-eg: error: " << error << "\n";
+    return kBadInput;
+  }
+  std::unique_ptr<driver::DirectoryProofCache> cache;
+  if (!args.cache.empty()) {
+    cache = driver::DirectoryProofCache::open(args.cache, &std::cerr, error);
+    if (!cache) {
       std::cerr << "volta-eg: error: " << error << "\n";
       return kBadInput;
     }
-    entry.reference = *ref;
-    entry.optimized = *opt;
-    entry.name = fmt::format("({}, {})", ref->entry, opt->entry);
-    entry.check_arrays = args.check_arrays;
-    for (const auto& name : entry.check_arrays) {
-      if (!ref->find_array(name) || !opt->find_array(name)) {
-        std::cerr << fmt::format("volta-eg: error: --check-array: \"{}\" is not an array of both kernels\n", name);
-        return kBadInput;
-      }
-    }
   }
-  auto result = run_entry(entry);
-  if (result.bad_input) {
-    std::cerr << "volta-eg: error: " << result.detail << "\n";
+  if (!args.common.batch.empty() && (!args.pair.empty() || args.ref.given() || args.opt.given())) {
+    std::cerr << "volta-eg: error: --batch runs a manifest: it does not combine with --pair or --ref-*/--opt-*\n";
     return kBadInput;
   }
-  driver::print_result_line(std::cout, result, tty);
-  if (!write_report({result}, args.pair)) return kBadInput;
-  return result.matches() ? kSuccess : kMismatch;
+
+  driver::KernelCache kernels;
+  prove::ProveOptions prove_options;
+  prove_options.run.max_instructions = args.common.max_instructions;
+  prove_options.timeout_seconds = args.common.timeout;
+  prove_options.reuse_templates = !args.no_reuse;
+  if (args.max_terms > 0) prove_options.term_budget = args.max_terms;
+  prove_options.cache = cache.get();
+  driver::CheckOptions check_options;
+  check_options.run = prove_options.run;
+
+  RunRequest request;
+  request.options = *options;
+  request.reports = args.common.reports;
+  request.cache = cache.get();
+  request.runner = [&](const launch::ManifestEntry& e, std::atomic<bool>& cancel) {
+    if (e.kind == launch::EntryKind::RaceCheck) {
+      driver::CheckOptions c = check_options;
+      c.run.cancel = &cancel;
+      return driver::check_kernel_entry(e, kernels, c);
+    }
+    prove::ProveOptions o = prove_options;
+    o.cancel = &cancel;
+    o.run.cancel = &cancel;
+    return prove::prove_pair_entry(e, kernels, o);
+  };
+  request.info.command = "prove";
+  request.info.options = args.common.options_json();
+  request.info.options["max_terms"] = prove_options.term_budget;
+  request.info.options["reuse_templates"] = prove_options.reuse_templates;
+
+  if (!args.common.batch.empty()) {
+    auto manifest = load_manifest_selection(args.common, *options, request.info);
+    if (!manifest) return kBadInput;
+    request.entries = manifest->entries;
+    return run_entries(request);
+  }
+  auto entry = single_pair(args);
+  if (!entry) return kBadInput;
+  request.single = true;
+  request.info.manifest = args.pair;
+  request.entries = {&*entry};
+  return run_entries(request);
 }
 
 }  // namespace
@@ -138,13 +149,11 @@ int run_prove(const ProveArgs& args) {
 void register_prove_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ProveArgs>();
   CLI::App* cmd = app.add_subcommand("prove", "prove that two kernels compute the same outputs over the reals");
-  cmd->add_option("--batch", args->batch, "run every entry of this manifest");
+  args->common.add_to(*cmd);
   cmd->add_option("--pair", args->pair, "one pair given as a JSON entry object (manifest schema)");
-  cmd->add_option("--report", args->report, "write a JSON report here");
-  cmd->add_option("--filter", args->filter, "only entries whose name matches this regular expression");
-  cmd->add_option("-j,--jobs", args->jobs, "entries run in parallel")->capture_default_str();
-  cmd->add_option("--timeout", args->timeout, "seconds per entry (UNKNOWN when exceeded)");
-  cmd->add_option("--max-instructions", args->max_instructions, "instruction budget per kernel");
+  cmd->add_option("--cache", args->cache, "proof cache folder: templates proved once are not proved again");
+  cmd->add_option("--max-terms", args->max_terms,
+                  "canonical-form terms per entry; past it the element ends UNKNOWN (0: the default, 50,000,000)");
   cmd->add_flag("--no-reuse", args->no_reuse, "prove every element directly (no template reuse)");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
   args->ref.add_to(*cmd, "ref-", "reference kernel");

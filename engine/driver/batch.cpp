@@ -4,13 +4,82 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include <atomic>
-#include <iostream>
-#include <mutex>
+#include <chrono>
+#include <new>
 
 #include "engine/cli/exit_codes.hpp"
+#include "engine/driver/memory_limit.hpp"
+#include "engine/driver/progress_display.hpp"
+#include "engine/driver/watchdog.hpp"
 
 namespace volta::driver {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+EntryResult empty_result(const launch::ManifestEntry& entry) {
+  EntryResult r;
+  r.name = entry.name;
+  r.expected = entry.expected;
+  r.kind = entry.kind == launch::EntryKind::Equivalence ? "equivalence" : "race_check";
+  return r;
+}
+
+std::string gib(uint64_t bytes) { return fmt::format("{:.3g} GiB", static_cast<double>(bytes) / (1ull << 30)); }
+
+// Where the entry was when a guard stopped it, for the detail line.
+std::string progress_of(const EntryResult& r) {
+  if (r.failure && r.failure->kind == "timeout") {
+    return fmt::format(" while executing the {} kernel", r.failure_kernel.empty() ? "" : r.failure_kernel);
+  }
+  if (r.elements.total > 0) {
+    return fmt::format(" after {} of {} elements", r.elements.total - r.elements.unknown, r.elements.total);
+  }
+  return "";
+}
+
+// Turns what the engine reported after a guard stopped it into UNKNOWN with the guard's reason.
+// A verdict the engine reached before it noticed the cancellation stands (a counterexample or a
+// race found in time is still a fact).
+void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory, const BatchOptions& options) {
+  if (out_of_memory) {
+    EntryResult fresh;
+    fresh.index = r.index;
+    fresh.name = r.name;
+    fresh.kind = r.kind;
+    fresh.expected = r.expected;
+    fresh.seconds = r.seconds;
+    r = std::move(fresh);
+    r.verdict = Verdict::Unknown;
+    r.guard = "memory limit";
+    r.detail = options.max_memory_bytes > 0
+                   ? fmt::format("memory limit of {} reached (an allocation failed)", gib(options.max_memory_bytes))
+                   : "out of memory (an allocation failed)";
+    return;
+  }
+  if (r.verdict == Verdict::Unknown && reason != Watchdog::Reason::None) {
+    const bool time = reason == Watchdog::Reason::TimeLimit;
+    r.guard = time ? "time limit" : "memory limit";
+    r.detail = time ? fmt::format("time limit of {}s reached{}", options.timeout_seconds, progress_of(r))
+                    : fmt::format("memory limit of {} reached{}", gib(options.max_memory_bytes), progress_of(r));
+    if (r.failure && r.failure->kind == "timeout") {
+      r.failure.reset();  // a guard, not a safety failure
+      r.failure_kernel.clear();
+    }
+    return;
+  }
+  if (r.verdict != Verdict::Unknown) return;
+  if (r.failure && r.failure->kind == "instruction budget") {
+    r.guard = "instruction budget";
+  } else if (r.detail.find("term budget") != std::string::npos) {
+    r.guard = "term budget";
+  } else if (r.detail.rfind("time limit", 0) == 0) {
+    r.guard = "time limit";  // the prover's own check between elements
+  }
+}
+
+}  // namespace
 
 std::vector<const launch::ManifestEntry*> select_entries(const launch::Manifest& manifest,
                                                          const BatchOptions& options) {
@@ -32,96 +101,77 @@ std::vector<const launch::ManifestEntry*> select_entries(const launch::Manifest&
 std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry*>& entries,
                                    const EntryRunner& runner, const BatchOptions& options) {
   std::vector<EntryResult> results(entries.size());
-  std::mutex out_mutex;
-  std::atomic<size_t> done{0};
-  auto run_one = [&](size_t i) {
-    const auto& entry = *entries[i];
-    if (options.progress && options.terminal) {
-      std::lock_guard guard(out_mutex);
-      *options.progress << fmt::format("\r\033[K[{}/{}] {} ...", done.load(), entries.size(), entry.name) << std::flush;
-    }
-    EntryResult r;
-    try {
-      r = runner(entry);
-    } catch (const std::bad_alloc&) {
-      r.name = entry.name;
-      r.expected = entry.expected;
-      r.kind = entry.kind == launch::EntryKind::Equivalence ? "equivalence" : "race_check";
-      r.verdict = Verdict::Unknown;
-      r.detail = "out of memory";
-    } catch (const std::exception& e) {
-      r.name = entry.name;
-      r.expected = entry.expected;
-      r.kind = entry.kind == launch::EntryKind::Equivalence ? "equivalence" : "race_check";
-      r.verdict = Verdict::Error;
-      r.detail = fmt::format("internal error: {}", e.what());
-    }
-    results[i] = std::move(r);
-    const size_t n = ++done;
-    if (options.progress) {
-      std::lock_guard guard(out_mutex);
-      if (options.terminal) *options.progress << "\r\033[K";
-      print_result_line(*options.progress, results[i], options.terminal);
-      *options.progress << std::flush;
-      if (options.terminal && n < entries.size()) *options.progress << fmt::format("[{}/{}]", n, entries.size()) << std::flush;
-    }
-  };
+  size_t name_width = 0;
+  for (const auto* e : entries) name_width = std::max(name_width, e->name.size());
+  LineStyle style{options.color, std::min<size_t>(name_width, 48)};
+  Watchdog::Limits limits;
+  limits.seconds = options.timeout_seconds;
+  limits.memory_bytes = options.max_memory_bytes;
+  limits.resident_bytes = options.resident_bytes;
+  Watchdog dog(std::move(limits));
+  ProgressDisplay display(options.progress, options.terminal, entries.size(), style);
   const int jobs = std::max(1, options.jobs);
-  if (jobs == 1) {
-    for (size_t i = 0; i < entries.size(); ++i) run_one(i);
-  } else {
-    tbb::task_arena arena(jobs);
-    arena.execute([&] {
-      tbb::parallel_for(size_t{0}, entries.size(), size_t{1}, [&](size_t i) { run_one(i); });
-    });
-  }
-  if (options.progress && options.terminal) *options.progress << "\r\033[K" << std::flush;
-  return results;
-}
+  // An entry stopped by the memory limit while others ran beside it may not be the one that
+  // used the memory: it runs again alone, and only then is the verdict final.
+  std::vector<char> run_again(entries.size(), 0);
 
-void print_result_line(std::ostream& out, const EntryResult& r, bool color) {
-  const bool ok = r.matches();
-  const char* on = color ? (ok ? "\033[32m" : "\033[31m") : "";
-  const char* off = color ? "\033[0m" : "";
-  out << fmt::format("{}{:<18}{} {}  ({:.3f}s)", on, to_string(r.verdict), off, r.name, r.seconds);
-  if (r.expected && !ok) out << fmt::format("  expected {}", to_string(*r.expected));
-  out << "\n";
-  if (!r.detail.empty() && (r.verdict != Verdict::Equivalent && r.verdict != Verdict::RaceFree)) {
-    out << "    " << r.detail << "\n";
-  }
-  if (r.counterexample) {
-    const auto& c = *r.counterexample;
-    out << fmt::format("    counterexample: {} = {} (reference) vs {} (optimized)", c.element, c.reference_value,
-                       c.optimized_value);
-    if (!c.inputs.empty()) {
-      out << " with ";
-      size_t shown = 0;
-      for (const auto& [k, v] : c.inputs) {
-        if (shown++ == 6) {
-          out << fmt::format(", ... ({} inputs)", c.inputs.size());
-          break;
-        }
-        out << (shown > 1 ? ", " : "") << k << "=" << v;
+  auto run_one = [&](size_t i, bool alone) {
+    const auto& entry = *entries[i];
+    display.started(i, entry.name);
+    Watchdog::Entry watch;
+    const auto start = Clock::now();
+    EntryResult r;
+    bool out_of_memory = false;
+    {
+      Watchdog::Scope scope(dog.active() ? &dog : nullptr, watch);
+      try {
+        // Isolated: while this entry waits for its own parallel work, its thread must not pick
+        // up another entry (which would then count against this entry's time).
+        tbb::this_task_arena::isolate([&] { r = runner(entry, watch.cancel_flag()); });
+      } catch (const std::bad_alloc&) {
+        r = empty_result(entry);
+        out_of_memory = true;
+      } catch (const std::exception& e) {
+        r = empty_result(entry);
+        r.verdict = Verdict::Error;
+        r.detail = fmt::format("internal error: {}", e.what());
+      } catch (...) {
+        r = empty_result(entry);
+        r.verdict = Verdict::Error;
+        r.detail = "internal error: unknown exception";
       }
     }
-    out << "\n";
-  }
-}
+    r.index = entry.index;
+    if (r.seconds == 0) r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    const bool memory_hit = out_of_memory || watch.reason() == Watchdog::Reason::MemoryLimit;
+    if (options.max_memory_bytes > 0 || out_of_memory) release_free_memory();
+    if (memory_hit && !alone) {
+      run_again[i] = 1;
+      display.set_aside(i);
+      return;
+    }
+    apply_guards(r, watch.reason(), out_of_memory, options);
+    results[i] = std::move(r);
+    display.finished(i, results[i]);
+  };
 
-void print_summary(std::ostream& out, const std::vector<EntryResult>& results, bool color) {
-  std::map<std::string, size_t> by_verdict;
-  size_t matched = 0;
-  double seconds = 0;
-  for (const auto& r : results) {
-    ++by_verdict[std::string(to_string(r.verdict))];
-    matched += r.matches();
-    seconds += r.seconds;
+  const bool alone = jobs == 1 || entries.size() <= 1;
+  if (alone) {
+    for (size_t i = 0; i < entries.size(); ++i) run_one(i, true);
+  } else {
+    tbb::task_arena arena(jobs);
+    arena.execute([&] { tbb::parallel_for(size_t{0}, entries.size(), size_t{1}, [&](size_t i) { run_one(i, false); }); });
+    size_t again = 0;
+    for (char c : run_again) again += c != 0;
+    if (again > 0) {
+      display.note(fmt::format("re-running {} {} alone: the memory limit was reached while entries ran in parallel",
+                               again, again == 1 ? "entry" : "entries"));
+      for (size_t i = 0; i < entries.size(); ++i) {
+        if (run_again[i]) run_one(i, true);
+      }
+    }
   }
-  out << fmt::format("\n{} entries, {} as expected, {} not", results.size(), matched, results.size() - matched);
-  std::string parts;
-  for (const auto& [v, n] : by_verdict) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", n, v);
-  out << " (" << parts << "); " << fmt::format("{:.2f}s of work", seconds) << "\n";
-  (void)color;
+  return results;
 }
 
 int exit_status(const std::vector<EntryResult>& results) {
@@ -132,6 +182,32 @@ int exit_status(const std::vector<EntryResult>& results) {
   }
   if (bad) return cli::kBadInput;
   return mismatch ? cli::kMismatch : cli::kSuccess;
+}
+
+std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::string& error) {
+  const size_t slash = text.find('/');
+  int index = -1, count = -1;
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    size_t used_i = 0, used_n = 0;
+    const std::string a = text.substr(0, slash), b = text.substr(slash + 1);
+    if (a.empty() || b.empty() || a[0] == '-' || a[0] == '+' || b[0] == '-' || b[0] == '+') {
+      throw std::invalid_argument("sign");
+    }
+    index = std::stoi(a, &used_i);
+    count = std::stoi(b, &used_n);
+    if (used_i != a.size() || used_n != b.size()) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    error = fmt::format("--shard: expected I/N with integers 0 <= I < N (e.g. 0/16), got \"{}\"", text);
+    return std::nullopt;
+  }
+  if (count < 1 || index < 0 || index >= count) {
+    error = fmt::format("--shard: expected 0 <= I < N, got {}/{} (shards are numbered from 0, as Slurm's "
+                        "SLURM_ARRAY_TASK_ID with --array=0-{})",
+                        index, count, count > 0 ? count - 1 : 0);
+    return std::nullopt;
+  }
+  return std::make_pair(index, count);
 }
 
 }  // namespace volta::driver

@@ -36,12 +36,14 @@ struct KernelSummary {
   std::string role;  // "kernel", "reference", "optimized"
   std::string ptx;
   std::string entry;
+  uint32_t entry_line = 0;  // the line of `.entry NAME` in the PTX file (0: unknown)
   exec::KernelStats stats;
   double seconds = 0;
   bool cached = false;
 };
 
 struct EntryResult {
+  size_t index = 0;  // position of the entry in its manifest (reports are merged by it)
   std::string name;
   std::string kind;  // "equivalence" | "race_check"
   std::optional<Verdict> expected;
@@ -57,6 +59,9 @@ struct EntryResult {
   std::vector<KernelSummary> kernels;
   uint64_t cache_hits = 0;
   uint64_t z3_calls = 0;
+  // The resource guard that stopped the entry ("time limit", "memory limit", "instruction
+  // budget", "term budget"), empty when none did. The verdict is then UNKNOWN.
+  std::string guard;
 
   // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
   bool matches() const {

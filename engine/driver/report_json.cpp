@@ -1,5 +1,8 @@
 #include "engine/driver/report_json.hpp"
 
+#include "engine/cli/exit_codes.hpp"
+#include "engine/driver/tool_version.hpp"
+
 namespace volta::driver {
 
 using nlohmann::json;
@@ -11,35 +14,41 @@ json to_json(const exec::Site& s) {
             {"ptx_line", s.ptx_line},
             {"ptx_column", s.ptx_column},
             {"instruction", s.instruction}};
-  if (!s.cuda_file.empty()) j["cuda"] = {{"file", s.cuda_file}, {"line", s.cuda_line}};
+  j["cuda"] = s.cuda_file.empty() ? json(nullptr) : json{{"file", s.cuda_file}, {"line", s.cuda_line}};
   return j;
 }
 
 json to_json(const exec::Failure& f) {
   json j = {{"verdict", std::string(to_string(f.verdict))}, {"kind", f.kind}, {"message", f.message}};
-  if (!f.space.empty()) j["space"] = f.space;
-  if (!f.location.empty()) j["location"] = f.location;
-  if (!f.space.empty()) j["address"] = f.address;
-  if (f.first) j["access"] = to_json(*f.first);
-  if (f.second) j["conflicting_access"] = to_json(*f.second);
+  j["space"] = f.space.empty() ? json(nullptr) : json(f.space);
+  j["location"] = f.location.empty() ? json(nullptr) : json(f.location);
+  j["address"] = f.space.empty() ? json(nullptr) : json(f.address);
+  j["access"] = f.first ? to_json(*f.first) : json(nullptr);
+  j["conflicting_access"] = f.second ? to_json(*f.second) : json(nullptr);
   return j;
 }
 
 json to_json(const EntryResult& r) {
   json j;
+  j["index"] = r.index;
   j["name"] = r.name;
   j["kind"] = r.kind;
   j["verdict"] = std::string(to_string(r.verdict));
   j["expected"] = r.expected ? json(std::string(to_string(*r.expected))) : json(nullptr);
   j["match"] = r.matches();
   j["bad_input"] = r.bad_input;
+  j["guard"] = r.guard.empty() ? json(nullptr) : json(r.guard);
   j["seconds"] = r.seconds;
   j["phases"] = r.phases;
   j["detail"] = r.detail;
   if (r.kind == "equivalence") {
-    j["elements"] = {{"total", r.elements.total},   {"direct", r.elements.direct},
-                     {"reused", r.elements.reused}, {"z3", r.elements.z3}, {"cached", r.elements.cached},
-                     {"not_equivalent", r.elements.not_equivalent}, {"unknown", r.elements.unknown}};
+    j["elements"] = {{"total", r.elements.total},
+                     {"direct", r.elements.direct},
+                     {"reused", r.elements.reused},
+                     {"z3", r.elements.z3},
+                     {"cached", r.elements.cached},
+                     {"not_equivalent", r.elements.not_equivalent},
+                     {"unknown", r.elements.unknown}};
     j["z3_calls"] = r.z3_calls;
     j["cache_hits"] = r.cache_hits;
   }
@@ -60,6 +69,8 @@ json to_json(const EntryResult& r) {
   if (r.failure) {
     j["safety"] = to_json(*r.failure);
     j["safety"]["kernel"] = r.failure_kernel;
+  } else {
+    j["safety"] = nullptr;
   }
   json kernels = json::array();
   std::map<std::string, uint64_t> idioms;
@@ -67,9 +78,10 @@ json to_json(const EntryResult& r) {
     json ks = {{"role", k.role},
                {"ptx", k.ptx},
                {"entry", k.entry},
+               {"entry_line", k.entry_line},
                {"seconds", k.seconds},
-               {"cached", k.cached},
                {"instructions", k.stats.instructions},
+               {"warp_instructions", k.stats.warp_instructions},
                {"barriers", k.stats.barriers},
                {"warp_syncs", k.stats.warp_syncs},
                {"ctas", k.stats.ctas},
@@ -82,19 +94,66 @@ json to_json(const EntryResult& r) {
   return j;
 }
 
-json report_json(const std::vector<EntryResult>& results, const std::string& manifest) {
-  json j;
-  j["tool"] = "volta-eg";
-  j["version"] = "0.1.0";
-  j["manifest"] = manifest;
-  json list = json::array();
-  size_t matched = 0;
+json summarize(const json& results, double wall_seconds) {
+  size_t matched = 0, bad_input = 0;
+  double seconds = 0;
+  uint64_t cache_hits = 0;
+  json verdicts = json::object(), guards = json::object();
+  json elements = {{"total", 0}, {"direct", 0}, {"reused", 0}, {"z3", 0}, {"cached", 0}, {"not_equivalent", 0},
+                   {"unknown", 0}};
   for (const auto& r : results) {
-    list.push_back(to_json(r));
-    matched += r.matches();
+    matched += r.value("match", false) ? 1 : 0;
+    bad_input += r.value("bad_input", false) ? 1 : 0;
+    seconds += r.value("seconds", 0.0);
+    cache_hits += r.value("cache_hits", uint64_t{0});
+    const std::string v = r.value("verdict", "ERROR");
+    verdicts[v] = verdicts.value(v, 0) + 1;
+    if (r.contains("guard") && r["guard"].is_string()) {
+      const std::string g = r["guard"];
+      guards[g] = guards.value(g, 0) + 1;
+    }
+    if (r.contains("elements") && r["elements"].is_object()) {
+      for (auto& [k, n] : elements.items()) n = n.get<uint64_t>() + r["elements"].value(k, uint64_t{0});
+    }
   }
-  j["results"] = list;
-  j["summary"] = {{"entries", results.size()}, {"matched", matched}, {"mismatched", results.size() - matched}};
+  return {{"entries", results.size()},
+          {"matched", matched},
+          {"mismatched", results.size() - matched},
+          {"bad_input", bad_input},
+          {"verdicts", verdicts},
+          {"guards", guards},
+          {"elements", elements},
+          {"cache_hits", cache_hits},
+          {"seconds", seconds},
+          {"wall_seconds", wall_seconds},
+          {"exit_status", exit_status(results)}};
+}
+
+int exit_status(const json& results) {
+  bool bad = false, mismatch = false;
+  for (const auto& r : results) {
+    bad |= r.value("bad_input", false);
+    mismatch |= !r.value("match", false);
+  }
+  if (bad) return cli::kBadInput;
+  return mismatch ? cli::kMismatch : cli::kSuccess;
+}
+
+json report_json(const std::vector<EntryResult>& results, const ReportInfo& info) {
+  json j;
+  j["tool"] = kToolName;
+  j["version"] = kToolVersion;
+  j["schema_version"] = kReportSchemaVersion;
+  j["command"] = info.command;
+  j["manifest"] = info.manifest;
+  j["manifest_digest"] = info.manifest_digest ? json(*info.manifest_digest) : json(nullptr);
+  j["filter"] = info.filter ? json(*info.filter) : json(nullptr);
+  j["shard"] = info.shard ? json{{"index", info.shard->first}, {"count", info.shard->second}} : json(nullptr);
+  j["options"] = info.options;
+  json list = json::array();
+  for (const auto& r : results) list.push_back(to_json(r));
+  j["summary"] = summarize(list, info.wall_seconds);
+  j["results"] = std::move(list);
   return j;
 }
 

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "engine/driver/diagnostic_text.hpp"
+
 namespace volta::driver {
 
 std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config, const std::string& role,
@@ -15,7 +17,7 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
   if (!loaded.kernel) {
     result.verdict = Verdict::Error;
     result.bad_input = true;
-    result.detail = loaded.diagnostics.empty() ? "cannot load kernel" : loaded.diagnostics.front().headline();
+    result.detail = loaded.diagnostics.empty() ? "cannot load kernel" : diagnostic_headline(loaded.diagnostics.front());
     result.failure_kernel = role;
     return std::nullopt;
   }
@@ -24,6 +26,7 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
   summary.role = role;
   summary.ptx = config.ptx_path;
   summary.entry = config.entry;
+  if (const ptx::Function* f = loaded.kernel->module.find_function(config.entry)) summary.entry_line = f->loc.line;
   summary.stats = run.stats;
   summary.seconds = run.seconds;
   result.kernels.push_back(summary);

@@ -43,6 +43,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   std::sort(local_extents_.begin(), local_extents_.end());
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
+  streams_.resize(threads_);
   uncommitted_.resize(threads_);
   committed_.resize(threads_);
   stats_.ctas = 1;

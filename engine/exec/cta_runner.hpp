@@ -135,6 +135,7 @@ class CtaRunner {
   std::vector<uint32_t> warp_phase_;
   std::vector<uint8_t> warp_partial_sync_;
 
+  std::vector<symbolic::ExprStore::Stream> streams_;  // per thread: where its chain links go
   std::vector<ByteCell> shared_;
   // Race shadow of shared memory, in 4 KiB pages created on first access (accesses are
   // naturally aligned and at most 16 bytes, so none crosses a page).

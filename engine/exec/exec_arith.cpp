@@ -328,6 +328,7 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
     }
     if (symbolic) {
       // Data flowing through integer instructions.
+      b_.set_stream(&streams_[t]);
       const ValType rt = in.type;
       auto r = [&](int i) { return int_real(v[i], rt); };
       auto raw = [&](int i) { return v[i].symbolic() ? v[i].node : ctx_.store.raw_bits(v[i].bits, static_cast<int>(width)); };
@@ -538,6 +539,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
   const size_t nsrc = in.srcs.size();
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
+    b_.set_stream(&streams_[t]);
     if (!packed) {
       ExprId x[3] = {0, 0, 0};
       bool undef = false;

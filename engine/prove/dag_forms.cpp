@@ -22,14 +22,18 @@ DagForms::DagForms(const symbolic::ExprStore& store, canonical::CanonicalForms& 
     : store_(store), forms_(forms) {}
 
 void DagForms::count_parents(const std::vector<ExprId>& roots) {
-  if (parents_.size() < store_.size() + 1) parents_.resize(store_.size() + 1, 0);
-  std::vector<uint8_t> seen(store_.size() + 1, 0);
+  if (parents_.size() < store_.size() + 1) {
+    parents_.resize(store_.size() + 1, 0);
+    seen_.resize(store_.size() + 1, 0);
+  }
+  const uint32_t visit = ++visit_;
+  auto& seen = seen_;
   std::vector<ExprId> stack;
   for (ExprId r : roots) {
     // A root is a sharing point: give it an extra parent.
     if (parents_[r] < 255) ++parents_[r];
-    if (!seen[r]) {
-      seen[r] = 1;
+    if (seen[r] != visit) {
+      seen[r] = visit;
       stack.push_back(r);
     }
   }
@@ -41,11 +45,12 @@ void DagForms::count_parents(const std::vector<ExprId>& roots) {
     for (int i = 0; i < symbolic::child_count(node.op); ++i) {
       const ExprId k = kids[i];
       if (k == symbolic::kNoExpr) continue;
-      if (parents_[k] < 255) ++parents_[k];
-      if (!seen[k]) {
-        seen[k] = 1;
-        stack.push_back(k);
+      if (seen[k] != visit) {
+        // Count a parent edge once per visit of the parent (each node is expanded once).
+        seen[k] = visit;
+        if (memo_.count(k) == 0) stack.push_back(k);
       }
+      if (parents_[k] < 255) ++parents_[k];
     }
   }
 }

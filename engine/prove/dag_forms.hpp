@@ -16,8 +16,8 @@ class DagForms {
  public:
   DagForms(const symbolic::ExprStore& store, canonical::CanonicalForms& forms);
 
-  // Counts parents over the DAG below `roots` (call once with every root to be converted;
-  // more calls add to the counts).
+  // Counts parents over the DAG below `roots`; call it for each element before converting it
+  // (counts accumulate over calls, which only adds memoization points).
   void count_parents(const std::vector<symbolic::ExprId>& roots);
 
   // The form of a node (throws canonical::BudgetExceeded when too large).
@@ -42,6 +42,8 @@ class DagForms {
   const symbolic::ExprStore& store_;
   canonical::CanonicalForms& forms_;
   std::vector<uint8_t> parents_;  // saturating parent counts, by node id
+  std::vector<uint32_t> seen_;    // visit stamps of count_parents, by node id
+  uint32_t visit_ = 0;
   std::unordered_map<symbolic::ExprId, canonical::Id> memo_;
   int depth_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <tbb/parallel_invoke.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <random>
@@ -283,22 +284,15 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   // ---- decide the elements
   const auto prove_start = Clock::now();
   Session session(store, options);
-  {
-    std::vector<ExprId> roots;
-    roots.reserve(2 * jobs.size());
-    for (const auto& j : jobs) {
-      roots.push_back(j.ref);
-      roots.push_back(j.opt);
-    }
-    session.prepare(roots);
-  }
-  ShapeHasher shapes(store);
-  struct Group {
-    size_t representative = 0;
-    std::optional<ElementOutcome> outcome;
+  // Templates proved so far, most recently useful first. An element is matched against them
+  // (an exact structural match with a one-to-one renaming of input leaves); one that matches
+  // none is proved on its own and becomes a template.
+  struct Template {
     std::unique_ptr<TemplateMatcher> matcher;
+    ElementOutcome outcome;
   };
-  std::map<std::pair<uint64_t, uint64_t>, Group> groups;
+  std::vector<Template> templates;
+  constexpr size_t kMaxTemplatesTried = 16;
   std::optional<std::string> unknown_reason;
   std::string unknown_element;
   bool stopped = false;
@@ -321,18 +315,14 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       outcome.kind = ElementOutcome::Kind::Equivalent;
       outcome.how = "same node";
     } else {
-      Group* group = nullptr;
       if (options.reuse_templates) {
-        group = &groups[{shapes.shape(job.ref), shapes.shape(job.opt)}];
-        if (group->outcome && group->outcome->kind == ElementOutcome::Kind::Equivalent) {
-          if (!group->matcher) {
-            const ElementJob& rep = jobs[group->representative];
-            group->matcher = std::make_unique<TemplateMatcher>(store, rep.ref, rep.opt);
-          }
-          if (group->matcher->matches(job.ref, job.opt)) {
-            outcome = *group->outcome;
-            reused = true;
-          }
+        for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t) {
+          if (!templates[t].matcher->matches(job.ref, job.opt)) continue;
+          outcome = templates[t].outcome;
+          reused = true;
+          std::rotate(templates.begin(), templates.begin() + static_cast<std::ptrdiff_t>(t),
+                      templates.begin() + static_cast<std::ptrdiff_t>(t) + 1);
+          break;
         }
       }
       if (!reused) {
@@ -346,12 +336,13 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
           }
         }
         if (outcome.how != "cache") {
+          session.prepare({job.ref, job.opt});
           outcome = session.prove(job.ref, job.opt, job.name());
           if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent) options.cache->insert(key);
         }
-        if (group && !group->outcome) {
-          group->representative = k;
-          group->outcome = outcome;
+        if (options.reuse_templates && outcome.kind == ElementOutcome::Kind::Equivalent) {
+          templates.insert(templates.begin(),
+                           Template{std::make_unique<TemplateMatcher>(store, job.ref, job.opt), outcome});
         }
       }
     }

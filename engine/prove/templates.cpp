@@ -81,37 +81,6 @@ std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId op
   return buffer;
 }
 
-uint64_t ShapeHasher::shape(ExprId root) {
-  if (auto it = memo_.find(root); it != memo_.end()) return it->second;
-  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [id, expanded] = stack.back();
-    stack.pop_back();
-    if (memo_.count(id)) continue;
-    const Node& n = store_.node(id);
-    const ExprId kids[3] = {n.a, n.b, n.c};
-    const int count = symbolic::child_count(n.op);
-    if (!expanded) {
-      stack.emplace_back(id, true);
-      for (int i = 0; i < count; ++i) {
-        if (kids[i] != symbolic::kNoExpr && !memo_.count(kids[i])) stack.emplace_back(kids[i], false);
-      }
-      continue;
-    }
-    uint64_t h = mix(static_cast<uint64_t>(n.op), n.aux);
-    if (renamable(n.op)) {
-      h = mix(h, n.op == Op::Input ? n.a : 0);  // which array, not which element
-    } else if (count == 0 || n.op == Op::Extract) {
-      h = mix(mix(mix(h, n.a), n.b), n.c);  // constants and other leaves are structure
-      if (n.op == Op::Extract) h = mix(h, memo_.at(n.a));
-    } else {
-      for (int i = 0; i < count; ++i) h = mix(h, kids[i] == symbolic::kNoExpr ? 0 : memo_.at(kids[i]));
-    }
-    memo_.emplace(id, h);
-  }
-  return memo_.at(root);
-}
-
 TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, ExprId opt) : store_(store) {
   // Number the nodes of the representative's DAG, parents first (a DFS pre-order is enough:
   // every child gets its index when first reached; matching fills images top-down).

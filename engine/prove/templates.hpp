@@ -3,10 +3,8 @@
 // substitution, so a proof of one element carries over to every element that is the same
 // template (the same DAG structure with a one-to-one renaming of its input leaves).
 //
-// Grouping uses a structural hash that ignores which input element a leaf is (memoized per
-// node, so it costs one pass over the DAG); reuse is granted only after an exact match of the
-// element against its group's representative (same structure, same sharing, a bijection of
-// leaves), never on the hash alone.
+// Reuse is granted only after an exact match of the element against a proved representative:
+// the same structure, the same sharing, and a one-to-one renaming of the input leaves.
 #pragma once
 
 #include <cstdint>
@@ -23,16 +21,6 @@ namespace volta::prove {
 // the same template, so a proof recorded under the key holds for the pair. Includes a version
 // salt of the prover, so that a changed prover never trusts old entries.
 std::string template_key(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
-
-class ShapeHasher {
- public:
-  explicit ShapeHasher(const symbolic::ExprStore& store) : store_(store) {}
-  uint64_t shape(symbolic::ExprId node);
-
- private:
-  const symbolic::ExprStore& store_;
-  std::unordered_map<symbolic::ExprId, uint64_t> memo_;
-};
 
 // A representative pair (ref root, opt root) compiled for matching other elements against it.
 class TemplateMatcher {

@@ -13,7 +13,8 @@ bool is_sum(const ExprStore& s, ExprId id) {
 // appended without a table lookup.
 ExprId Builder::chain(Op op, ExprId a, ExprId b, ExprId c, bool link) {
   const Node n{op, 0, 0, a, b, c};
-  return link ? s_.append(n) : s_.intern(n);
+  if (!link) return s_.intern(n);
+  return stream_ ? s_.append(n, *stream_) : s_.append(n);
 }
 
 ExprId Builder::add(ExprId a, ExprId b) {

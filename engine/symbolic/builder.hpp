@@ -35,6 +35,8 @@ class Builder {
   ExprId relu(ExprId a);
 
   ExprStore& store() { return s_; }
+  // Where chain links are appended (the engine points it at the current GPU thread's stream).
+  void set_stream(ExprStore::Stream* stream) { stream_ = stream; }
 
  private:
   bool is_const(ExprId id) const { return s_.op(id) == Op::Const; }
@@ -44,6 +46,7 @@ class Builder {
     return s_.intern(Node{op, aux, 0, a, b, c});
   }
   ExprStore& s_;
+  ExprStore::Stream* stream_ = nullptr;
 };
 
 }  // namespace volta::symbolic

@@ -58,12 +58,7 @@ Node* allocate_chunk() {
 }
 
 // Each thread appends into its own block of ids, so that appending costs no atomic operation.
-struct Reservation {
-  uint64_t generation = 0;
-  uint32_t next = 0;
-  uint32_t end = 0;
-};
-thread_local Reservation reservation;
+thread_local ExprStore::Stream thread_stream;
 }  // namespace
 
 ExprStore::ExprStore()
@@ -78,16 +73,15 @@ ExprStore::~ExprStore() {
   for (size_t i = 0; i < kMaxChunks; ++i) std::free(chunks_[i].load(std::memory_order_relaxed));
 }
 
-ExprId ExprStore::allocate(const Node& n) {
-  Reservation& r = reservation;
-  if (r.generation != generation_ || r.next == r.end) {
-    const uint32_t block = next_block_.fetch_add(1, std::memory_order_relaxed);
-    if (uint64_t{block + 1} * kBlock >= (uint64_t{1} << 32)) throw std::length_error("expression DAG is full");
-    r.generation = generation_;
-    r.next = block == 0 ? 1 : block * kBlock;  // id 0 is never a node
-    r.end = (block + 1) * kBlock;
-  }
-  const uint32_t id = r.next++;
+void ExprStore::reserve_block(Stream& stream) {
+  const uint32_t block = next_block_.fetch_add(1, std::memory_order_relaxed);
+  if (uint64_t{block + 1} * kBlock >= (uint64_t{1} << 32)) throw std::length_error("expression DAG is full");
+  stream.generation = generation_;
+  stream.next = block == 0 ? 1 : block * kBlock;  // id 0 is never a node
+  stream.end = (block + 1) * kBlock;
+}
+
+Node* ExprStore::slot(uint32_t id) {
   const size_t chunk = id >> kChunkBits;
   Node* storage = chunks_[chunk].load(std::memory_order_acquire);
   if (storage == nullptr) {
@@ -98,9 +92,17 @@ ExprId ExprStore::allocate(const Node& n) {
       chunks_[chunk].store(storage, std::memory_order_release);
     }
   }
-  storage[id & kChunkMask] = n;
+  return &storage[id & kChunkMask];
+}
+
+ExprId ExprStore::allocate_in(const Node& n, Stream& stream) {
+  if (stream.generation != generation_ || stream.next == stream.end) reserve_block(stream);
+  const uint32_t id = stream.next++;
+  *slot(id) = n;
   return id;
 }
+
+ExprId ExprStore::allocate(const Node& n) { return allocate_in(n, thread_stream); }
 
 void ExprStore::grow(Shard& shard) {
   std::vector<ExprId> old = std::move(shard.slots);
@@ -134,6 +136,12 @@ ExprId ExprStore::append(const Node& input) {
   Node n = with_flags(input);
   n.taint |= kTransient;
   return allocate(n);
+}
+
+ExprId ExprStore::append(const Node& input, Stream& stream) {
+  Node n = with_flags(input);
+  n.taint |= kTransient;
+  return allocate_in(n, stream);
 }
 
 ExprId ExprStore::intern(const Node& input) {

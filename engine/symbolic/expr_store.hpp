@@ -33,6 +33,16 @@ class ExprStore {
   // makes a K-step reduction cost K appends instead of K random probes (domain.md §4).
   ExprId append(const Node& n);
 
+  // A private run of ids for appends: the engine gives each GPU thread its own, so that the
+  // links of one thread's reduction chains lie close together in memory (walking a chain later
+  // then streams through memory instead of jumping between 32 interleaved lanes).
+  struct Stream {
+    uint32_t next = 0;
+    uint32_t end = 0;
+    uint64_t generation = 0;
+  };
+  ExprId append(const Node& n, Stream& stream);
+
   const Node& node(ExprId id) const {
     return chunks_[id >> kChunkBits].load(std::memory_order_acquire)[id & kChunkMask];
   }
@@ -79,6 +89,9 @@ class ExprStore {
 
   static constexpr uint32_t kBlock = 1024;  // ids reserved per thread at a time
   ExprId allocate(const Node& n);
+  ExprId allocate_in(const Node& n, Stream& stream);
+  void reserve_block(Stream& stream);
+  Node* slot(uint32_t id);
   Node with_flags(const Node& n) const;
   void grow(Shard& shard);
 

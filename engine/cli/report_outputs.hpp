@@ -1,0 +1,21 @@
+// Writing a report in the formats asked for: JSON (--report), JUnit XML (--junit) and SARIF
+// (--sarif), all made from the JSON report. Each file is written to FILE.tmp and renamed, so
+// that CI never reads half a report.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace volta::cli {
+
+struct ReportPaths {
+  std::string json;
+  std::string junit;
+  std::string sarif;
+  bool any() const { return !json.empty() || !junit.empty() || !sarif.empty(); }
+};
+
+// False (with a message on stderr) when a file cannot be written.
+bool write_reports(const ReportPaths& paths, const nlohmann::json& report);
+
+}  // namespace volta::cli

@@ -1,0 +1,27 @@
+// The part of `prove` and `check` after the flags are read: run the entries under the guards,
+// show them, print the summary table, write the reports, and return the exit status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/cli/batch_flags.hpp"
+#include "engine/driver/batch.hpp"
+#include "engine/driver/proof_cache_dir.hpp"
+#include "engine/driver/report_json.hpp"
+
+namespace volta::cli {
+
+struct RunRequest {
+  driver::BatchOptions options;
+  std::vector<const launch::ManifestEntry*> entries;
+  driver::EntryRunner runner;
+  driver::ReportInfo info;
+  ReportPaths reports;
+  bool single = false;  // one entry given by flags: no summary table
+  driver::DirectoryProofCache* cache = nullptr;
+};
+
+int run_entries(RunRequest& request);
+
+}  // namespace volta::cli

@@ -1,0 +1,17 @@
+// Plain-text pieces of a report entry (JSON) shared by the JUnit and SARIF views.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace volta::driver {
+
+// "A[31]=-4, B[1023]=5/2" (every other input 0), or "" without a counterexample.
+std::string counterexample_inputs(const nlohmann::json& entry);
+// "examples/kernels/races/reduce_racy.cu:17 (PTX examples/.../reduce_racy.ptx:58:2), thread 0"
+// for a site of a safety failure; `ptx` is the failing kernel's PTX path.
+std::string site_description(const nlohmann::json& site, const std::string& ptx);
+// The PTX path of the kernel with this role ("reference", "optimized", "kernel"), or "".
+std::string kernel_ptx(const nlohmann::json& entry, const std::string& role);
+
+}  // namespace volta::driver

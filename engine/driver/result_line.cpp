@@ -1,0 +1,64 @@
+#include "engine/driver/result_line.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace volta::driver {
+
+const char* verdict_color(bool matches, Verdict v) {
+  if (!matches) return "\033[1;31m";                                       // bold red
+  if (v == Verdict::Equivalent || v == Verdict::RaceFree) return "\033[32m";  // green
+  return "\033[33m";  // an expected finding (a race the manifest expects): yellow
+}
+
+namespace {
+
+std::string site_text(const exec::Site& s) {
+  if (!s.cuda_file.empty()) return fmt::format("{}:{}", s.cuda_file, s.cuda_line);
+  return fmt::format("PTX line {}", s.ptx_line);
+}
+
+std::string thread_text(const exec::Site& s) {
+  if (s.ctaid[0] == 0 && s.ctaid[1] == 0 && s.ctaid[2] == 0) return fmt::format("thread {}", s.thread);
+  return fmt::format("thread {} of CTA ({},{},{})", s.thread, s.ctaid[0], s.ctaid[1], s.ctaid[2]);
+}
+
+}  // namespace
+
+void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle& style) {
+  const bool ok = r.matches();
+  const char* on = style.color ? verdict_color(ok, r.verdict) : "";
+  const char* off = style.color ? kReset : "";
+  const char* dim = style.color ? kDim : "";
+  std::string line = fmt::format("{}{:<18}{} {:<{}}  {:>8.3f}s", on, to_string(r.verdict), off, r.name,
+                                 style.name_width, r.seconds);
+  if (!ok) {
+    line += r.expected ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
+                       : fmt::format("  {}expected EQUIVALENT or RACE_FREE{}", on, off);
+  }
+  out << line << "\n";
+  const bool plain_pass = ok && (r.verdict == Verdict::Equivalent || r.verdict == Verdict::RaceFree);
+  if (!r.detail.empty() && !plain_pass) out << "    " << r.detail << "\n";
+  if (r.failure && r.failure->first && !r.failure->first->cuda_file.empty()) {
+    const auto& f = *r.failure;
+    std::string where = fmt::format("    {}at {} ({})", dim, site_text(*f.first), thread_text(*f.first));
+    if (f.second) where += fmt::format(", conflicting access at {} ({})", site_text(*f.second), thread_text(*f.second));
+    out << where << off << "\n";
+  }
+  if (r.counterexample && !r.counterexample->inputs.empty()) {
+    const auto& c = *r.counterexample;
+    std::string inputs;
+    size_t shown = 0;
+    for (const auto& [k, v] : c.inputs) {
+      if (shown++ == 8) {
+        inputs += fmt::format(", ... ({} inputs)", c.inputs.size());
+        break;
+      }
+      inputs += fmt::format("{}{}={}", shown > 1 ? ", " : "", k, v);
+    }
+    out << fmt::format("    {}counterexample: {} (every other input 0){}\n", dim, inputs, off);
+  }
+}
+
+}  // namespace volta::driver
