@@ -164,7 +164,9 @@ ExprId ExprStore::intern(const Node& input) {
   return id;
 }
 
-ExprId ExprStore::constant(const Rational& value) {
+ExprId ExprStore::constant(const Rational& input) {
+  Rational value = input;
+  value.canonicalize();  // a hand-built 0/4 must be the same constant as 0
   uint32_t index;
   {
     std::lock_guard guard(constants_mutex_);

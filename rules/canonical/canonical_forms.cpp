@@ -517,10 +517,23 @@ Id CanonicalForms::exp(Id a) {
     default: break;
   }
   if (f.den.empty()) {
+    // exp of a sum of terms: the exponent must be a polynomial. A term that carries an
+    // exponential of its own (exp(x + e^y)) keeps it as an atom "exp" of that exponential
+    // inside the exponent, so e^{a+b} = e^a·e^b holds whatever a and b contain.
     Sum s = expand_numerator(f);
-    bool polynomial = true;
-    for (const auto& t : s.terms) polynomial &= t.exp == 0;
-    if (polynomial) return form_of_term(make_term(Coef(1), 0, intern_sum(std::move(s))));
+    for (auto& t : s.terms) {
+      if (t.exp == 0) continue;
+      const Id inner = form_of_term(make_term(Coef(1), 0, t.exp));
+      Atom atom;
+      atom.kind = Atom::Kind::Apply;
+      atom.name = "exp";
+      atom.args.push_back(inner);
+      Monomial m;
+      m.factors.emplace_back(intern_atom(std::move(atom)), 1);
+      t.mono = mono_mul(t.mono, intern_monomial(std::move(m)));
+      t.exp = 0;
+    }
+    return form_of_term(make_term(Coef(1), 0, intern_sum(make_sum(std::move(s.terms)))));
   }
   const Id args[1] = {canonical(a)};
   return apply("exp", args);
