@@ -81,3 +81,44 @@ TEST(Corpus, NvccSamples) {
 
 } // namespace
 } // namespace volta::ptx
+
+namespace volta::ptx {
+namespace {
+
+TEST(Corpus, LineinfoSampleMapsInstructionsToCudaLines) {
+  auto path = std::filesystem::path(VOLTA_PTX_TEST_DIR) / "data" / "lineinfo_sm80.ptx";
+  ParseResult r = parse_file(path.string());
+  ASSERT_TRUE(r.ok()) << render_all(r.diagnostics);
+  const Module& m = *r.module;
+  ASSERT_NE(m.find_file(1), nullptr);
+  EXPECT_NE(m.find_file(1)->path.find("lineinfo.cu"), std::string::npos);
+  const Function* k = m.find_function("_Z1kPfPKfid");
+  ASSERT_NE(k, nullptr);
+  size_t mapped = 0;
+  size_t on_source_lines = 0;
+  for (const Statement& s : k->body) {
+    if (const auto* i = std::get_if<Instruction>(&s); i != nullptr && i->debug_loc) {
+      ++mapped;
+      EXPECT_NE(m.find_file(i->debug_loc->file), nullptr) << print(*i);
+      // lineinfo.cu has 22 lines; file 1 is it, the others are CUDA headers.
+      if (i->debug_loc->file == 1) {
+        EXPECT_LE(i->debug_loc->line, 22u) << print(*i);
+        on_source_lines += i->debug_loc->line > 0;
+      }
+    }
+  }
+  EXPECT_GT(mapped, 100u);
+  EXPECT_GT(on_source_lines, 50u);
+  // The kernel's global store is on line 19 of lineinfo.cu.
+  bool store_on_19 = false;
+  for (const Statement& s : k->body) {
+    if (const auto* i = std::get_if<Instruction>(&s);
+        i != nullptr && i->opcode == Opcode::St && i->space == StateSpace::Global && i->debug_loc) {
+      store_on_19 |= i->debug_loc->line == 19;
+    }
+  }
+  EXPECT_TRUE(store_on_19);
+}
+
+} // namespace
+} // namespace volta::ptx
