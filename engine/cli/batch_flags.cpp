@@ -1,29 +1,36 @@
 #include "engine/cli/batch_flags.hpp"
 
-#include <fmt/format.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdlib>
+#include <fmt/format.h>
 #include <iostream>
+#include <unistd.h>
 
 namespace volta::cli {
 
 void BatchFlags::add_to(CLI::App& app) {
-  app.add_option("--batch", batch, "run the entries of this manifest (JSON, the schema of benchmarks.json)");
-  app.add_option("--filter", filter, "only entries whose name matches this regular expression (ECMAScript, search)");
-  app.add_option("--shard", shard, "run shard I of N (0 <= I < N): every N-th selected entry, starting at the I-th");
+  app.add_option("--batch", batch,
+                 "run the entries of this manifest (JSON, the schema of benchmarks.json)");
+  app.add_option("--filter", filter,
+                 "only entries whose name matches this regular expression (ECMAScript, search)");
+  app.add_option("--shard", shard,
+                 "run shard I of N (0 <= I < N): every N-th selected entry, starting at the I-th");
   app.add_option("-j,--jobs", jobs, "entries run in parallel")->capture_default_str();
   app.add_option("--report", reports.json, "write the JSON report here (docs/report-schema.md)");
-  app.add_option("--junit", reports.junit, "write a JUnit XML report here (one test case per entry)");
-  app.add_option("--sarif", reports.sarif, "write a SARIF 2.1.0 log here (races, out-of-bounds accesses, ...)");
-  app.add_option("--timeout", timeout, "seconds per entry; past it the entry ends UNKNOWN (0: none)");
+  app.add_option("--junit", reports.junit,
+                 "write a JUnit XML report here (one test case per entry)");
+  app.add_option("--sarif", reports.sarif,
+                 "write a SARIF 2.1.0 log here (races, out-of-bounds accesses, ...)");
+  app.add_option("--timeout", timeout,
+                 "seconds per entry; past it the entry ends UNKNOWN (0: none)");
   app.add_option("--max-memory", max_memory_gib,
                  "GiB of memory for the batch; an entry that needs more ends UNKNOWN (0: none)");
-  app.add_option("--max-instructions", max_instructions,
-                 "executed thread-instructions per kernel; past it the entry ends UNKNOWN (0: none)");
-  app.add_option("--color", color, "ANSI colors: auto (a terminal), always or never")->capture_default_str();
+  app.add_option(
+      "--max-instructions", max_instructions,
+      "executed thread-instructions per kernel; past it the entry ends UNKNOWN (0: none)");
+  app.add_option("--color", color, "ANSI colors: auto (a terminal), always or never")
+      ->capture_default_str();
 }
 
 std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) const {
@@ -42,8 +49,10 @@ std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) cons
     error = fmt::format("--max-memory: expected GiB >= 0, got {}", max_memory_gib);
     return std::nullopt;
   }
-  options.max_memory_bytes = static_cast<uint64_t>(max_memory_gib * static_cast<double>(1ull << 30));
-  if (max_memory_gib > 0 && options.max_memory_bytes == 0) options.max_memory_bytes = 1;
+  options.max_memory_bytes =
+      static_cast<uint64_t>(max_memory_gib * static_cast<double>(1ull << 30));
+  if (max_memory_gib > 0 && options.max_memory_bytes == 0)
+    options.max_memory_bytes = 1;
   if (color != "auto" && color != "always" && color != "never") {
     error = fmt::format("--color: expected auto, always or never, got \"{}\"", color);
     return std::nullopt;
@@ -58,7 +67,8 @@ std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) cons
   }
   if (!shard.empty()) {
     options.shard = driver::parse_shard(shard, error);
-    if (!options.shard) return std::nullopt;
+    if (!options.shard)
+      return std::nullopt;
     if (batch.empty()) {
       error = "--shard: needs --batch";
       return std::nullopt;
@@ -75,18 +85,26 @@ std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) cons
 }
 
 nlohmann::json BatchFlags::options_json() const {
-  return {{"timeout_seconds", timeout}, {"max_memory_gib", max_memory_gib}, {"max_instructions", max_instructions}};
+  return {{"timeout_seconds", timeout},
+          {"max_memory_gib", max_memory_gib},
+          {"max_instructions", max_instructions}};
 }
 
-bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
+bool stdout_is_terminal() {
+  return isatty(STDOUT_FILENO) != 0;
+}
 
 bool use_color(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  if (std::getenv("NO_COLOR") != nullptr) return false;
+  if (mode == "always")
+    return true;
+  if (mode == "never")
+    return false;
+  if (std::getenv("NO_COLOR") != nullptr)
+    return false;
   const char* term = std::getenv("TERM");
-  if (term != nullptr && std::string(term) == "dumb") return false;
+  if (term != nullptr && std::string(term) == "dumb")
+    return false;
   return stdout_is_terminal();
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

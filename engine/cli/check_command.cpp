@@ -1,11 +1,5 @@
 // volta-eg check: the safety check of one kernel (flags) or of every race_check entry of a
 // manifest (--batch).
-#include <fmt/format.h>
-
-#include <CLI/CLI.hpp>
-#include <iostream>
-#include <memory>
-
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -16,6 +10,11 @@
 #include "engine/driver/result_line.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/symbolic/printer.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
 
 namespace volta::cli {
 
@@ -57,12 +56,15 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
     for (const auto& out : run->outputs) {
       size_t shown = 0;
       for (const auto& [index, value] : out.elements) {
-        if (shown++ == args.print_outputs) break;
-        std::cout << fmt::format("  {}[{}] = {}\n", out.name, index, symbolic::to_sexpr(store, value, 400));
+        if (shown++ == args.print_outputs)
+          break;
+        std::cout << fmt::format("  {}[{}] = {}\n", out.name, index,
+                                 symbolic::to_sexpr(store, value, 400));
       }
     }
   }
-  if (result.bad_input) return kBadInput;
+  if (result.bad_input)
+    return kBadInput;
   return result.matches() ? kSuccess : kMismatch;
 }
 
@@ -74,7 +76,8 @@ int run_check(const CheckArgs& args) {
     return kBadInput;
   }
   if (!args.common.batch.empty() && args.kernel.given()) {
-    std::cerr << "volta-eg: error: --batch runs a manifest: it does not combine with --ptx/--kernel\n";
+    std::cerr
+        << "volta-eg: error: --batch runs a manifest: it does not combine with --ptx/--kernel\n";
     return kBadInput;
   }
   driver::KernelCache kernels;
@@ -92,10 +95,11 @@ int run_check(const CheckArgs& args) {
   request.info.options = args.common.options_json();
 
   if (!args.common.batch.empty()) {
-    auto manifest = load_manifest_selection(args.common, *options, request.info, [](const launch::ManifestEntry& e) {
-      return e.kind == launch::EntryKind::RaceCheck;
-    });
-    if (!manifest) return kBadInput;
+    auto manifest = load_manifest_selection(
+        args.common, *options, request.info,
+        [](const launch::ManifestEntry& e) { return e.kind == launch::EntryKind::RaceCheck; });
+    if (!manifest)
+      return kBadInput;
     request.entries = manifest->entries;
     return run_entries(request);
   }
@@ -106,7 +110,8 @@ int run_check(const CheckArgs& args) {
   }
   if (args.print_outputs > 0) {
     if (args.common.reports.any()) {
-      std::cerr << "volta-eg: error: --print-outputs does not combine with --report/--junit/--sarif\n";
+      std::cerr
+          << "volta-eg: error: --print-outputs does not combine with --report/--junit/--sarif\n";
       return kBadInput;
     }
     return check_and_print(args, *config, options->color);
@@ -120,12 +125,13 @@ int run_check(const CheckArgs& args) {
   return run_entries(request);
 }
 
-}  // namespace
+} // namespace
 
 void register_check_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CheckArgs>();
-  CLI::App* cmd = app.add_subcommand("check", "check one kernel for data races, out-of-bounds accesses, deadlocks "
-                                              "and uninitialized values");
+  CLI::App* cmd = app.add_subcommand(
+      "check", "check one kernel for data races, out-of-bounds accesses, deadlocks "
+               "and uninitialized values");
   args->common.add_to(*cmd);
   cmd->add_option("--print-outputs", args->print_outputs,
                   "print the expressions of the first N elements of each output (one kernel)");
@@ -133,4 +139,4 @@ void register_check_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] { exit_code = run_check(*args); });
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -13,4 +13,4 @@ void register_check_command(CLI::App& app, int& exit_code);
 void register_prove_command(CLI::App& app, int& exit_code);
 void register_merge_command(CLI::App& app, int& exit_code);
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -10,4 +10,4 @@ enum ExitCode : int {
   kInternalError = 3 // a bug in volta-eg: please report it
 };
 
-}  // namespace volta::cli
+} // namespace volta::cli

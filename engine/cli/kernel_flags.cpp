@@ -1,11 +1,10 @@
 #include "engine/cli/kernel_flags.hpp"
 
-#include <fmt/format.h>
+#include "engine/launch/manifest.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <sstream>
-
-#include "engine/launch/manifest.hpp"
 
 namespace volta::cli {
 
@@ -15,7 +14,8 @@ void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::st
   app.add_option("--" + prefix + "block", block, "CTA size X[,Y[,Z]]")->capture_default_str();
   app.add_option("--" + prefix + "grid", grid, "grid size X[,Y[,Z]]")->capture_default_str();
   app.add_option("--" + prefix + "array", arrays, "array NAME:BASE:WIDTH:LEN:KIND (repeatable)");
-  app.add_option("--" + prefix + "param", params, "parameter ptr:A | sym:NAME | float:V | int:V, in order (repeatable)");
+  app.add_option("--" + prefix + "param", params,
+                 "parameter ptr:A | sym:NAME | float:V | int:V, in order (repeatable)");
   app.add_option("--" + prefix + "global", globals, "module variable NAME=INT (repeatable)");
   app.add_option("--" + prefix + "ctas", ctas, "first (CTA 0 only) or all")->capture_default_str();
   app.add_option("--" + prefix + "dyn-shared", dyn_shared, "dynamic shared memory bytes");
@@ -29,23 +29,27 @@ std::optional<launch::Dim3> parse_dim3(const std::string& text) {
   std::string part;
   size_t i = 0;
   while (std::getline(ss, part, ',')) {
-    if (i >= 3) return std::nullopt;
+    if (i >= 3)
+      return std::nullopt;
     try {
       size_t used = 0;
       const unsigned long v = std::stoul(part, &used, 0);
-      if (used != part.size() || v == 0 || v > 0x7fffffff) return std::nullopt;
+      if (used != part.size() || v == 0 || v > 0x7fffffff)
+        return std::nullopt;
       d[i++] = static_cast<uint32_t>(v);
     } catch (...) {
       return std::nullopt;
     }
   }
-  if (i == 0) return std::nullopt;
+  if (i == 0)
+    return std::nullopt;
   return d;
 }
 
-}  // namespace
+} // namespace
 
-std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefix, std::string& error) const {
+std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefix,
+                                                        std::string& error) const {
   launch::KernelConfig k;
   if (ptx.empty()) {
     error = fmt::format("--{}ptx is required", prefix);
@@ -60,7 +64,8 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
   auto b = parse_dim3(block);
   auto g = parse_dim3(grid);
   if (!b) {
-    error = fmt::format("--{}block: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, block);
+    error =
+        fmt::format("--{}block: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, block);
     return std::nullopt;
   }
   if (!g) {
@@ -98,7 +103,8 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
   for (const auto& g2 : globals) {
     const size_t eq = g2.find('=');
     try {
-      if (eq == std::string::npos) throw std::invalid_argument("no =");
+      if (eq == std::string::npos)
+        throw std::invalid_argument("no =");
       k.globals[g2.substr(0, eq)] = std::stoll(g2.substr(eq + 1), nullptr, 0);
     } catch (...) {
       error = fmt::format("--{}global: expected NAME=INTEGER, got \"{}\"", prefix, g2);
@@ -117,4 +123,4 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
   return k;
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -1,15 +1,16 @@
 // volta-eg: equivalence and safety checker for GPU kernels given as PTX.
-#include <CLI/CLI.hpp>
-#include <exception>
-#include <iostream>
-
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
 #include "engine/driver/tool_version.hpp"
 
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
 int main(int argc, char** argv) {
-  CLI::App app{"volta-eg: prove that two GPU kernels (PTX) compute the same outputs over the reals, "
-               "or show why not"};
+  CLI::App app{
+      "volta-eg: prove that two GPU kernels (PTX) compute the same outputs over the reals, "
+      "or show why not"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("volta-eg ") + volta::driver::kToolVersion);
 

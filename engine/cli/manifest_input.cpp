@@ -1,44 +1,50 @@
 #include "engine/cli/manifest_input.hpp"
 
-#include <fmt/format.h>
-
-#include <iostream>
-
 #include "engine/driver/content_hash.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 
+#include <fmt/format.h>
+#include <iostream>
+
 namespace volta::cli {
 
-std::optional<ManifestSelection> load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
-                                                         driver::ReportInfo& info,
-                                                         const std::function<bool(const launch::ManifestEntry&)>& keep) {
+std::optional<ManifestSelection>
+load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
+                        driver::ReportInfo& info,
+                        const std::function<bool(const launch::ManifestEntry&)>& keep) {
   auto m = launch::read_manifest(flags.batch);
   if (!m.manifest) {
-    for (const auto& d : m.diagnostics) std::cerr << driver::diagnostic_text(d) << "\n";
-    if (m.diagnostics.empty()) std::cerr << fmt::format("{}: error: cannot use this manifest\n", flags.batch);
+    for (const auto& d : m.diagnostics)
+      std::cerr << driver::diagnostic_text(d) << "\n";
+    if (m.diagnostics.empty())
+      std::cerr << fmt::format("{}: error: cannot use this manifest\n", flags.batch);
     return std::nullopt;
   }
-  for (const auto& d : m.diagnostics) std::cerr << driver::diagnostic_text(d) << "\n";  // warnings
+  for (const auto& d : m.diagnostics)
+    std::cerr << driver::diagnostic_text(d) << "\n"; // warnings
   ManifestSelection selection;
   selection.manifest = std::make_shared<const launch::Manifest>(std::move(*m.manifest));
   info.manifest = flags.batch;
   info.manifest_digest = driver::file_digest(flags.batch);
-  if (!flags.filter.empty()) info.filter = flags.filter;
+  if (!flags.filter.empty())
+    info.filter = flags.filter;
   info.shard = options.shard;
   if (options.filter) {
     driver::BatchOptions unsharded = options;
     unsharded.shard.reset();
     if (driver::select_entries(*selection.manifest, unsharded).empty()) {
-      std::cerr << fmt::format("volta-eg: error: --filter: \"{}\" matches no entry of {} ({} entries)\n", flags.filter,
-                               flags.batch, selection.manifest->entries.size());
+      std::cerr << fmt::format(
+          "volta-eg: error: --filter: \"{}\" matches no entry of {} ({} entries)\n", flags.filter,
+          flags.batch, selection.manifest->entries.size());
       return std::nullopt;
     }
   }
   for (const auto* e : driver::select_entries(*selection.manifest, options)) {
     // An entry with an error has no trustworthy kind: every command reports it.
-    if (!keep || !e->error.empty() || keep(*e)) selection.entries.push_back(e);
+    if (!keep || !e->error.empty() || keep(*e))
+      selection.entries.push_back(e);
   }
   return selection;
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -2,27 +2,28 @@
 // a command runs), with located diagnostics for a manifest that cannot be used.
 #pragma once
 
+#include "engine/cli/batch_flags.hpp"
+#include "engine/driver/report_json.hpp"
+#include "engine/launch/manifest.hpp"
+
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
-#include "engine/cli/batch_flags.hpp"
-#include "engine/driver/report_json.hpp"
-#include "engine/launch/manifest.hpp"
-
 namespace volta::cli {
 
 struct ManifestSelection {
   std::shared_ptr<const launch::Manifest> manifest;
-  std::vector<const launch::ManifestEntry*> entries;  // into *manifest
+  std::vector<const launch::ManifestEntry*> entries; // into *manifest
 };
 
 // Fills `info` (manifest path, digest, filter, shard). `keep`: the entries this command runs
 // (empty: all). Prints the diagnostics and returns nullopt when the manifest is unusable or the
 // filter selects nothing.
-std::optional<ManifestSelection> load_manifest_selection(
-    const BatchFlags& flags, const driver::BatchOptions& options, driver::ReportInfo& info,
-    const std::function<bool(const launch::ManifestEntry&)>& keep = {});
+std::optional<ManifestSelection>
+load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
+                        driver::ReportInfo& info,
+                        const std::function<bool(const launch::ManifestEntry&)>& keep = {});
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -1,12 +1,6 @@
 // volta-eg merge: combines the JSON reports of the shards of one batch (`--shard I/N`) into the
 // report of the whole batch, prints its summary table, writes it (and, on request, its JUnit
 // and SARIF views), and exits with the status the whole batch would have had.
-#include <fmt/format.h>
-
-#include <CLI/CLI.hpp>
-#include <iostream>
-#include <memory>
-
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -14,6 +8,11 @@
 #include "engine/driver/report_json.hpp"
 #include "engine/driver/report_merge.hpp"
 #include "engine/driver/summary_table.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
 
 namespace volta::cli {
 
@@ -29,7 +28,8 @@ struct MergeArgs {
 
 int run_merge(const MergeArgs& args) {
   if (args.color != "auto" && args.color != "always" && args.color != "never") {
-    std::cerr << fmt::format("volta-eg: error: --color: expected auto, always or never, got \"{}\"\n", args.color);
+    std::cerr << fmt::format(
+        "volta-eg: error: --color: expected auto, always or never, got \"{}\"\n", args.color);
     return kBadInput;
   }
   std::vector<driver::LoadedReport> loaded;
@@ -43,29 +43,37 @@ int run_merge(const MergeArgs& args) {
     loaded.push_back(std::move(*report));
   }
   auto outcome = driver::merge_reports(loaded, args.allow_partial);
-  for (const auto& w : outcome.warnings) std::cerr << w << "\n";
-  for (const auto& e : outcome.errors) std::cerr << e << "\n";
-  if (!outcome.report) return kBadInput;
-  if (!args.quiet) driver::print_summary_table(std::cout, *outcome.report, use_color(args.color));
+  for (const auto& w : outcome.warnings)
+    std::cerr << w << "\n";
+  for (const auto& e : outcome.errors)
+    std::cerr << e << "\n";
+  if (!outcome.report)
+    return kBadInput;
+  if (!args.quiet)
+    driver::print_summary_table(std::cout, *outcome.report, use_color(args.color));
   std::cout.flush();
-  if (!write_reports(args.reports, *outcome.report)) return kBadInput;
+  if (!write_reports(args.reports, *outcome.report))
+    return kBadInput;
   return driver::exit_status((*outcome.report)["results"]);
 }
 
-}  // namespace
+} // namespace
 
 void register_merge_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = app.add_subcommand("merge", "combine the JSON reports of the shards of one batch into one report");
-  cmd->add_option("reports", args->inputs, "JSON reports written with --report by `prove`/`check --shard I/N`")
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "combine the JSON reports of the shards of one batch into one report");
+  cmd->add_option("reports", args->inputs,
+                  "JSON reports written with --report by `prove`/`check --shard I/N`")
       ->required();
   cmd->add_option("--report", args->reports.json, "write the merged JSON report here");
   cmd->add_option("--junit", args->reports.junit, "write the merged JUnit XML report here");
   cmd->add_option("--sarif", args->reports.sarif, "write the merged SARIF 2.1.0 log here");
   cmd->add_flag("--allow-partial", args->allow_partial, "merge even when some shards are missing");
   cmd->add_flag("-q,--quiet", args->quiet, "do not print the summary table");
-  cmd->add_option("--color", args->color, "ANSI colors: auto, always or never")->capture_default_str();
+  cmd->add_option("--color", args->color, "ANSI colors: auto, always or never")
+      ->capture_default_str();
   cmd->callback([args, &exit_code] { exit_code = run_merge(*args); });
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

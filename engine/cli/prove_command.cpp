@@ -1,13 +1,5 @@
 // volta-eg prove: the equivalence of one pair (flags or --pair FILE) or of every entry of a
 // manifest (--batch; race_check entries run the safety check).
-#include <fmt/format.h>
-
-#include <CLI/CLI.hpp>
-#include <fstream>
-#include <iostream>
-#include <memory>
-#include <sstream>
-
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -18,6 +10,13 @@
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/prove/pair_prover.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
 
 namespace volta::cli {
 
@@ -48,8 +47,10 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
     text << "{\"benchmarks\": [" << in.rdbuf() << "]}";
     auto m = launch::parse_manifest(text.str(), args.pair);
     if (!m.manifest || m.manifest->entries.size() != 1) {
-      for (const auto& d : m.diagnostics) std::cerr << driver::diagnostic_text(d) << "\n";
-      if (m.diagnostics.empty()) std::cerr << fmt::format("{}: error: expected one pair object\n", args.pair);
+      for (const auto& d : m.diagnostics)
+        std::cerr << driver::diagnostic_text(d) << "\n";
+      if (m.diagnostics.empty())
+        std::cerr << fmt::format("{}: error: expected one pair object\n", args.pair);
       return std::nullopt;
     }
     entry = m.manifest->entries[0];
@@ -62,7 +63,8 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   std::string error;
   auto ref = args.ref.config("ref-", error);
   std::optional<launch::KernelConfig> opt;
-  if (ref) opt = args.opt.config("opt-", error);
+  if (ref)
+    opt = args.opt.config("opt-", error);
   if (!ref || !opt) {
     std::cerr << "volta-eg: error: " << error << "\n";
     return std::nullopt;
@@ -73,7 +75,8 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   entry.check_arrays = args.check_arrays;
   for (const auto& name : entry.check_arrays) {
     if (!ref->find_array(name) || !opt->find_array(name)) {
-      std::cerr << fmt::format("volta-eg: error: --check-array: \"{}\" is not an array of both kernels\n", name);
+      std::cerr << fmt::format(
+          "volta-eg: error: --check-array: \"{}\" is not an array of both kernels\n", name);
       return std::nullopt;
     }
   }
@@ -96,7 +99,8 @@ int run_prove(const ProveArgs& args) {
     }
   }
   if (!args.common.batch.empty() && (!args.pair.empty() || args.ref.given() || args.opt.given())) {
-    std::cerr << "volta-eg: error: --batch runs a manifest: it does not combine with --pair or --ref-*/--opt-*\n";
+    std::cerr << "volta-eg: error: --batch runs a manifest: it does not combine with --pair or "
+                 "--ref-*/--opt-*\n";
     return kBadInput;
   }
 
@@ -105,7 +109,8 @@ int run_prove(const ProveArgs& args) {
   prove_options.run.max_instructions = args.common.max_instructions;
   prove_options.timeout_seconds = args.common.timeout;
   prove_options.reuse_templates = !args.no_reuse;
-  if (args.max_terms > 0) prove_options.term_budget = args.max_terms;
+  if (args.max_terms > 0)
+    prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
   driver::CheckOptions check_options;
   check_options.run = prove_options.run;
@@ -132,28 +137,33 @@ int run_prove(const ProveArgs& args) {
 
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(args.common, *options, request.info);
-    if (!manifest) return kBadInput;
+    if (!manifest)
+      return kBadInput;
     request.entries = manifest->entries;
     return run_entries(request);
   }
   auto entry = single_pair(args);
-  if (!entry) return kBadInput;
+  if (!entry)
+    return kBadInput;
   request.single = true;
   request.info.manifest = args.pair;
   request.entries = {&*entry};
   return run_entries(request);
 }
 
-}  // namespace
+} // namespace
 
 void register_prove_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ProveArgs>();
-  CLI::App* cmd = app.add_subcommand("prove", "prove that two kernels compute the same outputs over the reals");
+  CLI::App* cmd =
+      app.add_subcommand("prove", "prove that two kernels compute the same outputs over the reals");
   args->common.add_to(*cmd);
   cmd->add_option("--pair", args->pair, "one pair given as a JSON entry object (manifest schema)");
-  cmd->add_option("--cache", args->cache, "proof cache folder: templates proved once are not proved again");
+  cmd->add_option("--cache", args->cache,
+                  "proof cache folder: templates proved once are not proved again");
   cmd->add_option("--max-terms", args->max_terms,
-                  "canonical-form terms per entry; past it the element ends UNKNOWN (0: the default, 50,000,000)");
+                  "canonical-form terms per entry; past it the element ends UNKNOWN (0: the "
+                  "default, 50,000,000)");
   cmd->add_flag("--no-reuse", args->no_reuse, "prove every element directly (no template reuse)");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
   args->ref.add_to(*cmd, "ref-", "reference kernel");
@@ -161,4 +171,4 @@ void register_prove_command(CLI::App& app, int& exit_code) {
   cmd->callback([args, &exit_code] { exit_code = run_prove(*args); });
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

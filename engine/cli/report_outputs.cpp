@@ -1,13 +1,12 @@
 #include "engine/cli/report_outputs.hpp"
 
-#include <fmt/format.h>
-
-#include <cstdio>
-#include <fstream>
-#include <iostream>
-
 #include "engine/driver/junit_report.hpp"
 #include "engine/driver/sarif_report.hpp"
+
+#include <cstdio>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
 
 namespace volta::cli {
 
@@ -38,14 +37,17 @@ std::string dump(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace
+} // namespace
 
 bool write_reports(const ReportPaths& paths, const nlohmann::json& report) {
   bool ok = true;
-  if (!paths.json.empty()) ok &= write_file(paths.json, dump(report), "JSON report");
-  if (!paths.junit.empty()) ok &= write_file(paths.junit, driver::junit_xml(report), "JUnit report");
-  if (!paths.sarif.empty()) ok &= write_file(paths.sarif, dump(driver::sarif_log(report)), "SARIF log");
+  if (!paths.json.empty())
+    ok &= write_file(paths.json, dump(report), "JSON report");
+  if (!paths.junit.empty())
+    ok &= write_file(paths.junit, driver::junit_xml(report), "JUnit report");
+  if (!paths.sarif.empty())
+    ok &= write_file(paths.sarif, dump(driver::sarif_log(report)), "SARIF log");
   return ok;
 }
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -18,4 +18,4 @@ struct ReportPaths {
 // False (with a message on stderr) when a file cannot be written.
 bool write_reports(const ReportPaths& paths, const nlohmann::json& report);
 
-}  // namespace volta::cli
+} // namespace volta::cli

@@ -1,16 +1,15 @@
 #include "engine/driver/batch.hpp"
 
-#include <fmt/format.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
-#include <chrono>
-#include <new>
-
 #include "engine/cli/exit_codes.hpp"
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/progress_display.hpp"
 #include "engine/driver/watchdog.hpp"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <new>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 namespace volta::driver {
 
@@ -26,15 +25,19 @@ EntryResult empty_result(const launch::ManifestEntry& entry) {
   return r;
 }
 
-std::string gib(uint64_t bytes) { return fmt::format("{:.3g} GiB", static_cast<double>(bytes) / (1ull << 30)); }
+std::string gib(uint64_t bytes) {
+  return fmt::format("{:.3g} GiB", static_cast<double>(bytes) / (1ull << 30));
+}
 
 // Where the entry was when a guard stopped it, for the detail line.
 std::string progress_of(const EntryResult& r) {
   if (r.failure && r.failure->kind == "timeout") {
-    return fmt::format(" while executing the {} kernel", r.failure_kernel.empty() ? "" : r.failure_kernel);
+    return fmt::format(" while executing the {} kernel",
+                       r.failure_kernel.empty() ? "" : r.failure_kernel);
   }
   if (r.elements.total > 0) {
-    return fmt::format(" after {} of {} elements", r.elements.total - r.elements.unknown, r.elements.total);
+    return fmt::format(" after {} of {} elements", r.elements.total - r.elements.unknown,
+                       r.elements.total);
   }
   return "";
 }
@@ -42,7 +45,8 @@ std::string progress_of(const EntryResult& r) {
 // Turns what the engine reported after a guard stopped it into UNKNOWN with the guard's reason.
 // A verdict the engine reached before it noticed the cancellation stands (a counterexample or a
 // race found in time is still a fact).
-void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory, const BatchOptions& options) {
+void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
+                  const BatchOptions& options) {
   if (out_of_memory) {
     EntryResult fresh;
     fresh.index = r.index;
@@ -54,43 +58,49 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory, c
     r.verdict = Verdict::Unknown;
     r.guard = "memory limit";
     r.detail = options.max_memory_bytes > 0
-                   ? fmt::format("memory limit of {} reached (an allocation failed)", gib(options.max_memory_bytes))
+                   ? fmt::format("memory limit of {} reached (an allocation failed)",
+                                 gib(options.max_memory_bytes))
                    : "out of memory (an allocation failed)";
     return;
   }
   if (r.verdict == Verdict::Unknown && reason != Watchdog::Reason::None) {
     const bool time = reason == Watchdog::Reason::TimeLimit;
     r.guard = time ? "time limit" : "memory limit";
-    r.detail = time ? fmt::format("time limit of {}s reached{}", options.timeout_seconds, progress_of(r))
-                    : fmt::format("memory limit of {} reached{}", gib(options.max_memory_bytes), progress_of(r));
+    r.detail =
+        time ? fmt::format("time limit of {}s reached{}", options.timeout_seconds, progress_of(r))
+             : fmt::format("memory limit of {} reached{}", gib(options.max_memory_bytes),
+                           progress_of(r));
     if (r.failure && r.failure->kind == "timeout") {
-      r.failure.reset();  // a guard, not a safety failure
+      r.failure.reset(); // a guard, not a safety failure
       r.failure_kernel.clear();
     }
     return;
   }
-  if (r.verdict != Verdict::Unknown) return;
+  if (r.verdict != Verdict::Unknown)
+    return;
   if (r.failure && r.failure->kind == "instruction budget") {
     r.guard = "instruction budget";
   } else if (r.detail.find("term budget") != std::string::npos) {
     r.guard = "term budget";
   } else if (r.detail.rfind("time limit", 0) == 0) {
-    r.guard = "time limit";  // the prover's own check between elements
+    r.guard = "time limit"; // the prover's own check between elements
   }
 }
 
-}  // namespace
+} // namespace
 
 std::vector<const launch::ManifestEntry*> select_entries(const launch::Manifest& manifest,
                                                          const BatchOptions& options) {
   std::vector<const launch::ManifestEntry*> selected;
   size_t position = 0;
   for (const auto& e : manifest.entries) {
-    if (options.filter && !std::regex_search(e.name, *options.filter)) continue;
+    if (options.filter && !std::regex_search(e.name, *options.filter))
+      continue;
     // Sharding goes by position among the filtered entries, so every shard of the same
     // manifest and filter sees the same list.
     const size_t index = position++;
-    if (options.shard && static_cast<int>(index % static_cast<size_t>(options.shard->second)) != options.shard->first) {
+    if (options.shard && static_cast<int>(index % static_cast<size_t>(options.shard->second)) !=
+                             options.shard->first) {
       continue;
     }
     selected.push_back(&e);
@@ -102,7 +112,8 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
                                    const EntryRunner& runner, const BatchOptions& options) {
   std::vector<EntryResult> results(entries.size());
   size_t name_width = 0;
-  for (const auto* e : entries) name_width = std::max(name_width, e->name.size());
+  for (const auto* e : entries)
+    name_width = std::max(name_width, e->name.size());
   LineStyle style{options.color, std::min<size_t>(name_width, 48)};
   Watchdog::Limits limits;
   limits.seconds = options.timeout_seconds;
@@ -142,9 +153,11 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
       }
     }
     r.index = entry.index;
-    if (r.seconds == 0) r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (r.seconds == 0)
+      r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     const bool memory_hit = out_of_memory || watch.reason() == Watchdog::Reason::MemoryLimit;
-    if (options.max_memory_bytes > 0 || out_of_memory) release_free_memory();
+    if (options.max_memory_bytes > 0 || out_of_memory)
+      release_free_memory();
     if (memory_hit && !alone) {
       run_again[i] = 1;
       display.set_aside(i);
@@ -157,17 +170,23 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
 
   const bool alone = jobs == 1 || entries.size() <= 1;
   if (alone) {
-    for (size_t i = 0; i < entries.size(); ++i) run_one(i, true);
+    for (size_t i = 0; i < entries.size(); ++i)
+      run_one(i, true);
   } else {
     tbb::task_arena arena(jobs);
-    arena.execute([&] { tbb::parallel_for(size_t{0}, entries.size(), size_t{1}, [&](size_t i) { run_one(i, false); }); });
+    arena.execute([&] {
+      tbb::parallel_for(size_t{0}, entries.size(), size_t{1}, [&](size_t i) { run_one(i, false); });
+    });
     size_t again = 0;
-    for (char c : run_again) again += c != 0;
+    for (char c : run_again)
+      again += c != 0;
     if (again > 0) {
-      display.note(fmt::format("re-running {} {} alone: the memory limit was reached while entries ran in parallel",
-                               again, again == 1 ? "entry" : "entries"));
+      display.note(fmt::format(
+          "re-running {} {} alone: the memory limit was reached while entries ran in parallel",
+          again, again == 1 ? "entry" : "entries"));
       for (size_t i = 0; i < entries.size(); ++i) {
-        if (run_again[i]) run_one(i, true);
+        if (run_again[i])
+          run_one(i, true);
       }
     }
   }
@@ -180,7 +199,8 @@ int exit_status(const std::vector<EntryResult>& results) {
     bad |= r.bad_input;
     mismatch |= !r.matches();
   }
-  if (bad) return cli::kBadInput;
+  if (bad)
+    return cli::kBadInput;
   return mismatch ? cli::kMismatch : cli::kSuccess;
 }
 
@@ -188,7 +208,8 @@ std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::str
   const size_t slash = text.find('/');
   int index = -1, count = -1;
   try {
-    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    if (slash == std::string::npos)
+      throw std::invalid_argument("no slash");
     size_t used_i = 0, used_n = 0;
     const std::string a = text.substr(0, slash), b = text.substr(slash + 1);
     if (a.empty() || b.empty() || a[0] == '-' || a[0] == '+' || b[0] == '-' || b[0] == '+') {
@@ -196,18 +217,21 @@ std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::str
     }
     index = std::stoi(a, &used_i);
     count = std::stoi(b, &used_n);
-    if (used_i != a.size() || used_n != b.size()) throw std::invalid_argument("trailing");
+    if (used_i != a.size() || used_n != b.size())
+      throw std::invalid_argument("trailing");
   } catch (const std::exception&) {
-    error = fmt::format("--shard: expected I/N with integers 0 <= I < N (e.g. 0/16), got \"{}\"", text);
+    error =
+        fmt::format("--shard: expected I/N with integers 0 <= I < N (e.g. 0/16), got \"{}\"", text);
     return std::nullopt;
   }
   if (count < 1 || index < 0 || index >= count) {
-    error = fmt::format("--shard: expected 0 <= I < N, got {}/{} (shards are numbered from 0, as Slurm's "
-                        "SLURM_ARRAY_TASK_ID with --array=0-{})",
-                        index, count, count > 0 ? count - 1 : 0);
+    error = fmt::format(
+        "--shard: expected 0 <= I < N, got {}/{} (shards are numbered from 0, as Slurm's "
+        "SLURM_ARRAY_TASK_ID with --array=0-{})",
+        index, count, count > 0 ? count - 1 : 0);
     return std::nullopt;
   }
   return std::make_pair(index, count);
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -4,6 +4,9 @@
 // whatever the schedule.
 #pragma once
 
+#include "engine/driver/entry_result.hpp"
+#include "engine/launch/manifest.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -13,26 +16,24 @@
 #include <string>
 #include <vector>
 
-#include "engine/driver/entry_result.hpp"
-#include "engine/launch/manifest.hpp"
-
 namespace volta::driver {
 
 struct BatchOptions {
   int jobs = 1;
-  std::optional<std::regex> filter;          // select entries whose name matches
-  std::optional<std::pair<int, int>> shard;  // (index, count): deterministic subset
-  std::ostream* progress = nullptr;          // result lines (and a live line on a terminal)
-  bool terminal = false;                     // progress is a terminal: live line
-  bool color = false;                        // ANSI colors in the result lines
-  double timeout_seconds = 0;                // per entry; 0: none
-  uint64_t max_memory_bytes = 0;             // resident memory of the process; 0: none
-  std::function<uint64_t()> resident_bytes;  // memory probe (tests); empty: /proc/self/statm
+  std::optional<std::regex> filter;         // select entries whose name matches
+  std::optional<std::pair<int, int>> shard; // (index, count): deterministic subset
+  std::ostream* progress = nullptr;         // result lines (and a live line on a terminal)
+  bool terminal = false;                    // progress is a terminal: live line
+  bool color = false;                       // ANSI colors in the result lines
+  double timeout_seconds = 0;               // per entry; 0: none
+  uint64_t max_memory_bytes = 0;            // resident memory of the process; 0: none
+  std::function<uint64_t()> resident_bytes; // memory probe (tests); empty: /proc/self/statm
 };
 
 // Runs one entry. `cancel` is set (by the watchdog) when the entry must stop: the runner passes
 // it to the engine, which polls it and ends the entry UNKNOWN.
-using EntryRunner = std::function<EntryResult(const launch::ManifestEntry&, std::atomic<bool>& cancel)>;
+using EntryRunner =
+    std::function<EntryResult(const launch::ManifestEntry&, std::atomic<bool>& cancel)>;
 
 // The entries a batch runs, in manifest order: those the filter selects, then every N-th of
 // them for shard (I, N) (by position among the selected ones, so the shards of one manifest
@@ -49,4 +50,4 @@ int exit_status(const std::vector<EntryResult>& results);
 // "shard I/N" parsed and validated (0 <= I < N); nullopt with `error` set otherwise.
 std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::string& error);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -1,7 +1,6 @@
 #include "engine/driver/content_hash.hpp"
 
 #include <fmt/format.h>
-
 #include <fstream>
 #include <sstream>
 
@@ -16,14 +15,17 @@ uint64_t fnv1a64(std::string_view bytes) {
   return h;
 }
 
-std::string hex64(uint64_t value) { return fmt::format("{:016x}", value); }
+std::string hex64(uint64_t value) {
+  return fmt::format("{:016x}", value);
+}
 
 std::optional<std::string> file_digest(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  if (!in)
+    return std::nullopt;
   std::ostringstream text;
   text << in.rdbuf();
   return "fnv1a64:" + hex64(fnv1a64(text.str()));
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -16,4 +16,4 @@ std::string hex64(uint64_t value);
 // "fnv1a64:<16 hex digits>" of a file's bytes; nullopt when the file cannot be read.
 std::optional<std::string> file_digest(const std::string& path);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -8,31 +8,34 @@ namespace {
 
 const char* severity_word(ptx::Severity s) {
   switch (s) {
-    case ptx::Severity::Error:
-      return "error";
-    case ptx::Severity::Warning:
-      return "warning";
-    case ptx::Severity::Note:
-      return "note";
+  case ptx::Severity::Error:
+    return "error";
+  case ptx::Severity::Warning:
+    return "warning";
+  case ptx::Severity::Note:
+    return "note";
   }
   return "error";
 }
 
-}  // namespace
+} // namespace
 
 std::string diagnostic_headline(const ptx::Diagnostic& d) {
-  if (d.where.line != 0) return d.headline();
-  if (d.file.empty()) return fmt::format("{}: {}", severity_word(d.severity), d.message);
+  if (d.where.line != 0)
+    return d.headline();
+  if (d.file.empty())
+    return fmt::format("{}: {}", severity_word(d.severity), d.message);
   return fmt::format("{}: {}: {}", d.file, severity_word(d.severity), d.message);
 }
 
 std::string diagnostic_text(const ptx::Diagnostic& d) {
   if (d.where.line != 0) {
     std::string text = d.render();
-    while (!text.empty() && text.back() == '\n') text.pop_back();
+    while (!text.empty() && text.back() == '\n')
+      text.pop_back();
     return text;
   }
   return diagnostic_headline(d);
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -2,9 +2,9 @@
 // whole file (no line) reads "file: error: message" rather than "file:0:0: error: message".
 #pragma once
 
-#include <string>
-
 #include "ptx/diagnostic.hpp"
+
+#include <string>
 
 namespace volta::driver {
 
@@ -13,4 +13,4 @@ std::string diagnostic_headline(const ptx::Diagnostic& d);
 // The headline, followed by the source line and a caret when the diagnostic has them.
 std::string diagnostic_text(const ptx::Diagnostic& d);
 
-}  // namespace volta::driver
+} // namespace volta::driver

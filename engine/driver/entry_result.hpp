@@ -1,59 +1,59 @@
 // The outcome of one manifest entry (a race check or an equivalence), as reports show it.
 #pragma once
 
+#include "engine/exec/kernel_run.hpp"
+#include "engine/verdict.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "engine/exec/kernel_run.hpp"
-#include "engine/verdict.hpp"
-
 namespace volta::driver {
 
 struct ElementCounts {
   uint64_t total = 0;
-  uint64_t direct = 0;  // proved by the e-graph / canonical forms
-  uint64_t reused = 0;  // proved by reusing the proof of an element with the same template
-  uint64_t z3 = 0;      // proved by Z3
-  uint64_t cached = 0;  // proved by an earlier run (proof cache hit for the element's template)
+  uint64_t direct = 0; // proved by the e-graph / canonical forms
+  uint64_t reused = 0; // proved by reusing the proof of an element with the same template
+  uint64_t z3 = 0;     // proved by Z3
+  uint64_t cached = 0; // proved by an earlier run (proof cache hit for the element's template)
   uint64_t not_equivalent = 0;
   uint64_t unknown = 0;
 };
 
 // A concrete counterexample to an equivalence.
 struct Counterexample {
-  std::string element;  // "O[37]"
-  std::vector<std::pair<std::string, std::string>> inputs;  // symbol -> exact value
+  std::string element;                                     // "O[37]"
+  std::vector<std::pair<std::string, std::string>> inputs; // symbol -> exact value
   std::string reference_value;
   std::string optimized_value;
   std::string reference_expr;
   std::string optimized_expr;
-  bool confirmed = false;  // checked by exact (or interval) evaluation
+  bool confirmed = false; // checked by exact (or interval) evaluation
 };
 
 struct KernelSummary {
-  std::string role;  // "kernel", "reference", "optimized"
+  std::string role; // "kernel", "reference", "optimized"
   std::string ptx;
   std::string entry;
-  uint32_t entry_line = 0;  // the line of `.entry NAME` in the PTX file (0: unknown)
+  uint32_t entry_line = 0; // the line of `.entry NAME` in the PTX file (0: unknown)
   exec::KernelStats stats;
   double seconds = 0;
   bool cached = false;
 };
 
 struct EntryResult {
-  size_t index = 0;  // position of the entry in its manifest (reports are merged by it)
+  size_t index = 0; // position of the entry in its manifest (reports are merged by it)
   std::string name;
-  std::string kind;  // "equivalence" | "race_check"
+  std::string kind; // "equivalence" | "race_check"
   std::optional<Verdict> expected;
   Verdict verdict = Verdict::Error;
-  bool bad_input = false;  // the verdict is ERROR because of bad input (exit status 2)
+  bool bad_input = false; // the verdict is ERROR because of bad input (exit status 2)
   double seconds = 0;
-  std::map<std::string, double> phases;  // seconds per phase
-  std::string detail;                    // one line
-  std::optional<exec::Failure> failure;  // safety failure or refusal
-  std::string failure_kernel;            // which kernel failed ("reference"/"optimized"/"kernel")
+  std::map<std::string, double> phases; // seconds per phase
+  std::string detail;                   // one line
+  std::optional<exec::Failure> failure; // safety failure or refusal
+  std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
   ElementCounts elements;
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;
@@ -65,9 +65,10 @@ struct EntryResult {
 
   // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
   bool matches() const {
-    if (expected) return *expected == verdict;
+    if (expected)
+      return *expected == verdict;
     return verdict == Verdict::Equivalent || verdict == Verdict::RaceFree;
   }
 };
 
-}  // namespace volta::driver
+} // namespace volta::driver

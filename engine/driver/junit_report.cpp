@@ -1,9 +1,9 @@
 #include "engine/driver/junit_report.hpp"
 
-#include <fmt/format.h>
-
 #include "engine/driver/report_text.hpp"
 #include "engine/driver/tool_version.hpp"
+
+#include <fmt/format.h>
 
 namespace volta::driver {
 
@@ -15,35 +15,36 @@ std::string xml_escape(std::string_view text, bool attribute) {
   for (char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
     switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\t':
-      case '\n':
-      case '\r':
-        // Attribute values are normalized by XML parsers (a newline becomes a space) unless
-        // written as character references; element text keeps them as they are.
-        if (attribute) {
-          out += fmt::format("&#{};", static_cast<int>(c));
-        } else {
-          out += ch;
-        }
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) break;  // not allowed in XML 1.0 (0x7f: allowed but useless)
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    case '\t':
+    case '\n':
+    case '\r':
+      // Attribute values are normalized by XML parsers (a newline becomes a space) unless
+      // written as character references; element text keeps them as they are.
+      if (attribute) {
+        out += fmt::format("&#{};", static_cast<int>(c));
+      } else {
         out += ch;
+      }
+      break;
+    default:
+      if (c < 0x20 || c == 0x7f)
+        break; // not allowed in XML 1.0 (0x7f: allowed but useless)
+      out += ch;
     }
   }
   return out;
@@ -57,21 +58,25 @@ std::string entry_text(const json& r) {
   if (r.contains("safety") && r["safety"].is_object()) {
     const auto& s = r["safety"];
     const std::string ptx = kernel_ptx(r, s.value("kernel", ""));
-    if (s.contains("access") && s["access"].is_object()) text += "\nat " + site_description(s["access"], ptx);
+    if (s.contains("access") && s["access"].is_object())
+      text += "\nat " + site_description(s["access"], ptx);
     if (s.contains("conflicting_access") && s["conflicting_access"].is_object()) {
-      text += "\nconflicting access at " + site_description(s["conflicting_access"], ptx);
+      text += (s.value("verdict", "") == "DATA_RACE" ? "\nconflicting access at " : "\nand at ") +
+              site_description(s["conflicting_access"], ptx);
     }
   }
   const std::string inputs = counterexample_inputs(r);
-  if (!inputs.empty()) text += "\ncounterexample: " + inputs + " (every other input 0)";
+  if (!inputs.empty())
+    text += "\ncounterexample: " + inputs + " (every other input 0)";
   return text;
 }
 
 std::string property(const std::string& name, const std::string& value) {
-  return fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name, true), xml_escape(value, true));
+  return fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name, true),
+                     xml_escape(value, true));
 }
 
-}  // namespace
+} // namespace
 
 std::string junit_xml(const json& report) {
   const json& results = report.at("results");
@@ -83,17 +88,22 @@ std::string junit_xml(const json& report) {
     failures += r.value("match", false) ? 0 : 1;
     seconds += r.value("seconds", 0.0);
   }
-  const std::string suite = fmt::format("{} {}{}", kToolName, command, manifest.empty() ? "" : " " + manifest);
+  const std::string suite =
+      fmt::format("{} {}{}", kToolName, command, manifest.empty() ? "" : " " + manifest);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  xml += fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
+  xml += fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+                     "skipped=\"0\" time=\"{:.3f}\">\n",
                      xml_escape(suite, true), results.size(), failures, seconds);
-  xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" time=\"{:.3f}\">\n",
+  xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+                     "skipped=\"0\" time=\"{:.3f}\">\n",
                      xml_escape(suite, true), results.size(), failures, seconds);
   xml += "    <properties>\n";
   xml += property("tool", fmt::format("{} {}", kToolName, kToolVersion)).substr(2);
-  if (!manifest.empty()) xml += property("manifest", manifest).substr(2);
+  if (!manifest.empty())
+    xml += property("manifest", manifest).substr(2);
   if (report.contains("shard") && report["shard"].is_object()) {
-    xml += property("shard", fmt::format("{}/{}", report["shard"].value("index", 0), report["shard"].value("count", 1)))
+    xml += property("shard", fmt::format("{}/{}", report["shard"].value("index", 0),
+                                         report["shard"].value("count", 1)))
                .substr(2);
   }
   xml += "    </properties>\n";
@@ -102,28 +112,33 @@ std::string junit_xml(const json& report) {
     const std::string expected = r["expected"].is_string() ? r["expected"].get<std::string>() : "";
     const double time = r.value("seconds", 0.0);
     xml += fmt::format("    <testcase name=\"{}\" classname=\"{}.{}.{}\" time=\"{:.3f}\">\n",
-                       xml_escape(r.value("name", ""), true), kToolName, command, r.value("kind", "entry"), time);
+                       xml_escape(r.value("name", ""), true), kToolName, command,
+                       r.value("kind", "entry"), time);
     xml += "      <properties>\n";
     xml += property("verdict", verdict);
     xml += property("expected", expected.empty() ? "EQUIVALENT or RACE_FREE" : expected);
     xml += property("seconds", fmt::format("{:.3f}", time));
     xml += property("kind", r.value("kind", ""));
-    if (r.contains("guard") && r["guard"].is_string()) xml += property("guard", r["guard"].get<std::string>());
-    if (r.contains("cache_hits")) xml += property("cache_hits", std::to_string(r.value("cache_hits", 0)));
+    if (r.contains("guard") && r["guard"].is_string())
+      xml += property("guard", r["guard"].get<std::string>());
+    if (r.contains("cache_hits"))
+      xml += property("cache_hits", std::to_string(r.value("cache_hits", 0)));
     xml += "      </properties>\n";
     const std::string text = entry_text(r);
     if (!r.value("match", false)) {
       const std::string message =
           expected.empty() ? fmt::format("verdict {}, expected EQUIVALENT or RACE_FREE", verdict)
                            : fmt::format("verdict {}, expected {}", verdict, expected);
-      xml += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(message, true),
-                         xml_escape(verdict, true), xml_escape(text, false));
+      xml += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
+                         xml_escape(message, true), xml_escape(verdict, true),
+                         xml_escape(text, false));
     }
-    if (!text.empty()) xml += fmt::format("      <system-out>{}</system-out>\n", xml_escape(text, false));
+    if (!text.empty())
+      xml += fmt::format("      <system-out>{}</system-out>\n", xml_escape(text, false));
     xml += "    </testcase>\n";
   }
   xml += "  </testsuite>\n</testsuites>\n";
   return xml;
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

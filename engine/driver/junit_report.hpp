@@ -18,4 +18,4 @@ std::string junit_xml(const nlohmann::json& report);
 // cannot carry.
 std::string xml_escape(std::string_view text, bool attribute);
 
-}  // namespace volta::driver
+} // namespace volta::driver

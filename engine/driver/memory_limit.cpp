@@ -1,19 +1,19 @@
 #include "engine/driver/memory_limit.hpp"
 
-#include <fmt/format.h>
-#include <malloc.h>
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
+#include <malloc.h>
+#include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define VOLTA_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) ||                         \
+    __has_feature(memory_sanitizer)
 #define VOLTA_SANITIZED 1
 #endif
 #endif
@@ -26,16 +26,23 @@ namespace {
 uint64_t statm_field(int index) {
   std::ifstream in("/proc/self/statm");
   uint64_t values[2] = {0, 0};
-  if (!(in >> values[0] >> values[1])) return 0;
+  if (!(in >> values[0] >> values[1]))
+    return 0;
   return values[index] * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-}  // namespace
+} // namespace
 
-uint64_t resident_bytes() { return statm_field(1); }
-uint64_t virtual_bytes() { return statm_field(0); }
+uint64_t resident_bytes() {
+  return statm_field(1);
+}
+uint64_t virtual_bytes() {
+  return statm_field(0);
+}
 
-void release_free_memory() { malloc_trim(0); }
+void release_free_memory() {
+  malloc_trim(0);
+}
 
 std::string install_address_space_limit(uint64_t budget_bytes) {
 #ifdef VOLTA_SANITIZED
@@ -49,14 +56,18 @@ std::string install_address_space_limit(uint64_t budget_bytes) {
   const uint64_t headroom = (1ull << 30) + threads * (80ull << 20);
   const uint64_t limit = virtual_bytes() + budget_bytes + headroom;
   rlimit current{};
-  if (getrlimit(RLIMIT_AS, &current) != 0) return fmt::format("getrlimit failed: {}", std::strerror(errno));
-  if (current.rlim_cur != RLIM_INFINITY && current.rlim_cur <= limit) return "";  // already tighter
+  if (getrlimit(RLIMIT_AS, &current) != 0)
+    return fmt::format("getrlimit failed: {}", std::strerror(errno));
+  if (current.rlim_cur != RLIM_INFINITY && current.rlim_cur <= limit)
+    return ""; // already tighter
   rlimit wanted = current;
   wanted.rlim_cur = limit;
-  if (current.rlim_max != RLIM_INFINITY && wanted.rlim_cur > current.rlim_max) wanted.rlim_cur = current.rlim_max;
-  if (setrlimit(RLIMIT_AS, &wanted) != 0) return fmt::format("setrlimit(RLIMIT_AS) failed: {}", std::strerror(errno));
+  if (current.rlim_max != RLIM_INFINITY && wanted.rlim_cur > current.rlim_max)
+    wanted.rlim_cur = current.rlim_max;
+  if (setrlimit(RLIMIT_AS, &wanted) != 0)
+    return fmt::format("setrlimit(RLIMIT_AS) failed: {}", std::strerror(errno));
   return "";
 #endif
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -22,4 +22,4 @@ void release_free_memory();
 // sanitizer build, which reserves terabytes of address space).
 std::string install_address_space_limit(uint64_t budget_bytes);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -4,6 +4,8 @@
 // entry after the other as they finish, without escape codes.
 #pragma once
 
+#include "engine/driver/result_line.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <iosfwd>
@@ -12,14 +14,13 @@
 #include <thread>
 #include <vector>
 
-#include "engine/driver/result_line.hpp"
-
 namespace volta::driver {
 
 class ProgressDisplay {
- public:
+public:
   // `out` may be null (no output at all). `width`: the terminal's columns (0: ask the terminal).
-  ProgressDisplay(std::ostream* out, bool terminal, size_t total, LineStyle style, size_t width = 0);
+  ProgressDisplay(std::ostream* out, bool terminal, size_t total, LineStyle style,
+                  size_t width = 0);
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
@@ -32,14 +33,14 @@ class ProgressDisplay {
   // A line of its own ("re-running 2 entries alone ...").
   void note(const std::string& line);
 
- private:
+private:
   struct Running {
     size_t slot;
     std::string name;
     std::chrono::steady_clock::time_point since;
   };
-  void clear_live_line();  // with mutex_ held
-  void draw_live_line();   // with mutex_ held
+  void clear_live_line(); // with mutex_ held
+  void draw_live_line();  // with mutex_ held
   void tick();
 
   std::ostream* out_;
@@ -60,4 +61,4 @@ class ProgressDisplay {
 // The number of columns of the terminal on standard output (80 when unknown).
 size_t terminal_columns();
 
-}  // namespace volta::driver
+} // namespace volta::driver

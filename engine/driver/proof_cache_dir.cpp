@@ -1,15 +1,14 @@
 #include "engine/driver/proof_cache_dir.hpp"
 
-#include <fmt/format.h>
-#include <unistd.h>
+#include "engine/driver/content_hash.hpp"
 
+#include <fmt/format.h>
 #include <fstream>
 #include <ostream>
 #include <sstream>
 #include <system_error>
 #include <thread>
-
-#include "engine/driver/content_hash.hpp"
+#include <unistd.h>
 
 namespace volta::driver {
 
@@ -23,12 +22,14 @@ std::string body_of(const std::string& key) {
   return fmt::format("{}\nkey {}\nverdict EQUIVALENT\n", kMagic, key);
 }
 
-}  // namespace
+} // namespace
 
 bool valid_cache_key(const std::string& key) {
-  if (key.size() != 32) return false;
+  if (key.size() != 32)
+    return false;
   for (char c : key) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+      return false;
   }
   return true;
 }
@@ -38,12 +39,13 @@ std::string DirectoryProofCache::file_text(const std::string& key) {
   return body + "checksum " + hex64(fnv1a64(body)) + "\n";
 }
 
-std::unique_ptr<DirectoryProofCache> DirectoryProofCache::open(const std::string& dir, std::ostream* warnings,
-                                                               std::string& error) {
+std::unique_ptr<DirectoryProofCache>
+DirectoryProofCache::open(const std::string& dir, std::ostream* warnings, std::string& error) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
-    error = fmt::format("--cache: cannot create the folder '{}': {}", dir, ec ? ec.message() : "not a folder");
+    error = fmt::format("--cache: cannot create the folder '{}': {}", dir,
+                        ec ? ec.message() : "not a folder");
     return nullptr;
   }
   if (access(dir.c_str(), W_OK | X_OK) != 0) {
@@ -53,13 +55,17 @@ std::unique_ptr<DirectoryProofCache> DirectoryProofCache::open(const std::string
   return std::unique_ptr<DirectoryProofCache>(new DirectoryProofCache(fs::path(dir), warnings));
 }
 
-fs::path DirectoryProofCache::path_of(const std::string& key) const { return dir_ / key.substr(0, 2) / key; }
+fs::path DirectoryProofCache::path_of(const std::string& key) const {
+  return dir_ / key.substr(0, 2) / key;
+}
 
 void DirectoryProofCache::warn(const std::string& path, const std::string& line) {
   std::lock_guard guard(mutex_);
-  if (!warned_.insert(path).second) return;  // one warning per file
+  if (!warned_.insert(path).second)
+    return; // one warning per file
   ++ignored_;
-  if (warnings_) *warnings_ << line << std::endl;
+  if (warnings_)
+    *warnings_ << line << std::endl;
 }
 
 bool DirectoryProofCache::contains(const std::string& key) {
@@ -83,9 +89,12 @@ bool DirectoryProofCache::contains(const std::string& key) {
   std::ostringstream text;
   text << in.rdbuf();
   if (text.str() != file_text(key)) {
-    warn(path.string(), fmt::format("volta-eg: warning: ignoring damaged proof-cache file '{}' (its content or checksum is "
-                     "wrong); the template is proved again",
-                     path.string()));
+    warn(
+        path.string(),
+        fmt::format(
+            "volta-eg: warning: ignoring damaged proof-cache file '{}' (its content or checksum is "
+            "wrong); the template is proved again",
+            path.string()));
     ++misses_;
     return false;
   }
@@ -96,35 +105,40 @@ bool DirectoryProofCache::contains(const std::string& key) {
 }
 
 void DirectoryProofCache::insert(const std::string& key) {
-  if (!valid_cache_key(key)) return;
+  if (!valid_cache_key(key))
+    return;
   {
     std::lock_guard guard(mutex_);
-    if (!known_.insert(key).second) return;
+    if (!known_.insert(key).second)
+      return;
   }
   const fs::path path = path_of(key);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   // A name no other writer uses (process, thread, counter), then an atomic rename.
-  const fs::path temp = path.parent_path() /
-                        fmt::format(".tmp-{}-{}-{}", getpid(), std::hash<std::thread::id>{}(std::this_thread::get_id()),
-                                    temp_counter_.fetch_add(1));
+  const fs::path temp =
+      path.parent_path() / fmt::format(".tmp-{}-{}-{}", getpid(),
+                                       std::hash<std::thread::id>{}(std::this_thread::get_id()),
+                                       temp_counter_.fetch_add(1));
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out << file_text(key);
     out.flush();
     if (!out) {
       fs::remove(temp, ec);
-      warn(path.string(), fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
+      warn(path.string(),
+           fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
       return;
     }
   }
   fs::rename(temp, path, ec);
   if (ec) {
     fs::remove(temp, ec);
-    warn(path.string(), fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
+    warn(path.string(),
+         fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
     return;
   }
   ++stored_;
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

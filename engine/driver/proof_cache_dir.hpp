@@ -13,6 +13,8 @@
 // or other processes sharing DIR, e.g. shards) see a whole file or none. Thread-safe.
 #pragma once
 
+#include "engine/prove/pair_prover.hpp"
+
 #include <atomic>
 #include <filesystem>
 #include <iosfwd>
@@ -21,12 +23,10 @@
 #include <string>
 #include <unordered_set>
 
-#include "engine/prove/pair_prover.hpp"
-
 namespace volta::driver {
 
 class DirectoryProofCache : public prove::ProofCache {
- public:
+public:
   // Creates DIR when needed. `warnings` receives one line per ignored file (may be null).
   static std::unique_ptr<DirectoryProofCache> open(const std::string& dir, std::ostream* warnings,
                                                    std::string& error);
@@ -37,21 +37,22 @@ class DirectoryProofCache : public prove::ProofCache {
   uint64_t hits() const { return hits_.load(); }
   uint64_t misses() const { return misses_.load(); }
   uint64_t stored() const { return stored_.load(); }
-  uint64_t ignored() const { return ignored_.load(); }  // damaged or unwritable files
+  uint64_t ignored() const { return ignored_.load(); } // damaged or unwritable files
 
   // The text of a cache file for `key` (exposed for tests).
   static std::string file_text(const std::string& key);
   std::filesystem::path path_of(const std::string& key) const;
 
- private:
-  DirectoryProofCache(std::filesystem::path dir, std::ostream* warnings) : dir_(std::move(dir)), warnings_(warnings) {}
+private:
+  DirectoryProofCache(std::filesystem::path dir, std::ostream* warnings)
+      : dir_(std::move(dir)), warnings_(warnings) {}
   void warn(const std::string& path, const std::string& line);
 
   std::filesystem::path dir_;
   std::ostream* warnings_;
-  std::mutex mutex_;                      // known_ and warnings_
+  std::mutex mutex_;                       // known_ and warnings_
   std::unordered_set<std::string> known_;  // keys verified or written by this process
-  std::unordered_set<std::string> warned_;  // damaged files already reported
+  std::unordered_set<std::string> warned_; // damaged files already reported
   std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0}, temp_counter_{0};
 };
 
@@ -59,4 +60,4 @@ class DirectoryProofCache : public prove::ProofCache {
 // key can never name a path outside DIR.
 bool valid_cache_key(const std::string& key);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -14,12 +14,14 @@ json to_json(const exec::Site& s) {
             {"ptx_line", s.ptx_line},
             {"ptx_column", s.ptx_column},
             {"instruction", s.instruction}};
-  j["cuda"] = s.cuda_file.empty() ? json(nullptr) : json{{"file", s.cuda_file}, {"line", s.cuda_line}};
+  j["cuda"] =
+      s.cuda_file.empty() ? json(nullptr) : json{{"file", s.cuda_file}, {"line", s.cuda_line}};
   return j;
 }
 
 json to_json(const exec::Failure& f) {
-  json j = {{"verdict", std::string(to_string(f.verdict))}, {"kind", f.kind}, {"message", f.message}};
+  json j = {
+      {"verdict", std::string(to_string(f.verdict))}, {"kind", f.kind}, {"message", f.message}};
   j["space"] = f.space.empty() ? json(nullptr) : json(f.space);
   j["location"] = f.location.empty() ? json(nullptr) : json(f.location);
   j["address"] = f.space.empty() ? json(nullptr) : json(f.address);
@@ -42,12 +44,9 @@ json to_json(const EntryResult& r) {
   j["phases"] = r.phases;
   j["detail"] = r.detail;
   if (r.kind == "equivalence") {
-    j["elements"] = {{"total", r.elements.total},
-                     {"direct", r.elements.direct},
-                     {"reused", r.elements.reused},
-                     {"z3", r.elements.z3},
-                     {"cached", r.elements.cached},
-                     {"not_equivalent", r.elements.not_equivalent},
+    j["elements"] = {{"total", r.elements.total},    {"direct", r.elements.direct},
+                     {"reused", r.elements.reused},  {"z3", r.elements.z3},
+                     {"cached", r.elements.cached},  {"not_equivalent", r.elements.not_equivalent},
                      {"unknown", r.elements.unknown}};
     j["z3_calls"] = r.z3_calls;
     j["cache_hits"] = r.cache_hits;
@@ -55,7 +54,8 @@ json to_json(const EntryResult& r) {
   if (r.counterexample) {
     const auto& c = *r.counterexample;
     json inputs = json::object();
-    for (const auto& [k, v] : c.inputs) inputs[k] = v;
+    for (const auto& [k, v] : c.inputs)
+      inputs[k] = v;
     j["counterexample"] = {{"element", c.element},
                            {"inputs", inputs},
                            {"reference_value", c.reference_value},
@@ -86,7 +86,8 @@ json to_json(const EntryResult& r) {
                {"warp_syncs", k.stats.warp_syncs},
                {"ctas", k.stats.ctas},
                {"idioms", k.stats.idioms}};
-    for (const auto& [name, n] : k.stats.idioms) idioms[name] += n;
+    for (const auto& [name, n] : k.stats.idioms)
+      idioms[name] += n;
     kernels.push_back(ks);
   }
   j["kernels"] = kernels;
@@ -99,8 +100,8 @@ json summarize(const json& results, double wall_seconds) {
   double seconds = 0;
   uint64_t cache_hits = 0;
   json verdicts = json::object(), guards = json::object();
-  json elements = {{"total", 0}, {"direct", 0}, {"reused", 0}, {"z3", 0}, {"cached", 0}, {"not_equivalent", 0},
-                   {"unknown", 0}};
+  json elements = {{"total", 0},  {"direct", 0},         {"reused", 0}, {"z3", 0},
+                   {"cached", 0}, {"not_equivalent", 0}, {"unknown", 0}};
   for (const auto& r : results) {
     matched += r.value("match", false) ? 1 : 0;
     bad_input += r.value("bad_input", false) ? 1 : 0;
@@ -113,7 +114,8 @@ json summarize(const json& results, double wall_seconds) {
       guards[g] = guards.value(g, 0) + 1;
     }
     if (r.contains("elements") && r["elements"].is_object()) {
-      for (auto& [k, n] : elements.items()) n = n.get<uint64_t>() + r["elements"].value(k, uint64_t{0});
+      for (auto& [k, n] : elements.items())
+        n = n.get<uint64_t>() + r["elements"].value(k, uint64_t{0});
     }
   }
   return {{"entries", results.size()},
@@ -135,7 +137,8 @@ int exit_status(const json& results) {
     bad |= r.value("bad_input", false);
     mismatch |= !r.value("match", false);
   }
-  if (bad) return cli::kBadInput;
+  if (bad)
+    return cli::kBadInput;
   return mismatch ? cli::kMismatch : cli::kSuccess;
 }
 
@@ -148,13 +151,15 @@ json report_json(const std::vector<EntryResult>& results, const ReportInfo& info
   j["manifest"] = info.manifest;
   j["manifest_digest"] = info.manifest_digest ? json(*info.manifest_digest) : json(nullptr);
   j["filter"] = info.filter ? json(*info.filter) : json(nullptr);
-  j["shard"] = info.shard ? json{{"index", info.shard->first}, {"count", info.shard->second}} : json(nullptr);
+  j["shard"] = info.shard ? json{{"index", info.shard->first}, {"count", info.shard->second}}
+                          : json(nullptr);
   j["options"] = info.options;
   json list = json::array();
-  for (const auto& r : results) list.push_back(to_json(r));
+  for (const auto& r : results)
+    list.push_back(to_json(r));
   j["summary"] = summarize(list, info.wall_seconds);
   j["results"] = std::move(list);
   return j;
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -3,13 +3,13 @@
 // (which recomputes the summary of combined shard reports with the same code).
 #pragma once
 
+#include "engine/driver/entry_result.hpp"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "engine/driver/entry_result.hpp"
 
 namespace volta::driver {
 
@@ -17,12 +17,12 @@ inline constexpr int kReportSchemaVersion = 1;
 
 // What the report says about the run as a whole.
 struct ReportInfo {
-  std::string command;                       // "prove" | "check"
-  std::string manifest;                      // the manifest path as given ("" for one pair)
-  std::optional<std::string> manifest_digest;  // content hash of the manifest file
-  std::optional<std::string> filter;         // --filter
-  std::optional<std::pair<int, int>> shard;  // --shard I/N
-  nlohmann::json options = nlohmann::json::object();  // the guards and prover settings used
+  std::string command;                               // "prove" | "check"
+  std::string manifest;                              // the manifest path as given ("" for one pair)
+  std::optional<std::string> manifest_digest;        // content hash of the manifest file
+  std::optional<std::string> filter;                 // --filter
+  std::optional<std::pair<int, int>> shard;          // --shard I/N
+  nlohmann::json options = nlohmann::json::object(); // the guards and prover settings used
   double wall_seconds = 0;
 };
 
@@ -37,4 +37,4 @@ nlohmann::json summarize(const nlohmann::json& results, double wall_seconds);
 // is not the expected one, else 0.
 int exit_status(const nlohmann::json& results);
 
-}  // namespace volta::driver
+} // namespace volta::driver

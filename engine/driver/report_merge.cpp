@@ -1,14 +1,13 @@
 #include "engine/driver/report_merge.hpp"
 
-#include <fmt/format.h>
+#include "engine/driver/report_json.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include "engine/driver/report_json.hpp"
 
 namespace volta::driver {
 
@@ -31,11 +30,12 @@ std::pair<size_t, size_t> line_col(const std::string& text, size_t offset) {
 }
 
 std::string text_or_null(const json& j, const char* key) {
-  if (!j.contains(key) || j[key].is_null()) return "(none)";
+  if (!j.contains(key) || j[key].is_null())
+    return "(none)";
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
 }
 
-}  // namespace
+} // namespace
 
 std::optional<LoadedReport> load_report(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
@@ -62,8 +62,9 @@ std::optional<LoadedReport> load_report(const std::string& path, std::string& er
   }
   if (!r.contains("schema_version") || !r["schema_version"].is_number_integer() ||
       r["schema_version"].get<int>() != kReportSchemaVersion) {
-    error = fmt::format("{}: error: $.schema_version: expected {} (a report of this volta-eg version), got {}", path,
-                        kReportSchemaVersion, text_or_null(r, "schema_version"));
+    error = fmt::format(
+        "{}: error: $.schema_version: expected {} (a report of this volta-eg version), got {}",
+        path, kReportSchemaVersion, text_or_null(r, "schema_version"));
     return std::nullopt;
   }
   if (!r.contains("results") || !r["results"].is_array()) {
@@ -72,18 +73,22 @@ std::optional<LoadedReport> load_report(const std::string& path, std::string& er
   }
   for (size_t i = 0; i < r["results"].size(); ++i) {
     const json& e = r["results"][i];
-    if (!e.is_object() || !e.contains("index") || !e["index"].is_number_unsigned() || !e.contains("name") ||
-        !e["name"].is_string()) {
-      error = fmt::format("{}: error: $.results[{}]: expected an entry with an unsigned \"index\" and a \"name\"", path, i);
+    if (!e.is_object() || !e.contains("index") || !e["index"].is_number_unsigned() ||
+        !e.contains("name") || !e["name"].is_string()) {
+      error = fmt::format(
+          "{}: error: $.results[{}]: expected an entry with an unsigned \"index\" and a \"name\"",
+          path, i);
       return std::nullopt;
     }
   }
   if (r.contains("shard") && !r["shard"].is_null()) {
     const json& s = r["shard"];
-    if (!s.is_object() || !s.contains("index") || !s.contains("count") || !s["index"].is_number_integer() ||
-        !s["count"].is_number_integer() || s["count"].get<int>() < 1 || s["index"].get<int>() < 0 ||
+    if (!s.is_object() || !s.contains("index") || !s.contains("count") ||
+        !s["index"].is_number_integer() || !s["count"].is_number_integer() ||
+        s["count"].get<int>() < 1 || s["index"].get<int>() < 0 ||
         s["index"].get<int>() >= s["count"].get<int>()) {
-      error = fmt::format("{}: error: $.shard: expected {{\"index\": I, \"count\": N}} with 0 <= I < N", path);
+      error = fmt::format(
+          "{}: error: $.shard: expected {{\"index\": I, \"count\": N}} with 0 <= I < N", path);
       return std::nullopt;
     }
   }
@@ -101,19 +106,22 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
   for (const char* key : {"command", "manifest_digest", "filter"}) {
     for (const auto& in : inputs) {
       const std::string a = text_or_null(first.report, key), b = text_or_null(in.report, key);
-      if (a == b) continue;
+      if (a == b)
+        continue;
       const char* what = std::string(key) == "manifest_digest" ? "different manifests"
                          : std::string(key) == "command"       ? "different commands"
                                                                : "different --filter expressions";
-      out.errors.push_back(fmt::format("{}: error: cannot merge reports of {}: $.{} is {} here but {} in {}", in.path,
-                                       what, key, b, a, first.path));
+      out.errors.push_back(
+          fmt::format("{}: error: cannot merge reports of {}: $.{} is {} here but {} in {}",
+                      in.path, what, key, b, a, first.path));
       return out;
     }
   }
   if (first.report.value("manifest_digest", json()).is_null()) {
-    out.warnings.push_back(fmt::format("{}: warning: the report has no manifest digest (a single pair?): cannot "
-                                       "check that the reports belong together",
-                                       first.path));
+    out.warnings.push_back(
+        fmt::format("{}: warning: the report has no manifest digest (a single pair?): cannot "
+                    "check that the reports belong together",
+                    first.path));
   }
   // Shards: one count, each index once. A report without a shard covers the whole batch (0/1).
   int count = -1;
@@ -122,35 +130,44 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
     const json& s = in.report.value("shard", json());
     const int index = s.is_object() ? s.value("index", 0) : 0;
     const int n = s.is_object() ? s.value("count", 1) : 1;
-    if (count == -1) count = n;
+    if (count == -1)
+      count = n;
     if (n != count) {
-      out.errors.push_back(fmt::format("{}: error: cannot merge: this report is shard {}/{} but {} is one of {} shards",
-                                       in.path, index, n, first.path, count));
+      out.errors.push_back(fmt::format(
+          "{}: error: cannot merge: this report is shard {}/{} but {} is one of {} shards", in.path,
+          index, n, first.path, count));
       return out;
     }
     auto [it, fresh] = shards.emplace(index, in.path);
     if (!fresh) {
-      out.errors.push_back(fmt::format("{}: error: cannot merge: shard {}/{} is also given as {}", in.path, index, n, it->second));
+      out.errors.push_back(fmt::format("{}: error: cannot merge: shard {}/{} is also given as {}",
+                                       in.path, index, n, it->second));
       return out;
     }
   }
   std::vector<int> missing;
   for (int i = 0; i < count; ++i) {
-    if (!shards.count(i)) missing.push_back(i);
+    if (!shards.count(i))
+      missing.push_back(i);
   }
   if (!missing.empty()) {
     std::string list;
-    for (int i : missing) list += fmt::format("{}{}/{}", list.empty() ? "" : ", ", i, count);
+    for (int i : missing)
+      list += fmt::format("{}{}/{}", list.empty() ? "" : ", ", i, count);
     if (!allow_partial) {
-      out.errors.push_back(fmt::format("volta-eg: error: merge: missing shard{} {} (--allow-partial merges what is there)",
-                                       missing.size() == 1 ? "" : "s", list));
+      out.errors.push_back(fmt::format(
+          "volta-eg: error: merge: missing shard{} {} (--allow-partial merges what is there)",
+          missing.size() == 1 ? "" : "s", list));
       return out;
     }
-    out.warnings.push_back(fmt::format("volta-eg: warning: merge: missing shard{} {}", missing.size() == 1 ? "" : "s", list));
+    out.warnings.push_back(fmt::format("volta-eg: warning: merge: missing shard{} {}",
+                                       missing.size() == 1 ? "" : "s", list));
   }
   for (const auto& in : inputs) {
-    if (in.report.value("options", json::object()) != first.report.value("options", json::object())) {
-      out.warnings.push_back(fmt::format("{}: warning: ran with other options ($.options) than {}", in.path, first.path));
+    if (in.report.value("options", json::object()) !=
+        first.report.value("options", json::object())) {
+      out.warnings.push_back(fmt::format("{}: warning: ran with other options ($.options) than {}",
+                                         in.path, first.path));
     }
   }
   // Entries, by manifest index; an index twice means overlapping inputs.
@@ -162,38 +179,45 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
       const size_t index = e["index"].get<size_t>();
       auto [it, fresh] = entries.emplace(index, std::make_pair(e, in.path));
       if (!fresh) {
-        out.errors.push_back(fmt::format("{}: error: cannot merge: entry #{} ({}) is also in {}", in.path, index,
-                                         e["name"].get<std::string>(), it->second.second));
+        out.errors.push_back(fmt::format("{}: error: cannot merge: entry #{} ({}) is also in {}",
+                                         in.path, index, e["name"].get<std::string>(),
+                                         it->second.second));
         return out;
       }
     }
   }
   json merged = json::object();
-  for (const char* key : {"tool", "version", "schema_version", "command", "manifest", "manifest_digest", "filter"}) {
+  for (const char* key :
+       {"tool", "version", "schema_version", "command", "manifest", "manifest_digest", "filter"}) {
     merged[key] = first.report.value(key, json());
   }
   merged["shard"] = nullptr;
-  if (!missing.empty()) merged["missing_shards"] = missing;
+  if (!missing.empty())
+    merged["missing_shards"] = missing;
   merged["options"] = first.report.value("options", json::object());
   json results = json::array();
-  for (auto& [index, entry] : entries) results.push_back(std::move(entry.first));
+  for (auto& [index, entry] : entries)
+    results.push_back(std::move(entry.first));
   merged["summary"] = summarize(results, wall);
   // Cache counters (when the shards used --cache) add up.
   json cache;
   for (const auto& in : inputs) {
-    if (!in.report.contains("cache") || !in.report["cache"].is_object()) continue;
+    if (!in.report.contains("cache") || !in.report["cache"].is_object())
+      continue;
     if (cache.is_null()) {
       cache = in.report["cache"];
       continue;
     }
     for (auto& [k, v] : cache.items()) {
-      if (v.is_number_unsigned()) v = v.get<uint64_t>() + in.report["cache"].value(k, uint64_t{0});
+      if (v.is_number_unsigned())
+        v = v.get<uint64_t>() + in.report["cache"].value(k, uint64_t{0});
     }
   }
-  if (!cache.is_null()) merged["cache"] = cache;
+  if (!cache.is_null())
+    merged["cache"] = cache;
   merged["results"] = std::move(results);
   out.report = std::move(merged);
   return out;
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -22,10 +22,10 @@ std::optional<LoadedReport> load_report(const std::string& path, std::string& er
 
 struct MergeOutcome {
   std::optional<nlohmann::json> report;
-  std::vector<std::string> errors;    // each a full "file: error: ..." line
-  std::vector<std::string> warnings;  // each a full "file: warning: ..." line
+  std::vector<std::string> errors;   // each a full "file: error: ..." line
+  std::vector<std::string> warnings; // each a full "file: warning: ..." line
 };
 
 MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_partial);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -14,4 +14,4 @@ std::string site_description(const nlohmann::json& site, const std::string& ptx)
 // The PTX path of the kernel with this role ("reference", "optimized", "kernel"), or "".
 std::string kernel_ptx(const nlohmann::json& entry, const std::string& role);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -1,49 +1,59 @@
 #include "engine/driver/result_line.hpp"
 
 #include <fmt/format.h>
-
 #include <ostream>
 
 namespace volta::driver {
 
 const char* verdict_color(bool matches, Verdict v) {
-  if (!matches) return "\033[1;31m";                                       // bold red
-  if (v == Verdict::Equivalent || v == Verdict::RaceFree) return "\033[32m";  // green
-  return "\033[33m";  // an expected finding (a race the manifest expects): yellow
+  if (!matches)
+    return "\033[1;31m"; // bold red
+  if (v == Verdict::Equivalent || v == Verdict::RaceFree)
+    return "\033[32m"; // green
+  return "\033[33m";   // an expected finding (a race the manifest expects): yellow
 }
 
 namespace {
 
 std::string site_text(const exec::Site& s) {
-  if (!s.cuda_file.empty()) return fmt::format("{}:{}", s.cuda_file, s.cuda_line);
+  if (!s.cuda_file.empty())
+    return fmt::format("{}:{}", s.cuda_file, s.cuda_line);
   return fmt::format("PTX line {}", s.ptx_line);
 }
 
 std::string thread_text(const exec::Site& s) {
-  if (s.ctaid[0] == 0 && s.ctaid[1] == 0 && s.ctaid[2] == 0) return fmt::format("thread {}", s.thread);
+  if (s.ctaid[0] == 0 && s.ctaid[1] == 0 && s.ctaid[2] == 0)
+    return fmt::format("thread {}", s.thread);
   return fmt::format("thread {} of CTA ({},{},{})", s.thread, s.ctaid[0], s.ctaid[1], s.ctaid[2]);
 }
 
-}  // namespace
+} // namespace
 
 void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle& style) {
   const bool ok = r.matches();
   const char* on = style.color ? verdict_color(ok, r.verdict) : "";
   const char* off = style.color ? kReset : "";
   const char* dim = style.color ? kDim : "";
-  std::string line = fmt::format("{}{:<18}{} {:<{}}  {:>8.3f}s", on, to_string(r.verdict), off, r.name,
-                                 style.name_width, r.seconds);
+  std::string line = fmt::format("{}{:<18}{} {:<{}}  {:>8.3f}s", on, to_string(r.verdict), off,
+                                 r.name, style.name_width, r.seconds);
   if (!ok) {
     line += r.expected ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
                        : fmt::format("  {}expected EQUIVALENT or RACE_FREE{}", on, off);
   }
   out << line << "\n";
-  const bool plain_pass = ok && (r.verdict == Verdict::Equivalent || r.verdict == Verdict::RaceFree);
-  if (!r.detail.empty() && !plain_pass) out << "    " << r.detail << "\n";
+  const bool plain_pass =
+      ok && (r.verdict == Verdict::Equivalent || r.verdict == Verdict::RaceFree);
+  if (!r.detail.empty() && !plain_pass)
+    out << "    " << r.detail << "\n";
   if (r.failure && r.failure->first && !r.failure->first->cuda_file.empty()) {
     const auto& f = *r.failure;
-    std::string where = fmt::format("    {}at {} ({})", dim, site_text(*f.first), thread_text(*f.first));
-    if (f.second) where += fmt::format(", conflicting access at {} ({})", site_text(*f.second), thread_text(*f.second));
+    std::string where =
+        fmt::format("    {}at {} ({})", dim, site_text(*f.first), thread_text(*f.first));
+    if (f.second) {
+      where += fmt::format(", {} {} ({})",
+                           f.verdict == Verdict::DataRace ? "conflicting access at" : "and at",
+                           site_text(*f.second), thread_text(*f.second));
+    }
     out << where << off << "\n";
   }
   if (r.counterexample && !r.counterexample->inputs.empty()) {
@@ -61,4 +71,4 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
   }
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -3,16 +3,16 @@
 // and the inputs of a counterexample, indented below it.
 #pragma once
 
+#include "engine/driver/entry_result.hpp"
+
 #include <cstddef>
 #include <iosfwd>
-
-#include "engine/driver/entry_result.hpp"
 
 namespace volta::driver {
 
 struct LineStyle {
-  bool color = false;       // ANSI colors (terminals)
-  size_t name_width = 0;    // pad names to this width so that times line up
+  bool color = false;    // ANSI colors (terminals)
+  size_t name_width = 0; // pad names to this width so that times line up
 };
 
 void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle& style);
@@ -24,4 +24,4 @@ inline constexpr const char* kDim = "\033[2m";
 inline constexpr const char* kBold = "\033[1m";
 inline constexpr const char* kRed = "\033[31m";
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -1,23 +1,24 @@
 #include "engine/driver/safety_check.hpp"
 
-#include <fmt/format.h>
+#include "engine/driver/diagnostic_text.hpp"
 
 #include <chrono>
-
-#include "engine/driver/diagnostic_text.hpp"
+#include <fmt/format.h>
 
 namespace volta::driver {
 
-std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config, const std::string& role,
-                                              KernelCache& cache, symbolic::ExprStore& store,
-                                              const exec::RunOptions& options, EntryResult& result) {
+std::optional<exec::KernelRun>
+execute_config(const launch::KernelConfig& config, const std::string& role, KernelCache& cache,
+               symbolic::ExprStore& store, const exec::RunOptions& options, EntryResult& result) {
   const auto start = std::chrono::steady_clock::now();
   auto loaded = cache.load(config.ptx_path, config.entry);
-  result.phases["load"] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.phases["load"] +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!loaded.kernel) {
     result.verdict = Verdict::Error;
     result.bad_input = true;
-    result.detail = loaded.diagnostics.empty() ? "cannot load kernel" : diagnostic_headline(loaded.diagnostics.front());
+    result.detail = loaded.diagnostics.empty() ? "cannot load kernel"
+                                               : diagnostic_headline(loaded.diagnostics.front());
     result.failure_kernel = role;
     return std::nullopt;
   }
@@ -26,14 +27,16 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
   summary.role = role;
   summary.ptx = config.ptx_path;
   summary.entry = config.entry;
-  if (const ptx::Function* f = loaded.kernel->module.find_function(config.entry)) summary.entry_line = f->loc.line;
+  if (const ptx::Function* f = loaded.kernel->module.find_function(config.entry))
+    summary.entry_line = f->loc.line;
   summary.stats = run.stats;
   summary.seconds = run.seconds;
   result.kernels.push_back(summary);
   result.phases["execute"] += run.seconds;
   if (run.failure) {
     result.verdict = run.failure->verdict;
-    result.bad_input = run.failure->verdict == Verdict::Error && run.failure->kind == "bad launch configuration";
+    result.bad_input =
+        run.failure->verdict == Verdict::Error && run.failure->kind == "bad launch configuration";
     result.detail = run.failure->message;
     result.failure = run.failure;
     result.failure_kernel = role;
@@ -41,8 +44,8 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
   return run;
 }
 
-std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const symbolic::ExprStore& store,
-                                            bool values_matter) {
+std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
+                                            const symbolic::ExprStore& store, bool values_matter) {
   for (const auto& out : run.outputs) {
     for (const auto& [index, value] : out.elements) {
       const uint16_t taint = store.node(value).taint & symbolic::kValueTaints;
@@ -52,21 +55,26 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const sy
       if (taint & symbolic::kTaintUndef) {
         f.verdict = Verdict::Uninitialized;
         f.kind = "uninitialized output";
-        f.message = fmt::format("{} receives a value computed from uninitialized memory or registers", f.location);
+        f.message = fmt::format(
+            "{} receives a value computed from uninitialized memory or registers", f.location);
         return f;
       }
-      if (!values_matter) continue;
+      if (!values_matter)
+        continue;
       if (taint & symbolic::kTaintAtomicResult) {
         f.verdict = Verdict::Unsupported;
         f.kind = "unsupported";
-        f.message = fmt::format("{} depends on the value returned by an atomic, which depends on the order of the threads",
+        f.message = fmt::format("{} depends on the value returned by an atomic, which depends on "
+                                "the order of the threads",
                                 f.location);
         return f;
       }
       if (taint & symbolic::kTaintOpaque) {
         f.verdict = Verdict::Unsupported;
         f.kind = "unsupported";
-        f.message = fmt::format("{} depends on a bit-level operation on data that is not a recognized idiom", f.location);
+        f.message = fmt::format(
+            "{} depends on a bit-level operation on data that is not a recognized idiom",
+            f.location);
         return f;
       }
     }
@@ -74,7 +82,8 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const sy
   return std::nullopt;
 }
 
-EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& cache, const CheckOptions& options) {
+EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& cache,
+                               const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   EntryResult result;
   result.name = entry.name;
@@ -95,7 +104,8 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
         result.failure_kernel = "kernel";
       } else {
         result.verdict = Verdict::RaceFree;
-        result.detail = "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
+        result.detail =
+            "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
       }
     }
   }
@@ -103,4 +113,4 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
   return result;
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

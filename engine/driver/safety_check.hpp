@@ -16,13 +16,14 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
 
 // Loads and runs one kernel configuration; fills `result` with a failure when there is one and
 // returns the run (nullopt when loading failed: bad input).
-std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config, const std::string& role,
-                                              KernelCache& cache, symbolic::ExprStore& store,
+std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config,
+                                              const std::string& role, KernelCache& cache,
+                                              symbolic::ExprStore& store,
                                               const exec::RunOptions& options, EntryResult& result);
 
 // The first output element whose value carries an uninitialized value (and, when
 // `values_matter`, a schedule-dependent atomic result or an unresolved bit-level operation).
-std::optional<exec::Failure> output_failure(const exec::KernelRun& run, const symbolic::ExprStore& store,
-                                            bool values_matter);
+std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
+                                            const symbolic::ExprStore& store, bool values_matter);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -1,12 +1,11 @@
 #include "engine/driver/sarif_report.hpp"
 
-#include <fmt/format.h>
-
-#include <array>
-
 #include "engine/driver/content_hash.hpp"
 #include "engine/driver/report_text.hpp"
 #include "engine/driver/tool_version.hpp"
+
+#include <array>
+#include <fmt/format.h>
 
 namespace volta::driver {
 
@@ -25,7 +24,8 @@ struct Rule {
 
 constexpr std::array<Rule, 7> kRules = {{
     {"data-race", "DATA_RACE", "DataRace", "error", "Data race",
-     "Two threads access the same memory location without synchronization between them, and at least one "
+     "Two threads access the same memory location without synchronization between them, and at "
+     "least one "
      "access is a write: the result depends on the schedule."},
     {"out-of-bounds", "OUT_OF_BOUNDS", "OutOfBounds", "error", "Out-of-bounds or misaligned access",
      "A memory access outside the arrays of the launch configuration (or outside a shared or local "
@@ -33,24 +33,29 @@ constexpr std::array<Rule, 7> kRules = {{
     {"deadlock", "DEADLOCK", "Deadlock", "error", "Deadlock",
      "Threads wait at barriers that can never complete: the kernel hangs on a GPU."},
     {"barrier-divergence", "BARRIER_DIVERGENCE", "BarrierDivergence", "error", "Barrier divergence",
-     "A barrier is reached by only part of the threads (or of a warp's lanes) that must reach it together."},
+     "A barrier is reached by only part of the threads (or of a warp's lanes) that must reach it "
+     "together."},
     {"uninitialized", "UNINITIALIZED", "Uninitialized", "error", "Uninitialized value in an output",
      "An output element is computed from memory or registers that were never written."},
     {"unsupported", "UNSUPPORTED", "Unsupported", "warning", "Outside what volta-eg models",
-     "The kernel uses a feature volta-eg does not model (for example a branch on input data): nothing is "
+     "The kernel uses a feature volta-eg does not model (for example a branch on input data): "
+     "nothing is "
      "proved about it."},
     {"not-equivalent", "NOT_EQUIVALENT", "NotEquivalent", "error", "Kernels not equivalent",
-     "The optimized kernel computes a different value than the reference kernel for some output element, "
+     "The optimized kernel computes a different value than the reference kernel for some output "
+     "element, "
      "over the reals; the result gives a counterexample."},
 }};
 
 json physical(const std::string& path, uint32_t line, uint32_t column) {
   json artifact = {{"uri", path_to_uri(path)}};
-  if (!path.empty() && path[0] != '/') artifact["uriBaseId"] = "%SRCROOT%";
+  if (!path.empty() && path[0] != '/')
+    artifact["uriBaseId"] = "%SRCROOT%";
   json loc = {{"artifactLocation", artifact}};
   if (line > 0) {
     json region = {{"startLine", line}};
-    if (column > 0) region["startColumn"] = column;
+    if (column > 0)
+      region["startColumn"] = column;
     loc["region"] = region;
   }
   return loc;
@@ -60,30 +65,35 @@ json physical(const std::string& path, uint32_t line, uint32_t column) {
 json site_location(const json& site, const std::string& ptx, const std::string& what) {
   json loc;
   if (site.contains("cuda") && site["cuda"].is_object()) {
-    loc["physicalLocation"] = physical(site["cuda"].value("file", ""), site["cuda"].value("line", 0u), 0);
+    loc["physicalLocation"] =
+        physical(site["cuda"].value("file", ""), site["cuda"].value("line", 0u), 0);
   } else {
-    loc["physicalLocation"] = physical(ptx, site.value("ptx_line", 0u), site.value("ptx_column", 0u));
+    loc["physicalLocation"] =
+        physical(ptx, site.value("ptx_line", 0u), site.value("ptx_column", 0u));
   }
   loc["message"] = {{"text", what}};
   return loc;
 }
 
 json ptx_location(const json& site, const std::string& ptx, const std::string& what) {
-  return {{"physicalLocation", physical(ptx, site.value("ptx_line", 0u), site.value("ptx_column", 0u))},
-          {"message", {{"text", what}}}};
+  return {
+      {"physicalLocation", physical(ptx, site.value("ptx_line", 0u), site.value("ptx_column", 0u))},
+      {"message", {{"text", what}}}};
 }
 
-std::string access_text(const json& site, const char* role) {
-  std::string text = fmt::format("{} access by thread {}", role, site.value("linear_thread", 0));
+std::string access_text(const json& site, const char* what) {
+  std::string text = fmt::format("{}thread {}", what, site.value("linear_thread", 0));
   const std::string instruction = site.value("instruction", "");
-  if (!instruction.empty()) text += fmt::format(": '{}'", instruction);
+  if (!instruction.empty())
+    text += fmt::format(": '{}'", instruction);
   return text;
 }
 
 json kernel_location(const json& r, const std::string& role, const std::string& manifest) {
   if (r.contains("kernels") && r["kernels"].is_array()) {
     for (const auto& k : r["kernels"]) {
-      if (k.value("role", "") != role) continue;
+      if (k.value("role", "") != role)
+        continue;
       return {{"physicalLocation", physical(k.value("ptx", ""), k.value("entry_line", 0u), 0)},
               {"message", {{"text", fmt::format("{} kernel {}", role, k.value("entry", ""))}}}};
     }
@@ -100,7 +110,8 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
   json logical = json::array();
   if (verdict == "NOT_EQUIVALENT") {
     const std::string inputs = counterexample_inputs(r);
-    if (!inputs.empty()) message += fmt::format(" (counterexample: {}; every other input 0)", inputs);
+    if (!inputs.empty())
+      message += fmt::format(" (counterexample: {}; every other input 0)", inputs);
     locations.push_back(kernel_location(r, "optimized", manifest));
     json ref = kernel_location(r, "reference", manifest);
     ref["id"] = 1;
@@ -111,22 +122,28 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
     const std::string ptx = kernel_ptx(r, role);
     if (s.contains("access") && s["access"].is_object()) {
       const json& a = s["access"];
-      const bool race = s.contains("conflicting_access") && s["conflicting_access"].is_object();
-      locations.push_back(site_location(a, ptx, access_text(a, race ? "this" : "the")));
+      // The second site: a race's earlier conflicting access, or (deadlock) a thread waiting
+      // elsewhere.
+      const bool second_site =
+          s.contains("conflicting_access") && s["conflicting_access"].is_object();
+      const bool race = verdict == "DATA_RACE";
+      locations.push_back(site_location(a, ptx, access_text(a, "")));
       int id = 1;
-      if (race) {
+      if (second_site) {
         const json& b = s["conflicting_access"];
-        json second = site_location(b, ptx, access_text(b, "conflicting"));
+        json second = site_location(b, ptx, access_text(b, race ? "conflicting access by " : ""));
         second["id"] = id++;
         related.push_back(second);
       }
       // The PTX instructions behind CUDA lines (one CUDA line is often many instructions).
       if (a.contains("cuda") && a["cuda"].is_object()) {
-        json p = ptx_location(a, ptx, "PTX instruction of the access");
+        json p = ptx_location(a, ptx, "the PTX instruction");
         p["id"] = id++;
         related.push_back(p);
-        if (race && s["conflicting_access"].contains("cuda") && s["conflicting_access"]["cuda"].is_object()) {
-          json q = ptx_location(s["conflicting_access"], ptx, "PTX instruction of the conflicting access");
+        if (second_site && s["conflicting_access"].contains("cuda") &&
+            s["conflicting_access"]["cuda"].is_object()) {
+          json q =
+              ptx_location(s["conflicting_access"], ptx, "the PTX instruction of the second site");
           q["id"] = id++;
           related.push_back(q);
         }
@@ -140,15 +157,18 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
       }
     }
   } else {
-    locations.push_back(kernel_location(r, r.value("kind", "") == "equivalence" ? "optimized" : "kernel", manifest));
+    locations.push_back(kernel_location(
+        r, r.value("kind", "") == "equivalence" ? "optimized" : "kernel", manifest));
   }
-  if (!logical.empty()) locations[0]["logicalLocations"] = logical;
+  if (!logical.empty())
+    locations[0]["logicalLocations"] = logical;
   json result = {{"ruleId", rule.id},
                  {"ruleIndex", rule_index},
                  {"level", rule.level},
                  {"message", {{"text", message}}},
                  {"locations", locations}};
-  if (!related.empty()) result["relatedLocations"] = related;
+  if (!related.empty())
+    result["relatedLocations"] = related;
   // Stable across runs and machines: the entry and what was found, not where the files live.
   result["partialFingerprints"] = {{"voltaEntry/v1", hex64(fnv1a64(name + "\n" + rule.id))}};
   json properties = {{"entry", name},
@@ -156,21 +176,24 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
                      {"verdict", verdict},
                      {"expected", r.contains("expected") ? r["expected"] : json(nullptr)},
                      {"match", r.value("match", false)}};
-  if (r.contains("safety") && r["safety"].is_object()) properties["findingKind"] = r["safety"].value("kind", "");
+  if (r.contains("safety") && r["safety"].is_object())
+    properties["findingKind"] = r["safety"].value("kind", "");
   result["properties"] = properties;
   if (r.value("match", false) && r.contains("expected") && r["expected"].is_string()) {
-    result["suppressions"] = json::array(
-        {{{"kind", "external"},
-          {"justification", fmt::format("the manifest expects {} for this entry", r["expected"].get<std::string>())}}});
+    result["suppressions"] =
+        json::array({{{"kind", "external"},
+                      {"justification", fmt::format("the manifest expects {} for this entry",
+                                                    r["expected"].get<std::string>())}}});
   }
   return result;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<std::string> sarif_rule_id(const std::string& verdict) {
   for (const auto& rule : kRules) {
-    if (verdict == rule.verdict) return std::string(rule.id);
+    if (verdict == rule.verdict)
+      return std::string(rule.id);
   }
   return std::nullopt;
 }
@@ -178,8 +201,8 @@ std::optional<std::string> sarif_rule_id(const std::string& verdict) {
 std::string path_to_uri(const std::string& path) {
   std::string out;
   for (unsigned char c : path) {
-    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                      c == '.' || c == '_' || c == '~' || c == '/';
+    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
     out += keep ? std::string(1, static_cast<char>(c)) : fmt::format("%{:02X}", c);
   }
   return !path.empty() && path[0] == '/' ? "file://" + out : out;
@@ -200,16 +223,20 @@ json sarif_log(const json& report) {
   for (const auto& r : report.at("results")) {
     const std::string verdict = r.value("verdict", "");
     for (size_t i = 0; i < kRules.size(); ++i) {
-      if (verdict == kRules[i].verdict) results.push_back(make_result(r, i, manifest));
+      if (verdict == kRules[i].verdict)
+        results.push_back(make_result(r, i, manifest));
     }
   }
   // Entries that could not be analyzed (bad input, internal errors) are tool-execution
   // notifications, not results: they say nothing about the code.
   json notifications = json::array();
   for (const auto& r : report.at("results")) {
-    if (r.value("verdict", "") != "ERROR") continue;
-    notifications.push_back({{"level", "error"},
-                             {"message", {{"text", fmt::format("{}: {}", r.value("name", ""), r.value("detail", ""))}}}});
+    if (r.value("verdict", "") != "ERROR")
+      continue;
+    notifications.push_back(
+        {{"level", "error"},
+         {"message",
+          {{"text", fmt::format("{}: {}", r.value("name", ""), r.value("detail", ""))}}}});
   }
   const int exit_code = report.contains("summary") ? report["summary"].value("exit_status", 0) : 0;
   json run = {{"tool",
@@ -222,8 +249,11 @@ json sarif_log(const json& report) {
                                             {"exitCode", exit_code},
                                             {"toolExecutionNotifications", notifications}}})},
               {"results", results}};
-  if (!manifest.empty()) run["properties"] = {{"manifest", manifest}, {"command", report.value("command", "")}};
-  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  if (!manifest.empty())
+    run["properties"] = {{"manifest", manifest}, {"command", report.value("command", "")}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", json::array({run})}};
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -23,4 +23,4 @@ std::optional<std::string> sarif_rule_id(const std::string& verdict);
 // become file:// URIs.
 std::string path_to_uri(const std::string& path);
 
-}  // namespace volta::driver
+} // namespace volta::driver

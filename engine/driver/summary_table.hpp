@@ -10,4 +10,4 @@ namespace volta::driver {
 
 void print_summary_table(std::ostream& out, const nlohmann::json& report, bool color);
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -6,4 +6,4 @@ namespace volta::driver {
 inline constexpr const char* kToolName = "volta-eg";
 inline constexpr const char* kToolVersion = "0.1.0";
 
-}  // namespace volta::driver
+} // namespace volta::driver

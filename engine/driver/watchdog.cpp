@@ -1,8 +1,8 @@
 #include "engine/driver/watchdog.hpp"
 
-#include <algorithm>
-
 #include "engine/driver/memory_limit.hpp"
+
+#include <algorithm>
 
 namespace volta::driver {
 
@@ -14,16 +14,20 @@ void Watchdog::Entry::trip(Reason why) {
 }
 
 Watchdog::Scope::Scope(Watchdog* dog, Entry& entry) : dog_(dog), entry_(entry) {
-  if (dog_) dog_->add(entry_);
+  if (dog_)
+    dog_->add(entry_);
 }
 
 Watchdog::Scope::~Scope() {
-  if (dog_) dog_->remove(entry_);
+  if (dog_)
+    dog_->remove(entry_);
 }
 
 Watchdog::Watchdog(Limits limits) : limits_(std::move(limits)) {
-  if (!limits_.resident_bytes) limits_.resident_bytes = [] { return resident_bytes(); };
-  if (active()) thread_ = std::thread([this] { loop(); });
+  if (!limits_.resident_bytes)
+    limits_.resident_bytes = [] { return resident_bytes(); };
+  if (active())
+    thread_ = std::thread([this] { loop(); });
 }
 
 Watchdog::~Watchdog() {
@@ -32,7 +36,8 @@ Watchdog::~Watchdog() {
     stop_ = true;
   }
   wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable())
+    thread_.join();
 }
 
 void Watchdog::add(Entry& entry) {
@@ -59,11 +64,13 @@ void Watchdog::loop() {
       continue;
     }
     wake_.wait_for(lock, limits_.period);
-    if (stop_) break;
+    if (stop_)
+      break;
     const auto now = std::chrono::steady_clock::now();
     if (limits_.seconds > 0) {
       for (Entry* e : entries_) {
-        if (now >= e->deadline_) e->trip(Reason::TimeLimit);
+        if (now >= e->deadline_)
+          e->trip(Reason::TimeLimit);
       }
     }
     if (limits_.memory_bytes > 0 && !entries_.empty()) {
@@ -71,7 +78,7 @@ void Watchdog::loop() {
       try {
         resident = limits_.resident_bytes();
       } catch (...) {
-        resident = 0;  // a failing probe must not end the watchdog (nor the batch)
+        resident = 0; // a failing probe must not end the watchdog (nor the batch)
       }
       if (resident > limits_.memory_bytes) {
         bool tripped = false;
@@ -81,10 +88,11 @@ void Watchdog::loop() {
             tripped = true;
           }
         }
-        if (tripped) ++memory_trips_;
+        if (tripped)
+          ++memory_trips_;
       }
     }
   }
 }
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -20,24 +20,24 @@
 namespace volta::driver {
 
 class Watchdog {
- public:
+public:
   enum class Reason : int { None = 0, TimeLimit = 1, MemoryLimit = 2 };
 
   struct Limits {
-    double seconds = 0;         // per entry; 0: none
-    uint64_t memory_bytes = 0;  // resident memory of the process; 0: none
+    double seconds = 0;        // per entry; 0: none
+    uint64_t memory_bytes = 0; // resident memory of the process; 0: none
     // How the resident memory is measured (tests substitute their own); empty: /proc/self/statm.
     std::function<uint64_t()> resident_bytes;
-    std::chrono::milliseconds period{10};  // how often the limits are checked
+    std::chrono::milliseconds period{10}; // how often the limits are checked
   };
 
   // What one running entry shares with the watchdog.
   class Entry {
-   public:
+  public:
     std::atomic<bool>& cancel_flag() { return cancel_; }
     Reason reason() const { return reason_.load(); }
 
-   private:
+  private:
     friend class Watchdog;
     void trip(Reason why);
     std::atomic<bool> cancel_{false};
@@ -47,13 +47,13 @@ class Watchdog {
 
   // Watches one entry from construction to destruction.
   class Scope {
-   public:
+  public:
     Scope(Watchdog* dog, Entry& entry);
     ~Scope();
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
-   private:
+  private:
     Watchdog* dog_;
     Entry& entry_;
   };
@@ -68,7 +68,7 @@ class Watchdog {
   // How many times the memory limit was found exceeded.
   uint64_t memory_trips() const { return memory_trips_.load(); }
 
- private:
+private:
   void add(Entry& entry);
   void remove(Entry& entry);
   void loop();
@@ -82,4 +82,4 @@ class Watchdog {
   std::thread thread_;
 };
 
-}  // namespace volta::driver
+} // namespace volta::driver

@@ -1,0 +1,86 @@
+// What a batch prints: result lines and the summary table (golden files, times normalized),
+// plain output without escape codes when stdout is not a terminal, and the single-pair modes.
+#include "cli_test_util.hpp"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <regex>
+
+namespace volta::cli_test {
+namespace {
+
+TEST(BatchOutput, ProveDemoSubsetMatchesGolden) {
+  ToolRun r = run_tool(
+      {"prove", "--batch", "examples/manifest.json", "--filter", "gemm|reduce", "-j", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  // How the elements were proved is the prover's business (and tested by its own tests).
+  const std::string out = std::regex_replace(
+      without_times(r.out), std::regex(R"(\d+ elements proved \(.*\))"), "N elements proved (...)");
+  const std::string diff = golden_diff("prove_demo_subset.txt", out);
+  EXPECT_TRUE(diff.empty()) << diff;
+}
+
+TEST(BatchOutput, CheckSafetySubsetMatchesGolden) {
+  ToolRun r = run_tool({"check", "--batch", "examples/safety/manifest.json", "--filter",
+                        "reduce_racy|oob_read|deadlock|uninitialized|data_dependent"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string diff = golden_diff("check_safety_subset.txt", without_times(r.out));
+  EXPECT_TRUE(diff.empty()) << diff;
+}
+
+TEST(BatchOutput, PlainOutputHasNoEscapeCodesAndColorAlwaysHas) {
+  ToolRun plain =
+      run_tool({"check", "--batch", "examples/safety/manifest.json", "--filter", "reduce"});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find('\033'), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find('\r'), std::string::npos) << plain.out;
+  ToolRun color = run_tool({"check", "--batch", "examples/safety/manifest.json", "--filter",
+                            "reduce", "--color", "always"});
+  EXPECT_EQ(color.exit_code, 0) << color.err;
+  EXPECT_NE(color.out.find("\033[32mRACE_FREE"), std::string::npos) << color.out;
+  // A live progress line is for terminals only, whatever the colors.
+  EXPECT_EQ(color.out.find('\r'), std::string::npos);
+}
+
+TEST(BatchOutput, TerminalGetsALiveProgressLine) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no `script` to give the tool a terminal";
+  const auto dir = scratch_dir("terminal");
+  const std::string log = (dir / "typescript").string();
+  const std::string cmd =
+      "cd '" + source_dir() + "' && script -q -e -c \"'" + std::string(VOLTA_EG_BINARY) +
+      "' prove --batch examples/manifest.json --filter gemm\" '" + log + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string out = read_file(log);
+  EXPECT_NE(out.find("\r\033[K"), std::string::npos) << out;
+  EXPECT_NE(out.find("running (gemm_naive, gemm_"), std::string::npos) << out;
+  EXPECT_NE(out.find("2 entries: 2 as expected"), std::string::npos) << out;
+}
+
+TEST(BatchOutput, SinglePairFromAPairFile) {
+  const auto dir = scratch_dir("pair");
+  auto m = example_manifest("manifest.json");
+  nlohmann::json pair = m["benchmarks"][0]; // (gemm_naive, gemm_tiled)
+  write_file(dir / "pair.json", pair.dump());
+  ToolRun r = run_tool({"prove", "--pair", "pair.json", "--report", "r.json"}, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("EQUIVALENT"), std::string::npos);
+  EXPECT_EQ(r.out.find("entries:"), std::string::npos) << "no summary table for one pair";
+  auto report = read_json(dir / "r.json");
+  EXPECT_EQ(report["results"][0]["verdict"], "EQUIVALENT");
+  EXPECT_EQ(report["results"][0]["elements"]["total"], 256);
+}
+
+TEST(BatchOutput, SingleKernelFromFlags) {
+  ToolRun r = run_tool({"check", "--ptx", "examples/kernels/races/reduce_racy.ptx", "--kernel",
+                        "reduce_racy", "--block", "64", "--array", "in:0x100000:4:64:in", "--array",
+                        "out:0x200000:4:1:out", "--param", "ptr:in", "--param", "ptr:out"});
+  EXPECT_EQ(r.exit_code, 1) << r.err; // a race, and no expectation
+  EXPECT_NE(r.out.find("DATA_RACE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("expected EQUIVALENT or RACE_FREE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("examples/kernels/races/reduce_racy.cu:17"), std::string::npos) << r.out;
+}
+
+} // namespace
+} // namespace volta::cli_test

@@ -1,0 +1,214 @@
+// Unit tests of the driver pieces behind the tool: shard parsing and selection, the watchdog,
+// the proof-cache folder (validation, damage, threads), XML escaping, URIs, summaries.
+#include "cli_test_util.hpp"
+#include "engine/driver/batch.hpp"
+#include "engine/driver/junit_report.hpp"
+#include "engine/driver/proof_cache_dir.hpp"
+#include "engine/driver/report_json.hpp"
+#include "engine/driver/sarif_report.hpp"
+#include "engine/driver/watchdog.hpp"
+
+#include <atomic>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <thread>
+
+namespace volta::cli_test {
+namespace {
+
+using nlohmann::json;
+
+TEST(DriverUnits, ParseShard) {
+  std::string error;
+  EXPECT_EQ(driver::parse_shard("0/1", error), std::make_pair(0, 1));
+  EXPECT_EQ(driver::parse_shard("15/16", error), std::make_pair(15, 16));
+  for (const char* bad :
+       {"", "1", "/", "1/", "/2", "2/2", "-1/2", "1/-2", "a/b", "1/2/3", "+1/2", "1 /2", "0/0"}) {
+    error.clear();
+    EXPECT_FALSE(driver::parse_shard(bad, error)) << bad;
+    EXPECT_NE(error.find("--shard"), std::string::npos) << bad;
+  }
+}
+
+TEST(DriverUnits, ShardsPartitionTheFilteredEntries) {
+  launch::Manifest m;
+  for (int i = 0; i < 10; ++i) {
+    launch::ManifestEntry e;
+    e.index = i;
+    e.name = (i % 2 ? "odd" : "even") + std::to_string(i);
+    m.entries.push_back(e);
+  }
+  driver::BatchOptions options;
+  options.filter = std::regex("even");
+  std::vector<size_t> seen;
+  for (int s = 0; s < 3; ++s) {
+    options.shard = std::make_pair(s, 3);
+    for (const auto* e : driver::select_entries(m, options))
+      seen.push_back(e->index);
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<size_t>{0, 2, 4, 6, 8}));
+}
+
+TEST(DriverUnits, WatchdogTimeLimit) {
+  driver::Watchdog::Limits limits;
+  limits.seconds = 0.03;
+  driver::Watchdog dog(limits);
+  driver::Watchdog::Entry entry;
+  {
+    driver::Watchdog::Scope scope(&dog, entry);
+    const auto start = std::chrono::steady_clock::now();
+    while (!entry.cancel_flag().load() &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  EXPECT_TRUE(entry.cancel_flag().load());
+  EXPECT_EQ(entry.reason(), driver::Watchdog::Reason::TimeLimit);
+  driver::Watchdog::Entry quick;
+  { driver::Watchdog::Scope scope(&dog, quick); }
+  EXPECT_FALSE(quick.cancel_flag().load());
+}
+
+TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
+  std::atomic<uint64_t> resident{100};
+  driver::Watchdog::Limits limits;
+  limits.memory_bytes = 1000;
+  limits.resident_bytes = [&] { return resident.load(); };
+  driver::Watchdog dog(limits);
+  driver::Watchdog::Entry a, b;
+  driver::Watchdog::Scope sa(&dog, a), sb(&dog, b);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(a.cancel_flag().load());
+  resident = 5000;
+  const auto start = std::chrono::steady_clock::now();
+  while (!(a.cancel_flag().load() && b.cancel_flag().load()) &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(a.reason(), driver::Watchdog::Reason::MemoryLimit);
+  EXPECT_EQ(b.reason(), driver::Watchdog::Reason::MemoryLimit);
+  EXPECT_GE(dog.memory_trips(), 1u);
+}
+
+TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
+  launch::Manifest m;
+  for (int i = 0; i < 4; ++i) {
+    launch::ManifestEntry e;
+    e.index = i;
+    e.name = "e" + std::to_string(i);
+    m.entries.push_back(e);
+  }
+  driver::BatchOptions options;
+  options.jobs = 2;
+  auto results = driver::run_batch(
+      driver::select_entries(m, options),
+      [](const launch::ManifestEntry& e, std::atomic<bool>&) -> driver::EntryResult {
+        if (e.index == 1)
+          throw std::runtime_error("boom");
+        if (e.index == 2)
+          throw std::bad_alloc();
+        driver::EntryResult r;
+        r.name = e.name;
+        r.kind = "equivalence";
+        r.verdict = Verdict::Equivalent;
+        return r;
+      },
+      options);
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].verdict, Verdict::Equivalent);
+  EXPECT_EQ(results[1].verdict, Verdict::Error);
+  EXPECT_EQ(results[1].detail, "internal error: boom");
+  EXPECT_EQ(results[2].verdict, Verdict::Unknown);
+  EXPECT_EQ(results[2].guard, "memory limit");
+  EXPECT_EQ(results[3].index, 3u);
+  EXPECT_EQ(driver::exit_status(results), 1);
+}
+
+TEST(DriverUnits, ProofCacheFolder) {
+  const auto dir = scratch_dir("cache-unit");
+  std::ostringstream warnings;
+  std::string error;
+  auto cache = driver::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
+  ASSERT_TRUE(cache) << error;
+  const std::string key = "0123456789abcdef0123456789abcdef";
+  EXPECT_FALSE(cache->contains(key));
+  cache->insert(key);
+  EXPECT_TRUE(cache->contains(key));
+  // A key that is not 32 hex digits never names a file.
+  for (const char* bad : {"../../etc/passwd", "0123456789ABCDEF0123456789ABCDEF", "abc", ""}) {
+    cache->insert(bad);
+    EXPECT_FALSE(cache->contains(bad)) << bad;
+  }
+  // A fresh process sees the file; a damaged one is a miss with one warning.
+  auto again = driver::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
+  EXPECT_TRUE(again->contains(key));
+  const std::string other = "fedcba9876543210fedcba9876543210";
+  std::string text = driver::DirectoryProofCache::file_text(other);
+  text.replace(text.find("EQUIVALENT"), 10, "EQUIVALENt");
+  write_file(again->path_of(other), text);
+  EXPECT_FALSE(again->contains(other));
+  EXPECT_FALSE(again->contains(other));
+  EXPECT_EQ(again->ignored(), 1u);
+  EXPECT_NE(warnings.str().find("ignoring damaged proof-cache file"), std::string::npos);
+  const std::string warned = warnings.str();
+  EXPECT_EQ(std::count(warned.begin(), warned.end(), '\n'), 1) << "one warning per file";
+  // A file under the wrong name (another key's content) is not trusted either.
+  write_file(again->path_of(other), driver::DirectoryProofCache::file_text(key));
+  auto third = driver::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
+  EXPECT_FALSE(third->contains(other));
+}
+
+TEST(DriverUnits, ProofCacheIsThreadSafe) {
+  const auto dir = scratch_dir("cache-threads");
+  std::string error;
+  auto cache = driver::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
+  ASSERT_TRUE(cache);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        const std::string key = fmt::format("{:032x}", (i * 7 + t) % 100);
+        cache->insert(key);
+        if (!cache->contains(key))
+          ++wrong;
+      }
+    });
+  }
+  for (auto& t : threads)
+    t.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(cache->stored(), 100u);
+  EXPECT_EQ(cache->ignored(), 0u);
+}
+
+TEST(DriverUnits, XmlEscape) {
+  EXPECT_EQ(driver::xml_escape("a<b>&\"c'\n\x01", true), "a&lt;b&gt;&amp;&quot;c&apos;&#10;");
+  EXPECT_EQ(driver::xml_escape("x\ty\n", false), "x\ty\n");
+}
+
+TEST(DriverUnits, PathToUri) {
+  EXPECT_EQ(driver::path_to_uri("examples/k.cu"), "examples/k.cu");
+  EXPECT_EQ(driver::path_to_uri("/tmp/a b/k#1.ptx"), "file:///tmp/a%20b/k%231.ptx");
+  EXPECT_EQ(driver::sarif_rule_id("DATA_RACE"), "data-race");
+  EXPECT_FALSE(driver::sarif_rule_id("EQUIVALENT"));
+}
+
+TEST(DriverUnits, SummaryAndExitStatusFromJson) {
+  json results = json::array(
+      {{{"verdict", "EQUIVALENT"}, {"match", true}, {"bad_input", false}, {"seconds", 1.0}},
+       {{"verdict", "UNKNOWN"}, {"match", false}, {"bad_input", false}, {"guard", "time limit"}}});
+  json s = driver::summarize(results, 2.0);
+  EXPECT_EQ(s["entries"], 2);
+  EXPECT_EQ(s["matched"], 1);
+  EXPECT_EQ(s["guards"]["time limit"], 1);
+  EXPECT_EQ(s["exit_status"], 1);
+  results.push_back({{"verdict", "ERROR"}, {"match", false}, {"bad_input", true}});
+  EXPECT_EQ(driver::exit_status(results), 2);
+  EXPECT_EQ(driver::exit_status(json::array()), 0);
+}
+
+} // namespace
+} // namespace volta::cli_test

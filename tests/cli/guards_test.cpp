@@ -1,0 +1,100 @@
+// Resource guards: an entry past its time, its memory, its instruction or its term budget ends
+// UNKNOWN with the reason; the batch goes on and exits 1, never crashes or hangs.
+#include "cli_test_util.hpp"
+
+#include <gtest/gtest.h>
+
+namespace volta::cli_test {
+namespace {
+
+using nlohmann::json;
+
+struct GuardRun {
+  ToolRun run;
+  json report;
+};
+
+GuardRun prove_demo(const std::string& test, const std::string& filter,
+                    std::vector<std::string> extra) {
+  const auto dir = scratch_dir(test);
+  std::vector<std::string> args = {"prove",
+                                   "--batch",
+                                   source_dir() + "/examples/manifest.json",
+                                   "--filter",
+                                   filter,
+                                   "--report",
+                                   (dir / "r.json").string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  GuardRun g;
+  g.run = run_tool(args, dir);
+  if (std::filesystem::exists(dir / "r.json"))
+    g.report = read_json(dir / "r.json");
+  return g;
+}
+
+TEST(Guards, TimeoutEndsTheEntryUnknown) {
+  // The softmax pair takes a few tenths of a second (seconds under sanitizers): 20 ms is too
+  // little.
+  auto g = prove_demo("timeout", "softmax|reduce", {"--timeout", "0.02"});
+  EXPECT_EQ(g.run.exit_code, 1) << g.run.err;
+  ASSERT_EQ(g.report["results"].size(), 2u) << g.run.out;
+  const json& softmax = g.report["results"][0];
+  EXPECT_EQ(softmax["verdict"], "UNKNOWN");
+  EXPECT_EQ(softmax["guard"], "time limit");
+  EXPECT_EQ(softmax["detail"].get<std::string>().rfind("time limit of 0.02s reached", 0), 0u)
+      << softmax["detail"];
+  EXPECT_TRUE(softmax["safety"].is_null()) << "a time limit is not a safety failure";
+  EXPECT_LT(softmax["seconds"].get<double>(), 30.0);
+  // The race check next to it is unaffected.
+  EXPECT_EQ(g.report["results"][1]["verdict"], "DATA_RACE");
+  EXPECT_EQ(g.report["summary"]["guards"]["time limit"], 1);
+  EXPECT_NE(g.run.out.find("stopped by a resource guard: 1 time limit"), std::string::npos)
+      << g.run.out;
+}
+
+TEST(Guards, MemoryLimitEndsEntriesUnknownAndTheBatchSurvives) {
+  // No entry fits in 1 MiB of resident memory: every running entry is stopped; with -j 2 the
+  // entries stopped while another ran are re-run alone before the verdict is final.
+  auto g = prove_demo("memory", "gemm", {"--max-memory", "0.001", "-j", "2"});
+  EXPECT_EQ(g.run.exit_code, 1) << g.run.err;
+  ASSERT_EQ(g.report["results"].size(), 2u) << g.run.out;
+  for (const auto& e : g.report["results"]) {
+    EXPECT_EQ(e["verdict"], "UNKNOWN") << e.dump(1);
+    EXPECT_EQ(e["guard"], "memory limit");
+    EXPECT_NE(e["detail"].get<std::string>().find("memory limit of 0.001 GiB reached"),
+              std::string::npos);
+  }
+  EXPECT_NE(g.run.out.find("alone"), std::string::npos) << g.run.out;
+}
+
+TEST(Guards, GenerousLimitsChangeNothing) {
+  auto g =
+      prove_demo("generous", "gemm|reduce", {"--timeout", "600", "--max-memory", "32", "-j", "2"});
+  EXPECT_EQ(g.run.exit_code, 0) << g.run.out << g.run.err;
+  EXPECT_EQ(g.report["summary"]["matched"], 3);
+  EXPECT_TRUE(g.report["summary"]["guards"].empty());
+  EXPECT_EQ(g.report["options"]["timeout_seconds"], 600.0);
+  EXPECT_EQ(g.report["options"]["max_memory_gib"], 32.0);
+}
+
+TEST(Guards, InstructionBudget) {
+  auto g = prove_demo("instructions", "gemm_tiled", {"--max-instructions", "1000"});
+  EXPECT_EQ(g.run.exit_code, 1) << g.run.err;
+  const json& e = g.report["results"][0];
+  EXPECT_EQ(e["verdict"], "UNKNOWN");
+  EXPECT_EQ(e["guard"], "instruction budget");
+  EXPECT_NE(e["detail"].get<std::string>().find("instruction budget of 1000"), std::string::npos)
+      << e["detail"];
+}
+
+TEST(Guards, TermBudget) {
+  auto g = prove_demo("terms", "softmax", {"--max-terms", "50"});
+  EXPECT_EQ(g.run.exit_code, 1) << g.run.err;
+  const json& e = g.report["results"][0];
+  EXPECT_EQ(e["verdict"], "UNKNOWN") << e.dump(1);
+  EXPECT_EQ(e["guard"], "term budget");
+  EXPECT_EQ(g.report["options"]["max_terms"], 50);
+}
+
+} // namespace
+} // namespace volta::cli_test
