@@ -120,6 +120,21 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
   opt_root_ = index.at(opt);
   image_.assign(entries_.size(), 0);
   stamp_.assign(entries_.size(), 0);
+  for (const auto& e : entries_) leaf_count_ += e.renamable;
+  size_t slots = 16;
+  while (slots < 2 * leaf_count_ + 2) slots *= 2;
+  used_.assign(slots, {0, 0});
+}
+
+bool TemplateMatcher::use_leaf(ExprId leaf) {
+  const size_t mask = used_.size() - 1;
+  size_t i = (uint64_t{leaf} * 0x9E3779B97F4A7C15ull >> 20) & mask;
+  while (used_[i].first == epoch_) {
+    if (used_[i].second == leaf) return false;  // two representative leaves map to it
+    i = (i + 1) & mask;
+  }
+  used_[i] = {epoch_, leaf};
+  return true;
 }
 
 bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
@@ -131,22 +146,22 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
     return true;
   };
   if (!assign(ref_root_, ref) || !assign(opt_root_, opt)) return false;
-  // Leaves of the element that some representative leaf maps to: the renaming must be
-  // one-to-one.
-  std::unordered_set<ExprId> used_leaves;
-  used_leaves.reserve(64);
   // Entries are in DFS pre-order from the roots, so every entry's image is assigned (by a
   // parent or as a root) before the entry is visited.
   for (uint32_t i = 0; i < entries_.size(); ++i) {
     if (stamp_[i] != epoch_) return false;  // unreachable in the element: structure differs
     const Entry& e = entries_[i];
-    const Node& m = store_.node(image_[i]);
     if (e.renamable) {
-      if (m.op != e.node.op) return false;
-      if (m.op == Op::Input && m.a != e.node.a) return false;
-      if (!used_leaves.insert(image_[i]).second) return false;
+      if (e.node.op == Op::Input) {
+        // Input symbols tell their array by id: no node read (the hot loop of reuse).
+        if (store_.input_array_of(image_[i]) != static_cast<int>(e.node.a)) return false;
+      } else if (store_.node(image_[i]).op != e.node.op) {
+        return false;
+      }
+      if (!use_leaf(image_[i])) return false;  // the renaming must be one-to-one
       continue;
     }
+    const Node& m = store_.node(image_[i]);
     if (m.op != e.node.op || m.aux != e.node.aux) return false;
     const int count = symbolic::child_count(m.op);
     if (count == 0) {

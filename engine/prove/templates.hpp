@@ -42,6 +42,10 @@ class TemplateMatcher {
   std::vector<symbolic::ExprId> image_;  // per entry, during a match
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
+  // Element leaves already used by the renaming (open addressing, cleared by epoch).
+  std::vector<std::pair<uint32_t, symbolic::ExprId>> used_;
+  size_t leaf_count_ = 0;
+  bool use_leaf(symbolic::ExprId leaf);
 };
 
 }  // namespace volta::prove

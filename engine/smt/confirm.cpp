@@ -15,36 +15,25 @@ uint64_t key_of(const symbolic::ExprStore& store, ExprId leaf) {
   return n.op == symbolic::Op::Param ? Assignment::param_key(n.a) : Assignment::input_key(n.a, n.b);
 }
 
-std::optional<Rational> numeral(z3::context& ctx, const z3::expr& e) {
-  if (!e.is_numeral())
-    return std::nullopt;
-  Rational q;
-  if (q.set_str(Z3_get_numeral_string(ctx, e), 10) != 0)
-    return std::nullopt;
-  q.canonicalize();
-  return q;
-}
+}  // namespace
 
-} // namespace
-
-std::optional<Rational> model_rational(z3::context& ctx, const z3::expr& value) {
-  if (value.is_algebraic()) {
-    const z3::expr lower(ctx, Z3_get_algebraic_number_lower(ctx, value, 30));
-    ctx.check_error();
-    return numeral(ctx, lower);
-  }
-  return numeral(ctx, value);
-}
-
-Assignment point_from_model(z3::context& ctx, z3::model& model, const Translation& t,
-                            const symbolic::ExprStore& store) {
+Assignment point_from_values(const Translation& t, const symbolic::ExprStore& store,
+                             const std::vector<std::string>& values) {
   Assignment point;
-  for (const auto& [leaf, constant] : t.leaves) {
-    // Model completion gives leaves the model left free a value (0) instead of the constant.
-    if (auto q = model_rational(ctx, model.eval(constant, true)))
-      point.values[key_of(store, leaf)] = *q;
+  for (size_t i = 0; i < t.leaves.size() && i < values.size(); ++i) {
+    Rational q;
+    if (values[i].empty() || q.set_str(values[i], 10) != 0) continue;
+    q.canonicalize();
+    point.values[key_of(store, t.leaves[i].first)] = std::move(q);
   }
   return point;
+}
+
+std::vector<z3::expr> leaf_constants(const Translation& t) {
+  std::vector<z3::expr> out;
+  out.reserve(t.leaves.size());
+  for (const auto& [leaf, constant] : t.leaves) out.push_back(constant);
+  return out;
 }
 
 std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& store, ExprId ref,

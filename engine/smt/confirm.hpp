@@ -1,7 +1,8 @@
 // Turns a Z3 model into a counterexample only when the engine's own evaluation confirms it. A
-// model interprets exp, sqrt, ... as arbitrary functions and may divide by zero, so its point is
-// a candidate: it is accepted when exact or interval evaluation of both DAG roots at that point
-// (engine/prove/evaluate.hpp) shows that the real values certainly differ.
+// model interprets exp, sqrt, ... as arbitrary functions, so its point is only a candidate: it
+// is accepted when exact or interval evaluation of both DAG roots at that point
+// (engine/prove/evaluate.hpp) shows that the real values certainly differ. Irrational model
+// values arrive as rationals within 1e-30 (solve_once.hpp): just another candidate point.
 #pragma once
 
 #include "engine/driver/entry_result.hpp"
@@ -14,14 +15,13 @@
 
 namespace volta::smt {
 
-// A model value as a rational: exactly for rational numerals; for an algebraic number (nonlinear
-// problems have irrational models) a rational within 1e-30 of it, which is just another
-// candidate point, confirmed like any other. nullopt for anything else.
-std::optional<symbolic::Rational> model_rational(z3::context& ctx, const z3::expr& value);
+// The point a model gives the leaves of `t`: values[i] is the model's text for t.leaves[i] (see
+// CheckResult::values); a leaf without a usable value reads as 0.
+prove::Assignment point_from_values(const Translation& t, const symbolic::ExprStore& store,
+                                    const std::vector<std::string>& values);
 
-// The values the model gives the leaves of the translation (unassigned leaves read as 0).
-prove::Assignment point_from_model(z3::context& ctx, z3::model& model, const Translation& t,
-                                   const symbolic::ExprStore& store);
+// The constants of the leaves of `t`, in order: what to observe in a model for the above.
+std::vector<z3::expr> leaf_constants(const Translation& t);
 
 // The counterexample at `point` when the two roots certainly differ there.
 std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& store,

@@ -19,8 +19,9 @@ void run(Query& q, const symbolic::ExprStore& store, symbolic::ExprId ref, symbo
   }
   out.translated = true;
   const Translation& t = std::get<Translation>(translated);
-  q.add(t.ref != t.opt);
-  const CheckResult r = q.check();
+  z3::expr_vector differ(q.ctx());
+  differ.push_back(t.ref != t.opt);
+  const CheckResult r = q.check(differ, leaf_constants(t));
   out.z3_status = r.status;
   switch (r.status) {
   case Status::Unsat:
@@ -30,9 +31,8 @@ void run(Query& q, const symbolic::ExprStore& store, symbolic::ExprId ref, symbo
     out.reason = r.reason;
     return;
   case Status::Sat: {
-    z3::model model = q.model();
     out.counterexample =
-        confirm_point(store, ref, opt, element, point_from_model(q.ctx(), model, t, store));
+        confirm_point(store, ref, opt, element, point_from_values(t, store, r.values));
     if (out.counterexample) {
       out.verdict = Kind::NotEquivalent;
     } else {

@@ -50,11 +50,47 @@ std::atomic<uint64_t> next_generation{1};
 // of megabytes of reduction nodes costs few page faults.
 constexpr size_t kChunkBytes = size_t{1} << 21;
 
+// Chunks of stores that were destroyed are kept for the next store (up to a cap): a batch
+// runs entry after entry, and re-faulting and zeroing hundreds of megabytes per entry costs more
+// than the work itself.
+struct ChunkPool {
+  std::mutex mutex;
+  std::vector<void*> free;
+  static constexpr size_t kMaxPooled = 1024;  // 2 GiB
+  ~ChunkPool() {
+    for (void* p : free) std::free(p);
+  }
+};
+ChunkPool& chunk_pool() {
+  static ChunkPool pool;
+  return pool;
+}
+
 Node* allocate_chunk() {
+  {
+    ChunkPool& pool = chunk_pool();
+    std::lock_guard guard(pool.mutex);
+    if (!pool.free.empty()) {
+      void* p = pool.free.back();
+      pool.free.pop_back();
+      return static_cast<Node*>(p);
+    }
+  }
   void* p = std::aligned_alloc(kChunkBytes, kChunkBytes);
   if (p == nullptr) throw std::bad_alloc();
   madvise(p, kChunkBytes, MADV_HUGEPAGE);
   return static_cast<Node*>(p);
+}
+
+void release_chunk(void* p) {
+  if (p == nullptr) return;
+  ChunkPool& pool = chunk_pool();
+  std::lock_guard guard(pool.mutex);
+  if (pool.free.size() < ChunkPool::kMaxPooled) {
+    pool.free.push_back(p);
+  } else {
+    std::free(p);
+  }
 }
 
 // Each thread appends into its own block of ids, so that appending costs no atomic operation.
@@ -63,14 +99,16 @@ thread_local ExprStore::Stream thread_stream;
 
 ExprStore::ExprStore()
     : generation_(next_generation.fetch_add(1)),
-      chunks_(new std::atomic<Node*>[kMaxChunks]), shards_(new Shard[size_t{1} << kShardBits]) {
+      chunks_(new std::atomic<Node*>[kMaxChunks]),
+      block_owner_(new uint16_t[size_t{1} << (32 - 10)]()),
+      shards_(new Shard[size_t{1} << kShardBits]) {
   for (size_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
   chunks_[0].store(allocate_chunk(), std::memory_order_release);
   for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) shards_[i].slots.assign(64, kNoExpr);
 }
 
 ExprStore::~ExprStore() {
-  for (size_t i = 0; i < kMaxChunks; ++i) std::free(chunks_[i].load(std::memory_order_relaxed));
+  for (size_t i = 0; i < kMaxChunks; ++i) release_chunk(chunks_[i].load(std::memory_order_relaxed));
 }
 
 void ExprStore::reserve_block(Stream& stream) {
@@ -161,6 +199,24 @@ ExprId ExprStore::intern(const Node& input) {
   const ExprId id = allocate(n);
   shard.slots[i] = id;
   if (++shard.count * 2 > shard.slots.size()) grow(shard);
+  return id;
+}
+
+ExprId ExprStore::input(uint32_t array, uint32_t index) {
+  static_assert(kBlock == 1024);
+  const uint64_t key = uint64_t{array} << 32 | (index / kBlock);
+  std::lock_guard guard(inputs_mutex_);
+  auto [it, fresh] = input_blocks_.emplace(key, 0);
+  if (fresh) {
+    Stream block;
+    reserve_block(block);
+    if (block.next == 1) reserve_block(block);  // block 0 starts at id 1: skip it
+    it->second = block.next;
+    block_owner_[block.next / kBlock] = static_cast<uint16_t>(array + 1);
+  }
+  // Only handed-out ids are ever read; (re)writing the node under the lock is idempotent.
+  const ExprId id = it->second + index % kBlock;
+  *slot(id) = with_flags(Node{Op::Input, 0, 0, array, index, 0});
   return id;
 }
 

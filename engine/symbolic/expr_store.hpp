@@ -55,7 +55,16 @@ class ExprStore {
   // or NegInf; nullopt for NaN. bf16 has its own entry point.
   std::optional<ExprId> float_bits(uint64_t bits, int width);
   std::optional<ExprId> bf16_bits(uint16_t bits);
-  ExprId input(uint32_t array, uint32_t index) { return intern(Node{Op::Input, 0, 0, array, index, 0}); }
+  // The symbol of input element `array[index]`. Input symbols do not go through the hash
+  // table: each run of 1024 elements of an array owns a block of 1024 consecutive ids, so the
+  // id is found with one lookup and tells its array without reading the node
+  // (input_array_of), which keeps template matching out of cache misses.
+  ExprId input(uint32_t array, uint32_t index);
+  // The array id of an input symbol, or -1 for any other node (no node read).
+  int input_array_of(ExprId id) const {
+    const uint16_t owner = block_owner_[id / kBlock];
+    return owner == 0 ? -1 : owner - 1;
+  }
   ExprId param(uint32_t symbol) { return intern(Node{Op::Param, 0, 0, symbol, 0, 0}); }
   ExprId undef(uint32_t line) { return intern(Node{Op::Undef, 0, 0, line, 0, 0}); }
   ExprId raw_bits(uint64_t bits, int width);
@@ -99,6 +108,9 @@ class ExprStore {
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
   std::mutex chunk_mutex_;
   std::atomic<uint32_t> next_block_{0};
+  std::unique_ptr<uint16_t[]> block_owner_;  // per id block: 1 + array id of an input block
+  std::mutex inputs_mutex_;
+  std::unordered_map<uint64_t, uint32_t> input_blocks_;  // (array, index / kBlock) -> first id
   std::unique_ptr<Shard[]> shards_;
 
   mutable std::mutex constants_mutex_;
