@@ -59,9 +59,15 @@ void ConstantFolding::modify(EGraph& g, Id cls) {
   const ConstData d = data(cls);
   if (!d.known())
     return;
+  if (reason_graph_ != &g) { // the reason id belongs to the e-graph; look it up once
+    reason_ = g.reason_id("constant-fold");
+    reason_graph_ = &g;
+  }
+  const Justification why = Justification::named(reason_);
   if (!g.explanations_enabled()) {
     const Id c = g.add_leaf(constant_op_, d.value);
-    g.merge(cls, c, "constant-fold");
+    if (g.find(c) != g.find(cls))
+      g.merge(cls, c, why);
     return;
   }
   // Explanations: merge the ground instance (op c1 ... cn) of a folding node with the result.
@@ -98,7 +104,7 @@ void ConstantFolding::modify(EGraph& g, Id cls) {
       consts.push_back(g.add_leaf(constant_op_, p));
     const Id ground = g.add(op, consts);
     const Id result = g.add_leaf(constant_op_, d.value);
-    g.merge(ground, result, "constant-fold");
+    g.merge(ground, result, why);
     return;
   }
 }

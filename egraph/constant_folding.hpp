@@ -69,6 +69,8 @@ private:
   std::vector<FoldFn> folds_;
   std::vector<const mpq_class*> args_;
   std::size_t conflicts_ = 0;
+  std::uint32_t reason_ = 0; // EGraph::reason_id("constant-fold") of reason_graph_
+  const EGraph* reason_graph_ = nullptr;
 };
 
 } // namespace volta::egraph

@@ -1,5 +1,8 @@
 #include "egraph/term_flatten.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace volta::egraph {
 
 FlatTermPlan::FlatTermPlan(const Term& t, const Language& lang, std::span<const Term::Index> roots,
@@ -18,6 +21,9 @@ FlatTermPlan::FlatTermPlan(const Term& t, const Language& lang, std::span<const 
   // Reachability from the roots, top-down; a node needs a class if it is a root or some
   // reachable parent does not splice it.
   std::vector<std::uint8_t> reachable(t.size(), 0);
+  for (auto r : roots)
+    if (r >= t.size())
+      throw std::out_of_range("add_term: root index outside the term");
   for (auto r : roots) {
     reachable[r] = 1;
     needs_class_[r] = 1;

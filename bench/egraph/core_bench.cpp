@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <chrono>
+#include <numeric>
 #include <random>
 #include <string>
 #include <tuple>
@@ -47,12 +48,14 @@ std::vector<std::uint32_t> offsets(std::size_t n) {
   return d;
 }
 
-void insert_nodes(benchmark::State& state, bool reserve, bool far) {
+void insert_nodes(benchmark::State& state, bool reserve, bool far, bool explain = false) {
   Bin b;
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto d = offsets(n);
+  EGraphOptions opts;
+  opts.explanations = explain;
   for (auto _ : state) {
-    EGraph g(b.lang);
+    EGraph g(b.lang, opts);
     if (reserve)
       g.reserve(n + 2, 2 * n);
     std::vector<Id> ids{g.add_leaf(b.sym, 0), g.add_leaf(b.sym, 1)};
@@ -105,6 +108,12 @@ void BM_HashconsInsertWarm(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 BENCHMARK(BM_HashconsInsertWarm)->Arg(1 << 16)->Arg(1 << 20)->Unit(benchmark::kMillisecond);
+
+// BM_HashconsInsert with explanations on (each node is also recorded in the proof forest).
+void BM_HashconsInsertExplained(benchmark::State& state) {
+  insert_nodes(state, true, false, true);
+}
+BENCHMARK(BM_HashconsInsertExplained)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
 
 // No locality: g(k-1, k/2) reaches back arbitrarily far, so every insert touches cold memory
 // (union-find entry, hashcons slot, the far child's class).
@@ -226,7 +235,7 @@ void BM_MergeRebuild(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * (n / 2)));
 }
-BENCHMARK(BM_MergeRebuild)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MergeRebuild)->Arg(1 << 12)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
 
 // The same merges with the congruence repaired after every merge (rebuild per merge).
 void BM_MergeEagerRebuild(benchmark::State& state) {
@@ -243,7 +252,7 @@ void BM_MergeEagerRebuild(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * (n / 2)));
 }
-BENCHMARK(BM_MergeEagerRebuild)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MergeEagerRebuild)->Arg(1 << 12)->Arg(1 << 16)->Unit(benchmark::kMillisecond);
 
 // Both variants timed inside one benchmark iteration, on identical copies of the workload;
 // the counter `eager_over_deferred` is the ratio of their times.
@@ -372,6 +381,29 @@ void BM_Sum4096NodeOnly(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Sum4096NodeOnly)->Arg(4096)->Unit(benchmark::kMicrosecond);
+
+// Calibration, not e-graph code: one dependent random load at a time over `MiB` of memory
+// (a pointer chase through a random cycle). The e-graph's large-graph numbers are bound by this.
+void BM_MemoryLatency(benchmark::State& state) {
+  const auto n =
+      static_cast<std::size_t>(state.range(0)) * (std::size_t{1} << 20) / sizeof(std::size_t);
+  std::vector<std::size_t> order(n), next(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), std::mt19937(1));
+  for (std::size_t i = 0; i < n; ++i)
+    next[order[i]] = order[(i + 1) % n];
+  std::size_t x = 0;
+  const std::size_t steps = 1 << 20;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < steps; ++i)
+      x = next[x];
+    benchmark::DoNotOptimize(x);
+  }
+  state.counters["ns_per_load"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * steps),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_MemoryLatency)->Arg(1)->Arg(4)->Arg(32)->Unit(benchmark::kMillisecond);
 
 } // namespace
 } // namespace volta::egraph

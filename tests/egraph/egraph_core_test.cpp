@@ -67,6 +67,26 @@ TEST(EGraphCore, RejectsBadNodes) {
   EXPECT_THROW(g.add_analysis<ConstantFolding>(a.lang, a.num), std::logic_error);
 }
 
+TEST(EGraphCore, ClearKeepsAnalysesAndReserveIsHarmless) {
+  Arith a = make_arith();
+  EGraph g(a.lang);
+  auto& cf = add_arith_constant_folding(g, a);
+  g.reserve(100, 200);
+  g.add_expr("(+ 1 2 x)");
+  g.clear();
+  EXPECT_EQ(g.num_ids(), 0u);
+  EXPECT_EQ(g.num_classes(), 0u);
+  const Id e = g.add_expr("(* 2 3)");
+  EXPECT_EQ(*cf.value(g, e), mpq_class(6));
+  g.rebuild();
+  expect_invariants(g);
+  for (int i = 0; i < 50; ++i)
+    g.reserve(1, 1); // repeated small reservations stay cheap
+  const Term t = term(a.lang, "(exp x)");
+  const Term::Index bad[] = {7};
+  EXPECT_THROW(g.add_term(t, bad), std::out_of_range);
+}
+
 TEST(EGraphCore, OneChildAcNodeIsItsChild) {
   Arith a = make_arith();
   EGraph g(a.lang);
