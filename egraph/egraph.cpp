@@ -34,7 +34,7 @@ void EGraph::attach_analysis(std::unique_ptr<Analysis> a) {
 }
 
 std::uint32_t EGraph::reason_id(std::string_view name) {
-  auto it = reason_ids_.find(std::string(name));
+  auto it = reason_ids_.find(name);
   if (it != reason_ids_.end())
     return it->second;
   const auto id = static_cast<std::uint32_t>(reasons_.size());

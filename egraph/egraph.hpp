@@ -228,8 +228,12 @@ private:
   std::uint64_t num_merges_ = 0;
   std::uint64_t version_ = 0;
 
+  struct StringHash {
+    using is_transparent = void; // look up by string_view without building a std::string
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<std::string> reasons_;
-  std::unordered_map<std::string, std::uint32_t> reason_ids_;
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> reason_ids_;
 
   mutable std::vector<std::vector<Id>> by_op_;
   mutable std::uint64_t by_op_version_ = ~std::uint64_t{0};

@@ -16,7 +16,7 @@ void IdVec::grow(std::uint32_t new_cap) {
 void IdVec::append(std::span<const Id> ids) {
   const auto need = size_ + static_cast<std::uint32_t>(ids.size());
   if (need > cap_) {
-    std::uint32_t c = cap_;
+    std::uint32_t c = cap_ == kInline ? kFirstHeap : cap_;
     while (c < need)
       c *= 2;
     grow(c);

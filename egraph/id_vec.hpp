@@ -48,7 +48,7 @@ public:
 
   void push_back(Id id) {
     if (size_ == cap_)
-      grow(cap_ * 2);
+      grow(cap_ == kInline ? kFirstHeap : cap_ * 2);
     data()[size_++] = id;
   }
   void append(std::span<const Id> ids);
@@ -67,6 +67,7 @@ public:
 
 private:
   static constexpr std::uint32_t kInline = 2;
+  static constexpr std::uint32_t kFirstHeap = 8; // skip the 4-element step: fewer reallocations
   void grow(std::uint32_t new_cap);
   void steal(IdVec& other) noexcept {
     size_ = other.size_;
