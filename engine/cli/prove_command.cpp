@@ -7,11 +7,14 @@
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/driver/diagnostic_text.hpp"
+#include "engine/driver/memory_limit.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/prove/pair_prover.hpp"
+#include "engine/smt/z3_fallback.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -27,6 +30,8 @@ struct ProveArgs {
   std::string pair;
   std::string cache;
   uint64_t max_terms = 0;
+  unsigned z3_timeout_ms = 10'000;
+  bool no_z3 = false;
   bool no_reuse = false;
   KernelFlags ref;
   KernelFlags opt;
@@ -128,12 +133,25 @@ int run_prove(const ProveArgs& args) {
     prove::ProveOptions o = prove_options;
     o.cancel = &cancel;
     o.run.cancel = &cancel;
+    if (!args.no_z3) {
+      // Per entry: the fallback's queries stop with the entry's cancel flag; each check runs in
+      // a child process, held to --max-memory where the address space can be limited.
+      smt::Z3Options z3;
+      z3.budget.cancel = &cancel;
+      if (args.common.max_memory_gib > 0 && driver::address_space_limits_work()) {
+        z3.budget.memory_mb =
+            static_cast<unsigned>(std::max(1.0, args.common.max_memory_gib * 1024));
+      }
+      o.fallback = smt::make_z3_fallback(args.z3_timeout_ms, z3);
+    }
     return prove::prove_pair_entry(e, kernels, o);
   };
   request.info.command = "prove";
   request.info.options = args.common.options_json();
   request.info.options["max_terms"] = prove_options.term_budget;
   request.info.options["reuse_templates"] = prove_options.reuse_templates;
+  request.info.options["z3_timeout_ms"] =
+      args.no_z3 ? nlohmann::json(nullptr) : nlohmann::json(args.z3_timeout_ms);
 
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(args.common, *options, request.info);
@@ -165,6 +183,11 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "canonical-form terms per entry; past it the element ends UNKNOWN (0: the "
                   "default, 50,000,000)");
   cmd->add_flag("--no-reuse", args->no_reuse, "prove every element directly (no template reuse)");
+  cmd->add_option(
+         "--z3-timeout", args->z3_timeout_ms,
+         "milliseconds per Z3 fallback query (elements the canonical forms cannot decide; 0: none)")
+      ->capture_default_str();
+  cmd->add_flag("--no-z3", args->no_z3, "no Z3 fallback: such elements end UNKNOWN");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
   args->ref.add_to(*cmd, "ref-", "reference kernel");
   args->opt.add_to(*cmd, "opt-", "optimized kernel");

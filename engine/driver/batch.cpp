@@ -32,8 +32,9 @@ std::string gib(uint64_t bytes) {
 // Where the entry was when a guard stopped it, for the detail line.
 std::string progress_of(const EntryResult& r) {
   if (r.failure && r.failure->kind == "timeout") {
-    return fmt::format(" while executing the {} kernel",
-                       r.failure_kernel.empty() ? "" : r.failure_kernel);
+    if (r.failure_kernel.empty() || r.failure_kernel == "kernel")
+      return " while executing the kernel";
+    return fmt::format(" while executing the {} kernel", r.failure_kernel);
   }
   if (r.elements.total > 0) {
     return fmt::format(" after {} of {} elements", r.elements.total - r.elements.unknown,

@@ -70,4 +70,12 @@ std::string install_address_space_limit(uint64_t budget_bytes) {
 #endif
 }
 
+bool address_space_limits_work() {
+#ifdef VOLTA_SANITIZED
+  return false;
+#else
+  return true;
+#endif
+}
+
 } // namespace volta::driver

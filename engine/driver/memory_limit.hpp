@@ -22,4 +22,7 @@ void release_free_memory();
 // sanitizer build, which reserves terabytes of address space).
 std::string install_address_space_limit(uint64_t budget_bytes);
 
+// False in sanitizer builds, where limiting the address space breaks the sanitizer.
+bool address_space_limits_work();
+
 } // namespace volta::driver

@@ -38,7 +38,8 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
                                  r.name, style.name_width, r.seconds);
   if (!ok) {
     line += r.expected ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
-                       : fmt::format("  {}expected EQUIVALENT or RACE_FREE{}", on, off);
+                       : fmt::format("  {}expected {}{}", on,
+                                     r.kind == "race_check" ? "RACE_FREE" : "EQUIVALENT", off);
   }
   out << line << "\n";
   const bool plain_pass =

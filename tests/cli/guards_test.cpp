@@ -34,10 +34,10 @@ GuardRun prove_demo(const std::string& test, const std::string& filter,
 
 TEST(Guards, TimeoutEndsTheEntryUnknown) {
   // The softmax pair takes a few tenths of a second (seconds under sanitizers): 20 ms is too
-  // little.
-  auto g = prove_demo("timeout", "softmax|reduce", {"--timeout", "0.02"});
+  // little. (That a generous limit changes nothing is GenerousLimitsChangeNothing.)
+  auto g = prove_demo("timeout", "softmax", {"--timeout", "0.02"});
   EXPECT_EQ(g.run.exit_code, 1) << g.run.err;
-  ASSERT_EQ(g.report["results"].size(), 2u) << g.run.out;
+  ASSERT_EQ(g.report["results"].size(), 1u) << g.run.out;
   const json& softmax = g.report["results"][0];
   EXPECT_EQ(softmax["verdict"], "UNKNOWN");
   EXPECT_EQ(softmax["guard"], "time limit");
@@ -45,8 +45,6 @@ TEST(Guards, TimeoutEndsTheEntryUnknown) {
       << softmax["detail"];
   EXPECT_TRUE(softmax["safety"].is_null()) << "a time limit is not a safety failure";
   EXPECT_LT(softmax["seconds"].get<double>(), 30.0);
-  // The race check next to it is unaffected.
-  EXPECT_EQ(g.report["results"][1]["verdict"], "DATA_RACE");
   EXPECT_EQ(g.report["summary"]["guards"]["time limit"], 1);
   EXPECT_NE(g.run.out.find("stopped by a resource guard: 1 time limit"), std::string::npos)
       << g.run.out;
@@ -88,7 +86,8 @@ TEST(Guards, InstructionBudget) {
 }
 
 TEST(Guards, TermBudget) {
-  auto g = prove_demo("terms", "softmax", {"--max-terms", "50"});
+  // Without the Z3 fallback, which would otherwise get the element and give its own reason.
+  auto g = prove_demo("terms", "softmax", {"--max-terms", "50", "--no-z3"});
   EXPECT_EQ(g.run.exit_code, 1) << g.run.err;
   const json& e = g.report["results"][0];
   EXPECT_EQ(e["verdict"], "UNKNOWN") << e.dump(1);
