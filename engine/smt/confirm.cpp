@@ -15,14 +15,15 @@ uint64_t key_of(const symbolic::ExprStore& store, ExprId leaf) {
   return n.op == symbolic::Op::Param ? Assignment::param_key(n.a) : Assignment::input_key(n.a, n.b);
 }
 
-}  // namespace
+} // namespace
 
 Assignment point_from_values(const Translation& t, const symbolic::ExprStore& store,
                              const std::vector<std::string>& values) {
   Assignment point;
   for (size_t i = 0; i < t.leaves.size() && i < values.size(); ++i) {
     Rational q;
-    if (values[i].empty() || q.set_str(values[i], 10) != 0) continue;
+    if (values[i].empty() || q.set_str(values[i], 10) != 0)
+      continue;
     q.canonicalize();
     point.values[key_of(store, t.leaves[i].first)] = std::move(q);
   }
@@ -32,7 +33,8 @@ Assignment point_from_values(const Translation& t, const symbolic::ExprStore& st
 std::vector<z3::expr> leaf_constants(const Translation& t) {
   std::vector<z3::expr> out;
   out.reserve(t.leaves.size());
-  for (const auto& [leaf, constant] : t.leaves) out.push_back(constant);
+  for (const auto& [leaf, constant] : t.leaves)
+    out.push_back(constant);
   return out;
 }
 

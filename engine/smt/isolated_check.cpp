@@ -1,17 +1,16 @@
 #include "engine/smt/isolated_check.hpp"
 
+#include <cerrno>
 #include <fcntl.h>
+#include <fmt/format.h>
+#include <mutex>
 #include <poll.h>
+#include <shared_mutex>
 #include <signal.h>
+#include <sstream>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <cerrno>
-#include <fmt/format.h>
-#include <mutex>
-#include <shared_mutex>
-#include <sstream>
 
 namespace volta::smt {
 
@@ -23,19 +22,22 @@ constexpr auto kCancelPoll = std::chrono::milliseconds(20);
 std::string encode(const CheckResult& r) {
   auto line = [](std::string s) {
     for (char& ch : s) {
-      if (ch == '\n' || ch == '\r') ch = ' ';
+      if (ch == '\n' || ch == '\r')
+        ch = ' ';
     }
     return s + '\n';
   };
   std::string out = line(status_name(r.status)) + line(r.reason);
-  for (const auto& v : r.values) out += line(v);
+  for (const auto& v : r.values)
+    out += line(v);
   return out;
 }
 
 bool decode(const std::string& text, CheckResult& r) {
   std::istringstream in(text);
   std::string status;
-  if (!std::getline(in, status) || !std::getline(in, r.reason)) return false;
+  if (!std::getline(in, status) || !std::getline(in, r.reason))
+    return false;
   if (status == "sat") {
     r.status = Status::Sat;
   } else if (status == "unsat") {
@@ -45,7 +47,8 @@ bool decode(const std::string& text, CheckResult& r) {
   } else {
     return false;
   }
-  for (std::string v; std::getline(in, v);) r.values.push_back(v);
+  for (std::string v; std::getline(in, v);)
+    r.values.push_back(v);
   return true;
 }
 
@@ -53,8 +56,10 @@ void write_all(int fd, const std::string& text) {
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
     done += static_cast<size_t>(n);
   }
 }
@@ -68,7 +73,8 @@ void write_all(int fd, const std::string& text) {
   }
   // No soft timeout here: Z3 implements it with a pool of timer threads, which the fork did not
   // copy, and waiting for one of them would never end. The parent's kill is the time limit.
-  const CheckResult r = solve_once(ctx, assertions, observe, SolveSettings{0, limits.rlimit});
+  const CheckResult r =
+      solve_once(ctx, assertions, observe, SolveSettings{0, limits.rlimit, limits.procedure});
   write_all(fd, encode(r));
   ::close(fd);
   // No exit handlers or destructors: they belong to the parent (and may take locks it held).
@@ -83,14 +89,16 @@ std::shared_mutex& guard() {
 // How many IsolationHolds this thread has; the guard is held shared while it is positive.
 thread_local int t_holds = 0;
 
-}  // namespace
+} // namespace
 
 IsolationHold::IsolationHold() {
-  if (t_holds++ == 0) guard().lock_shared();
+  if (t_holds++ == 0)
+    guard().lock_shared();
 }
 
 IsolationHold::~IsolationHold() {
-  if (--t_holds == 0) guard().unlock_shared();
+  if (--t_holds == 0)
+    guard().unlock_shared();
 }
 
 CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
@@ -106,7 +114,8 @@ CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
   };
 
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return finish(fmt::format("cannot create a pipe (errno {})", errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return finish(fmt::format("cannot create a pipe (errno {})", errno));
   pid_t pid;
   {
     guard().unlock_shared();
@@ -139,7 +148,8 @@ CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
       break;
     }
     auto wait = limits.deadline - now;
-    if (limits.cancel) wait = std::min<Clock::duration>(wait, kCancelPoll);
+    if (limits.cancel)
+      wait = std::min<Clock::duration>(wait, kCancelPoll);
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
     pollfd p{fds[0], POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
@@ -147,26 +157,32 @@ CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
       stopped = "lost the Z3 process (poll failed)";
       break;
     }
-    if (ready <= 0) continue;
+    if (ready <= 0)
+      continue;
     const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // end of the reply
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break; // end of the reply
     reply.append(buffer, static_cast<size_t>(n));
   }
   ::close(fds[0]);
-  if (!stopped.empty()) ::kill(pid, SIGKILL);
+  if (!stopped.empty())
+    ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   guard().lock_shared();
 
-  if (!stopped.empty()) return finish(stopped);
+  if (!stopped.empty())
+    return finish(stopped);
   if (WIFSIGNALED(status)) {
     return finish(fmt::format("Z3 process crashed (signal {})", WTERMSIG(status)));
   }
-  if (!decode(reply, r)) return finish("the Z3 process gave no answer");
+  if (!decode(reply, r))
+    return finish("the Z3 process gave no answer");
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;
 }
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -11,20 +11,19 @@
 // fork happens with it held exclusively. glibc's malloc is fork-safe by itself.
 #pragma once
 
-#include <z3++.h>
+#include "engine/smt/solve_once.hpp"
+#include "engine/smt/watchdog.hpp"
 
 #include <atomic>
 #include <vector>
-
-#include "engine/smt/solve_once.hpp"
-#include "engine/smt/watchdog.hpp"
+#include <z3++.h>
 
 namespace volta::smt {
 
 // A thread's shared hold of the guard that forks take exclusively. Counted per thread, so that
 // several queries alive in one thread share one hold.
 class IsolationHold {
- public:
+public:
   IsolationHold();
   ~IsolationHold();
   IsolationHold(const IsolationHold&) = delete;
@@ -35,7 +34,8 @@ struct ChildLimits {
   Clock::time_point deadline = Clock::time_point::max();
   const std::atomic<bool>* cancel = nullptr;
   unsigned rlimit = 0;
-  unsigned memory_mb = 0;  // address-space limit of the child; 0 = none
+  unsigned memory_mb = 0; // address-space limit of the child; 0 = none
+  Procedure procedure = Procedure::Default;
 };
 
 // The calling thread must have an IsolationHold; the hold is let go while the child runs and
@@ -44,4 +44,4 @@ struct ChildLimits {
 CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
                            const std::vector<z3::expr>& observe, const ChildLimits& limits);
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -1,9 +1,7 @@
 #include "engine/smt/query.hpp"
 
 #include <fmt/format.h>
-
 #include <optional>
-
 
 namespace volta::smt {
 
@@ -16,16 +14,20 @@ Query::Query(const Budget& budget)
   ctx_ = std::make_unique<z3::context>();
 }
 
-Query::~Query() { ctx_.reset(); }
+Query::~Query() {
+  ctx_.reset();
+}
 
 double Query::elapsed_seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
 std::string Query::timeout_reason() const {
-  if (budget_.cancel && budget_.cancel->load()) return "cancelled";
+  if (budget_.cancel && budget_.cancel->load())
+    return "cancelled";
   return fmt::format("timeout after {} ms ({})", budget_.timeout_ms,
-                     budget_.isolate ? "the Z3 process was stopped" : "Z3 interrupted by the watchdog");
+                     budget_.isolate ? "the Z3 process was stopped"
+                                     : "Z3 interrupted by the watchdog");
 }
 
 CheckResult Query::unknown_from_exception(const std::string& what) const {
@@ -36,12 +38,14 @@ CheckResult Query::unknown_from_exception(const std::string& what) const {
 }
 
 void Query::explain_limits(CheckResult& r) const {
-  if (r.status != Status::Unknown) return;
+  if (r.status != Status::Unknown)
+    return;
   const std::string& why = r.reason;
   const bool limit = why == "timeout" || why == "canceled" || why == "interrupted" ||
                      why.find("resource") != std::string::npos;
   if (!limit) {
-    if (why.rfind("Z3", 0) != 0 && why != "cancelled") r.reason = "Z3: " + why;
+    if (why.rfind("Z3", 0) != 0 && why != "cancelled")
+      r.reason = "Z3: " + why;
     return;
   }
   const bool late = budget_.timeout_ms && Clock::now() + std::chrono::milliseconds(5) >= deadline_;
@@ -56,19 +60,24 @@ void Query::explain_limits(CheckResult& r) const {
   }
 }
 
-CheckResult Query::check(const z3::expr_vector& assertions, const std::vector<z3::expr>& observe) {
+CheckResult Query::check(const z3::expr_vector& assertions, const std::vector<z3::expr>& observe,
+                         Procedure procedure) {
   const auto started = Clock::now();
   auto early = [&](std::string reason) {
     CheckResult r;
     r.reason = std::move(reason);
     return r;
   };
-  if (interrupted_) return early(timeout_reason());
-  if (budget_.cancel && budget_.cancel->load()) return early("cancelled");
-  if (started >= deadline_) return early(timeout_reason());
+  if (interrupted_)
+    return early(timeout_reason());
+  if (budget_.cancel && budget_.cancel->load())
+    return early("cancelled");
+  if (started >= deadline_)
+    return early(timeout_reason());
 
-  if (!budget_.isolate) return check_in_process(assertions, observe);
-  const ChildLimits limits{deadline_, budget_.cancel, budget_.rlimit, budget_.memory_mb};
+  if (!budget_.isolate)
+    return check_in_process(assertions, observe, procedure);
+  const ChildLimits limits{deadline_, budget_.cancel, budget_.rlimit, budget_.memory_mb, procedure};
   CheckResult r = check_in_child(*ctx_, assertions, observe, limits);
   if (r.status == Status::Unknown && r.reason == "timeout") {
     r.reason = timeout_reason();
@@ -79,20 +88,23 @@ CheckResult Query::check(const z3::expr_vector& assertions, const std::vector<z3
 }
 
 CheckResult Query::check_in_process(const z3::expr_vector& assertions,
-                                    const std::vector<z3::expr>& observe) {
+                                    const std::vector<z3::expr>& observe, Procedure procedure) {
   SolveSettings settings;
+  settings.procedure = procedure;
   settings.rlimit = budget_.rlimit;
   if (budget_.timeout_ms) {
     // The soft limit usually ends the check with a clean "timeout"; the watchdog is the backstop
     // for the procedures that do not look at it.
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
     settings.soft_timeout_ms = static_cast<unsigned>(std::max<long long>(1, left.count()));
   }
   std::optional<Watchdog> watchdog;
-  if (budget_.timeout_ms || budget_.cancel) watchdog.emplace(*ctx_, deadline_, budget_.cancel);
+  if (budget_.timeout_ms || budget_.cancel)
+    watchdog.emplace(*ctx_, deadline_, budget_.cancel);
   CheckResult r = solve_once(*ctx_, assertions, observe, settings);
   const bool fired = watchdog && watchdog->fired();
-  watchdog.reset();  // joined: the context is ours alone again
+  watchdog.reset(); // joined: the context is ours alone again
   if (fired) {
     interrupted_ = true;
     // An UNSAT that was complete before the interrupt landed is still an answer; a model read
@@ -108,4 +120,4 @@ CheckResult Query::check_in_process(const z3::expr_vector& assertions,
   return r;
 }
 
-}  // namespace volta::smt
+} // namespace volta::smt

@@ -12,16 +12,15 @@
 //    cancellation checks, which 4.8.12's nonlinear arithmetic skips.
 #pragma once
 
-#include <z3++.h>
+#include "engine/smt/isolated_check.hpp"
+#include "engine/smt/solve_once.hpp"
+#include "engine/smt/watchdog.hpp"
 
 #include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "engine/smt/isolated_check.hpp"
-#include "engine/smt/solve_once.hpp"
-#include "engine/smt/watchdog.hpp"
+#include <z3++.h>
 
 namespace volta::smt {
 
@@ -41,7 +40,7 @@ struct Budget {
 };
 
 class Query {
- public:
+public:
   explicit Query(const Budget& budget);
   ~Query();
   Query(const Query&) = delete;
@@ -52,16 +51,17 @@ class Query {
 
   // Checks the conjunction of `assertions` (in a fresh solver) within what is left of the
   // budget; when sat, reads the observed terms from the model (CheckResult::values).
-  CheckResult check(const z3::expr_vector& assertions, const std::vector<z3::expr>& observe = {});
+  CheckResult check(const z3::expr_vector& assertions, const std::vector<z3::expr>& observe = {},
+                    Procedure procedure = Procedure::Default);
 
   // An Unknown result for an exception thrown while building terms of this query.
   CheckResult unknown_from_exception(const std::string& what) const;
 
   double elapsed_seconds() const;
 
- private:
+private:
   CheckResult check_in_process(const z3::expr_vector& assertions,
-                               const std::vector<z3::expr>& observe);
+                               const std::vector<z3::expr>& observe, Procedure procedure);
   // Rewrites Z3's reasons for its limits ("canceled", "timeout") into which limit it was.
   void explain_limits(CheckResult& r) const;
   std::string timeout_reason() const;
@@ -77,4 +77,4 @@ class Query {
   bool interrupted_ = false;
 };
 
-}  // namespace volta::smt
+} // namespace volta::smt

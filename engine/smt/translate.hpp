@@ -8,6 +8,7 @@
 // See docs/smt.md.
 #pragma once
 
+#include "engine/smt/solve_once.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
 #include <optional>
@@ -55,6 +56,11 @@ struct TranslateOptions {
   // Larger elements are refused before any Z3 term is built.
   size_t max_nodes = 2'000'000;
 };
+
+// nlsat (complete) when the translation has no uninterpreted function, else the smt core.
+inline Procedure procedure_for(const Translation& t) {
+  return t.uses.empty() ? Procedure::NonlinearReals : Procedure::WithFunctions;
+}
 
 // Why the pair cannot be translated (an unsupported node, too many nodes), found without building
 // anything: callers refuse before paying for a Z3 context. nullopt when it can be translated.

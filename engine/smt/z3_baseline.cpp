@@ -21,7 +21,7 @@ void run(Query& q, const symbolic::ExprStore& store, symbolic::ExprId ref, symbo
   const Translation& t = std::get<Translation>(translated);
   z3::expr_vector differ(q.ctx());
   differ.push_back(t.ref != t.opt);
-  const CheckResult r = q.check(differ, leaf_constants(t));
+  const CheckResult r = q.check(differ, leaf_constants(t), procedure_for(t));
   out.z3_status = r.status;
   switch (r.status) {
   case Status::Unsat:

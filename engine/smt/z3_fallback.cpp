@@ -59,7 +59,8 @@ std::string describe(const symbolic::ExprStore& store, const Translation& t,
 // `laws` and `claim` in a new vector (copying a z3::expr_vector shares it).
 z3::expr_vector with(const z3::expr_vector& laws, const z3::expr& claim) {
   z3::expr_vector out(laws.ctx());
-  for (unsigned i = 0; i < laws.size(); ++i) out.push_back(laws[i]);
+  for (unsigned i = 0; i < laws.size(); ++i)
+    out.push_back(laws[i]);
   out.push_back(claim);
   return out;
 }
@@ -71,18 +72,22 @@ z3::expr holds(z3::context& ctx, const std::optional<z3::expr>& condition) {
 ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, ExprId opt,
                       const std::string& element, const Z3Options& options) {
   auto translated = translate_pair(q.ctx(), store, ref, opt, options.translate);
-  if (auto* refused = std::get_if<std::string>(&translated)) return unknown(*refused);
+  if (auto* refused = std::get_if<std::string>(&translated))
+    return unknown(*refused);
   const Translation& t = std::get<Translation>(translated);
   z3::context& ctx = q.ctx();
   const z3::expr ref_defined = holds(ctx, t.ref_defined), opt_defined = holds(ctx, t.opt_defined);
   const z3::expr_vector laws = ground_laws(ctx, t, options.laws);
   std::vector<z3::expr> observe = leaf_constants(t);
+  const Procedure procedure = procedure_for(t);
 
   // 1. The values: is there a point where both sides are defined and differ? Z3's division is
   //    total, so without the domain conditions a model could divide by zero; with them, UNSAT
   //    means equal at every real point where both are defined.
-  CheckResult r = q.check(with(laws, ref_defined && opt_defined && t.ref != t.opt), observe);
-  if (r.status == Status::Unknown) return unknown(r.reason);
+  CheckResult r =
+      q.check(with(laws, ref_defined && opt_defined && t.ref != t.opt), observe, procedure);
+  if (r.status == Status::Unknown)
+    return unknown(r.reason);
   if (r.status == Status::Sat) {
     if (auto c = confirm_point(store, ref, opt, element, point_from_values(t, store, r.values))) {
       return not_equivalent(std::move(*c));
@@ -95,7 +100,7 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   //    then differ (inf or NaN against a number) and 0 * (1/x) = 0 must not be claimed.
   if (t.ref_defined || t.opt_defined) {
     observe.push_back(ref_defined);
-    r = q.check(with(laws, ref_defined != opt_defined), observe);
+    r = q.check(with(laws, ref_defined != opt_defined), observe, procedure);
     if (r.status == Status::Unknown) {
       return unknown("the values agree wherever both sides are defined, but whether they are "
                      "defined at the same points is unknown: " +
