@@ -47,7 +47,7 @@ std::uint64_t EGraph::hash_node(OpId op, Payload payload, std::span<const Id> ki
   return hash_finish(hash_ids(hash_combine(hash_combine(0x243f6a88, op), payload), kids));
 }
 
-void EGraph::check_node(NodeView n) const {
+void EGraph::check_node(NodeView n, bool check_children) const {
   if (n.op >= lang_->num_ops())
     throw std::invalid_argument("EGraph::add: unknown operator id " + std::to_string(n.op));
   const OpInfo& info = lang_->op(n.op);
@@ -55,9 +55,10 @@ void EGraph::check_node(NodeView n) const {
     throw std::invalid_argument("EGraph::add: operator '" + info.name + "' takes " +
                                 std::to_string(info.arity) + " children, got " +
                                 std::to_string(n.children.size()));
-  for (Id c : n.children)
-    if (c >= uf_.size())
-      throw std::invalid_argument("EGraph::add: child id " + std::to_string(c) + " is unknown");
+  if (check_children)
+    for (Id c : n.children)
+      if (c >= uf_.size())
+        throw std::invalid_argument("EGraph::add: child id " + std::to_string(c) + " is unknown");
 }
 
 std::uint64_t EGraph::canonicalize_into_scratch(NodeView n) {
@@ -79,7 +80,11 @@ std::optional<Id> EGraph::memo_find(OpId op, Payload payload, std::span<const Id
 }
 
 Id EGraph::add(NodeView n) {
-  check_node(n);
+  check_node(n, true);
+  return add_valid(n);
+}
+
+Id EGraph::add_valid(NodeView n) {
   if (lang_->is_ac(n.op) && n.children.size() == 1)
     return explain_ ? n.children[0] : find_mut(n.children[0]); // (f x) is x
   if (explain_)
@@ -215,7 +220,9 @@ std::vector<Id> EGraph::add_term(const Term& t, std::span<const Term::Index> roo
     kids.clear();
     for (auto c : flat)
       kids.push_back(ids[c]);
-    ids[i] = add(NodeView{t.op(i), t.payload(i), kids});
+    const NodeView n{t.op(i), t.payload(i), kids};
+    check_node(n, false); // the children are ids just made: only the operator needs checking
+    ids[i] = add_valid(n);
   }
   std::vector<Id> out;
   out.reserve(roots.size());

@@ -189,7 +189,8 @@ private:
 
   void attach_analysis(std::unique_ptr<Analysis> a);
   Id find_mut(Id id) { return uf_.find_compress(id); }
-  void check_node(NodeView node) const;
+  void check_node(NodeView node, bool check_children) const;
+  Id add_valid(NodeView node); // add() after check_node
   // Canonicalizes `node` into scratch_ (children found, AC sorted); returns its hash.
   std::uint64_t canonicalize_into_scratch(NodeView node);
   std::optional<Id> memo_find(OpId op, Payload payload, std::span<const Id> kids,

@@ -7,23 +7,25 @@ namespace volta::egraph {
 
 FlatTermPlan::FlatTermPlan(const Term& t, const Language& lang, std::span<const Term::Index> roots,
                            std::size_t max_flat_children)
-    : t_(t), lang_(lang), max_(max_flat_children), needs_class_(t.size(), 0),
-      flat_size_(t.size(), 1) {
-  // Sizes bottom-up (children precede parents in a Term).
+    : t_(t), lang_(lang), needs_class_(t.size(), 0), splicable_(t.size(), 0) {
+  for (auto r : roots)
+    if (r >= t.size())
+      throw std::out_of_range("add_term: root index outside the term");
+  // Flattened sizes bottom-up (children precede parents in a Term); a node is splicable into a
+  // parent with its operator when it is AC and not over the limit.
+  std::vector<std::size_t> flat_size(t.size(), 1);
   for (Term::Index i = 0; i < t.size(); ++i) {
     if (!lang.is_ac(t.op(i)))
       continue;
     std::size_t n = 0;
     for (auto c : t.children(i))
-      n += spliced(i, c) ? flat_size_[c] : 1;
-    flat_size_[i] = std::min(n, max_ + 1);
+      n += spliced(i, c) ? flat_size[c] : 1;
+    flat_size[i] = n;
+    splicable_[i] = n <= max_flat_children;
   }
   // Reachability from the roots, top-down; a node needs a class if it is a root or some
   // reachable parent does not splice it.
   std::vector<std::uint8_t> reachable(t.size(), 0);
-  for (auto r : roots)
-    if (r >= t.size())
-      throw std::out_of_range("add_term: root index outside the term");
   for (auto r : roots) {
     reachable[r] = 1;
     needs_class_[r] = 1;
@@ -38,10 +40,6 @@ FlatTermPlan::FlatTermPlan(const Term& t, const Language& lang, std::span<const 
         needs_class_[c] = 1;
     }
   }
-}
-
-bool FlatTermPlan::spliced(Term::Index parent, Term::Index child) const {
-  return t_.op(child) == t_.op(parent) && lang_.is_ac(t_.op(parent)) && flat_size_[child] <= max_;
 }
 
 void FlatTermPlan::flat_children(Term::Index i, std::vector<Term::Index>& out) const {

@@ -27,13 +27,15 @@ public:
   void flat_children(Term::Index i, std::vector<Term::Index>& out) const;
 
 private:
-  bool spliced(Term::Index parent, Term::Index child) const;
+  // A child with its parent's operator is splicable only if that operator is AC.
+  bool spliced(Term::Index parent, Term::Index child) const {
+    return splicable_[child] != 0 && t_.op(child) == t_.op(parent);
+  }
 
   const Term& t_;
   const Language& lang_;
-  std::size_t max_;
   std::vector<std::uint8_t> needs_class_;
-  std::vector<std::size_t> flat_size_;
+  std::vector<std::uint8_t> splicable_;
 };
 
 } // namespace volta::egraph
