@@ -7,19 +7,23 @@
 
 #include "engine/smt/translate.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <z3++.h>
 
 namespace volta::smt {
 
 struct LawOptions {
-  // exp(a)·exp(b) = exp(c): how many (a, b) pairs of exp arguments are examined, and how many
-  // facts are added at most. Pairs are examined in translation order.
-  size_t max_pair_checks = 250'000;
+  // exp(a)·exp(b) = exp(c): how many (a, b) pairs of exp arguments are examined (each is a table
+  // lookup), and how many facts are added at most. Pairs are examined in translation order.
+  size_t max_pair_checks = 4'000'000;
   size_t max_pair_facts = 4'096;
   // a < b -> exp(a) < exp(b) for the first pairs of exp arguments (each pair costs Z3 a case
   // split, so the default is small).
   size_t max_monotonic_pairs = 64;
+  // The pair search stops here (the query's deadline: the laws are built in the caller's
+  // thread, before any check, and must not outlast the budget).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct LawStats {
@@ -39,7 +43,8 @@ struct LawStats {
 };
 
 // The facts for `t` (plus bounds on the ln2 constant when it is used).
-z3::expr_vector ground_laws(z3::context& ctx, const Translation& t, const LawOptions& options,
+z3::expr_vector ground_laws(z3::context& ctx, const symbolic::ExprStore& store,
+                            const Translation& t, const LawOptions& options,
                             LawStats* stats = nullptr);
 
 } // namespace volta::smt

@@ -58,6 +58,8 @@ public:
   CheckResult unknown_from_exception(const std::string& what) const;
 
   double elapsed_seconds() const;
+  // When the budget's time runs out (time_point::max() without a timeout).
+  Clock::time_point deadline() const { return deadline_; }
 
 private:
   CheckResult check_in_process(const z3::expr_vector& assertions,

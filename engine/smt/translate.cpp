@@ -164,10 +164,11 @@ private:
     return *slot;
   }
 
-  z3::expr apply(Fn fn, const z3::expr& arg) {
+  z3::expr apply(Fn fn, const z3::expr& arg, ExprId node) {
     z3::expr app = function(fn)(arg);
-    if (seen_uses_.insert(Z3_get_ast_id(ctx_, app)).second)
-      out_.uses.push_back(FnUse{fn, arg, app});
+    if (seen_uses_.insert(Z3_get_ast_id(ctx_, app)).second) {
+      out_.uses.push_back(FnUse{fn, arg, app, node});
+    }
     return app;
   }
 
@@ -355,23 +356,23 @@ private:
       return z3::ite(n.op == Op::Max ? a >= b : a <= b, a, b);
     }
     case Op::Sqrt:
-      return apply(Fn::Sqrt, get(n.a));
+      return apply(Fn::Sqrt, get(n.a), id);
     case Op::Rsqrt:
-      return divide(one_, apply(Fn::Sqrt, get(n.a)));
+      return divide(one_, apply(Fn::Sqrt, get(n.a), id));
     case Op::Exp:
-      return apply(Fn::Exp, get(n.a));
+      return apply(Fn::Exp, get(n.a), id);
     // 2^x = e^(x ln 2) for every real x: one exp function, so that the exp laws relate ex2
     // and exp terms (softmax kernels mix __expf and exp2f).
     case Op::Ex2:
-      return apply(Fn::Exp, get(n.a) * ln2());
+      return apply(Fn::Exp, get(n.a) * ln2(), id);
     case Op::Lg2:
-      return apply(Fn::Lg2, get(n.a));
+      return apply(Fn::Lg2, get(n.a), id);
     case Op::Sin:
-      return apply(Fn::Sin, get(n.a));
+      return apply(Fn::Sin, get(n.a), id);
     case Op::Cos:
-      return apply(Fn::Cos, get(n.a));
+      return apply(Fn::Cos, get(n.a), id);
     case Op::Tanh:
-      return apply(Fn::Tanh, get(n.a));
+      return apply(Fn::Tanh, get(n.a), id);
     // Predicates are the reals 0 and 1 in the DAG; any nonzero value counts as true, as in
     // the evaluator.
     case Op::Cmp:

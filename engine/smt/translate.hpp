@@ -29,6 +29,7 @@ struct FnUse {
   Fn fn;
   z3::expr arg;
   z3::expr app;
+  symbolic::ExprId node; // the DAG node it translates (Exp, Ex2, Sqrt, Rsqrt, ...)
 };
 
 struct Translation {

@@ -77,7 +77,9 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   const Translation& t = std::get<Translation>(translated);
   z3::context& ctx = q.ctx();
   const z3::expr ref_defined = holds(ctx, t.ref_defined), opt_defined = holds(ctx, t.opt_defined);
-  const z3::expr_vector laws = ground_laws(ctx, t, options.laws);
+  LawOptions law_options = options.laws;
+  law_options.deadline = std::min(law_options.deadline, q.deadline());
+  const z3::expr_vector laws = ground_laws(ctx, store, t, law_options);
   std::vector<z3::expr> observe = leaf_constants(t);
   const Procedure procedure = procedure_for(t);
 

@@ -1,12 +1,15 @@
 // The Z3 fallback of the pair prover (issue 5 item 5): the last resort for an element whose
-// canonical forms differ and where random evaluation found no difference. It asks Z3 whether
-// `ref != opt` is satisfiable together with ground facts about exp, sqrt, tanh, ... :
-//   unsat -> EQUIVALENT (how = "z3")
-//   sat   -> NOT_EQUIVALENT when the engine's own evaluation confirms the model's point,
-//            else UNKNOWN (uninterpreted functions or a zero divisor made the model unreal)
-//   unknown, timeout, refusal, Z3 error -> UNKNOWN with the reason
-// Divisions are decided as described in docs/smt.md. Thread-safe: every call builds its own Z3
-// context, so a FallbackProver may be called from many TBB tasks at once.
+// canonical forms differ and where random evaluation found no difference. With ground facts
+// about exp, sqrt, tanh, ... (ground_laws.hpp) it asks Z3 two questions:
+//   1. can the values differ at a point where both sides are defined?
+//        sat -> NOT_EQUIVALENT when the engine's own evaluation confirms the model's point,
+//               else UNKNOWN (the model relies on the uninterpreted functions)
+//   2. (with divisions, roots or logs) can one side be defined where the other is not?
+//        sat -> UNKNOWN (equal on the common domain only)
+//   unsat to both -> EQUIVALENT (how = "z3"): at every real point both sides are undefined, or
+//   both are defined and equal. Unknown, timeout, refusal, Z3 error -> UNKNOWN with the reason.
+// docs/smt.md has the soundness argument. Thread-safe: every call builds its own Z3 context and
+// runs its checks in child processes, so a FallbackProver may be called from many TBB tasks.
 #pragma once
 
 #include "engine/prove/pair_prover.hpp"

@@ -12,7 +12,8 @@ protected:
     auto r = translate_pair(ctx, store, ref, opt);
     EXPECT_TRUE(std::holds_alternative<Translation>(r));
     LawStats stats;
-    const z3::expr_vector facts = ground_laws(ctx, std::get<Translation>(r), options, &stats);
+    const z3::expr_vector facts =
+        ground_laws(ctx, store, std::get<Translation>(r), options, &stats);
     const bool uses_ln2 = std::get<Translation>(r).ln2.has_value();
     EXPECT_EQ(facts.size(), stats.total() + (uses_ln2 ? 1u : 0u));
     return stats;
@@ -41,12 +42,28 @@ TEST_F(GroundLawsTest, NormalizationMatchesReorderedAndCancellingArguments) {
   EXPECT_EQ(s.exp_products, 3u);
 }
 
+TEST_F(GroundLawsTest, PolynomialFormsExpandProductsAndKnowLn2) {
+  const ExprId x = A(0), y = A(1);
+  // (x+y)(x-y) and x*x - y*y
+  EXPECT_EQ(
+      laws(exp(b.mul(b.add(x, y), b.sub(x, y))), exp(b.sub(b.mul(x, x), b.mul(y, y)))).exp_same_arg,
+      1u);
+  // ex2(x) and exp(x * ln2), ex2(x/2) and exp(ln2 * x * 1/2)
+  const ExprId ln2 = store.intern(symbolic::Node{Op::Ln2});
+  EXPECT_EQ(laws(b.unary(Op::Ex2, x), exp(b.mul(ln2, x))).exp_same_arg, 1u);
+  EXPECT_EQ(laws(b.unary(Op::Ex2, b.div(x, c(2))), exp(b.mul(b.mul(ln2, x), q(1, 2)))).exp_same_arg,
+            1u);
+  // A division by a non-constant is an atom: x/y + x/y = 2 (x/y).
+  const ExprId r = b.div(x, y);
+  EXPECT_EQ(laws(b.mul(exp(r), exp(r)), exp(b.mul(c(2), r))).exp_products, 1u);
+}
+
 TEST_F(GroundLawsTest, CapsBoundTheWork) {
   ExprId sum = c(0);
   for (int i = 0; i < 200; ++i)
     sum = b.add(sum, exp(b.add(A(i), B(i))));
   LawOptions tight;
-  tight.max_pair_checks = 1000;
+  tight.max_pair_checks = 1000; // of 200 * 201 / 2
   tight.max_monotonic_pairs = 5;
   const LawStats s = laws(sum, c(0), tight);
   EXPECT_TRUE(s.pair_checks_capped);

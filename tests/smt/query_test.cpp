@@ -3,6 +3,7 @@
 #include "smt_fixture.hpp"
 
 #include <chrono>
+#include <fmt/format.h>
 #include <thread>
 
 namespace volta::smt::testing {
@@ -109,8 +110,8 @@ TEST(Query, IsolationCapsWhatInterruptsCannot) {
   z3::context& ctx = q.ctx();
   z3::expr aa = ctx.real_val(0), bb = aa, ab = aa;
   for (int i = 0; i < 6; ++i) {
-    const z3::expr a = ctx.real_const(("a" + std::to_string(i)).c_str());
-    const z3::expr b = ctx.real_const(("b" + std::to_string(i)).c_str());
+    const z3::expr a = ctx.real_const(fmt::format("a{}", i).c_str());
+    const z3::expr b = ctx.real_const(fmt::format("b{}", i).c_str());
     aa = aa + a * a;
     bb = bb + b * b;
     ab = ab + a * b;
