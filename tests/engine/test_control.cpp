@@ -122,6 +122,40 @@ TEST(Setp, PredicateLogic) {
   });
 }
 
+TEST(Setp, SetWritesAllOnesOrZero) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.s32 %r1, -1;
+  set.lt.u32.u32 %r2, %r1, 1;
+  st.global.u32 [%rd0], %r2;
+  set.gt.u32.u32 %r3, %r1, 1;
+  st.global.u32 [%rd0+4], %r3;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(2));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "0");
+  EXPECT_EQ(r.expr("out", 1), "4294967295");
+}
+
+// PTX: set.CmpOp.dtype.stype d, a, b compares a and b as stype and writes dtype. The engine
+// compares as dtype: set.lt.u32.s32 of -1 and 1 compares unsigned (gives 0, not 0xFFFFFFFF), and
+// set.gt.f32.s32 reads the integer -1 as float bits (a NaN: UNSUPPORTED).
+TEST(Setp, SetComparesInTheSourceType) {
+  VOLTA_KNOWN_ENGINE_BUG("set.CmpOp.dtype.stype compares its operands as dtype instead of stype");
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.s32 %r1, -1;
+  set.lt.u32.s32 %r2, %r1, 1;
+  st.global.u32 [%rd0], %r2;
+  set.gt.f32.s32 %f1, %r1, -2;
+  st.global.f32 [%rd0+4], %f1;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(2));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "4294967295");
+  EXPECT_EQ(r.expr("out", 1), "1");
+}
+
 TEST(Setp, SelectOfIntegersAndFloats) {
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];

@@ -35,6 +35,10 @@ const CorpusRace kRaces[] = {
     {"GradInput (post-fix)", Verdict::RaceFree},
 };
 
+void PrintTo(const CorpusRace& r, std::ostream* os) {
+  *os << r.name;
+}
+
 std::string file_line(const std::string& path, uint32_t line) {
   std::ifstream in(path);
   std::string text;

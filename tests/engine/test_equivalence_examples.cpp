@@ -41,6 +41,11 @@ std::vector<ExampleEntry> entries() {
   return out;
 }
 
+// Test names and ctest names show the entry, not the bytes of the parameter.
+void PrintTo(const ExampleEntry& e, std::ostream* os) {
+  *os << e.tag << ": " << e.name;
+}
+
 class ExampleManifests : public ::testing::TestWithParam<ExampleEntry> {};
 
 TEST_P(ExampleManifests, ExpectedVerdict) {

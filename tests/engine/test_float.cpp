@@ -106,6 +106,16 @@ TEST(Float, ConstantsAreExactRationals) {
   });
 }
 
+TEST(Float, NaNIsNotANumberOverTheReals) {
+  const auto text =
+      kernel(kParams, std::string(kLoadInputs) +
+                          "  mov.f32 %f5, 0f7FC00000;\n  add.f32 %f10, %f1, %f5;\n  ret;");
+  const auto r = run_ptx(text, in_out());
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "add.f32"));
+}
+
 TEST(Float, InfinitiesOfRunningMaxima) {
   expect_cases({
       // max(-inf, x) = x: the start of every running maximum.

@@ -34,6 +34,10 @@ const IdiomEntry kEntries[] = {
     {"(rsqrt_div_ref, rsqrt_div)", {}, {}},
 };
 
+void PrintTo(const IdiomEntry& e, std::ostream* os) {
+  *os << e.name;
+}
+
 class IdiomManifest : public ::testing::TestWithParam<IdiomEntry> {
 protected:
   static void SetUpTestSuite() {
