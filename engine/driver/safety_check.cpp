@@ -48,7 +48,9 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
                                             const symbolic::ExprStore& store, bool values_matter) {
   for (const auto& out : run.outputs) {
     for (const auto& [index, value] : out.elements) {
-      const uint16_t taint = store.node(value).taint & symbolic::kValueTaints;
+      // A root that is plain bits is a concrete value, not an opaque operation.
+      const bool bits = store.node(value).op == symbolic::Op::RawBits;
+      const uint16_t taint = bits ? 0 : store.node(value).taint & symbolic::kValueTaints;
       exec::Failure f;
       f.space = "global";
       f.location = fmt::format("{}[{}]", out.name, index);

@@ -17,6 +17,10 @@ using symbolic::ExprId;
 struct Value {
   uint64_t bits = 0;
   ExprId node = 0;
+  // The value came out of a float operation or a float load. Integer instructions on such data
+  // are bit tricks, not arithmetic: only integer-typed data (the corpus's int reductions) is
+  // treated as a real number by add.s32 and friends.
+  bool fl = false;
   bool symbolic() const { return node != 0; }
 };
 

@@ -22,6 +22,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   const size_t regs = prog_.registers.size();
   bits_.assign(regs * threads_, 0);
   nodes_.assign(regs * threads_, ctx.undef);
+  float_.assign(regs * threads_, 0);
   pc_.assign(threads_, 0);
   state_.assign(threads_, ThreadState::Running);
   barrier_id_.assign(threads_, 0);
@@ -172,6 +173,7 @@ bool CtaRunner::fire_barriers() {
         first = t;
         expected = barrier_count_[t];
       } else if (barrier_count_[t] != expected) {
+        current_pc_ = pc_[t];  // the report points at the barrier, not the last instruction run
         fail(Verdict::BarrierDivergence, "barrier divergence",
              fmt::format("threads wait at barrier {} with different thread counts ({} and {})", id,
                          expected, barrier_count_[t]),
@@ -181,6 +183,7 @@ bool CtaRunner::fire_barriers() {
     }
     const bool cta_wide = expected == 0 || expected >= threads_;
     if (!cta_wide) {
+      current_pc_ = pc_[first];
       fail_unsupported(prog_.insts[pc_[first]], first,
                        fmt::format("named barrier {} over a subset of {} threads (partial CTA barriers are "
                                    "not modeled yet)", id, expected));

@@ -40,10 +40,15 @@ class CtaRunner {
   // ---- register file
   uint64_t& bits(uint32_t reg, uint32_t t) { return bits_[size_t{reg} * threads_ + t]; }
   ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * threads_ + t]; }
-  Value reg_value(uint32_t reg, uint32_t t) { return Value{bits(reg, t), node(reg, t)}; }
+  Value reg_value(uint32_t reg, uint32_t t) {
+    const size_t i = size_t{reg} * threads_ + t;
+    return Value{bits_[i], nodes_[i], float_[i] != 0};
+  }
   void set(uint32_t reg, uint32_t t, Value v) {
-    bits(reg, t) = v.bits;
-    node(reg, t) = v.node;
+    const size_t i = size_t{reg} * threads_ + t;
+    bits_[i] = v.bits;
+    nodes_[i] = v.node;
+    float_[i] = v.fl;
   }
   void set_dst(const Operand& d, uint32_t t, Value v) {
     if (d.kind == OpKind::Reg) set(d.reg, t, v);
@@ -128,6 +133,7 @@ class CtaRunner {
 
   std::vector<uint64_t> bits_;
   std::vector<ExprId> nodes_;
+  std::vector<uint8_t> float_;  // Value::fl per register and thread
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
   std::vector<uint32_t> barrier_id_;   // AtBarrier: which barrier
@@ -153,7 +159,16 @@ class CtaRunner {
     uint32_t size;
     uint32_t src_size;
     uint32_t pc;
+    std::vector<Value> values;  // read at issue, 4 bytes each
+    uint32_t issue_stamp = 0;   // the CTA's epoch at issue
   };
+  // The hardware reads the source of a cp.async at some time before the wait that completes
+  // it, barriers notwithstanding: a write by another thread since the issue is a race.
+  bool source_overwritten(const PendingCopy& c, uint32_t t);
+  // The thread touches memory an unfinished cp.async of its own reads or writes: a hazard the
+  // hardware does not order. Reports it (as a data race) and returns true.
+  bool copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
+  bool completing_copies_ = false;
   std::vector<std::vector<PendingCopy>> uncommitted_;
   std::vector<std::deque<std::vector<PendingCopy>>> committed_;
   void complete_copies(uint32_t t, const std::vector<PendingCopy>& group);

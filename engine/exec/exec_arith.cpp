@@ -326,6 +326,8 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       set_dst(in.dsts[0], t, Value{0, ctx_.undef});
       continue;
     }
+    bool float_bits = false;
+    for (size_t i = 0; i < nsrc && i < 4; ++i) float_bits |= v[i].symbolic() && v[i].fl;
     if (symbolic) {
       // Data flowing through integer instructions.
       b_.set_stream(&streams_[t]);
@@ -342,6 +344,15 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
           default: break;
         }
         // Concrete operands of predicate logic are 0/1 constants.
+      }
+      const bool arithmetic = in.op == XOp::IAdd || in.op == XOp::ISub || in.op == XOp::IMulLo ||
+                              in.op == XOp::IMulWide || in.op == XOp::IMul24Lo || in.op == XOp::IMadLo ||
+                              in.op == XOp::IMadWide || in.op == XOp::IMad24Lo || in.op == XOp::INeg ||
+                              in.op == XOp::IAbs || in.op == XOp::IMin || in.op == XOp::IMax;
+      if (out == 0 && float_bits && arithmetic) {
+        // Integer arithmetic on the bits of a float: a bit trick, kept opaque.
+        out = b_.bitop(BitOpKind::Other, raw(0), nsrc > 1 ? raw(1) : 0, nsrc > 2 ? raw(2) : 0,
+                       static_cast<uint8_t>(static_cast<uint8_t>(in.op) & 7));
       }
       if (out == 0) {
         switch (in.op) {
@@ -364,7 +375,7 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
             break;
         }
       }
-      set_dst(in.dsts[0], t, Value{0, out});
+      set_dst(in.dsts[0], t, Value{0, out, float_bits});
       continue;
     }
     const uint64_t a = v[0].bits, b = v[1].bits, c = v[2].bits;
@@ -385,8 +396,14 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
         r = static_cast<uint64_t>(product(a, b, width, sign)) + c;
         result_width = 2 * width;
         break;
-      case XOp::IMul24Lo: r = static_cast<uint64_t>(sext(a, 24) * sext(b, 24)); break;
-      case XOp::IMad24Lo: r = static_cast<uint64_t>(sext(a, 24) * sext(b, 24)) + c; break;
+      case XOp::IMul24Lo:
+      case XOp::IMad24Lo: {
+        // The low 24 bits of each operand, sign-extended only for signed types.
+        const int64_t x = sign ? sext(a, 24) : static_cast<int64_t>(a & 0xffffff);
+        const int64_t y = sign ? sext(b, 24) : static_cast<int64_t>(b & 0xffffff);
+        r = static_cast<uint64_t>(x * y) + (in.op == XOp::IMad24Lo ? c : 0);
+        break;
+      }
       case XOp::IDiv:
       case XOp::IRem: {
         if ((b & wmask) == 0) {
@@ -438,14 +455,15 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
         break;
       }
       case XOp::Bfe: {
+        // PTX: d[i] = (i < len && pos + i <= msb) ? a[pos + i] : sbit, where sbit is 0 for
+        // unsigned types and a[min(pos + len - 1, msb)] for signed ones (0 when len is 0).
         const uint32_t pos = static_cast<uint32_t>(b & 0xff), len = static_cast<uint32_t>(c & 0xff);
         const uint64_t x = a & wmask;
+        const uint64_t sbit = (sign && len > 0) ? (x >> std::min(pos + len - 1, width - 1)) & 1u : 0;
         uint64_t field = 0;
-        for (uint32_t i = 0; i < len && pos + i < width; ++i) field |= ((x >> (pos + i)) & 1u) << i;
-        if (sign && len > 0) {
-          const uint32_t top = std::min(pos + len - 1, width - 1);
-          const bool s = (x >> top) & 1u;
-          if (s) field |= ~uint64_t{0} << std::min(len, width);
+        for (uint32_t i = 0; i < width; ++i) {
+          const uint64_t bit = (i < len && pos + i < width) ? (x >> (pos + i)) & 1u : sbit;
+          field |= bit << i;
         }
         r = field;
         break;
@@ -548,7 +566,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         undef |= x[i] == ctx_.undef || ctx_.store.op(x[i]) == Op::Undef;
       }
       if (failed_) return;
-      set_dst(in.dsts[0], t, Value{0, undef ? ctx_.undef : compute(x[0], x[1], x[2])});
+      set_dst(in.dsts[0], t, Value{0, undef ? ctx_.undef : compute(x[0], x[1], x[2]), true});
       continue;
     }
     // Packed halves: apply the operation to each half.
@@ -565,7 +583,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       halves[h] = compute(x[0], x[1], x[2]);
     }
     if (failed_) return;
-    set_dst(in.dsts[0], t, Value{0, undef ? ctx_.undef : b_.pack(halves[0], halves[1], 16)});
+    set_dst(in.dsts[0], t, Value{0, undef ? ctx_.undef : b_.pack(halves[0], halves[1], 16), true});
   }
 }
 
@@ -575,9 +593,11 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
 
 void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
-  const bool fl = is_float(in.type);
-  const uint32_t width = type_width(in.type);
-  const bool sign = is_signed(in.type);
+  // setp.cmp.type compares in its type; set.cmp.dtype.stype compares in stype.
+  const ValType ct = in.op == XOp::Set ? in.type2 : in.type;
+  const bool fl = is_float(ct);
+  const uint32_t width = type_width(ct);
+  const bool sign = is_signed(ct);
   auto& s = ctx_.store;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
@@ -592,7 +612,7 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
     std::optional<bool> result;  // concrete comparison result
     ExprId sym = 0;              // symbolic comparison
     if (fl) {
-      const ExprId x = real_of(a, in.type), y = real_of(b, in.type);
+      const ExprId x = real_of(a, ct), y = real_of(b, ct);
       if (x == ctx_.undef || y == ctx_.undef) {
         set_dst(in.dsts[0], t, Value{0, ctx_.undef});
         if (in.dsts.size() > 1) set_dst(in.dsts[1], t, Value{0, ctx_.undef});
@@ -655,7 +675,7 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
         fail_unsupported(in, t, "compares data with an unsupported comparison");
         return;
       }
-      sym = b_.cmp(*kind, int_real(a, in.type), int_real(b, in.type));
+      sym = b_.cmp(*kind, int_real(a, ct), int_real(b, ct));
     } else {
       result = compare_int(in.cmp, a.bits, b.bits, width, sign);
     }
@@ -706,7 +726,8 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const Value a = read(in.srcs[0], t), b = read(in.srcs[1], t), p = read(in.srcs[2], t);
     if (failed_) return;
     if (!p.symbolic()) {
-      set_dst(in.dsts[0], t, ((p.bits & 1u) != 0) != in.srcs[2].negated ? a : b);
+      Value chosen = ((p.bits & 1u) != 0) != in.srcs[2].negated ? a : b;
+      set_dst(in.dsts[0], t, chosen);
       continue;
     }
     if (p.node == ctx_.undef) {
@@ -718,7 +739,7 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const ExprId x = fl ? real_of(a, in.type) : int_real(a, in.type);
     const ExprId y = fl ? real_of(b, in.type) : int_real(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
-    set_dst(in.dsts[0], t, Value{0, b_.select(cond, x, y)});
+    set_dst(in.dsts[0], t, Value{0, b_.select(cond, x, y), a.fl || b.fl || fl});
   }
 }
 
@@ -758,7 +779,9 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
         level = std::move(next);
         pw *= 2;
       }
-      set_dst(in.dsts[0], t, Value{0, level[0]});
+      bool any_float = false;
+      for (const auto& x : vs) any_float |= x.fl;
+      set_dst(in.dsts[0], t, Value{0, level[0], any_float});
       continue;
     }
     if (in.sub == 2) {  // unpack one register into {a, b, ...}
@@ -767,16 +790,17 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       const uint32_t part_width = width / parts;
       for (uint32_t i = 0; i < parts; ++i) {
         if (!v.symbolic()) {
-          set_dst(in.dsts[i], t, Value{(v.bits >> (i * part_width)) & mask_bits(part_width), 0});
+          set_dst(in.dsts[i], t, Value{(v.bits >> (i * part_width)) & mask_bits(part_width), 0, v.fl});
         } else if (v.node == ctx_.undef) {
           set_dst(in.dsts[i], t, Value{0, ctx_.undef});
         } else {
-          set_dst(in.dsts[i], t, Value{0, b_.extract(v.node, static_cast<int>(i * part_width), static_cast<int>(part_width))});
+          set_dst(in.dsts[i], t, Value{0, b_.extract(v.node, static_cast<int>(i * part_width), static_cast<int>(part_width)), v.fl});
         }
       }
       continue;
     }
     Value v = read(in.srcs[0], t);
+    if (in.srcs[0].kind == OpKind::Imm && in.srcs[0].imm_is_float) v.fl = true;  // mov.b32 %r, 0f3F800000
     if (!v.symbolic() && in.type != ValType::Pred) {
       if (in.srcs[0].kind == OpKind::Imm && in.srcs[0].imm_is_float && in.srcs[0].imm_width == 64 && width == 32) {
         v.bits = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(v.bits)));
@@ -803,7 +827,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     if (!is_float(dst) && !is_float(src)) {
       // Integer to integer: sign or zero extend, or truncate. Data keeps its real value.
       if (v.symbolic()) {
-        set_dst(in.dsts[0], t, v);
+        set_dst(in.dsts[0], t, v);  // keeps its provenance: cvt does not turn float bits into an int
         continue;
       }
       const uint64_t x = is_signed(src) ? static_cast<uint64_t>(sext(v.bits, sw)) : (v.bits & mask_bits(sw));
@@ -823,7 +847,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       // Integer to float: the same real number (rounding ignored over the reals).
       ExprId x = int_real(v, src);
       if (in.sat) x = b_.saturate(x);
-      set_dst(in.dsts[0], t, Value{0, x});
+      set_dst(in.dsts[0], t, Value{0, x, true});
       continue;
     }
     const ExprId x = real_of(v, src);
@@ -859,7 +883,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       }
       if (in.sat) r = b_.saturate(r);
       if (in.relu) r = b_.relu(r);
-      set_dst(in.dsts[0], t, Value{0, r});
+      set_dst(in.dsts[0], t, Value{0, r, true});
       continue;
     }
     // Float to integer: concrete only when the value is a constant.

@@ -210,6 +210,12 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       fail_unsupported(in, t, "accesses an unknown state space");
       return nullptr;
   }
+  if (!uncommitted_[t].empty() || !committed_[t].empty()) {
+    if (copy_hazard(space, address, size, t, kind)) {
+      if (lock) lock->clear(std::memory_order_release);
+      return nullptr;
+    }
+  }
   if (shadow != nullptr) {
     const uint32_t w = t / 32;
     Accessor a{cta_, t, w, t % 32, stamp_, warp_phase_[w], current_pc_};
@@ -285,6 +291,7 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
     if (!cells) return;
     for (uint32_t i = 0; i < n && i < in.dsts.size(); ++i) {
       Value v = load(cells + i * elem, elem);
+      v.fl = is_float(in.type) || cells[i * elem].stored_as == kStoredFloat;
       // A sub-register load of signed data sign-extends (ld.s8 / ld.s16 into a wider register).
       if (!v.symbolic() && is_signed(in.type) && elem < 8) {
         const int shift = 64 - 8 * static_cast<int>(elem);
@@ -322,9 +329,11 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
                         (in.space == Space::Generic && resolve_generic(*a).first == Space::Global);
     ByteCell* cells = access(in.space, *a, elem * n, elem * n, t, AccessKind::Write, global);
     if (!cells) return;
-    const uint8_t stored_as = is_float(in.type) ? kStoredFloat : is_signed(in.type) ? kStoredSigned : kStoredUnsigned;
     for (uint32_t i = 0; i < n && i < in.srcs.size(); ++i) {
       Value v = values[i];
+      // Float data moved through integer registers stays float data.
+      const uint8_t stored_as =
+          (is_float(in.type) || v.fl) ? kStoredFloat : is_signed(in.type) ? kStoredSigned : kStoredUnsigned;
       // A value narrower than its register: keep the low bytes (symbolic data keeps its value).
       if (!v.symbolic() && elem < 8) v.bits &= (uint64_t{1} << (8 * elem)) - 1;
       store_value(cells + i * elem, v, elem);
@@ -418,43 +427,105 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
       fail_unsupported(in, t, fmt::format("copies {} bytes (cp.async copies 4, 8 or 16)", *size));
       return;
     }
-    // The global read happens now (bounds and races checked now); the shared write when the
-    // thread waits for the group.
-    if (src_size > 0) {
-      if (!access(Space::Global, *src, static_cast<uint32_t>(std::min(src_size, *size)), static_cast<uint32_t>(*size), t,
-                  AccessKind::Read)) {
-        return;
-      }
-    }
+    // The global read is checked and done now; the shared write happens when the thread waits
+    // for the group. Until then the thread must not touch either range (copy_hazard).
     uint64_t d = *dst;
     if (in_window(d, kSharedWindow)) d -= kSharedWindow;
-    uncommitted_[t].push_back(PendingCopy{d, *src, static_cast<uint32_t>(*size), static_cast<uint32_t>(src_size), current_pc_});
+    PendingCopy copy{d, *src, static_cast<uint32_t>(*size), static_cast<uint32_t>(src_size), current_pc_, {}, stamp_};
+    const uint32_t readable = static_cast<uint32_t>(std::min(src_size, *size));
+    ByteCell* src_cells = nullptr;
+    if (readable > 0) {
+      src_cells = access(Space::Global, *src, readable, static_cast<uint32_t>(*size), t, AccessKind::Read);
+      if (!src_cells) return;
+    }
+    for (uint32_t off = 0; off < copy.size; off += 4) {
+      copy.values.push_back(off + 4 <= readable ? load(src_cells + off, 4) : Value{0, 0});
+    }
+    uncommitted_[t].push_back(std::move(copy));
   }
 }
 
 void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& group) {
   const uint32_t saved_pc = current_pc_;
+  completing_copies_ = true;
   for (const auto& c : group) {
-    if (failed_) return;
+    if (failed_) break;
     current_pc_ = c.pc;
-    std::vector<Value> values;
-    const uint32_t chunk = 4;
-    for (uint32_t off = 0; off < c.size; off += chunk) {
-      if (off >= c.src_size) {
-        values.push_back(Value{0, 0});
-        continue;
-      }
-      const uint64_t a = c.src + off;
-      ByteCell* src_cells = &global_page(a).cells[a & (GlobalMemory::kPageSize - 1)];
-      // Copy byte-exactly: four cells at a time keep symbolic values whole.
-      Value v = load(src_cells, chunk);
-      values.push_back(v);
-    }
+    if (source_overwritten(c, t)) break;
     ByteCell* cells = access(Space::Shared, c.dst, c.size, c.size, t, AccessKind::Write);
-    if (!cells) return;
-    for (uint32_t i = 0; i < values.size(); ++i) store_value(cells + i * chunk, values[i], chunk);
+    if (!cells) break;
+    for (uint32_t i = 0; i < c.values.size(); ++i) store_value(cells + 4 * i, c.values[i], 4);
   }
+  completing_copies_ = false;
   current_pc_ = saved_pc;
+}
+
+bool CtaRunner::source_overwritten(const PendingCopy& c, uint32_t t) {
+  if (!ctx_.options.check_races) return false;
+  const uint32_t readable = std::min(c.size, c.src_size);
+  for (uint32_t i = 0; i < readable; ++i) {
+    GlobalMemory::Page& page = global_page(c.src + i);
+    while (page.lock.test_and_set(std::memory_order_acquire)) {
+    }
+    const ByteShadow* shadow = page.shadow ? &page.shadow[(c.src + i) & (GlobalMemory::kPageSize - 1)] : nullptr;
+    const bool overwritten = shadow != nullptr && shadow->w_stamp != 0 &&
+                             (shadow->w_cta != cta_ || shadow->w_thread != t) &&
+                             (shadow->w_cta != cta_ || shadow->w_stamp >= c.issue_stamp);
+    const uint32_t w_cta = shadow ? shadow->w_cta : 0, w_thread = shadow ? shadow->w_thread : 0,
+                   w_pc = shadow ? shadow->w_pc : 0;
+    page.lock.clear(std::memory_order_release);
+    if (!overwritten) continue;
+    Failure f;
+    f.verdict = Verdict::DataRace;
+    f.kind = "write-read race";
+    f.space = "global";
+    f.address = c.src + i;
+    f.location = describe_address(Space::Global, c.src + i);
+    f.message = fmt::format("data race on global {}: thread {} wrote it (PTX line {}) while the cp.async of thread {} "
+                            "(PTX line {}) that reads it was in flight",
+                            f.location, w_thread, w_pc < prog_.insts.size() ? prog_.insts[w_pc].line : 0, t,
+                            prog_.insts[c.pc].line);
+    f.first = site(t, c.pc);
+    f.second = site_of(w_cta, w_thread, w_pc);
+    failed_ = true;
+    ctx_.report(cta_, std::move(f));
+    return true;
+  }
+  return false;
+}
+
+bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t, AccessKind kind) {
+  if (completing_copies_) return false;
+  auto overlaps = [&](uint64_t start, uint32_t length) { return address < start + length && start < address + size; };
+  auto check = [&](const PendingCopy& c) {
+    const bool on_destination = space == Space::Shared && overlaps(c.dst, c.size);
+    const bool on_source = space == Space::Global && kind != AccessKind::Read && overlaps(c.src, c.size);
+    if (!on_destination && !on_source) return false;
+    Failure f;
+    f.verdict = Verdict::DataRace;
+    f.kind = "cp.async hazard";
+    f.space = space == Space::Shared ? "shared" : "global";
+    f.address = address;
+    f.location = describe_address(space, address);
+    f.message = fmt::format("thread {} {} {} while its cp.async (PTX line {}) that {} it has not completed "
+                            "(no cp.async.wait_group in between)",
+                            t, kind == AccessKind::Read ? "reads" : "writes", f.location,
+                            prog_.insts[c.pc].line, on_destination ? "writes" : "reads");
+    f.first = site(t, current_pc_);
+    f.second = site(t, c.pc);
+    failed_ = true;
+    ctx_.report(cta_, std::move(f));
+    return true;
+  };
+  for (const auto& c : uncommitted_[t]) {
+    if (check(c)) return true;
+  }
+  for (const auto& g : committed_[t]) {
+    for (const auto& c : g) {
+      if (check(c)) return true;
+    }
+  }
+  return false;
 }
 
 void CtaRunner::exec_cp_async_wait(const Inst& in, uint32_t w, uint32_t mask) {

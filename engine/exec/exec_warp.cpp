@@ -241,6 +241,7 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
       for (uint32_t reg = 0; reg < 8 && reg < in.dsts.size(); ++reg) {
         auto v = element(wmma_c(l, reg));
         if (!v) return;
+        v->fl = true;
         set_dst(in.dsts[reg], t, *v);
       }
       continue;
@@ -372,7 +373,7 @@ void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
         undef = A[c.row][k] == ctx_.undef || B[k][c.col] == ctx_.undef;
         acc = b_.fma(A[c.row][k], B[k][c.col], acc);
       }
-      set_dst(in.dsts[reg], t, Value{0, undef ? ctx_.undef : acc});
+      set_dst(in.dsts[reg], t, Value{0, undef ? ctx_.undef : acc, true});
     }
   }
 }
@@ -447,10 +448,10 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
     if (d_half) {
       for (uint32_t r = 0; r < 2 && r < in.dsts.size(); ++r) {
         const bool undef = d[2 * r] == ctx_.undef || d[2 * r + 1] == ctx_.undef;
-        set_dst(in.dsts[r], t, Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16)});
+        set_dst(in.dsts[r], t, Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16), true});
       }
     } else {
-      for (uint32_t e = 0; e < 4 && e < in.dsts.size(); ++e) set_dst(in.dsts[e], t, Value{0, d[e]});
+      for (uint32_t e = 0; e < 4 && e < in.dsts.size(); ++e) set_dst(in.dsts[e], t, Value{0, d[e], true});
     }
   }
 }

@@ -34,6 +34,8 @@ ExprId IdiomLifter::symexp(ExprId x) { return lifted("__symexpf", x); }
 ExprId IdiomLifter::ex2(ExprId t) {
   auto& s = b_.store();
   const Node n = s.node(t);
+  if (n.op == Op::NegInf) return s.constant(0);  // 2^-inf = 0
+  if (n.op == Op::PosInf) return s.pos_inf();
   if (n.op == Op::Mul) {
     if (is_const(n.b, kLog2eHi)) return lifted("__expf", n.a);
     if (is_const(n.a, kLog2eHi)) return lifted("__expf", n.b);

@@ -53,6 +53,10 @@ struct OutputArray {
   std::string name;
   uint32_t elem_width = 4;
   std::vector<std::pair<uint64_t, symbolic::ExprId>> elements;  // (index, value), by index
+  // Per element: its last store carried float data (a float type, or float provenance). A
+  // value stored as plain bits (a RawBits root) is read as a float when compared with a float
+  // element and as an integer when compared with an integer one.
+  std::vector<uint8_t> float_stored;
 };
 
 struct KernelRun {

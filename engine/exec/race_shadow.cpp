@@ -127,6 +127,7 @@ bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflic
   switch (kind) {
     case AccessKind::Read:
       if (write_conflicts(s, a, conflict)) return true;
+      if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict)) return true;
       summary_record(s.reads, a);
       return false;
     case AccessKind::Atomic:

@@ -122,7 +122,10 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
       return store.constant(symbolic::Rational(std::to_string(x)));
     }
     default:
-      return store.constant(symbolic::Rational(std::to_string(v.bits)));
+      // Concrete bits stored through an untyped or unsigned register with no float provenance:
+      // an integer, or a half constant (nvcc writes `mov.b16 %rs, 0x3C00; st.global.u16`).
+      // Kept as bits; the prover reads them in the type of the element they are compared with.
+      return store.raw_bits(v.bits, static_cast<int>(8 * width));
   }
 }
 
@@ -209,11 +212,22 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
         bool written = a + region.elem_width <= page_base + GlobalMemory::kPageSize;
         for (uint32_t i = 0; written && i < region.elem_width; ++i) written = cells[i].written != 0;
         if (!written) continue;
+        out.float_stored.push_back(cells[0].stored_as == kStoredFloat);
         out.elements.emplace_back((a - region.base) / region.elem_width,
                                   element_value(cells, region.elem_width, store, b, undef));
       }
     });
-    std::sort(out.elements.begin(), out.elements.end());
+    std::vector<size_t> order(out.elements.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return out.elements[x].first < out.elements[y].first; });
+    std::vector<std::pair<uint64_t, symbolic::ExprId>> sorted;
+    std::vector<uint8_t> flags;
+    for (size_t i : order) {
+      sorted.push_back(out.elements[i]);
+      flags.push_back(out.float_stored[i]);
+    }
+    out.elements = std::move(sorted);
+    out.float_stored = std::move(flags);
     run.outputs.push_back(std::move(out));
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -36,11 +36,32 @@ class Session {
 
   void prepare(const std::vector<ExprId>& roots) { dag_.count_parents(roots); }
 
-  ElementOutcome prove(ExprId ref, ExprId opt, const std::string& element) {
+  // `ref_float` / `opt_float`: the element's last store carried float data (see
+  // exec::OutputArray::float_stored); it tells how a side stored as plain bits is read.
+  ElementOutcome prove(ExprId ref, ExprId opt, const std::string& element, bool ref_float = true,
+                       bool opt_float = true) {
     ElementOutcome out;
     if (ref == opt) {
       out.kind = ElementOutcome::Kind::Equivalent;
       out.how = "same node";
+      return out;
+    }
+    // Concrete values stored as plain bits (st.u16 of a half constant, st.u32 of a count):
+    // two bit patterns are compared as bits (as integers; +0/-0 and NaN patterns stay
+    // UNKNOWN); bits against a value of the other kernel are read in that value's type: as the
+    // float of their width when it is float data, else as an unsigned integer.
+    const bool ref_bits = store_.op(ref) == symbolic::Op::RawBits;
+    const bool opt_bits = store_.op(opt) == symbolic::Op::RawBits;
+    if (ref_bits && opt_bits) return compare_bits(ref, opt, element);
+    if (ref_bits) ref = opt_float ? bits_as_float(ref) : bits_as_integer(ref);
+    if (opt_bits) opt = ref_float ? bits_as_float(opt) : bits_as_integer(opt);
+    if (ref == 0 || opt == 0) {
+      out.reason = "a stored bit pattern is not a finite float";
+      return out;
+    }
+    if (ref == opt) {
+      out.kind = ElementOutcome::Kind::Equivalent;
+      out.how = "same value";
       return out;
     }
     std::string undefined_reason;
@@ -80,6 +101,46 @@ class Session {
   }
 
  private:
+  ExprId bits_as_integer(ExprId id) {
+    const symbolic::Node& n = store_.node(id);
+    auto& s = const_cast<symbolic::ExprStore&>(store_);  // interning a constant changes no node
+    return s.constant(symbolic::Rational(std::to_string(uint64_t{n.b} << 32 | n.a)));
+  }
+
+  ExprId bits_as_float(ExprId id) {
+    const symbolic::Node& n = store_.node(id);
+    const uint64_t bits = uint64_t{n.b} << 32 | n.a;
+    // Interning a constant changes no existing node: the store stays logically const.
+    auto& s = const_cast<symbolic::ExprStore&>(store_);
+    return s.float_bits(bits, n.aux).value_or(0);
+  }
+
+  ElementOutcome compare_bits(ExprId ref, ExprId opt, const std::string& element) {
+    ElementOutcome out;
+    const symbolic::Node& a = store_.node(ref);
+    const symbolic::Node& b = store_.node(opt);
+    if (a.a == b.a && a.b == b.b) {
+      out.kind = ElementOutcome::Kind::Equivalent;
+      out.how = "same bits";
+      return out;
+    }
+    const ExprId fa = bits_as_float(ref), fb = bits_as_float(opt);
+    const bool same_as_float = fa != 0 && fa == fb;  // +0 and -0
+    if (same_as_float || fa == 0 || fb == 0) {
+      out.reason = "the stored bit patterns differ but may be the same float (+0/-0 or NaN)";
+      return out;
+    }
+    out.kind = ElementOutcome::Kind::NotEquivalent;
+    out.how = "different bits";
+    Counterexample c;
+    c.element = element;
+    c.reference_value = symbolic::leaf_name(store_, ref);
+    c.optimized_value = symbolic::leaf_name(store_, opt);
+    c.confirmed = true;  // concrete values: no input matters
+    out.counterexample = c;
+    return out;
+  }
+
   std::optional<Counterexample> find_counterexample(ExprId ref, ExprId opt, const std::string& element) {
     const std::vector<ExprId> leaves = leaves_below(store_, {ref, opt});
     std::mt19937_64 rng(std::hash<std::string>{}(element) ^ 0x5eedULL);
@@ -157,6 +218,8 @@ struct ElementJob {
   uint64_t index = 0;
   ExprId ref = 0;
   ExprId opt = 0;
+  bool ref_float = true;
+  bool opt_float = true;
   std::string name() const { return fmt::format("{}[{}]", array, index); }
 };
 
@@ -274,7 +337,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         result.counterexample = c;
         return finish();
       }
-      jobs.push_back(ElementJob{name, r->elements[i].first, r->elements[i].second, o->elements[j].second});
+      jobs.push_back(ElementJob{name, r->elements[i].first, r->elements[i].second, o->elements[j].second,
+                                r->float_stored[i] != 0, o->float_stored[j] != 0});
       ++i;
       ++j;
     }
@@ -315,7 +379,10 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       outcome.kind = ElementOutcome::Kind::Equivalent;
       outcome.how = "same node";
     } else {
-      if (options.reuse_templates) {
+      // Roots that are plain bits are read in a type that depends on the element (not on the
+      // template): decided one by one, never reused.
+      const bool bits_root = store.op(job.ref) == symbolic::Op::RawBits || store.op(job.opt) == symbolic::Op::RawBits;
+      if (options.reuse_templates && !bits_root) {
         for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t) {
           if (!templates[t].matcher->matches(job.ref, job.opt)) continue;
           outcome = templates[t].outcome;
@@ -337,10 +404,10 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         }
         if (outcome.how != "cache") {
           session.prepare({job.ref, job.opt});
-          outcome = session.prove(job.ref, job.opt, job.name());
+          outcome = session.prove(job.ref, job.opt, job.name(), job.ref_float, job.opt_float);
           if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent) options.cache->insert(key);
         }
-        if (options.reuse_templates && outcome.kind == ElementOutcome::Kind::Equivalent) {
+        if (options.reuse_templates && !bits_root && outcome.kind == ElementOutcome::Kind::Equivalent) {
           templates.insert(templates.begin(),
                            Template{std::make_unique<TemplateMatcher>(store, job.ref, job.opt), outcome});
         }

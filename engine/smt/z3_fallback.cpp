@@ -100,7 +100,8 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   // 2. The domains: equal values on the common domain are not enough when one side is
   //    undefined (divides by zero, takes sqrt of a negative) where the other is not: the kernels
   //    then differ (inf or NaN against a number) and 0 * (1/x) = 0 must not be claimed.
-  if (t.ref_defined || t.opt_defined) {
+  // (Nothing to ask when neither side has a condition or both have the same one.)
+  if ((t.ref_defined || t.opt_defined) && !z3::eq(ref_defined, opt_defined)) {
     observe.push_back(ref_defined);
     r = q.check(with(laws, ref_defined != opt_defined), observe, procedure);
     if (r.status == Status::Unknown) {

@@ -76,7 +76,7 @@ std::string leaf_name(const ExprStore& store, ExprId id) {
     case Op::Undef: return fmt::format("undef@{}", n.a);
     case Op::PosInf: return "inf";
     case Op::NegInf: return "-inf";
-    case Op::RawBits: return fmt::format("bits{}:0x{:x}", n.aux, uint64_t{n.b} << 32 | n.a);
+    case Op::RawBits: return fmt::format("{}", uint64_t{n.b} << 32 | n.a);  // untyped bits, as unsigned
     case Op::AtomicResult: return fmt::format("atomic-old@{}", n.a);
     case Op::Ln2: return "ln2";
     default: return op_name(n.op);
