@@ -208,3 +208,31 @@ TEST(CiReports, SarifOfTheSafetyManifestHasOneResultPerFinding) {
 
 } // namespace
 } // namespace volta::cli_test
+
+namespace volta::cli_test {
+namespace {
+
+// The corpus's 13 race checks (a second or two): the expected verdicts, and one SARIF data-race
+// result per racy kernel.
+TEST(CiReports, CorpusRaceChecks) {
+  const std::filesystem::path corpus = VOLTA_CORPUS_DIR;
+  if (!std::filesystem::exists(corpus / "benchmarks.json")) {
+    GTEST_SKIP() << "corpus not found at " << corpus;
+  }
+  const auto dir = scratch_dir("corpus-races");
+  ToolRun r = run_tool({"check", "--batch", (corpus / "benchmarks.json").string(), "-j", "2",
+                        "--report", "r.json", "--junit", "r.xml", "--sarif", "r.sarif"},
+                       dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = read_json(dir / "r.json");
+  EXPECT_EQ(report["summary"]["entries"], 13);
+  EXPECT_EQ(report["summary"]["verdicts"]["DATA_RACE"], 8);
+  EXPECT_EQ(report["summary"]["verdicts"]["RACE_FREE"], 5);
+  const json log = read_json(dir / "r.sarif");
+  EXPECT_EQ(log["runs"][0]["results"].size(), 8u);
+  std::string error;
+  EXPECT_TRUE(parse_xml(read_file(dir / "r.xml"), error)) << error;
+}
+
+} // namespace
+} // namespace volta::cli_test
