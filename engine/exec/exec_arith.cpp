@@ -198,6 +198,11 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
         break;
       }
       if (!gather_collective(in, pc, w, mask, members)) return;
+      // A .sync collective acts as a sync of its lanes on both sides (domain.md §2): every
+      // member has arrived before the collective's own accesses happen (a wmma.store after the
+      // lanes' reads of the previous tile), and they are complete before any member goes on
+      // (lanes reading what the wmma.store wrote).
+      warp_synchronized(w, mask);
       switch (in.op) {
         case XOp::Shfl: exec_shfl(in, w, mask); break;
         case XOp::Vote: exec_vote(in, w, mask); break;

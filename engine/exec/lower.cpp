@@ -308,6 +308,13 @@ class Lowerer {
         r.imm = it->second.address;
         return r;
       }
+      // WARP_SZ is PTX's predefined constant for the warp size (ISA §10.1: "a run-time
+      // constant"); every target the engine models has 32-lane warps.
+      if (n->name == "WARP_SZ") {
+        r.kind = OpKind::Imm;
+        r.imm = 32;
+        return r;
+      }
       error(o.loc.line ? o.loc : ins.loc, fmt::format("unknown register or symbol '{}'", n->name));
       return std::nullopt;
     }

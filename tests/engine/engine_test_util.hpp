@@ -26,12 +26,6 @@
 #include <unistd.h>
 #include <vector>
 
-// Marks a test that exposes a known engine bug: skipped with the bug's one-line description, run
-// anyway when VOLTA_RUN_KNOWN_BUGS is set (to check a fix, or that the test still fails).
-#define VOLTA_KNOWN_ENGINE_BUG(why)                                                                \
-  if (std::getenv("VOLTA_RUN_KNOWN_BUGS") == nullptr)                                              \
-  GTEST_SKIP() << "known engine bug: " << why
-
 namespace volta {
 // Verdicts print as their words in failed expectations.
 inline void PrintTo(Verdict v, std::ostream* os) {

@@ -137,11 +137,11 @@ TEST(Setp, SetWritesAllOnesOrZero) {
   EXPECT_EQ(r.expr("out", 1), "4294967295");
 }
 
-// PTX: set.CmpOp.dtype.stype d, a, b compares a and b as stype and writes dtype. The engine
-// compares as dtype: set.lt.u32.s32 of -1 and 1 compares unsigned (gives 0, not 0xFFFFFFFF), and
-// set.gt.f32.s32 reads the integer -1 as float bits (a NaN: UNSUPPORTED).
+// PTX: set.CmpOp.dtype.stype d, a, b compares a and b as stype and writes dtype: set.lt.u32.s32
+// of -1 and 1 compares signed (gives 0xFFFFFFFF, not 0), and set.gt.f32.s32 compares the integers
+// (it must not read the integer -1 as float bits, a NaN). (A regression test: the engine once
+// compared as dtype.)
 TEST(Setp, SetComparesInTheSourceType) {
-  VOLTA_KNOWN_ENGINE_BUG("set.CmpOp.dtype.stype compares its operands as dtype instead of stype");
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];
   mov.s32 %r1, -1;

@@ -129,13 +129,10 @@ TEST(Float, InfinitiesOfRunningMaxima) {
   });
 }
 
-// exp2f(-inf) = 0 over the extended reals (the builder folds ex2(-inf) and exp(-inf), and
-// __expf(-inf) gives 0), but the exp2f lift turns ex2(-inf) into exp(-inf * ln2) first, which
-// stays unfolded; the prover then answers UNKNOWN ("infinity x a value of unknown sign") for
-// exp2f-based online softmax steps whose running maximum is still -inf.
+// exp2f(-inf) = 0 over the extended reals, as exp(-inf) and __expf(-inf). A regression test: the
+// exp2f lift once turned ex2(-inf) into exp(-inf * ln2), which stayed unfolded, and the prover
+// answered UNKNOWN for exp2f-based online softmax steps whose running maximum was still -inf.
 TEST(Float, Exp2OfMinusInfinityIsZero) {
-  VOLTA_KNOWN_ENGINE_BUG(
-      "ex2.approx of -inf is lifted to (exp (* -inf ln2)) instead of folding to 0");
   expect_cases({
       {"mov.f32 %f5, 0fFF800000;\n  ex2.approx.f32 %f10, %f5;", "0"},
   });
@@ -366,12 +363,10 @@ TEST(Half, PackingConcreteHalves) {
 
 // The value of an output element must not depend on how its bits were produced. Half 1.0
 // stored as the bits 0x3C00 (`mov.b16 %h, 0x3C00; st.global.u16`, what nvcc emits for a half
-// constant) reads back as the integer 15360, while the same half computed by cvt.rn.f16.f32
-// reads back as 1, so the prover reports a confirmed counterexample "1 vs 15360" for two
-// kernels that store the same half.
+// constant) must read back as 1, as the same half computed by cvt.rn.f16.f32 does. (A
+// regression test: it once read back as the integer 15360, and the prover reported a
+// "counterexample" 1 vs 15360 for two kernels that store the same half.)
 TEST(Half, ConcreteHalfBitsAndComputedHalvesAreTheSameValue) {
-  VOLTA_KNOWN_ENGINE_BUG(
-      "a concrete half stored with st.u16/b16 reads back as an integer (0x3C00 -> 15360, not 1)");
   const std::string computed = kernel(".param .u64 p_out", R"(
   ld.param.u64 %rd0, [p_out];
   mov.f32 %f1, 0f3F800000;

@@ -211,14 +211,12 @@ TEST(IdiomLifting, FloatBitTricksAreUnsupportedNeverAValue) {
 }
 
 // Integer arithmetic on the bits of a float is not arithmetic on its value: adding 0x00800000 to
-// the bits of a normal float doubles it (the exponent goes up by one). The engine applies its
-// "integer instructions on data are real arithmetic" rule (meant for integer data) to float
-// bits too, so the output is claimed to be x + 8388608, and the pair (x + 2^23 as a float add,
-// the bit trick) is proved EQUIVALENT although at x = 1 the values are 8388609 and 2. Expected:
-// UNSUPPORTED (an unrecognized bit-level trick), as for shl/and/xor on float bits.
+// the bits of a normal float doubles it (the exponent goes up by one). The "integer instructions
+// on data are real arithmetic" rule is for integer data only: on float bits the result is
+// UNSUPPORTED (an unrecognized bit-level trick), as for shl/and/xor on float bits. (A regression
+// test for a false EQUIVALENT: the pair (x + 2^23 as a float add, the bit trick) was once
+// proved equal although at x = 1 the values are 8388609 and 2.)
 TEST(IdiomLifting, IntegerArithmeticOnFloatBitsIsNotRealArithmetic) {
-  VOLTA_KNOWN_ENGINE_BUG(
-      "add.s32 on the bits of a float is taken as real addition (false EQUIVALENT)");
   const std::string plus_2_23 = kernel(".param .u64 p_out, .param .u64 p_in", R"(
   ld.param.u64 %rd0, [p_out];
   ld.param.u64 %rd1, [p_in];

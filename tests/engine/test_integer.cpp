@@ -90,10 +90,9 @@ TEST(Integer, MadLoHiWide) {
   });
 }
 
-// PTX ISA, mul24: ".u32: the 24-bit operands are unsigned". The engine sign-extends them for
-// every type, so 0x00FFFFFF * 2 gives 0xFFFFFFFE instead of 0x01FFFFFE.
+// PTX ISA, mul24: ".u32: the 24-bit operands are unsigned": 0x00FFFFFF * 2 gives 0x01FFFFFE
+// (sign-extending them, as the engine once did for every type, gives 0xFFFFFFFE).
 TEST(Integer, Mul24UnsignedOperandsAreNotSignExtended) {
-  VOLTA_KNOWN_ENGINE_BUG("mul24.lo.u32/mad24.lo.u32 sign-extend their 24-bit operands");
   expect_cases({
       {"mov.u32 %r1, 0x00FFFFFF; mul24.lo.u32 %r2, %r1, 2;", "%r2", "u32", "33554430"},
       {"mov.u32 %r1, 0x00800000; mad24.lo.u32 %r2, %r1, 2, 1;", "%r2", "u32", "16777217"},
@@ -229,10 +228,9 @@ TEST(Integer, BitFieldExtractAndInsert) {
 
 // PTX ISA, bfe.s32: d[i] = (i < len && pos+i <= msb) ? a[pos+i] : sbit, with
 // sbit = a[min(pos+len-1, msb)]. When the field runs past the msb, the bits i < len with
-// pos+i > msb are sign bits too. The engine leaves them 0: bfe.s32 of 0x80000000 at 28 with
-// length 8 gives 0xFFFFFF08 instead of 0xFFFFFFF8, and at 40 with length 4 gives 0xFFFFFFF0.
+// pos+i > msb are sign bits too: bfe.s32 of 0x80000000 at 28 with length 8 gives 0xFFFFFFF8 (not
+// 0xFFFFFF08, with those bits left 0 as the engine once did).
 TEST(Integer, SignedBitFieldExtractPastTheMostSignificantBit) {
-  VOLTA_KNOWN_ENGINE_BUG("bfe.s32/.s64 leaves 0 in the bits of a field that runs past the msb");
   expect_cases({
       {"mov.u32 %r1, 0x80000000; bfe.s32 %r2, %r1, 28, 8;", "%r2", "s32", "-8"},
       {"mov.u32 %r1, 0x80000000; bfe.s32 %r2, %r1, 40, 4;", "%r2", "s32", "-1"},

@@ -682,12 +682,10 @@ TEST(CpAsync, ReadingADestinationBeforeItsWaitIsNoValue) {
 // cp.async reads its global source at some time between the copy and the wait_group that
 // completes it; a barrier after the copy does not order that read. Here thread 32 overwrites
 // the source after a bar.sync that follows thread 0's cp.async but before thread 0 waits, so
-// the copied value is 1 or 2 depending on timing: a read-write race. The engine checks the
-// source read at issue time (so the barrier hides the conflict) but copies the bytes at wait
-// time: RACE_FREE with out[0] = 2.
+// the copied value is 1 or 2 depending on timing: a read-write race. (A regression test: the
+// engine once checked the source read at issue time, where the barrier hid the conflict, but
+// copied the bytes at wait time, and reported RACE_FREE with out[0] = 2.)
 TEST(CpAsync, SourceOverwrittenBeforeTheWaitRaces) {
-  VOLTA_KNOWN_ENGINE_BUG(
-      "cp.async source read is race-checked at issue time but performed at wait time");
   const std::string decls = ".shared .align 16 .b8 s_tile[16];\n";
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];

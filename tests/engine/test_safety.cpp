@@ -308,12 +308,10 @@ TEST(Races, AtomicsDoNotRaceWithAtomics) {
 }
 
 // Thread 0 adds to s_word with an atomic while thread 32 reads it with a plain load and no
-// barrier: the value read is 0 or 1 depending on the schedule, a read-atomic race. The race
-// shadow checks reads against the last plain write only, not against pending atomics, so the
-// kernel passes as RACE_FREE with out[0] = 1 (the reverse order, atomic after read, is caught).
+// barrier: the value read is 0 or 1 depending on the schedule, a read-atomic race, as is the
+// reverse order. (A regression test: the race shadow once checked reads against the last plain
+// write only, and the kernel passed as RACE_FREE with out[0] = 1.)
 TEST(Races, PlainReadAfterAnUnorderedAtomicRaces) {
-  VOLTA_KNOWN_ENGINE_BUG(
-      "a plain read is not checked against earlier unordered atomics (RACE_FREE, value 1)");
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];
   mov.u32 %r1, %tid.x;
@@ -455,11 +453,9 @@ TEST(Barriers, NamedBarrierOverPartOfTheCtaIsRefused) {
 }
 
 // Failures found while firing barriers (partial named barrier, different thread counts) name the
-// barrier in their message, but their Site is built from the last instruction the CTA executed
-// (here `ret`, one line below), so reports and JSON point at the wrong PTX line.
+// barrier in their message and must point at the barrier's PTX line. (A regression test: their
+// Site was once built from the last instruction the CTA executed, `ret`, one line below.)
 TEST(Barriers, FailureSiteOfABarrierIsTheBarrier) {
-  VOLTA_KNOWN_ENGINE_BUG(
-      "failures raised in fire_barriers carry the site of the last executed instruction");
   const auto text = partial_named_barrier();
   const auto r = run_ptx(text, one_out(1, {64, 1, 1}));
   ASSERT_NE(r.failure(), nullptr) << r.describe();

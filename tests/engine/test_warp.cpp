@@ -352,5 +352,68 @@ $L_after:)");
   EXPECT_NE(r.verdict(), Verdict::Error) << r.describe();
 }
 
+// wmma.store.sync is a sync of the warp on both sides (domain.md §2): lane 1's plain store to
+// element (0,0) before it is ordered with the collective's write of that element (by lane 0's
+// fragment), and lane 3's read of it after the collective is ordered with that write. This is
+// the pattern of the corpus's Conv2D-opt: a per-warp buffer written by wmma.store, read back by
+// the lanes, and written again by the next iteration's wmma.store.
+std::string wmma_store_handoff(bool sync_collective) {
+  std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  mov.u32 %r2, buf;
+  setp.ne.u32 %p1, %r1, 1;
+  @%p1 bra $L_stored;
+  mov.f32 %f9, 0f3F800000;
+  st.shared.f32 [%r2], %f9;
+$L_stored:
+  mov.f32 %f1, 0f40000000;
+  mov.f32 %f2, 0f40000000;
+  mov.f32 %f3, 0f40000000;
+  mov.f32 %f4, 0f40000000;
+  mov.f32 %f5, 0f40000000;
+  mov.f32 %f6, 0f40000000;
+  mov.f32 %f7, 0f40000000;
+  mov.f32 %f8, 0f40000000;
+)";
+  body += sync_collective ? "  wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 [%r2], {%f1, "
+                            "%f2, %f3, %f4, %f5, %f6, %f7, "
+                            "%f8}, 16;\n"
+                          : "  setp.ne.u32 %p2, %r1, 0;\n  @%p2 bra $L_skip;\n  st.shared.f32 "
+                            "[%r2], %f1;\n$L_skip:\n";
+  body += R"(
+  setp.ne.u32 %p3, %r1, 3;
+  @%p3 bra $L_done;
+  ld.shared.f32 %f10, [%r2];
+  st.global.f32 [%rd0], %f10;
+$L_done:
+  ret;)";
+  return kernel(".param .u64 p_out", body, ".shared .align 16 .f32 buf[256];\n");
+}
+
+TEST(WarpSync, WmmaStoreOrdersTheLanesOnBothSides) {
+  const auto r = run_ptx(wmma_store_handoff(true), one_out(1, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "2");
+}
+
+TEST(WarpSync, APlainStoreInItsPlaceRaces) {
+  const auto r = run_ptx(wmma_store_handoff(false), one_out(1, {32, 1, 1}));
+  EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
+}
+
+// WARP_SZ is PTX's predefined warp-size constant (nvcc emits `mov.u32 %r1, WARP_SZ;` for
+// warpSize).
+TEST(WarpSync, WarpSizeConstantIs32) {
+  const auto r = run_ptx(kernel(".param .u64 p_out", R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, WARP_SZ;
+  st.global.u32 [%rd0], %r1;
+  ret;)"),
+                         one_out(1));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "32");
+}
+
 } // namespace
 } // namespace volta::etest
