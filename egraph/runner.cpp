@@ -39,6 +39,33 @@ double seconds_since(Clock::time_point t) {
 // Classes per search task: small enough to balance threads, large enough to amortize a task.
 constexpr std::size_t kChunk = 256;
 
+// The canonical classes reachable from `roots` through node children, ascending.
+std::vector<char> reachable_classes(const EGraph& g, const std::vector<Id>& roots) {
+  std::vector<char> seen(g.num_ids(), 0);
+  std::vector<Id> stack;
+  for (Id r : roots) {
+    const Id c = g.find(r);
+    if (!seen[c]) {
+      seen[c] = 1;
+      stack.push_back(c);
+    }
+  }
+  while (!stack.empty()) {
+    const Id c = stack.back();
+    stack.pop_back();
+    for (Id n : g.class_nodes(c)) {
+      for (Id k : g.node(n).children) {
+        const Id kc = g.find(k);
+        if (!seen[kc]) {
+          seen[kc] = 1;
+          stack.push_back(kc);
+        }
+      }
+    }
+  }
+  return seen;
+}
+
 struct SearchTask {
   std::size_t rule;
   std::size_t begin, end; // into the rule's candidate classes
@@ -122,11 +149,21 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
     std::vector<std::optional<std::size_t>> budget(rules.size());
     std::vector<std::span<const Id>> candidates(rules.size());
     std::vector<SearchTask> tasks;
+    std::vector<char> in_focus;
+    std::vector<std::vector<Id>> focused(rules.size());
+    if (!options_.focus.empty())
+      in_focus = reachable_classes(g_, options_.focus);
     for (std::size_t r = 0; r < rules.size(); ++r) {
       budget[r] = scheduler_->match_budget(r, iter);
       if (!budget[r])
         continue;
       candidates[r] = candidate_classes(g_, rules[r].lhs);
+      if (!in_focus.empty()) {
+        for (Id c : candidates[r])
+          if (in_focus[c])
+            focused[r].push_back(c);
+        candidates[r] = focused[r];
+      }
       for (std::size_t b = 0; b < candidates[r].size(); b += kChunk)
         tasks.push_back({r, b, std::min(b + kChunk, candidates[r].size())});
     }

@@ -38,6 +38,9 @@ struct RunnerOptions {
   // calling thread, n > 1 runs the search in a task arena of n threads.
   std::size_t threads = 0;
   std::size_t ac_attempt_limit = SearchOptions{}.ac_attempt_limit;
+  // When not empty, rules are searched only in the classes reachable from these (recomputed
+  // every iteration): saturating the part of a large, shared e-graph that one goal depends on.
+  std::vector<Id> focus;
 };
 
 struct RuleIterationStats {

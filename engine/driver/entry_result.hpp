@@ -13,12 +13,22 @@ namespace volta::driver {
 
 struct ElementCounts {
   uint64_t total = 0;
-  uint64_t direct = 0; // proved by the e-graph / canonical forms
+  uint64_t direct = 0; // proved in the shared e-graph on insertion / by canonical forms
   uint64_t reused = 0; // proved by reusing the proof of an element with the same template
+  uint64_t rules = 0;  // proved by saturating the shared e-graph with the rule library
   uint64_t z3 = 0;     // proved by Z3
   uint64_t cached = 0; // proved by an earlier run (proof cache hit for the element's template)
   uint64_t not_equivalent = 0;
   uint64_t unknown = 0;
+};
+
+// The shared e-graph of an equivalence entry, at the end of the entry.
+struct EgraphStats {
+  uint64_t nodes = 0;
+  uint64_t classes = 0;
+  uint64_t canonical_merges = 0;  // classes merged because their canonical forms coincided
+  uint64_t saturations = 0;       // rule-library runs (elements the forms did not decide)
+  uint64_t rule_applications = 0; // rewrites that changed the e-graph in those runs
 };
 
 // A concrete counterexample to an equivalence.
@@ -55,6 +65,7 @@ struct EntryResult {
   std::optional<exec::Failure> failure; // safety failure or refusal
   std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
   ElementCounts elements;
+  std::optional<EgraphStats> egraph;  // equivalence entries that reached the prover
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;
   uint64_t cache_hits = 0;

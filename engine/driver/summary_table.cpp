@@ -83,11 +83,14 @@ void print_summary_table(std::ostream& out, const nlohmann::json& report, bool c
                                  summary.value("wall_seconds", 0.0));
   const auto& elements = summary.at("elements");
   if (elements.value("total", uint64_t{0}) > 0) {
+    const uint64_t by_rules = elements.value("rules", uint64_t{0});
     line += fmt::format(
-        "; {} elements proved ({} direct, {} by template reuse, {} by Z3, {} from the proof cache)",
-        elements.value("direct", uint64_t{0}) + elements.value("reused", uint64_t{0}) +
+        "; {} elements proved ({} direct, {} by template reuse, {}{} by Z3, {} from the proof "
+        "cache)",
+        elements.value("direct", uint64_t{0}) + elements.value("reused", uint64_t{0}) + by_rules +
             elements.value("z3", uint64_t{0}) + elements.value("cached", uint64_t{0}),
         elements.value("direct", uint64_t{0}), elements.value("reused", uint64_t{0}),
+        by_rules ? fmt::format("{} by rules, ", by_rules) : std::string(),
         elements.value("z3", uint64_t{0}), elements.value("cached", uint64_t{0}));
   }
   out << line << "\n";

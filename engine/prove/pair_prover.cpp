@@ -9,7 +9,7 @@
 #include <random>
 
 #include "engine/driver/safety_check.hpp"
-#include "engine/prove/dag_forms.hpp"
+#include "engine/prove/shared_egraph.hpp"
 #include "engine/prove/evaluate.hpp"
 #include "engine/prove/templates.hpp"
 #include "engine/symbolic/printer.hpp"
@@ -25,16 +25,18 @@ namespace {
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// One entry's proving state: the canonical forms are shared by all its elements, so that the
-// subterms elements share (a softmax row's exponentials) are canonicalized once.
+// One entry's proving state: the shared e-graph of both kernels and all elements, so that the
+// subterms elements share (a softmax row's exponentials) are added and canonicalized once.
 class Session {
  public:
   Session(const symbolic::ExprStore& store, const ProveOptions& options)
-      : store_(store), options_(options), dag_(store, forms_) {
-    forms_.set_term_budget(options.term_budget);
-  }
+      : store_(store),
+        options_(options),
+        egraph_(store, options.rules ? *options.rules : shipped_rule_library(), options.term_budget,
+                options.explanations) {}
 
-  void prepare(const std::vector<ExprId>& roots) { dag_.count_parents(roots); }
+  void prepare(const std::vector<ExprId>& roots) { egraph_.prepare(roots); }
+  SharedEgraph& egraph() { return egraph_; }
 
   // `ref_float` / `opt_float`: the element's last store carried float data (see
   // exec::OutputArray::float_stored); it tells how a side stored as plain bits is read.
@@ -64,24 +66,21 @@ class Session {
       out.how = "same value";
       return out;
     }
+    // Both roots into the shared e-graph: equal on insertion, or by their canonical forms.
     std::string undefined_reason;
+    egraph::Id r = 0, o = 0;
     try {
-      const canonical::Id fr = dag_.form(ref);
-      const canonical::Id fo = dag_.form(opt);
-      if (forms_.is_undefined(fr) || forms_.is_undefined(fo)) {
-        undefined_reason = forms_.form(forms_.is_undefined(fr) ? fr : fo).reason;
-      } else if (forms_.equal(fr, fo)) {
+      r = egraph_.add(ref);
+      o = egraph_.add(opt);
+      const SharedEgraph::FormCheck forms = egraph_.check_forms(r, o);
+      if (forms.kind == SharedEgraph::FormCheck::Kind::Equal) {
         out.kind = ElementOutcome::Kind::Equivalent;
-        out.how = "canonical form";
+        out.how = forms.how;
+        out.roots = {r, o};
         return out;
-      } else if (!forms_.form(forms_.canonical(fr)).den.empty() || !forms_.form(forms_.canonical(fo)).den.empty()) {
-        if (forms_.equal_by_cross_multiplication(fr, fo)) {
-          out.kind = ElementOutcome::Kind::Equivalent;
-          out.how = "cross-multiplication";
-          return out;
-        }
       }
-    } catch (const canonical::BudgetExceeded& e) {
+      if (forms.kind == SharedEgraph::FormCheck::Kind::Undefined) undefined_reason = forms.reason;
+    } catch (const std::length_error& e) {
       undefined_reason = e.what();
     }
     if (auto cex = find_counterexample(ref, opt, element)) {
@@ -90,12 +89,27 @@ class Session {
       out.counterexample = std::move(cex);
       return out;
     }
+    // Outside the decided class (max of shifted values, sqrt, selects): the rule library.
+    std::string saturation_note;
+    if (undefined_reason.empty() && options_.saturate) {
+      const SharedEgraph::Saturation sat = egraph_.saturate(r, o, options_.saturation, options_.cancel);
+      if (sat.equal) {
+        out.kind = ElementOutcome::Kind::Equivalent;
+        out.how = sat.how;
+        out.rules_used = sat.rules_used;
+        out.roots = {r, o};
+        return out;
+      }
+      saturation_note = fmt::format("; the rule library did not unify them ({} rewrites, stopped: {})", sat.applied,
+                                    sat.stop);
+    }
     if (options_.fallback) {
       if (auto decided = options_.fallback(store_, ref, opt, element)) return *decided;
     }
     out.kind = ElementOutcome::Kind::Unknown;
     out.reason = undefined_reason.empty()
-                     ? "the canonical forms differ, the values agree at every sampled point, and no fallback proved it"
+                     ? "the canonical forms differ, the values agree at every sampled point" + saturation_note +
+                           ", and no fallback proved it"
                      : "cannot canonicalize: " + undefined_reason;
     return out;
   }
@@ -209,8 +223,7 @@ class Session {
 
   const symbolic::ExprStore& store_;
   const ProveOptions& options_;
-  canonical::CanonicalForms forms_;
-  DagForms dag_;
+  SharedEgraph egraph_;
 };
 
 struct ElementJob {
@@ -421,6 +434,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
           ++result.elements.cached;
         } else if (outcome.how == "z3") {
           ++result.elements.z3;
+        } else if (outcome.how == "rules") {
+          ++result.elements.rules;
         } else {
           ++result.elements.direct;
         }
@@ -440,6 +455,12 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     }
   }
   result.phases["prove"] = since(prove_start);
+  {
+    egraph::EGraph& g = session.egraph().graph();
+    g.rebuild();
+    result.egraph = driver::EgraphStats{g.num_nodes(), g.num_classes(), session.egraph().analysis().merges(),
+                                        session.egraph().saturations(), session.egraph().rule_applications()};
+  }
 
   if (result.elements.not_equivalent > 0) {
     result.verdict = Verdict::NotEquivalent;
@@ -451,9 +472,10 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     result.detail = unknown_element.empty() ? *unknown_reason : fmt::format("{}: {}", unknown_element, *unknown_reason);
   } else {
     result.verdict = Verdict::Equivalent;
-    result.detail = fmt::format("{} elements equal over the reals ({} direct, {} by template reuse, {} by Z3, {} "
-                                "from the proof cache)",
+    result.detail = fmt::format("{} elements equal over the reals ({} direct, {} by template reuse, {}{} by Z3, "
+                                "{} from the proof cache)",
                                 result.elements.total, result.elements.direct, result.elements.reused,
+                                result.elements.rules ? fmt::format("{} by rules, ", result.elements.rules) : "",
                                 result.elements.z3, result.elements.cached);
   }
   return finish();

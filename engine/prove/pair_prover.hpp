@@ -1,13 +1,17 @@
 // Proves an equivalence entry: executes both kernels into one expression DAG, checks that they
-// write the same elements of every compared array, and decides each element:
-//   1. the same node                                    -> EQUIVALENT (direct)
-//   2. the same canonical form (exp-polynomial class)   -> EQUIVALENT (direct)
-//   3. an element of an already proved template         -> EQUIVALENT (reused)
-//   4. a point where the two values certainly differ    -> NOT_EQUIVALENT with a counterexample
-//   5. the rule library / Z3 fallback (when enabled)    -> EQUIVALENT (z3) or UNKNOWN with reason
+// write the same elements of every compared array, puts both kernels' output DAGs into one
+// shared e-graph (prove/shared_egraph.hpp) and decides each element:
+//   1. the same DAG node                                   -> EQUIVALENT (direct)
+//   2. an element of an already proved template            -> EQUIVALENT (reused)
+//   3. the roots share an e-class: on insertion, by the canonical-form analysis (the
+//      exp-polynomial class), or by cross-multiplication   -> EQUIVALENT (direct)
+//   4. a point where the two values certainly differ       -> NOT_EQUIVALENT with a counterexample
+//   5. saturation with the rule library unifies the roots  -> EQUIVALENT (rules)
+//   6. the fallback (Z3), when installed                   -> EQUIVALENT (z3) or UNKNOWN with reason
 // The pair is EQUIVALENT only when every element is.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <optional>
@@ -16,6 +20,7 @@
 #include "engine/driver/entry_result.hpp"
 #include "engine/driver/kernel_cache.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/prove/shared_egraph.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::prove {
@@ -26,6 +31,8 @@ struct ElementOutcome {
   std::string how;     // "same node", "canonical form", "cross-multiplication", "z3", ...
   std::string reason;  // UNKNOWN: why
   std::optional<driver::Counterexample> counterexample;
+  std::vector<std::string> rules_used;  // proved by the rule library: the rules that fired
+  std::array<uint32_t, 2> roots{};      // proved in the e-graph: the two roots' e-graph ids
 };
 
 // The last resort for one element (the e-graph rule library, then Z3); installed by the layer
@@ -50,6 +57,12 @@ struct ProveOptions {
   int random_points = 4;
   bool reuse_templates = true;
   bool stop_at_first_difference = true;
+  // The rule library the shared e-graph is saturated with (null: the shipped library) and the
+  // limits of one saturation; saturate = false skips the rule pass.
+  const rules::RuleLibrary* rules = nullptr;
+  bool saturate = true;
+  SaturationLimits saturation;
+  bool explanations = false;       // record the e-graph's proof forest (volta-eg explain)
   FallbackProver fallback;         // may be empty
   ProofCache* cache = nullptr;     // may be null
   std::atomic<bool>* cancel = nullptr;

@@ -96,56 +96,50 @@ Id CanonicalForms::intern_form(Form f) {
   h = hash_term(f.scalar, h);
   h = hash_factors(f.num, h);
   h = hash_factors(f.den, mix(h, 0xde));
-  auto [lo, hi] = form_index_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    if (same_form(forms_[it->second], f)) return it->second;
+  if (const Id found = form_index_.find(h, [&](Id id) { return same_form(forms_[id], f); }); found != FlatIndex::kEmpty) {
+    return found;
   }
   const Id id = static_cast<Id>(forms_.size());
   forms_.push_back(std::move(f));
-  form_index_.emplace(h, id);
+  form_index_.insert(h, id);
   return id;
 }
 
 Id CanonicalForms::intern_atom(Atom a) {
   uint64_t h = mix(mix(static_cast<uint64_t>(a.kind), a.key), std::hash<std::string>{}(a.name));
   for (Id x : a.args) h = mix(h, x);
-  auto [lo, hi] = atom_index_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    const Atom& b = atoms_[it->second];
-    if (b.kind == a.kind && b.key == a.key && b.name == a.name && b.args == a.args) return it->second;
-  }
+  const Id found = atom_index_.find(h, [&](Id id) {
+    const Atom& b = atoms_[id];
+    return b.kind == a.kind && b.key == a.key && b.name == a.name && b.args == a.args;
+  });
+  if (found != FlatIndex::kEmpty) return found;
   const Id id = static_cast<Id>(atoms_.size());
   atoms_.push_back(std::move(a));
-  atom_index_.emplace(h, id);
+  atom_index_.insert(h, id);
   return id;
 }
 
 Id CanonicalForms::intern_monomial(Monomial m) {
   const uint64_t h = hash_factors(m.factors, 0x51);
-  auto [lo, hi] = monomial_index_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    if (monomials_[it->second].factors == m.factors) return it->second;
-  }
+  const Id found = monomial_index_.find(h, [&](Id id) { return monomials_[id].factors == m.factors; });
+  if (found != FlatIndex::kEmpty) return found;
   const Id id = static_cast<Id>(monomials_.size());
   monomials_.push_back(std::move(m));
-  monomial_index_.emplace(h, id);
+  monomial_index_.insert(h, id);
   return id;
 }
 
 Id CanonicalForms::intern_sum(Sum s) {
   uint64_t h = 0x5u;
   for (const auto& t : s.terms) h = hash_term(t, h);
-  auto [lo, hi] = sum_index_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    const Sum& o = sums_[it->second];
-    if (o.terms.size() == s.terms.size() &&
-        std::equal(o.terms.begin(), o.terms.end(), s.terms.begin(), same_term)) {
-      return it->second;
-    }
-  }
+  const Id found = sum_index_.find(h, [&](Id id) {
+    const Sum& o = sums_[id];
+    return o.terms.size() == s.terms.size() && std::equal(o.terms.begin(), o.terms.end(), s.terms.begin(), same_term);
+  });
+  if (found != FlatIndex::kEmpty) return found;
   const Id id = static_cast<Id>(sums_.size());
   sums_.push_back(std::move(s));
-  sum_index_.emplace(h, id);
+  sum_index_.insert(h, id);
   return id;
 }
 
@@ -716,6 +710,63 @@ bool CanonicalForms::equal_by_cross_multiplication(Id a, Id b) {
 // ---------------------------------------------------------------------------------------------
 // Printing
 // ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Weights
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+constexpr uint64_t kHeavy = uint64_t{1} << 60;
+uint64_t saturating_add(uint64_t a, uint64_t b) { return a > kHeavy - b ? kHeavy : a + b; }
+uint64_t saturating_mul(uint64_t a, uint64_t k) { return k != 0 && a > kHeavy / k ? kHeavy : a * k; }
+uint64_t magnitude(int32_t k) { return static_cast<uint64_t>(k < 0 ? -static_cast<int64_t>(k) : k); }
+}  // namespace
+
+uint64_t CanonicalForms::weight(Id id) {
+  if (form_weight_.size() <= id) form_weight_.resize(forms_.size(), 0);
+  if (form_weight_[id] != 0) return form_weight_[id];
+  const Form& f = forms_[id];
+  uint64_t w = 1;
+  if (f.kind == Form::Kind::Undefined) {
+    w = kHeavy;
+  } else if (f.kind == Form::Kind::Finite) {
+    w = term_weight(f.scalar);
+    for (const auto& [sum, k] : f.num) w = saturating_add(w, saturating_mul(sum_weight(sum), magnitude(k)));
+    for (const auto& [sum, k] : f.den) w = saturating_add(w, saturating_mul(sum_weight(sum), magnitude(k)));
+  }
+  if (form_weight_.size() <= id) form_weight_.resize(forms_.size(), 0);
+  form_weight_[id] = w;
+  return w;
+}
+
+uint64_t CanonicalForms::term_weight(const Term& t) {
+  uint64_t w = 1;
+  for (const auto& [atom, k] : monomials_[t.mono].factors) w = saturating_add(w, saturating_mul(atom_weight(atom), magnitude(k)));
+  if (t.exp != 0) w = saturating_add(w, sum_weight(t.exp));
+  return w;
+}
+
+uint64_t CanonicalForms::sum_weight(Id sum) {
+  if (sum_weight_.size() <= sum) sum_weight_.resize(sums_.size(), 0);
+  if (sum_weight_[sum] != 0) return sum_weight_[sum];
+  uint64_t w = 1;
+  for (const Term& t : sums_[sum].terms) w = saturating_add(w, term_weight(t));
+  if (sum_weight_.size() <= sum) sum_weight_.resize(sums_.size(), 0);
+  sum_weight_[sum] = w;
+  return w;
+}
+
+uint64_t CanonicalForms::atom_weight(Id atom) {
+  if (atom_weight_.size() <= atom) atom_weight_.resize(atoms_.size(), 0);
+  if (atom_weight_[atom] != 0) return atom_weight_[atom];
+  uint64_t w = 1;
+  if (atoms_[atom].kind == Atom::Kind::Apply) {
+    for (Id arg : atoms_[atom].args) w = saturating_add(w, weight(arg));
+  }
+  if (atom_weight_.size() <= atom) atom_weight_.resize(atoms_.size(), 0);
+  atom_weight_[atom] = w;
+  return w;
+}
 
 std::string CanonicalForms::print(Id id) const {
   const Form& f = forms_[id];

@@ -139,8 +139,10 @@ TEST_F(FallbackTest, RsqrtIsOneOverSqrt) {
 TEST_F(FallbackTest, MakeZ3FallbackPlugsIntoTheProver) {
   prove::ProveOptions options;
   options.fallback = make_z3_fallback(10'000);
+  // The rule library proves max(x,y) + min(x,y) = x + y (rule max-plus-min); without it the
+  // element reaches the fallback, because canonical forms keep max and min as functions.
+  options.saturate = false;
   const ExprId x = A(0), y = A(1);
-  // Canonical forms keep max and min as opaque functions, so this reaches the fallback.
   auto out =
       prove::prove_element(store, b.add(b.max(x, y), b.min(x, y)), b.add(x, y), "O[3]", options);
   EXPECT_EQ(out.kind, Kind::Equivalent) << out.reason;

@@ -1,0 +1,273 @@
+#include "engine/prove/egraph_bridge.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "engine/symbolic/printer.hpp"
+
+namespace volta::prove {
+
+using egraph::Id;
+using symbolic::ExprId;
+using symbolic::Node;
+using symbolic::Op;
+using symbolic::Rational;
+
+namespace {
+constexpr int kMaxDepth = 20000;
+}  // namespace
+
+EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& ml, egraph::EGraph& g)
+    : store_(store), ml_(ml), g_(g) {}
+
+void EgraphBridge::count_parents(const std::vector<ExprId>& roots) {
+  if (parents_.size() < store_.size() + 1) {
+    parents_.resize(store_.size() + 1, 0);
+    seen_.resize(store_.size() + 1, 0);
+  }
+  const uint32_t visit = ++visit_;
+  std::vector<ExprId> stack;
+  for (ExprId r : roots) {
+    if (parents_[r] < 255) ++parents_[r];  // a root is a sharing point: an extra parent
+    if (seen_[r] != visit) {
+      seen_[r] = visit;
+      stack.push_back(r);
+    }
+  }
+  while (!stack.empty()) {
+    const ExprId n = stack.back();
+    stack.pop_back();
+    const Node& node = store_.node(n);
+    const ExprId kids[3] = {node.a, node.b, node.c};
+    for (int i = 0; i < symbolic::child_count(node.op); ++i) {
+      const ExprId k = kids[i];
+      if (k == symbolic::kNoExpr) continue;
+      if (seen_[k] != visit) {
+        seen_[k] = visit;  // one parent edge per visit of the parent
+        if (memo_.count(k) == 0) stack.push_back(k);
+      }
+      if (parents_[k] < 255) ++parents_[k];
+    }
+  }
+}
+
+bool EgraphBridge::shared(ExprId node) const { return node < parents_.size() && parents_[node] > 1; }
+
+bool EgraphBridge::expandable(ExprId id, ExprId root) const {
+  return id == root || (!shared(id) && memo_.count(id) == 0);
+}
+
+Id EgraphBridge::add(ExprId node) {
+  if (auto it = memo_.find(node); it != memo_.end()) return g_.find(it->second);
+  if (++depth_ > kMaxDepth) {
+    --depth_;
+    throw std::length_error("expression nesting is too deep for the e-graph");
+  }
+  const Id id = compute(node);
+  --depth_;
+  if (shared(node) || symbolic::is_leaf(store_.op(node))) memo_.emplace(node, id);
+  return id;
+}
+
+std::string EgraphBridge::opaque_reason(egraph::Payload payload) const {
+  auto it = opaque_reasons_.find(payload);
+  return it == opaque_reasons_.end() ? "a value outside the algebra" : it->second;
+}
+
+Id EgraphBridge::opaque(ExprId node, std::string reason) {
+  opaque_reasons_.emplace(node, std::move(reason));
+  ++added_;
+  return g_.add_leaf(ml_.opaque, node);
+}
+
+Id EgraphBridge::leaf(ExprId node) {
+  const Node& n = store_.node(node);
+  ++added_;
+  switch (n.op) {
+    case Op::Const: return g_.add_constant(store_.rational(node));
+    case Op::Input: return g_.add_symbol(fmt::format("{}[{}]", store_.array_name(n.a), n.b));
+    case Op::Param: return g_.add_symbol(store_.param_name(n.a));
+    case Op::Ln2: return g_.add_leaf(ml_.ln2, 0);
+    case Op::PosInf: return g_.add_leaf(ml_.pos_inf, 0);
+    case Op::NegInf: return g_.add_leaf(ml_.neg_inf, 0);
+    case Op::Undef: return opaque(node, "an uninitialized value");
+    case Op::AtomicResult: return opaque(node, "the value returned by an atomic");
+    default:
+      --added_;
+      return opaque(node, fmt::format("unresolved bit-level value {}", symbolic::leaf_name(store_, node)));
+  }
+}
+
+Id EgraphBridge::unary(egraph::OpId op, ExprId child) {
+  const Id k = add(child);
+  ++added_;
+  return g_.add(op, {k});
+}
+
+Id EgraphBridge::compute(ExprId node) {
+  const Node n = store_.node(node);
+  auto binary = [&](egraph::OpId op) {
+    const Id a = add(n.a), b = add(n.b);
+    ++added_;
+    return g_.add(op, {a, b});
+  };
+  switch (n.op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Fma:
+    case Op::Neg:
+      return sum_of(node);
+    case Op::Mul: return product_of(node);
+    case Op::Div: return binary(ml_.div);
+    case Op::Rcp: {
+      const Id x = add(n.a);
+      ++added_;
+      return g_.add(ml_.div, {g_.add_constant(1), x});
+    }
+    case Op::Sqrt: return unary(ml_.sqrt, n.a);
+    case Op::Rsqrt: return unary(ml_.rsqrt, n.a);
+    case Op::Exp: return unary(ml_.exp, n.a);
+    case Op::Ex2: return unary(ml_.ex2, n.a);
+    case Op::Lg2: return unary(ml_.log2, n.a);
+    case Op::Sin: return unary(ml_.sin, n.a);
+    case Op::Cos: return unary(ml_.cos, n.a);
+    case Op::Tanh: return unary(ml_.tanh, n.a);
+    case Op::Abs: return unary(ml_.abs, n.a);
+    case Op::Max: return extremum_of(node, true);
+    case Op::Min: return extremum_of(node, false);
+    case Op::Cmp: {
+      const egraph::OpId ops[] = {ml_.eq, ml_.ne, ml_.lt, ml_.le, ml_.gt, ml_.ge};
+      return binary(ops[n.aux % 6]);
+    }
+    case Op::And: return binary(ml_.land);
+    case Op::Or: return binary(ml_.lor);
+    case Op::Xor: return binary(ml_.lxor);
+    case Op::Not: return unary(ml_.lnot, n.a);
+    case Op::Select: {
+      const Id c = add(n.a), a = add(n.b), b = add(n.c);
+      ++added_;
+      return g_.add(ml_.select, {c, a, b});
+    }
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+      return opaque(node, fmt::format("a bit-level operation ({}) on data", symbolic::op_name(n.op)));
+    default: return leaf(node);
+  }
+}
+
+// A single-use chain of +, -, neg, fma and constant scalings as one n-ary sum.
+Id EgraphBridge::sum_of(ExprId root) {
+  std::vector<Part> parts;
+  std::vector<std::pair<ExprId, Rational>> stack{{root, Rational(1)}};
+  auto is_const = [&](ExprId id) { return store_.op(id) == Op::Const; };
+  while (!stack.empty()) {
+    auto [id, scale] = stack.back();
+    stack.pop_back();
+    const Node n = store_.node(id);
+    if (!expandable(id, root)) {
+      parts.push_back(Part{scale, id, 0});
+      continue;
+    }
+    switch (n.op) {
+      case Op::Add:
+        stack.emplace_back(n.b, scale);
+        stack.emplace_back(n.a, scale);
+        break;
+      case Op::Sub:
+        stack.emplace_back(n.b, -scale);
+        stack.emplace_back(n.a, scale);
+        break;
+      case Op::Neg: stack.emplace_back(n.a, -scale); break;
+      case Op::Fma:
+        stack.emplace_back(n.c, scale);
+        parts.push_back(Part{scale, n.a, n.b});
+        break;
+      case Op::Mul:
+        // Scaling by a constant stays in the chain (alpha * acc).
+        if (is_const(n.a) && id != root) {
+          stack.emplace_back(n.b, scale * store_.rational(n.a));
+        } else if (is_const(n.b) && id != root) {
+          stack.emplace_back(n.a, scale * store_.rational(n.b));
+        } else {
+          parts.push_back(Part{scale, n.a, n.b});
+        }
+        break;
+      default: parts.push_back(Part{scale, id, 0}); break;
+    }
+  }
+  std::vector<Id> elements;
+  elements.reserve(parts.size());
+  for (const auto& p : parts) {
+    std::vector<Id> factors;
+    if (p.b != 0) {
+      collect_factors(p.a, false, factors);
+      collect_factors(p.b, false, factors);
+    } else {
+      factors.push_back(add(p.a));
+    }
+    if (p.scale != 1 && p.scale != -1) factors.push_back(g_.add_constant(p.scale));
+    Id element = factors[0];
+    if (factors.size() > 1) {
+      ++added_;
+      element = g_.add(ml_.mul, factors);
+    }
+    if (p.scale == -1) {
+      ++added_;
+      element = g_.add(ml_.neg, {element});
+    }
+    elements.push_back(element);
+  }
+  if (elements.size() == 1) return elements[0];
+  ++added_;
+  return g_.add(ml_.add, elements);
+}
+
+// Appends the factors of a chain of single-use multiplications below `root` (root itself is
+// expanded when `expand_root`, else only if it is single-use too).
+void EgraphBridge::collect_factors(ExprId root, bool expand_root, std::vector<Id>& factors) {
+  std::vector<ExprId> stack{root};
+  while (!stack.empty()) {
+    const ExprId id = stack.back();
+    stack.pop_back();
+    const Node n = store_.node(id);
+    const bool expand = n.op == Op::Mul && (id == root ? expand_root || expandable(id, 0) : expandable(id, root));
+    if (expand) {
+      stack.push_back(n.b);
+      stack.push_back(n.a);
+    } else {
+      factors.push_back(add(id));
+    }
+  }
+}
+
+Id EgraphBridge::product_of(ExprId root) {
+  std::vector<Id> factors;
+  collect_factors(root, true, factors);
+  if (factors.size() == 1) return factors[0];
+  ++added_;
+  return g_.add(ml_.mul, factors);
+}
+
+Id EgraphBridge::extremum_of(ExprId root, bool is_max) {
+  const Op op = is_max ? Op::Max : Op::Min;
+  std::vector<Id> args;
+  std::vector<ExprId> stack{root};
+  while (!stack.empty()) {
+    const ExprId id = stack.back();
+    stack.pop_back();
+    const Node n = store_.node(id);
+    if (n.op == op && expandable(id, root)) {
+      stack.push_back(n.b);
+      stack.push_back(n.a);
+    } else {
+      args.push_back(add(id));
+    }
+  }
+  if (args.size() == 1) return args[0];
+  ++added_;
+  return g_.add(is_max ? ml_.max : ml_.min, args);
+}
+
+}  // namespace volta::prove

@@ -1,0 +1,146 @@
+#include "engine/prove/shared_egraph.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "egraph/explain_check.hpp"
+#include "egraph/extract.hpp"
+#include "egraph/runner.hpp"
+#include "egraph/sexpr.hpp"
+#include "rules/appliers.hpp"
+
+namespace volta::prove {
+
+using egraph::Id;
+using Kind = SharedEgraph::FormCheck::Kind;
+
+const rules::RuleLibrary& shipped_rule_library() {
+  static const rules::RuleLibrary library = rules::RuleLibrary::shipped();
+  return library;
+}
+
+SharedEgraph::SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library, size_t term_budget,
+                           bool explanations)
+    : library_(library),
+      ml_(std::make_unique<rules::MlLanguage>(library.ml())),
+      graph_(std::make_unique<egraph::EGraph>(ml_->lang, egraph::EGraphOptions{.explanations = explanations})),
+      bridge_(store, *ml_, *graph_) {
+  forms_.set_term_budget(term_budget);
+  analysis_ = &graph_->add_analysis<rules::CanonicalFormAnalysis>(*ml_, forms_);
+  analysis_->node_forms().set_opaque_reason([this](egraph::Payload p) { return bridge_.opaque_reason(p); });
+}
+
+Id SharedEgraph::add(symbolic::ExprId node) { return bridge_.add(node); }
+
+SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
+  FormCheck out;
+  graph_->rebuild();
+  if (graph_->is_equal(ref, opt)) {
+    out.kind = Kind::Equal;
+    out.how = "e-graph";
+    return out;
+  }
+  const canonical::Id fr = analysis_->form(*graph_, ref), fo = analysis_->form(*graph_, opt);
+  for (canonical::Id f : {fr, fo}) {
+    if (f == rules::FormData::kNone) {
+      out.kind = Kind::Undefined;
+      out.reason = "no canonical form";
+      return out;
+    }
+    if (forms_.is_undefined(f)) {
+      out.kind = Kind::Undefined;
+      out.reason = forms_.form(f).reason;
+      return out;
+    }
+  }
+  try {
+    const char* how = nullptr;
+    if (forms_.equal(fr, fo)) {
+      how = "canonical form";
+    } else if ((!forms_.form(forms_.canonical(fr)).den.empty() || !forms_.form(forms_.canonical(fo)).den.empty()) &&
+               forms_.equal_by_cross_multiplication(fr, fo)) {
+      how = "cross-multiplication";
+    }
+    if (how != nullptr) {
+      graph_->merge(ref, opt, rules::CanonicalFormAnalysis::kReason);
+      graph_->rebuild();
+      out.kind = Kind::Equal;
+      out.how = how;
+    }
+  } catch (const canonical::BudgetExceeded& e) {
+    out.kind = Kind::Undefined;
+    out.reason = e.what();
+  }
+  return out;
+}
+
+SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const SaturationLimits& limits,
+                                                const std::atomic<bool>* cancel) {
+  Saturation out;
+  ++saturations_;
+  graph_->rebuild();
+  egraph::RunnerOptions options;
+  options.limits.iterations = limits.iterations;
+  options.limits.nodes = graph_->num_nodes() + limits.new_nodes;
+  options.limits.seconds = limits.seconds;
+  options.threads = 1;  // entries already run in parallel; one thread keeps runs reproducible
+  options.focus = {ref, opt};
+  egraph::Runner runner(*graph_, options);
+  runner.add_hook([&](egraph::EGraph& g, size_t) -> std::optional<std::string> {
+    if (g.is_equal(ref, opt)) return std::string("the roots are equal");
+    if (cancel != nullptr && cancel->load()) return std::string("cancelled");
+    return std::nullopt;
+  });
+  const egraph::RunReport report = runner.run(library_.rewrites());
+  graph_->rebuild();
+  out.stop = report.stop_reason == egraph::StopReason::Other ? report.stop_message
+                                                              : std::string(egraph::to_string(report.stop_reason));
+  std::vector<std::pair<size_t, std::string>> used;
+  for (const auto& r : report.rules) {
+    if (r.applied > 0) used.emplace_back(r.applied, r.name);
+    out.applied += r.applied;
+  }
+  rule_applications_ += out.applied;
+  std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [n, name] : used) out.rules_used.push_back(name);
+  if (graph_->is_equal(ref, opt)) {
+    out.equal = true;
+    out.how = "rules";
+    return out;
+  }
+  // The rules may have given the roots (or their subterms) lighter forms that now coincide.
+  const FormCheck again = check_forms(ref, opt);
+  if (again.kind == Kind::Equal) {
+    out.equal = true;
+    out.how = out.applied > 0 ? "rules" : again.how;
+  }
+  return out;
+}
+
+std::optional<egraph::Explanation> SharedEgraph::explain(Id ref, Id opt) const {
+  if (!graph_->explanations_enabled() || !graph_->is_equal(ref, opt)) return std::nullopt;
+  return egraph::explain_ids(*graph_, ref, opt);
+}
+
+std::string SharedEgraph::check_explanation(const egraph::Explanation& e) const {
+  egraph::ExplanationChecker checker(ml_->lang);
+  checker.add_rules(library_.rewrites());
+  checker.set_registry(&library_.registry());
+  checker.add_verifier(std::string(rules::CanonicalFormAnalysis::kReason), rules::canonical_form_verifier(*ml_));
+  checker.add_verifier("canonical-term", rules::canonical_form_verifier(*ml_));
+  const egraph::CheckResult r = checker.check(e);
+  if (!r.ok) return fmt::format("step {} does not check: {}", r.step + 1, r.message);
+  return fmt::format("ok: {} steps replayed{}", e.steps.size(),
+                     r.trusted ? fmt::format(", {} trusted", r.trusted) : std::string());
+}
+
+std::string SharedEgraph::print(Id id, size_t max_chars) const {
+  graph_->rebuild();
+  egraph::Extractor extractor(*graph_, egraph::ast_size());
+  std::string s = egraph::to_sexpr(extractor.extract(id), ml_->lang);
+  if (s.size() > max_chars) s = s.substr(0, max_chars) + " ...";
+  return s;
+}
+
+}  // namespace volta::prove

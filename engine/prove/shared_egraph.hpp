@@ -1,0 +1,91 @@
+// The shared e-graph of one equivalence entry: both kernels' output DAGs, all elements, one
+// e-graph over the ML language with the canonical-form analysis (rules/canonical_analysis.hpp).
+// An element is EQUIVALENT when its two roots share an e-class:
+//   1. on insertion: same e-node after flattening and sorting, or the same canonical form
+//      (the analysis merges classes whose forms coincide);
+//   2. canonical forms equal after expanding the numerators, or by cross-multiplication
+//      (quotients factored differently): the roots are merged under "canonical-form";
+//   3. saturation with the rule library (rules/library/*.rules and --rules files), searched only
+//      below the element's two roots, within limits.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "egraph/egraph.hpp"
+#include "egraph/explain.hpp"
+#include "engine/prove/egraph_bridge.hpp"
+#include "engine/symbolic/expr_store.hpp"
+#include "rules/canonical_analysis.hpp"
+#include "rules/rule_library.hpp"
+
+namespace volta::prove {
+
+struct SaturationLimits {
+  size_t iterations = 12;
+  size_t new_nodes = 50'000;  // e-nodes a saturation may add to the shared e-graph
+  double seconds = 2.0;
+};
+
+// The shipped rule library, built once per process (thread-safe).
+const rules::RuleLibrary& shipped_rule_library();
+
+class SharedEgraph {
+ public:
+  SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library, size_t term_budget,
+               bool explanations = false);
+  SharedEgraph(const SharedEgraph&) = delete;
+  SharedEgraph& operator=(const SharedEgraph&) = delete;
+
+  // Counts parents below an element's roots (before adding them).
+  void prepare(const std::vector<symbolic::ExprId>& roots) { bridge_.count_parents(roots); }
+  // Adds a DAG node (throws std::length_error for a DAG too deep to walk).
+  egraph::Id add(symbolic::ExprId node);
+
+  struct FormCheck {
+    enum class Kind { Equal, Different, Undefined };
+    Kind kind = Kind::Different;
+    std::string how;     // Equal: "e-graph" (one class on insertion), "canonical form", "cross-multiplication"
+    std::string reason;  // Undefined: why a form could not be built
+  };
+  FormCheck check_forms(egraph::Id ref, egraph::Id opt);
+
+  struct Saturation {
+    bool equal = false;
+    std::string how;                      // "rules" or, after rules changed the forms, "canonical form"
+    std::string stop;                     // why the run ended
+    std::vector<std::string> rules_used;  // rules that changed the e-graph, by applications
+    size_t applied = 0;
+  };
+  Saturation saturate(egraph::Id ref, egraph::Id opt, const SaturationLimits& limits,
+                      const std::atomic<bool>* cancel = nullptr);
+
+  // The e-graph's rewrite chain between two equal ids (explanations on; nullopt otherwise).
+  std::optional<egraph::Explanation> explain(egraph::Id ref, egraph::Id opt) const;
+  // A checker's verdict on that chain: every step replayed (rule instances, AC normalizations,
+  // canonical-form steps recomputed from the terms); "ok (N steps)" or the first bad step.
+  std::string check_explanation(const egraph::Explanation& e) const;
+
+  egraph::EGraph& graph() { return *graph_; }
+  const rules::MlLanguage& ml() const { return *ml_; }
+  rules::CanonicalFormAnalysis& analysis() { return *analysis_; }
+  std::string print(egraph::Id id, size_t max_chars) const;
+
+  size_t saturations() const { return saturations_; }
+  size_t rule_applications() const { return rule_applications_; }
+
+ private:
+  const rules::RuleLibrary& library_;
+  std::unique_ptr<rules::MlLanguage> ml_;  // a copy of the library's: the e-graph interns into it
+  canonical::CanonicalForms forms_;
+  std::unique_ptr<egraph::EGraph> graph_;
+  rules::CanonicalFormAnalysis* analysis_ = nullptr;
+  EgraphBridge bridge_;
+  size_t saturations_ = 0;
+  size_t rule_applications_ = 0;
+};
+
+}  // namespace volta::prove

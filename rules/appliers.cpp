@@ -1,0 +1,207 @@
+#include "rules/appliers.hpp"
+
+#include "rules/canonical_analysis.hpp"
+#include "rules/node_forms.hpp"
+
+#include <vector>
+
+namespace volta::rules {
+
+using canonical::Form;
+using egraph::EGraph;
+using egraph::Id;
+
+namespace {
+
+constexpr uint64_t kLn2Key = uint64_t{1} << 62; // as in node_forms.cpp
+
+class FormBuilder {
+public:
+  FormBuilder(EGraph& g, const MlLanguage& ml, canonical::CanonicalForms& forms)
+      : g_(g), ml_(ml), forms_(forms) {}
+
+  std::optional<Id> form(canonical::Id id, int depth = 0) {
+    if (depth > 200)
+      return std::nullopt;
+    const Form f = forms_.form(id); // a copy: building may intern new forms
+    switch (f.kind) {
+    case Form::Kind::PosInf:
+      return g_.add_leaf(ml_.pos_inf, 0);
+    case Form::Kind::NegInf:
+      return g_.add_leaf(ml_.neg_inf, 0);
+    case Form::Kind::Undefined:
+      return std::nullopt;
+    case Form::Kind::Finite:
+      break;
+    }
+    if (f.scalar.coef.is_zero())
+      return g_.add_constant(0);
+    std::vector<Id> num, den;
+    if (!term(f.scalar, num, den, depth))
+      return std::nullopt;
+    for (const auto& [sum_id, k] : f.num) {
+      auto s = sum(sum_id, depth);
+      if (!s)
+        return std::nullopt;
+      for (int32_t i = 0; i < k; ++i)
+        num.push_back(*s);
+    }
+    for (const auto& [sum_id, k] : f.den) {
+      auto s = sum(sum_id, depth);
+      if (!s)
+        return std::nullopt;
+      for (int32_t i = 0; i < k; ++i)
+        den.push_back(*s);
+    }
+    const Id top = product(num);
+    if (den.empty())
+      return top;
+    return g_.add(ml_.div, {top, product(den)});
+  }
+
+private:
+  Id product(std::vector<Id>& factors) {
+    if (factors.empty())
+      return g_.add_constant(1);
+    if (factors.size() == 1)
+      return factors[0];
+    return g_.add(ml_.mul, factors);
+  }
+
+  // c · monomial · exp(p) as factors of a numerator and a denominator.
+  bool term(const canonical::Term& t, std::vector<Id>& num, std::vector<Id>& den, int depth) {
+    if (!t.coef.is_one())
+      num.push_back(g_.add_constant(t.coef.to_mpq()));
+    const auto factors = forms_.monomial(t.mono).factors; // a copy: building interns forms
+    for (const auto& [atom_id, k] : factors) {
+      auto a = atom(atom_id, depth);
+      if (!a)
+        return false;
+      for (int32_t i = 0; i < (k < 0 ? -k : k); ++i)
+        (k < 0 ? den : num).push_back(*a);
+    }
+    if (t.exp != 0) {
+      auto p = sum(t.exp, depth);
+      if (!p)
+        return false;
+      num.push_back(g_.add(ml_.exp, {*p}));
+    }
+    return true;
+  }
+
+  std::optional<Id> sum(canonical::Id sum_id, int depth) {
+    const auto terms = forms_.sum(sum_id).terms; // a copy, as above
+    std::vector<Id> parts;
+    for (const auto& t : terms) {
+      std::vector<Id> num, den;
+      if (!term(t, num, den, depth + 1))
+        return std::nullopt;
+      const Id top = product(num);
+      parts.push_back(den.empty() ? top : g_.add(ml_.div, {top, product(den)}));
+    }
+    if (parts.empty())
+      return g_.add_constant(0);
+    if (parts.size() == 1)
+      return parts[0];
+    return g_.add(ml_.add, parts);
+  }
+
+  std::optional<Id> atom(canonical::Id atom_id, int depth) {
+    const canonical::Atom a = forms_.atom(atom_id);
+    if (a.kind == canonical::Atom::Kind::Symbol) {
+      if (a.key == kLn2Key)
+        return g_.add_leaf(ml_.ln2, 0);
+      return g_.add_leaf(ml_.sym, a.key);
+    }
+    std::vector<Id> args;
+    for (canonical::Id arg : a.args) {
+      auto x = form(arg, depth + 1);
+      if (!x)
+        return std::nullopt;
+      args.push_back(*x);
+    }
+    auto unary = [&](egraph::OpId op) -> std::optional<Id> {
+      if (args.size() != 1)
+        return std::nullopt;
+      return g_.add(op, {args[0]});
+    };
+    auto against_zero = [&](egraph::OpId op) -> std::optional<Id> {
+      if (args.size() != 1)
+        return std::nullopt;
+      return g_.add(op, {args[0], g_.add_constant(0)});
+    };
+    if (a.name == "max" || a.name == "min")
+      return args.size() == 1 ? args[0] : g_.add(a.name == "max" ? ml_.max : ml_.min, args);
+    if (a.name == "select")
+      return args.size() == 3 ? std::optional<Id>(g_.add(ml_.select, args)) : std::nullopt;
+    if (a.name == "sqrt")
+      return unary(ml_.sqrt);
+    if (a.name == "lg2")
+      return unary(ml_.log2);
+    if (a.name == "sin")
+      return unary(ml_.sin);
+    if (a.name == "cos")
+      return unary(ml_.cos);
+    if (a.name == "tanh")
+      return unary(ml_.tanh);
+    if (a.name == "abs")
+      return unary(ml_.abs);
+    if (a.name == "pos")
+      return against_zero(ml_.gt);
+    if (a.name == "nonneg")
+      return against_zero(ml_.ge);
+    if (a.name == "zero")
+      return against_zero(ml_.eq);
+    if (a.name == "nonzero")
+      return against_zero(ml_.ne);
+    return std::nullopt;
+  }
+
+  EGraph& g_;
+  const MlLanguage& ml_;
+  canonical::CanonicalForms& forms_;
+};
+
+} // namespace
+
+std::optional<Id> add_form_term(EGraph& g, const MlLanguage& ml, canonical::CanonicalForms& forms,
+                                canonical::Id form) {
+  return FormBuilder(g, ml, forms).form(form);
+}
+
+egraph::ApplierRegistry ml_appliers(const MlLanguage& ml) {
+  egraph::ApplierRegistry r;
+  r.add_applier(
+      "canonical-term",
+      [&ml](EGraph& g, Id root, const egraph::Subst&) -> std::optional<Id> {
+        auto* a = g.find_analysis<CanonicalFormAnalysis>();
+        if (a == nullptr || !a->is_defined(g, root))
+          return std::nullopt;
+        try {
+          const canonical::Id c = a->forms().canonical(a->form(g, root));
+          return add_form_term(g, ml, a->forms(), c);
+        } catch (const canonical::BudgetExceeded&) {
+          return std::nullopt;
+        }
+      },
+      canonical_form_verifier(ml));
+  return r;
+}
+
+egraph::StepVerifier canonical_form_verifier(const MlLanguage& ml) {
+  return [&ml](const egraph::Language& lang, const egraph::TreeTerm& from,
+               const egraph::TreeTerm& to) {
+    canonical::CanonicalForms forms;
+    NodeForms nodes(ml, lang, forms);
+    try {
+      const canonical::Id a = nodes.form_of_tree(from), b = nodes.form_of_tree(to);
+      if (forms.is_undefined(a) || forms.is_undefined(b))
+        return false;
+      return forms.equal(a, b) || forms.equal_by_cross_multiplication(a, b);
+    } catch (const canonical::BudgetExceeded&) {
+      return false;
+    }
+  };
+}
+
+} // namespace volta::rules

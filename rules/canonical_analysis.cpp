@@ -1,0 +1,86 @@
+#include "rules/canonical_analysis.hpp"
+
+namespace volta::rules {
+
+using canonical::Form;
+using egraph::EGraph;
+using egraph::Id;
+
+FormData CanonicalFormAnalysis::make_data(const EGraph& g, egraph::NodeView node) {
+  kids_.clear();
+  for (Id k : node.children) {
+    const FormData& d = data(g.find(k));
+    if (!d.known())
+      return FormData{}; // a child without data yet (not reached: children exist first)
+    kids_.push_back(d.form);
+  }
+  try {
+    return FormData{nodes_.form(node.op, node.payload, kids_)};
+  } catch (const canonical::BudgetExceeded& e) {
+    budget_exceeded_ = true;
+    return FormData{forms().undefined(e.what())};
+  }
+}
+
+egraph::MergeResult CanonicalFormAnalysis::merge_data(FormData& a, const FormData& b) {
+  if (!b.known() || a.form == b.form)
+    return {false, a.form != b.form};
+  if (!a.known()) {
+    a = b;
+    return {true, false};
+  }
+  const uint64_t wa = forms().weight(a.form), wb = forms().weight(b.form);
+  if (wb < wa || (wb == wa && b.form < a.form)) {
+    a = b;
+    return {true, false};
+  }
+  return {false, true};
+}
+
+bool CanonicalFormAnalysis::is_defined(const EGraph& g, Id id) const {
+  const FormData& d = data(g.find(id));
+  return d.known() && nodes_.forms().form(d.form).kind != Form::Kind::Undefined;
+}
+
+bool CanonicalFormAnalysis::holds(FormPredicate p, const EGraph& g, Id id) const {
+  const FormData& d = data(g.find(id));
+  return d.known() && rules::holds(p, forms(), d.form);
+}
+
+void CanonicalFormAnalysis::modify(EGraph& g, Id cls) {
+  const FormData d = data(g.find(cls));
+  if (!d.known() || forms().form(d.form).kind == Form::Kind::Undefined)
+    return;
+  if (reason_graph_ != &g) {
+    reason_ = g.reason_id(kReason);
+    reason_graph_ = &g;
+  }
+  const egraph::Justification why = egraph::Justification::named(reason_);
+  canonical::Coef value;
+  if (forms().constant_value(d.form, value)) {
+    const Id c = g.add_constant(value.to_mpq());
+    if (g.find(c) != g.find(cls)) {
+      g.merge(cls, c, why);
+      ++merges_;
+    }
+  }
+  auto [it, inserted] = by_form_.try_emplace(d.form, g.find(cls));
+  if (!inserted && g.find(it->second) != g.find(cls)) {
+    g.merge(it->second, cls, why);
+    ++merges_;
+  }
+}
+
+void CanonicalFormAnalysis::clear() {
+  AnalysisOf<FormData>::clear();
+  by_form_.clear();
+  merges_ = 0;
+  budget_exceeded_ = false;
+  reason_graph_ = nullptr;
+}
+
+std::size_t CanonicalFormAnalysis::approx_bytes() const {
+  return AnalysisOf<FormData>::approx_bytes() + by_form_.size() * 32;
+}
+
+} // namespace volta::rules

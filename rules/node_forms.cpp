@@ -1,0 +1,132 @@
+#include "rules/node_forms.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+namespace volta::rules {
+
+using canonical::Coef;
+using canonical::Id;
+using Cmp = canonical::CanonicalForms::Cmp;
+
+namespace {
+// Symbol keys: interned symbol payloads are small; ln2 has a key of its own.
+constexpr uint64_t kLn2Key = uint64_t{1} << 62;
+} // namespace
+
+Id NodeForms::unary_function(const char* name, Id arg) {
+  const Id args[1] = {arg};
+  return forms_.apply(name, args);
+}
+
+Id NodeForms::form(egraph::OpId op, egraph::Payload payload, std::span<const Id> kids) {
+  const MlLanguage& m = ml_;
+  auto kid = [&](std::size_t i) {
+    if (i >= kids.size())
+      throw std::invalid_argument("NodeForms: operator '" + lang_.op(op).name +
+                                  "' has too few children");
+    return kids[i];
+  };
+  if (op == m.num)
+    return forms_.constant(Coef(lang_.rational(payload)));
+  if (op == m.sym)
+    return forms_.symbol(payload, lang_.symbol_name(payload));
+  if (op == m.ln2)
+    return forms_.symbol(kLn2Key, "ln2");
+  if (op == m.pos_inf)
+    return forms_.pos_inf();
+  if (op == m.neg_inf)
+    return forms_.neg_inf();
+  if (op == m.opaque)
+    return forms_.undefined(opaque_reason_ ? opaque_reason_(payload)
+                                           : "a value outside the algebra (opaque " +
+                                                 std::to_string(payload) + ")");
+  if (op == m.add)
+    return forms_.add_all(kids);
+  if (op == m.mul) {
+    Id acc = forms_.constant(Coef(1));
+    for (Id k : kids)
+      acc = forms_.mul(acc, k);
+    return acc;
+  }
+  if (op == m.max)
+    return forms_.max(kids);
+  if (op == m.min)
+    return forms_.min(kids);
+  if (op == m.div)
+    return forms_.div(kid(0), kid(1));
+  if (op == m.neg)
+    return forms_.neg(kid(0));
+  if (op == m.exp)
+    return forms_.exp(kid(0));
+  if (op == m.ex2)
+    return forms_.exp(forms_.mul(kid(0), forms_.symbol(kLn2Key, "ln2")));
+  if (op == m.sqrt)
+    return unary_function("sqrt", kid(0));
+  if (op == m.rsqrt)
+    return forms_.div(forms_.constant(Coef(1)), unary_function("sqrt", kid(0)));
+  if (op == m.log2)
+    return unary_function("lg2", kid(0));
+  if (op == m.sin)
+    return unary_function("sin", kid(0));
+  if (op == m.cos)
+    return unary_function("cos", kid(0));
+  if (op == m.tanh)
+    return unary_function("tanh", kid(0));
+  if (op == m.abs)
+    return unary_function("abs", kid(0));
+  if (op == m.lt)
+    return forms_.compare(Cmp::Lt, kid(0), kid(1));
+  if (op == m.le)
+    return forms_.compare(Cmp::Le, kid(0), kid(1));
+  if (op == m.gt)
+    return forms_.compare(Cmp::Gt, kid(0), kid(1));
+  if (op == m.ge)
+    return forms_.compare(Cmp::Ge, kid(0), kid(1));
+  if (op == m.eq)
+    return forms_.compare(Cmp::Eq, kid(0), kid(1));
+  if (op == m.ne)
+    return forms_.compare(Cmp::Ne, kid(0), kid(1));
+  // Predicates are 0/1 values: the boolean operations are polynomials in them (as in the DAG).
+  if (op == m.land)
+    return forms_.mul(kid(0), kid(1));
+  if (op == m.lor)
+    return forms_.sub(forms_.add(kid(0), kid(1)), forms_.mul(kid(0), kid(1)));
+  if (op == m.lxor)
+    return forms_.sub(forms_.add(kid(0), kid(1)),
+                      forms_.mul(forms_.constant(Coef(2)), forms_.mul(kid(0), kid(1))));
+  if (op == m.lnot)
+    return forms_.sub(forms_.constant(Coef(1)), kid(0));
+  if (op == m.select)
+    return forms_.select(kid(0), kid(1), kid(2));
+  return forms_.undefined("operator '" + lang_.op(op).name + "' has no canonical form");
+}
+
+Id NodeForms::form_of_tree(const egraph::TreeTerm& t) {
+  // Iterative post-order: terms of long reductions are deep.
+  struct Frame {
+    const egraph::TreeTerm* term;
+    std::size_t next = 0;
+    std::vector<Id> kids;
+  };
+  std::vector<Frame> stack;
+  stack.push_back(Frame{&t, 0, {}});
+  Id result = 0;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next < top.term->children.size()) {
+      const egraph::TreeTerm* child = &top.term->children[top.next++];
+      stack.push_back(Frame{child, 0, {}});
+      continue;
+    }
+    const Id f = form(top.term->op, top.term->payload, top.kids);
+    stack.pop_back();
+    if (stack.empty())
+      result = f;
+    else
+      stack.back().kids.push_back(f);
+  }
+  return result;
+}
+
+} // namespace volta::rules

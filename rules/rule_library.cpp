@@ -1,0 +1,51 @@
+#include "rules/rule_library.hpp"
+
+#include "rules/appliers.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace volta::rules {
+
+RuleLibrary::RuleLibrary()
+    : ml_(std::make_unique<MlLanguage>(make_ml_language())), registry_(ml_appliers(*ml_)) {}
+
+RuleLibrary RuleLibrary::shipped() {
+  RuleLibrary lib;
+  for (const RuleSource& s : shipped_rule_sources()) {
+    const auto errors = lib.add(s);
+    if (!errors.empty())
+      throw std::logic_error("shipped rule file does not build: " + errors.front().to_string());
+  }
+  return lib;
+}
+
+std::vector<RuleDiagnostic> RuleLibrary::add(const RuleSource& source) {
+  ParsedRules parsed = parse_rule_file(source.text, source.name);
+  if (!parsed.errors.empty())
+    return parsed.errors;
+  files_.push_back(std::move(parsed));
+  BuiltRules built = build_rules(files_.back().rules, *ml_, registry_, &names_);
+  if (!built.errors.empty()) {
+    files_.pop_back();
+    return built.errors;
+  }
+  for (auto& b : built.rules) {
+    names_.push_back(b.rewrite.name);
+    origin_.push_back(Origin{b.spec, b.reverse});
+    rewrites_.push_back(std::move(b.rewrite));
+  }
+  return {};
+}
+
+std::vector<RuleDiagnostic> RuleLibrary::add_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return {RuleDiagnostic{SourceLocation{path, 1, 1}, "cannot read the rule file"}};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return add(RuleSource{path, text.str()});
+}
+
+} // namespace volta::rules
