@@ -70,6 +70,9 @@ public:
   void clear() override { data_.clear(); }
 
 protected:
+  // For modify(): annotate a class's data in place (the e-graph is not told of the change, so
+  // only parts of the data that merge_data and make_data do not compare may change this way).
+  Data& data_for_update(Id cls) { return data_[cls]; }
   virtual Data make_data(const EGraph& g, NodeView node) = 0;
   // Merges b into a; into_changed: a changed; from_changed: the result differs from b.
   virtual MergeResult merge_data(Data& a, const Data& b) = 0;

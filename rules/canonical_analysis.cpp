@@ -23,18 +23,10 @@ FormData CanonicalFormAnalysis::make_data(const EGraph& g, egraph::NodeView node
 }
 
 egraph::MergeResult CanonicalFormAnalysis::merge_data(FormData& a, const FormData& b) {
-  if (!b.known() || a.form == b.form)
+  if (a.known() || !b.known())
     return {false, a.form != b.form};
-  if (!a.known()) {
-    a = b;
-    return {true, false};
-  }
-  const uint64_t wa = forms().weight(a.form), wb = forms().weight(b.form);
-  if (wb < wa || (wb == wa && b.form < a.form)) {
-    a = b;
-    return {true, false};
-  }
-  return {false, true};
+  a = b;
+  return {true, false};
 }
 
 bool CanonicalFormAnalysis::is_defined(const EGraph& g, Id id) const {
@@ -48,7 +40,10 @@ bool CanonicalFormAnalysis::holds(FormPredicate p, const EGraph& g, Id id) const
 }
 
 void CanonicalFormAnalysis::modify(EGraph& g, Id cls) {
-  const FormData d = data(g.find(cls));
+  cls = g.find(cls);
+  if (data(cls).known() && data(cls).origin == FormData::kNoOrigin)
+    data_for_update(cls).origin = cls; // right after make: this id was created with this form
+  const FormData d = data(cls);
   if (!d.known() || forms().form(d.form).kind == Form::Kind::Undefined)
     return;
   if (reason_graph_ != &g) {
@@ -60,13 +55,15 @@ void CanonicalFormAnalysis::modify(EGraph& g, Id cls) {
   if (forms().constant_value(d.form, value)) {
     const Id c = g.add_constant(value.to_mpq());
     if (g.find(c) != g.find(cls)) {
-      g.merge(cls, c, why);
+      g.merge(d.origin, c, why);
       ++merges_;
     }
   }
-  auto [it, inserted] = by_form_.try_emplace(d.form, g.find(cls));
+  if (!merge_equal_forms_)
+    return;
+  auto [it, inserted] = by_form_.try_emplace(d.form, d.origin);
   if (!inserted && g.find(it->second) != g.find(cls)) {
-    g.merge(it->second, cls, why);
+    g.merge(it->second, d.origin, why);
     ++merges_;
   }
 }

@@ -7,12 +7,15 @@
 // class as soon as their forms agree.
 //
 //   make    the form of the new node from its children's forms (rules/node_forms.hpp)
-//   merge   a class keeps the lighter of its forms (CanonicalForms::weight; ties: older), so that
-//           a rule that simplifies a subterm (sqrt(x)·sqrt(x) → x) also simplifies the forms
-//           of its parents; the e-graph then re-makes the parents
+//   merge   a class keeps the form of the class it merges into: every class's form is the form
+//           of the term some id of it was created with (its `origin`), never one recomputed
+//           from merges below it, so that each "canonical-form" merge can be replayed from the
+//           two terms alone (rules/appliers.hpp, canonical_form_verifier); what merges below a
+//           class change is seen by congruence and by the rules instead
 //   modify  a constant form adds the constant's node to the class (so that rules mentioning 0
-//           or 1 match); every form a class ever had is indexed, and a class whose form is
-//           already indexed is merged with that class under the reason "canonical-form"
+//           or 1 match); every class's creation form is indexed, and a new class whose form is
+//           already indexed is merged, under the reason "canonical-form", with the id that
+//           has that form
 //
 // Undefined forms (opaque values, bit-level operations, inf − inf) are never indexed: two
 // unknown values are not equal because both are unknown. A form past the term budget is
@@ -31,7 +34,9 @@ namespace volta::rules {
 
 struct FormData {
   static constexpr canonical::Id kNone = ~canonical::Id{0};
+  static constexpr egraph::Id kNoOrigin = ~egraph::Id{0};
   canonical::Id form = kNone;
+  egraph::Id origin = kNoOrigin; // the id whose creation term has this form
   bool known() const { return form != kNone; }
 };
 
@@ -44,12 +49,20 @@ public:
   std::string_view name() const override { return "canonical-form"; }
 
   NodeForms& node_forms() { return nodes_; }
+  // Off: forms are computed but classes with equal forms stay apart (constants still get their
+  // node). The rule checker uses it to see what an applier built, not what it equals.
+  void set_merge_equal_forms(bool on) { merge_equal_forms_ = on; }
   canonical::CanonicalForms& forms() { return nodes_.forms(); }
   const canonical::CanonicalForms& forms() const { return nodes_.forms(); }
 
   // The form of the class of `id` (kNone before the class has data).
   canonical::Id form(const egraph::EGraph& g, egraph::Id id) const {
     return data(g.find(id)).form;
+  }
+  // The id of the class of `id` whose creation term has the class's form: what a merge
+  // justified by the form must name, for the explanation to replay.
+  egraph::Id origin(const egraph::EGraph& g, egraph::Id id) const {
+    return data(g.find(id)).origin;
   }
   bool is_defined(const egraph::EGraph& g, egraph::Id id) const;
   bool holds(FormPredicate p, const egraph::EGraph& g, egraph::Id id) const;
@@ -71,6 +84,7 @@ private:
   std::unordered_map<canonical::Id, egraph::Id> by_form_;
   std::vector<canonical::Id> kids_;
   std::size_t merges_ = 0;
+  bool merge_equal_forms_ = true;
   bool budget_exceeded_ = false;
   std::uint32_t reason_ = 0;
   const egraph::EGraph* reason_graph_ = nullptr;

@@ -1,6 +1,8 @@
 #include "rules/form_predicates.hpp"
 
+#include <algorithm>
 #include <initializer_list>
+#include <map>
 
 namespace volta::rules {
 
@@ -50,22 +52,68 @@ bool total_term(const CanonicalForms& forms, const canonical::Term& t, int depth
   return true;
 }
 
+// Total: defined at every real point. Sums are kept monic (divided by their leading term, which
+// moves into the scalar), so a term of a sum may carry a negative power that the scalar's
+// positive power cancels once expanded: x + y is x · (1 + y·x⁻¹). A form is total when, over
+// every term of its expansion, each atom's power is at least zero (bounded below by the
+// scalar's power plus, per numerator factor, its least power in that factor), every atom is a
+// total function of total arguments, every exponent is a polynomial of total atoms, and every
+// denominator is a sum of c · exp(p) with c > 0 (never zero).
 bool total_form(const CanonicalForms& forms, Id id, int depth) {
   const Form& f = forms.form(id);
-  if (depth > 200 || f.kind != Form::Kind::Finite || !total_term(forms, f.scalar, depth))
+  if (depth > 200 || f.kind != Form::Kind::Finite)
     return false;
-  // A denominator is harmless when it never vanishes: a sum of c · exp(p) with c > 0.
-  for (const auto& [sum, k] : f.den) {
-    for (const auto& t : forms.sum(sum).terms) {
-      if (t.coef.sign() <= 0 || t.mono != 0 || !total_term(forms, t, depth))
+  std::map<Id, int64_t> least; // atom -> least power over the expansion
+  auto check_exp = [&](Id exp) {
+    if (exp == 0)
+      return true;
+    for (const auto& e : forms.sum(exp).terms) {
+      if (!total_term(forms, e, depth + 1))
         return false;
     }
-  }
+    return true;
+  };
+  auto check_atoms = [&](const canonical::Term& t) {
+    for (const auto& [atom, k] : forms.monomial(t.mono).factors) {
+      if (!total_atom(forms, atom, depth))
+        return false;
+    }
+    return check_exp(t.exp);
+  };
+  if (!check_atoms(f.scalar))
+    return false;
+  for (const auto& [atom, k] : forms.monomial(f.scalar.mono).factors)
+    least[atom] += k;
   for (const auto& [sum, k] : f.num) {
     if (k < 0)
       return false;
+    std::map<Id, int64_t> lowest; // per atom of this factor: its least power over the terms
+    const auto& terms = forms.sum(sum).terms;
+    for (const auto& t : terms) {
+      if (!check_atoms(t))
+        return false;
+      for (const auto& [atom, p] : forms.monomial(t.mono).factors)
+        lowest.emplace(atom, 0);
+    }
+    for (auto& [atom, low] : lowest) {
+      for (const auto& t : terms) {
+        int64_t p = 0;
+        for (const auto& [a, q] : forms.monomial(t.mono).factors) {
+          if (a == atom)
+            p = q;
+        }
+        low = std::min(low, p);
+      }
+      least[atom] += low * k;
+    }
+  }
+  for (const auto& [atom, p] : least) {
+    if (p < 0)
+      return false;
+  }
+  for (const auto& [sum, k] : f.den) {
     for (const auto& t : forms.sum(sum).terms) {
-      if (!total_term(forms, t, depth))
+      if (t.coef.sign() <= 0 || t.mono != 0 || !check_exp(t.exp))
         return false;
     }
   }

@@ -107,14 +107,14 @@ public:
 private:
   std::optional<RuleCondition> condition(const Sexpr& s) {
     if (!s.is_list || s.list.size() != 2 || !is_atom(s.list[0]) || !is_atom(s.list[1])) {
-      error(s, "a condition is (PREDICATE ?var): finite, const, positive, negative, nonneg or "
-               "nonzero");
+      error(s, "a condition is (PREDICATE ?var): finite, total, const, positive, negative, nonneg "
+               "or nonzero");
       return std::nullopt;
     }
     auto p = form_predicate_named(s.list[0].atom);
     if (!p) {
       error(s.list[0], "unknown predicate '" + s.list[0].atom +
-                           "' (expected finite, const, positive, negative, nonneg or nonzero)");
+                           "' (expected finite, total, const, positive, negative, nonneg or nonzero)");
       return std::nullopt;
     }
     std::string v = s.list[1].atom;

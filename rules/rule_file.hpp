@@ -10,7 +10,7 @@
 //
 // A rule applies only where every variable is bound to a class whose canonical form is a finite
 // value of the algebra (never to ±inf or an opaque value); `:if` adds conditions on variables:
-// finite, const, positive, negative, nonneg, nonzero (rules/form_predicates.hpp), each on the
+// finite, total, const, positive, negative, nonneg, nonzero (rules/form_predicates.hpp), each on the
 // canonical form of the bound class (a rest variable: on every element).
 #include "egraph/applier_registry.hpp"
 #include "egraph/rewrite.hpp"

@@ -2,6 +2,7 @@
 
 #include "rules/appliers.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -22,14 +23,18 @@ RuleLibrary RuleLibrary::shipped() {
 }
 
 std::vector<RuleDiagnostic> RuleLibrary::add(const RuleSource& source) {
-  ParsedRules parsed = parse_rule_file(source.text, source.name);
-  if (!parsed.errors.empty())
-    return parsed.errors;
-  files_.push_back(std::move(parsed));
+  files_.push_back(parse_rule_file(source.text, source.name));
+  // Build even after syntax errors, so that one run reports the pattern errors of the rules
+  // that did parse too.
+  std::vector<RuleDiagnostic> errors = files_.back().errors;
   BuiltRules built = build_rules(files_.back().rules, *ml_, registry_, &names_);
-  if (!built.errors.empty()) {
+  errors.insert(errors.end(), built.errors.begin(), built.errors.end());
+  if (!errors.empty()) {
     files_.pop_back();
-    return built.errors;
+    std::stable_sort(errors.begin(), errors.end(), [](const RuleDiagnostic& a, const RuleDiagnostic& b) {
+      return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
+    });
+    return errors;
   }
   for (auto& b : built.rules) {
     names_.push_back(b.rewrite.name);

@@ -12,5 +12,7 @@ void register_parse_command(CLI::App& app, int& exit_code);
 void register_check_command(CLI::App& app, int& exit_code);
 void register_prove_command(CLI::App& app, int& exit_code);
 void register_merge_command(CLI::App& app, int& exit_code);
+void register_rules_command(CLI::App& app, int& exit_code);
+void register_explain_command(CLI::App& app, int& exit_code);
 
 } // namespace volta::cli

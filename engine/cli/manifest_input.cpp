@@ -4,7 +4,9 @@
 #include "engine/driver/diagnostic_text.hpp"
 
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace volta::cli {
 
@@ -45,6 +47,30 @@ load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& opt
       selection.entries.push_back(e);
   }
   return selection;
+}
+
+std::optional<launch::ManifestEntry> read_pair_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << fmt::format("{}: error: cannot read pair file\n", path);
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << "{\"benchmarks\": [" << in.rdbuf() << "]}";
+  auto m = launch::parse_manifest(text.str(), path);
+  if (!m.manifest || m.manifest->entries.size() != 1) {
+    for (const auto& d : m.diagnostics)
+      std::cerr << driver::diagnostic_text(d) << "\n";
+    if (m.diagnostics.empty())
+      std::cerr << fmt::format("{}: error: expected one pair object\n", path);
+    return std::nullopt;
+  }
+  launch::ManifestEntry entry = m.manifest->entries[0];
+  if (!entry.error.empty()) {
+    std::cerr << fmt::format("{}: error: {}\n", path, entry.error);
+    return std::nullopt;
+  }
+  return entry;
 }
 
 } // namespace volta::cli

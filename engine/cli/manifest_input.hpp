@@ -26,4 +26,8 @@ load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& opt
                         driver::ReportInfo& info,
                         const std::function<bool(const launch::ManifestEntry&)>& keep = {});
 
+// One equivalence pair given as a JSON entry object (`--pair FILE`, the manifest's entry schema);
+// nullopt after printing located diagnostics.
+std::optional<launch::ManifestEntry> read_pair_file(const std::string& path);
+
 } // namespace volta::cli

@@ -5,6 +5,7 @@
 #include "engine/cli/exit_codes.hpp"
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/cli/manifest_input.hpp"
+#include "engine/cli/rule_options.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/memory_limit.hpp"
@@ -33,6 +34,7 @@ struct ProveArgs {
   unsigned z3_timeout_ms = 10'000;
   bool no_z3 = false;
   bool no_reuse = false;
+  RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
   std::vector<std::string> check_arrays;
@@ -42,29 +44,8 @@ struct ProveArgs {
 std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   launch::ManifestEntry entry;
   entry.kind = launch::EntryKind::Equivalence;
-  if (!args.pair.empty()) {
-    std::ifstream in(args.pair);
-    if (!in) {
-      std::cerr << fmt::format("{}: error: cannot read pair file\n", args.pair);
-      return std::nullopt;
-    }
-    std::stringstream text;
-    text << "{\"benchmarks\": [" << in.rdbuf() << "]}";
-    auto m = launch::parse_manifest(text.str(), args.pair);
-    if (!m.manifest || m.manifest->entries.size() != 1) {
-      for (const auto& d : m.diagnostics)
-        std::cerr << driver::diagnostic_text(d) << "\n";
-      if (m.diagnostics.empty())
-        std::cerr << fmt::format("{}: error: expected one pair object\n", args.pair);
-      return std::nullopt;
-    }
-    entry = m.manifest->entries[0];
-    if (!entry.error.empty()) {
-      std::cerr << fmt::format("{}: error: {}\n", args.pair, entry.error);
-      return std::nullopt;
-    }
-    return entry;
-  }
+  if (!args.pair.empty())
+    return read_pair_file(args.pair);
   std::string error;
   auto ref = args.ref.config("ref-", error);
   std::optional<launch::KernelConfig> opt;
@@ -109,8 +90,12 @@ int run_prove(const ProveArgs& args) {
     return kBadInput;
   }
 
+  auto library = args.rules.load(args.z3_timeout_ms, !args.no_z3);
+  if (!library)
+    return kBadInput;
   driver::KernelCache kernels;
   prove::ProveOptions prove_options;
+  args.rules.apply(prove_options, *library);
   prove_options.run.max_instructions = args.common.max_instructions;
   prove_options.timeout_seconds = args.common.timeout;
   prove_options.reuse_templates = !args.no_reuse;
@@ -150,6 +135,8 @@ int run_prove(const ProveArgs& args) {
   request.info.options = args.common.options_json();
   request.info.options["max_terms"] = prove_options.term_budget;
   request.info.options["reuse_templates"] = prove_options.reuse_templates;
+  request.info.options["rules"] = args.rules.none ? nlohmann::json(nullptr) : nlohmann::json(args.rules.files);
+  request.info.options["rule_seconds"] = args.rules.seconds;
   request.info.options["z3_timeout_ms"] =
       args.no_z3 ? nlohmann::json(nullptr) : nlohmann::json(args.z3_timeout_ms);
 
@@ -189,6 +176,7 @@ void register_prove_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--no-z3", args->no_z3, "no Z3 fallback: such elements end UNKNOWN");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
+  args->rules.add_to(*cmd);
   args->ref.add_to(*cmd, "ref-", "reference kernel");
   args->opt.add_to(*cmd, "opt-", "optimized kernel");
   cmd->callback([args, &exit_code] { exit_code = run_prove(*args); });

@@ -77,6 +77,7 @@ class Session {
         out.kind = ElementOutcome::Kind::Equivalent;
         out.how = forms.how;
         out.roots = {r, o};
+        out.in_egraph = true;
         return out;
       }
       if (forms.kind == SharedEgraph::FormCheck::Kind::Undefined) undefined_reason = forms.reason;
@@ -98,6 +99,7 @@ class Session {
         out.how = sat.how;
         out.rules_used = sat.rules_used;
         out.roots = {r, o};
+        out.in_egraph = true;
         return out;
       }
       saturation_note = fmt::format("; the rule library did not unify them ({} rewrites, stopped: {})", sat.applied,
@@ -236,6 +238,12 @@ struct ElementJob {
   std::string name() const { return fmt::format("{}[{}]", array, index); }
 };
 
+struct PairJobs {
+  std::unique_ptr<symbolic::ExprStore> store = std::make_unique<symbolic::ExprStore>();
+  std::optional<exec::KernelRun> ref_run, opt_run;
+  std::vector<ElementJob> jobs;
+};
+
 const exec::OutputArray* find_output(const exec::KernelRun& run, const std::string& name) {
   for (const auto& o : run.outputs) {
     if (o.name == name) return &o;
@@ -252,17 +260,13 @@ ElementOutcome prove_element(const symbolic::ExprStore& store, ExprId ref, ExprI
   return session.prove(ref, opt, element);
 }
 
-EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelCache& cache,
-                             const ProveOptions& options) {
-  const auto start = Clock::now();
-  EntryResult result;
-  result.name = entry.name;
-  result.kind = "equivalence";
-  result.expected = entry.expected;
-  auto finish = [&]() -> EntryResult {
-    result.seconds = since(start);
-    return std::move(result);
-  };
+// Executes both kernels of an entry into one DAG and lists the element pairs to decide. On a
+// bad input, a safety failure or a difference in the written index sets it fills `result`
+// (verdict, detail) and returns false.
+static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache& cache, const ProveOptions& options,
+                         PairJobs& pair, EntryResult& result) {
+  symbolic::ExprStore& store = *pair.store;
+  auto finish = [] { return false; };
   if (!entry.error.empty()) {
     result.verdict = Verdict::Error;
     result.bad_input = true;
@@ -271,8 +275,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   }
 
   // ---- execute both kernels into one DAG
-  symbolic::ExprStore store;
-  std::optional<exec::KernelRun> ref_run, opt_run;
+  std::optional<exec::KernelRun>& ref_run = pair.ref_run;
+  std::optional<exec::KernelRun>& opt_run = pair.opt_run;
   EntryResult ref_part, opt_part;
   tbb::parallel_invoke(
       [&] { ref_run = driver::execute_config(entry.reference, "reference", cache, store, options.run, ref_part); },
@@ -313,7 +317,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       if (launch::is_output(a.kind)) arrays.push_back(a.name);
     }
   }
-  std::vector<ElementJob> jobs;
+  std::vector<ElementJob>& jobs = pair.jobs;
   for (const auto& name : arrays) {
     const exec::OutputArray* r = find_output(*ref_run, name);
     const exec::OutputArray* o = find_output(*opt_run, name);
@@ -357,6 +361,24 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     }
   }
   result.elements.total = jobs.size();
+  return true;
+}
+
+EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                             const ProveOptions& options) {
+  const auto start = Clock::now();
+  EntryResult result;
+  result.name = entry.name;
+  result.kind = "equivalence";
+  result.expected = entry.expected;
+  auto finish = [&]() -> EntryResult {
+    result.seconds = since(start);
+    return std::move(result);
+  };
+  PairJobs pair;
+  if (!prepare_pair(entry, cache, options, pair, result)) return finish();
+  const symbolic::ExprStore& store = *pair.store;
+  const std::vector<ElementJob>& jobs = pair.jobs;
 
   // ---- decide the elements
   const auto prove_start = Clock::now();
@@ -479,6 +501,103 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
                                 result.elements.z3, result.elements.cached);
   }
   return finish();
+}
+
+namespace {
+
+// The size of a DAG node written out as a tree (saturating): explanations work on trees.
+uint64_t tree_size(const symbolic::ExprStore& store, ExprId root, uint64_t cap) {
+  std::unordered_map<ExprId, uint64_t> size;
+  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [id, expanded] = stack.back();
+    stack.pop_back();
+    if (size.count(id)) continue;
+    const symbolic::Node& n = store.node(id);
+    const ExprId kids[3] = {n.a, n.b, n.c};
+    if (!expanded) {
+      stack.emplace_back(id, true);
+      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+        if (kids[i] != symbolic::kNoExpr && !size.count(kids[i])) stack.emplace_back(kids[i], false);
+      }
+      continue;
+    }
+    uint64_t total = 1;
+    for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+      if (kids[i] != symbolic::kNoExpr) total = std::min(cap, total + size[kids[i]]);
+    }
+    size[id] = total;
+  }
+  return size[root];
+}
+
+std::string clip(std::string s, size_t n) {
+  if (s.size() > n) s = s.substr(0, n) + " ...";
+  return s;
+}
+
+}  // namespace
+
+ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                                   const ProveOptions& options, const std::string& element, size_t max_steps) {
+  ElementExplanation out;
+  out.element = element;
+  EntryResult result;
+  result.name = entry.name;
+  result.kind = "equivalence";
+  PairJobs pair;
+  if (!prepare_pair(entry, cache, options, pair, result)) {
+    out.stopped = std::move(result);
+    return out;
+  }
+  const symbolic::ExprStore& store = *pair.store;
+  const ElementJob* job = nullptr;
+  for (const auto& j : pair.jobs) {
+    if (j.name() == element) job = &j;
+  }
+  if (job == nullptr) {
+    out.note = fmt::format("no element {} is written by both kernels", element);
+    return out;
+  }
+  out.reference_expr = symbolic::to_sexpr(store, job->ref, 400);
+  out.optimized_expr = symbolic::to_sexpr(store, job->opt, 400);
+  constexpr uint64_t kMaxTree = 20'000;
+  const bool small = tree_size(store, job->ref, kMaxTree + 1) + tree_size(store, job->opt, kMaxTree + 1) <= kMaxTree;
+  ProveOptions o = options;
+  o.explanations = small;
+  Session session(store, o);
+  session.prepare({job->ref, job->opt});
+  out.outcome = session.prove(job->ref, job->opt, element, job->ref_float, job->opt_float);
+  if (out.outcome.kind != ElementOutcome::Kind::Equivalent || !out.outcome.in_egraph) {
+    if (out.outcome.kind == ElementOutcome::Kind::Equivalent) out.note = "decided without the e-graph";
+    return out;
+  }
+  if (!small) {
+    out.note = fmt::format("the two values are too large to write out as trees (more than {} nodes), so no rewrite "
+                           "chain is recorded",
+                           kMaxTree);
+    return out;
+  }
+  auto chain = session.egraph().explain(out.outcome.roots[0], out.outcome.roots[1]);
+  if (!chain) {
+    out.note = "the e-graph recorded no chain";
+    return out;
+  }
+  const egraph::Language& lang = session.egraph().ml().lang;
+  out.total_steps = chain->steps.size();
+  const egraph::TreeTerm* before = &chain->start;
+  for (size_t i = 0; i < chain->steps.size() && i < max_steps; ++i) {
+    const auto& step = chain->steps[i];
+    std::string path;
+    for (uint32_t k : step.path) path += (path.empty() ? "" : ".") + std::to_string(k);
+    out.steps.push_back(fmt::format("{:>3}. {}{} at {}: {}  =>  {}", i + 1, step.rule, step.forward ? "" : " (backwards)",
+                                    path.empty() ? "the root" : path,
+                                    clip(egraph::to_sexpr(egraph::subterm(*before, step.path), lang), 160),
+                                    clip(egraph::to_sexpr(egraph::subterm(step.term, step.path), lang), 160)));
+    before = &step.term;
+  }
+  out.check = session.egraph().check_explanation(*chain);
+  return out;
 }
 
 }  // namespace volta::prove

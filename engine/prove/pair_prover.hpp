@@ -32,7 +32,8 @@ struct ElementOutcome {
   std::string reason;  // UNKNOWN: why
   std::optional<driver::Counterexample> counterexample;
   std::vector<std::string> rules_used;  // proved by the rule library: the rules that fired
-  std::array<uint32_t, 2> roots{};      // proved in the e-graph: the two roots' e-graph ids
+  bool in_egraph = false;               // proved in the shared e-graph, whose ids are `roots`
+  std::array<uint32_t, 2> roots{};
 };
 
 // The last resort for one element (the e-graph rule library, then Z3); installed by the layer
@@ -70,6 +71,21 @@ struct ProveOptions {
 
 driver::EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelCache& cache,
                                      const ProveOptions& options);
+
+// `volta-eg explain`: how one element of an entry is decided, with the e-graph's rewrite chain
+// when the e-graph proved it (replayed by the explanation checker).
+struct ElementExplanation {
+  std::optional<driver::EntryResult> stopped;  // the entry ended before the element was decided
+  std::string element;
+  ElementOutcome outcome;
+  std::string reference_expr, optimized_expr;  // the element's two values, printed (truncated)
+  std::vector<std::string> steps;              // the rewrite chain, one step per line
+  size_t total_steps = 0;
+  std::string check;                           // the checker's verdict on the chain
+  std::string note;                            // why there is no chain
+};
+ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                                   const ProveOptions& options, const std::string& element, size_t max_steps = 60);
 
 // Decides one element pair (without templates); exposed for tests and `volta-eg explain`.
 ElementOutcome prove_element(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,

@@ -63,7 +63,9 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
       how = "cross-multiplication";
     }
     if (how != nullptr) {
-      graph_->merge(ref, opt, rules::CanonicalFormAnalysis::kReason);
+      // Between the ids whose own terms have the compared forms, so that the step replays.
+      graph_->merge(analysis_->origin(*graph_, ref), analysis_->origin(*graph_, opt),
+                    rules::CanonicalFormAnalysis::kReason);
       graph_->rebuild();
       out.kind = Kind::Equal;
       out.how = how;
@@ -109,7 +111,7 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
     out.how = "rules";
     return out;
   }
-  // The rules may have given the roots (or their subterms) lighter forms that now coincide.
+  // The rules may have merged the roots' classes with classes whose forms now coincide.
   const FormCheck again = check_forms(ref, opt);
   if (again.kind == Kind::Equal) {
     out.equal = true;

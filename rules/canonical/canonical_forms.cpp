@@ -711,63 +711,6 @@ bool CanonicalForms::equal_by_cross_multiplication(Id a, Id b) {
 // Printing
 // ---------------------------------------------------------------------------------------------
 
-// ---------------------------------------------------------------------------------------------
-// Weights
-// ---------------------------------------------------------------------------------------------
-
-namespace {
-constexpr uint64_t kHeavy = uint64_t{1} << 60;
-uint64_t saturating_add(uint64_t a, uint64_t b) { return a > kHeavy - b ? kHeavy : a + b; }
-uint64_t saturating_mul(uint64_t a, uint64_t k) { return k != 0 && a > kHeavy / k ? kHeavy : a * k; }
-uint64_t magnitude(int32_t k) { return static_cast<uint64_t>(k < 0 ? -static_cast<int64_t>(k) : k); }
-}  // namespace
-
-uint64_t CanonicalForms::weight(Id id) {
-  if (form_weight_.size() <= id) form_weight_.resize(forms_.size(), 0);
-  if (form_weight_[id] != 0) return form_weight_[id];
-  const Form& f = forms_[id];
-  uint64_t w = 1;
-  if (f.kind == Form::Kind::Undefined) {
-    w = kHeavy;
-  } else if (f.kind == Form::Kind::Finite) {
-    w = term_weight(f.scalar);
-    for (const auto& [sum, k] : f.num) w = saturating_add(w, saturating_mul(sum_weight(sum), magnitude(k)));
-    for (const auto& [sum, k] : f.den) w = saturating_add(w, saturating_mul(sum_weight(sum), magnitude(k)));
-  }
-  if (form_weight_.size() <= id) form_weight_.resize(forms_.size(), 0);
-  form_weight_[id] = w;
-  return w;
-}
-
-uint64_t CanonicalForms::term_weight(const Term& t) {
-  uint64_t w = 1;
-  for (const auto& [atom, k] : monomials_[t.mono].factors) w = saturating_add(w, saturating_mul(atom_weight(atom), magnitude(k)));
-  if (t.exp != 0) w = saturating_add(w, sum_weight(t.exp));
-  return w;
-}
-
-uint64_t CanonicalForms::sum_weight(Id sum) {
-  if (sum_weight_.size() <= sum) sum_weight_.resize(sums_.size(), 0);
-  if (sum_weight_[sum] != 0) return sum_weight_[sum];
-  uint64_t w = 1;
-  for (const Term& t : sums_[sum].terms) w = saturating_add(w, term_weight(t));
-  if (sum_weight_.size() <= sum) sum_weight_.resize(sums_.size(), 0);
-  sum_weight_[sum] = w;
-  return w;
-}
-
-uint64_t CanonicalForms::atom_weight(Id atom) {
-  if (atom_weight_.size() <= atom) atom_weight_.resize(atoms_.size(), 0);
-  if (atom_weight_[atom] != 0) return atom_weight_[atom];
-  uint64_t w = 1;
-  if (atoms_[atom].kind == Atom::Kind::Apply) {
-    for (Id arg : atoms_[atom].args) w = saturating_add(w, weight(arg));
-  }
-  if (atom_weight_.size() <= atom) atom_weight_.resize(atoms_.size(), 0);
-  atom_weight_[atom] = w;
-  return w;
-}
-
 std::string CanonicalForms::print(Id id) const {
   const Form& f = forms_[id];
   switch (f.kind) {

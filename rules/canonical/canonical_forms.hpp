@@ -100,9 +100,6 @@ class CanonicalForms {
   bool equal_by_cross_multiplication(Id a, Id b);
 
   const Form& form(Id id) const { return forms_[id]; }
-  // A size of the form (terms, atoms and exponents, counted with multiplicity; Undefined is
-  // heaviest): which of two forms of one value is simpler. Memoized.
-  uint64_t weight(Id id);
   bool is_undefined(Id id) const { return forms_[id].kind == Form::Kind::Undefined; }
   // If the form is a rational constant, its value.
   bool constant_value(Id id, Coef& out) const;
@@ -153,9 +150,6 @@ class CanonicalForms {
   Id multiply_factors(const Form& a, const Form& b);
   bool is_positive_constant_like(const Form& f) const;
   void charge(size_t terms);
-  uint64_t term_weight(const Term& t);
-  uint64_t sum_weight(Id sum);
-  uint64_t atom_weight(Id atom);
 
   std::vector<Form> forms_;
   std::vector<Atom> atoms_;
@@ -163,7 +157,6 @@ class CanonicalForms {
   std::vector<Sum> sums_;
   FlatIndex form_index_, atom_index_, monomial_index_, sum_index_;
   std::unordered_map<Id, Id> canonical_cache_;
-  std::vector<uint64_t> form_weight_, sum_weight_, atom_weight_;  // 0: not computed yet
   Id zero_ = 0, one_ = 0, pos_inf_ = 0, neg_inf_ = 0;
   size_t term_budget_ = 50'000'000;
   size_t terms_used_ = 0;

@@ -1,0 +1,146 @@
+// volta-eg explain: how one output element of one equivalence entry is decided — the e-graph's
+// rewrite chain (rule applications, AC normalizations, canonical-form steps) that unified its
+// two values, replayed by the explanation checker; or the Z3 outcome, the counterexample, or
+// why it stays unknown.
+//
+//   volta-eg explain --batch M.json --filter 'softmax' --element out[5]
+//   volta-eg explain --pair pair.json --element C[17]
+#include "engine/cli/batch_flags.hpp"
+#include "engine/cli/commands.hpp"
+#include "engine/cli/exit_codes.hpp"
+#include "engine/cli/manifest_input.hpp"
+#include "engine/cli/rule_options.hpp"
+#include "engine/driver/result_line.hpp"
+#include "engine/prove/pair_prover.hpp"
+#include "engine/smt/z3_fallback.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+
+namespace volta::cli {
+
+namespace {
+
+struct ExplainArgs {
+  BatchFlags selection;  // --batch, --filter
+  std::string pair;
+  std::string element;
+  RuleFlags rules;
+  unsigned z3_timeout_ms = 10'000;
+  bool no_z3 = false;
+  size_t steps = 60;
+};
+
+int run_explain(const ExplainArgs& args) {
+  if (args.selection.batch.empty() == args.pair.empty()) {
+    std::cerr << "volta-eg: error: explain needs exactly one of --batch MANIFEST (with --filter) or --pair FILE\n";
+    return kBadInput;
+  }
+  std::optional<launch::ManifestEntry> entry;
+  if (!args.pair.empty()) {
+    entry = read_pair_file(args.pair);
+    if (!entry)
+      return kBadInput;
+  } else {
+    std::string error;
+    auto options = args.selection.resolve(error);
+    if (!options) {
+      std::cerr << "volta-eg: error: " << error << "\n";
+      return kBadInput;
+    }
+    driver::ReportInfo info;
+    auto selection = load_manifest_selection(args.selection, *options, info, [](const launch::ManifestEntry& e) {
+      return e.kind == launch::EntryKind::Equivalence;
+    });
+    if (!selection)
+      return kBadInput;
+    if (selection->entries.size() != 1) {
+      std::cerr << fmt::format("volta-eg: error: --filter selects {} equivalence entries; explain needs exactly one:\n",
+                               selection->entries.size());
+      for (const auto* e : selection->entries)
+        std::cerr << "  " << e->name << "\n";
+      return kBadInput;
+    }
+    entry = *selection->entries[0];
+  }
+  auto library = args.rules.load(args.z3_timeout_ms, !args.no_z3);
+  if (!library)
+    return kBadInput;
+  prove::ProveOptions options;
+  args.rules.apply(options, *library);
+  if (!args.no_z3)
+    options.fallback = smt::make_z3_fallback(args.z3_timeout_ms);
+  driver::KernelCache kernels;
+  const prove::ElementExplanation x = prove::explain_element(*entry, kernels, options, args.element, args.steps);
+  std::cout << entry->name << "  " << args.element << "\n";
+  if (x.stopped) {
+    std::cout << fmt::format("  the entry ends before its elements are compared: {}\n    {}\n",
+                             to_string(x.stopped->verdict), x.stopped->detail);
+    return x.stopped->bad_input ? kBadInput : kMismatch;
+  }
+  if (!x.note.empty() && x.reference_expr.empty()) {
+    std::cout << "  " << x.note << "\n";
+    return kBadInput;
+  }
+  std::cout << "  reference: " << x.reference_expr << "\n";
+  std::cout << "  optimized: " << x.optimized_expr << "\n";
+  const prove::ElementOutcome& o = x.outcome;
+  switch (o.kind) {
+  case prove::ElementOutcome::Kind::Equivalent:
+    std::cout << fmt::format("  EQUIVALENT ({})\n", o.how);
+    if (!o.rules_used.empty()) {
+      std::string used;
+      for (const auto& r : o.rules_used)
+        used += (used.empty() ? "" : ", ") + r;
+      std::cout << "  rules that fired: " << used << "\n";
+    }
+    break;
+  case prove::ElementOutcome::Kind::NotEquivalent: {
+    std::cout << "  NOT_EQUIVALENT\n";
+    if (o.counterexample) {
+      const auto& c = *o.counterexample;
+      std::string inputs;
+      for (const auto& [k, v] : c.inputs)
+        inputs += fmt::format("{}{}={}", inputs.empty() ? "" : ", ", k, v);
+      std::cout << fmt::format("  counterexample: {} (every other input 0): {} (reference) vs {} (optimized){}\n",
+                               inputs.empty() ? "all inputs 0" : inputs, c.reference_value, c.optimized_value,
+                               c.confirmed ? ", confirmed by exact evaluation" : "");
+    }
+    break;
+  }
+  case prove::ElementOutcome::Kind::Unknown:
+    std::cout << "  UNKNOWN: " << o.reason << "\n";
+    break;
+  }
+  if (!x.steps.empty()) {
+    std::cout << fmt::format("  rewrite chain ({} steps{}):\n", x.total_steps,
+                             x.total_steps > x.steps.size() ? fmt::format(", first {}", x.steps.size()) : "");
+    for (const auto& s : x.steps)
+      std::cout << "  " << s << "\n";
+    std::cout << "  checker: " << x.check << "\n";
+  } else if (!x.note.empty()) {
+    std::cout << "  " << x.note << "\n";
+  }
+  return o.kind == prove::ElementOutcome::Kind::Equivalent ? kSuccess : kMismatch;
+}
+
+} // namespace
+
+void register_explain_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ExplainArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "explain", "show how one output element of an equivalence entry is decided (the e-graph's rewrite chain)");
+  cmd->add_option("--batch", args->selection.batch, "a manifest; --filter must select one equivalence entry");
+  cmd->add_option("--filter", args->selection.filter, "regular expression on entry names");
+  cmd->add_option("--pair", args->pair, "one pair given as a JSON entry object (manifest schema)");
+  cmd->add_option("--element", args->element, "the output element, as ARRAY[INDEX]: O[5]")->required();
+  cmd->add_option("--steps", args->steps, "rewrite steps to print at most")->capture_default_str();
+  cmd->add_option("--z3-timeout", args->z3_timeout_ms, "milliseconds for the Z3 fallback")->capture_default_str();
+  cmd->add_flag("--no-z3", args->no_z3, "no Z3 fallback");
+  args->rules.add_to(*cmd);
+  cmd->callback([args, &exit_code] { exit_code = run_explain(*args); });
+}
+
+} // namespace volta::cli

@@ -1,0 +1,62 @@
+#include "engine/cli/rule_options.hpp"
+
+#include "engine/prove/rule_check.hpp"
+#include "engine/smt/z3_fallback.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace volta::cli {
+
+void RuleFlags::add_to(CLI::App& cmd) {
+  cmd.add_option("--rules", files,
+                 "add the rules of this file to the shipped library (repeatable); every rule is "
+                 "checked for soundness first")
+      ->check(CLI::ExistingFile);
+  cmd.add_flag("--no-rules", none, "do not saturate with the rule library (canonical forms only)");
+  cmd.add_option("--rule-seconds", seconds, "seconds per rule-library saturation of one element")
+      ->capture_default_str();
+}
+
+prove::FallbackProver rule_prover(unsigned timeout_ms) { return smt::make_z3_fallback(timeout_ms); }
+
+std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigned z3_timeout_ms,
+                                                                          bool use_z3) const {
+  if (files.empty())
+    return std::shared_ptr<const rules::RuleLibrary>();
+  auto combined = std::make_shared<rules::RuleLibrary>(rules::RuleLibrary::shipped());
+  rules::RuleLibrary own;  // the user's rules alone, to check them
+  bool bad = false;
+  for (const auto& f : files) {
+    auto errors = own.add_file(f);
+    if (errors.empty())
+      errors = combined->add_file(f);
+    for (const auto& d : errors)
+      std::cerr << d.to_string() << "\n";
+    bad = bad || !errors.empty();
+  }
+  if (bad)
+    return std::nullopt;
+  prove::RuleCheckOptions check;
+  if (use_z3)
+    check.prover = rule_prover(z3_timeout_ms);
+  for (const auto& r : prove::check_rules(own, check)) {
+    if (r.ok())
+      continue;
+    std::cerr << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule, to_string(r.status), r.detail);
+    bad = true;
+  }
+  if (bad)
+    return std::nullopt;
+  return std::shared_ptr<const rules::RuleLibrary>(std::move(combined));
+}
+
+void RuleFlags::apply(prove::ProveOptions& options,
+                      const std::shared_ptr<const rules::RuleLibrary>& library) const {
+  options.rules = library.get();
+  options.saturate = !none;
+  options.saturation.seconds = seconds;
+}
+
+} // namespace volta::cli

@@ -1,0 +1,33 @@
+// Rule-library flags shared by `volta-eg prove` and `volta-eg explain`: --rules FILE (checked
+// for soundness before use), --no-rules, --rule-seconds.
+#pragma once
+
+#include "engine/prove/pair_prover.hpp"
+#include "rules/rule_library.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace volta::cli {
+
+struct RuleFlags {
+  std::vector<std::string> files;
+  bool none = false;
+  double seconds = prove::SaturationLimits{}.seconds;
+
+  void add_to(CLI::App& cmd);
+  // The library to saturate with (null: the shipped one), after checking every rule of the
+  // given files; nullopt after printing located errors (bad syntax, unsound rules).
+  std::optional<std::shared_ptr<const rules::RuleLibrary>> load(unsigned z3_timeout_ms, bool use_z3) const;
+  void apply(prove::ProveOptions& options, const std::shared_ptr<const rules::RuleLibrary>& library) const;
+};
+
+// The Z3 fallback as the rule checker's prover.
+prove::FallbackProver rule_prover(unsigned timeout_ms);
+
+} // namespace volta::cli
