@@ -20,6 +20,11 @@ public:
   FormBuilder(EGraph& g, const MlLanguage& ml, canonical::CanonicalForms& forms)
       : g_(g), ml_(ml), forms_(forms) {}
 
+  // A canonical form (numerator one monic sum, no denominator) as the expanded sum of its
+  // terms, the scalar distributed over the sum so that the monic normalization's negative
+  // powers cancel: (a+b)(a-b) is built as a·a + (-1)·b·b, not a²·(1 - b²·a⁻²), which would be
+  // undefined at a = 0. nullopt for a denominator, a remaining negative power, or an atom
+  // without an operator.
   std::optional<Id> form(canonical::Id id, int depth = 0) {
     if (depth > 200)
       return std::nullopt;
@@ -36,30 +41,33 @@ public:
     }
     if (f.scalar.coef.is_zero())
       return g_.add_constant(0);
-    std::vector<Id> num, den;
-    if (!term(f.scalar, num, den, depth))
+    if (!f.den.empty() || f.num.size() > 1 || (f.num.size() == 1 && f.num[0].second != 1))
       return std::nullopt;
-    for (const auto& [sum_id, k] : f.num) {
-      auto s = sum(sum_id, depth);
-      if (!s)
-        return std::nullopt;
-      for (int32_t i = 0; i < k; ++i)
-        num.push_back(*s);
+    std::vector<canonical::Term> terms;
+    if (f.num.empty()) {
+      terms.push_back(f.scalar);
+    } else {
+      for (const auto& t : forms_.sum(f.num[0].first).terms)
+        terms.push_back(times(f.scalar, t));
     }
-    for (const auto& [sum_id, k] : f.den) {
-      auto s = sum(sum_id, depth);
-      if (!s)
+    std::vector<Id> parts;
+    for (const auto& t : terms) {
+      std::vector<Id> num, den;
+      if (!term(t, num, den, depth) || !den.empty())
         return std::nullopt;
-      for (int32_t i = 0; i < k; ++i)
-        den.push_back(*s);
+      parts.push_back(product(num));
     }
-    const Id top = product(num);
-    if (den.empty())
-      return top;
-    return g_.add(ml_.div, {top, product(den)});
+    if (parts.size() == 1)
+      return parts[0];
+    return g_.add(ml_.add, parts);
   }
 
 private:
+  // The product of two terms, a term (through the forms, which know how to multiply them).
+  canonical::Term times(const canonical::Term& a, const canonical::Term& b) {
+    return forms_.form(forms_.mul(forms_.form_of_term(a), forms_.form_of_term(b))).scalar;
+  }
+
   Id product(std::vector<Id>& factors) {
     if (factors.empty())
       return g_.add_constant(1);
@@ -174,8 +182,10 @@ egraph::ApplierRegistry ml_appliers(const MlLanguage& ml) {
   r.add_applier(
       "canonical-term",
       [&ml](EGraph& g, Id root, const egraph::Subst&) -> std::optional<Id> {
+        // Only for values defined everywhere: the built term is, so the two sides keep one
+        // domain (a quotient that cancels would not).
         auto* a = g.find_analysis<CanonicalFormAnalysis>();
-        if (a == nullptr || !a->is_defined(g, root))
+        if (a == nullptr || !a->holds(FormPredicate::Total, g, root))
           return std::nullopt;
         try {
           const canonical::Id c = a->forms().canonical(a->form(g, root));

@@ -100,6 +100,9 @@ class CanonicalForms {
   bool equal_by_cross_multiplication(Id a, Id b);
 
   const Form& form(Id id) const { return forms_[id]; }
+  // The form of one term c · monomial · exp(p), and of one atom.
+  Id form_of_term(const Term& t);
+  Id form_of_atom(Id atom);
   bool is_undefined(Id id) const { return forms_[id].kind == Form::Kind::Undefined; }
   // If the form is a rational constant, its value.
   bool constant_value(Id id, Coef& out) const;
@@ -145,8 +148,6 @@ class CanonicalForms {
   Sum expand_numerator(const Form& f);
   Form from_sum(Sum s);  // scalar × monic factor
   Id form_from_sum(Sum s) { return intern_form(from_sum(std::move(s))); }
-  Id form_of_term(const Term& t);
-  Id form_of_atom(Id atom);
   Id multiply_factors(const Form& a, const Form& b);
   bool is_positive_constant_like(const Form& f) const;
   void charge(size_t terms);
