@@ -17,12 +17,12 @@
 //    at a point where the e-graph is congruence-closed; it may add nodes and merge classes.
 // All but modify must not change the e-graph. None is called concurrently.
 
-#include "egraph/enode.hpp"
-#include "egraph/id.hpp"
-
 #include <cstddef>
 #include <string_view>
 #include <vector>
+
+#include "egraph/enode.hpp"
+#include "egraph/id.hpp"
 
 namespace volta::egraph {
 

@@ -4,14 +4,14 @@
 // a step verifier that replays one of its explanation steps on terms; without one, the
 // explanation checker reports its steps as trusted.
 
-#include "egraph/rewrite.hpp"
-#include "egraph/tree_term.hpp"
-
 #include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "egraph/rewrite.hpp"
+#include "egraph/tree_term.hpp"
 
 namespace volta::egraph {
 

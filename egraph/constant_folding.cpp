@@ -1,8 +1,8 @@
 #include "egraph/constant_folding.hpp"
 
-#include "egraph/egraph.hpp"
-
 #include <stdexcept>
+
+#include "egraph/egraph.hpp"
 
 namespace volta::egraph {
 

@@ -11,15 +11,15 @@
 // replay (fold_tree). Merging two classes with different values (an unsound rule set) keeps the
 // surviving class's value and is counted in conflicts(); it never aborts.
 
-#include "egraph/analysis.hpp"
-#include "egraph/language.hpp"
-#include "egraph/tree_term.hpp"
-
 #include <functional>
 #include <gmpxx.h>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "egraph/analysis.hpp"
+#include "egraph/language.hpp"
+#include "egraph/tree_term.hpp"
 
 namespace volta::egraph {
 

@@ -1,12 +1,12 @@
 #include "egraph/egraph.hpp"
 
-#include "egraph/hash.hpp"
-#include "egraph/sexpr.hpp"
-#include "egraph/term_flatten.hpp"
-
 #include <algorithm>
 #include <cassert>
 #include <stdexcept>
+
+#include "egraph/hash.hpp"
+#include "egraph/sexpr.hpp"
+#include "egraph/term_flatten.hpp"
 
 namespace volta::egraph {
 

@@ -18,16 +18,6 @@
 // batches. Queries that rely on canonical nodes (lookup, search, extraction, check_invariants)
 // expect a rebuilt e-graph.
 
-#include "egraph/analysis.hpp"
-#include "egraph/eclass.hpp"
-#include "egraph/enode.hpp"
-#include "egraph/hashcons.hpp"
-#include "egraph/id.hpp"
-#include "egraph/language.hpp"
-#include "egraph/proof_forest.hpp"
-#include "egraph/term.hpp"
-#include "egraph/union_find.hpp"
-
 #include <gmpxx.h>
 #include <initializer_list>
 #include <memory>
@@ -37,6 +27,16 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "egraph/analysis.hpp"
+#include "egraph/eclass.hpp"
+#include "egraph/enode.hpp"
+#include "egraph/hashcons.hpp"
+#include "egraph/id.hpp"
+#include "egraph/language.hpp"
+#include "egraph/proof_forest.hpp"
+#include "egraph/term.hpp"
+#include "egraph/union_find.hpp"
 
 namespace volta::egraph {
 

@@ -1,9 +1,9 @@
 #include "egraph/ematch.hpp"
 
-#include "egraph/egraph.hpp"
-
 #include <algorithm>
 #include <type_traits>
+
+#include "egraph/egraph.hpp"
 
 namespace volta::egraph {
 

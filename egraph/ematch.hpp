@@ -5,14 +5,14 @@
 // nodes"). Searching is read-only: on a rebuilt e-graph whose operator index is built
 // (EGraph::build_op_index) any number of searches may run concurrently.
 
-#include "egraph/id.hpp"
-#include "egraph/pattern.hpp"
-#include "egraph/subst.hpp"
-
 #include <cstddef>
 #include <limits>
 #include <span>
 #include <vector>
+
+#include "egraph/id.hpp"
+#include "egraph/pattern.hpp"
+#include "egraph/subst.hpp"
 
 namespace volta::egraph {
 

@@ -2,9 +2,9 @@
 // E-node views. The e-graph stores nodes in a flat arena (operator, payload, and a slice of a
 // shared child-id array), so a node is handed out as a non-owning view.
 
-#include "egraph/id.hpp"
-
 #include <span>
+
+#include "egraph/id.hpp"
 
 namespace volta::egraph {
 

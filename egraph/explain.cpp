@@ -1,10 +1,10 @@
 #include "egraph/explain.hpp"
 
-#include "egraph/sexpr.hpp"
-
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
+
+#include "egraph/sexpr.hpp"
 
 namespace volta::egraph {
 

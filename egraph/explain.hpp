@@ -9,13 +9,13 @@
 // of sorted multisets needs); "constant-fold" (a ground fold by ConstantFolding); the reason
 // given to EGraph::merge for merges made by hand.
 
-#include "egraph/egraph.hpp"
-#include "egraph/term.hpp"
-#include "egraph/tree_term.hpp"
-
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "egraph/egraph.hpp"
+#include "egraph/term.hpp"
+#include "egraph/tree_term.hpp"
 
 namespace volta::egraph {
 

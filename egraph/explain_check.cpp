@@ -1,8 +1,8 @@
 #include "egraph/explain_check.hpp"
 
-#include "egraph/sexpr.hpp"
-
 #include <algorithm>
+
+#include "egraph/sexpr.hpp"
 
 namespace volta::egraph {
 

@@ -12,14 +12,14 @@
 //    trusted.
 // Rule conditions are not re-evaluated (they read e-graph state).
 
+#include <map>
+#include <span>
+#include <string>
+
 #include "egraph/applier_registry.hpp"
 #include "egraph/constant_folding.hpp"
 #include "egraph/explain.hpp"
 #include "egraph/rewrite.hpp"
-
-#include <map>
-#include <span>
-#include <string>
 
 namespace volta::egraph {
 

@@ -4,13 +4,13 @@
 // costs)), as in egg's Extractor. Cost functions must be monotone and strictly greater than each
 // child's cost (AstSize, AstDepth are); a choice cycle from a non-strict function is reported.
 
-#include "egraph/egraph.hpp"
-#include "egraph/term.hpp"
-
 #include <functional>
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "egraph/egraph.hpp"
+#include "egraph/term.hpp"
 
 namespace volta::egraph {
 

@@ -3,12 +3,12 @@
 // and have one or two parents, so keeping those lists inline avoids two heap allocations per
 // inserted node (the insert benchmark's dominant cost with std::vector).
 
-#include "egraph/id.hpp"
-
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <utility>
+
+#include "egraph/id.hpp"
 
 namespace volta::egraph {
 

@@ -3,13 +3,13 @@
 // ids, so e-nodes compare and hash payloads as plain integers. Not thread-safe for concurrent
 // interning; lookups by id never move (values are stored in stable chunks).
 
-#include "egraph/hashcons.hpp"
-#include "egraph/id.hpp"
-
 #include <deque>
 #include <gmpxx.h>
 #include <string>
 #include <string_view>
+
+#include "egraph/hashcons.hpp"
+#include "egraph/id.hpp"
 
 namespace volta::egraph {
 

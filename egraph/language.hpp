@@ -8,14 +8,14 @@
 // and e-graphs built over one Language agree on payload ids. It is a value type: copy it to give
 // another thread its own (interning is not thread-safe).
 
-#include "egraph/id.hpp"
-#include "egraph/interner.hpp"
-
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "egraph/id.hpp"
+#include "egraph/interner.hpp"
 
 namespace volta::egraph {
 

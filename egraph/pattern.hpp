@@ -9,15 +9,15 @@
 // rest variable under an AC node of its own operator are spliced in. Variables are numbered in a
 // VarTable; a rule's right-hand side shares its left-hand side's table.
 
-#include "egraph/language.hpp"
-#include "egraph/sexpr.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "egraph/language.hpp"
+#include "egraph/sexpr.hpp"
 
 namespace volta::egraph {
 

@@ -1,8 +1,8 @@
 #include "egraph/proof_forest.hpp"
 
-#include "egraph/hash.hpp"
-
 #include <algorithm>
+
+#include "egraph/hash.hpp"
 
 namespace volta::egraph {
 

@@ -9,12 +9,12 @@
 // Only an e-graph built with EGraphOptions::explanations owns one; otherwise nothing of this is
 // allocated or touched.
 
-#include "egraph/enode.hpp"
-#include "egraph/hashcons.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include "egraph/enode.hpp"
+#include "egraph/hashcons.hpp"
 
 namespace volta::egraph {
 

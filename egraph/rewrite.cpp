@@ -1,8 +1,8 @@
 #include "egraph/rewrite.hpp"
 
-#include "egraph/egraph.hpp"
-
 #include <stdexcept>
+
+#include "egraph/egraph.hpp"
 
 namespace volta::egraph {
 

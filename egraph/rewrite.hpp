@@ -3,14 +3,14 @@
 // pattern or a C++ applier. Appliers compute (constant folding, normal forms); they are plain
 // callables, and ApplierRegistry names them so that rule files can refer to them.
 
-#include "egraph/ematch.hpp"
-#include "egraph/pattern.hpp"
-#include "egraph/subst.hpp"
-
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "egraph/ematch.hpp"
+#include "egraph/pattern.hpp"
+#include "egraph/subst.hpp"
 
 namespace volta::egraph {
 

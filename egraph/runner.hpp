@@ -5,11 +5,6 @@
 // concatenated in class order whatever the thread count, and everything that changes the
 // e-graph runs on one thread, so the same input gives the same classes, ids and statistics.
 
-#include "egraph/egraph.hpp"
-#include "egraph/ematch.hpp"
-#include "egraph/rewrite.hpp"
-#include "egraph/scheduler.hpp"
-
 #include <cstddef>
 #include <functional>
 #include <limits>
@@ -19,6 +14,11 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "egraph/egraph.hpp"
+#include "egraph/ematch.hpp"
+#include "egraph/rewrite.hpp"
+#include "egraph/scheduler.hpp"
 
 namespace volta::egraph {
 

@@ -10,10 +10,6 @@
 // language has one of that name, otherwise a symbol leaf. A leaf operator whose payload is not the
 // default symbol/constant kind is written `(op payload)`.
 
-#include "egraph/language.hpp"
-#include "egraph/term.hpp"
-#include "egraph/tree_term.hpp"
-
 #include <gmpxx.h>
 #include <optional>
 #include <stdexcept>
@@ -21,6 +17,10 @@
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#include "egraph/language.hpp"
+#include "egraph/term.hpp"
+#include "egraph/tree_term.hpp"
 
 namespace volta::egraph {
 

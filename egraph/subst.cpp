@@ -1,10 +1,10 @@
 #include "egraph/subst.hpp"
 
-#include "egraph/egraph.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "egraph/egraph.hpp"
 
 namespace volta::egraph {
 

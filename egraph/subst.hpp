@@ -3,12 +3,12 @@
 // the next rebuild() of the e-graph it came from (a rest binding is recomputed from the matched
 // node, whose children rebuild() canonicalizes in place).
 
-#include "egraph/id.hpp"
-#include "egraph/pattern.hpp"
-
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "egraph/id.hpp"
+#include "egraph/pattern.hpp"
 
 namespace volta::egraph {
 

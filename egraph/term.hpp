@@ -3,12 +3,12 @@
 // RecExpr). Shared subterms are stored once (a DAG); the last node is the root. Used to add whole
 // expressions to an e-graph, and as the result of extraction.
 
-#include "egraph/id.hpp"
-
 #include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <vector>
+
+#include "egraph/id.hpp"
 
 namespace volta::egraph {
 

@@ -7,11 +7,11 @@
 // `max_flat_children` is not spliced (it stays a child class): splicing a DAG of shared partial
 // sums would otherwise blow up exponentially.
 
-#include "egraph/language.hpp"
-#include "egraph/term.hpp"
-
 #include <span>
 #include <vector>
+
+#include "egraph/language.hpp"
+#include "egraph/term.hpp"
 
 namespace volta::egraph {
 

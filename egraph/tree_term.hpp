@@ -2,12 +2,12 @@
 // TreeTerm: an expression as a plain recursive tree (no sharing). Explanations manipulate terms
 // position by position (replace the subterm at a path), which is natural on a tree.
 
-#include "egraph/id.hpp"
-#include "egraph/term.hpp"
-
 #include <compare>
 #include <cstdint>
 #include <vector>
+
+#include "egraph/id.hpp"
+#include "egraph/term.hpp"
 
 namespace volta::egraph {
 

@@ -3,10 +3,10 @@
 // more nodes+parents, ties to the smaller id: deterministic, and it moves the smaller lists), so
 // link() takes the winner explicitly; find() halves paths when it may mutate.
 
-#include "egraph/id.hpp"
-
 #include <algorithm>
 #include <vector>
+
+#include "egraph/id.hpp"
 
 namespace volta::egraph {
 

@@ -29,4 +29,4 @@ inline bool is_safety_failure(Verdict v) {
          v == Verdict::BarrierDivergence || v == Verdict::Uninitialized;
 }
 
-}  // namespace volta
+} // namespace volta

@@ -20,16 +20,46 @@ namespace volta::ptx {
 // Types and state spaces
 // ---------------------------------------------------------------------------------------------
 
-enum class StateSpace : uint8_t { None, Reg, Sreg, Const, Global, Local, Param, Shared, Tex, Generic };
+enum class StateSpace : uint8_t {
+  None,
+  Reg,
+  Sreg,
+  Const,
+  Global,
+  Local,
+  Param,
+  Shared,
+  Tex,
+  Generic
+};
 
 enum class ScalarType : uint8_t {
   None,
   Pred,
-  B8, B16, B32, B64, B128,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F16, F16x2, BF16, BF16x2, TF32, F32, F64,
-  E4M3, E5M2, E4M3x2, E5M2x2,
+  B8,
+  B16,
+  B32,
+  B64,
+  B128,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  TF32,
+  F32,
+  F64,
+  E4M3,
+  E5M2,
+  E4M3x2,
+  E5M2x2,
 };
 
 enum class TypeKind : uint8_t { None, Pred, Bits, Unsigned, Signed, Float };
@@ -110,12 +140,16 @@ struct Operand {
   std::variant<NameOperand, IntImmediate, FloatImmediate, AddressOperand, SinkOperand,
                VectorOperand, PairOperand, ParenListOperand>
       value;
-  SourceLocation loc;  // where the operand starts (for diagnostics; not compared)
+  SourceLocation loc; // where the operand starts (for diagnostics; not compared)
 
   template <class T>
-  bool is() const { return std::holds_alternative<T>(value); }
+  bool is() const {
+    return std::holds_alternative<T>(value);
+  }
   template <class T>
-  const T& as() const { return std::get<T>(value); }
+  const T& as() const {
+    return std::get<T>(value);
+  }
   friend bool operator==(const Operand& a, const Operand& b) { return a.value == b.value; }
 };
 
@@ -132,22 +166,90 @@ inline bool operator==(const VectorOperand& a, const VectorOperand& b) {
 enum class Opcode : uint16_t {
   Other,
   // integer and float arithmetic
-  Add, Sub, Mul, Mad, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max, Fma, Rcp, Sqrt, Rsqrt,
-  Sin, Cos, Lg2, Ex2, Tanh, Copysign, Testp,
-  Popc, Clz, Bfind, Fns, Brev, Bfe, Bfi, Dp4a, Dp2a, Prmt, Lop3,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Mul24,
+  Mad24,
+  Sad,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  Fma,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Sin,
+  Cos,
+  Lg2,
+  Ex2,
+  Tanh,
+  Copysign,
+  Testp,
+  Popc,
+  Clz,
+  Bfind,
+  Fns,
+  Brev,
+  Bfe,
+  Bfi,
+  Dp4a,
+  Dp2a,
+  Prmt,
+  Lop3,
   // logic and shifts
-  And, Or, Xor, Not, Cnot, Shl, Shr, Shf,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Shl,
+  Shr,
+  Shf,
   // comparison and selection
-  Setp, Set, Selp, Slct,
+  Setp,
+  Set,
+  Selp,
+  Slct,
   // data movement and conversion
-  Mov, Ld, Ldu, St, Cvt, Cvta, Prefetch, Isspacep, Shfl, Ldmatrix, Stmatrix,
+  Mov,
+  Ld,
+  Ldu,
+  St,
+  Cvt,
+  Cvta,
+  Prefetch,
+  Isspacep,
+  Shfl,
+  Ldmatrix,
+  Stmatrix,
   CpAsync, // cp.async (including .commit_group / .wait_group / .wait_all)
   // control flow
-  Bra, Call, Ret, Exit, Trap, Brkpt,
+  Bra,
+  Call,
+  Ret,
+  Exit,
+  Trap,
+  Brkpt,
   // synchronization
-  Bar, Barrier, Membar, Fence, Atom, Red, Vote, Activemask, Match, Redux, Nanosleep,
+  Bar,
+  Barrier,
+  Membar,
+  Fence,
+  Atom,
+  Red,
+  Vote,
+  Activemask,
+  Match,
+  Redux,
+  Nanosleep,
   // tensor cores
-  Wmma, Mma,
+  Wmma,
+  Mma,
 };
 
 const char* spelling(Opcode op);
@@ -155,7 +257,25 @@ Opcode opcode_from(std::string_view name);
 
 // Comparison of setp/set (`.lt`, `.ltu`, ...).
 enum class CmpOp : uint8_t {
-  None, Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan,
+  None,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Lo,
+  Ls,
+  Hi,
+  Hs,
+  Equ,
+  Neu,
+  Ltu,
+  Leu,
+  Gtu,
+  Geu,
+  Num,
+  Nan,
 };
 // Boolean combination of setp/set/selp with a third predicate (`setp.lt.and.s32`).
 enum class BoolOp : uint8_t { None, And, Or, Xor };
@@ -164,9 +284,45 @@ enum class BoolOp : uint8_t { None, And, Or, Xor };
 // verbatim, in order, in Instruction::suffixes, so that rarer ones (`.m16n8k16`, `.x4`, `.row`,
 // `.idx`, `.ca`, `.commit_group`) are never lost.
 enum class Modifier : uint8_t {
-  Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna, Ftz, Sat, Relu, Approx, Full, Wide, Lo, Hi, Uni,
-  Sync, Aligned, Volatile, Relaxed, Acquire, Release, Weak, Nc, Ca, Cg, Cs, Lu, Cv, Wb, Wt, To,
-  Cta, Gpu, Sys, Cluster, Count_
+  Rn,
+  Rz,
+  Rm,
+  Rp,
+  Rni,
+  Rzi,
+  Rmi,
+  Rpi,
+  Rna,
+  Ftz,
+  Sat,
+  Relu,
+  Approx,
+  Full,
+  Wide,
+  Lo,
+  Hi,
+  Uni,
+  Sync,
+  Aligned,
+  Volatile,
+  Relaxed,
+  Acquire,
+  Release,
+  Weak,
+  Nc,
+  Ca,
+  Cg,
+  Cs,
+  Lu,
+  Cv,
+  Wb,
+  Wt,
+  To,
+  Cta,
+  Gpu,
+  Sys,
+  Cluster,
+  Count_
 };
 const char* spelling(Modifier m);
 std::optional<Modifier> modifier_from(std::string_view dotless);
@@ -187,7 +343,7 @@ struct Guard {
 
 // The CUDA source position of an instruction, from the closest preceding `.loc file line col`.
 struct DebugLocation {
-  uint32_t file = 0;  // the `.file` index
+  uint32_t file = 0; // the `.file` index
   uint32_t line = 0;
   uint32_t column = 0;
   friend bool operator==(const DebugLocation&, const DebugLocation&) = default;
@@ -196,18 +352,18 @@ struct DebugLocation {
 struct Instruction {
   std::optional<Guard> guard;
   Opcode opcode = Opcode::Other;
-  std::string opcode_name;            // as written: "add", "wmma", "cp"
-  std::vector<std::string> suffixes;  // every `.word` after the opcode, dotless, in order
+  std::string opcode_name;           // as written: "add", "wmma", "cp"
+  std::vector<std::string> suffixes; // every `.word` after the opcode, dotless, in order
   // Decoded views of `suffixes`:
   ModifierSet modifiers;
-  StateSpace space = StateSpace::None;  // the first state-space suffix, if any
-  std::vector<ScalarType> types;        // every type suffix, in order (cvt.f32.s32: {F32, S32})
-  uint8_t vector_width = 1;             // .v2 / .v4 / .v8
+  StateSpace space = StateSpace::None; // the first state-space suffix, if any
+  std::vector<ScalarType> types;       // every type suffix, in order (cvt.f32.s32: {F32, S32})
+  uint8_t vector_width = 1;            // .v2 / .v4 / .v8
   CmpOp cmp = CmpOp::None;
   BoolOp bool_op = BoolOp::None;
   std::vector<Operand> operands;
   std::optional<DebugLocation> debug_loc;
-  SourceLocation loc;  // the PTX position of the instruction (its guard or opcode)
+  SourceLocation loc; // the PTX position of the instruction (its guard or opcode)
 
   bool has_suffix(std::string_view s) const;
   // The first type suffix, or None.
@@ -221,9 +377,9 @@ struct Instruction {
 
 // One element of a variable initializer list: `{1, 2, 0f3F800000, sym, generic(sym)+4}`.
 struct Initializer {
-  std::variant<IntImmediate, FloatImmediate, std::string> value;  // string: a symbol address
-  int64_t offset = 0;  // for symbol+offset
-  bool generic = false;  // generic(sym)
+  std::variant<IntImmediate, FloatImmediate, std::string> value; // string: a symbol address
+  int64_t offset = 0;                                            // for symbol+offset
+  bool generic = false;                                          // generic(sym)
   friend bool operator==(const Initializer&, const Initializer&) = default;
 };
 
@@ -239,11 +395,11 @@ struct VariableDecl {
   ScalarType type = ScalarType::None;
   std::string name;
   std::vector<std::optional<uint64_t>> dims;
-  std::vector<Initializer> init;  // empty: no initializer
+  std::vector<Initializer> init; // empty: no initializer
   bool has_init = false;
   bool is_ptr = false;                     // params: `.ptr`
-  StateSpace ptr_space = StateSpace::None;  // params: `.ptr.global`
-  std::optional<uint32_t> ptr_align;        // params: `.ptr.global.align 16`
+  StateSpace ptr_space = StateSpace::None; // params: `.ptr.global`
+  std::optional<uint32_t> ptr_align;       // params: `.ptr.global.align 16`
   SourceLocation loc;
 
   // Size in bytes when every extent is known.
@@ -256,7 +412,7 @@ struct RegisterDecl {
   ScalarType type = ScalarType::None;
   uint8_t vector_width = 1;
   std::string name;
-  std::optional<uint32_t> count;  // the `<N>` range
+  std::optional<uint32_t> count; // the `<N>` range
   SourceLocation loc;
   friend bool operator==(const RegisterDecl& a, const RegisterDecl& b);
 };
@@ -296,24 +452,24 @@ struct ScopeEnd {
 
 // A body is a flat list of statements in source order; nested scopes appear as
 // ScopeBegin/ScopeEnd pairs so that printing reproduces them.
-using Statement = std::variant<Instruction, Label, VariableDecl, RegisterDecl, LocDirective,
-                               Pragma, ScopeBegin, ScopeEnd>;
+using Statement = std::variant<Instruction, Label, VariableDecl, RegisterDecl, LocDirective, Pragma,
+                               ScopeBegin, ScopeEnd>;
 
 // `.maxntid 128, 1, 1`, `.reqntid`, `.minnctapersm 1`, `.maxnreg`, `.noreturn` ...
 struct PerformanceDirective {
-  std::string name;  // dotless
+  std::string name; // dotless
   std::vector<uint64_t> values;
   friend bool operator==(const PerformanceDirective&, const PerformanceDirective&) = default;
 };
 
 struct Function {
-  bool is_entry = false;  // .entry (kernel) vs .func
+  bool is_entry = false; // .entry (kernel) vs .func
   Linkage linkage = Linkage::None;
   std::string name;
-  std::vector<VariableDecl> returns;  // .func return params
+  std::vector<VariableDecl> returns; // .func return params
   std::vector<VariableDecl> params;
   std::vector<PerformanceDirective> directives;
-  bool has_body = false;  // false for a prototype such as `.extern .func ... __symexpf(...);`
+  bool has_body = false; // false for a prototype such as `.extern .func ... __symexpf(...);`
   std::vector<Statement> body;
   SourceLocation loc;
   friend bool operator==(const Function& a, const Function& b);
@@ -335,8 +491,8 @@ using TopLevel = std::variant<VariableDecl, Function, FileDirective, Pragma>;
 // as raw text (what lies between the braces) so that printing reproduces it; nothing in it is
 // interpreted. nvcc emits these after every function; the printer puts them at the end.
 struct DebugSection {
-  std::string name;  // with its dot: ".debug_str"
-  std::string body;  // verbatim text between `{` and the matching `}`
+  std::string name; // with its dot: ".debug_str"
+  std::string body; // verbatim text between `{` and the matching `}`
   SourceLocation loc;
   friend bool operator==(const DebugSection& a, const DebugSection& b) {
     return a.name == b.name && a.body == b.body;
@@ -344,13 +500,13 @@ struct DebugSection {
 };
 
 struct Module {
-  std::string path;  // as given to the parser; used in diagnostics
+  std::string path; // as given to the parser; used in diagnostics
   uint32_t version_major = 0;
   uint32_t version_minor = 0;
-  std::vector<std::string> targets;  // `.target sm_80, texmode_independent` -> {"sm_80", ...}
+  std::vector<std::string> targets; // `.target sm_80, texmode_independent` -> {"sm_80", ...}
   uint32_t address_size = 64;
   std::vector<TopLevel> items;
-  std::vector<DebugSection> debug_sections;  // in source order, printed after `items`
+  std::vector<DebugSection> debug_sections; // in source order, printed after `items`
 
   // Lookups (linear; modules are small).
   const Function* find_function(std::string_view name) const;
@@ -361,4 +517,4 @@ struct Module {
   friend bool operator==(const Module& a, const Module& b);
 };
 
-}  // namespace volta::ptx
+} // namespace volta::ptx

@@ -20,10 +20,10 @@ enum class Severity { Error, Warning, Note };
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string file;      // path as the user gave it
-  SourceLocation where;  // 0:0 when the message is about the whole file
+  std::string file;     // path as the user gave it
+  SourceLocation where; // 0:0 when the message is about the whole file
   std::string message;
-  std::string source_line;  // the offending line without its newline; empty if unknown
+  std::string source_line; // the offending line without its newline; empty if unknown
   // The column of `where.line` at which `source_line` starts: 1 unless a very long line was cut
   // to a window around the column (render() then prefixes "..." and keeps the caret aligned).
   uint32_t source_line_start_column = 1;
@@ -41,4 +41,4 @@ std::string_view line_of(std::string_view text, uint32_t line);
 // Renders every diagnostic, one after the other.
 std::string render_all(const std::vector<Diagnostic>& diagnostics);
 
-}  // namespace volta::ptx
+} // namespace volta::ptx

@@ -12,10 +12,10 @@
 //   punctuation, End, and Invalid (a stray byte, an unterminated string or comment).
 #pragma once
 
-#include "ptx/source_location.hpp"
-
 #include <cstdint>
 #include <string_view>
+
+#include "ptx/source_location.hpp"
 
 namespace volta::ptx::detail {
 

@@ -8,14 +8,14 @@
 // an explicit stack, so hostile input cannot exhaust the stack.
 #include "ptx/parser.hpp"
 
-#include "ptx/lexer.hpp"
-#include "ptx/number.hpp"
-
 #include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+
+#include "ptx/lexer.hpp"
+#include "ptx/number.hpp"
 
 namespace volta::ptx {
 

@@ -15,7 +15,7 @@ namespace volta::ptx {
 
 struct ParseResult {
   std::optional<Module> module;
-  std::vector<Diagnostic> diagnostics;  // errors first-to-last; warnings too
+  std::vector<Diagnostic> diagnostics; // errors first-to-last; warnings too
   bool ok() const { return module.has_value(); }
 };
 
@@ -25,4 +25,4 @@ ParseResult parse(std::string_view text, std::string path);
 // Reads and parses a file; an unreadable file is an error diagnostic at 0:0.
 ParseResult parse_file(const std::string& path);
 
-}  // namespace volta::ptx
+} // namespace volta::ptx

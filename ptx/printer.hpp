@@ -8,6 +8,6 @@
 namespace volta::ptx {
 
 std::string print(const Module& module);
-std::string print(const Instruction& instruction);  // one instruction, no trailing newline
+std::string print(const Instruction& instruction); // one instruction, no trailing newline
 
-}  // namespace volta::ptx
+} // namespace volta::ptx

@@ -3,11 +3,11 @@
 // Kept apart from the command so that other tools and tests can reuse it.
 #pragma once
 
-#include "ptx/ast.hpp"
-
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "ptx/ast.hpp"
 
 namespace volta::ptx {
 

@@ -1,9 +1,9 @@
 #include "rules/appliers.hpp"
 
+#include <vector>
+
 #include "rules/canonical_analysis.hpp"
 #include "rules/node_forms.hpp"
-
-#include <vector>
 
 namespace volta::rules {
 

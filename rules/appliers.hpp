@@ -5,12 +5,12 @@
 //   canonical-term   merges the matched class with the term of its canonical form (a sum of
 //                    c · monomial · exp(polynomial) over a product of sums), so that patterns
 //                    see the normalized shape: cancelled, expanded, exponentials fused
+#include <optional>
+
 #include "egraph/applier_registry.hpp"
 #include "egraph/egraph.hpp"
 #include "rules/canonical/canonical_forms.hpp"
 #include "rules/ml_language.hpp"
-
-#include <optional>
 
 namespace volta::rules {
 

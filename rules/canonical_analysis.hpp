@@ -20,15 +20,15 @@
 // Undefined forms (opaque values, bit-level operations, inf − inf) are never indexed: two
 // unknown values are not equal because both are unknown. A form past the term budget is
 // Undefined with the budget as its reason.
-#include "egraph/analysis.hpp"
-#include "egraph/egraph.hpp"
-#include "rules/form_predicates.hpp"
-#include "rules/node_forms.hpp"
-
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "egraph/analysis.hpp"
+#include "egraph/egraph.hpp"
+#include "rules/form_predicates.hpp"
+#include "rules/node_forms.hpp"
 
 namespace volta::rules {
 
@@ -56,9 +56,7 @@ public:
   const canonical::CanonicalForms& forms() const { return nodes_.forms(); }
 
   // The form of the class of `id` (kNone before the class has data).
-  canonical::Id form(const egraph::EGraph& g, egraph::Id id) const {
-    return data(g.find(id)).form;
-  }
+  canonical::Id form(const egraph::EGraph& g, egraph::Id id) const { return data(g.find(id)).form; }
   // The id of the class of `id` whose creation term has the class's form: what a merge
   // justified by the form must name, for the explanation to replay.
   egraph::Id origin(const egraph::EGraph& g, egraph::Id id) const {

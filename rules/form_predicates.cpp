@@ -16,8 +16,8 @@ bool total_form(const CanonicalForms& forms, Id id, int depth);
 
 // Functions defined for every real argument (the others: sqrt, lg2, and anything unknown).
 bool total_function(std::string_view name) {
-  for (std::string_view f : {"max", "min", "abs", "sin", "cos", "tanh", "pos", "nonneg", "zero",
-                             "nonzero", "select"}) {
+  for (std::string_view f :
+       {"max", "min", "abs", "sin", "cos", "tanh", "pos", "nonneg", "zero", "nonzero", "select"}) {
     if (name == f)
       return true;
   }

@@ -11,10 +11,10 @@
 //   positive, negative, nonneg, nonzero
 //             total, with that sign at every real point: a positive constant times
 //             exponentials and even powers (nonneg), sums of such, quotients by positive sums
-#include "rules/canonical/canonical_forms.hpp"
-
 #include <optional>
 #include <string_view>
+
+#include "rules/canonical/canonical_forms.hpp"
 
 namespace volta::rules {
 

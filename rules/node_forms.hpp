@@ -3,14 +3,14 @@
 // the forms of its children: the bridge between e-graph nodes and the exp-polynomial decision
 // procedure. Used by the canonical-form e-class analysis, by the checker of "canonical-form"
 // explanation steps (on whole terms) and by `volta-eg rules check`.
+#include <functional>
+#include <span>
+#include <string>
+
 #include "egraph/id.hpp"
 #include "egraph/tree_term.hpp"
 #include "rules/canonical/canonical_forms.hpp"
 #include "rules/ml_language.hpp"
-
-#include <functional>
-#include <span>
-#include <string>
 
 namespace volta::rules {
 

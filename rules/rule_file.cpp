@@ -1,8 +1,8 @@
 #include "rules/rule_file.hpp"
 
-#include "rules/canonical_analysis.hpp"
-
 #include <set>
+
+#include "rules/canonical_analysis.hpp"
 
 namespace volta::rules {
 
@@ -32,8 +32,12 @@ void print_sexpr(const Sexpr& s, std::string& out) {
   out += ')';
 }
 
-bool is_atom(const Sexpr& s) { return !s.is_list; }
-bool is_keyword(const Sexpr& s) { return is_atom(s) && !s.atom.empty() && s.atom[0] == ':'; }
+bool is_atom(const Sexpr& s) {
+  return !s.is_list;
+}
+bool is_keyword(const Sexpr& s) {
+  return is_atom(s) && !s.atom.empty() && s.atom[0] == ':';
+}
 
 class FileParser {
 public:
@@ -51,8 +55,8 @@ public:
     r.where = at(s);
     const auto& items = s.list;
     if (items.size() < 2 || !is_atom(items[1]) || is_keyword(items[1]) || items[1].atom[0] == '?') {
-      error(items.size() < 2 ? s : items[1], "a rule needs a name (a plain atom) after '" +
-                                                 items[0].atom + "'");
+      error(items.size() < 2 ? s : items[1],
+            "a rule needs a name (a plain atom) after '" + items[0].atom + "'");
       return;
     }
     r.name = items[1].atom;
@@ -84,10 +88,10 @@ public:
     }
     if (i < items.size()) {
       if (!is_keyword(items[i]) || items[i].atom != ":if") {
-        error(items[i], is_keyword(items[i]) ? "unknown keyword '" + items[i].atom +
-                                                   "' (expected ':if')"
-                                             : "unexpected element after the right-hand side "
-                                               "(conditions start with ':if')");
+        error(items[i], is_keyword(items[i])
+                            ? "unknown keyword '" + items[i].atom + "' (expected ':if')"
+                            : "unexpected element after the right-hand side "
+                              "(conditions start with ':if')");
         return;
       }
       if (i + 1 >= items.size()) {
@@ -113,8 +117,9 @@ private:
     }
     auto p = form_predicate_named(s.list[0].atom);
     if (!p) {
-      error(s.list[0], "unknown predicate '" + s.list[0].atom +
-                           "' (expected finite, total, const, positive, negative, nonneg or nonzero)");
+      error(s.list[0],
+            "unknown predicate '" + s.list[0].atom +
+                "' (expected finite, total, const, positive, negative, nonneg or nonzero)");
       return std::nullopt;
     }
     std::string v = s.list[1].atom;
@@ -145,7 +150,8 @@ struct VarCheck {
 };
 
 // Every variable finite, then the rule's own conditions.
-egraph::Condition make_condition(const egraph::Pattern& lhs, std::vector<VarCheck> explicit_checks) {
+egraph::Condition make_condition(const egraph::Pattern& lhs,
+                                 std::vector<VarCheck> explicit_checks) {
   std::vector<VarCheck> checks;
   for (std::uint32_t v = 0; v < lhs.vars().size(); ++v)
     checks.push_back(VarCheck{v, lhs.vars().var(v).rest, FormPredicate::Finite});
@@ -168,17 +174,16 @@ egraph::Condition make_condition(const egraph::Pattern& lhs, std::vector<VarChec
   };
 }
 
-std::optional<std::vector<VarCheck>> resolve_conditions(const RuleSpec& spec,
-                                                        const egraph::Pattern& lhs,
-                                                        BuiltRules& out) {
+std::optional<std::vector<VarCheck>>
+resolve_conditions(const RuleSpec& spec, const egraph::Pattern& lhs, BuiltRules& out) {
   std::vector<VarCheck> checks;
   for (const auto& c : spec.conditions) {
     auto v = lhs.vars().find(c.var);
     if (!v || lhs.vars().var(*v).rest != c.rest) {
       out.errors.push_back(RuleDiagnostic{
           spec.where, "rule '" + spec.name + "': the condition on ?" + c.var +
-                          (c.rest ? "..." : "") + " names no " +
-                          (c.rest ? "rest " : "") + "variable of the left-hand side"});
+                          (c.rest ? "..." : "") + " names no " + (c.rest ? "rest " : "") +
+                          "variable of the left-hand side"});
       return std::nullopt;
     }
     checks.push_back(VarCheck{*v, c.rest, c.predicate});

@@ -10,18 +10,18 @@
 //
 // A rule applies only where every variable is bound to a class whose canonical form is a finite
 // value of the algebra (never to ±inf or an opaque value); `:if` adds conditions on variables:
-// finite, total, const, positive, negative, nonneg, nonzero (rules/form_predicates.hpp), each on the
-// canonical form of the bound class (a rest variable: on every element).
+// finite, total, const, positive, negative, nonneg, nonzero (rules/form_predicates.hpp), each on
+// the canonical form of the bound class (a rest variable: on every element).
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "egraph/applier_registry.hpp"
 #include "egraph/rewrite.hpp"
 #include "egraph/sexpr.hpp"
 #include "rules/form_predicates.hpp"
 #include "rules/ml_language.hpp"
-
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
 
 namespace volta::rules {
 

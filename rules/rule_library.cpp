@@ -1,11 +1,11 @@
 #include "rules/rule_library.hpp"
 
-#include "rules/appliers.hpp"
-
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "rules/appliers.hpp"
 
 namespace volta::rules {
 
@@ -31,9 +31,11 @@ std::vector<RuleDiagnostic> RuleLibrary::add(const RuleSource& source) {
   errors.insert(errors.end(), built.errors.begin(), built.errors.end());
   if (!errors.empty()) {
     files_.pop_back();
-    std::stable_sort(errors.begin(), errors.end(), [](const RuleDiagnostic& a, const RuleDiagnostic& b) {
-      return a.where.line != b.where.line ? a.where.line < b.where.line : a.where.column < b.where.column;
-    });
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const RuleDiagnostic& a, const RuleDiagnostic& b) {
+                       return a.where.line != b.where.line ? a.where.line < b.where.line
+                                                           : a.where.column < b.where.column;
+                     });
     return errors;
   }
   for (auto& b : built.rules) {

@@ -3,15 +3,15 @@
 // (rules/library/*.rules, embedded in the binary at build time and parsed at run time) plus any
 // files a user adds (`volta-eg prove --rules FILE`), built over the ML language with the named
 // C++ appliers of rules/appliers.hpp.
-#include "egraph/applier_registry.hpp"
-#include "egraph/rewrite.hpp"
-#include "rules/ml_language.hpp"
-#include "rules/rule_file.hpp"
-
 #include <deque>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "egraph/applier_registry.hpp"
+#include "egraph/rewrite.hpp"
+#include "rules/ml_language.hpp"
+#include "rules/rule_file.hpp"
 
 namespace volta::rules {
 

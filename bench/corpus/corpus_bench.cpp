@@ -8,20 +8,19 @@
 //
 //   build/release/bench/corpus/corpus_bench [MANIFEST] [--repeat 3] [--filter REGEX]
 //                                           [--z3-timeout MS] [--json OUT.json]
-#include <fmt/format.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <tbb/parallel_invoke.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <tbb/parallel_invoke.h>
+#include <unistd.h>
 #include <vector>
 
 #include "engine/driver/safety_check.hpp"
@@ -36,18 +35,24 @@ using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 double median(std::vector<double> v) {
-  if (v.empty()) return 0;
+  if (v.empty())
+    return 0;
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 const char* kind_name(prove::ElementOutcome::Kind k) {
   switch (k) {
-    case prove::ElementOutcome::Kind::Equivalent: return "EQUIV";
-    case prove::ElementOutcome::Kind::NotEquivalent: return "NOT_EQUIV";
-    case prove::ElementOutcome::Kind::Unknown: return "unknown";
+  case prove::ElementOutcome::Kind::Equivalent:
+    return "EQUIV";
+  case prove::ElementOutcome::Kind::NotEquivalent:
+    return "NOT_EQUIV";
+  case prove::ElementOutcome::Kind::Unknown:
+    return "unknown";
   }
   return "?";
 }
@@ -59,23 +64,29 @@ json sample_elements(const launch::ManifestEntry& e, unsigned z3_timeout_ms) {
   driver::KernelCache cache;
   driver::EntryResult part;
   std::optional<exec::KernelRun> ref, opt;
-  tbb::parallel_invoke([&] { ref = driver::execute_config(e.reference, "reference", cache, store, {}, part); },
-                       [&] { opt = driver::execute_config(e.optimized, "optimized", cache, store, {}, part); });
-  if (!ref || !opt) return out;
+  tbb::parallel_invoke(
+      [&] { ref = driver::execute_config(e.reference, "reference", cache, store, {}, part); },
+      [&] { opt = driver::execute_config(e.optimized, "optimized", cache, store, {}, part); });
+  if (!ref || !opt)
+    return out;
   std::vector<std::string> arrays = e.check_arrays;
   if (arrays.empty()) {
     for (const auto& a : e.reference.arrays) {
-      if (launch::is_output(a.kind)) arrays.push_back(a.name);
+      if (launch::is_output(a.kind))
+        arrays.push_back(a.name);
     }
   }
   for (const auto& name : arrays) {
     const exec::OutputArray *r = nullptr, *o = nullptr;
-    for (const auto& x : ref->outputs) r = x.name == name ? &x : r;
-    for (const auto& x : opt->outputs) o = x.name == name ? &x : o;
-    if (!r || !o || r->elements.empty() || o->elements.empty()) continue;
+    for (const auto& x : ref->outputs)
+      r = x.name == name ? &x : r;
+    for (const auto& x : opt->outputs)
+      o = x.name == name ? &x : o;
+    if (!r || !o || r->elements.empty() || o->elements.empty())
+      continue;
     const auto element = fmt::format("{}[{}]", name, r->elements[0].first);
     const symbolic::ExprId a = r->elements[0].second, b = o->elements[0].second;
-    prove::ProveOptions options;  // no Z3 fallback: our prover alone
+    prove::ProveOptions options; // no Z3 fallback: our prover alone
     const auto t = Clock::now();
     const prove::ElementOutcome ours = prove::prove_element(store, a, b, element, options);
     const double ours_s = since(t);
@@ -96,7 +107,7 @@ json run_entry(const launch::ManifestEntry& e, int repeat, unsigned z3_timeout_m
   std::vector<double> total, load, execute, prove_s;
   json last;
   for (int i = 0; i < repeat; ++i) {
-    driver::KernelCache cache;  // fresh: every run loads, as a batch's first entry does
+    driver::KernelCache cache; // fresh: every run loads, as a batch's first entry does
     driver::EntryResult r;
     if (e.kind == launch::EntryKind::RaceCheck) {
       r = driver::check_kernel_entry(e, cache, {});
@@ -108,26 +119,33 @@ json run_entry(const launch::ManifestEntry& e, int repeat, unsigned z3_timeout_m
     execute.push_back(r.phases.count("execute") ? r.phases.at("execute") : 0);
     prove_s.push_back(r.phases.count("prove") ? r.phases.at("prove") : 0);
     uint64_t instructions = 0;
-    for (const auto& k : r.kernels) instructions += k.stats.instructions;
+    for (const auto& k : r.kernels)
+      instructions += k.stats.instructions;
     last = {{"verdict", std::string(to_string(r.verdict))},
             {"match", r.matches()},
             {"instructions", instructions},
-            {"elements", {{"total", r.elements.total}, {"direct", r.elements.direct}, {"reused", r.elements.reused},
-                          {"rules", r.elements.rules}, {"z3", r.elements.z3}}},
+            {"elements",
+             {{"total", r.elements.total},
+              {"direct", r.elements.direct},
+              {"reused", r.elements.reused},
+              {"rules", r.elements.rules},
+              {"z3", r.elements.z3}}},
             {"z3_calls", r.z3_calls}};
   }
   last["seconds"] = median(total);
   last["load"] = median(load);
   last["execute"] = median(execute);
   last["prove"] = median(prove_s);
-  if (e.kind == launch::EntryKind::Equivalence) last["samples"] = sample_elements(e, z3_timeout_ms);
+  if (e.kind == launch::EntryKind::Equivalence)
+    last["samples"] = sample_elements(e, z3_timeout_ms);
   return last;
 }
 
 // Runs `e` in a child process; adds the child's peak RSS.
 json run_isolated(const launch::ManifestEntry& e, int repeat, unsigned z3_timeout_ms) {
   int fds[2];
-  if (pipe(fds) != 0) return {{"error", "pipe"}};
+  if (pipe(fds) != 0)
+    return {{"error", "pipe"}};
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
@@ -140,7 +158,8 @@ json run_isolated(const launch::ManifestEntry& e, int repeat, unsigned z3_timeou
     size_t off = 0;
     while (off < text.size()) {
       const ssize_t n = write(fds[1], text.data() + off, text.size() - off);
-      if (n <= 0) break;
+      if (n <= 0)
+        break;
       off += static_cast<size_t>(n);
     }
     _exit(0);
@@ -148,7 +167,8 @@ json run_isolated(const launch::ManifestEntry& e, int repeat, unsigned z3_timeou
   close(fds[1]);
   std::string text;
   char buf[65536];
-  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<size_t>(n));
   close(fds[0]);
   int status = 0;
   struct rusage usage {};
@@ -159,23 +179,28 @@ json run_isolated(const launch::ManifestEntry& e, int repeat, unsigned z3_timeou
 }
 
 std::string recorded_text(const launch::ManifestEntry& e) {
-  if (e.recorded_json.empty()) return "";
+  if (e.recorded_json.empty())
+    return "";
   const json r = json::parse(e.recorded_json, nullptr, false);
-  if (r.is_discarded()) return "";
+  if (r.is_discarded())
+    return "";
   std::string s;
-  if (r.contains("vc_gen_median_s")) s += fmt::format("gen {:.2f}s", r["vc_gen_median_s"].get<double>());
+  if (r.contains("vc_gen_median_s"))
+    s += fmt::format("gen {:.2f}s", r["vc_gen_median_s"].get<double>());
   if (r.contains("solve_sample1_median_s"))
     s += fmt::format(", sample-1 {:.3f}s", r["solve_sample1_median_s"].get<double>());
   if (r.contains("z3_sample1")) {
     std::string z;
-    for (const auto& [k, v] : r["z3_sample1"].items()) z += (z.empty() ? "" : "/") + k;
+    for (const auto& [k, v] : r["z3_sample1"].items())
+      z += (z.empty() ? "" : "/") + k;
     s += fmt::format(", Z3 {}", z);
-    if (r.contains("z3_sample1_median_s")) s += fmt::format(" {:.3f}s", r["z3_sample1_median_s"].get<double>());
+    if (r.contains("z3_sample1_median_s"))
+      s += fmt::format(" {:.3f}s", r["z3_sample1_median_s"].get<double>());
   }
   return s;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   std::string manifest = std::string(VOLTA_CORPUS_DIR) + "/benchmarks.json", filter, json_out;
@@ -211,10 +236,12 @@ int main(int argc, char** argv) {
   json all = json::array();
   double sum_seconds = 0;
   size_t matched = 0, entries = 0;
-  fmt::print("{:<48} {:<14} {:>3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {}\n", "entry", "verdict", "ok", "total_s",
-             "load_s", "exec_s", "prove_s", "Minstr/s", "RSS_MiB", "recorded (Volta, 128-core EPYC)");
+  fmt::print("{:<48} {:<14} {:>3} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8}  {}\n", "entry", "verdict",
+             "ok", "total_s", "load_s", "exec_s", "prove_s", "Minstr/s", "RSS_MiB",
+             "recorded (Volta, 128-core EPYC)");
   for (const auto& e : m.manifest->entries) {
-    if (!std::regex_search(e.name, select)) continue;
+    if (!std::regex_search(e.name, select))
+      continue;
     json r = run_isolated(e, repeat, z3_timeout_ms);
     r["name"] = e.name;
     r["recorded"] = recorded_text(e);
@@ -227,23 +254,25 @@ int main(int argc, char** argv) {
     sum_seconds += r["seconds"].get<double>();
     matched += r["match"].get<bool>() ? 1 : 0;
     const double exec = r["execute"].get<double>();
-    fmt::print("{:<48} {:<14} {:>3} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.1f} {:>8.0f}  {}\n", e.name,
-               r["verdict"].get<std::string>(), r["match"].get<bool>() ? "yes" : "NO", r["seconds"].get<double>(),
-               r["load"].get<double>(), exec, r["prove"].get<double>(),
-               exec > 0 ? r["instructions"].get<double>() / exec / 1e6 : 0.0, r["peak_rss_mib"].get<double>(),
-               r["recorded"].get<std::string>());
+    fmt::print("{:<48} {:<14} {:>3} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.1f} {:>8.0f}  {}\n",
+               e.name, r["verdict"].get<std::string>(), r["match"].get<bool>() ? "yes" : "NO",
+               r["seconds"].get<double>(), r["load"].get<double>(), exec, r["prove"].get<double>(),
+               exec > 0 ? r["instructions"].get<double>() / exec / 1e6 : 0.0,
+               r["peak_rss_mib"].get<double>(), r["recorded"].get<std::string>());
     if (r.contains("samples")) {
       for (const auto& s : r["samples"]) {
-        fmt::print("    {:<24} ours {:<9} {:>8.4f}s    Z3-only {:<9} {:>8.3f}s {}\n", s["element"].get<std::string>(),
-                   s["ours"].get<std::string>(), s["ours_seconds"].get<double>(), s["z3"].get<std::string>(),
+        fmt::print("    {:<24} ours {:<9} {:>8.4f}s    Z3-only {:<9} {:>8.3f}s {}\n",
+                   s["element"].get<std::string>(), s["ours"].get<std::string>(),
+                   s["ours_seconds"].get<double>(), s["z3"].get<std::string>(),
                    s["z3_seconds"].get<double>(), s["z3_reason"].get<std::string>().substr(0, 60));
       }
     }
     std::fflush(stdout);
     all.push_back(r);
   }
-  fmt::print("\n{} entries, {} as expected; sum of median times {:.2f}s ({} runs each)\n", entries, matched,
-             sum_seconds, repeat);
-  if (!json_out.empty()) std::ofstream(json_out) << all.dump(2) << "\n";
+  fmt::print("\n{} entries, {} as expected; sum of median times {:.2f}s ({} runs each)\n", entries,
+             matched, sum_seconds, repeat);
+  if (!json_out.empty())
+    std::ofstream(json_out) << all.dump(2) << "\n";
   return matched == entries ? 0 : 1;
 }

@@ -1,11 +1,6 @@
 // Core e-graph benchmarks: hashcons insertion, merge + rebuild, deferred vs eager congruence
 // repair, insertion of a 4096-term sum. Recorded in docs/BENCHMARKS.md.
 
-#include "egraph/arith.hpp"
-#include "egraph/egraph.hpp"
-#include "egraph/hash.hpp"
-#include "egraph/hashcons.hpp"
-
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <chrono>
@@ -14,6 +9,11 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+
+#include "egraph/arith.hpp"
+#include "egraph/egraph.hpp"
+#include "egraph/hash.hpp"
+#include "egraph/hashcons.hpp"
 
 namespace volta::egraph {
 namespace {

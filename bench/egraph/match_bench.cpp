@@ -1,11 +1,11 @@
 // E-matching throughput (matches per second) on a plain and an AC pattern.
 
+#include <benchmark/benchmark.h>
+#include <string>
+
 #include "egraph/arith.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/ematch.hpp"
-
-#include <benchmark/benchmark.h>
-#include <string>
 
 namespace volta::egraph {
 namespace {

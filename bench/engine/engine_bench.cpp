@@ -4,13 +4,13 @@
 // lockstep), and each kernel alone on one thread. Loading (parse + lower) is outside the
 // timing, as a batch loads each kernel once. Throughput counts executed thread-instructions.
 //
-//   build/release/bench/engine/engine_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//   build/release/bench/engine/engine_bench --benchmark_repetitions=5
+//   --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
-#include <tbb/global_control.h>
-#include <tbb/parallel_invoke.h>
-
 #include <filesystem>
 #include <stdexcept>
+#include <tbb/global_control.h>
+#include <tbb/parallel_invoke.h>
 
 #include "engine/driver/kernel_cache.hpp"
 #include "engine/exec/run_kernel.hpp"
@@ -26,17 +26,21 @@ struct Pair {
 };
 
 const Pair* matmul_pair() {
-  static std::optional<Pair> pair = [] () -> std::optional<Pair> {
+  static std::optional<Pair> pair = []() -> std::optional<Pair> {
     const std::string manifest = std::string(VOLTA_CORPUS_DIR) + "/benchmarks.json";
-    if (!std::filesystem::exists(manifest)) return std::nullopt;
+    if (!std::filesystem::exists(manifest))
+      return std::nullopt;
     auto m = launch::read_manifest(manifest);
-    if (!m.manifest) return std::nullopt;
+    if (!m.manifest)
+      return std::nullopt;
     for (const auto& e : m.manifest->entries) {
-      if (e.name != "(MatMul-1, MatMul-2)") continue;
+      if (e.name != "(MatMul-1, MatMul-2)")
+        continue;
       Pair p{e, nullptr, nullptr};
       p.ref = exec::load_kernel(e.reference.ptx_path, e.reference.entry).kernel;
       p.opt = exec::load_kernel(e.optimized.ptx_path, e.optimized.entry).kernel;
-      if (!p.ref || !p.opt) return std::nullopt;
+      if (!p.ref || !p.opt)
+        return std::nullopt;
       return p;
     }
     return std::nullopt;
@@ -44,9 +48,11 @@ const Pair* matmul_pair() {
   return pair ? &*pair : nullptr;
 }
 
-uint64_t run(const exec::LoadedKernel& k, const launch::KernelConfig& c, symbolic::ExprStore& store) {
+uint64_t run(const exec::LoadedKernel& k, const launch::KernelConfig& c,
+             symbolic::ExprStore& store) {
   const exec::KernelRun r = exec::run_kernel(k.program, c, store);
-  if (r.failure) throw std::runtime_error("kernel failed: " + r.failure->message);
+  if (r.failure)
+    throw std::runtime_error("kernel failed: " + r.failure->message);
   return r.stats.instructions;
 }
 
@@ -85,14 +91,20 @@ void BM_ExecuteOneKernel(benchmark::State& state) {
   uint64_t instructions = 0;
   for (auto _ : state) {
     symbolic::ExprStore store;
-    instructions += reference ? run(*p->ref, p->entry.reference, store) : run(*p->opt, p->entry.optimized, store);
+    instructions += reference ? run(*p->ref, p->entry.reference, store)
+                              : run(*p->opt, p->entry.optimized, store);
     benchmark::DoNotOptimize(store.size());
   }
   state.counters["instructions_per_s"] =
       benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ExecuteOneKernel)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
+BENCHMARK(BM_ExecuteOneKernel)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(3.0);
 
-}  // namespace
+} // namespace
 
 BENCHMARK_MAIN();

@@ -1,10 +1,6 @@
 // Throughput of the PTX lexer, parser and printer over the whole Volta corpus (all .ptx files
 // under ../shared/volta-corpus/kernels; the nvcc samples of tests/ptx/data when it is absent).
 // Bytes/s is the corpus size over the time to process every file once.
-#include "ptx/lexer.hpp"
-#include "ptx/parser.hpp"
-#include "ptx/printer.hpp"
-
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <filesystem>
@@ -12,6 +8,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "ptx/lexer.hpp"
+#include "ptx/parser.hpp"
+#include "ptx/printer.hpp"
 
 namespace {
 

@@ -4,13 +4,13 @@
 // what the driver takes, or says what is wrong with which flag.
 #pragma once
 
-#include "engine/cli/report_outputs.hpp"
-#include "engine/driver/batch.hpp"
-
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+
+#include "engine/cli/report_outputs.hpp"
+#include "engine/driver/batch.hpp"
 
 namespace CLI {
 class App;

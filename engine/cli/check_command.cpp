@@ -1,5 +1,10 @@
 // volta-eg check: the safety check of one kernel (flags) or of every race_check entry of a
 // manifest (--batch).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -10,11 +15,6 @@
 #include "engine/driver/result_line.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/symbolic/printer.hpp"
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <iostream>
-#include <memory>
 
 namespace volta::cli {
 

@@ -5,6 +5,11 @@
 //
 //   volta-eg explain --batch M.json --filter 'softmax' --element out[5]
 //   volta-eg explain --pair pair.json --element C[17]
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -14,17 +19,12 @@
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <iostream>
-#include <memory>
-
 namespace volta::cli {
 
 namespace {
 
 struct ExplainArgs {
-  BatchFlags selection;  // --batch, --filter
+  BatchFlags selection; // --batch, --filter
   std::string pair;
   std::string element;
   RuleFlags rules;
@@ -35,7 +35,8 @@ struct ExplainArgs {
 
 int run_explain(const ExplainArgs& args) {
   if (args.selection.batch.empty() == args.pair.empty()) {
-    std::cerr << "volta-eg: error: explain needs exactly one of --batch MANIFEST (with --filter) or --pair FILE\n";
+    std::cerr << "volta-eg: error: explain needs exactly one of --batch MANIFEST (with --filter) "
+                 "or --pair FILE\n";
     return kBadInput;
   }
   std::optional<launch::ManifestEntry> entry;
@@ -51,14 +52,16 @@ int run_explain(const ExplainArgs& args) {
       return kBadInput;
     }
     driver::ReportInfo info;
-    auto selection = load_manifest_selection(args.selection, *options, info, [](const launch::ManifestEntry& e) {
-      return e.kind == launch::EntryKind::Equivalence;
-    });
+    auto selection =
+        load_manifest_selection(args.selection, *options, info, [](const launch::ManifestEntry& e) {
+          return e.kind == launch::EntryKind::Equivalence;
+        });
     if (!selection)
       return kBadInput;
     if (selection->entries.size() != 1) {
-      std::cerr << fmt::format("volta-eg: error: --filter selects {} equivalence entries; explain needs exactly one:\n",
-                               selection->entries.size());
+      std::cerr << fmt::format(
+          "volta-eg: error: --filter selects {} equivalence entries; explain needs exactly one:\n",
+          selection->entries.size());
       for (const auto* e : selection->entries)
         std::cerr << "  " << e->name << "\n";
       return kBadInput;
@@ -73,7 +76,8 @@ int run_explain(const ExplainArgs& args) {
   if (!args.no_z3)
     options.fallback = smt::make_z3_fallback(args.z3_timeout_ms);
   driver::KernelCache kernels;
-  const prove::ElementExplanation x = prove::explain_element(*entry, kernels, options, args.element, args.steps);
+  const prove::ElementExplanation x =
+      prove::explain_element(*entry, kernels, options, args.element, args.steps);
   std::cout << entry->name << "  " << args.element << "\n";
   if (x.stopped) {
     std::cout << fmt::format("  the entry ends before its elements are compared: {}\n    {}\n",
@@ -104,9 +108,10 @@ int run_explain(const ExplainArgs& args) {
       std::string inputs;
       for (const auto& [k, v] : c.inputs)
         inputs += fmt::format("{}{}={}", inputs.empty() ? "" : ", ", k, v);
-      std::cout << fmt::format("  counterexample: {} (every other input 0): {} (reference) vs {} (optimized){}\n",
-                               inputs.empty() ? "all inputs 0" : inputs, c.reference_value, c.optimized_value,
-                               c.confirmed ? ", confirmed by exact evaluation" : "");
+      std::cout << fmt::format(
+          "  counterexample: {} (every other input 0): {} (reference) vs {} (optimized){}\n",
+          inputs.empty() ? "all inputs 0" : inputs, c.reference_value, c.optimized_value,
+          c.confirmed ? ", confirmed by exact evaluation" : "");
     }
     break;
   }
@@ -115,8 +120,9 @@ int run_explain(const ExplainArgs& args) {
     break;
   }
   if (!x.steps.empty()) {
-    std::cout << fmt::format("  rewrite chain ({} steps{}):\n", x.total_steps,
-                             x.total_steps > x.steps.size() ? fmt::format(", first {}", x.steps.size()) : "");
+    std::cout << fmt::format(
+        "  rewrite chain ({} steps{}):\n", x.total_steps,
+        x.total_steps > x.steps.size() ? fmt::format(", first {}", x.steps.size()) : "");
     for (const auto& s : x.steps)
       std::cout << "  " << s << "\n";
     std::cout << "  checker: " << x.check << "\n";
@@ -130,14 +136,17 @@ int run_explain(const ExplainArgs& args) {
 
 void register_explain_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ExplainArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "explain", "show how one output element of an equivalence entry is decided (the e-graph's rewrite chain)");
-  cmd->add_option("--batch", args->selection.batch, "a manifest; --filter must select one equivalence entry");
+  CLI::App* cmd = app.add_subcommand("explain", "show how one output element of an equivalence "
+                                                "entry is decided (the e-graph's rewrite chain)");
+  cmd->add_option("--batch", args->selection.batch,
+                  "a manifest; --filter must select one equivalence entry");
   cmd->add_option("--filter", args->selection.filter, "regular expression on entry names");
   cmd->add_option("--pair", args->pair, "one pair given as a JSON entry object (manifest schema)");
-  cmd->add_option("--element", args->element, "the output element, as ARRAY[INDEX]: O[5]")->required();
+  cmd->add_option("--element", args->element, "the output element, as ARRAY[INDEX]: O[5]")
+      ->required();
   cmd->add_option("--steps", args->steps, "rewrite steps to print at most")->capture_default_str();
-  cmd->add_option("--z3-timeout", args->z3_timeout_ms, "milliseconds for the Z3 fallback")->capture_default_str();
+  cmd->add_option("--z3-timeout", args->z3_timeout_ms, "milliseconds for the Z3 fallback")
+      ->capture_default_str();
   cmd->add_flag("--no-z3", args->no_z3, "no Z3 fallback");
   args->rules.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run_explain(*args); });

@@ -1,10 +1,10 @@
 #include "engine/cli/kernel_flags.hpp"
 
-#include "engine/launch/manifest.hpp"
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <sstream>
+
+#include "engine/launch/manifest.hpp"
 
 namespace volta::cli {
 

@@ -2,11 +2,11 @@
 // with an optional prefix (`--ref-kernel`, `--opt-kernel`) for the two sides of `prove`.
 #pragma once
 
-#include "engine/launch/launch_config.hpp"
-
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/launch/launch_config.hpp"
 
 namespace CLI {
 class App;

@@ -1,11 +1,11 @@
 // volta-eg: equivalence and safety checker for GPU kernels given as PTX.
-#include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
-#include "engine/driver/tool_version.hpp"
-
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
+
+#include "engine/cli/commands.hpp"
+#include "engine/cli/exit_codes.hpp"
+#include "engine/driver/tool_version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{

@@ -1,12 +1,12 @@
 #include "engine/cli/manifest_input.hpp"
 
-#include "engine/driver/content_hash.hpp"
-#include "engine/driver/diagnostic_text.hpp"
-
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+
+#include "engine/driver/content_hash.hpp"
+#include "engine/driver/diagnostic_text.hpp"
 
 namespace volta::cli {
 

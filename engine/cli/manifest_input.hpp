@@ -2,14 +2,14 @@
 // a command runs), with located diagnostics for a manifest that cannot be used.
 #pragma once
 
-#include "engine/cli/batch_flags.hpp"
-#include "engine/driver/report_json.hpp"
-#include "engine/launch/manifest.hpp"
-
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include "engine/cli/batch_flags.hpp"
+#include "engine/driver/report_json.hpp"
+#include "engine/launch/manifest.hpp"
 
 namespace volta::cli {
 

@@ -1,6 +1,11 @@
 // volta-eg merge: combines the JSON reports of the shards of one batch (`--shard I/N`) into the
 // report of the whole batch, prints its summary table, writes it (and, on request, its JUnit
 // and SARIF views), and exits with the status the whole batch would have had.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -8,11 +13,6 @@
 #include "engine/driver/report_json.hpp"
 #include "engine/driver/report_merge.hpp"
 #include "engine/driver/summary_table.hpp"
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <iostream>
-#include <memory>
 
 namespace volta::cli {
 

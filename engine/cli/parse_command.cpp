@@ -1,16 +1,16 @@
 // `volta-eg parse FILE.ptx...`: parses each file and prints its summary (version, target,
 // kernels with their parameters, instruction histogram). Exit 0 when every file parsed, 2
 // (bad input) otherwise, with the rendered diagnostics on stderr.
-#include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
-#include "ptx/parser.hpp"
-#include "ptx/summary.hpp"
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "engine/cli/commands.hpp"
+#include "engine/cli/exit_codes.hpp"
+#include "ptx/parser.hpp"
+#include "ptx/summary.hpp"
 
 namespace volta::cli {
 

@@ -1,5 +1,13 @@
 // volta-eg prove: the equivalence of one pair (flags or --pair FILE) or of every entry of a
 // manifest (--batch; race_check entries run the safety check).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
@@ -13,14 +21,6 @@
 #include "engine/driver/safety_check.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/z3_fallback.hpp"
-
-#include <CLI/CLI.hpp>
-#include <algorithm>
-#include <fmt/format.h>
-#include <fstream>
-#include <iostream>
-#include <memory>
-#include <sstream>
 
 namespace volta::cli {
 
@@ -135,7 +135,8 @@ int run_prove(const ProveArgs& args) {
   request.info.options = args.common.options_json();
   request.info.options["max_terms"] = prove_options.term_budget;
   request.info.options["reuse_templates"] = prove_options.reuse_templates;
-  request.info.options["rules"] = args.rules.none ? nlohmann::json(nullptr) : nlohmann::json(args.rules.files);
+  request.info.options["rules"] =
+      args.rules.none ? nlohmann::json(nullptr) : nlohmann::json(args.rules.files);
   request.info.options["rule_seconds"] = args.rules.seconds;
   request.info.options["z3_timeout_ms"] =
       args.no_z3 ? nlohmann::json(nullptr) : nlohmann::json(args.z3_timeout_ms);

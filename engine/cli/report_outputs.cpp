@@ -1,12 +1,12 @@
 #include "engine/cli/report_outputs.hpp"
 
-#include "engine/driver/junit_report.hpp"
-#include "engine/driver/sarif_report.hpp"
-
 #include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+
+#include "engine/driver/junit_report.hpp"
+#include "engine/driver/sarif_report.hpp"
 
 namespace volta::cli {
 

@@ -1,11 +1,11 @@
 #include "engine/cli/rule_options.hpp"
 
-#include "engine/prove/rule_check.hpp"
-#include "engine/smt/z3_fallback.hpp"
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
+
+#include "engine/prove/rule_check.hpp"
+#include "engine/smt/z3_fallback.hpp"
 
 namespace volta::cli {
 
@@ -19,14 +19,16 @@ void RuleFlags::add_to(CLI::App& cmd) {
       ->capture_default_str();
 }
 
-prove::FallbackProver rule_prover(unsigned timeout_ms) { return smt::make_z3_fallback(timeout_ms); }
+prove::FallbackProver rule_prover(unsigned timeout_ms) {
+  return smt::make_z3_fallback(timeout_ms);
+}
 
 std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigned z3_timeout_ms,
-                                                                          bool use_z3) const {
+                                                                         bool use_z3) const {
   if (files.empty())
     return std::shared_ptr<const rules::RuleLibrary>();
   auto combined = std::make_shared<rules::RuleLibrary>(rules::RuleLibrary::shipped());
-  rules::RuleLibrary own;  // the user's rules alone, to check them
+  rules::RuleLibrary own; // the user's rules alone, to check them
   bool bad = false;
   for (const auto& f : files) {
     auto errors = own.add_file(f);
@@ -44,7 +46,8 @@ std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigne
   for (const auto& r : prove::check_rules(own, check)) {
     if (r.ok())
       continue;
-    std::cerr << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule, to_string(r.status), r.detail);
+    std::cerr << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule,
+                             to_string(r.status), r.detail);
     bad = true;
   }
   if (bad)

@@ -2,12 +2,12 @@
 // for soundness before use), --no-rules, --rule-seconds.
 #pragma once
 
-#include "engine/prove/pair_prover.hpp"
-#include "rules/rule_library.hpp"
-
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "engine/prove/pair_prover.hpp"
+#include "rules/rule_library.hpp"
 
 namespace CLI {
 class App;
@@ -23,8 +23,10 @@ struct RuleFlags {
   void add_to(CLI::App& cmd);
   // The library to saturate with (null: the shipped one), after checking every rule of the
   // given files; nullopt after printing located errors (bad syntax, unsound rules).
-  std::optional<std::shared_ptr<const rules::RuleLibrary>> load(unsigned z3_timeout_ms, bool use_z3) const;
-  void apply(prove::ProveOptions& options, const std::shared_ptr<const rules::RuleLibrary>& library) const;
+  std::optional<std::shared_ptr<const rules::RuleLibrary>> load(unsigned z3_timeout_ms,
+                                                                bool use_z3) const;
+  void apply(prove::ProveOptions& options,
+             const std::shared_ptr<const rules::RuleLibrary>& library) const;
 };
 
 // The Z3 fallback as the rule checker's prover.

@@ -2,17 +2,17 @@
 // given): syntax and patterns, with located errors, then every rule's soundness
 // (engine/prove/rule_check.hpp). Exit 0 when every rule is sound, 1 when one is not (or cannot
 // be tested), 2 for a file that does not parse or build.
-#include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
-#include "engine/cli/rule_options.hpp"
-#include "engine/prove/rule_check.hpp"
-#include "engine/prove/shared_egraph.hpp"
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
 #include <memory>
+
+#include "engine/cli/commands.hpp"
+#include "engine/cli/exit_codes.hpp"
+#include "engine/cli/rule_options.hpp"
+#include "engine/prove/rule_check.hpp"
+#include "engine/prove/shared_egraph.hpp"
 
 namespace volta::cli {
 
@@ -50,17 +50,19 @@ int run_rules_check(const RulesArgs& args) {
   for (const auto& r : results) {
     ++counts[r.status];
     if (!r.ok()) {
-      std::cout << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule, to_string(r.status),
-                               r.detail);
+      std::cout << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule,
+                               to_string(r.status), r.detail);
     } else if (!args.quiet) {
-      std::cout << fmt::format("{}: rule '{}': {} ({})\n", r.where, r.rule, to_string(r.status), r.detail);
+      std::cout << fmt::format("{}: rule '{}': {} ({})\n", r.where, r.rule, to_string(r.status),
+                               r.detail);
     }
   }
   using S = prove::RuleCheckResult::Status;
-  std::cout << fmt::format("{} rules: {} proved, {} decided by canonical forms, {} tested only, {} unsound, {} "
-                           "untestable\n",
-                           results.size(), counts[S::Proved], counts[S::Decided], counts[S::Tested],
-                           counts[S::Unsound], counts[S::Untestable]);
+  std::cout << fmt::format(
+      "{} rules: {} proved, {} decided by canonical forms, {} tested only, {} unsound, {} "
+      "untestable\n",
+      results.size(), counts[S::Proved], counts[S::Decided], counts[S::Tested], counts[S::Unsound],
+      counts[S::Untestable]);
   return counts[S::Unsound] + counts[S::Untestable] == 0 ? kSuccess : kMismatch;
 }
 
@@ -68,16 +70,20 @@ int run_rules_check(const RulesArgs& args) {
 
 void register_rules_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RulesArgs>();
-  CLI::App* rules = app.add_subcommand("rules", "work with rule files (rules/library/*.rules, --rules FILE)");
+  CLI::App* rules =
+      app.add_subcommand("rules", "work with rule files (rules/library/*.rules, --rules FILE)");
   rules->require_subcommand(1);
   CLI::App* check = rules->add_subcommand(
-      "check", "check rule files: syntax, patterns, and every rule's soundness (the shipped library "
-               "when no file is given)");
+      "check",
+      "check rule files: syntax, patterns, and every rule's soundness (the shipped library "
+      "when no file is given)");
   check->add_option("files", args->files, "rule files");
-  check->add_option("--points", args->points, "evaluation points per rule instance")->capture_default_str();
+  check->add_option("--points", args->points, "evaluation points per rule instance")
+      ->capture_default_str();
   check->add_option("--z3-timeout", args->z3_timeout_ms, "milliseconds per Z3 proof attempt")
       ->capture_default_str();
-  check->add_flag("--no-z3", args->no_z3, "no Z3 proofs: rules are decided by canonical forms or tested");
+  check->add_flag("--no-z3", args->no_z3,
+                  "no Z3 proofs: rules are decided by canonical forms or tested");
   check->add_flag("-q,--quiet", args->quiet, "print only the rules that fail and the summary");
   check->callback([args, &exit_code] { exit_code = run_rules_check(*args); });
 }

@@ -1,12 +1,12 @@
 #include "engine/cli/run_entries.hpp"
 
-#include "engine/cli/exit_codes.hpp"
-#include "engine/driver/memory_limit.hpp"
-#include "engine/driver/summary_table.hpp"
-
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
+
+#include "engine/cli/exit_codes.hpp"
+#include "engine/driver/memory_limit.hpp"
+#include "engine/driver/summary_table.hpp"
 
 namespace volta::cli {
 

@@ -2,13 +2,13 @@
 // show them, print the summary table, write the reports, and return the exit status.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "engine/cli/batch_flags.hpp"
 #include "engine/driver/batch.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/report_json.hpp"
-
-#include <string>
-#include <vector>
 
 namespace volta::cli {
 

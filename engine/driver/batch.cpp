@@ -1,15 +1,15 @@
 #include "engine/driver/batch.hpp"
 
-#include "engine/cli/exit_codes.hpp"
-#include "engine/driver/memory_limit.hpp"
-#include "engine/driver/progress_display.hpp"
-#include "engine/driver/watchdog.hpp"
-
 #include <chrono>
 #include <fmt/format.h>
 #include <new>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+
+#include "engine/cli/exit_codes.hpp"
+#include "engine/driver/memory_limit.hpp"
+#include "engine/driver/progress_display.hpp"
+#include "engine/driver/watchdog.hpp"
 
 namespace volta::driver {
 

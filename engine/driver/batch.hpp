@@ -4,9 +4,6 @@
 // whatever the schedule.
 #pragma once
 
-#include "engine/driver/entry_result.hpp"
-#include "engine/launch/manifest.hpp"
-
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,6 +12,9 @@
 #include <regex>
 #include <string>
 #include <vector>
+
+#include "engine/driver/entry_result.hpp"
+#include "engine/launch/manifest.hpp"
 
 namespace volta::driver {
 

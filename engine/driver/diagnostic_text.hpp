@@ -2,9 +2,9 @@
 // whole file (no line) reads "file: error: message" rather than "file:0:0: error: message".
 #pragma once
 
-#include "ptx/diagnostic.hpp"
-
 #include <string>
+
+#include "ptx/diagnostic.hpp"
 
 namespace volta::driver {
 

@@ -1,13 +1,13 @@
 // The outcome of one manifest entry (a race check or an equivalence), as reports show it.
 #pragma once
 
-#include "engine/exec/kernel_run.hpp"
-#include "engine/verdict.hpp"
-
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/exec/kernel_run.hpp"
+#include "engine/verdict.hpp"
 
 namespace volta::driver {
 
@@ -65,7 +65,7 @@ struct EntryResult {
   std::optional<exec::Failure> failure; // safety failure or refusal
   std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
   ElementCounts elements;
-  std::optional<EgraphStats> egraph;  // equivalence entries that reached the prover
+  std::optional<EgraphStats> egraph; // equivalence entries that reached the prover
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;
   uint64_t cache_hits = 0;

@@ -1,9 +1,9 @@
 #include "engine/driver/junit_report.hpp"
 
+#include <fmt/format.h>
+
 #include "engine/driver/report_text.hpp"
 #include "engine/driver/tool_version.hpp"
-
-#include <fmt/format.h>
 
 namespace volta::driver {
 

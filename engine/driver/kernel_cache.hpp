@@ -4,12 +4,12 @@
 // (out of memory) is forgotten, so that a later entry tries again.
 #pragma once
 
-#include "engine/exec/run_kernel.hpp"
-
 #include <future>
 #include <map>
 #include <mutex>
 #include <string>
+
+#include "engine/exec/run_kernel.hpp"
 
 namespace volta::driver {
 

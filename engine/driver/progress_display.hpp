@@ -4,8 +4,6 @@
 // entry after the other as they finish, without escape codes.
 #pragma once
 
-#include "engine/driver/result_line.hpp"
-
 #include <chrono>
 #include <condition_variable>
 #include <iosfwd>
@@ -13,6 +11,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "engine/driver/result_line.hpp"
 
 namespace volta::driver {
 

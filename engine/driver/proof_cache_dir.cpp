@@ -1,7 +1,5 @@
 #include "engine/driver/proof_cache_dir.hpp"
 
-#include "engine/driver/content_hash.hpp"
-
 #include <fmt/format.h>
 #include <fstream>
 #include <ostream>
@@ -9,6 +7,8 @@
 #include <system_error>
 #include <thread>
 #include <unistd.h>
+
+#include "engine/driver/content_hash.hpp"
 
 namespace volta::driver {
 

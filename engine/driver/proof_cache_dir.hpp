@@ -13,8 +13,6 @@
 // or other processes sharing DIR, e.g. shards) see a whole file or none. Thread-safe.
 #pragma once
 
-#include "engine/prove/pair_prover.hpp"
-
 #include <atomic>
 #include <filesystem>
 #include <iosfwd>
@@ -22,6 +20,8 @@
 #include <mutex>
 #include <string>
 #include <unordered_set>
+
+#include "engine/prove/pair_prover.hpp"
 
 namespace volta::driver {
 

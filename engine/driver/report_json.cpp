@@ -44,9 +44,12 @@ json to_json(const EntryResult& r) {
   j["phases"] = r.phases;
   j["detail"] = r.detail;
   if (r.kind == "equivalence") {
-    j["elements"] = {{"total", r.elements.total},    {"direct", r.elements.direct},
-                     {"reused", r.elements.reused},  {"rules", r.elements.rules},
-                     {"z3", r.elements.z3},          {"cached", r.elements.cached},
+    j["elements"] = {{"total", r.elements.total},
+                     {"direct", r.elements.direct},
+                     {"reused", r.elements.reused},
+                     {"rules", r.elements.rules},
+                     {"z3", r.elements.z3},
+                     {"cached", r.elements.cached},
                      {"not_equivalent", r.elements.not_equivalent},
                      {"unknown", r.elements.unknown}};
     if (r.egraph) {
@@ -108,9 +111,8 @@ json summarize(const json& results, double wall_seconds) {
   double seconds = 0;
   uint64_t cache_hits = 0;
   json verdicts = json::object(), guards = json::object();
-  json elements = {{"total", 0},  {"direct", 0},         {"reused", 0},  {"rules", 0},
-                   {"z3", 0},     {"cached", 0},         {"not_equivalent", 0},
-                   {"unknown", 0}};
+  json elements = {{"total", 0}, {"direct", 0}, {"reused", 0},         {"rules", 0},
+                   {"z3", 0},    {"cached", 0}, {"not_equivalent", 0}, {"unknown", 0}};
   for (const auto& r : results) {
     matched += r.value("match", false) ? 1 : 0;
     bad_input += r.value("bad_input", false) ? 1 : 0;

@@ -3,13 +3,13 @@
 // (which recomputes the summary of combined shard reports with the same code).
 #pragma once
 
-#include "engine/driver/entry_result.hpp"
-
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "engine/driver/entry_result.hpp"
 
 namespace volta::driver {
 

@@ -1,13 +1,13 @@
 #include "engine/driver/report_merge.hpp"
 
-#include "engine/driver/report_json.hpp"
-
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
+
+#include "engine/driver/report_json.hpp"
 
 namespace volta::driver {
 

@@ -3,10 +3,10 @@
 // and the inputs of a counterexample, indented below it.
 #pragma once
 
-#include "engine/driver/entry_result.hpp"
-
 #include <cstddef>
 #include <iosfwd>
+
+#include "engine/driver/entry_result.hpp"
 
 namespace volta::driver {
 

@@ -1,9 +1,9 @@
 #include "engine/driver/safety_check.hpp"
 
-#include "engine/driver/diagnostic_text.hpp"
-
 #include <chrono>
 #include <fmt/format.h>
+
+#include "engine/driver/diagnostic_text.hpp"
 
 namespace volta::driver {
 

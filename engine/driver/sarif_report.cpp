@@ -1,11 +1,11 @@
 #include "engine/driver/sarif_report.hpp"
 
+#include <array>
+#include <fmt/format.h>
+
 #include "engine/driver/content_hash.hpp"
 #include "engine/driver/report_text.hpp"
 #include "engine/driver/tool_version.hpp"
-
-#include <array>
-#include <fmt/format.h>
 
 namespace volta::driver {
 

@@ -1,10 +1,10 @@
 #include "engine/driver/summary_table.hpp"
 
-#include "engine/driver/result_line.hpp"
-
 #include <algorithm>
 #include <fmt/format.h>
 #include <ostream>
+
+#include "engine/driver/result_line.hpp"
 
 namespace volta::driver {
 

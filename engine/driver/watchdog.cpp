@@ -1,8 +1,8 @@
 #include "engine/driver/watchdog.hpp"
 
-#include "engine/driver/memory_limit.hpp"
-
 #include <algorithm>
+
+#include "engine/driver/memory_limit.hpp"
 
 namespace volta::driver {
 

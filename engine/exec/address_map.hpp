@@ -9,7 +9,7 @@
 
 namespace volta::exec {
 
-inline constexpr uint64_t kGlobalVarWindow = 0x0000'7B00'0000'0000ull;  // module .global vars
+inline constexpr uint64_t kGlobalVarWindow = 0x0000'7B00'0000'0000ull; // module .global vars
 inline constexpr uint64_t kConstWindow = 0x0000'7C00'0000'0000ull;
 inline constexpr uint64_t kLocalWindow = 0x0000'7D00'0000'0000ull;
 inline constexpr uint64_t kSharedWindow = 0x0000'7E00'0000'0000ull;
@@ -20,4 +20,4 @@ inline bool in_window(uint64_t generic, uint64_t window) {
   return generic >= window && generic - window < kWindowSize;
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

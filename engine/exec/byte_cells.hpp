@@ -25,18 +25,22 @@ struct Value {
 };
 
 struct ByteCell {
-  ExprId node = 0;   // 0: concrete byte in `byte`
+  ExprId node = 0; // 0: concrete byte in `byte`
   uint8_t byte = 0;
-  uint8_t pos = 0;   // byte index inside the value (low nibble) | log2(value width) << 4
-  uint8_t written = 0;  // global memory: stored to by the kernel
-  uint8_t stored_as = 0;  // StoredAs of the last store: how concrete bits read as a number
+  uint8_t pos = 0;       // byte index inside the value (low nibble) | log2(value width) << 4
+  uint8_t written = 0;   // global memory: stored to by the kernel
+  uint8_t stored_as = 0; // StoredAs of the last store: how concrete bits read as a number
 };
 
 // How the bytes of an output element were last stored, which says what real number concrete
 // bits stand for (the arrays of a launch carry a width, not a type).
-enum StoredAs : uint8_t { kStoredUnsigned = 0, kStoredSigned = 1, kStoredFloat = 2,
-                         // global memory: an input element whose symbol is created on first access
-                         kLazyInput = 3 };
+enum StoredAs : uint8_t {
+  kStoredUnsigned = 0,
+  kStoredSigned = 1,
+  kStoredFloat = 2,
+  // global memory: an input element whose symbol is created on first access
+  kLazyInput = 3
+};
 
 // Writes `width` bytes (1, 2, 4, 8) of `v` into `cells`.
 inline void store_value(ByteCell* cells, const Value& v, uint32_t width) {
@@ -60,4 +64,4 @@ inline void store_value(ByteCell* cells, const Value& v, uint32_t width) {
 // load touching any of them yields `undef`.
 Value load_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b);
 
-}  // namespace volta::exec
+} // namespace volta::exec

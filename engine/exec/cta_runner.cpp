@@ -1,22 +1,16 @@
 #include "engine/exec/cta_runner.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
+#include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
 
 namespace volta::exec {
 
 CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
-    : ctx_(ctx),
-      prog_(ctx.program),
-      b_(ctx.store),
-      idioms_(b_, stats_.idioms),
-      cta_(cta_index),
-      threads_(static_cast<uint32_t>(ctx.config.threads_per_cta())),
-      warps_((threads_ + 31) / 32) {
+    : ctx_(ctx), prog_(ctx.program), b_(ctx.store), idioms_(b_, stats_.idioms), cta_(cta_index),
+      threads_(static_cast<uint32_t>(ctx.config.threads_per_cta())), warps_((threads_ + 31) / 32) {
   const auto& g = ctx.config.grid;
   ctaid_ = {cta_index % g[0], (cta_index / g[0]) % g[1], cta_index / (g[0] * g[1])};
   const size_t regs = prog_.registers.size();
@@ -32,10 +26,12 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   shared_size_ = prog_.shared_dynamic_base + ctx.config.dyn_shared_bytes;
   // Shared memory starts uninitialized.
   shared_.assign(shared_size_, ByteCell{ctx.undef, 0, 0});
-  if (ctx.options.check_races) shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
+  if (ctx.options.check_races)
+    shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
   for (const auto& v : prog_.variables) {
     if (v.space == Space::Shared) {
-      shared_extents_.emplace_back(v.address, v.address + (v.dynamic ? ctx.config.dyn_shared_bytes : v.size));
+      shared_extents_.emplace_back(v.address,
+                                   v.address + (v.dynamic ? ctx.config.dyn_shared_bytes : v.size));
     } else if (v.space == Space::Local) {
       local_extents_.emplace_back(v.address, v.address + v.size);
     }
@@ -59,7 +55,8 @@ uint32_t CtaRunner::running_lanes(uint32_t w) const {
   const uint32_t base = w * 32;
   const uint32_t n = std::min<uint32_t>(32, threads_ - base);
   for (uint32_t l = 0; l < n; ++l) {
-    if (state_[base + l] == ThreadState::Running) mask |= 1u << l;
+    if (state_[base + l] == ThreadState::Running)
+      mask |= 1u << l;
   }
   return mask;
 }
@@ -69,7 +66,8 @@ uint32_t CtaRunner::exited_lanes(uint32_t w) const {
   const uint32_t base = w * 32;
   const uint32_t n = std::min<uint32_t>(32, threads_ - base);
   for (uint32_t l = 0; l < n; ++l) {
-    if (state_[base + l] == ThreadState::Exited) mask |= 1u << l;
+    if (state_[base + l] == ThreadState::Exited)
+      mask |= 1u << l;
   }
   return mask;
 }
@@ -78,7 +76,8 @@ bool CtaRunner::run() {
   stamp_ = ctx_.next_stamp.fetch_add(1);
   const uint64_t budget = ctx_.options.max_instructions;
   while (!failed_) {
-    if (ctx_.should_stop(cta_)) return false;
+    if (ctx_.should_stop(cta_))
+      return false;
     bool ran = false;
     for (uint32_t w = 0; w < warps_ && !failed_; ++w) {
       if (running_lanes(w) != 0) {
@@ -86,20 +85,25 @@ bool CtaRunner::run() {
         ran = true;
       }
     }
-    if (failed_) break;
+    if (failed_)
+      break;
     if (budget != 0 && ctx_.instructions.load(std::memory_order_relaxed) > budget) {
       Failure f;
       f.verdict = Verdict::Unknown;
       f.kind = "instruction budget";
-      f.message = fmt::format("stopped after the instruction budget of {} executed instructions", budget);
+      f.message =
+          fmt::format("stopped after the instruction budget of {} executed instructions", budget);
       ctx_.report(cta_, std::move(f));
       return false;
     }
-    if (std::all_of(state_.begin(), state_.end(), [](ThreadState s) { return s == ThreadState::Exited; })) {
+    if (std::all_of(state_.begin(), state_.end(),
+                    [](ThreadState s) { return s == ThreadState::Exited; })) {
       break;
     }
-    if (fire_barriers()) continue;
-    if (failed_) break;
+    if (fire_barriers())
+      continue;
+    if (failed_)
+      break;
     if (!ran) {
       report_stuck();
       break;
@@ -117,7 +121,8 @@ void CtaRunner::run_warp(uint32_t w) {
     uint32_t min_pc = UINT32_MAX;
     uint32_t mask = 0;
     for (uint32_t l = 0; l < n; ++l) {
-      if (state_[base + l] != ThreadState::Running) continue;
+      if (state_[base + l] != ThreadState::Running)
+        continue;
       const uint32_t p = pc_[base + l];
       if (p < min_pc) {
         min_pc = p;
@@ -126,11 +131,13 @@ void CtaRunner::run_warp(uint32_t w) {
         mask |= 1u << l;
       }
     }
-    if (mask == 0) break;
+    if (mask == 0)
+      break;
     if (min_pc >= prog_.insts.size()) {
       // Falling off the end of the kernel is an implicit return.
       for (uint32_t l = 0; l < n; ++l) {
-        if (mask >> l & 1u) state_[base + l] = ThreadState::Exited;
+        if (mask >> l & 1u)
+          state_[base + l] = ThreadState::Exited;
       }
       continue;
     }
@@ -159,21 +166,25 @@ bool CtaRunner::fire_barriers() {
   std::vector<uint32_t> waiting(16, 0);
   uint32_t exited = 0;
   for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == ThreadState::AtBarrier) ++waiting[barrier_id_[t]];
-    if (state_[t] == ThreadState::Exited) ++exited;
+    if (state_[t] == ThreadState::AtBarrier)
+      ++waiting[barrier_id_[t]];
+    if (state_[t] == ThreadState::Exited)
+      ++exited;
   }
   for (uint32_t id = 0; id < 16; ++id) {
-    if (waiting[id] == 0) continue;
+    if (waiting[id] == 0)
+      continue;
     // The expected count: the operand of the waiting threads (all equal), or every thread.
     uint32_t expected = 0;
     uint32_t first = UINT32_MAX;
     for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] != ThreadState::AtBarrier || barrier_id_[t] != id) continue;
+      if (state_[t] != ThreadState::AtBarrier || barrier_id_[t] != id)
+        continue;
       if (first == UINT32_MAX) {
         first = t;
         expected = barrier_count_[t];
       } else if (barrier_count_[t] != expected) {
-        current_pc_ = pc_[t];  // the report points at the barrier, not the last instruction run
+        current_pc_ = pc_[t]; // the report points at the barrier, not the last instruction run
         fail(Verdict::BarrierDivergence, "barrier divergence",
              fmt::format("threads wait at barrier {} with different thread counts ({} and {})", id,
                          expected, barrier_count_[t]),
@@ -184,12 +195,15 @@ bool CtaRunner::fire_barriers() {
     const bool cta_wide = expected == 0 || expected >= threads_;
     if (!cta_wide) {
       current_pc_ = pc_[first];
-      fail_unsupported(prog_.insts[pc_[first]], first,
-                       fmt::format("named barrier {} over a subset of {} threads (partial CTA barriers are "
-                                   "not modeled yet)", id, expected));
+      fail_unsupported(
+          prog_.insts[pc_[first]], first,
+          fmt::format("named barrier {} over a subset of {} threads (partial CTA barriers are "
+                      "not modeled yet)",
+                      id, expected));
       return false;
     }
-    if (waiting[id] + exited < threads_) continue;  // somebody has not arrived yet
+    if (waiting[id] + exited < threads_)
+      continue; // somebody has not arrived yet
     // bar.sync is .aligned: every thread must wait at the same instruction, and in a warp that
     // takes part, every lane must (none may have exited instead).
     const uint32_t first_pc = pc_[first];
@@ -198,8 +212,9 @@ bool CtaRunner::fire_barriers() {
         Failure f;
         f.verdict = Verdict::BarrierDivergence;
         f.kind = "barrier divergence";
-        f.message = fmt::format("threads reach barrier {} at different instructions (PTX lines {} and {})", id,
-                                prog_.insts[first_pc].line, prog_.insts[pc_[t]].line);
+        f.message =
+            fmt::format("threads reach barrier {} at different instructions (PTX lines {} and {})",
+                        id, prog_.insts[first_pc].line, prog_.insts[pc_[t]].line);
         f.first = site(first, first_pc);
         f.second = site(t, pc_[t]);
         failed_ = true;
@@ -211,16 +226,19 @@ bool CtaRunner::fire_barriers() {
       bool participates = false;
       const uint32_t base = w * 32;
       const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-      for (uint32_t l = 0; l < n; ++l) participates |= state_[base + l] == ThreadState::AtBarrier;
-      if (!participates) continue;
+      for (uint32_t l = 0; l < n; ++l)
+        participates |= state_[base + l] == ThreadState::AtBarrier;
+      if (!participates)
+        continue;
       for (uint32_t l = 0; l < n; ++l) {
         if (state_[base + l] == ThreadState::Exited) {
           Failure f;
           f.verdict = Verdict::BarrierDivergence;
           f.kind = "barrier divergence";
-          f.message = fmt::format(
-              "barrier {} (PTX line {}) is reached by only part of warp {}: thread {} exited without "
-              "reaching it", id, prog_.insts[first_pc].line, w, base + l);
+          f.message = fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: "
+                                  "thread {} exited without "
+                                  "reaching it",
+                                  id, prog_.insts[first_pc].line, w, base + l);
           f.first = site(base + l == first ? first : first, first_pc);
           f.second = site(base + l, pc_[base + l]);
           failed_ = true;
@@ -236,7 +254,7 @@ bool CtaRunner::fire_barriers() {
       }
     }
     ++stats_.barriers;
-    stamp_ = ctx_.next_stamp.fetch_add(1);  // a new epoch
+    stamp_ = ctx_.next_stamp.fetch_add(1); // a new epoch
     std::fill(warp_partial_sync_.begin(), warp_partial_sync_.end(), 0);
     return true;
   }
@@ -248,7 +266,8 @@ void CtaRunner::report_stuck() {
   std::string detail;
   uint32_t a = UINT32_MAX, b = UINT32_MAX;
   for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == ThreadState::Exited) continue;
+    if (state_[t] == ThreadState::Exited)
+      continue;
     if (a == UINT32_MAX) {
       a = t;
     } else if (b == UINT32_MAX && (pc_[t] != pc_[a] || state_[t] != state_[a])) {
@@ -257,16 +276,20 @@ void CtaRunner::report_stuck() {
   }
   auto where = [&](uint32_t t) {
     const Inst& in = prog_.insts[pc_[t]];
-    const char* what = state_[t] == ThreadState::AtBarrier ? "waits at barrier" : "waits at warp collective";
+    const char* what =
+        state_[t] == ThreadState::AtBarrier ? "waits at barrier" : "waits at warp collective";
     return fmt::format("thread {} {} '{}' (PTX line {})", t, what, in.text, in.line);
   };
   Failure f;
   f.verdict = Verdict::Deadlock;
   f.kind = "deadlock";
   f.message = a == UINT32_MAX ? "no thread can make progress" : where(a);
-  if (b != UINT32_MAX) f.message += "; " + where(b);
-  if (a != UINT32_MAX) f.first = site(a, pc_[a]);
-  if (b != UINT32_MAX) f.second = site(b, pc_[b]);
+  if (b != UINT32_MAX)
+    f.message += "; " + where(b);
+  if (a != UINT32_MAX)
+    f.first = site(a, pc_[a]);
+  if (b != UINT32_MAX)
+    f.second = site(b, pc_[b]);
   failed_ = true;
   ctx_.report(cta_, std::move(f));
 }
@@ -280,49 +303,78 @@ uint64_t CtaRunner::special(Special s, uint32_t t) {
   const auto& grd = ctx_.config.grid;
   const uint32_t lane = t % 32;
   switch (s) {
-    case Special::TidX: return t % blk[0];
-    case Special::TidY: return (t / blk[0]) % blk[1];
-    case Special::TidZ: return t / (blk[0] * blk[1]);
-    case Special::NtidX: return blk[0];
-    case Special::NtidY: return blk[1];
-    case Special::NtidZ: return blk[2];
-    case Special::CtaidX: return ctaid_[0];
-    case Special::CtaidY: return ctaid_[1];
-    case Special::CtaidZ: return ctaid_[2];
-    case Special::NctaidX: return grd[0];
-    case Special::NctaidY: return grd[1];
-    case Special::NctaidZ: return grd[2];
-    case Special::LaneId: return lane;
-    case Special::WarpId: return t / 32;
-    case Special::NWarpId: return warps_;
-    case Special::SmId: return 0;
-    case Special::NSmId: return 1;
-    case Special::GridId: return 0;
-    case Special::LaneMaskEq: return 1u << lane;
-    case Special::LaneMaskLt: return (1u << lane) - 1;
-    case Special::LaneMaskLe: return lane == 31 ? kAll : (2u << lane) - 1;
-    case Special::LaneMaskGt: return lane == 31 ? 0 : kAll << (lane + 1);
-    case Special::LaneMaskGe: return kAll << lane;
-    case Special::DynSmemSize: return ctx_.config.dyn_shared_bytes;
-    case Special::TotalSmemSize: return shared_size_;
-    default: return 0;
+  case Special::TidX:
+    return t % blk[0];
+  case Special::TidY:
+    return (t / blk[0]) % blk[1];
+  case Special::TidZ:
+    return t / (blk[0] * blk[1]);
+  case Special::NtidX:
+    return blk[0];
+  case Special::NtidY:
+    return blk[1];
+  case Special::NtidZ:
+    return blk[2];
+  case Special::CtaidX:
+    return ctaid_[0];
+  case Special::CtaidY:
+    return ctaid_[1];
+  case Special::CtaidZ:
+    return ctaid_[2];
+  case Special::NctaidX:
+    return grd[0];
+  case Special::NctaidY:
+    return grd[1];
+  case Special::NctaidZ:
+    return grd[2];
+  case Special::LaneId:
+    return lane;
+  case Special::WarpId:
+    return t / 32;
+  case Special::NWarpId:
+    return warps_;
+  case Special::SmId:
+    return 0;
+  case Special::NSmId:
+    return 1;
+  case Special::GridId:
+    return 0;
+  case Special::LaneMaskEq:
+    return 1u << lane;
+  case Special::LaneMaskLt:
+    return (1u << lane) - 1;
+  case Special::LaneMaskLe:
+    return lane == 31 ? kAll : (2u << lane) - 1;
+  case Special::LaneMaskGt:
+    return lane == 31 ? 0 : kAll << (lane + 1);
+  case Special::LaneMaskGe:
+    return kAll << lane;
+  case Special::DynSmemSize:
+    return ctx_.config.dyn_shared_bytes;
+  case Special::TotalSmemSize:
+    return shared_size_;
+  default:
+    return 0;
   }
 }
 
 Value CtaRunner::read(const Operand& o, uint32_t t) {
   switch (o.kind) {
-    case OpKind::Reg: return reg_value(o.reg, t);
-    case OpKind::Imm: return Value{o.imm, 0};
-    case OpKind::Special: {
-      const auto s = static_cast<Special>(o.special);
-      if (s == Special::Clock || s == Special::Clock64 || s == Special::GlobalTimer) {
-        fail_unsupported(prog_.insts[current_pc_], t,
-                         "reads a clock register, whose value differs from run to run");
-        return Value{0, 0};
-      }
-      return Value{special(s, t), 0};
+  case OpKind::Reg:
+    return reg_value(o.reg, t);
+  case OpKind::Imm:
+    return Value{o.imm, 0};
+  case OpKind::Special: {
+    const auto s = static_cast<Special>(o.special);
+    if (s == Special::Clock || s == Special::Clock64 || s == Special::GlobalTimer) {
+      fail_unsupported(prog_.insts[current_pc_], t,
+                       "reads a clock register, whose value differs from run to run");
+      return Value{0, 0};
     }
-    default: return Value{0, 0};
+    return Value{special(s, t), 0};
+  }
+  default:
+    return Value{0, 0};
   }
 }
 
@@ -330,17 +382,27 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
   auto& s = ctx_.store;
   if (v.symbolic()) {
     const symbolic::Node& n = s.node(v.node);
-    if (n.op != symbolic::Op::RawBits) return v.node;
+    if (n.op != symbolic::Op::RawBits)
+      return v.node;
     v = Value{uint64_t{n.b} << 32 | n.a, 0};
   }
   std::optional<ExprId> id;
   switch (type) {
-    case ValType::F16: id = s.float_bits(v.bits & 0xffff, 16); break;
-    case ValType::BF16: id = s.bf16_bits(static_cast<uint16_t>(v.bits)); break;
-    case ValType::F64: id = s.float_bits(v.bits, 64); break;
-    case ValType::TF32:
-    case ValType::F32: id = s.float_bits(v.bits & 0xffffffffu, 32); break;
-    default: return int_real(v, type);
+  case ValType::F16:
+    id = s.float_bits(v.bits & 0xffff, 16);
+    break;
+  case ValType::BF16:
+    id = s.bf16_bits(static_cast<uint16_t>(v.bits));
+    break;
+  case ValType::F64:
+    id = s.float_bits(v.bits, 64);
+    break;
+  case ValType::TF32:
+  case ValType::F32:
+    id = s.float_bits(v.bits & 0xffffffffu, 32);
+    break;
+  default:
+    return int_real(v, type);
   }
   if (!id) {
     fail_unsupported(prog_.insts[current_pc_], 0, "a NaN value is used as a number");
@@ -359,10 +421,12 @@ ExprId CtaRunner::real(const Operand& o, uint32_t t, ValType type) {
 }
 
 ExprId CtaRunner::int_real(Value v, ValType type) {
-  if (v.symbolic()) return v.node;
+  if (v.symbolic())
+    return v.node;
   const uint32_t w = width_of(type) == 0 ? 64 : width_of(type);
   if (is_signed(type)) {
-    const int64_t x = w == 64 ? static_cast<int64_t>(v.bits) : static_cast<int64_t>(v.bits << (64 - w)) >> (64 - w);
+    const int64_t x = w == 64 ? static_cast<int64_t>(v.bits)
+                              : static_cast<int64_t>(v.bits << (64 - w)) >> (64 - w);
     return ctx_.store.constant(symbolic::Rational(std::to_string(x)));
   }
   const uint64_t x = w == 64 ? v.bits : v.bits & ((uint64_t{1} << w) - 1);
@@ -370,20 +434,28 @@ ExprId CtaRunner::int_real(Value v, ValType type) {
 }
 
 std::optional<uint64_t> CtaRunner::concrete(Value v, uint32_t t, const char* what) {
-  if (!v.symbolic()) return v.bits;
+  if (!v.symbolic())
+    return v.bits;
   const symbolic::Node& n = ctx_.store.node(v.node);
-  if (n.op == symbolic::Op::RawBits) return uint64_t{n.b} << 32 | n.a;
+  if (n.op == symbolic::Op::RawBits)
+    return uint64_t{n.b} << 32 | n.a;
   const Inst& in = prog_.insts[current_pc_];
   if (v.node == ctx_.undef || n.op == symbolic::Op::Undef) {
     fail(Verdict::Uninitialized, "uninitialized value",
-         fmt::format("an uninitialized value is used as {} by '{}' (PTX line {})", what, in.text, in.line), t);
+         fmt::format("an uninitialized value is used as {} by '{}' (PTX line {})", what, in.text,
+                     in.line),
+         t);
     return std::nullopt;
   }
   if (n.op == symbolic::Op::Const) {
     // A float constant used as bits (e.g. an address computed through a float register).
-    if (auto bits = symbolic::exact_f32_bits(ctx_.store.rational(v.node))) return *bits;
+    if (auto bits = symbolic::exact_f32_bits(ctx_.store.rational(v.node)))
+      return *bits;
   }
-  fail_unsupported(in, t, fmt::format("{} depends on input data (the kernel is outside the structured-CTA class)", what));
+  fail_unsupported(
+      in, t,
+      fmt::format("{} depends on input data (the kernel is outside the structured-CTA class)",
+                  what));
   return std::nullopt;
 }
 
@@ -417,10 +489,13 @@ Site CtaRunner::site_of(uint32_t cta, uint32_t t, uint32_t pc) const {
   return s;
 }
 
-Site CtaRunner::site(uint32_t t, uint32_t pc) const { return site_of(cta_, t, pc); }
+Site CtaRunner::site(uint32_t t, uint32_t pc) const {
+  return site_of(cta_, t, pc);
+}
 
 void CtaRunner::fail(Verdict v, std::string kind, std::string message, uint32_t t) {
-  if (failed_) return;
+  if (failed_)
+    return;
   failed_ = true;
   Failure f;
   f.verdict = v;
@@ -435,4 +510,4 @@ void CtaRunner::fail_unsupported(const Inst& in, uint32_t t, const std::string& 
        fmt::format("{}:{}:{}: '{}' {}", prog_.ptx_path, in.line, in.column, in.text, why), t);
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

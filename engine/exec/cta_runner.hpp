@@ -25,7 +25,7 @@
 namespace volta::exec {
 
 class CtaRunner {
- public:
+public:
   CtaRunner(LaunchContext& ctx, uint32_t cta_index);
   // Runs to completion or to the first failure (reported to the context). Returns false when it
   // stopped early (failure, cancellation or a lower CTA's failure).
@@ -33,7 +33,7 @@ class CtaRunner {
 
   const KernelStats& stats() const { return stats_; }
 
- private:
+private:
   enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
   static constexpr uint32_t kAll = 0xffffffffu;
 
@@ -51,7 +51,8 @@ class CtaRunner {
     float_[i] = v.fl;
   }
   void set_dst(const Operand& d, uint32_t t, Value v) {
-    if (d.kind == OpKind::Reg) set(d.reg, t, v);
+    if (d.kind == OpKind::Reg)
+      set(d.reg, t, v);
   }
 
   // ---- operand access
@@ -75,7 +76,9 @@ class CtaRunner {
   void report_stuck();
   uint32_t running_lanes(uint32_t w) const;
   uint32_t exited_lanes(uint32_t w) const;
-  uint32_t existing_lanes(uint32_t w) const { return w + 1 < warps_ || threads_ % 32 == 0 ? kAll : (1u << (threads_ % 32)) - 1; }
+  uint32_t existing_lanes(uint32_t w) const {
+    return w + 1 < warps_ || threads_ % 32 == 0 ? kAll : (1u << (threads_ % 32)) - 1;
+  }
 
   // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
   void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
@@ -133,23 +136,23 @@ class CtaRunner {
 
   std::vector<uint64_t> bits_;
   std::vector<ExprId> nodes_;
-  std::vector<uint8_t> float_;  // Value::fl per register and thread
+  std::vector<uint8_t> float_; // Value::fl per register and thread
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
-  std::vector<uint32_t> barrier_id_;   // AtBarrier: which barrier
+  std::vector<uint32_t> barrier_id_;    // AtBarrier: which barrier
   std::vector<uint32_t> barrier_count_; // AtBarrier: expected thread count (0: all)
   std::vector<uint32_t> warp_phase_;
   std::vector<uint8_t> warp_partial_sync_;
 
-  std::vector<symbolic::ExprStore::Stream> streams_;  // per thread: where its chain links go
+  std::vector<symbolic::ExprStore::Stream> streams_; // per thread: where its chain links go
   std::vector<ByteCell> shared_;
   // Race shadow of shared memory, in 4 KiB pages created on first access (accesses are
   // naturally aligned and at most 16 bytes, so none crosses a page).
   std::vector<std::unique_ptr<ByteShadow[]>> shared_shadow_pages_;
-  std::vector<std::pair<uint64_t, uint64_t>> shared_extents_;  // [start, end) of each variable
+  std::vector<std::pair<uint64_t, uint64_t>> shared_extents_; // [start, end) of each variable
   std::vector<std::pair<uint64_t, uint64_t>> local_extents_;
-  std::vector<ByteCell> local_;    // threads_ x local bytes
-  std::vector<ByteCell> scratch_;  // threads_ x call-parameter bytes
+  std::vector<ByteCell> local_;   // threads_ x local bytes
+  std::vector<ByteCell> scratch_; // threads_ x call-parameter bytes
   uint64_t shared_size_ = 0;
 
   // cp.async: per thread, committed groups of pending copies (dst shared, src global, size).
@@ -159,8 +162,8 @@ class CtaRunner {
     uint32_t size;
     uint32_t src_size;
     uint32_t pc;
-    std::vector<Value> values;  // read at issue, 4 bytes each
-    uint32_t issue_stamp = 0;   // the CTA's epoch at issue
+    std::vector<Value> values; // read at issue, 4 bytes each
+    uint32_t issue_stamp = 0;  // the CTA's epoch at issue
   };
   // The hardware reads the source of a cp.async at some time before the wait that completes
   // it, barriers notwithstanding: a write by another thread since the issue is a race.
@@ -173,7 +176,7 @@ class CtaRunner {
   std::vector<std::deque<std::vector<PendingCopy>>> committed_;
   void complete_copies(uint32_t t, const std::vector<PendingCopy>& group);
 
-  std::map<uint64_t, PendingAtomic> shared_atomics_;  // pending atomics on shared memory
+  std::map<uint64_t, PendingAtomic> shared_atomics_; // pending atomics on shared memory
   uint32_t stamp_ = 0;
   uint64_t atomic_sequence_ = 0;
   bool failed_ = false;
@@ -183,11 +186,12 @@ class CtaRunner {
   GlobalMemory::Page& global_page(uint64_t address) {
     const uint64_t number = address >> GlobalMemory::kPageBits;
     auto& slot = page_cache_[number & (kPageCache - 1)];
-    if (slot.first != number || slot.second == nullptr) slot = {number, &ctx_.global.page(address)};
+    if (slot.first != number || slot.second == nullptr)
+      slot = {number, &ctx_.global.page(address)};
     return *slot.second;
   }
   static constexpr size_t kPageCache = 256;
   std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
 };
 
-}  // namespace volta::exec
+} // namespace volta::exec

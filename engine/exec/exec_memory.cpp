@@ -1,9 +1,8 @@
 // Memory instructions of the CTA runner: address resolution, bounds/alignment/race checks,
 // loads, stores, atomics, cp.async and calls.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <bit>
+#include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
@@ -14,46 +13,61 @@ namespace {
 
 const char* space_name(Space s) {
   switch (s) {
-    case Space::Global: return "global";
-    case Space::Shared: return "shared";
-    case Space::Local: return "local";
-    case Space::Param: return "param";
-    case Space::Const: return "const";
-    default: return "generic";
+  case Space::Global:
+    return "global";
+  case Space::Shared:
+    return "shared";
+  case Space::Local:
+    return "local";
+  case Space::Param:
+    return "param";
+  case Space::Const:
+    return "const";
+  default:
+    return "generic";
   }
 }
 
 // Resolves a generic address to its space.
 std::pair<Space, uint64_t> resolve_generic(uint64_t a) {
-  if (in_window(a, kSharedWindow)) return {Space::Shared, a - kSharedWindow};
-  if (in_window(a, kLocalWindow)) return {Space::Local, a - kLocalWindow};
-  if (in_window(a, kConstWindow)) return {Space::Const, a};  // const addresses keep the window
+  if (in_window(a, kSharedWindow))
+    return {Space::Shared, a - kSharedWindow};
+  if (in_window(a, kLocalWindow))
+    return {Space::Local, a - kLocalWindow};
+  if (in_window(a, kConstWindow))
+    return {Space::Const, a}; // const addresses keep the window
   return {Space::Global, a};
 }
 
 // Does [address, address + size) lie inside one of the sorted extents?
-bool inside(const std::vector<std::pair<uint64_t, uint64_t>>& extents, uint64_t address, uint64_t size) {
+bool inside(const std::vector<std::pair<uint64_t, uint64_t>>& extents, uint64_t address,
+            uint64_t size) {
   auto it = std::upper_bound(extents.begin(), extents.end(), std::make_pair(address, ~uint64_t{0}));
-  if (it == extents.begin()) return false;
+  if (it == extents.begin())
+    return false;
   --it;
   return address >= it->first && address + size <= it->second && address + size >= address;
 }
 
 const char* kind_word(AccessKind k) {
   switch (k) {
-    case AccessKind::Read: return "read";
-    case AccessKind::Write: return "write";
-    default: return "atomic";
+  case AccessKind::Read:
+    return "read";
+  case AccessKind::Write:
+    return "write";
+  default:
+    return "atomic";
   }
 }
 
-}  // namespace
+} // namespace
 
 std::optional<uint64_t> CtaRunner::address_of(const MemRef& m, uint32_t t) {
   uint64_t a = static_cast<uint64_t>(m.offset);
   if (m.has_base) {
     auto base = concrete(reg_value(m.base, t), t, "a memory address");
-    if (!base) return std::nullopt;
+    if (!base)
+      return std::nullopt;
     a = *base + static_cast<uint64_t>(m.offset);
   }
   return a;
@@ -64,36 +78,42 @@ std::string CtaRunner::describe_address(Space space, uint64_t address) const {
     if (const Region* r = ctx_.global.find(address, 1)) {
       const uint64_t offset = address - r->base;
       if (r->is_array) {
-        return fmt::format("{}[{}]{} (address 0x{:x})", r->name, offset / r->elem_width,
-                           offset % r->elem_width ? fmt::format(" byte {}", offset % r->elem_width) : "", address);
+        return fmt::format(
+            "{}[{}]{} (address 0x{:x})", r->name, offset / r->elem_width,
+            offset % r->elem_width ? fmt::format(" byte {}", offset % r->elem_width) : "", address);
       }
       return fmt::format("{}+{} (address 0x{:x})", r->name, offset, address);
     }
     return fmt::format("address 0x{:x}", address);
   }
   for (const auto& v : prog_.variables) {
-    if (v.space != space) continue;
+    if (v.space != space)
+      continue;
     const uint64_t size = v.dynamic ? ctx_.config.dyn_shared_bytes : v.size;
     if (address >= v.address && address < v.address + size) {
-      return fmt::format("{}+{} ({} offset 0x{:x})", v.name, address - v.address, space_name(space), address);
+      return fmt::format("{}+{} ({} offset 0x{:x})", v.name, address - v.address, space_name(space),
+                         address);
     }
   }
   return fmt::format("{} offset 0x{:x}", space_name(space), address);
 }
 
-ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32_t alignment, uint32_t t,
-                            AccessKind kind, bool is_store_to_global) {
-  if (space == Space::Generic) std::tie(space, address) = resolve_generic(address);
+ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32_t alignment,
+                            uint32_t t, AccessKind kind, bool is_store_to_global) {
+  if (space == Space::Generic)
+    std::tie(space, address) = resolve_generic(address);
   const Inst& in = prog_.insts[current_pc_];
   auto out_of_bounds = [&](std::string what) -> ByteCell* {
     Failure f;
     f.verdict = Verdict::OutOfBounds;
-    f.kind = fmt::format("out-of-bounds {}", kind == AccessKind::Read ? "read" : kind == AccessKind::Write ? "write" : "atomic");
+    f.kind = fmt::format("out-of-bounds {}", kind == AccessKind::Read    ? "read"
+                                             : kind == AccessKind::Write ? "write"
+                                                                         : "atomic");
     f.space = space_name(space);
     f.address = address;
     f.location = std::move(what);
-    f.message = fmt::format("{} of {} bytes at {} by thread {} ('{}', PTX line {})", f.kind, size, f.location, t,
-                            in.text, in.line);
+    f.message = fmt::format("{} of {} bytes at {} by thread {} ('{}', PTX line {})", f.kind, size,
+                            f.location, t, in.text, in.line);
     f.first = site(t, current_pc_);
     failed_ = true;
     ctx_.report(cta_, std::move(f));
@@ -106,8 +126,9 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     f.space = space_name(space);
     f.address = address;
     f.location = describe_address(space, address);
-    f.message = fmt::format("{}-byte access at {} is not {}-byte aligned (thread {}, '{}', PTX line {})", size,
-                            f.location, alignment, t, in.text, in.line);
+    f.message =
+        fmt::format("{}-byte access at {} is not {}-byte aligned (thread {}, '{}', PTX line {})",
+                    size, f.location, alignment, t, in.text, in.line);
     f.first = site(t, current_pc_);
     failed_ = true;
     ctx_.report(cta_, std::move(f));
@@ -117,102 +138,112 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
   ByteShadow* shadow = nullptr;
   std::atomic_flag* lock = nullptr;
   switch (space) {
-    case Space::Global: {
-      const Region* r = ctx_.global.find(address, size);
-      if (r == nullptr) {
-        const Region* near = ctx_.global.nearest(address);
-        std::string what = fmt::format("address 0x{:x}", address);
-        if (near != nullptr && near->is_array) {
-          const int64_t delta = static_cast<int64_t>(address) - static_cast<int64_t>(near->base);
-          const int64_t element = delta >= 0 ? delta / near->elem_width : -((-delta + near->elem_width - 1) / near->elem_width);
-          what = fmt::format("{}[{}] (address 0x{:x}), {} {} ({} elements)", near->name, element, address,
-                             delta < 0 ? "before the start of" : "past the end of", near->name,
-                             near->size / near->elem_width);
-        } else if (near != nullptr) {
-          what += fmt::format(", near variable {}", near->name);
-        }
-        return out_of_bounds(what);
+  case Space::Global: {
+    const Region* r = ctx_.global.find(address, size);
+    if (r == nullptr) {
+      const Region* near = ctx_.global.nearest(address);
+      std::string what = fmt::format("address 0x{:x}", address);
+      if (near != nullptr && near->is_array) {
+        const int64_t delta = static_cast<int64_t>(address) - static_cast<int64_t>(near->base);
+        const int64_t element = delta >= 0 ? delta / near->elem_width
+                                           : -((-delta + near->elem_width - 1) / near->elem_width);
+        what = fmt::format("{}[{}] (address 0x{:x}), {} {} ({} elements)", near->name, element,
+                           address, delta < 0 ? "before the start of" : "past the end of",
+                           near->name, near->size / near->elem_width);
+      } else if (near != nullptr) {
+        what += fmt::format(", near variable {}", near->name);
       }
-      const bool read_only = r->is_array && (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::Index);
-      if (read_only && kind != AccessKind::Read) {
-        fail_unsupported(in, t, fmt::format("writes {}, an array the launch declares read-only ({}); declare it "
-                                            "inout to verify kernels that update it",
-                                            describe_address(space, address), launch::to_string(r->kind)));
-        return nullptr;
-      }
-      GlobalMemory::Page& page = global_page(address);
-      cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
-      if (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) {
-        // Symbols of input elements are created on first access, under the page lock.
-        while (page.lock.test_and_set(std::memory_order_acquire)) {
-        }
-        ctx_.global.materialize_inputs(page, address, size);
-        page.lock.clear(std::memory_order_release);
-      }
-      // Read-only arrays are never written (refused above), so their reads cannot race: no
-      // shadow for them.
-      if (ctx_.options.check_races && !read_only) {
-        lock = &page.lock;
-        while (lock->test_and_set(std::memory_order_acquire)) {
-        }
-        if (!page.shadow) page.shadow.reset(new ByteShadow[GlobalMemory::kPageSize]);
-        shadow = &page.shadow[address & (GlobalMemory::kPageSize - 1)];
-      }
-      if (is_store_to_global) {
-        for (uint32_t i = 0; i < size; ++i) cells[i].written = 1;
-      }
-      break;
+      return out_of_bounds(what);
     }
-    case Space::Shared: {
-      if (!inside(shared_extents_, address, size) || address + size > shared_size_) {
-        return out_of_bounds(describe_address(space, address));
-      }
-      cells = &shared_[address];
-      if (ctx_.options.check_races) {
-        auto& page = shared_shadow_pages_[address >> 12];
-        if (!page) page.reset(new ByteShadow[4096]);
-        shadow = &page[address & 4095];
-      }
-      break;
-    }
-    case Space::Local: {
-      if (!inside(local_extents_, address, size)) return out_of_bounds(describe_address(space, address));
-      cells = &local_[size_t{t} * prog_.local_bytes + address];
-      break;
-    }
-    case Space::Param: {
-      if (address + size <= prog_.param_bytes) {
-        if (kind != AccessKind::Read) {
-          fail_unsupported(in, t, "writes a kernel parameter");
-          return nullptr;
-        }
-        cells = &ctx_.params[address];
-      } else if (address >= prog_.param_bytes && address + size <= prog_.param_bytes + prog_.scratch_param_bytes) {
-        cells = &scratch_[size_t{t} * prog_.scratch_param_bytes + (address - prog_.param_bytes)];
-      } else {
-        return out_of_bounds(describe_address(space, address));
-      }
-      break;
-    }
-    case Space::Const: {
-      if (kind != AccessKind::Read) {
-        fail_unsupported(in, t, "writes constant memory");
-        return nullptr;
-      }
-      // .const addresses carry the const window (symbols are placed there).
-      if (address < kConstWindow || address - kConstWindow + size > ctx_.constants.size()) {
-        return out_of_bounds(describe_address(space, address));
-      }
-      cells = &ctx_.constants[address - kConstWindow];
-      break;
-    }
-    default:
-      fail_unsupported(in, t, "accesses an unknown state space");
+    const bool read_only =
+        r->is_array && (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::Index);
+    if (read_only && kind != AccessKind::Read) {
+      fail_unsupported(
+          in, t,
+          fmt::format("writes {}, an array the launch declares read-only ({}); declare it "
+                      "inout to verify kernels that update it",
+                      describe_address(space, address), launch::to_string(r->kind)));
       return nullptr;
+    }
+    GlobalMemory::Page& page = global_page(address);
+    cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
+    if (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) {
+      // Symbols of input elements are created on first access, under the page lock.
+      while (page.lock.test_and_set(std::memory_order_acquire)) {
+      }
+      ctx_.global.materialize_inputs(page, address, size);
+      page.lock.clear(std::memory_order_release);
+    }
+    // Read-only arrays are never written (refused above), so their reads cannot race: no
+    // shadow for them.
+    if (ctx_.options.check_races && !read_only) {
+      lock = &page.lock;
+      while (lock->test_and_set(std::memory_order_acquire)) {
+      }
+      if (!page.shadow)
+        page.shadow.reset(new ByteShadow[GlobalMemory::kPageSize]);
+      shadow = &page.shadow[address & (GlobalMemory::kPageSize - 1)];
+    }
+    if (is_store_to_global) {
+      for (uint32_t i = 0; i < size; ++i)
+        cells[i].written = 1;
+    }
+    break;
+  }
+  case Space::Shared: {
+    if (!inside(shared_extents_, address, size) || address + size > shared_size_) {
+      return out_of_bounds(describe_address(space, address));
+    }
+    cells = &shared_[address];
+    if (ctx_.options.check_races) {
+      auto& page = shared_shadow_pages_[address >> 12];
+      if (!page)
+        page.reset(new ByteShadow[4096]);
+      shadow = &page[address & 4095];
+    }
+    break;
+  }
+  case Space::Local: {
+    if (!inside(local_extents_, address, size))
+      return out_of_bounds(describe_address(space, address));
+    cells = &local_[size_t{t} * prog_.local_bytes + address];
+    break;
+  }
+  case Space::Param: {
+    if (address + size <= prog_.param_bytes) {
+      if (kind != AccessKind::Read) {
+        fail_unsupported(in, t, "writes a kernel parameter");
+        return nullptr;
+      }
+      cells = &ctx_.params[address];
+    } else if (address >= prog_.param_bytes &&
+               address + size <= prog_.param_bytes + prog_.scratch_param_bytes) {
+      cells = &scratch_[size_t{t} * prog_.scratch_param_bytes + (address - prog_.param_bytes)];
+    } else {
+      return out_of_bounds(describe_address(space, address));
+    }
+    break;
+  }
+  case Space::Const: {
+    if (kind != AccessKind::Read) {
+      fail_unsupported(in, t, "writes constant memory");
+      return nullptr;
+    }
+    // .const addresses carry the const window (symbols are placed there).
+    if (address < kConstWindow || address - kConstWindow + size > ctx_.constants.size()) {
+      return out_of_bounds(describe_address(space, address));
+    }
+    cells = &ctx_.constants[address - kConstWindow];
+    break;
+  }
+  default:
+    fail_unsupported(in, t, "accesses an unknown state space");
+    return nullptr;
   }
   if (!uncommitted_[t].empty() || !committed_[t].empty()) {
     if (copy_hazard(space, address, size, t, kind)) {
-      if (lock) lock->clear(std::memory_order_release);
+      if (lock)
+        lock->clear(std::memory_order_release);
       return nullptr;
     }
   }
@@ -221,8 +252,10 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     Accessor a{cta_, t, w, t % 32, stamp_, warp_phase_[w], current_pc_};
     Conflict c;
     for (uint32_t i = 0; i < size; ++i) {
-      if (!check_and_record(shadow[i], a, kind, c)) continue;
-      if (lock) lock->clear(std::memory_order_release);
+      if (!check_and_record(shadow[i], a, kind, c))
+        continue;
+      if (lock)
+        lock->clear(std::memory_order_release);
       const bool partial_sync = (c.cta == cta_ && c.warp == w && warp_partial_sync_[w]);
       Failure f;
       f.verdict = partial_sync ? Verdict::Unsupported : Verdict::DataRace;
@@ -232,26 +265,33 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       f.location = describe_address(space, address + i);
       f.first = site(t, current_pc_);
       f.second = site_of(c.cta, c.thread, c.pc);
-      const std::string who_now = c.cta == cta_ ? fmt::format("thread {}", t) : fmt::format("thread {} of CTA {}", t, cta_);
-      const std::string who_then = c.cta == cta_ ? fmt::format("thread {}", c.thread) : fmt::format("thread {} of CTA {}", c.thread, c.cta);
-      f.message = fmt::format("data race on {} {}: {} by {} (PTX line {}) conflicts with {} by {} (PTX line {})",
-                              f.space, f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
-                              c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0);
+      const std::string who_now =
+          c.cta == cta_ ? fmt::format("thread {}", t) : fmt::format("thread {} of CTA {}", t, cta_);
+      const std::string who_then = c.cta == cta_
+                                       ? fmt::format("thread {}", c.thread)
+                                       : fmt::format("thread {} of CTA {}", c.thread, c.cta);
+      f.message = fmt::format(
+          "data race on {} {}: {} by {} (PTX line {}) conflicts with {} by {} (PTX line {})",
+          f.space, f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
+          c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0);
       if (partial_sync) {
-        f.message += "; the warp used partial-mask synchronization, which the race check does not model, so "
-                     "this may be a false alarm";
+        f.message +=
+            "; the warp used partial-mask synchronization, which the race check does not model, so "
+            "this may be a false alarm";
       }
       failed_ = true;
       ctx_.report(cta_, std::move(f));
       return nullptr;
     }
-    if (lock) lock->clear(std::memory_order_release);
+    if (lock)
+      lock->clear(std::memory_order_release);
   }
   // A location with pending atomics is settled before a plain access sees it.
   if (kind != AccessKind::Atomic) {
     for (uint32_t i = 0; i < size; ++i) {
       if (cells[i].node == ctx_.pending_marker && ctx_.pending_marker != 0) {
-        materialize_atomics(space == Space::Global ? address : (address | (uint64_t{1} << 63)), cells, size);
+        materialize_atomics(space == Space::Global ? address : (address | (uint64_t{1} << 63)),
+                            cells, size);
         break;
       }
     }
@@ -261,10 +301,12 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
 
 void CtaRunner::materialize_atomics(uint64_t key, ByteCell* cells, uint32_t size) {
   // Find the pending entries overlapping this access (keys are element start addresses).
-  auto settle = [&](std::map<uint64_t, PendingAtomic>& table, uint64_t start, ByteCell* first_cell) {
+  auto settle = [&](std::map<uint64_t, PendingAtomic>& table, uint64_t start,
+                    ByteCell* first_cell) {
     for (uint64_t a = start >= 8 ? start - 7 : 0; a < start + size; ++a) {
       auto it = table.find(a);
-      if (it == table.end()) continue;
+      if (it == table.end())
+        continue;
       PendingAtomic p = std::move(it->second);
       table.erase(it);
       const Value v = materialize(p, b_, ctx_.undef);
@@ -286,9 +328,11 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     auto a = address_of(in.mem[0], t);
-    if (!a) return;
+    if (!a)
+      return;
     ByteCell* cells = access(in.space, *a, elem * n, elem * n, t, AccessKind::Read);
-    if (!cells) return;
+    if (!cells)
+      return;
     for (uint32_t i = 0; i < n && i < in.dsts.size(); ++i) {
       Value v = load(cells + i * elem, elem);
       v.fl = is_float(in.type) || cells[i * elem].stored_as == kStoredFloat;
@@ -296,8 +340,10 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
       if (!v.symbolic() && is_signed(in.type) && elem < 8) {
         const int shift = 64 - 8 * static_cast<int>(elem);
         v.bits = static_cast<uint64_t>(static_cast<int64_t>(v.bits << shift) >> shift);
-        const uint32_t rw = in.dsts[i].kind == OpKind::Reg ? width_of(prog_.registers[in.dsts[i].reg].type) : 64;
-        if (rw < 64 && rw != 0) v.bits &= (uint64_t{1} << rw) - 1;
+        const uint32_t rw =
+            in.dsts[i].kind == OpKind::Reg ? width_of(prog_.registers[in.dsts[i].reg].type) : 64;
+        if (rw < 64 && rw != 0)
+          v.bits &= (uint64_t{1} << rw) - 1;
       }
       set_dst(in.dsts[i], t, v);
     }
@@ -311,33 +357,42 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     auto a = address_of(in.mem[0], t);
-    if (!a) return;
+    if (!a)
+      return;
     Value values[8];
     for (uint32_t i = 0; i < n && i < in.srcs.size(); ++i) {
       values[i] = read(in.srcs[i], t);
-      if (in.srcs[i].kind == OpKind::Imm && in.srcs[i].imm_is_float && in.srcs[i].imm_width == 64 && elem == 4) {
-        values[i].bits = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(values[i].bits)));
+      if (in.srcs[i].kind == OpKind::Imm && in.srcs[i].imm_is_float && in.srcs[i].imm_width == 64 &&
+          elem == 4) {
+        values[i].bits =
+            std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(values[i].bits)));
       }
-      const symbolic::Op op = values[i].symbolic() ? ctx_.store.op(values[i].node) : symbolic::Op::Const;
+      const symbolic::Op op =
+          values[i].symbolic() ? ctx_.store.op(values[i].node) : symbolic::Op::Const;
       if (op == symbolic::Op::RawBits) {
         const auto& nd = ctx_.store.node(values[i].node);
         values[i] = Value{uint64_t{nd.b} << 32 | nd.a, 0};
       }
     }
-    if (failed_) return;
+    if (failed_)
+      return;
     const bool global = in.space == Space::Global ||
                         (in.space == Space::Generic && resolve_generic(*a).first == Space::Global);
     ByteCell* cells = access(in.space, *a, elem * n, elem * n, t, AccessKind::Write, global);
-    if (!cells) return;
+    if (!cells)
+      return;
     for (uint32_t i = 0; i < n && i < in.srcs.size(); ++i) {
       Value v = values[i];
       // Float data moved through integer registers stays float data.
-      const uint8_t stored_as =
-          (is_float(in.type) || v.fl) ? kStoredFloat : is_signed(in.type) ? kStoredSigned : kStoredUnsigned;
+      const uint8_t stored_as = (is_float(in.type) || v.fl) ? kStoredFloat
+                                : is_signed(in.type)        ? kStoredSigned
+                                                            : kStoredUnsigned;
       // A value narrower than its register: keep the low bytes (symbolic data keeps its value).
-      if (!v.symbolic() && elem < 8) v.bits &= (uint64_t{1} << (8 * elem)) - 1;
+      if (!v.symbolic() && elem < 8)
+        v.bits &= (uint64_t{1} << (8 * elem)) - 1;
       store_value(cells + i * elem, v, elem);
-      for (uint32_t k = 0; k < elem; ++k) cells[i * elem + k].stored_as = stored_as;
+      for (uint32_t k = 0; k < elem; ++k)
+        cells[i * elem + k].stored_as = stored_as;
     }
   }
 }
@@ -349,13 +404,17 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     auto a = address_of(in.mem[0], t);
-    if (!a) return;
+    if (!a)
+      return;
     const Value x = read(in.srcs[0], t);
-    if (failed_) return;
+    if (failed_)
+      return;
     const bool bitwise = op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor;
     const bool order_free = op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max || bitwise;
     if (!order_free) {
-      fail_unsupported(in, t, "is an atomic whose result depends on the order of the threads (exch, cas, inc, dec)");
+      fail_unsupported(
+          in, t,
+          "is an atomic whose result depends on the order of the threads (exch, cas, inc, dec)");
       return;
     }
     if (bitwise && x.symbolic()) {
@@ -364,13 +423,16 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
     }
     Space space = in.space;
     uint64_t address = *a;
-    if (space == Space::Generic) std::tie(space, address) = resolve_generic(address);
+    if (space == Space::Generic)
+      std::tie(space, address) = resolve_generic(address);
     if (space != Space::Global && space != Space::Shared) {
       fail_unsupported(in, t, "is an atomic outside global and shared memory");
       return;
     }
-    ByteCell* cells = access(space, address, elem, elem, t, AccessKind::Atomic, space == Space::Global);
-    if (!cells) return;
+    ByteCell* cells =
+        access(space, address, elem, elem, t, AccessKind::Atomic, space == Space::Global);
+    if (!cells)
+      return;
     auto add_to = [&](std::map<uint64_t, PendingAtomic>& table) {
       auto it = table.find(address);
       if (it == table.end()) {
@@ -403,7 +465,9 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
     }
     if (in.op == XOp::Atom && !in.dsts.empty() && in.dsts[0].kind == OpKind::Reg) {
       // The old value depends on the order of the threads: poison it.
-      set_dst(in.dsts[0], t, Value{0, ctx_.store.intern(symbolic::Node{symbolic::Op::AtomicResult, 0, 0, in.line, 0, 0})});
+      set_dst(in.dsts[0], t,
+              Value{0, ctx_.store.intern(
+                           symbolic::Node{symbolic::Op::AtomicResult, 0, 0, in.line, 0, 0})});
     }
   }
 }
@@ -414,13 +478,16 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
     const uint32_t t = base + std::countr_zero(m);
     auto dst = address_of(in.mem[0], t);
     auto src = address_of(in.mem[1], t);
-    if (!dst || !src) return;
+    if (!dst || !src)
+      return;
     auto size = concrete_operand(in.srcs[0], t, "a copy size");
-    if (!size) return;
+    if (!size)
+      return;
     uint64_t src_size = *size;
     if (in.srcs.size() > 1) {
       auto s = concrete_operand(in.srcs[1], t, "a source size");
-      if (!s) return;
+      if (!s)
+        return;
       src_size = *s;
     }
     if (*size != 4 && *size != 8 && *size != 16) {
@@ -430,13 +497,18 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
     // The global read is checked and done now; the shared write happens when the thread waits
     // for the group. Until then the thread must not touch either range (copy_hazard).
     uint64_t d = *dst;
-    if (in_window(d, kSharedWindow)) d -= kSharedWindow;
-    PendingCopy copy{d, *src, static_cast<uint32_t>(*size), static_cast<uint32_t>(src_size), current_pc_, {}, stamp_};
+    if (in_window(d, kSharedWindow))
+      d -= kSharedWindow;
+    PendingCopy copy{
+        d,  *src,  static_cast<uint32_t>(*size), static_cast<uint32_t>(src_size), current_pc_,
+        {}, stamp_};
     const uint32_t readable = static_cast<uint32_t>(std::min(src_size, *size));
     ByteCell* src_cells = nullptr;
     if (readable > 0) {
-      src_cells = access(Space::Global, *src, readable, static_cast<uint32_t>(*size), t, AccessKind::Read);
-      if (!src_cells) return;
+      src_cells =
+          access(Space::Global, *src, readable, static_cast<uint32_t>(*size), t, AccessKind::Read);
+      if (!src_cells)
+        return;
     }
     for (uint32_t off = 0; off < copy.size; off += 4) {
       copy.values.push_back(off + 4 <= readable ? load(src_cells + off, 4) : Value{0, 0});
@@ -449,42 +521,50 @@ void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& grou
   const uint32_t saved_pc = current_pc_;
   completing_copies_ = true;
   for (const auto& c : group) {
-    if (failed_) break;
+    if (failed_)
+      break;
     current_pc_ = c.pc;
-    if (source_overwritten(c, t)) break;
+    if (source_overwritten(c, t))
+      break;
     ByteCell* cells = access(Space::Shared, c.dst, c.size, c.size, t, AccessKind::Write);
-    if (!cells) break;
-    for (uint32_t i = 0; i < c.values.size(); ++i) store_value(cells + 4 * i, c.values[i], 4);
+    if (!cells)
+      break;
+    for (uint32_t i = 0; i < c.values.size(); ++i)
+      store_value(cells + 4 * i, c.values[i], 4);
   }
   completing_copies_ = false;
   current_pc_ = saved_pc;
 }
 
 bool CtaRunner::source_overwritten(const PendingCopy& c, uint32_t t) {
-  if (!ctx_.options.check_races) return false;
+  if (!ctx_.options.check_races)
+    return false;
   const uint32_t readable = std::min(c.size, c.src_size);
   for (uint32_t i = 0; i < readable; ++i) {
     GlobalMemory::Page& page = global_page(c.src + i);
     while (page.lock.test_and_set(std::memory_order_acquire)) {
     }
-    const ByteShadow* shadow = page.shadow ? &page.shadow[(c.src + i) & (GlobalMemory::kPageSize - 1)] : nullptr;
+    const ByteShadow* shadow =
+        page.shadow ? &page.shadow[(c.src + i) & (GlobalMemory::kPageSize - 1)] : nullptr;
     const bool overwritten = shadow != nullptr && shadow->w_stamp != 0 &&
                              (shadow->w_cta != cta_ || shadow->w_thread != t) &&
                              (shadow->w_cta != cta_ || shadow->w_stamp >= c.issue_stamp);
     const uint32_t w_cta = shadow ? shadow->w_cta : 0, w_thread = shadow ? shadow->w_thread : 0,
                    w_pc = shadow ? shadow->w_pc : 0;
     page.lock.clear(std::memory_order_release);
-    if (!overwritten) continue;
+    if (!overwritten)
+      continue;
     Failure f;
     f.verdict = Verdict::DataRace;
     f.kind = "write-read race";
     f.space = "global";
     f.address = c.src + i;
     f.location = describe_address(Space::Global, c.src + i);
-    f.message = fmt::format("data race on global {}: thread {} wrote it (PTX line {}) while the cp.async of thread {} "
-                            "(PTX line {}) that reads it was in flight",
-                            f.location, w_thread, w_pc < prog_.insts.size() ? prog_.insts[w_pc].line : 0, t,
-                            prog_.insts[c.pc].line);
+    f.message = fmt::format(
+        "data race on global {}: thread {} wrote it (PTX line {}) while the cp.async of thread {} "
+        "(PTX line {}) that reads it was in flight",
+        f.location, w_thread, w_pc < prog_.insts.size() ? prog_.insts[w_pc].line : 0, t,
+        prog_.insts[c.pc].line);
     f.first = site(t, c.pc);
     f.second = site_of(w_cta, w_thread, w_pc);
     failed_ = true;
@@ -494,23 +574,30 @@ bool CtaRunner::source_overwritten(const PendingCopy& c, uint32_t t) {
   return false;
 }
 
-bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t, AccessKind kind) {
-  if (completing_copies_) return false;
-  auto overlaps = [&](uint64_t start, uint32_t length) { return address < start + length && start < address + size; };
+bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t,
+                            AccessKind kind) {
+  if (completing_copies_)
+    return false;
+  auto overlaps = [&](uint64_t start, uint32_t length) {
+    return address < start + length && start < address + size;
+  };
   auto check = [&](const PendingCopy& c) {
     const bool on_destination = space == Space::Shared && overlaps(c.dst, c.size);
-    const bool on_source = space == Space::Global && kind != AccessKind::Read && overlaps(c.src, c.size);
-    if (!on_destination && !on_source) return false;
+    const bool on_source =
+        space == Space::Global && kind != AccessKind::Read && overlaps(c.src, c.size);
+    if (!on_destination && !on_source)
+      return false;
     Failure f;
     f.verdict = Verdict::DataRace;
     f.kind = "cp.async hazard";
     f.space = space == Space::Shared ? "shared" : "global";
     f.address = address;
     f.location = describe_address(space, address);
-    f.message = fmt::format("thread {} {} {} while its cp.async (PTX line {}) that {} it has not completed "
-                            "(no cp.async.wait_group in between)",
-                            t, kind == AccessKind::Read ? "reads" : "writes", f.location,
-                            prog_.insts[c.pc].line, on_destination ? "writes" : "reads");
+    f.message =
+        fmt::format("thread {} {} {} while its cp.async (PTX line {}) that {} it has not completed "
+                    "(no cp.async.wait_group in between)",
+                    t, kind == AccessKind::Read ? "reads" : "writes", f.location,
+                    prog_.insts[c.pc].line, on_destination ? "writes" : "reads");
     f.first = site(t, current_pc_);
     f.second = site(t, c.pc);
     failed_ = true;
@@ -518,11 +605,13 @@ bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32
     return true;
   };
   for (const auto& c : uncommitted_[t]) {
-    if (check(c)) return true;
+    if (check(c))
+      return true;
   }
   for (const auto& g : committed_[t]) {
     for (const auto& c : g) {
-      if (check(c)) return true;
+      if (check(c))
+        return true;
     }
   }
   return false;
@@ -535,7 +624,8 @@ void CtaRunner::exec_cp_async_wait(const Inst& in, uint32_t w, uint32_t mask) {
     size_t keep = 0;
     if (in.sub == 0) {
       auto n = concrete_operand(in.srcs[0], t, "a group count");
-      if (!n) return;
+      if (!n)
+        return;
       keep = static_cast<size_t>(*n);
     } else {
       committed_[t].push_back(std::move(uncommitted_[t]));
@@ -544,7 +634,8 @@ void CtaRunner::exec_cp_async_wait(const Inst& in, uint32_t w, uint32_t mask) {
     while (committed_[t].size() > keep) {
       complete_copies(t, committed_[t].front());
       committed_[t].pop_front();
-      if (failed_) return;
+      if (failed_)
+        return;
     }
   }
 }
@@ -560,11 +651,13 @@ void CtaRunner::exec_call(const Inst& in, uint32_t w, uint32_t mask) {
         return;
       }
       ByteCell* arg = access(Space::Param, in.srcs[0].imm, 4, 4, t, AccessKind::Read);
-      if (!arg) return;
+      if (!arg)
+        return;
       const Value x = load(arg, 4);
       const ExprId e = x.node == ctx_.undef ? ctx_.undef : idioms_.symexp(real_of(x, ValType::F32));
       ByteCell* ret = access(Space::Param, in.dsts[0].imm, 4, 4, t, AccessKind::Write);
-      if (!ret) return;
+      if (!ret)
+        return;
       store_value(ret, Value{0, e}, 4);
       continue;
     }
@@ -572,15 +665,18 @@ void CtaRunner::exec_call(const Inst& in, uint32_t w, uint32_t mask) {
       // printf has no effect on the outputs; its return value is 0.
       if (!in.dsts.empty()) {
         ByteCell* ret = access(Space::Param, in.dsts[0].imm, 4, 4, t, AccessKind::Write);
-        if (!ret) return;
+        if (!ret)
+          return;
         store_value(ret, Value{0, 0}, 4);
       }
       continue;
     }
-    fail_unsupported(in, t, fmt::format("calls '{}' (only __symexpf and vprintf calls are modeled; inline "
-                                        "device functions with __forceinline__)", callee.name));
+    fail_unsupported(in, t,
+                     fmt::format("calls '{}' (only __symexpf and vprintf calls are modeled; inline "
+                                 "device functions with __forceinline__)",
+                                 callee.name));
     return;
   }
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

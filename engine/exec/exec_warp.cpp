@@ -8,9 +8,8 @@
 // for columns 0-7 (registers 0-3) and 8-15 (registers 4-7). Loading, multiplying and storing
 // fragments is independent of that choice; a kernel that changed one copy of a repeated element
 // is refused rather than verified.
-#include <fmt/format.h>
-
 #include <bit>
+#include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
 
@@ -69,18 +68,20 @@ Coord wmma_a(uint32_t l, uint32_t reg, uint32_t half) {
   return mma_a_16816(l, r * 2 + half);
 }
 Coord wmma_b(uint32_t l, uint32_t reg, uint32_t half) {
-  const uint32_t r = reg & 3;  // 0-1: columns 0-7, 2-3: columns 8-15
+  const uint32_t r = reg & 3; // 0-1: columns 0-7, 2-3: columns 8-15
   Coord c = mma_b_16816(l, (r & 1) * 2 + half);
-  if (r >= 2) c.col += 8;
+  if (r >= 2)
+    c.col += 8;
   return c;
 }
 Coord wmma_c(uint32_t l, uint32_t reg) {
   Coord c = mma_c_16n8(l, reg & 3);
-  if (reg >= 4) c.col += 8;
+  if (reg >= 4)
+    c.col += 8;
   return c;
 }
 
-}  // namespace
+} // namespace
 
 void CtaRunner::exec_shfl(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
@@ -91,7 +92,8 @@ void CtaRunner::exec_shfl(const Inst& in, uint32_t w, uint32_t mask) {
     src[l] = read(in.srcs[0], base + l);
     auto bv = concrete_operand(in.srcs[1], base + l, "a shuffle lane");
     auto cv = concrete_operand(in.srcs[2], base + l, "a shuffle clamp");
-    if (!bv || !cv) return;
+    if (!bv || !cv)
+      return;
     b[l] = static_cast<uint32_t>(*bv);
     c[l] = static_cast<uint32_t>(*cv);
   }
@@ -105,32 +107,34 @@ void CtaRunner::exec_shfl(const Inst& in, uint32_t w, uint32_t mask) {
     int32_t j = 0;
     bool pval = false;
     switch (mode) {
-      case ShflMode::Up:
-        j = static_cast<int32_t>(l) - static_cast<int32_t>(bval);
-        pval = j >= static_cast<int32_t>(max_lane);
-        break;
-      case ShflMode::Down:
-        j = static_cast<int32_t>(l + bval);
-        pval = j <= static_cast<int32_t>(max_lane);
-        break;
-      case ShflMode::Bfly:
-        j = static_cast<int32_t>(l ^ bval);
-        pval = j <= static_cast<int32_t>(max_lane);
-        break;
-      case ShflMode::Idx:
-        j = static_cast<int32_t>(min_lane | (bval & ~seg));
-        pval = j <= static_cast<int32_t>(max_lane);
-        break;
+    case ShflMode::Up:
+      j = static_cast<int32_t>(l) - static_cast<int32_t>(bval);
+      pval = j >= static_cast<int32_t>(max_lane);
+      break;
+    case ShflMode::Down:
+      j = static_cast<int32_t>(l + bval);
+      pval = j <= static_cast<int32_t>(max_lane);
+      break;
+    case ShflMode::Bfly:
+      j = static_cast<int32_t>(l ^ bval);
+      pval = j <= static_cast<int32_t>(max_lane);
+      break;
+    case ShflMode::Idx:
+      j = static_cast<int32_t>(min_lane | (bval & ~seg));
+      pval = j <= static_cast<int32_t>(max_lane);
+      break;
     }
-    if (!pval) j = static_cast<int32_t>(l);
+    if (!pval)
+      j = static_cast<int32_t>(l);
     Value v;
     if (j < 0 || j > 31 || !((mask >> j) & 1u)) {
-      v = Value{0, ctx_.undef};  // reading an inactive lane gives an undefined value
+      v = Value{0, ctx_.undef}; // reading an inactive lane gives an undefined value
     } else {
       v = src[j];
     }
     set_dst(in.dsts[0], t, v);
-    if (in.dsts.size() > 1) set_dst(in.dsts[1], t, Value{pval ? 1u : 0u, 0});
+    if (in.dsts.size() > 1)
+      set_dst(in.dsts[1], t, Value{pval ? 1u : 0u, 0});
   }
 }
 
@@ -141,18 +145,28 @@ void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
     const uint32_t l = std::countr_zero(m);
     Value p = read(in.srcs[0], base + l);
     auto bit = concrete(p, base + l, "a vote predicate");
-    if (!bit) return;
-    if (((*bit & 1u) != 0) != in.srcs[0].negated) ballot |= 1u << l;
+    if (!bit)
+      return;
+    if (((*bit & 1u) != 0) != in.srcs[0].negated)
+      ballot |= 1u << l;
   }
   const auto mode = static_cast<VoteMode>(in.sub);
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     uint64_t r = 0;
     switch (mode) {
-      case VoteMode::All: r = (ballot & mask) == mask; break;
-      case VoteMode::Any: r = (ballot & mask) != 0; break;
-      case VoteMode::Uni: r = (ballot & mask) == mask || (ballot & mask) == 0; break;
-      case VoteMode::Ballot: r = ballot & mask; break;
+    case VoteMode::All:
+      r = (ballot & mask) == mask;
+      break;
+    case VoteMode::Any:
+      r = (ballot & mask) != 0;
+      break;
+    case VoteMode::Uni:
+      r = (ballot & mask) == mask || (ballot & mask) == 0;
+      break;
+    case VoteMode::Ballot:
+      r = ballot & mask;
+      break;
     }
     set_dst(in.dsts[0], t, Value{r, 0});
   }
@@ -169,7 +183,8 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
   uint64_t rows[32];
   for (uint32_t l = 0; l < 8 * count; ++l) {
     auto a = address_of(in.mem[0], base + l);
-    if (!a) return;
+    if (!a)
+      return;
     rows[l] = *a;
   }
   for (uint32_t l = 0; l < 32; ++l) {
@@ -186,7 +201,8 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
           col = l >> 2;
         }
         ByteCell* cells = access(in.space, rows[8 * i + row] + 2 * col, 2, 2, t, AccessKind::Read);
-        if (!cells) return;
+        if (!cells)
+          return;
         halves[h] = load(cells, 2);
       }
       Value v;
@@ -195,7 +211,9 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
       } else if (halves[0].node == ctx_.undef || halves[1].node == ctx_.undef) {
         v = Value{0, ctx_.undef};
       } else {
-        auto part = [&](const Value& x) { return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16); };
+        auto part = [&](const Value& x) {
+          return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16);
+        };
         v = Value{0, b_.pack(part(halves[0]), part(halves[1]), 16)};
       }
       set_dst(in.dsts[i], t, v);
@@ -213,34 +231,41 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
   const bool is_acc = part == WmmaPart::C;
   const uint32_t elem = is_acc ? (in.type == ValType::F16 ? 2 : 4) : 2;
   if (!is_acc && in.type != ValType::F16 && in.type != ValType::BF16) {
-    fail_unsupported(in, base + std::countr_zero(mask), "loads a wmma fragment of a type other than f16/bf16");
+    fail_unsupported(in, base + std::countr_zero(mask),
+                     "loads a wmma fragment of a type other than f16/bf16");
     return;
   }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t l = std::countr_zero(m);
     const uint32_t t = base + l;
     auto a = address_of(in.mem[0], t);
-    if (!a) return;
+    if (!a)
+      return;
     uint64_t stride = 16;
     if (!in.srcs.empty()) {
       auto s = concrete_operand(in.srcs[0], t, "a wmma stride");
-      if (!s) return;
+      if (!s)
+        return;
       stride = *s;
     }
     auto element = [&](Coord c) -> std::optional<Value> {
-      const uint64_t index = in.layout == 1 ? uint64_t{c.col} * stride + c.row : uint64_t{c.row} * stride + c.col;
+      const uint64_t index =
+          in.layout == 1 ? uint64_t{c.col} * stride + c.row : uint64_t{c.row} * stride + c.col;
       ByteCell* cells = access(in.space, *a + index * elem, elem, elem, t, AccessKind::Read);
-      if (!cells) return std::nullopt;
+      if (!cells)
+        return std::nullopt;
       return load(cells, elem);
     };
     if (is_acc) {
       if (elem != 4) {
-        fail_unsupported(in, t, "loads an f16 wmma accumulator (only f32 accumulators are modeled)");
+        fail_unsupported(in, t,
+                         "loads an f16 wmma accumulator (only f32 accumulators are modeled)");
         return;
       }
       for (uint32_t reg = 0; reg < 8 && reg < in.dsts.size(); ++reg) {
         auto v = element(wmma_c(l, reg));
-        if (!v) return;
+        if (!v)
+          return;
         v->fl = true;
         set_dst(in.dsts[reg], t, *v);
       }
@@ -251,7 +276,8 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
       for (uint32_t h = 0; h < 2; ++h) {
         const Coord c = part == WmmaPart::A ? wmma_a(l, reg, h) : wmma_b(l, reg, h);
         auto v = element(c);
-        if (!v) return;
+        if (!v)
+          return;
         halves[h] = *v;
       }
       Value v;
@@ -260,7 +286,9 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
       } else if (halves[0].node == ctx_.undef || halves[1].node == ctx_.undef) {
         v = Value{0, ctx_.undef};
       } else {
-        auto piece = [&](const Value& x) { return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16); };
+        auto piece = [&](const Value& x) {
+          return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16);
+        };
         v = Value{0, b_.pack(piece(halves[0]), piece(halves[1]), 16)};
       }
       set_dst(in.dsts[reg], t, v);
@@ -271,7 +299,8 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
 void CtaRunner::exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   if (static_cast<MmaShape>(in.shape) != MmaShape::M16N16K16 || in.type != ValType::F32) {
-    fail_unsupported(in, base + std::countr_zero(mask), "stores a wmma fragment other than an m16n16k16 f32 accumulator");
+    fail_unsupported(in, base + std::countr_zero(mask),
+                     "stores a wmma fragment other than an m16n16k16 f32 accumulator");
     return;
   }
   const uint32_t nregs = in.groups[0];
@@ -279,22 +308,27 @@ void CtaRunner::exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask) {
     const uint32_t l = std::countr_zero(m);
     const uint32_t t = base + l;
     auto a = address_of(in.mem[0], t);
-    if (!a) return;
+    if (!a)
+      return;
     uint64_t stride = 16;
     if (in.srcs.size() > nregs) {
       auto s = concrete_operand(in.srcs[nregs], t, "a wmma stride");
-      if (!s) return;
+      if (!s)
+        return;
       stride = *s;
     }
     for (uint32_t reg = 0; reg < 8 && reg < nregs; ++reg) {
       const Coord c = wmma_c(l, reg);
-      const uint64_t index = in.layout == 1 ? uint64_t{c.col} * stride + c.row : uint64_t{c.row} * stride + c.col;
+      const uint64_t index =
+          in.layout == 1 ? uint64_t{c.col} * stride + c.row : uint64_t{c.row} * stride + c.col;
       const Value v = read(in.srcs[reg], t);
       const bool global = in.space == Space::Global;
       ByteCell* cells = access(in.space, *a + index * 4, 4, 4, t, AccessKind::Write, global);
-      if (!cells) return;
+      if (!cells)
+        return;
       store_value(cells, v, 4);
-      for (uint32_t k = 0; k < 4; ++k) cells[k].stored_as = kStoredFloat;
+      for (uint32_t k = 0; k < 4; ++k)
+        cells[k].stored_as = kStoredFloat;
     }
   }
 }
@@ -304,7 +338,8 @@ namespace {
 // The real value of half `h` of a packed register value (f16 or bf16).
 ExprId half_of(const Value& v, uint32_t h, ValType type, symbolic::Builder& b, ExprId undef,
                symbolic::ExprStore& s) {
-  if (v.node == undef) return undef;
+  if (v.node == undef)
+    return undef;
   if (!v.symbolic()) {
     const uint16_t bits = static_cast<uint16_t>(v.bits >> (16 * h));
     return (type == ValType::BF16 ? s.bf16_bits(bits) : s.float_bits(bits, 16)).value_or(undef);
@@ -318,12 +353,13 @@ ExprId half_of(const Value& v, uint32_t h, ValType type, symbolic::Builder& b, E
   return part;
 }
 
-}  // namespace
+} // namespace
 
 void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   if (static_cast<MmaShape>(in.shape) != MmaShape::M16N16K16 || mask != kAll) {
-    fail_unsupported(in, base + std::countr_zero(mask), "uses a wmma.mma form other than m16n16k16 on a full warp");
+    fail_unsupported(in, base + std::countr_zero(mask),
+                     "uses a wmma.mma form other than m16n16k16 on a full warp");
     return;
   }
   const uint32_t na = in.groups[0], nb = in.groups[1], nc = in.groups[2];
@@ -335,15 +371,17 @@ void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
   ExprId A[16][16] = {}, B[16][16] = {}, C[16][16] = {};
   const ValType ab = ValType::F16;
   auto& s = ctx_.store;
-  auto put = [&](ExprId (&M)[16][16], Coord c, ExprId v, uint32_t t) {
+  auto put = [&](ExprId(&M)[16][16], Coord c, ExprId v, uint32_t t) {
     ExprId& slot = M[c.row][c.col];
     if (slot == 0) {
       slot = v;
       return true;
     }
     if (slot != v) {
-      fail_unsupported(in, t, "receives wmma fragments whose repeated elements differ (element-wise fragment "
-                              "updates are not supported)");
+      fail_unsupported(
+          in, t,
+          "receives wmma fragments whose repeated elements differ (element-wise fragment "
+          "updates are not supported)");
       return false;
     }
     return true;
@@ -354,15 +392,18 @@ void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
       const Value va = read(in.srcs[reg], t);
       const Value vb = read(in.srcs[8 + reg], t);
       for (uint32_t h = 0; h < 2; ++h) {
-        if (!put(A, wmma_a(l, reg, h), half_of(va, h, ab, b_, ctx_.undef, s), t)) return;
-        if (!put(B, wmma_b(l, reg, h), half_of(vb, h, ab, b_, ctx_.undef, s), t)) return;
+        if (!put(A, wmma_a(l, reg, h), half_of(va, h, ab, b_, ctx_.undef, s), t))
+          return;
+        if (!put(B, wmma_b(l, reg, h), half_of(vb, h, ab, b_, ctx_.undef, s), t))
+          return;
       }
-      if (!put(C, wmma_c(l, reg), real_of(read(in.srcs[16 + reg], t), ValType::F32), t)) return;
+      if (!put(C, wmma_c(l, reg), real_of(read(in.srcs[16 + reg], t), ValType::F32), t))
+        return;
     }
   }
   const bool a_col = in.layout & 1, b_col = in.layout & 2;
   (void)a_col;
-  (void)b_col;  // the layouts only matter for loads and stores
+  (void)b_col; // the layouts only matter for loads and stores
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t t = base + l;
     for (uint32_t reg = 0; reg < 8; ++reg) {
@@ -394,8 +435,9 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
   } else if (shape == MmaShape::M16N8K8 && (half_ab || tf32)) {
     K = 8;
   } else {
-    fail_unsupported(in, base, "uses an mma.sync shape/type the engine does not model (m16n8k16 and m16n8k8 "
-                               "with f16/bf16/tf32 are)");
+    fail_unsupported(in, base,
+                     "uses an mma.sync shape/type the engine does not model (m16n8k16 and m16n8k8 "
+                     "with f16/bf16/tf32 are)");
     return;
   }
   const bool d_half = in.type == ValType::F16;
@@ -427,11 +469,13 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
     const uint32_t c_base = na + nb;
     for (uint32_t e = 0; e < 4; ++e) {
       const Coord c = mma_c_16n8(l, e);
-      C[c.row][c.col] = d_half ? half_of(read(in.srcs[c_base + e / 2], t), e & 1, ValType::F16, b_, ctx_.undef, s)
-                               : real_of(read(in.srcs[c_base + e], t), ValType::F32);
+      C[c.row][c.col] =
+          d_half ? half_of(read(in.srcs[c_base + e / 2], t), e & 1, ValType::F16, b_, ctx_.undef, s)
+                 : real_of(read(in.srcs[c_base + e], t), ValType::F32);
     }
   }
-  if (failed_) return;
+  if (failed_)
+    return;
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t t = base + l;
     ExprId d[4];
@@ -448,12 +492,14 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
     if (d_half) {
       for (uint32_t r = 0; r < 2 && r < in.dsts.size(); ++r) {
         const bool undef = d[2 * r] == ctx_.undef || d[2 * r + 1] == ctx_.undef;
-        set_dst(in.dsts[r], t, Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16), true});
+        set_dst(in.dsts[r], t,
+                Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16), true});
       }
     } else {
-      for (uint32_t e = 0; e < 4 && e < in.dsts.size(); ++e) set_dst(in.dsts[e], t, Value{0, d[e], true});
+      for (uint32_t e = 0; e < 4 && e < in.dsts.size(); ++e)
+        set_dst(in.dsts[e], t, Value{0, d[e], true});
     }
   }
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

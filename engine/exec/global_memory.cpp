@@ -23,13 +23,16 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
   // Module .global variables: initializer bytes, overridden by the launch's `globals`.
   globals_bytes_.reserve(program.variables.size());
   for (const auto& v : program.variables) {
-    if (v.space != Space::Global) continue;
+    if (v.space != Space::Global)
+      continue;
     std::vector<uint8_t> bytes(v.size, 0);
     for (const auto& [address, data] : program.initial_data) {
-      if (address == v.address) std::copy(data.begin(), data.end(), bytes.begin());
+      if (address == v.address)
+        std::copy(data.begin(), data.end(), bytes.begin());
     }
     if (auto it = config.globals.find(v.name); it != config.globals.end()) {
-      for (size_t b = 0; b < bytes.size() && b < 8; ++b) bytes[b] = static_cast<uint8_t>(static_cast<uint64_t>(it->second) >> (8 * b));
+      for (size_t b = 0; b < bytes.size() && b < 8; ++b)
+        bytes[b] = static_cast<uint8_t>(static_cast<uint64_t>(it->second) >> (8 * b));
     }
     globals_bytes_.push_back(std::move(bytes));
     Region r;
@@ -41,15 +44,18 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     r.initial = &globals_bytes_.back();
     regions_.push_back(r);
   }
-  std::sort(regions_.begin(), regions_.end(), [](const Region& a, const Region& b) { return a.base < b.base; });
+  std::sort(regions_.begin(), regions_.end(),
+            [](const Region& a, const Region& b) { return a.base < b.base; });
 }
 
 const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {
   auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
                              [](uint64_t a, const Region& r) { return a < r.base; });
-  if (it == regions_.begin()) return nullptr;
+  if (it == regions_.begin())
+    return nullptr;
   --it;
-  if (address - it->base >= it->size || size > it->size - (address - it->base)) return nullptr;
+  if (address - it->base >= it->size || size > it->size - (address - it->base))
+    return nullptr;
   return &*it;
 }
 
@@ -57,7 +63,9 @@ const Region* GlobalMemory::nearest(uint64_t address) const {
   const Region* best = nullptr;
   uint64_t best_distance = ~uint64_t{0};
   for (const auto& r : regions_) {
-    uint64_t d = address < r.base ? r.base - address : address >= r.base + r.size ? address - (r.base + r.size) + 1 : 0;
+    uint64_t d = address < r.base             ? r.base - address
+                 : address >= r.base + r.size ? address - (r.base + r.size) + 1
+                                              : 0;
     if (d < best_distance) {
       best_distance = d;
       best = &r;
@@ -81,7 +89,8 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
   const uint64_t page_base = address & ~(kPageSize - 1);
   for (uint32_t i = 0; i < size; ++i) {
     ByteCell& c = page.cells[address + i - page_base];
-    if (c.stored_as != kLazyInput) continue;
+    if (c.stored_as != kLazyInput)
+      continue;
     const Region* r = find(address + i, 1);
     const uint64_t offset = address + i - r->base;
     const uint64_t element = offset / r->elem_width;
@@ -90,7 +99,8 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
     const uint64_t first = r->base + element * r->elem_width;
     for (uint32_t b = 0; b < r->elem_width; ++b) {
       const uint64_t at = first + b;
-      if (at < page_base || at >= page_base + kPageSize) continue;
+      if (at < page_base || at >= page_base + kPageSize)
+        continue;
       ByteCell& cell = page.cells[at - page_base];
       cell = ByteCell{leaf, 0, static_cast<uint8_t>((__builtin_ctz(r->elem_width) << 4) | b), 0, 0};
     }
@@ -102,7 +112,8 @@ void GlobalMemory::initialize(uint64_t page_base, Page& page) {
   for (const auto& r : regions_) {
     const uint64_t lo = std::max(page_base, r.base);
     const uint64_t hi = std::min(page_end, r.base + r.size);
-    if (lo >= hi) continue;
+    if (lo >= hi)
+      continue;
     for (uint64_t a = lo; a < hi; ++a) {
       ByteCell& c = page.cells[a - page_base];
       const uint64_t offset = a - r.base;
@@ -113,22 +124,22 @@ void GlobalMemory::initialize(uint64_t page_base, Page& page) {
       const uint64_t element = offset / r.elem_width;
       const uint32_t within = static_cast<uint32_t>(offset % r.elem_width);
       switch (r.kind) {
-        case launch::ArrayKind::In:
-        case launch::ArrayKind::InOut:
-          c = ByteCell{0, 0, 0, 0, kLazyInput};
-          break;
-        case launch::ArrayKind::Index:
-          c = ByteCell{0, static_cast<uint8_t>(element >> (8 * within)), 0};
-          break;
-        case launch::ArrayKind::Zero:
-          c = ByteCell{0, 0, 0};
-          break;
-        case launch::ArrayKind::Out:
-          c = ByteCell{undef_, 0, 0};
-          break;
+      case launch::ArrayKind::In:
+      case launch::ArrayKind::InOut:
+        c = ByteCell{0, 0, 0, 0, kLazyInput};
+        break;
+      case launch::ArrayKind::Index:
+        c = ByteCell{0, static_cast<uint8_t>(element >> (8 * within)), 0};
+        break;
+      case launch::ArrayKind::Zero:
+        c = ByteCell{0, 0, 0};
+        break;
+      case launch::ArrayKind::Out:
+        c = ByteCell{undef_, 0, 0};
+        break;
       }
     }
   }
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -25,14 +25,14 @@ struct Region {
   uint64_t size = 0;
   uint32_t elem_width = 1;
   launch::ArrayKind kind = launch::ArrayKind::Zero;
-  bool is_array = false;     // an array of the launch configuration (else a module variable)
-  uint32_t array_id = 0;     // symbol id in the ExprStore (inputs)
-  size_t config_index = 0;   // index in KernelConfig::arrays
-  const std::vector<uint8_t>* initial = nullptr;  // module variables
+  bool is_array = false;   // an array of the launch configuration (else a module variable)
+  uint32_t array_id = 0;   // symbol id in the ExprStore (inputs)
+  size_t config_index = 0; // index in KernelConfig::arrays
+  const std::vector<uint8_t>* initial = nullptr; // module variables
 };
 
 class GlobalMemory {
- public:
+public:
   // Small pages: a CTA often reads a thin column slice of a big matrix (64 floats of each of 4096
   // rows), and every touched page is created whole.
   static constexpr uint64_t kPageBits = 9;
@@ -41,7 +41,7 @@ class GlobalMemory {
   struct Page {
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
     ByteCell cells[kPageSize];
-    std::unique_ptr<ByteShadow[]> shadow;  // created on first checked access
+    std::unique_ptr<ByteShadow[]> shadow; // created on first checked access
   };
 
   GlobalMemory(const Program& program, const launch::KernelConfig& config,
@@ -63,15 +63,16 @@ class GlobalMemory {
   // output array (single-threaded use after execution).
   template <class F>
   void for_each_touched_page(F&& f) const {
-    for (const auto& [number, page] : pages_) f(number << kPageBits, *page);
+    for (const auto& [number, page] : pages_)
+      f(number << kPageBits, *page);
   }
 
   const std::vector<Region>& regions() const { return regions_; }
 
- private:
+private:
   void initialize(uint64_t page_base, Page& page);
 
-  std::vector<Region> regions_;  // sorted by base
+  std::vector<Region> regions_; // sorted by base
   symbolic::ExprStore& store_;
   ExprId undef_;
   std::vector<std::vector<uint8_t>> globals_bytes_;
@@ -79,4 +80,4 @@ class GlobalMemory {
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
 };
 
-}  // namespace volta::exec
+} // namespace volta::exec

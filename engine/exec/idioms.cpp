@@ -15,11 +15,12 @@ constexpr uint32_t kHalf = 0x3F000000;      // 0.5
 constexpr uint32_t k252 = 0x437C0000;       // 252
 constexpr uint32_t kMagic = 0x4B400001;     // 1.5 * 2^23 + 1
 constexpr uint32_t kMagicBias = 0xCB40007F; // -(1.5 * 2^23 + 127)
-}  // namespace
+} // namespace
 
 bool IdiomLifter::is_const(ExprId id, uint32_t f32_bits) const {
   auto& s = b_.store();
-  if (s.op(id) != Op::Const) return false;
+  if (s.op(id) != Op::Const)
+    return false;
   auto expected = symbolic::rational_from_f32_bits(f32_bits);
   return expected && s.rational(id) == *expected;
 }
@@ -29,16 +30,22 @@ ExprId IdiomLifter::lifted(const char* idiom, ExprId x) {
   return b_.unary(Op::Exp, x);
 }
 
-ExprId IdiomLifter::symexp(ExprId x) { return lifted("__symexpf", x); }
+ExprId IdiomLifter::symexp(ExprId x) {
+  return lifted("__symexpf", x);
+}
 
 ExprId IdiomLifter::ex2(ExprId t) {
   auto& s = b_.store();
   const Node n = s.node(t);
-  if (n.op == Op::NegInf) return s.constant(0);  // 2^-inf = 0
-  if (n.op == Op::PosInf) return s.pos_inf();
+  if (n.op == Op::NegInf)
+    return s.constant(0); // 2^-inf = 0
+  if (n.op == Op::PosInf)
+    return s.pos_inf();
   if (n.op == Op::Mul) {
-    if (is_const(n.b, kLog2eHi)) return lifted("__expf", n.a);
-    if (is_const(n.a, kLog2eHi)) return lifted("__expf", n.b);
+    if (is_const(n.b, kLog2eHi))
+      return lifted("__expf", n.a);
+    if (is_const(n.a, kLog2eHi))
+      return lifted("__expf", n.b);
   }
   // Part of the accurate expf sequence: keep ex2 until the multiply by the scale lifts it.
   if (n.op == Op::Fma && (is_const(n.b, kLog2eLo) || is_const(n.b, kLog2eHi))) {
@@ -52,44 +59,59 @@ ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
   auto& s = b_.store();
   const Node pn = s.node(p);
   const Node sn = s.node(scale);
-  if (pn.op != Op::Ex2 || sn.op != Op::BitOp) return 0;
-  if (static_cast<BitOpKind>(sn.aux & 31) != BitOpKind::Shl) return 0;
+  if (pn.op != Op::Ex2 || sn.op != Op::BitOp)
+    return 0;
+  if (static_cast<BitOpKind>(sn.aux & 31) != BitOpKind::Shl)
+    return 0;
   const Node shift = s.node(sn.b);
-  if (shift.op != Op::RawBits || shift.a != 23) return 0;
+  if (shift.op != Op::RawBits || shift.a != 23)
+    return 0;
   const ExprId j = sn.a;
   // f = fma(x, lo, fma(x, hi, -(j + bias)))
   const Node f = s.node(pn.a);
-  if (f.op != Op::Fma || !is_const(f.b, kLog2eLo)) return 0;
+  if (f.op != Op::Fma || !is_const(f.b, kLog2eLo))
+    return 0;
   const ExprId x = f.a;
   const Node f1 = s.node(f.c);
-  if (f1.op != Op::Fma || f1.a != x || !is_const(f1.b, kLog2eHi)) return 0;
+  if (f1.op != Op::Fma || f1.a != x || !is_const(f1.b, kLog2eHi))
+    return 0;
   const Node nk = s.node(f1.c);
-  if (nk.op != Op::Neg) return 0;
+  if (nk.op != Op::Neg)
+    return 0;
   const Node k = s.node(nk.a);
-  if (k.op != Op::Add || k.a != j || !is_const(k.b, kMagicBias)) return 0;
+  if (k.op != Op::Add || k.a != j || !is_const(k.b, kMagicBias))
+    return 0;
   // j = fma(sat(fma(x, scale_in, 0.5)), 252, magic)
   const Node jn = s.node(j);
-  if (jn.op != Op::Fma || !is_const(jn.b, k252) || !is_const(jn.c, kMagic)) return 0;
+  if (jn.op != Op::Fma || !is_const(jn.b, k252) || !is_const(jn.c, kMagic))
+    return 0;
   // sat(t) = min(max(t, 0), 1)
   const Node mn = s.node(jn.a);
-  if (mn.op != Op::Min) return 0;
+  if (mn.op != Op::Min)
+    return 0;
   const Node mx = s.node(mn.a);
-  if (mx.op != Op::Max) return 0;
+  if (mx.op != Op::Max)
+    return 0;
   const Node t = s.node(mx.a);
-  if (t.op != Op::Fma || t.a != x || !is_const(t.b, kScaleIn) || !is_const(t.c, kHalf)) return 0;
+  if (t.op != Op::Fma || t.a != x || !is_const(t.b, kScaleIn) || !is_const(t.c, kHalf))
+    return 0;
   return x;
 }
 
 ExprId IdiomLifter::mul(ExprId a, ExprId b) {
-  if (ExprId x = accurate_expf_argument(a, b)) return lifted("expf", x);
-  if (ExprId x = accurate_expf_argument(b, a)) return lifted("expf", x);
+  if (ExprId x = accurate_expf_argument(a, b))
+    return lifted("expf", x);
+  if (ExprId x = accurate_expf_argument(b, a))
+    return lifted("expf", x);
   return b_.mul(a, b);
 }
 
 ExprId IdiomLifter::fma(ExprId a, ExprId b, ExprId c) {
-  if (ExprId x = accurate_expf_argument(a, b)) return b_.add(lifted("expf", x), c);
-  if (ExprId x = accurate_expf_argument(b, a)) return b_.add(lifted("expf", x), c);
+  if (ExprId x = accurate_expf_argument(a, b))
+    return b_.add(lifted("expf", x), c);
+  if (ExprId x = accurate_expf_argument(b, a))
+    return b_.add(lifted("expf", x), c);
   return b_.fma(a, b, c);
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -21,15 +21,16 @@
 namespace volta::exec {
 
 class IdiomLifter {
- public:
-  IdiomLifter(symbolic::Builder& b, std::map<std::string, uint64_t>& counts) : b_(b), counts_(counts) {}
+public:
+  IdiomLifter(symbolic::Builder& b, std::map<std::string, uint64_t>& counts)
+      : b_(b), counts_(counts) {}
 
   symbolic::ExprId ex2(symbolic::ExprId t);
   symbolic::ExprId mul(symbolic::ExprId a, symbolic::ExprId b);
   symbolic::ExprId fma(symbolic::ExprId a, symbolic::ExprId b, symbolic::ExprId c);
   symbolic::ExprId symexp(symbolic::ExprId x);
 
- private:
+private:
   // x when (p, scale) is the accurate-expf pair, else 0.
   symbolic::ExprId accurate_expf_argument(symbolic::ExprId p, symbolic::ExprId scale);
   bool is_const(symbolic::ExprId id, uint32_t f32_bits) const;
@@ -39,4 +40,4 @@ class IdiomLifter {
   std::map<std::string, uint64_t>& counts_;
 };
 
-}  // namespace volta::exec
+} // namespace volta::exec

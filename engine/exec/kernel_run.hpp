@@ -15,15 +15,15 @@ namespace volta::exec {
 
 // One side of a reported problem: a thread at an instruction.
 struct Site {
-  uint32_t cta = 0;           // linear CTA index
-  uint32_t ctaid[3] = {};     // CTA coordinates
-  uint32_t thread = 0;        // linear thread index
-  uint32_t tid[3] = {};       // thread coordinates
-  uint32_t pc = 0;            // instruction index
+  uint32_t cta = 0;       // linear CTA index
+  uint32_t ctaid[3] = {}; // CTA coordinates
+  uint32_t thread = 0;    // linear thread index
+  uint32_t tid[3] = {};   // thread coordinates
+  uint32_t pc = 0;        // instruction index
   uint32_t ptx_line = 0;
   uint32_t ptx_column = 0;
-  std::string instruction;    // as printed
-  std::string cuda_file;      // from .loc, when present
+  std::string instruction; // as printed
+  std::string cuda_file;   // from .loc, when present
   uint32_t cuda_line = 0;
 };
 
@@ -35,24 +35,24 @@ struct Failure {
   std::string space;    // "global", "shared", "local", ...
   std::string location; // "sdata[1] (shared offset 0x104)", "C[37]", "address 0x..."
   uint64_t address = 0;
-  std::optional<Site> first;   // the current access / the instruction at fault
-  std::optional<Site> second;  // the earlier conflicting access (races)
+  std::optional<Site> first;  // the current access / the instruction at fault
+  std::optional<Site> second; // the earlier conflicting access (races)
 };
 
 struct KernelStats {
-  uint64_t instructions = 0;  // executed thread-instructions
+  uint64_t instructions = 0; // executed thread-instructions
   uint64_t warp_instructions = 0;
-  uint64_t barriers = 0;      // CTA barriers fired
-  uint64_t warp_syncs = 0;    // warp-collective groups executed
+  uint64_t barriers = 0;   // CTA barriers fired
+  uint64_t warp_syncs = 0; // warp-collective groups executed
   uint64_t ctas = 0;
-  std::map<std::string, uint64_t> idioms;  // lifted exponential idioms and their counts
+  std::map<std::string, uint64_t> idioms; // lifted exponential idioms and their counts
 };
 
 // The final value of every written element of one output array.
 struct OutputArray {
   std::string name;
   uint32_t elem_width = 4;
-  std::vector<std::pair<uint64_t, symbolic::ExprId>> elements;  // (index, value), by index
+  std::vector<std::pair<uint64_t, symbolic::ExprId>> elements; // (index, value), by index
   // Per element: its last store carried float data (a float type, or float provenance). A
   // value stored as plain bits (a RawBits root) is read as a float when compared with a float
   // element and as an integer when compared with an integer one.
@@ -60,10 +60,10 @@ struct OutputArray {
 };
 
 struct KernelRun {
-  std::optional<Failure> failure;  // the run stopped here
+  std::optional<Failure> failure; // the run stopped here
   std::vector<OutputArray> outputs;
   KernelStats stats;
   double seconds = 0;
 };
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -19,13 +19,13 @@ namespace volta::exec {
 
 struct RunOptions {
   bool check_races = true;
-  uint64_t max_instructions = 0;            // 0: unlimited; else UNKNOWN-style stop (budget)
+  uint64_t max_instructions = 0;             // 0: unlimited; else UNKNOWN-style stop (budget)
   const std::atomic<bool>* cancel = nullptr; // set from outside (timeout) to stop the run
 };
 
 struct LaunchContext {
-  LaunchContext(const Program& p, const launch::KernelConfig& c, symbolic::ExprStore& s, GlobalMemory& g,
-                RunOptions o)
+  LaunchContext(const Program& p, const launch::KernelConfig& c, symbolic::ExprStore& s,
+                GlobalMemory& g, RunOptions o)
       : program(p), config(c), store(s), global(g), options(o) {}
 
   const Program& program;
@@ -33,9 +33,9 @@ struct LaunchContext {
   symbolic::ExprStore& store;
   GlobalMemory& global;
   RunOptions options;
-  ExprId undef = 0;                  // uninitialized memory and registers
-  std::vector<ByteCell> params;      // the kernel parameter buffer
-  std::vector<ByteCell> constants;   // .const memory
+  ExprId undef = 0;                // uninitialized memory and registers
+  std::vector<ByteCell> params;    // the kernel parameter buffer
+  std::vector<ByteCell> constants; // .const memory
   std::atomic<uint32_t> next_stamp{1};
   // The lowest CTA index that failed so far: CTAs with a higher index stop early, lower ones run
   // on, so that the reported failure is the one of the lowest failing CTA whatever the schedule.
@@ -43,24 +43,26 @@ struct LaunchContext {
   std::atomic<uint64_t> instructions{0};
 
   std::mutex failure_mutex;
-  std::optional<std::pair<uint32_t, Failure>> failure;  // (cta, failure): lowest CTA wins
+  std::optional<std::pair<uint32_t, Failure>> failure; // (cta, failure): lowest CTA wins
 
   // Pending order-independent atomics on global memory, by address.
   std::mutex atomics_mutex;
   std::map<uint64_t, PendingAtomic> atomics;
-  ExprId pending_marker = 0;  // the node in cells whose value is a PendingAtomic
+  ExprId pending_marker = 0; // the node in cells whose value is a PendingAtomic
 
   void report(uint32_t cta, Failure f) {
     std::lock_guard guard(failure_mutex);
-    if (!failure || cta < failure->first) failure.emplace(cta, std::move(f));
+    if (!failure || cta < failure->first)
+      failure.emplace(cta, std::move(f));
     uint32_t current = failed_cta.load();
     while (cta < current && !failed_cta.compare_exchange_weak(current, cta)) {
     }
   }
   bool should_stop(uint32_t cta) const {
-    if (failed_cta.load(std::memory_order_relaxed) < cta) return true;
+    if (failed_cta.load(std::memory_order_relaxed) < cta)
+      return true;
     return options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed);
   }
 };
 
-}  // namespace volta::exec
+} // namespace volta::exec

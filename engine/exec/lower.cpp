@@ -1,7 +1,6 @@
 #include "engine/exec/lower.hpp"
 
 #include <fmt/format.h>
-
 #include <unordered_map>
 
 #include "engine/exec/address_map.hpp"
@@ -13,7 +12,9 @@ namespace {
 using ptx::Modifier;
 using ptx::Opcode;
 
-uint64_t align_up(uint64_t v, uint64_t a) { return a <= 1 ? v : (v + a - 1) / a * a; }
+uint64_t align_up(uint64_t v, uint64_t a) {
+  return a <= 1 ? v : (v + a - 1) / a * a;
+}
 
 struct Symbol {
   Space space;
@@ -22,49 +23,77 @@ struct Symbol {
 
 std::optional<Special> special_from(std::string_view name) {
   static const std::pair<std::string_view, Special> table[] = {
-      {"%tid.x", Special::TidX},         {"%tid.y", Special::TidY},
-      {"%tid.z", Special::TidZ},         {"%ntid.x", Special::NtidX},
-      {"%ntid.y", Special::NtidY},       {"%ntid.z", Special::NtidZ},
-      {"%ctaid.x", Special::CtaidX},     {"%ctaid.y", Special::CtaidY},
-      {"%ctaid.z", Special::CtaidZ},     {"%nctaid.x", Special::NctaidX},
-      {"%nctaid.y", Special::NctaidY},   {"%nctaid.z", Special::NctaidZ},
-      {"%laneid", Special::LaneId},      {"%warpid", Special::WarpId},
-      {"%nwarpid", Special::NWarpId},    {"%smid", Special::SmId},
-      {"%nsmid", Special::NSmId},        {"%gridid", Special::GridId},
-      {"%lanemask_eq", Special::LaneMaskEq}, {"%lanemask_lt", Special::LaneMaskLt},
-      {"%lanemask_le", Special::LaneMaskLe}, {"%lanemask_gt", Special::LaneMaskGt},
-      {"%lanemask_ge", Special::LaneMaskGe}, {"%clock", Special::Clock},
-      {"%clock64", Special::Clock64},    {"%globaltimer", Special::GlobalTimer},
+      {"%tid.x", Special::TidX},
+      {"%tid.y", Special::TidY},
+      {"%tid.z", Special::TidZ},
+      {"%ntid.x", Special::NtidX},
+      {"%ntid.y", Special::NtidY},
+      {"%ntid.z", Special::NtidZ},
+      {"%ctaid.x", Special::CtaidX},
+      {"%ctaid.y", Special::CtaidY},
+      {"%ctaid.z", Special::CtaidZ},
+      {"%nctaid.x", Special::NctaidX},
+      {"%nctaid.y", Special::NctaidY},
+      {"%nctaid.z", Special::NctaidZ},
+      {"%laneid", Special::LaneId},
+      {"%warpid", Special::WarpId},
+      {"%nwarpid", Special::NWarpId},
+      {"%smid", Special::SmId},
+      {"%nsmid", Special::NSmId},
+      {"%gridid", Special::GridId},
+      {"%lanemask_eq", Special::LaneMaskEq},
+      {"%lanemask_lt", Special::LaneMaskLt},
+      {"%lanemask_le", Special::LaneMaskLe},
+      {"%lanemask_gt", Special::LaneMaskGt},
+      {"%lanemask_ge", Special::LaneMaskGe},
+      {"%clock", Special::Clock},
+      {"%clock64", Special::Clock64},
+      {"%globaltimer", Special::GlobalTimer},
       {"%dynamic_smem_size", Special::DynSmemSize},
       {"%total_smem_size", Special::TotalSmemSize},
   };
   for (const auto& [n, s] : table) {
-    if (n == name) return s;
+    if (n == name)
+      return s;
   }
   return std::nullopt;
 }
 
 Space space_of(ptx::StateSpace s) {
   switch (s) {
-    case ptx::StateSpace::Global: return Space::Global;
-    case ptx::StateSpace::Shared: return Space::Shared;
-    case ptx::StateSpace::Local: return Space::Local;
-    case ptx::StateSpace::Param: return Space::Param;
-    case ptx::StateSpace::Const: return Space::Const;
-    default: return Space::Generic;
+  case ptx::StateSpace::Global:
+    return Space::Global;
+  case ptx::StateSpace::Shared:
+    return Space::Shared;
+  case ptx::StateSpace::Local:
+    return Space::Local;
+  case ptx::StateSpace::Param:
+    return Space::Param;
+  case ptx::StateSpace::Const:
+    return Space::Const;
+  default:
+    return Space::Generic;
   }
 }
 
 Rounding rounding_of(const ptx::Instruction& ins) {
   const auto& m = ins.modifiers;
-  if (m.has(Modifier::Rn)) return Rounding::Rn;
-  if (m.has(Modifier::Rz)) return Rounding::Rz;
-  if (m.has(Modifier::Rm)) return Rounding::Rm;
-  if (m.has(Modifier::Rp)) return Rounding::Rp;
-  if (m.has(Modifier::Rni)) return Rounding::Rni;
-  if (m.has(Modifier::Rzi)) return Rounding::Rzi;
-  if (m.has(Modifier::Rmi)) return Rounding::Rmi;
-  if (m.has(Modifier::Rpi)) return Rounding::Rpi;
+  if (m.has(Modifier::Rn))
+    return Rounding::Rn;
+  if (m.has(Modifier::Rz))
+    return Rounding::Rz;
+  if (m.has(Modifier::Rm))
+    return Rounding::Rm;
+  if (m.has(Modifier::Rp))
+    return Rounding::Rp;
+  if (m.has(Modifier::Rni))
+    return Rounding::Rni;
+  if (m.has(Modifier::Rzi))
+    return Rounding::Rzi;
+  if (m.has(Modifier::Rmi))
+    return Rounding::Rmi;
+  if (m.has(Modifier::Rpi))
+    return Rounding::Rpi;
   return Rounding::None;
 }
 
@@ -75,21 +104,23 @@ std::optional<MmaShape> shape_of(const ptx::Instruction& ins) {
       {"m32n8k16", MmaShape::M32N8K16},   {"m8n32k16", MmaShape::M8N32K16}};
   for (const auto& s : ins.suffixes) {
     for (const auto& [n, shape] : table) {
-      if (s == n) return shape;
+      if (s == n)
+        return shape;
     }
   }
   return std::nullopt;
 }
 
 class Lowerer {
- public:
+public:
   Lowerer(const ptx::Module& m, std::string_view text) : m_(m), text_(text) {}
 
   LowerResult run(const std::string& entry) {
     const ptx::Function* f = m_.find_function(entry);
     if (f == nullptr || !f->is_entry) {
       std::string names;
-      for (const auto* e : m_.entries()) names += (names.empty() ? "" : ", ") + e->name;
+      for (const auto* e : m_.entries())
+        names += (names.empty() ? "" : ", ") + e->name;
       error({}, fmt::format("no kernel entry named '{}' (kernels: {})", entry,
                             names.empty() ? "none" : names));
       return finish();
@@ -109,30 +140,35 @@ class Lowerer {
     return finish();
   }
 
- private:
+private:
   LowerResult finish() {
     LowerResult r;
     bool failed = false;
-    for (const auto& d : diags_) failed |= d.severity == ptx::Severity::Error;
-    if (!failed) r.program = std::move(p_);
+    for (const auto& d : diags_)
+      failed |= d.severity == ptx::Severity::Error;
+    if (!failed)
+      r.program = std::move(p_);
     r.diagnostics = std::move(diags_);
     return r;
   }
 
   void error(ptx::SourceLocation where, std::string message) {
-    if (diags_.size() >= 20) return;
+    if (diags_.size() >= 20)
+      return;
     ptx::Diagnostic d;
     d.file = m_.path;
     d.where = where;
     d.message = std::move(message);
-    if (where.line != 0 && !text_.empty()) d.source_line = std::string(ptx::line_of(text_, where.line));
+    if (where.line != 0 && !text_.empty())
+      d.source_line = std::string(ptx::line_of(text_, where.line));
     diags_.push_back(std::move(d));
   }
 
   void layout_files() {
     for (const auto& item : m_.items) {
       if (const auto* f = std::get_if<ptx::FileDirective>(&item)) {
-        if (p_.cuda_files.size() <= f->index) p_.cuda_files.resize(f->index + 1);
+        if (p_.cuda_files.size() <= f->index)
+          p_.cuda_files.resize(f->index + 1);
         p_.cuda_files[f->index] = f->path;
       }
     }
@@ -151,7 +187,7 @@ class Lowerer {
       if (space == Space::Shared && v.linkage == ptx::Linkage::Extern) {
         pv.dynamic = true;
         dynamic_shared_.push_back(v);
-        return;  // placed after every static variable
+        return; // placed after every static variable
       }
       error(v.loc, fmt::format("variable '{}' has no size", v.name));
       return;
@@ -170,7 +206,8 @@ class Lowerer {
   }
 
   void fill_initializer(const ptx::VariableDecl& v, std::vector<uint8_t>& bytes) {
-    if (!v.has_init) return;
+    if (!v.has_init)
+      return;
     const uint32_t elem = std::max<uint32_t>(1, ptx::bit_width(v.type) / 8);
     size_t at = 0;
     for (const auto& init : v.init) {
@@ -191,19 +228,28 @@ class Lowerer {
         }
         value = it->second.address + static_cast<uint64_t>(init.offset);
       }
-      for (uint32_t b = 0; b < elem && at < bytes.size(); ++b) bytes[at++] = static_cast<uint8_t>(value >> (8 * b));
+      for (uint32_t b = 0; b < elem && at < bytes.size(); ++b)
+        bytes[at++] = static_cast<uint8_t>(value >> (8 * b));
     }
   }
 
   void layout_module_variables() {
     for (const auto& item : m_.items) {
       const auto* v = std::get_if<ptx::VariableDecl>(&item);
-      if (v == nullptr) continue;
+      if (v == nullptr)
+        continue;
       switch (v->space) {
-        case ptx::StateSpace::Shared: place(*v, shared_cursor_, 0); break;
-        case ptx::StateSpace::Global: place(*v, global_cursor_, kGlobalVarWindow); break;
-        case ptx::StateSpace::Const: place(*v, const_cursor_, kConstWindow); break;
-        default: break;
+      case ptx::StateSpace::Shared:
+        place(*v, shared_cursor_, 0);
+        break;
+      case ptx::StateSpace::Global:
+        place(*v, global_cursor_, kGlobalVarWindow);
+        break;
+      case ptx::StateSpace::Const:
+        place(*v, const_cursor_, kConstWindow);
+        break;
+      default:
+        break;
       }
     }
   }
@@ -212,7 +258,8 @@ class Lowerer {
     uint64_t cursor = 0;
     for (const auto& param : f.params) {
       const uint64_t size = param.size_bytes().value_or(8);
-      const uint64_t align = param.align.value_or(std::max<uint64_t>(1, ptx::bit_width(param.type) / 8));
+      const uint64_t align =
+          param.align.value_or(std::max<uint64_t>(1, ptx::bit_width(param.type) / 8));
       cursor = align_up(cursor, align);
       symbols_[param.name] = Symbol{Space::Param, cursor};
       p_.param_offsets.push_back(cursor);
@@ -229,36 +276,47 @@ class Lowerer {
       if (const auto* r = std::get_if<ptx::RegisterDecl>(&st)) {
         const ValType t = val_type(r->type);
         if (r->count) {
-          for (uint32_t i = 0; i < *r->count; ++i) add_register(r->name + std::to_string(i), t);
+          for (uint32_t i = 0; i < *r->count; ++i)
+            add_register(r->name + std::to_string(i), t);
         } else {
           add_register(r->name, t);
         }
       } else if (const auto* v = std::get_if<ptx::VariableDecl>(&st)) {
         switch (v->space) {
-          case ptx::StateSpace::Shared: place(*v, shared_cursor_, 0); break;
-          case ptx::StateSpace::Local: place(*v, local_cursor_, 0); break;
-          case ptx::StateSpace::Const: place(*v, const_cursor_, kConstWindow); break;
-          case ptx::StateSpace::Global: place(*v, global_cursor_, kGlobalVarWindow); break;
-          case ptx::StateSpace::Param: {
-            // Call-sequence parameters: per-thread scratch after the kernel parameters. nvcc
-            // reuses the same names in successive call blocks, so a name keeps its slot.
-            if (symbols_.count(v->name) && symbols_[v->name].space == Space::Param) break;
-            const uint64_t size = v->size_bytes().value_or(8);
-            scratch = align_up(scratch, 8);
-            symbols_[v->name] = Symbol{Space::Param, p_.param_bytes + scratch};
-            scratch += std::max<uint64_t>(size, 8);
+        case ptx::StateSpace::Shared:
+          place(*v, shared_cursor_, 0);
+          break;
+        case ptx::StateSpace::Local:
+          place(*v, local_cursor_, 0);
+          break;
+        case ptx::StateSpace::Const:
+          place(*v, const_cursor_, kConstWindow);
+          break;
+        case ptx::StateSpace::Global:
+          place(*v, global_cursor_, kGlobalVarWindow);
+          break;
+        case ptx::StateSpace::Param: {
+          // Call-sequence parameters: per-thread scratch after the kernel parameters. nvcc
+          // reuses the same names in successive call blocks, so a name keeps its slot.
+          if (symbols_.count(v->name) && symbols_[v->name].space == Space::Param)
             break;
-          }
-          default:
-            error(v->loc, fmt::format("unsupported declaration of '{}' in state space .{}", v->name,
-                                      ptx::spelling(v->space)));
+          const uint64_t size = v->size_bytes().value_or(8);
+          scratch = align_up(scratch, 8);
+          symbols_[v->name] = Symbol{Space::Param, p_.param_bytes + scratch};
+          scratch += std::max<uint64_t>(size, 8);
+          break;
+        }
+        default:
+          error(v->loc, fmt::format("unsupported declaration of '{}' in state space .{}", v->name,
+                                    ptx::spelling(v->space)));
         }
       }
     }
     p_.scratch_param_bytes = static_cast<uint32_t>(scratch);
     // Dynamic shared memory goes last, aligned as declared; every extern array aliases it.
     uint64_t align = 16;
-    for (const auto& v : dynamic_shared_) align = std::max<uint64_t>(align, v.align.value_or(16));
+    for (const auto& v : dynamic_shared_)
+      align = std::max<uint64_t>(align, v.align.value_or(16));
     p_.shared_dynamic_base = align_up(shared_cursor_ + kRedZone, align);
     for (const auto& v : dynamic_shared_) {
       symbols_[v.name] = Symbol{Space::Shared, p_.shared_dynamic_base};
@@ -270,7 +328,8 @@ class Lowerer {
   }
 
   void add_register(const std::string& name, ValType t) {
-    if (regs_.count(name)) return;  // redeclared in a nested scope: same slot
+    if (regs_.count(name))
+      return; // redeclared in a nested scope: same slot
     regs_[name] = static_cast<uint32_t>(p_.registers.size());
     p_.registers.push_back(RegisterInfo{name, t});
   }
@@ -344,10 +403,12 @@ class Lowerer {
     if (const auto* v = std::get_if<ptx::VectorOperand>(&o.value)) {
       for (const auto& e : v->elements) {
         auto x = value_operand(e, ins);
-        if (!x) return false;
+        if (!x)
+          return false;
         out.push_back(*x);
       }
-      if (group_size) *group_size = static_cast<uint8_t>(v->elements.size());
+      if (group_size)
+        *group_size = static_cast<uint8_t>(v->elements.size());
       return true;
     }
     if (const auto* pair = std::get_if<ptx::PairOperand>(&o.value)) {
@@ -366,13 +427,16 @@ class Lowerer {
         r.reg = it->second;
         out.push_back(r);
       }
-      if (group_size) *group_size = 2;
+      if (group_size)
+        *group_size = 2;
       return true;
     }
     auto x = value_operand(o, ins);
-    if (!x) return false;
+    if (!x)
+      return false;
     out.push_back(*x);
-    if (group_size) *group_size = 1;
+    if (group_size)
+      *group_size = 1;
     return true;
   }
 
@@ -384,7 +448,8 @@ class Lowerer {
     }
     m.present = true;
     m.offset = a->offset;
-    if (!a->base) return true;
+    if (!a->base)
+      return true;
     if (auto it = regs_.find(*a->base); it != regs_.end()) {
       m.has_base = true;
       m.base = it->second;
@@ -403,7 +468,8 @@ class Lowerer {
   void lower_body(const ptx::Function& f) {
     p_.insts.reserve(instruction_count_);
     for (const auto& st : f.body) {
-      if (const auto* ins = std::get_if<ptx::Instruction>(&st)) p_.insts.push_back(lower_instruction(*ins));
+      if (const auto* ins = std::get_if<ptx::Instruction>(&st))
+        p_.insts.push_back(lower_instruction(*ins));
     }
   }
 
@@ -450,169 +516,251 @@ class Lowerer {
     x.op = op;
     const auto& ops = ins.operands;
     if (ops.size() < 1 + min_srcs || ops.size() > 1 + max_srcs) {
-      error(ins.loc, fmt::format("'{}' expects {} operands, got {}", ins.opcode_name,
-                                 min_srcs == max_srcs ? std::to_string(1 + min_srcs)
-                                                      : fmt::format("{} to {}", 1 + min_srcs, 1 + max_srcs),
-                                 ops.size()));
+      error(ins.loc,
+            fmt::format("'{}' expects {} operands, got {}", ins.opcode_name,
+                        min_srcs == max_srcs ? std::to_string(1 + min_srcs)
+                                             : fmt::format("{} to {}", 1 + min_srcs, 1 + max_srcs),
+                        ops.size()));
       x.op = XOp::Unsupported;
       return;
     }
     append_values(ops[0], ins, x.dsts);
-    for (size_t i = 1; i < ops.size(); ++i) append_values(ops[i], ins, x.srcs);
+    for (size_t i = 1; i < ops.size(); ++i)
+      append_values(ops[i], ins, x.srcs);
   }
 
   void decode(const ptx::Instruction& ins, Inst& x) {
     const bool fl = is_float(x.type);
     const auto& ops = ins.operands;
     switch (ins.opcode) {
-      case Opcode::Add: return simple(ins, x, fl ? XOp::FAdd : XOp::IAdd, 2, 2);
-      case Opcode::Sub: return simple(ins, x, fl ? XOp::FSub : XOp::ISub, 2, 2);
-      case Opcode::Mul:
-        if (fl) return simple(ins, x, XOp::FMul, 2, 2);
-        return simple(ins, x, x.wide ? XOp::IMulWide : x.hi ? XOp::IMulHi : XOp::IMulLo, 2, 2);
-      case Opcode::Mad:
-        if (fl) return simple(ins, x, XOp::FFma, 3, 3);
-        return simple(ins, x, x.wide ? XOp::IMadWide : x.hi ? XOp::IMadHi : XOp::IMadLo, 3, 3);
-      case Opcode::Mul24: return simple(ins, x, x.hi ? XOp::Unsupported : XOp::IMul24Lo, 2, 2);
-      case Opcode::Mad24: return simple(ins, x, x.hi ? XOp::Unsupported : XOp::IMad24Lo, 3, 3);
-      case Opcode::Sad: return simple(ins, x, XOp::Sad, 3, 3);
-      case Opcode::Fma: return simple(ins, x, XOp::FFma, 3, 3);
-      case Opcode::Div: return simple(ins, x, fl ? XOp::FDiv : XOp::IDiv, 2, 2);
-      case Opcode::Rem: return simple(ins, x, XOp::IRem, 2, 2);
-      case Opcode::Abs: return simple(ins, x, fl ? XOp::FAbs : XOp::IAbs, 1, 1);
-      case Opcode::Neg: return simple(ins, x, fl ? XOp::FNeg : XOp::INeg, 1, 1);
-      case Opcode::Min: return simple(ins, x, fl ? XOp::FMin : XOp::IMin, 2, 2);
-      case Opcode::Max: return simple(ins, x, fl ? XOp::FMax : XOp::IMax, 2, 2);
-      case Opcode::Rcp: return simple(ins, x, XOp::FRcp, 1, 1);
-      case Opcode::Sqrt: return simple(ins, x, XOp::FSqrt, 1, 1);
-      case Opcode::Rsqrt: return simple(ins, x, XOp::FRsqrt, 1, 1);
-      case Opcode::Ex2: return simple(ins, x, XOp::FEx2, 1, 1);
-      case Opcode::Lg2: return simple(ins, x, XOp::FLg2, 1, 1);
-      case Opcode::Sin: return simple(ins, x, XOp::FSin, 1, 1);
-      case Opcode::Cos: return simple(ins, x, XOp::FCos, 1, 1);
-      case Opcode::Tanh: return simple(ins, x, XOp::FTanh, 1, 1);
-      case Opcode::Testp: return simple(ins, x, XOp::Unsupported, 1, 1);
-      case Opcode::And: return simple(ins, x, XOp::And, 2, 2);
-      case Opcode::Or: return simple(ins, x, XOp::Or, 2, 2);
-      case Opcode::Xor: return simple(ins, x, XOp::Xor, 2, 2);
-      case Opcode::Not: return simple(ins, x, XOp::Not, 1, 1);
-      case Opcode::Cnot: return simple(ins, x, XOp::CNot, 1, 1);
-      case Opcode::Shl: return simple(ins, x, XOp::Shl, 2, 2);
-      case Opcode::Shr: return simple(ins, x, XOp::Shr, 2, 2);
-      case Opcode::Popc: return simple(ins, x, XOp::Popc, 1, 1);
-      case Opcode::Clz: return simple(ins, x, XOp::Clz, 1, 1);
-      case Opcode::Brev: return simple(ins, x, XOp::Brev, 1, 1);
-      case Opcode::Bfe: return simple(ins, x, XOp::Bfe, 3, 3);
-      case Opcode::Bfi: return simple(ins, x, XOp::Bfi, 4, 4);
-      case Opcode::Prmt:
-        if (ins.suffixes.size() > 1) return simple(ins, x, XOp::Unsupported, 3, 3);  // prmt modes
-        return simple(ins, x, XOp::Prmt, 3, 3);
-      case Opcode::Lop3: return simple(ins, x, XOp::Lop3, 4, 4);
-      case Opcode::Shf: return simple(ins, x, ins.has_suffix("l") ? XOp::ShfL : XOp::ShfR, 3, 3);
-      case Opcode::Setp: return simple(ins, x, XOp::Setp, 2, 3);
-      case Opcode::Set: return simple(ins, x, XOp::Set, 2, 3);
-      case Opcode::Selp: return simple(ins, x, XOp::Selp, 3, 3);
-      case Opcode::Mov:
-        simple(ins, x, XOp::Mov, 1, 1);
-        if (x.dsts.size() > 1 && x.srcs.size() == 1) x.sub = 2;  // unpack
-        if (x.dsts.size() == 1 && x.srcs.size() > 1) x.sub = 1;  // pack
-        return;
-      case Opcode::Cvt:
-        if (ins.types.size() != 2) {
-          error(ins.loc, "cvt needs a destination and a source type");
-          x.op = XOp::Unsupported;
-          return;
-        }
-        return simple(ins, x, XOp::Cvt, 1, 1);
-      case Opcode::Cvta:
-        x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0;  // 1: generic -> space
-        return simple(ins, x, XOp::Cvta, 1, 1);
-      case Opcode::Ld:
-      case Opcode::Ldu:
-        x.op = XOp::Ld;
-        if (ops.size() != 2) return bad_operands(ins, x, 2);
-        append_values(ops[0], ins, x.dsts);
-        mem_operand(ops[1], ins, x.mem[0]);
-        return;
-      case Opcode::St:
-        x.op = XOp::St;
-        if (ops.size() != 2) return bad_operands(ins, x, 2);
-        mem_operand(ops[0], ins, x.mem[0]);
-        append_values(ops[1], ins, x.srcs);
-        return;
-      case Opcode::Atom: return decode_atom(ins, x, false);
-      case Opcode::Red: return decode_atom(ins, x, true);
-      case Opcode::CpAsync: return decode_cp_async(ins, x);
-      case Opcode::Prefetch: x.op = XOp::Prefetch; return;
-      case Opcode::Ldmatrix:
-        x.op = XOp::Ldmatrix;
-        x.trans = ins.has_suffix("trans");
-        x.sub = ins.has_suffix("x4") ? 4 : ins.has_suffix("x2") ? 2 : 1;
-        if (!ins.has_suffix("m8n8") || ops.size() != 2) return unsupported_form(ins, x);
-        append_values(ops[0], ins, x.dsts);
-        mem_operand(ops[1], ins, x.mem[0]);
-        if (x.dsts.size() != x.sub) return unsupported_form(ins, x);
-        return;
-      case Opcode::Wmma: return decode_wmma(ins, x);
-      case Opcode::Mma: return decode_mma(ins, x);
-      case Opcode::Bra:
-        x.op = XOp::Bra;
-        if (ops.size() != 1 || !ops[0].is<ptx::NameOperand>()) return bad_operands(ins, x, 1);
-        if (auto it = labels_.find(ops[0].as<ptx::NameOperand>().name); it != labels_.end()) {
-          x.target = it->second;
-        } else {
-          error(ops[0].loc.line ? ops[0].loc : ins.loc,
-                fmt::format("undefined label '{}'", ops[0].as<ptx::NameOperand>().name));
-        }
-        return;
-      case Opcode::Call: return decode_call(ins, x);
-      case Opcode::Ret: x.op = XOp::Ret; return;
-      case Opcode::Exit: x.op = XOp::Exit; return;
-      case Opcode::Trap: x.op = XOp::Trap; return;
-      case Opcode::Bar:
-      case Opcode::Barrier:
-        if (ins.has_suffix("warp")) {
-          x.op = XOp::BarWarpSync;
-        } else if (ins.has_suffix("arrive")) {
-          x.op = XOp::BarArrive;
-        } else if (ins.has_suffix("red")) {
-          return unsupported_form(ins, x);
-        } else {
-          x.op = XOp::BarSync;
-        }
-        for (const auto& o : ops) append_values(o, ins, x.srcs);
-        if (x.srcs.empty() || x.srcs.size() > 2) return bad_operands(ins, x, 1);
-        return;
-      case Opcode::Membar:
-      case Opcode::Fence: x.op = XOp::Fence; return;
-      case Opcode::Shfl: {
-        x.op = XOp::Shfl;
-        if (ins.has_suffix("up")) x.sub = static_cast<uint8_t>(ShflMode::Up);
-        else if (ins.has_suffix("down")) x.sub = static_cast<uint8_t>(ShflMode::Down);
-        else if (ins.has_suffix("bfly")) x.sub = static_cast<uint8_t>(ShflMode::Bfly);
-        else x.sub = static_cast<uint8_t>(ShflMode::Idx);
-        if (!ins.modifiers.has(Modifier::Sync)) return unsupported_form(ins, x);  // pre-Volta form
-        if (ops.size() != 5) return bad_operands(ins, x, 5);
-        append_values(ops[0], ins, x.dsts);
-        for (size_t i = 1; i < ops.size(); ++i) append_values(ops[i], ins, x.srcs);
-        return;
-      }
-      case Opcode::Vote:
-        x.op = XOp::Vote;
-        if (ins.has_suffix("all")) x.sub = static_cast<uint8_t>(VoteMode::All);
-        else if (ins.has_suffix("any")) x.sub = static_cast<uint8_t>(VoteMode::Any);
-        else if (ins.has_suffix("uni")) x.sub = static_cast<uint8_t>(VoteMode::Uni);
-        else if (ins.has_suffix("ballot")) x.sub = static_cast<uint8_t>(VoteMode::Ballot);
-        else return unsupported_form(ins, x);
-        if (!ins.modifiers.has(Modifier::Sync) || ops.size() != 3) return unsupported_form(ins, x);
-        append_values(ops[0], ins, x.dsts);
-        append_values(ops[1], ins, x.srcs);
-        append_values(ops[2], ins, x.srcs);
-        return;
-      case Opcode::Activemask: return simple(ins, x, XOp::Activemask, 0, 0);
-      default:
+    case Opcode::Add:
+      return simple(ins, x, fl ? XOp::FAdd : XOp::IAdd, 2, 2);
+    case Opcode::Sub:
+      return simple(ins, x, fl ? XOp::FSub : XOp::ISub, 2, 2);
+    case Opcode::Mul:
+      if (fl)
+        return simple(ins, x, XOp::FMul, 2, 2);
+      return simple(ins, x, x.wide ? XOp::IMulWide : x.hi ? XOp::IMulHi : XOp::IMulLo, 2, 2);
+    case Opcode::Mad:
+      if (fl)
+        return simple(ins, x, XOp::FFma, 3, 3);
+      return simple(ins, x, x.wide ? XOp::IMadWide : x.hi ? XOp::IMadHi : XOp::IMadLo, 3, 3);
+    case Opcode::Mul24:
+      return simple(ins, x, x.hi ? XOp::Unsupported : XOp::IMul24Lo, 2, 2);
+    case Opcode::Mad24:
+      return simple(ins, x, x.hi ? XOp::Unsupported : XOp::IMad24Lo, 3, 3);
+    case Opcode::Sad:
+      return simple(ins, x, XOp::Sad, 3, 3);
+    case Opcode::Fma:
+      return simple(ins, x, XOp::FFma, 3, 3);
+    case Opcode::Div:
+      return simple(ins, x, fl ? XOp::FDiv : XOp::IDiv, 2, 2);
+    case Opcode::Rem:
+      return simple(ins, x, XOp::IRem, 2, 2);
+    case Opcode::Abs:
+      return simple(ins, x, fl ? XOp::FAbs : XOp::IAbs, 1, 1);
+    case Opcode::Neg:
+      return simple(ins, x, fl ? XOp::FNeg : XOp::INeg, 1, 1);
+    case Opcode::Min:
+      return simple(ins, x, fl ? XOp::FMin : XOp::IMin, 2, 2);
+    case Opcode::Max:
+      return simple(ins, x, fl ? XOp::FMax : XOp::IMax, 2, 2);
+    case Opcode::Rcp:
+      return simple(ins, x, XOp::FRcp, 1, 1);
+    case Opcode::Sqrt:
+      return simple(ins, x, XOp::FSqrt, 1, 1);
+    case Opcode::Rsqrt:
+      return simple(ins, x, XOp::FRsqrt, 1, 1);
+    case Opcode::Ex2:
+      return simple(ins, x, XOp::FEx2, 1, 1);
+    case Opcode::Lg2:
+      return simple(ins, x, XOp::FLg2, 1, 1);
+    case Opcode::Sin:
+      return simple(ins, x, XOp::FSin, 1, 1);
+    case Opcode::Cos:
+      return simple(ins, x, XOp::FCos, 1, 1);
+    case Opcode::Tanh:
+      return simple(ins, x, XOp::FTanh, 1, 1);
+    case Opcode::Testp:
+      return simple(ins, x, XOp::Unsupported, 1, 1);
+    case Opcode::And:
+      return simple(ins, x, XOp::And, 2, 2);
+    case Opcode::Or:
+      return simple(ins, x, XOp::Or, 2, 2);
+    case Opcode::Xor:
+      return simple(ins, x, XOp::Xor, 2, 2);
+    case Opcode::Not:
+      return simple(ins, x, XOp::Not, 1, 1);
+    case Opcode::Cnot:
+      return simple(ins, x, XOp::CNot, 1, 1);
+    case Opcode::Shl:
+      return simple(ins, x, XOp::Shl, 2, 2);
+    case Opcode::Shr:
+      return simple(ins, x, XOp::Shr, 2, 2);
+    case Opcode::Popc:
+      return simple(ins, x, XOp::Popc, 1, 1);
+    case Opcode::Clz:
+      return simple(ins, x, XOp::Clz, 1, 1);
+    case Opcode::Brev:
+      return simple(ins, x, XOp::Brev, 1, 1);
+    case Opcode::Bfe:
+      return simple(ins, x, XOp::Bfe, 3, 3);
+    case Opcode::Bfi:
+      return simple(ins, x, XOp::Bfi, 4, 4);
+    case Opcode::Prmt:
+      if (ins.suffixes.size() > 1)
+        return simple(ins, x, XOp::Unsupported, 3, 3); // prmt modes
+      return simple(ins, x, XOp::Prmt, 3, 3);
+    case Opcode::Lop3:
+      return simple(ins, x, XOp::Lop3, 4, 4);
+    case Opcode::Shf:
+      return simple(ins, x, ins.has_suffix("l") ? XOp::ShfL : XOp::ShfR, 3, 3);
+    case Opcode::Setp:
+      return simple(ins, x, XOp::Setp, 2, 3);
+    case Opcode::Set:
+      return simple(ins, x, XOp::Set, 2, 3);
+    case Opcode::Selp:
+      return simple(ins, x, XOp::Selp, 3, 3);
+    case Opcode::Mov:
+      simple(ins, x, XOp::Mov, 1, 1);
+      if (x.dsts.size() > 1 && x.srcs.size() == 1)
+        x.sub = 2; // unpack
+      if (x.dsts.size() == 1 && x.srcs.size() > 1)
+        x.sub = 1; // pack
+      return;
+    case Opcode::Cvt:
+      if (ins.types.size() != 2) {
+        error(ins.loc, "cvt needs a destination and a source type");
         x.op = XOp::Unsupported;
         return;
+      }
+      return simple(ins, x, XOp::Cvt, 1, 1);
+    case Opcode::Cvta:
+      x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0; // 1: generic -> space
+      return simple(ins, x, XOp::Cvta, 1, 1);
+    case Opcode::Ld:
+    case Opcode::Ldu:
+      x.op = XOp::Ld;
+      if (ops.size() != 2)
+        return bad_operands(ins, x, 2);
+      append_values(ops[0], ins, x.dsts);
+      mem_operand(ops[1], ins, x.mem[0]);
+      return;
+    case Opcode::St:
+      x.op = XOp::St;
+      if (ops.size() != 2)
+        return bad_operands(ins, x, 2);
+      mem_operand(ops[0], ins, x.mem[0]);
+      append_values(ops[1], ins, x.srcs);
+      return;
+    case Opcode::Atom:
+      return decode_atom(ins, x, false);
+    case Opcode::Red:
+      return decode_atom(ins, x, true);
+    case Opcode::CpAsync:
+      return decode_cp_async(ins, x);
+    case Opcode::Prefetch:
+      x.op = XOp::Prefetch;
+      return;
+    case Opcode::Ldmatrix:
+      x.op = XOp::Ldmatrix;
+      x.trans = ins.has_suffix("trans");
+      x.sub = ins.has_suffix("x4") ? 4 : ins.has_suffix("x2") ? 2 : 1;
+      if (!ins.has_suffix("m8n8") || ops.size() != 2)
+        return unsupported_form(ins, x);
+      append_values(ops[0], ins, x.dsts);
+      mem_operand(ops[1], ins, x.mem[0]);
+      if (x.dsts.size() != x.sub)
+        return unsupported_form(ins, x);
+      return;
+    case Opcode::Wmma:
+      return decode_wmma(ins, x);
+    case Opcode::Mma:
+      return decode_mma(ins, x);
+    case Opcode::Bra:
+      x.op = XOp::Bra;
+      if (ops.size() != 1 || !ops[0].is<ptx::NameOperand>())
+        return bad_operands(ins, x, 1);
+      if (auto it = labels_.find(ops[0].as<ptx::NameOperand>().name); it != labels_.end()) {
+        x.target = it->second;
+      } else {
+        error(ops[0].loc.line ? ops[0].loc : ins.loc,
+              fmt::format("undefined label '{}'", ops[0].as<ptx::NameOperand>().name));
+      }
+      return;
+    case Opcode::Call:
+      return decode_call(ins, x);
+    case Opcode::Ret:
+      x.op = XOp::Ret;
+      return;
+    case Opcode::Exit:
+      x.op = XOp::Exit;
+      return;
+    case Opcode::Trap:
+      x.op = XOp::Trap;
+      return;
+    case Opcode::Bar:
+    case Opcode::Barrier:
+      if (ins.has_suffix("warp")) {
+        x.op = XOp::BarWarpSync;
+      } else if (ins.has_suffix("arrive")) {
+        x.op = XOp::BarArrive;
+      } else if (ins.has_suffix("red")) {
+        return unsupported_form(ins, x);
+      } else {
+        x.op = XOp::BarSync;
+      }
+      for (const auto& o : ops)
+        append_values(o, ins, x.srcs);
+      if (x.srcs.empty() || x.srcs.size() > 2)
+        return bad_operands(ins, x, 1);
+      return;
+    case Opcode::Membar:
+    case Opcode::Fence:
+      x.op = XOp::Fence;
+      return;
+    case Opcode::Shfl: {
+      x.op = XOp::Shfl;
+      if (ins.has_suffix("up"))
+        x.sub = static_cast<uint8_t>(ShflMode::Up);
+      else if (ins.has_suffix("down"))
+        x.sub = static_cast<uint8_t>(ShflMode::Down);
+      else if (ins.has_suffix("bfly"))
+        x.sub = static_cast<uint8_t>(ShflMode::Bfly);
+      else
+        x.sub = static_cast<uint8_t>(ShflMode::Idx);
+      if (!ins.modifiers.has(Modifier::Sync))
+        return unsupported_form(ins, x); // pre-Volta form
+      if (ops.size() != 5)
+        return bad_operands(ins, x, 5);
+      append_values(ops[0], ins, x.dsts);
+      for (size_t i = 1; i < ops.size(); ++i)
+        append_values(ops[i], ins, x.srcs);
+      return;
+    }
+    case Opcode::Vote:
+      x.op = XOp::Vote;
+      if (ins.has_suffix("all"))
+        x.sub = static_cast<uint8_t>(VoteMode::All);
+      else if (ins.has_suffix("any"))
+        x.sub = static_cast<uint8_t>(VoteMode::Any);
+      else if (ins.has_suffix("uni"))
+        x.sub = static_cast<uint8_t>(VoteMode::Uni);
+      else if (ins.has_suffix("ballot"))
+        x.sub = static_cast<uint8_t>(VoteMode::Ballot);
+      else
+        return unsupported_form(ins, x);
+      if (!ins.modifiers.has(Modifier::Sync) || ops.size() != 3)
+        return unsupported_form(ins, x);
+      append_values(ops[0], ins, x.dsts);
+      append_values(ops[1], ins, x.srcs);
+      append_values(ops[2], ins, x.srcs);
+      return;
+    case Opcode::Activemask:
+      return simple(ins, x, XOp::Activemask, 0, 0);
+    default:
+      x.op = XOp::Unsupported;
+      return;
     }
   }
 
@@ -627,10 +775,9 @@ class Lowerer {
   void decode_atom(const ptx::Instruction& ins, Inst& x, bool is_red) {
     x.op = is_red ? XOp::Red : XOp::Atom;
     static const std::pair<std::string_view, AtomOp> table[] = {
-        {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
-        {"inc", AtomOp::Inc}, {"dec", AtomOp::Dec}, {"and", AtomOp::And},
-        {"or", AtomOp::Or},   {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch},
-        {"cas", AtomOp::Cas}};
+        {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+        {"dec", AtomOp::Dec},   {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor},
+        {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
     bool found = false;
     for (const auto& [n, op] : table) {
       if (ins.has_suffix(n)) {
@@ -639,18 +786,23 @@ class Lowerer {
         break;
       }
     }
-    if (!found || x.vec != 1) return unsupported_form(ins, x);
+    if (!found || x.vec != 1)
+      return unsupported_form(ins, x);
     const auto& ops = ins.operands;
     size_t i = 0;
     if (!is_red) {
-      if (ops.empty()) return bad_operands(ins, x, 3);
+      if (ops.empty())
+        return bad_operands(ins, x, 3);
       append_values(ops[i++], ins, x.dsts);
     }
-    if (i >= ops.size()) return bad_operands(ins, x, is_red ? 2 : 3);
+    if (i >= ops.size())
+      return bad_operands(ins, x, is_red ? 2 : 3);
     mem_operand(ops[i++], ins, x.mem[0]);
-    for (; i < ops.size(); ++i) append_values(ops[i], ins, x.srcs);
+    for (; i < ops.size(); ++i)
+      append_values(ops[i], ins, x.srcs);
     const size_t want = static_cast<AtomOp>(x.sub) == AtomOp::Cas ? 2 : 1;
-    if (x.srcs.size() != want) return bad_operands(ins, x, (is_red ? 1 : 2) + want);
+    if (x.srcs.size() != want)
+      return bad_operands(ins, x, (is_red ? 1 : 2) + want);
   }
 
   void decode_cp_async(const ptx::Instruction& ins, Inst& x) {
@@ -661,8 +813,10 @@ class Lowerer {
     if (ins.has_suffix("wait_group")) {
       x.op = XOp::CpAsyncWait;
       x.sub = 0;
-      for (const auto& o : ins.operands) append_values(o, ins, x.srcs);
-      if (x.srcs.size() != 1) return bad_operands(ins, x, 1);
+      for (const auto& o : ins.operands)
+        append_values(o, ins, x.srcs);
+      if (x.srcs.size() != 1)
+        return bad_operands(ins, x, 1);
       return;
     }
     if (ins.has_suffix("wait_all")) {
@@ -670,30 +824,38 @@ class Lowerer {
       x.sub = 1;
       return;
     }
-    if (ins.has_suffix("bulk") || ins.has_suffix("mbarrier")) return unsupported_form(ins, x);
+    if (ins.has_suffix("bulk") || ins.has_suffix("mbarrier"))
+      return unsupported_form(ins, x);
     x.op = XOp::CpAsync;
     const auto& ops = ins.operands;
-    if (ops.size() < 3 || ops.size() > 4) return bad_operands(ins, x, 3);
+    if (ops.size() < 3 || ops.size() > 4)
+      return bad_operands(ins, x, 3);
     mem_operand(ops[0], ins, x.mem[0]);
     mem_operand(ops[1], ins, x.mem[1]);
-    for (size_t i = 2; i < ops.size(); ++i) append_values(ops[i], ins, x.srcs);
+    for (size_t i = 2; i < ops.size(); ++i)
+      append_values(ops[i], ins, x.srcs);
   }
 
   void decode_wmma(const ptx::Instruction& ins, Inst& x) {
     auto shape = shape_of(ins);
-    if (!shape) return unsupported_form(ins, x);
+    if (!shape)
+      return unsupported_form(ins, x);
     x.shape = static_cast<uint8_t>(*shape);
     const auto& ops = ins.operands;
     if (ins.has_suffix("load")) {
       x.op = XOp::WmmaLoad;
-      x.sub = static_cast<uint8_t>(ins.has_suffix("a") ? WmmaPart::A : ins.has_suffix("b") ? WmmaPart::B : WmmaPart::C);
+      x.sub = static_cast<uint8_t>(ins.has_suffix("a")   ? WmmaPart::A
+                                   : ins.has_suffix("b") ? WmmaPart::B
+                                                         : WmmaPart::C);
       x.layout = ins.has_suffix("col") ? 1 : 0;
       // The element type is the last type suffix.
       x.type = ins.types.empty() ? ValType::None : val_type(ins.types.back());
-      if (ops.size() < 2 || ops.size() > 3) return bad_operands(ins, x, 3);
+      if (ops.size() < 2 || ops.size() > 3)
+        return bad_operands(ins, x, 3);
       append_values(ops[0], ins, x.dsts);
       mem_operand(ops[1], ins, x.mem[0]);
-      if (ops.size() == 3) append_values(ops[2], ins, x.srcs);
+      if (ops.size() == 3)
+        append_values(ops[2], ins, x.srcs);
       return;
     }
     if (ins.has_suffix("store")) {
@@ -701,10 +863,12 @@ class Lowerer {
       x.sub = static_cast<uint8_t>(WmmaPart::D);
       x.layout = ins.has_suffix("col") ? 1 : 0;
       x.type = ins.types.empty() ? ValType::None : val_type(ins.types.back());
-      if (ops.size() < 2 || ops.size() > 3) return bad_operands(ins, x, 3);
+      if (ops.size() < 2 || ops.size() > 3)
+        return bad_operands(ins, x, 3);
       mem_operand(ops[0], ins, x.mem[0]);
       append_values(ops[1], ins, x.srcs, &x.groups[0]);
-      if (ops.size() == 3) append_values(ops[2], ins, x.srcs, &x.groups[1]);
+      if (ops.size() == 3)
+        append_values(ops[2], ins, x.srcs, &x.groups[1]);
       return;
     }
     if (ins.has_suffix("mma")) {
@@ -712,13 +876,18 @@ class Lowerer {
       // wmma.mma.sync.aligned.alayout.blayout.shape.dtype.ctype
       std::vector<std::string_view> layouts;
       for (const auto& s : ins.suffixes) {
-        if (s == "row" || s == "col") layouts.push_back(s);
+        if (s == "row" || s == "col")
+          layouts.push_back(s);
       }
-      if (layouts.size() != 2) return unsupported_form(ins, x);
-      x.layout = static_cast<uint8_t>((layouts[0] == "col" ? 1 : 0) | (layouts[1] == "col" ? 2 : 0));
-      if (ops.size() != 4) return bad_operands(ins, x, 4);
+      if (layouts.size() != 2)
+        return unsupported_form(ins, x);
+      x.layout =
+          static_cast<uint8_t>((layouts[0] == "col" ? 1 : 0) | (layouts[1] == "col" ? 2 : 0));
+      if (ops.size() != 4)
+        return bad_operands(ins, x, 4);
       append_values(ops[0], ins, x.dsts);
-      for (int g = 0; g < 3; ++g) append_values(ops[1 + g], ins, x.srcs, &x.groups[g]);
+      for (int g = 0; g < 3; ++g)
+        append_values(ops[1 + g], ins, x.srcs, &x.groups[g]);
       return;
     }
     unsupported_form(ins, x);
@@ -726,15 +895,18 @@ class Lowerer {
 
   void decode_mma(const ptx::Instruction& ins, Inst& x) {
     auto shape = shape_of(ins);
-    if (!shape) return unsupported_form(ins, x);
+    if (!shape)
+      return unsupported_form(ins, x);
     x.shape = static_cast<uint8_t>(*shape);
     x.op = XOp::Mma;
     std::vector<std::string_view> layouts;
     for (const auto& s : ins.suffixes) {
-      if (s == "row" || s == "col") layouts.push_back(s);
+      if (s == "row" || s == "col")
+        layouts.push_back(s);
     }
     if (layouts.size() == 2) {
-      x.layout = static_cast<uint8_t>((layouts[0] == "col" ? 1 : 0) | (layouts[1] == "col" ? 2 : 0));
+      x.layout =
+          static_cast<uint8_t>((layouts[0] == "col" ? 1 : 0) | (layouts[1] == "col" ? 2 : 0));
     }
     // types: d, a, b, c
     if (ins.types.size() == 4) {
@@ -742,9 +914,11 @@ class Lowerer {
       x.type2 = val_type(ins.types[1]);
     }
     const auto& ops = ins.operands;
-    if (ops.size() != 4) return bad_operands(ins, x, 4);
+    if (ops.size() != 4)
+      return bad_operands(ins, x, 4);
     append_values(ops[0], ins, x.dsts);
-    for (int g = 0; g < 3; ++g) append_values(ops[1 + g], ins, x.srcs, &x.groups[g]);
+    for (int g = 0; g < 3; ++g)
+      append_values(ops[1 + g], ins, x.srcs, &x.groups[g]);
   }
 
   void decode_call(const ptx::Instruction& ins, Inst& x) {
@@ -760,7 +934,8 @@ class Lowerer {
         name = n->name;
       }
     }
-    if (name.empty()) return bad_operands(ins, x, 2);
+    if (name.empty())
+      return bad_operands(ins, x, 2);
     Callee c;
     c.name = name;
     c.is_symexp = name == "__symexpf";
@@ -779,12 +954,14 @@ class Lowerer {
     };
     if (ret) {
       for (const auto& n : ret->names) {
-        if (auto o = address_of(n)) x.dsts.push_back(*o);
+        if (auto o = address_of(n))
+          x.dsts.push_back(*o);
       }
     }
     if (args) {
       for (const auto& n : args->names) {
-        if (auto o = address_of(n)) x.srcs.push_back(*o);
+        if (auto o = address_of(n))
+          x.srcs.push_back(*o);
       }
     }
   }
@@ -804,10 +981,11 @@ class Lowerer {
   uint32_t instruction_count_ = 0;
 };
 
-}  // namespace
+} // namespace
 
-LowerResult lower(const ptx::Module& module, const std::string& entry, std::string_view source_text) {
+LowerResult lower(const ptx::Module& module, const std::string& entry,
+                  std::string_view source_text) {
   return Lowerer(module, source_text).run(entry);
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

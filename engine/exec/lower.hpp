@@ -23,4 +23,4 @@ struct LowerResult {
 LowerResult lower(const ptx::Module& module, const std::string& entry,
                   std::string_view source_text = {});
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -6,29 +6,41 @@ namespace volta::exec {
 namespace {
 
 ExprId as_real(const Value& v, ValType type, symbolic::ExprStore& s) {
-  if (v.symbolic()) return v.node;
+  if (v.symbolic())
+    return v.node;
   switch (type) {
-    case ValType::F32: return s.float_bits(v.bits & 0xffffffffu, 32).value_or(s.constant(0));
-    case ValType::F64: return s.float_bits(v.bits, 64).value_or(s.constant(0));
-    case ValType::F16: return s.float_bits(v.bits & 0xffff, 16).value_or(s.constant(0));
-    case ValType::S32: return s.constant(static_cast<long>(static_cast<int32_t>(v.bits)));
-    case ValType::S64: return s.constant(symbolic::Rational(std::to_string(static_cast<int64_t>(v.bits))));
-    case ValType::U64: return s.constant(symbolic::Rational(std::to_string(v.bits)));
-    default: return s.constant(static_cast<long>(v.bits & 0xffffffffu));
+  case ValType::F32:
+    return s.float_bits(v.bits & 0xffffffffu, 32).value_or(s.constant(0));
+  case ValType::F64:
+    return s.float_bits(v.bits, 64).value_or(s.constant(0));
+  case ValType::F16:
+    return s.float_bits(v.bits & 0xffff, 16).value_or(s.constant(0));
+  case ValType::S32:
+    return s.constant(static_cast<long>(static_cast<int32_t>(v.bits)));
+  case ValType::S64:
+    return s.constant(symbolic::Rational(std::to_string(static_cast<int64_t>(v.bits))));
+  case ValType::U64:
+    return s.constant(symbolic::Rational(std::to_string(v.bits)));
+  default:
+    return s.constant(static_cast<long>(v.bits & 0xffffffffu));
   }
 }
 
-}  // namespace
+} // namespace
 
 Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
   std::sort(p.contributions.begin(), p.contributions.end(), [](const auto& x, const auto& y) {
-    if (x.cta != y.cta) return x.cta < y.cta;
-    if (x.thread != y.thread) return x.thread < y.thread;
+    if (x.cta != y.cta)
+      return x.cta < y.cta;
+    if (x.thread != y.thread)
+      return x.thread < y.thread;
     return x.sequence < y.sequence;
   });
-  if (p.base.node == undef) return Value{0, undef};
+  if (p.base.node == undef)
+    return Value{0, undef};
   bool concrete = !p.base.symbolic();
-  for (const auto& c : p.contributions) concrete &= !c.value.symbolic();
+  for (const auto& c : p.contributions)
+    concrete &= !c.value.symbolic();
   const bool is_float_type = is_float(p.type);
   if (concrete && !is_float_type) {
     const uint64_t mask = p.width >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * p.width)) - 1;
@@ -41,13 +53,26 @@ Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
     for (const auto& c : p.contributions) {
       const uint64_t x = c.value.bits;
       switch (p.op) {
-        case AtomOp::Add: acc += x; break;
-        case AtomOp::And: acc &= x; break;
-        case AtomOp::Or: acc |= x; break;
-        case AtomOp::Xor: acc ^= x; break;
-        case AtomOp::Min: acc = sign ? (sx(x) < sx(acc) ? x : acc) : std::min(acc & mask, x & mask); break;
-        case AtomOp::Max: acc = sign ? (sx(x) > sx(acc) ? x : acc) : std::max(acc & mask, x & mask); break;
-        default: break;
+      case AtomOp::Add:
+        acc += x;
+        break;
+      case AtomOp::And:
+        acc &= x;
+        break;
+      case AtomOp::Or:
+        acc |= x;
+        break;
+      case AtomOp::Xor:
+        acc ^= x;
+        break;
+      case AtomOp::Min:
+        acc = sign ? (sx(x) < sx(acc) ? x : acc) : std::min(acc & mask, x & mask);
+        break;
+      case AtomOp::Max:
+        acc = sign ? (sx(x) > sx(acc) ? x : acc) : std::max(acc & mask, x & mask);
+        break;
+      default:
+        break;
       }
     }
     return Value{acc & mask, 0};
@@ -55,16 +80,24 @@ Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
   auto& s = b.store();
   ExprId acc = as_real(p.base, p.type, s);
   for (const auto& c : p.contributions) {
-    if (c.value.node == undef) return Value{0, undef};
+    if (c.value.node == undef)
+      return Value{0, undef};
     const ExprId x = as_real(c.value, p.type, s);
     switch (p.op) {
-      case AtomOp::Add: acc = b.add(acc, x); break;
-      case AtomOp::Min: acc = b.min(acc, x); break;
-      case AtomOp::Max: acc = b.max(acc, x); break;
-      default: return Value{0, undef};  // bitwise atomics on data are refused before this
+    case AtomOp::Add:
+      acc = b.add(acc, x);
+      break;
+    case AtomOp::Min:
+      acc = b.min(acc, x);
+      break;
+    case AtomOp::Max:
+      acc = b.max(acc, x);
+      break;
+    default:
+      return Value{0, undef}; // bitwise atomics on data are refused before this
     }
   }
   return Value{0, acc};
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

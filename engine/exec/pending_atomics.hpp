@@ -23,8 +23,8 @@ struct AtomicContribution {
 struct PendingAtomic {
   AtomOp op = AtomOp::Add;
   ValType type = ValType::None;
-  uint32_t width = 4;       // bytes
-  Value base;               // the value before the first contribution
+  uint32_t width = 4; // bytes
+  Value base;         // the value before the first contribution
   std::vector<AtomicContribution> contributions;
 };
 
@@ -32,4 +32,4 @@ struct PendingAtomic {
 // (float types) and `int_real` into an integer-valued real.
 Value materialize(PendingAtomic& pending, symbolic::Builder& b, ExprId undef);
 
-}  // namespace volta::exec
+} // namespace volta::exec

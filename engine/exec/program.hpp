@@ -15,29 +15,122 @@ namespace volta::exec {
 enum class XOp : uint8_t {
   Nop,
   // integer / bit arithmetic (concrete; symbolic operands follow the data rules of the engine)
-  IAdd, ISub, IMulLo, IMulHi, IMulWide, IMadLo, IMadHi, IMadWide, IMul24Lo, IMad24Lo,
-  IDiv, IRem, IAbs, INeg, IMin, IMax, And, Or, Xor, Not, CNot, Shl, Shr, Popc, Clz, Brev,
-  Bfe, Bfi, Prmt, Lop3, ShfL, ShfR, Sad,
+  IAdd,
+  ISub,
+  IMulLo,
+  IMulHi,
+  IMulWide,
+  IMadLo,
+  IMadHi,
+  IMadWide,
+  IMul24Lo,
+  IMad24Lo,
+  IDiv,
+  IRem,
+  IAbs,
+  INeg,
+  IMin,
+  IMax,
+  And,
+  Or,
+  Xor,
+  Not,
+  CNot,
+  Shl,
+  Shr,
+  Popc,
+  Clz,
+  Brev,
+  Bfe,
+  Bfi,
+  Prmt,
+  Lop3,
+  ShfL,
+  ShfR,
+  Sad,
   // predicates and selection
-  Setp, Selp, Set,
+  Setp,
+  Selp,
+  Set,
   // floats
-  FAdd, FSub, FMul, FFma, FDiv, FRcp, FSqrt, FRsqrt, FNeg, FAbs, FMin, FMax, FEx2, FLg2, FSin,
-  FCos, FTanh, Testp,
+  FAdd,
+  FSub,
+  FMul,
+  FFma,
+  FDiv,
+  FRcp,
+  FSqrt,
+  FRsqrt,
+  FNeg,
+  FAbs,
+  FMin,
+  FMax,
+  FEx2,
+  FLg2,
+  FSin,
+  FCos,
+  FTanh,
+  Testp,
   // conversions and moves
-  Mov, Cvt, Cvta,
+  Mov,
+  Cvt,
+  Cvta,
   // memory
-  Ld, St, Atom, Red, CpAsync, CpAsyncCommit, CpAsyncWait, Prefetch, Ldmatrix,
-  WmmaLoad, WmmaStore, WmmaMma, Mma,
+  Ld,
+  St,
+  Atom,
+  Red,
+  CpAsync,
+  CpAsyncCommit,
+  CpAsyncWait,
+  Prefetch,
+  Ldmatrix,
+  WmmaLoad,
+  WmmaStore,
+  WmmaMma,
+  Mma,
   // control
-  Bra, Call, Ret, Exit, Trap,
+  Bra,
+  Call,
+  Ret,
+  Exit,
+  Trap,
   // synchronization and warp collectives
-  BarSync, BarArrive, BarWarpSync, Fence, Shfl, Vote, Activemask,
-  Unsupported,  // an instruction the engine does not model: refused when executed
+  BarSync,
+  BarArrive,
+  BarWarpSync,
+  Fence,
+  Shfl,
+  Vote,
+  Activemask,
+  Unsupported, // an instruction the engine does not model: refused when executed
 };
 
-enum class ValType : uint8_t { None, Pred, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, TF32, F32, F64 };
+enum class ValType : uint8_t {
+  None,
+  Pred,
+  B8,
+  B16,
+  B32,
+  B64,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  F16x2,
+  BF16,
+  BF16x2,
+  TF32,
+  F32,
+  F64
+};
 
-uint32_t width_of(ValType t);  // bits
+uint32_t width_of(ValType t); // bits
 bool is_signed(ValType t);
 bool is_float(ValType t);
 ValType val_type(ptx::ScalarType t);
@@ -46,19 +139,44 @@ enum class OpKind : uint8_t { None, Reg, Imm, Special, Sink };
 
 // Special registers, read-only and concrete.
 enum class Special : uint8_t {
-  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-  LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LaneMaskEq, LaneMaskLt, LaneMaskLe, LaneMaskGt,
-  LaneMaskGe, Clock, Clock64, GlobalTimer, DynSmemSize, TotalSmemSize,
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  SmId,
+  NSmId,
+  GridId,
+  LaneMaskEq,
+  LaneMaskLt,
+  LaneMaskLe,
+  LaneMaskGt,
+  LaneMaskGe,
+  Clock,
+  Clock64,
+  GlobalTimer,
+  DynSmemSize,
+  TotalSmemSize,
 };
 
 struct Operand {
   OpKind kind = OpKind::None;
-  bool negated = false;  // `!%p`
+  bool negated = false; // `!%p`
   uint8_t special = 0;
   uint32_t reg = 0;
   uint64_t imm = 0;
-  bool imm_is_float = false;  // 0f/0d/decimal literal: imm holds its IEEE bits
-  uint8_t imm_width = 0;      // 32 or 64 for float immediates
+  bool imm_is_float = false; // 0f/0d/decimal literal: imm holds its IEEE bits
+  uint8_t imm_width = 0;     // 32 or 64 for float immediates
 };
 
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
@@ -76,39 +194,39 @@ enum class Rounding : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 struct MemRef {
   bool present = false;
   bool has_base = false;
-  uint32_t base = 0;  // register slot
+  uint32_t base = 0; // register slot
   int64_t offset = 0;
 };
 
 struct Inst {
   XOp op = XOp::Nop;
-  ValType type = ValType::None;   // the main type (destination; operands for setp/mul.wide)
-  ValType type2 = ValType::None;  // cvt source type; atom/mma extra types
+  ValType type = ValType::None;  // the main type (destination; operands for setp/mul.wide)
+  ValType type2 = ValType::None; // cvt source type; atom/mma extra types
   Space space = Space::Generic;
   Rounding rounding = Rounding::None;
-  uint8_t vec = 1;  // vector width of ld/st
+  uint8_t vec = 1; // vector width of ld/st
   bool has_guard = false;
   bool guard_negated = false;
   bool sat = false, relu = false, ftz = false, approx = false, volatile_ = false;
   bool wide = false, hi = false;
-  uint8_t cmp = 0;      // ptx::CmpOp
-  uint8_t bool_op = 0;  // ptx::BoolOp
-  uint8_t sub = 0;      // op-specific selector (shfl mode, vote mode, atom op, wmma layout ...)
-  uint8_t groups[4] = {};  // sizes of brace groups in srcs (mma/wmma: d is in dsts)
-  uint8_t layout = 0;      // wmma/mma: bit 0 = A column-major, bit 1 = B column-major
-  uint8_t shape = 0;       // MmaShape
-  bool trans = false;      // ldmatrix .trans
+  uint8_t cmp = 0;        // ptx::CmpOp
+  uint8_t bool_op = 0;    // ptx::BoolOp
+  uint8_t sub = 0;        // op-specific selector (shfl mode, vote mode, atom op, wmma layout ...)
+  uint8_t groups[4] = {}; // sizes of brace groups in srcs (mma/wmma: d is in dsts)
+  uint8_t layout = 0;     // wmma/mma: bit 0 = A column-major, bit 1 = B column-major
+  uint8_t shape = 0;      // MmaShape
+  bool trans = false;     // ldmatrix .trans
   uint32_t guard_reg = 0;
-  std::vector<Operand> dsts;  // registers or sinks, in order (vector elements, setp pair)
-  std::vector<Operand> srcs;  // in order, vector elements flattened
-  MemRef mem[2];              // cp.async has two
-  uint32_t target = 0;        // branch target (instruction index)
-  uint32_t call_id = 0;       // index into Program::callees
-  uint32_t line = 0;          // PTX position
+  std::vector<Operand> dsts; // registers or sinks, in order (vector elements, setp pair)
+  std::vector<Operand> srcs; // in order, vector elements flattened
+  MemRef mem[2];             // cp.async has two
+  uint32_t target = 0;       // branch target (instruction index)
+  uint32_t call_id = 0;      // index into Program::callees
+  uint32_t line = 0;         // PTX position
   uint32_t column = 0;
-  int32_t debug_file = -1;    // CUDA position from .loc (-1: none)
+  int32_t debug_file = -1; // CUDA position from .loc (-1: none)
   uint32_t debug_line = 0;
-  std::string text;           // the instruction as printed, for reports
+  std::string text; // the instruction as printed, for reports
 };
 
 // A call target: an extern function the engine understands (`__symexpf`) or an internal .func.
@@ -126,9 +244,9 @@ struct RegisterInfo {
 struct PlacedVariable {
   std::string name;
   Space space = Space::Shared;
-  uint64_t address = 0;  // in its space's window
+  uint64_t address = 0; // in its space's window
   uint64_t size = 0;
-  bool dynamic = false;  // extern .shared [] (dynamic shared memory)
+  bool dynamic = false; // extern .shared [] (dynamic shared memory)
   uint32_t line = 0;
 };
 
@@ -138,18 +256,18 @@ struct Program {
   std::vector<Inst> insts;
   std::vector<RegisterInfo> registers;
   std::vector<Callee> callees;
-  std::vector<PlacedVariable> variables;  // shared, local, const and module .global variables
-  std::vector<std::string> cuda_files;    // .file index -> path ("" when absent)
-  uint64_t shared_static_bytes = 0;       // end of static shared variables (with red zones)
-  uint64_t shared_dynamic_base = 0;       // where dynamic shared memory starts
-  uint64_t local_bytes = 0;               // per-thread local memory
-  uint64_t param_bytes = 0;               // kernel parameter buffer
-  std::vector<uint64_t> param_offsets;    // offset of each kernel parameter
+  std::vector<PlacedVariable> variables; // shared, local, const and module .global variables
+  std::vector<std::string> cuda_files;   // .file index -> path ("" when absent)
+  uint64_t shared_static_bytes = 0;      // end of static shared variables (with red zones)
+  uint64_t shared_dynamic_base = 0;      // where dynamic shared memory starts
+  uint64_t local_bytes = 0;              // per-thread local memory
+  uint64_t param_bytes = 0;              // kernel parameter buffer
+  std::vector<uint64_t> param_offsets;   // offset of each kernel parameter
   std::vector<ValType> param_types;
   std::vector<std::string> param_names;
   // Module `.global`/.const initial contents: (address, bytes)
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> initial_data;
-  uint32_t scratch_param_bytes = 0;  // per-thread space for call-sequence `.param` variables
+  uint32_t scratch_param_bytes = 0; // per-thread space for call-sequence `.param` variables
 };
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -4,7 +4,8 @@ namespace volta::exec {
 namespace {
 
 // Is an access recorded in `summary` unordered with `a`? Fills `c` with one such access.
-bool summary_conflicts(const AccessSummary& s, const Accessor& a, AccessKind previous, Conflict& c) {
+bool summary_conflicts(const AccessSummary& s, const Accessor& a, AccessKind previous,
+                       Conflict& c) {
   using State = AccessSummary::State;
   auto report = [&](uint32_t cta, uint32_t thread, uint32_t pc, uint32_t) {
     c = Conflict{previous, cta, thread, pc, thread / 32u};
@@ -13,33 +14,44 @@ bool summary_conflicts(const AccessSummary& s, const Accessor& a, AccessKind pre
   // ManyCtas: the latest access and the remembered one come from different CTAs, so one of
   // them is from a CTA other than a's: nothing orders it with a.
   auto report_other_than_a = [&]() {
-    if (s.cta != a.cta) return report(s.cta, s.thread, s.pc, 0u);
+    if (s.cta != a.cta)
+      return report(s.cta, s.thread, s.pc, 0u);
     return report(s.other_cta, s.other_thread, s.other_pc, 0u);
   };
   switch (s.state) {
-    case State::None: return false;
-    case State::ManyCtas: return report_other_than_a();
-    case State::ManyWarps:
-      if (s.cta != a.cta) return report(s.cta, s.thread, s.pc, 0u);
-      if (s.stamp != a.stamp) return false;  // an earlier epoch of this CTA
-      // Several warps of this CTA in this epoch: at least one is not a's warp.
-      if (s.warp() != a.warp) return report(s.cta, s.thread, s.pc, 0u);
-      return report(s.other_cta, s.other_thread, s.other_pc, 0u);
-    case State::OneWarp:
-      if (s.cta != a.cta) return report(s.cta, s.thread, s.pc, 0u);
-      if (s.stamp != a.stamp) return false;
-      if (s.warp() != a.warp) return report(s.cta, s.thread, s.pc, 0u);
-      if (s.phase != a.phase) return false;  // a full-warp sync came in between
-      if ((s.lanes & ~(1u << a.lane)) == 0) return false;  // only a itself
-      {
-        // Report another lane of the warp (the latest access if it is not a).
-        uint32_t thread = s.thread;
-        if (thread == a.thread) {
-          const uint32_t others = s.lanes & ~(1u << a.lane);
-          thread = a.warp * 32 + static_cast<uint32_t>(__builtin_ctz(others));
-        }
-        return report(s.cta, thread, s.pc, 0u);
+  case State::None:
+    return false;
+  case State::ManyCtas:
+    return report_other_than_a();
+  case State::ManyWarps:
+    if (s.cta != a.cta)
+      return report(s.cta, s.thread, s.pc, 0u);
+    if (s.stamp != a.stamp)
+      return false; // an earlier epoch of this CTA
+    // Several warps of this CTA in this epoch: at least one is not a's warp.
+    if (s.warp() != a.warp)
+      return report(s.cta, s.thread, s.pc, 0u);
+    return report(s.other_cta, s.other_thread, s.other_pc, 0u);
+  case State::OneWarp:
+    if (s.cta != a.cta)
+      return report(s.cta, s.thread, s.pc, 0u);
+    if (s.stamp != a.stamp)
+      return false;
+    if (s.warp() != a.warp)
+      return report(s.cta, s.thread, s.pc, 0u);
+    if (s.phase != a.phase)
+      return false; // a full-warp sync came in between
+    if ((s.lanes & ~(1u << a.lane)) == 0)
+      return false; // only a itself
+    {
+      // Report another lane of the warp (the latest access if it is not a).
+      uint32_t thread = s.thread;
+      if (thread == a.thread) {
+        const uint32_t others = s.lanes & ~(1u << a.lane);
+        thread = a.warp * 32 + static_cast<uint32_t>(__builtin_ctz(others));
       }
+      return report(s.cta, thread, s.pc, 0u);
+    }
   }
   return false;
 }
@@ -65,91 +77,107 @@ void summary_record(AccessSummary& s, const Accessor& a) {
     s.other_pc = s.pc;
   };
   switch (s.state) {
-    case State::None: reset(); return;
-    case State::ManyCtas:
-      if (s.cta != a.cta) {
-        remember_other();
-        s.cta = a.cta;
-      }
+  case State::None:
+    reset();
+    return;
+  case State::ManyCtas:
+    if (s.cta != a.cta) {
+      remember_other();
+      s.cta = a.cta;
+    }
+    latest();
+    return;
+  case State::ManyWarps:
+  case State::OneWarp:
+    if (s.cta != a.cta) {
+      remember_other();
+      s.state = State::ManyCtas;
+      s.cta = a.cta;
       latest();
       return;
-    case State::ManyWarps:
-    case State::OneWarp:
-      if (s.cta != a.cta) {
+    }
+    if (s.stamp != a.stamp) { // the recorded accesses are from an earlier epoch of this CTA
+      reset();
+      return;
+    }
+    if (s.state == State::ManyWarps) {
+      if (s.warp() != a.warp)
         remember_other();
-        s.state = State::ManyCtas;
-        s.cta = a.cta;
-        latest();
-        return;
-      }
-      if (s.stamp != a.stamp) {  // the recorded accesses are from an earlier epoch of this CTA
-        reset();
-        return;
-      }
-      if (s.state == State::ManyWarps) {
-        if (s.warp() != a.warp) remember_other();
-        latest();
-        return;
-      }
-      if (s.warp() != a.warp) {
-        remember_other();
-        s.state = State::ManyWarps;
-        latest();
-        return;
-      }
-      if (s.phase != a.phase) {
-        s.phase = a.phase;
-        s.lanes = 0;
-      }
-      s.lanes |= 1u << a.lane;
       latest();
       return;
+    }
+    if (s.warp() != a.warp) {
+      remember_other();
+      s.state = State::ManyWarps;
+      latest();
+      return;
+    }
+    if (s.phase != a.phase) {
+      s.phase = a.phase;
+      s.lanes = 0;
+    }
+    s.lanes |= 1u << a.lane;
+    latest();
+    return;
   }
 }
 
 bool write_conflicts(const ByteShadow& s, const Accessor& a, Conflict& c) {
-  if (s.w_stamp == 0) return false;
-  if (s.w_cta == a.cta && s.w_thread == a.thread) return false;
+  if (s.w_stamp == 0)
+    return false;
+  if (s.w_cta == a.cta && s.w_thread == a.thread)
+    return false;
   auto report = [&]() {
     c = Conflict{AccessKind::Write, s.w_cta, s.w_thread, s.w_pc, s.w_thread / 32u};
     return true;
   };
-  if (s.w_cta != a.cta) return report();
-  if (s.w_stamp != a.stamp) return false;
-  if (s.w_thread / 32u != a.warp) return report();
-  if (s.w_phase != a.phase) return false;
+  if (s.w_cta != a.cta)
+    return report();
+  if (s.w_stamp != a.stamp)
+    return false;
+  if (s.w_thread / 32u != a.warp)
+    return report();
+  if (s.w_phase != a.phase)
+    return false;
   return report();
 }
 
-}  // namespace
+} // namespace
 
 bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict) {
   switch (kind) {
-    case AccessKind::Read:
-      if (write_conflicts(s, a, conflict)) return true;
-      if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict)) return true;
-      summary_record(s.reads, a);
-      return false;
-    case AccessKind::Atomic:
-      if (write_conflicts(s, a, conflict)) return true;
-      if (summary_conflicts(s.reads, a, AccessKind::Read, conflict)) return true;
-      summary_record(s.atomics, a);
-      return false;
-    case AccessKind::Write:
-      if (write_conflicts(s, a, conflict)) return true;
-      if (summary_conflicts(s.reads, a, AccessKind::Read, conflict)) return true;
-      if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict)) return true;
-      s.w_stamp = a.stamp;
-      s.w_cta = a.cta;
-      s.w_thread = static_cast<uint16_t>(a.thread);
-      s.w_phase = a.phase;
-      s.w_pc = a.pc;
-      // Later accesses that race with the forgotten reads also race with this write.
-      s.reads = AccessSummary{};
-      s.atomics = AccessSummary{};
-      return false;
+  case AccessKind::Read:
+    if (write_conflicts(s, a, conflict))
+      return true;
+    if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict))
+      return true;
+    summary_record(s.reads, a);
+    return false;
+  case AccessKind::Atomic:
+    if (write_conflicts(s, a, conflict))
+      return true;
+    if (summary_conflicts(s.reads, a, AccessKind::Read, conflict))
+      return true;
+    summary_record(s.atomics, a);
+    return false;
+  case AccessKind::Write:
+    if (write_conflicts(s, a, conflict))
+      return true;
+    if (summary_conflicts(s.reads, a, AccessKind::Read, conflict))
+      return true;
+    if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict))
+      return true;
+    s.w_stamp = a.stamp;
+    s.w_cta = a.cta;
+    s.w_thread = static_cast<uint16_t>(a.thread);
+    s.w_phase = a.phase;
+    s.w_pc = a.pc;
+    // Later accesses that race with the forgotten reads also race with this write.
+    s.reads = AccessSummary{};
+    s.atomics = AccessSummary{};
+    return false;
   }
   return false;
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -18,13 +18,13 @@ namespace volta::exec {
 
 // Who is accessing, and when.
 struct Accessor {
-  uint32_t cta = 0;     // CTA index in the grid
-  uint32_t thread = 0;  // linear thread index in the CTA
-  uint32_t warp = 0;    // warp index in the CTA
+  uint32_t cta = 0;    // CTA index in the grid
+  uint32_t thread = 0; // linear thread index in the CTA
+  uint32_t warp = 0;   // warp index in the CTA
   uint32_t lane = 0;
-  uint32_t stamp = 0;   // the CTA's current epoch stamp
-  uint32_t phase = 0;   // the warp's current phase
-  uint32_t pc = 0;      // instruction index
+  uint32_t stamp = 0; // the CTA's current epoch stamp
+  uint32_t phase = 0; // the warp's current phase
+  uint32_t pc = 0;    // instruction index
 };
 
 enum class AccessKind : uint8_t { Read, Write, Atomic };
@@ -42,12 +42,12 @@ struct Conflict {
 struct AccessSummary {
   enum class State : uint8_t { None, OneWarp, ManyWarps, ManyCtas };
   State state = State::None;
-  uint16_t thread = 0;        // the latest access (its warp is the summary's warp)
-  uint16_t other_thread = 0;  // one access from another warp or CTA, for reports
-  uint32_t stamp = 0;         // epoch stamp of the recorded accesses
+  uint16_t thread = 0;       // the latest access (its warp is the summary's warp)
+  uint16_t other_thread = 0; // one access from another warp or CTA, for reports
+  uint32_t stamp = 0;        // epoch stamp of the recorded accesses
   uint32_t cta = 0;
   uint32_t phase = 0;
-  uint32_t lanes = 0;  // lanes of the warp that accessed in `phase`
+  uint32_t lanes = 0; // lanes of the warp that accessed in `phase`
   uint32_t pc = 0;
   uint32_t other_cta = 0, other_pc = 0;
   uint32_t warp() const { return thread / 32u; }
@@ -65,4 +65,4 @@ struct ByteShadow {
 // `conflict` when the access races with an earlier one.
 bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict);
 
-}  // namespace volta::exec
+} // namespace volta::exec

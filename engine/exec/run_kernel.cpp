@@ -1,11 +1,10 @@
 #include "engine/exec/run_kernel.hpp"
 
-#include <fmt/format.h>
-#include <tbb/parallel_for.h>
-
 #include <chrono>
+#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
+#include <tbb/parallel_for.h>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
@@ -36,7 +35,8 @@ LoadResult load_kernel(const std::string& ptx_path, const std::string& entry) {
   kernel->module = std::move(*parsed.module);
   auto lowered = lower(kernel->module, entry, kernel->source_text);
   r.diagnostics = std::move(lowered.diagnostics);
-  if (!lowered.program) return r;
+  if (!lowered.program)
+    return r;
   kernel->program = std::move(*lowered.program);
   r.kernel = std::move(kernel);
   return r;
@@ -44,8 +44,8 @@ LoadResult load_kernel(const std::string& ptx_path, const std::string& entry) {
 
 std::string check_config(const Program& program, const launch::KernelConfig& config) {
   if (config.params.size() != program.param_offsets.size()) {
-    return fmt::format("kernel '{}' has {} parameters but the configuration gives {}", program.entry,
-                       program.param_offsets.size(), config.params.size());
+    return fmt::format("kernel '{}' has {} parameters but the configuration gives {}",
+                       program.entry, program.param_offsets.size(), config.params.size());
   }
   for (size_t i = 0; i < config.params.size(); ++i) {
     const auto& p = config.params[i];
@@ -54,13 +54,14 @@ std::string check_config(const Program& program, const launch::KernelConfig& con
       return fmt::format("parameter {} ({}) is {} bits wide and cannot hold the pointer \"{}\"", i,
                          program.param_names[i], width, p.text);
     }
-    if ((p.kind == launch::ParamSpec::Kind::Float || p.kind == launch::ParamSpec::Kind::Sym) && width != 32 &&
-        width != 64 && width != 16) {
+    if ((p.kind == launch::ParamSpec::Kind::Float || p.kind == launch::ParamSpec::Kind::Sym) &&
+        width != 32 && width != 64 && width != 16) {
       return fmt::format("parameter {} ({}) is {} bits wide and cannot hold the float \"{}\"", i,
                          program.param_names[i], width, p.text);
     }
   }
-  if (config.threads_per_cta() == 0) return "the block has no threads";
+  if (config.threads_per_cta() == 0)
+    return "the block has no threads";
   return {};
 }
 
@@ -76,15 +77,24 @@ std::vector<ByteCell> parameter_cells(const Program& program, const launch::Kern
     const uint32_t width = std::max<uint32_t>(1, width_of(program.param_types[i]) / 8);
     Value v;
     switch (p.kind) {
-      case launch::ParamSpec::Kind::Ptr: v.bits = config.find_array(p.name)->base; break;
-      case launch::ParamSpec::Kind::Int: v.bits = static_cast<uint64_t>(p.int_value); break;
-      case launch::ParamSpec::Kind::Float:
-        v.bits = width == 8 ? symbolic::nearest_f64_bits(p.float_value) : symbolic::nearest_f32_bits(p.float_value);
-        break;
-      case launch::ParamSpec::Kind::Sym: v.node = store.param(store.add_param_name(p.name)); break;
+    case launch::ParamSpec::Kind::Ptr:
+      v.bits = config.find_array(p.name)->base;
+      break;
+    case launch::ParamSpec::Kind::Int:
+      v.bits = static_cast<uint64_t>(p.int_value);
+      break;
+    case launch::ParamSpec::Kind::Float:
+      v.bits = width == 8 ? symbolic::nearest_f64_bits(p.float_value)
+                          : symbolic::nearest_f32_bits(p.float_value);
+      break;
+    case launch::ParamSpec::Kind::Sym:
+      v.node = store.param(store.add_param_name(p.name));
+      break;
     }
-    if (width < 8 && !v.symbolic()) v.bits &= (uint64_t{1} << (8 * width)) - 1;
-    if (offset + width <= cells.size()) store_value(&cells[offset], v, width);
+    if (width < 8 && !v.symbolic())
+      v.bits &= (uint64_t{1} << (8 * width)) - 1;
+    if (offset + width <= cells.size())
+      store_value(&cells[offset], v, width);
   }
   return cells;
 }
@@ -92,47 +102,51 @@ std::vector<ByteCell> parameter_cells(const Program& program, const launch::Kern
 std::vector<ByteCell> constant_cells(const Program& program) {
   uint64_t size = 0;
   for (const auto& v : program.variables) {
-    if (v.space == Space::Const) size = std::max(size, v.address - kConstWindow + v.size);
+    if (v.space == Space::Const)
+      size = std::max(size, v.address - kConstWindow + v.size);
   }
   std::vector<ByteCell> cells(size, ByteCell{});
   for (const auto& [address, bytes] : program.initial_data) {
-    if (!in_window(address, kConstWindow)) continue;
-    for (size_t i = 0; i < bytes.size(); ++i) cells[address - kConstWindow + i].byte = bytes[i];
+    if (!in_window(address, kConstWindow))
+      continue;
+    for (size_t i = 0; i < bytes.size(); ++i)
+      cells[address - kConstWindow + i].byte = bytes[i];
   }
   return cells;
 }
 
 // The real value of an output element from its cells.
-ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore& store, symbolic::Builder& b,
-                     ExprId undef) {
+ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore& store,
+                     symbolic::Builder& b, ExprId undef) {
   Value v = load_value(cells, width, undef, b);
   if (v.symbolic()) {
     const auto& n = store.node(v.node);
-    if (n.op != symbolic::Op::RawBits) return v.node;
+    if (n.op != symbolic::Op::RawBits)
+      return v.node;
     v = Value{uint64_t{n.b} << 32 | n.a, 0};
   }
   switch (cells[0].stored_as) {
-    case kStoredFloat: {
-      auto id = store.float_bits(v.bits, static_cast<int>(8 * width));
-      return id ? *id : undef;
-    }
-    case kStoredSigned: {
-      const int shift = 64 - 8 * static_cast<int>(width);
-      const int64_t x = static_cast<int64_t>(v.bits << shift) >> shift;
-      return store.constant(symbolic::Rational(std::to_string(x)));
-    }
-    default:
-      // Concrete bits stored through an untyped or unsigned register with no float provenance:
-      // an integer, or a half constant (nvcc writes `mov.b16 %rs, 0x3C00; st.global.u16`).
-      // Kept as bits; the prover reads them in the type of the element they are compared with.
-      return store.raw_bits(v.bits, static_cast<int>(8 * width));
+  case kStoredFloat: {
+    auto id = store.float_bits(v.bits, static_cast<int>(8 * width));
+    return id ? *id : undef;
+  }
+  case kStoredSigned: {
+    const int shift = 64 - 8 * static_cast<int>(width);
+    const int64_t x = static_cast<int64_t>(v.bits << shift) >> shift;
+    return store.constant(symbolic::Rational(std::to_string(x)));
+  }
+  default:
+    // Concrete bits stored through an untyped or unsigned register with no float provenance:
+    // an integer, or a half constant (nvcc writes `mov.b16 %rs, 0x3C00; st.global.u16`).
+    // Kept as bits; the prover reads them in the type of the element they are compared with.
+    return store.raw_bits(v.bits, static_cast<int>(8 * width));
   }
 }
 
-}  // namespace
+} // namespace
 
-KernelRun run_kernel(const Program& program, const launch::KernelConfig& config, symbolic::ExprStore& store,
-                     const RunOptions& options) {
+KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
+                     symbolic::ExprStore& store, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   KernelRun run;
   if (auto error = check_config(program, config); !error.empty()) {
@@ -151,10 +165,12 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
   ctx.constants = constant_cells(program);
   ctx.pending_marker = store.intern(symbolic::Node{symbolic::Op::AtomicResult, 1, 0, 0, 0, 0});
 
-  const uint32_t ctas = config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
+  const uint32_t ctas =
+      config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
   std::vector<KernelStats> stats(ctas);
   auto run_cta = [&](uint32_t c) {
-    if (ctx.should_stop(c)) return;
+    if (ctx.should_stop(c))
+      return;
     CtaRunner runner(ctx, c);
     runner.run();
     stats[c] = runner.stats();
@@ -170,7 +186,8 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
     run.stats.barriers += s.barriers;
     run.stats.warp_syncs += s.warp_syncs;
     run.stats.ctas += s.ctas;
-    for (const auto& [k, v] : s.idioms) run.stats.idioms[k] += v;
+    for (const auto& [k, v] : s.idioms)
+      run.stats.idioms[k] += v;
   }
   if (ctx.failure) {
     run.failure = std::move(ctx.failure->second);
@@ -195,11 +212,14 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
     store_value(cells, v, pending.width);
     for (uint32_t i = 0; i < pending.width; ++i) {
       cells[i].written = 1;
-      cells[i].stored_as = is_float(pending.type) ? kStoredFloat : is_signed(pending.type) ? kStoredSigned : kStoredUnsigned;
+      cells[i].stored_as = is_float(pending.type)    ? kStoredFloat
+                           : is_signed(pending.type) ? kStoredSigned
+                                                     : kStoredUnsigned;
     }
   }
   for (const auto& region : global.regions()) {
-    if (!region.is_array || !launch::is_output(region.kind)) continue;
+    if (!region.is_array || !launch::is_output(region.kind))
+      continue;
     OutputArray out;
     out.name = region.name;
     out.elem_width = region.elem_width;
@@ -207,19 +227,24 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
       const uint64_t lo = std::max(page_base, region.base);
       const uint64_t hi = std::min(page_base + GlobalMemory::kPageSize, region.base + region.size);
       for (uint64_t a = lo; a < hi; ++a) {
-        if ((a - region.base) % region.elem_width != 0) continue;
+        if ((a - region.base) % region.elem_width != 0)
+          continue;
         const ByteCell* cells = &page.cells[a - page_base];
         bool written = a + region.elem_width <= page_base + GlobalMemory::kPageSize;
-        for (uint32_t i = 0; written && i < region.elem_width; ++i) written = cells[i].written != 0;
-        if (!written) continue;
+        for (uint32_t i = 0; written && i < region.elem_width; ++i)
+          written = cells[i].written != 0;
+        if (!written)
+          continue;
         out.float_stored.push_back(cells[0].stored_as == kStoredFloat);
         out.elements.emplace_back((a - region.base) / region.elem_width,
                                   element_value(cells, region.elem_width, store, b, undef));
       }
     });
     std::vector<size_t> order(out.elements.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return out.elements[x].first < out.elements[y].first; });
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t x, size_t y) { return out.elements[x].first < out.elements[y].first; });
     std::vector<std::pair<uint64_t, symbolic::ExprId>> sorted;
     std::vector<uint8_t> flags;
     for (size_t i : order) {
@@ -234,4 +259,4 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
   return run;
 }
 
-}  // namespace volta::exec
+} // namespace volta::exec

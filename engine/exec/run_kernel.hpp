@@ -25,7 +25,7 @@ struct LoadedKernel {
 
 struct LoadResult {
   std::shared_ptr<const LoadedKernel> kernel;
-  std::vector<ptx::Diagnostic> diagnostics;  // parse or lowering errors (bad input)
+  std::vector<ptx::Diagnostic> diagnostics; // parse or lowering errors (bad input)
 };
 
 LoadResult load_kernel(const std::string& ptx_path, const std::string& entry);
@@ -39,4 +39,4 @@ std::string check_config(const Program& program, const launch::KernelConfig& con
 KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
                      symbolic::ExprStore& store, const RunOptions& options = {});
 
-}  // namespace volta::exec
+} // namespace volta::exec

@@ -4,11 +4,16 @@ namespace volta::launch {
 
 std::string_view to_string(ArrayKind k) {
   switch (k) {
-    case ArrayKind::In: return "in";
-    case ArrayKind::Out: return "out";
-    case ArrayKind::InOut: return "inout";
-    case ArrayKind::Index: return "index";
-    case ArrayKind::Zero: return "zero";
+  case ArrayKind::In:
+    return "in";
+  case ArrayKind::Out:
+    return "out";
+  case ArrayKind::InOut:
+    return "inout";
+  case ArrayKind::Index:
+    return "index";
+  case ArrayKind::Zero:
+    return "zero";
   }
   return "?";
 }
@@ -19,9 +24,10 @@ bool is_output(ArrayKind k) {
 
 const ArraySpec* KernelConfig::find_array(std::string_view name) const {
   for (const auto& a : arrays) {
-    if (a.name == name) return &a;
+    if (a.name == name)
+      return &a;
   }
   return nullptr;
 }
 
-}  // namespace volta::launch
+} // namespace volta::launch

@@ -15,15 +15,15 @@ namespace volta::launch {
 using Dim3 = std::array<uint32_t, 3>;
 
 enum class ArrayKind {
-  In,     // symbolic input: element i is the real-valued symbol name[i]
-  Out,    // output; initial contents are uninitialized
-  InOut,  // symbolic input that is also written
-  Index,  // concrete a[i] = i (gather indices, so that addresses stay concrete)
-  Zero,   // output that starts as 0.0, as after a memset
+  In,    // symbolic input: element i is the real-valued symbol name[i]
+  Out,   // output; initial contents are uninitialized
+  InOut, // symbolic input that is also written
+  Index, // concrete a[i] = i (gather indices, so that addresses stay concrete)
+  Zero,  // output that starts as 0.0, as after a memset
 };
 
 std::string_view to_string(ArrayKind k);
-bool is_output(ArrayKind k);  // Out, InOut, Zero
+bool is_output(ArrayKind k); // Out, InOut, Zero
 
 struct ArraySpec {
   std::string name;
@@ -39,26 +39,26 @@ struct ArraySpec {
 struct ParamSpec {
   enum class Kind { Ptr, Sym, Float, Int };
   Kind kind = Kind::Int;
-  std::string name;                // array name (Ptr) or symbol name (Sym)
-  symbolic::Rational float_value;  // Float: the exact decimal written in the manifest
-  int64_t int_value = 0;           // Int
-  std::string text;                // as written ("ptr:A"), for messages
+  std::string name;               // array name (Ptr) or symbol name (Sym)
+  symbolic::Rational float_value; // Float: the exact decimal written in the manifest
+  int64_t int_value = 0;          // Int
+  std::string text;               // as written ("ptr:A"), for messages
 };
 
 enum class CtaMode {
-  First,  // CTA (0,0,0) only: Volta's symmetry assumption (the default)
-  All,    // every CTA of the grid
+  First, // CTA (0,0,0) only: Volta's symmetry assumption (the default)
+  All,   // every CTA of the grid
 };
 
 struct KernelConfig {
-  std::string ptx_path;  // resolved against the manifest's folder
+  std::string ptx_path; // resolved against the manifest's folder
   std::string entry;
   Dim3 block{1, 1, 1};
   Dim3 grid{1, 1, 1};
   std::vector<ArraySpec> arrays;
   std::vector<ParamSpec> params;
   uint64_t dyn_shared_bytes = 0;
-  std::map<std::string, int64_t> globals;  // module .global scalars set before launch
+  std::map<std::string, int64_t> globals; // module .global scalars set before launch
   CtaMode ctas = CtaMode::First;
 
   const ArraySpec* find_array(std::string_view name) const;
@@ -66,4 +66,4 @@ struct KernelConfig {
   uint64_t cta_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
 };
 
-}  // namespace volta::launch
+} // namespace volta::launch

@@ -1,8 +1,7 @@
 #include "engine/launch/manifest.hpp"
 
-#include <fmt/format.h>
-
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -23,25 +22,30 @@ struct EntryError {
 
 const json& member(const json& obj, const std::string& path, const char* key) {
   auto it = obj.find(key);
-  if (it == obj.end()) fail(path, fmt::format("missing required member '{}'", key));
+  if (it == obj.end())
+    fail(path, fmt::format("missing required member '{}'", key));
   return *it;
 }
 
 std::string get_string(const json& j, const std::string& path) {
-  if (!j.is_string()) fail(path, "expected a string");
+  if (!j.is_string())
+    fail(path, "expected a string");
   return j.get<std::string>();
 }
 
 uint64_t get_uint(const json& j, const std::string& path) {
-  if (j.is_number_unsigned()) return j.get<uint64_t>();
-  if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
+  if (j.is_number_unsigned())
+    return j.get<uint64_t>();
+  if (j.is_number_integer() && j.get<int64_t>() >= 0)
+    return static_cast<uint64_t>(j.get<int64_t>());
   if (j.is_string()) {
     // Bases are written as hex strings ("0x10000"); accept decimal strings too.
     const std::string s = j.get<std::string>();
     try {
       size_t used = 0;
       uint64_t v = std::stoull(s, &used, 0);
-      if (used == s.size()) return v;
+      if (used == s.size())
+        return v;
     } catch (...) {
     }
     fail(path, fmt::format("expected a non-negative integer, got \"{}\"", s));
@@ -50,63 +54,82 @@ uint64_t get_uint(const json& j, const std::string& path) {
 }
 
 Dim3 get_dim3(const json& j, const std::string& path) {
-  if (!j.is_array() || j.empty() || j.size() > 3) fail(path, "expected an array of 1 to 3 positive integers");
+  if (!j.is_array() || j.empty() || j.size() > 3)
+    fail(path, "expected an array of 1 to 3 positive integers");
   Dim3 d{1, 1, 1};
   for (size_t i = 0; i < j.size(); ++i) {
     const std::string p = fmt::format("{}[{}]", path, i);
     uint64_t v = get_uint(j[i], p);
-    if (v == 0 || v > 0x7fffffff) fail(p, "expected a positive integer below 2^31");
+    if (v == 0 || v > 0x7fffffff)
+      fail(p, "expected a positive integer below 2^31");
     d[i] = static_cast<uint32_t>(v);
   }
   return d;
 }
 
 ArraySpec get_array(const json& j, const std::string& path) {
-  if (!j.is_object()) fail(path, "expected an object with name, base, elem_width, len, kind");
+  if (!j.is_object())
+    fail(path, "expected an object with name, base, elem_width, len, kind");
   ArraySpec a;
   a.name = get_string(member(j, path, "name"), path + ".name");
-  if (a.name.empty()) fail(path + ".name", "array name is empty");
+  if (a.name.empty())
+    fail(path + ".name", "array name is empty");
   a.base = get_uint(member(j, path, "base"), path + ".base");
-  a.elem_width = static_cast<uint32_t>(get_uint(member(j, path, "elem_width"), path + ".elem_width"));
+  a.elem_width =
+      static_cast<uint32_t>(get_uint(member(j, path, "elem_width"), path + ".elem_width"));
   if (a.elem_width != 1 && a.elem_width != 2 && a.elem_width != 4 && a.elem_width != 8) {
     fail(path + ".elem_width", "expected 1, 2, 4 or 8");
   }
   a.len = get_uint(member(j, path, "len"), path + ".len");
-  if (a.len == 0) fail(path + ".len", "expected a positive length");
-  if (a.len > (uint64_t{1} << 32)) fail(path + ".len", "arrays are limited to 2^32 elements");
-  if (a.base + a.size_bytes() < a.base) fail(path, "array wraps around the address space");
-  if (a.base % a.elem_width != 0) fail(path + ".base", fmt::format("base 0x{:x} is not a multiple of the element width {}", a.base, a.elem_width));
-  if (a.base >= (uint64_t{1} << 46)) fail(path + ".base", "bases must lie below 2^46 (higher addresses are the engine's shared/local windows)");
+  if (a.len == 0)
+    fail(path + ".len", "expected a positive length");
+  if (a.len > (uint64_t{1} << 32))
+    fail(path + ".len", "arrays are limited to 2^32 elements");
+  if (a.base + a.size_bytes() < a.base)
+    fail(path, "array wraps around the address space");
+  if (a.base % a.elem_width != 0)
+    fail(path + ".base", fmt::format("base 0x{:x} is not a multiple of the element width {}",
+                                     a.base, a.elem_width));
+  if (a.base >= (uint64_t{1} << 46))
+    fail(path + ".base",
+         "bases must lie below 2^46 (higher addresses are the engine's shared/local windows)");
   const std::string kind = get_string(member(j, path, "kind"), path + ".kind");
   auto k = array_kind_from(kind);
-  if (!k) fail(path + ".kind", fmt::format("unknown kind \"{}\" (expected in, out, inout, index, zero)", kind));
+  if (!k)
+    fail(path + ".kind",
+         fmt::format("unknown kind \"{}\" (expected in, out, inout, index, zero)", kind));
   a.kind = *k;
   return a;
 }
 
 std::string resolve(const std::string& base_dir, const std::string& p) {
   std::filesystem::path path(p);
-  if (path.is_absolute() || base_dir.empty()) return p;
+  if (path.is_absolute() || base_dir.empty())
+    return p;
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
 }
 
 KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::string& path) {
-  if (!j.is_object()) fail(path, "expected a kernel configuration object");
+  if (!j.is_object())
+    fail(path, "expected a kernel configuration object");
   KernelConfig k;
   k.ptx_path = resolve(base_dir, get_string(member(j, path, "ptx"), path + ".ptx"));
   k.entry = get_string(member(j, path, "entry"), path + ".entry");
   k.block = get_dim3(member(j, path, "block"), path + ".block");
-  if (auto it = j.find("grid"); it != j.end()) k.grid = get_dim3(*it, path + ".grid");
+  if (auto it = j.find("grid"); it != j.end())
+    k.grid = get_dim3(*it, path + ".grid");
   if (uint64_t{k.block[0]} * k.block[1] * k.block[2] > 1024) {
     fail(path + ".block", "a CTA has at most 1024 threads");
   }
   const json& arrays = member(j, path, "arrays");
-  if (!arrays.is_array()) fail(path + ".arrays", "expected an array");
+  if (!arrays.is_array())
+    fail(path + ".arrays", "expected an array");
   for (size_t i = 0; i < arrays.size(); ++i) {
     const std::string p = fmt::format("{}.arrays[{}]", path, i);
     ArraySpec a = get_array(arrays[i], p);
     for (const auto& other : k.arrays) {
-      if (other.name == a.name) fail(p + ".name", fmt::format("duplicate array \"{}\"", a.name));
+      if (other.name == a.name)
+        fail(p + ".name", fmt::format("duplicate array \"{}\"", a.name));
       if (a.base < other.end() && other.base < a.end()) {
         fail(p, fmt::format("array \"{}\" overlaps array \"{}\"", a.name, other.name));
       }
@@ -114,12 +137,14 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
     k.arrays.push_back(std::move(a));
   }
   if (auto it = j.find("params"); it != j.end()) {
-    if (!it->is_array()) fail(path + ".params", "expected an array of strings");
+    if (!it->is_array())
+      fail(path + ".params", "expected an array of strings");
     for (size_t i = 0; i < it->size(); ++i) {
       const std::string p = fmt::format("{}.params[{}]", path, i);
       std::string error;
       auto param = parse_param(get_string((*it)[i], p), error);
-      if (!param) fail(p, error);
+      if (!param)
+        fail(p, error);
       if (param->kind == ParamSpec::Kind::Ptr && !k.find_array(param->name)) {
         fail(p, fmt::format("no array named \"{}\" in {}.arrays", param->name, path));
       }
@@ -128,12 +153,15 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
   }
   if (auto it = j.find("dyn_shared_bytes"); it != j.end()) {
     k.dyn_shared_bytes = get_uint(*it, path + ".dyn_shared_bytes");
-    if (k.dyn_shared_bytes > (uint64_t{1} << 24)) fail(path + ".dyn_shared_bytes", "more than 16 MiB of dynamic shared memory");
+    if (k.dyn_shared_bytes > (uint64_t{1} << 24))
+      fail(path + ".dyn_shared_bytes", "more than 16 MiB of dynamic shared memory");
   }
   if (auto it = j.find("globals"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) fail(path + ".globals", "expected an object of name: integer");
+    if (!it->is_object())
+      fail(path + ".globals", "expected an object of name: integer");
     for (auto& [name, value] : it->items()) {
-      if (!value.is_number_integer()) fail(path + ".globals." + name, "expected an integer");
+      if (!value.is_number_integer())
+        fail(path + ".globals." + name, "expected an integer");
       k.globals[name] = value.get<int64_t>();
     }
   }
@@ -156,7 +184,8 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
   e.index = index;
   e.name = fmt::format("entry {}", index);
   try {
-    if (!j.is_object()) fail(path, "expected an object");
+    if (!j.is_object())
+      fail(path, "expected an object");
     e.name = get_string(member(j, path, "name"), path + ".name");
     const std::string kind = get_string(member(j, path, "kind"), path + ".kind");
     if (kind == "equivalence") {
@@ -164,12 +193,14 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
     } else if (kind == "race_check") {
       e.kind = EntryKind::RaceCheck;
     } else {
-      fail(path + ".kind", fmt::format("expected \"equivalence\" or \"race_check\", got \"{}\"", kind));
+      fail(path + ".kind",
+           fmt::format("expected \"equivalence\" or \"race_check\", got \"{}\"", kind));
     }
     if (auto it = j.find("expected"); it != j.end() && !it->is_null()) {
       const std::string word = get_string(*it, path + ".expected");
       e.expected = verdict_from(word);
-      if (!e.expected) fail(path + ".expected", fmt::format("unknown verdict \"{}\"", word));
+      if (!e.expected)
+        fail(path + ".expected", fmt::format("unknown verdict \"{}\"", word));
     }
     if (e.kind == EntryKind::Equivalence) {
       e.reference = get_kernel(member(j, path, "reference"), base_dir, path + ".reference");
@@ -178,7 +209,8 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
       e.kernel = get_kernel(member(j, path, "kernel"), base_dir, path + ".kernel");
     }
     if (auto it = j.find("check_arrays"); it != j.end() && !it->is_null()) {
-      if (!it->is_array()) fail(path + ".check_arrays", "expected an array of array names");
+      if (!it->is_array())
+        fail(path + ".check_arrays", "expected an array of array names");
       for (size_t i = 0; i < it->size(); ++i) {
         const std::string p = fmt::format("{}.check_arrays[{}]", path, i);
         std::string name = get_string((*it)[i], p);
@@ -189,8 +221,10 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
         e.check_arrays.push_back(std::move(name));
       }
     }
-    if (auto it = j.find("note"); it != j.end() && it->is_string()) e.note = it->get<std::string>();
-    if (auto it = j.find("recorded"); it != j.end()) e.recorded_json = it->dump();
+    if (auto it = j.find("note"); it != j.end() && it->is_string())
+      e.note = it->get<std::string>();
+    if (auto it = j.find("recorded"); it != j.end())
+      e.recorded_json = it->dump();
   } catch (const EntryError& err) {
     e.error = err.message;
   }
@@ -211,14 +245,19 @@ ptx::SourceLocation location_of(std::string_view text, size_t offset) {
   return loc;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<ArrayKind> array_kind_from(std::string_view word) {
-  if (word == "in") return ArrayKind::In;
-  if (word == "out") return ArrayKind::Out;
-  if (word == "inout") return ArrayKind::InOut;
-  if (word == "index") return ArrayKind::Index;
-  if (word == "zero") return ArrayKind::Zero;
+  if (word == "in")
+    return ArrayKind::In;
+  if (word == "out")
+    return ArrayKind::Out;
+  if (word == "inout")
+    return ArrayKind::InOut;
+  if (word == "index")
+    return ArrayKind::Index;
+  if (word == "zero")
+    return ArrayKind::Zero;
   return std::nullopt;
 }
 
@@ -255,7 +294,8 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
     try {
       size_t used = 0;
       long long v = std::stoll(rest, &used, 0);
-      if (used != rest.size()) throw std::invalid_argument("trailing");
+      if (used != rest.size())
+        throw std::invalid_argument("trailing");
       p.kind = ParamSpec::Kind::Int;
       p.int_value = v;
       return p;
@@ -272,13 +312,17 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
   std::vector<std::string> parts;
   std::stringstream ss(text);
   std::string part;
-  while (std::getline(ss, part, ':')) parts.push_back(part);
+  while (std::getline(ss, part, ':'))
+    parts.push_back(part);
   if (parts.size() != 5) {
     error = fmt::format("expected name:base:width:len:kind, got \"{}\"", text);
     return std::nullopt;
   }
-  json j = {{"name", parts[0]}, {"base", parts[1]}, {"elem_width", parts[2]},
-            {"len", parts[3]},  {"kind", parts[4]}};
+  json j = {{"name", parts[0]},
+            {"base", parts[1]},
+            {"elem_width", parts[2]},
+            {"len", parts[3]},
+            {"kind", parts[4]}};
   try {
     return get_array(j, "--array");
   } catch (const EntryError& e) {
@@ -305,7 +349,8 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
     d.file = path;
     d.where = where;
     d.message = std::move(message);
-    if (where.line != 0) d.source_line = std::string(ptx::line_of(text, where.line));
+    if (where.line != 0)
+      d.source_line = std::string(ptx::line_of(text, where.line));
     result.diagnostics.push_back(std::move(d));
   };
   json root;
@@ -314,7 +359,8 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    if (auto pos = what.find(": "); pos != std::string::npos) what = what.substr(pos + 2);
+    if (auto pos = what.find(": "); pos != std::string::npos)
+      what = what.substr(pos + 2);
     diag(location_of(text, e.byte == 0 ? 0 : e.byte - 1), "invalid JSON: " + what);
     return result;
   }
@@ -330,7 +376,8 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   Manifest m;
   m.path = path;
-  for (size_t i = 0; i < it->size(); ++i) m.entries.push_back(get_entry((*it)[i], i, base_dir));
+  for (size_t i = 0; i < it->size(); ++i)
+    m.entries.push_back(get_entry((*it)[i], i, base_dir));
   result.manifest = std::move(m);
   return result;
 }
@@ -350,4 +397,4 @@ ManifestResult read_manifest(const std::string& path) {
   return parse_manifest(buffer.str(), path);
 }
 
-}  // namespace volta::launch
+} // namespace volta::launch

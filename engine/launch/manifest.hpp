@@ -19,17 +19,17 @@ namespace volta::launch {
 enum class EntryKind { Equivalence, RaceCheck };
 
 struct ManifestEntry {
-  size_t index = 0;  // position in the manifest
+  size_t index = 0; // position in the manifest
   std::string name;
   EntryKind kind = EntryKind::Equivalence;
   std::optional<Verdict> expected;
-  KernelConfig reference;  // equivalence
-  KernelConfig optimized;  // equivalence
-  KernelConfig kernel;     // race_check
-  std::vector<std::string> check_arrays;  // empty: the reference's out/inout/zero arrays
+  KernelConfig reference;                // equivalence
+  KernelConfig optimized;                // equivalence
+  KernelConfig kernel;                   // race_check
+  std::vector<std::string> check_arrays; // empty: the reference's out/inout/zero arrays
   std::string note;
-  std::string recorded_json;  // the upstream `recorded` object, verbatim, if any
-  std::string error;          // non-empty: the entry is bad input, with the JSON path
+  std::string recorded_json; // the upstream `recorded` object, verbatim, if any
+  std::string error;         // non-empty: the entry is bad input, with the JSON path
 };
 
 struct Manifest {
@@ -59,4 +59,4 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
 std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& error);
 std::optional<ArrayKind> array_kind_from(std::string_view word);
 
-}  // namespace volta::launch
+} // namespace volta::launch

@@ -1,7 +1,6 @@
 #include "engine/prove/egraph_bridge.hpp"
 
 #include <fmt/format.h>
-
 #include <stdexcept>
 
 #include "engine/symbolic/printer.hpp"
@@ -16,9 +15,10 @@ using symbolic::Rational;
 
 namespace {
 constexpr int kMaxDepth = 20000;
-}  // namespace
+} // namespace
 
-EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& ml, egraph::EGraph& g)
+EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& ml,
+                           egraph::EGraph& g)
     : store_(store), ml_(ml), g_(g) {}
 
 void EgraphBridge::count_parents(const std::vector<ExprId>& roots) {
@@ -29,7 +29,8 @@ void EgraphBridge::count_parents(const std::vector<ExprId>& roots) {
   const uint32_t visit = ++visit_;
   std::vector<ExprId> stack;
   for (ExprId r : roots) {
-    if (parents_[r] < 255) ++parents_[r];  // a root is a sharing point: an extra parent
+    if (parents_[r] < 255)
+      ++parents_[r]; // a root is a sharing point: an extra parent
     if (seen_[r] != visit) {
       seen_[r] = visit;
       stack.push_back(r);
@@ -42,31 +43,38 @@ void EgraphBridge::count_parents(const std::vector<ExprId>& roots) {
     const ExprId kids[3] = {node.a, node.b, node.c};
     for (int i = 0; i < symbolic::child_count(node.op); ++i) {
       const ExprId k = kids[i];
-      if (k == symbolic::kNoExpr) continue;
+      if (k == symbolic::kNoExpr)
+        continue;
       if (seen_[k] != visit) {
-        seen_[k] = visit;  // one parent edge per visit of the parent
-        if (memo_.count(k) == 0) stack.push_back(k);
+        seen_[k] = visit; // one parent edge per visit of the parent
+        if (memo_.count(k) == 0)
+          stack.push_back(k);
       }
-      if (parents_[k] < 255) ++parents_[k];
+      if (parents_[k] < 255)
+        ++parents_[k];
     }
   }
 }
 
-bool EgraphBridge::shared(ExprId node) const { return node < parents_.size() && parents_[node] > 1; }
+bool EgraphBridge::shared(ExprId node) const {
+  return node < parents_.size() && parents_[node] > 1;
+}
 
 bool EgraphBridge::expandable(ExprId id, ExprId root) const {
   return id == root || (!shared(id) && memo_.count(id) == 0);
 }
 
 Id EgraphBridge::add(ExprId node) {
-  if (auto it = memo_.find(node); it != memo_.end()) return g_.find(it->second);
+  if (auto it = memo_.find(node); it != memo_.end())
+    return g_.find(it->second);
   if (++depth_ > kMaxDepth) {
     --depth_;
     throw std::length_error("expression nesting is too deep for the e-graph");
   }
   const Id id = compute(node);
   --depth_;
-  if (shared(node) || symbolic::is_leaf(store_.op(node))) memo_.emplace(node, id);
+  if (shared(node) || symbolic::is_leaf(store_.op(node)))
+    memo_.emplace(node, id);
   return id;
 }
 
@@ -85,17 +93,26 @@ Id EgraphBridge::leaf(ExprId node) {
   const Node& n = store_.node(node);
   ++added_;
   switch (n.op) {
-    case Op::Const: return g_.add_constant(store_.rational(node));
-    case Op::Input: return g_.add_symbol(fmt::format("{}[{}]", store_.array_name(n.a), n.b));
-    case Op::Param: return g_.add_symbol(store_.param_name(n.a));
-    case Op::Ln2: return g_.add_leaf(ml_.ln2, 0);
-    case Op::PosInf: return g_.add_leaf(ml_.pos_inf, 0);
-    case Op::NegInf: return g_.add_leaf(ml_.neg_inf, 0);
-    case Op::Undef: return opaque(node, "an uninitialized value");
-    case Op::AtomicResult: return opaque(node, "the value returned by an atomic");
-    default:
-      --added_;
-      return opaque(node, fmt::format("unresolved bit-level value {}", symbolic::leaf_name(store_, node)));
+  case Op::Const:
+    return g_.add_constant(store_.rational(node));
+  case Op::Input:
+    return g_.add_symbol(fmt::format("{}[{}]", store_.array_name(n.a), n.b));
+  case Op::Param:
+    return g_.add_symbol(store_.param_name(n.a));
+  case Op::Ln2:
+    return g_.add_leaf(ml_.ln2, 0);
+  case Op::PosInf:
+    return g_.add_leaf(ml_.pos_inf, 0);
+  case Op::NegInf:
+    return g_.add_leaf(ml_.neg_inf, 0);
+  case Op::Undef:
+    return opaque(node, "an uninitialized value");
+  case Op::AtomicResult:
+    return opaque(node, "the value returned by an atomic");
+  default:
+    --added_;
+    return opaque(node,
+                  fmt::format("unresolved bit-level value {}", symbolic::leaf_name(store_, node)));
   }
 }
 
@@ -113,47 +130,65 @@ Id EgraphBridge::compute(ExprId node) {
     return g_.add(op, {a, b});
   };
   switch (n.op) {
-    case Op::Add:
-    case Op::Sub:
-    case Op::Fma:
-    case Op::Neg:
-      return sum_of(node);
-    case Op::Mul: return product_of(node);
-    case Op::Div: return binary(ml_.div);
-    case Op::Rcp: {
-      const Id x = add(n.a);
-      ++added_;
-      return g_.add(ml_.div, {g_.add_constant(1), x});
-    }
-    case Op::Sqrt: return unary(ml_.sqrt, n.a);
-    case Op::Rsqrt: return unary(ml_.rsqrt, n.a);
-    case Op::Exp: return unary(ml_.exp, n.a);
-    case Op::Ex2: return unary(ml_.ex2, n.a);
-    case Op::Lg2: return unary(ml_.log2, n.a);
-    case Op::Sin: return unary(ml_.sin, n.a);
-    case Op::Cos: return unary(ml_.cos, n.a);
-    case Op::Tanh: return unary(ml_.tanh, n.a);
-    case Op::Abs: return unary(ml_.abs, n.a);
-    case Op::Max: return extremum_of(node, true);
-    case Op::Min: return extremum_of(node, false);
-    case Op::Cmp: {
-      const egraph::OpId ops[] = {ml_.eq, ml_.ne, ml_.lt, ml_.le, ml_.gt, ml_.ge};
-      return binary(ops[n.aux % 6]);
-    }
-    case Op::And: return binary(ml_.land);
-    case Op::Or: return binary(ml_.lor);
-    case Op::Xor: return binary(ml_.lxor);
-    case Op::Not: return unary(ml_.lnot, n.a);
-    case Op::Select: {
-      const Id c = add(n.a), a = add(n.b), b = add(n.c);
-      ++added_;
-      return g_.add(ml_.select, {c, a, b});
-    }
-    case Op::Pack:
-    case Op::Extract:
-    case Op::BitOp:
-      return opaque(node, fmt::format("a bit-level operation ({}) on data", symbolic::op_name(n.op)));
-    default: return leaf(node);
+  case Op::Add:
+  case Op::Sub:
+  case Op::Fma:
+  case Op::Neg:
+    return sum_of(node);
+  case Op::Mul:
+    return product_of(node);
+  case Op::Div:
+    return binary(ml_.div);
+  case Op::Rcp: {
+    const Id x = add(n.a);
+    ++added_;
+    return g_.add(ml_.div, {g_.add_constant(1), x});
+  }
+  case Op::Sqrt:
+    return unary(ml_.sqrt, n.a);
+  case Op::Rsqrt:
+    return unary(ml_.rsqrt, n.a);
+  case Op::Exp:
+    return unary(ml_.exp, n.a);
+  case Op::Ex2:
+    return unary(ml_.ex2, n.a);
+  case Op::Lg2:
+    return unary(ml_.log2, n.a);
+  case Op::Sin:
+    return unary(ml_.sin, n.a);
+  case Op::Cos:
+    return unary(ml_.cos, n.a);
+  case Op::Tanh:
+    return unary(ml_.tanh, n.a);
+  case Op::Abs:
+    return unary(ml_.abs, n.a);
+  case Op::Max:
+    return extremum_of(node, true);
+  case Op::Min:
+    return extremum_of(node, false);
+  case Op::Cmp: {
+    const egraph::OpId ops[] = {ml_.eq, ml_.ne, ml_.lt, ml_.le, ml_.gt, ml_.ge};
+    return binary(ops[n.aux % 6]);
+  }
+  case Op::And:
+    return binary(ml_.land);
+  case Op::Or:
+    return binary(ml_.lor);
+  case Op::Xor:
+    return binary(ml_.lxor);
+  case Op::Not:
+    return unary(ml_.lnot, n.a);
+  case Op::Select: {
+    const Id c = add(n.a), a = add(n.b), b = add(n.c);
+    ++added_;
+    return g_.add(ml_.select, {c, a, b});
+  }
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+    return opaque(node, fmt::format("a bit-level operation ({}) on data", symbolic::op_name(n.op)));
+  default:
+    return leaf(node);
   }
 }
 
@@ -171,30 +206,34 @@ Id EgraphBridge::sum_of(ExprId root) {
       continue;
     }
     switch (n.op) {
-      case Op::Add:
-        stack.emplace_back(n.b, scale);
-        stack.emplace_back(n.a, scale);
-        break;
-      case Op::Sub:
-        stack.emplace_back(n.b, -scale);
-        stack.emplace_back(n.a, scale);
-        break;
-      case Op::Neg: stack.emplace_back(n.a, -scale); break;
-      case Op::Fma:
-        stack.emplace_back(n.c, scale);
+    case Op::Add:
+      stack.emplace_back(n.b, scale);
+      stack.emplace_back(n.a, scale);
+      break;
+    case Op::Sub:
+      stack.emplace_back(n.b, -scale);
+      stack.emplace_back(n.a, scale);
+      break;
+    case Op::Neg:
+      stack.emplace_back(n.a, -scale);
+      break;
+    case Op::Fma:
+      stack.emplace_back(n.c, scale);
+      parts.push_back(Part{scale, n.a, n.b});
+      break;
+    case Op::Mul:
+      // Scaling by a constant stays in the chain (alpha * acc).
+      if (is_const(n.a) && id != root) {
+        stack.emplace_back(n.b, scale * store_.rational(n.a));
+      } else if (is_const(n.b) && id != root) {
+        stack.emplace_back(n.a, scale * store_.rational(n.b));
+      } else {
         parts.push_back(Part{scale, n.a, n.b});
-        break;
-      case Op::Mul:
-        // Scaling by a constant stays in the chain (alpha * acc).
-        if (is_const(n.a) && id != root) {
-          stack.emplace_back(n.b, scale * store_.rational(n.a));
-        } else if (is_const(n.b) && id != root) {
-          stack.emplace_back(n.a, scale * store_.rational(n.b));
-        } else {
-          parts.push_back(Part{scale, n.a, n.b});
-        }
-        break;
-      default: parts.push_back(Part{scale, id, 0}); break;
+      }
+      break;
+    default:
+      parts.push_back(Part{scale, id, 0});
+      break;
     }
   }
   std::vector<Id> elements;
@@ -207,7 +246,8 @@ Id EgraphBridge::sum_of(ExprId root) {
     } else {
       factors.push_back(add(p.a));
     }
-    if (p.scale != 1 && p.scale != -1) factors.push_back(g_.add_constant(p.scale));
+    if (p.scale != 1 && p.scale != -1)
+      factors.push_back(g_.add_constant(p.scale));
     Id element = factors[0];
     if (factors.size() > 1) {
       ++added_;
@@ -219,7 +259,8 @@ Id EgraphBridge::sum_of(ExprId root) {
     }
     elements.push_back(element);
   }
-  if (elements.size() == 1) return elements[0];
+  if (elements.size() == 1)
+    return elements[0];
   ++added_;
   return g_.add(ml_.add, elements);
 }
@@ -232,7 +273,8 @@ void EgraphBridge::collect_factors(ExprId root, bool expand_root, std::vector<Id
     const ExprId id = stack.back();
     stack.pop_back();
     const Node n = store_.node(id);
-    const bool expand = n.op == Op::Mul && (id == root ? expand_root || expandable(id, 0) : expandable(id, root));
+    const bool expand =
+        n.op == Op::Mul && (id == root ? expand_root || expandable(id, 0) : expandable(id, root));
     if (expand) {
       stack.push_back(n.b);
       stack.push_back(n.a);
@@ -245,7 +287,8 @@ void EgraphBridge::collect_factors(ExprId root, bool expand_root, std::vector<Id
 Id EgraphBridge::product_of(ExprId root) {
   std::vector<Id> factors;
   collect_factors(root, true, factors);
-  if (factors.size() == 1) return factors[0];
+  if (factors.size() == 1)
+    return factors[0];
   ++added_;
   return g_.add(ml_.mul, factors);
 }
@@ -265,9 +308,10 @@ Id EgraphBridge::extremum_of(ExprId root, bool is_max) {
       args.push_back(add(id));
     }
   }
-  if (args.size() == 1) return args[0];
+  if (args.size() == 1)
+    return args[0];
   ++added_;
   return g_.add(is_max ? ml_.max : ml_.min, args);
 }
 
-}  // namespace volta::prove
+} // namespace volta::prove

@@ -23,7 +23,7 @@
 namespace volta::prove {
 
 class EgraphBridge {
- public:
+public:
   EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& ml, egraph::EGraph& g);
 
   // Counts parents over the DAG below `roots` (call it for each element before adding it;
@@ -38,11 +38,11 @@ class EgraphBridge {
   // E-nodes requested so far (new or already present).
   size_t nodes_added() const { return added_; }
 
- private:
+private:
   struct Part {
     symbolic::Rational scale;
     symbolic::ExprId a = 0;
-    symbolic::ExprId b = 0;  // nonzero: the product a*b
+    symbolic::ExprId b = 0; // nonzero: the product a*b
   };
   egraph::Id compute(symbolic::ExprId node);
   egraph::Id leaf(symbolic::ExprId node);
@@ -58,8 +58,8 @@ class EgraphBridge {
   const symbolic::ExprStore& store_;
   rules::MlLanguage& ml_;
   egraph::EGraph& g_;
-  std::vector<uint8_t> parents_;  // saturating parent counts, by node id
-  std::vector<uint32_t> seen_;    // visit stamps of count_parents, by node id
+  std::vector<uint8_t> parents_; // saturating parent counts, by node id
+  std::vector<uint32_t> seen_;   // visit stamps of count_parents, by node id
   uint32_t visit_ = 0;
   std::unordered_map<symbolic::ExprId, egraph::Id> memo_;
   std::unordered_map<egraph::Payload, std::string> opaque_reasons_;
@@ -67,4 +67,4 @@ class EgraphBridge {
   size_t added_ = 0;
 };
 
-}  // namespace volta::prove
+} // namespace volta::prove

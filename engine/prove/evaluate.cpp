@@ -1,9 +1,8 @@
 #include "engine/prove/evaluate.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <limits>
 
 namespace volta::prove {
@@ -16,21 +15,27 @@ using Kind = EvalValue::Kind;
 
 namespace {
 
-long double down(long double x) { return std::nextafter(x, -std::numeric_limits<long double>::infinity()); }
-long double up(long double x) { return std::nextafter(x, std::numeric_limits<long double>::infinity()); }
+long double down(long double x) {
+  return std::nextafter(x, -std::numeric_limits<long double>::infinity());
+}
+long double up(long double x) {
+  return std::nextafter(x, std::numeric_limits<long double>::infinity());
+}
 
 // An enclosure of a rational: mpq_get_d truncates toward zero, so the value lies between that
 // double and the next one away from zero.
 Interval around(const Rational& q) {
   const double d = q.get_d();
-  if (sgn(q) >= 0) return {d, std::nextafter(d, std::numeric_limits<double>::infinity())};
+  if (sgn(q) >= 0)
+    return {d, std::nextafter(d, std::numeric_limits<double>::infinity())};
   return {std::nextafter(d, -std::numeric_limits<double>::infinity()), d};
 }
 
 // An interval from computed bounds, widened outward by `ulps` units in the last place (one for
 // the rounding of + - * /, more for the library's transcendental functions).
 EvalValue approx(long double lo, long double hi, int ulps = 1) {
-  if (std::isnan(lo) || std::isnan(hi)) return EvalValue{};
+  if (std::isnan(lo) || std::isnan(hi))
+    return EvalValue{};
   EvalValue v;
   v.kind = Kind::Approx;
   for (int i = 0; i < ulps; ++i) {
@@ -41,55 +46,75 @@ EvalValue approx(long double lo, long double hi, int ulps = 1) {
   return v;
 }
 
-EvalValue unknown() { return EvalValue{}; }
+EvalValue unknown() {
+  return EvalValue{};
+}
 
-}  // namespace
+} // namespace
 
 Interval EvalValue::interval() const {
   switch (kind) {
-    case Kind::Exact: return around(exact);
-    case Kind::Approx: return approx;
-    case Kind::PosInf: return {std::numeric_limits<long double>::infinity(), std::numeric_limits<long double>::infinity()};
-    case Kind::NegInf: return {-std::numeric_limits<long double>::infinity(), -std::numeric_limits<long double>::infinity()};
-    default: return {-std::numeric_limits<long double>::infinity(), std::numeric_limits<long double>::infinity()};
+  case Kind::Exact:
+    return around(exact);
+  case Kind::Approx:
+    return approx;
+  case Kind::PosInf:
+    return {std::numeric_limits<long double>::infinity(),
+            std::numeric_limits<long double>::infinity()};
+  case Kind::NegInf:
+    return {-std::numeric_limits<long double>::infinity(),
+            -std::numeric_limits<long double>::infinity()};
+  default:
+    return {-std::numeric_limits<long double>::infinity(),
+            std::numeric_limits<long double>::infinity()};
   }
 }
 
 std::string EvalValue::to_string() const {
   switch (kind) {
-    case Kind::Exact: return exact.get_str();
-    case Kind::Approx: {
-      const long double mid = (approx.lo + approx.hi) / 2;
-      return fmt::format("{:.12Lg}", mid);
-    }
-    case Kind::PosInf: return "inf";
-    case Kind::NegInf: return "-inf";
-    default: return "?";
+  case Kind::Exact:
+    return exact.get_str();
+  case Kind::Approx: {
+    const long double mid = (approx.lo + approx.hi) / 2;
+    return fmt::format("{:.12Lg}", mid);
+  }
+  case Kind::PosInf:
+    return "inf";
+  case Kind::NegInf:
+    return "-inf";
+  default:
+    return "?";
   }
 }
 
 bool certainly_different(const EvalValue& a, const EvalValue& b) {
-  if (a.kind == Kind::Unknown || b.kind == Kind::Unknown) return false;
-  if (a.kind == Kind::Exact && b.kind == Kind::Exact) return a.exact != b.exact;
-  if ((a.kind == Kind::PosInf || a.kind == Kind::NegInf) && a.kind == b.kind) return false;
+  if (a.kind == Kind::Unknown || b.kind == Kind::Unknown)
+    return false;
+  if (a.kind == Kind::Exact && b.kind == Kind::Exact)
+    return a.exact != b.exact;
+  if ((a.kind == Kind::PosInf || a.kind == Kind::NegInf) && a.kind == b.kind)
+    return false;
   const Interval x = a.interval(), y = b.interval();
   return x.hi < y.lo || y.hi < x.lo;
 }
 
 EvalValue Evaluator::eval(ExprId node) {
-  if (auto it = memo_.find(node); it != memo_.end()) return it->second;
+  if (auto it = memo_.find(node); it != memo_.end())
+    return it->second;
   // Iterative post-order so that deep reduction chains do not overflow the stack.
   std::vector<std::pair<ExprId, bool>> stack{{node, false}};
   while (!stack.empty()) {
     auto [id, expanded] = stack.back();
     stack.pop_back();
-    if (memo_.count(id)) continue;
+    if (memo_.count(id))
+      continue;
     const Node& n = store_.node(id);
     if (!expanded) {
       stack.emplace_back(id, true);
       const ExprId kids[3] = {n.a, n.b, n.c};
       for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-        if (kids[i] != symbolic::kNoExpr && !memo_.count(kids[i])) stack.emplace_back(kids[i], false);
+        if (kids[i] != symbolic::kNoExpr && !memo_.count(kids[i]))
+          stack.emplace_back(kids[i], false);
       }
       continue;
     }
@@ -101,179 +126,241 @@ EvalValue Evaluator::eval(ExprId node) {
 EvalValue Evaluator::compute(ExprId id) {
   const Node n = store_.node(id);
   auto kid = [&](ExprId k) -> const EvalValue& { return memo_.at(k); };
-  auto both_exact = [&](const EvalValue& a, const EvalValue& b) { return a.kind == Kind::Exact && b.kind == Kind::Exact; };
+  auto both_exact = [&](const EvalValue& a, const EvalValue& b) {
+    return a.kind == Kind::Exact && b.kind == Kind::Exact;
+  };
   auto is_inf = [](const EvalValue& v) { return v.kind == Kind::PosInf || v.kind == Kind::NegInf; };
   switch (n.op) {
-    case Op::Const: return EvalValue::of(store_.rational(id));
-    case Op::Input: {
-      auto it = point_.values.find(Assignment::input_key(n.a, n.b));
-      return it == point_.values.end() ? EvalValue::of(Rational(0)) : EvalValue::of(it->second);
-    }
-    case Op::Param: {
-      auto it = point_.values.find(Assignment::param_key(n.a));
-      return it == point_.values.end() ? EvalValue::of(Rational(0)) : EvalValue::of(it->second);
-    }
-    case Op::Ln2: return approx(0.693147180559945309417232121458176568L, 0.693147180559945309417232121458176568L, 2);
-    case Op::PosInf: return EvalValue{Kind::PosInf, {}, {}};
-    case Op::NegInf: return EvalValue{Kind::NegInf, {}, {}};
-    case Op::Add:
-    case Op::Sub:
-    case Op::Fma: {
-      EvalValue a = kid(n.a), b = kid(n.b);
-      if (n.op == Op::Fma) {
-        const EvalValue& c = kid(n.c);
-        if (both_exact(a, b)) {
-          a = EvalValue::of(a.exact * b.exact);
-        } else if (is_inf(a) || is_inf(b)) {
-          return unknown();
-        } else {
-          const Interval x = a.interval(), y = b.interval();
-          const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
-          a = approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-        }
-        b = c;
-      }
-      if (is_inf(a) || is_inf(b)) {
-        const bool neg_b = n.op == Op::Sub;
-        const Kind kb = !is_inf(b) ? Kind::Unknown : (b.kind == Kind::PosInf) != neg_b ? Kind::PosInf : Kind::NegInf;
-        if (is_inf(a) && kb != Kind::Unknown && a.kind != kb) return unknown();
-        return EvalValue{is_inf(a) ? a.kind : kb, {}, {}};
-      }
-      if (both_exact(a, b)) return EvalValue::of(n.op == Op::Sub ? Rational(a.exact - b.exact) : Rational(a.exact + b.exact));
-      const Interval x = a.interval(), y = b.interval();
-      return n.op == Op::Sub ? approx(x.lo - y.hi, x.hi - y.lo) : approx(x.lo + y.lo, x.hi + y.hi);
-    }
-    case Op::Mul: {
-      const EvalValue &a = kid(n.a), &b = kid(n.b);
-      if (both_exact(a, b)) return EvalValue::of(a.exact * b.exact);
-      if (is_inf(a) || is_inf(b)) return unknown();
-      const Interval x = a.interval(), y = b.interval();
-      const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
-      return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-    }
-    case Op::Div:
-    case Op::Rcp: {
-      const EvalValue a = n.op == Op::Rcp ? EvalValue::of(Rational(1)) : kid(n.a);
-      const EvalValue& b = n.op == Op::Rcp ? kid(n.a) : kid(n.b);
+  case Op::Const:
+    return EvalValue::of(store_.rational(id));
+  case Op::Input: {
+    auto it = point_.values.find(Assignment::input_key(n.a, n.b));
+    return it == point_.values.end() ? EvalValue::of(Rational(0)) : EvalValue::of(it->second);
+  }
+  case Op::Param: {
+    auto it = point_.values.find(Assignment::param_key(n.a));
+    return it == point_.values.end() ? EvalValue::of(Rational(0)) : EvalValue::of(it->second);
+  }
+  case Op::Ln2:
+    return approx(0.693147180559945309417232121458176568L, 0.693147180559945309417232121458176568L,
+                  2);
+  case Op::PosInf:
+    return EvalValue{Kind::PosInf, {}, {}};
+  case Op::NegInf:
+    return EvalValue{Kind::NegInf, {}, {}};
+  case Op::Add:
+  case Op::Sub:
+  case Op::Fma: {
+    EvalValue a = kid(n.a), b = kid(n.b);
+    if (n.op == Op::Fma) {
+      const EvalValue& c = kid(n.c);
       if (both_exact(a, b)) {
-        if (b.exact == 0) return unknown();
-        return EvalValue::of(a.exact / b.exact);
-      }
-      if (is_inf(a) || is_inf(b)) return unknown();
-      const Interval x = a.interval(), y = b.interval();
-      if (y.lo <= 0 && y.hi >= 0) return unknown();
-      const long double p[4] = {x.lo / y.lo, x.lo / y.hi, x.hi / y.lo, x.hi / y.hi};
-      return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
-    }
-    case Op::Neg: {
-      const EvalValue& a = kid(n.a);
-      if (a.kind == Kind::Exact) return EvalValue::of(-a.exact);
-      if (a.kind == Kind::PosInf) return EvalValue{Kind::NegInf, {}, {}};
-      if (a.kind == Kind::NegInf) return EvalValue{Kind::PosInf, {}, {}};
-      if (a.kind == Kind::Unknown) return a;
-      return approx(-a.approx.hi, -a.approx.lo);
-    }
-    case Op::Abs: {
-      const EvalValue& a = kid(n.a);
-      if (a.kind == Kind::Exact) return EvalValue::of(abs(a.exact));
-      if (is_inf(a)) return EvalValue{Kind::PosInf, {}, {}};
-      if (a.kind == Kind::Unknown) return a;
-      const Interval x = a.approx;
-      if (x.lo >= 0) return a;
-      if (x.hi <= 0) return approx(-x.hi, -x.lo);
-      return approx(0, std::max(-x.lo, x.hi));
-    }
-    case Op::Max:
-    case Op::Min: {
-      const EvalValue &a = kid(n.a), &b = kid(n.b);
-      const bool is_max = n.op == Op::Max;
-      if (a.kind == Kind::NegInf) return is_max ? b : a;
-      if (b.kind == Kind::NegInf) return is_max ? a : b;
-      if (a.kind == Kind::PosInf) return is_max ? a : b;
-      if (b.kind == Kind::PosInf) return is_max ? b : a;
-      if (both_exact(a, b)) return (is_max ? a.exact >= b.exact : a.exact <= b.exact) ? a : b;
-      if (a.kind == Kind::Unknown || b.kind == Kind::Unknown) return unknown();
-      const Interval x = a.interval(), y = b.interval();
-      return is_max ? approx(std::max(x.lo, y.lo), std::max(x.hi, y.hi)) : approx(std::min(x.lo, y.lo), std::min(x.hi, y.hi));
-    }
-    case Op::Exp:
-    case Op::Ex2:
-    case Op::Sqrt:
-    case Op::Rsqrt:
-    case Op::Tanh:
-    case Op::Lg2: {
-      const EvalValue& a = kid(n.a);
-      if (a.kind == Kind::Exact && a.exact == 0 && (n.op == Op::Exp || n.op == Op::Ex2)) return EvalValue::of(Rational(1));
-      if (a.kind == Kind::NegInf && (n.op == Op::Exp || n.op == Op::Ex2)) return EvalValue::of(Rational(0));
-      if (a.kind == Kind::Unknown || is_inf(a)) return unknown();
-      const Interval x = a.interval();
-      switch (n.op) {
-        case Op::Exp: return approx(std::exp(x.lo), std::exp(x.hi), 8);
-        case Op::Ex2: return approx(std::exp2(x.lo), std::exp2(x.hi), 8);
-        case Op::Sqrt: return x.lo < 0 ? unknown() : approx(std::sqrt(x.lo), std::sqrt(x.hi), 2);
-        case Op::Rsqrt: return x.lo <= 0 ? unknown() : approx(1 / std::sqrt(x.hi), 1 / std::sqrt(x.lo), 4);
-        case Op::Tanh: return approx(std::tanh(x.lo), std::tanh(x.hi), 8);
-        default: return x.lo <= 0 ? unknown() : approx(std::log2(x.lo), std::log2(x.hi), 8);
-      }
-    }
-    case Op::Cmp: {
-      const EvalValue &a = kid(n.a), &b = kid(n.b);
-      int order;
-      if (both_exact(a, b)) {
-        order = a.exact < b.exact ? -1 : a.exact == b.exact ? 0 : 1;
+        a = EvalValue::of(a.exact * b.exact);
+      } else if (is_inf(a) || is_inf(b)) {
+        return unknown();
       } else {
-        if (a.kind == Kind::Unknown || b.kind == Kind::Unknown) return unknown();
         const Interval x = a.interval(), y = b.interval();
-        if (x.hi < y.lo) {
-          order = -1;
-        } else if (y.hi < x.lo) {
-          order = 1;
-        } else {
-          return unknown();
-        }
+        const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
+        a = approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
       }
-      bool r = false;
-      switch (static_cast<symbolic::CmpKind>(n.aux)) {
-        case symbolic::CmpKind::Eq: r = order == 0; break;
-        case symbolic::CmpKind::Ne: r = order != 0; break;
-        case symbolic::CmpKind::Lt: r = order < 0; break;
-        case symbolic::CmpKind::Le: r = order <= 0; break;
-        case symbolic::CmpKind::Gt: r = order > 0; break;
-        case symbolic::CmpKind::Ge: r = order >= 0; break;
+      b = c;
+    }
+    if (is_inf(a) || is_inf(b)) {
+      const bool neg_b = n.op == Op::Sub;
+      const Kind kb = !is_inf(b)                          ? Kind::Unknown
+                      : (b.kind == Kind::PosInf) != neg_b ? Kind::PosInf
+                                                          : Kind::NegInf;
+      if (is_inf(a) && kb != Kind::Unknown && a.kind != kb)
+        return unknown();
+      return EvalValue{is_inf(a) ? a.kind : kb, {}, {}};
+    }
+    if (both_exact(a, b))
+      return EvalValue::of(n.op == Op::Sub ? Rational(a.exact - b.exact)
+                                           : Rational(a.exact + b.exact));
+    const Interval x = a.interval(), y = b.interval();
+    return n.op == Op::Sub ? approx(x.lo - y.hi, x.hi - y.lo) : approx(x.lo + y.lo, x.hi + y.hi);
+  }
+  case Op::Mul: {
+    const EvalValue &a = kid(n.a), &b = kid(n.b);
+    if (both_exact(a, b))
+      return EvalValue::of(a.exact * b.exact);
+    if (is_inf(a) || is_inf(b))
+      return unknown();
+    const Interval x = a.interval(), y = b.interval();
+    const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
+    return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+  }
+  case Op::Div:
+  case Op::Rcp: {
+    const EvalValue a = n.op == Op::Rcp ? EvalValue::of(Rational(1)) : kid(n.a);
+    const EvalValue& b = n.op == Op::Rcp ? kid(n.a) : kid(n.b);
+    if (both_exact(a, b)) {
+      if (b.exact == 0)
+        return unknown();
+      return EvalValue::of(a.exact / b.exact);
+    }
+    if (is_inf(a) || is_inf(b))
+      return unknown();
+    const Interval x = a.interval(), y = b.interval();
+    if (y.lo <= 0 && y.hi >= 0)
+      return unknown();
+    const long double p[4] = {x.lo / y.lo, x.lo / y.hi, x.hi / y.lo, x.hi / y.hi};
+    return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
+  }
+  case Op::Neg: {
+    const EvalValue& a = kid(n.a);
+    if (a.kind == Kind::Exact)
+      return EvalValue::of(-a.exact);
+    if (a.kind == Kind::PosInf)
+      return EvalValue{Kind::NegInf, {}, {}};
+    if (a.kind == Kind::NegInf)
+      return EvalValue{Kind::PosInf, {}, {}};
+    if (a.kind == Kind::Unknown)
+      return a;
+    return approx(-a.approx.hi, -a.approx.lo);
+  }
+  case Op::Abs: {
+    const EvalValue& a = kid(n.a);
+    if (a.kind == Kind::Exact)
+      return EvalValue::of(abs(a.exact));
+    if (is_inf(a))
+      return EvalValue{Kind::PosInf, {}, {}};
+    if (a.kind == Kind::Unknown)
+      return a;
+    const Interval x = a.approx;
+    if (x.lo >= 0)
+      return a;
+    if (x.hi <= 0)
+      return approx(-x.hi, -x.lo);
+    return approx(0, std::max(-x.lo, x.hi));
+  }
+  case Op::Max:
+  case Op::Min: {
+    const EvalValue &a = kid(n.a), &b = kid(n.b);
+    const bool is_max = n.op == Op::Max;
+    if (a.kind == Kind::NegInf)
+      return is_max ? b : a;
+    if (b.kind == Kind::NegInf)
+      return is_max ? a : b;
+    if (a.kind == Kind::PosInf)
+      return is_max ? a : b;
+    if (b.kind == Kind::PosInf)
+      return is_max ? b : a;
+    if (both_exact(a, b))
+      return (is_max ? a.exact >= b.exact : a.exact <= b.exact) ? a : b;
+    if (a.kind == Kind::Unknown || b.kind == Kind::Unknown)
+      return unknown();
+    const Interval x = a.interval(), y = b.interval();
+    return is_max ? approx(std::max(x.lo, y.lo), std::max(x.hi, y.hi))
+                  : approx(std::min(x.lo, y.lo), std::min(x.hi, y.hi));
+  }
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Tanh:
+  case Op::Lg2: {
+    const EvalValue& a = kid(n.a);
+    if (a.kind == Kind::Exact && a.exact == 0 && (n.op == Op::Exp || n.op == Op::Ex2))
+      return EvalValue::of(Rational(1));
+    if (a.kind == Kind::NegInf && (n.op == Op::Exp || n.op == Op::Ex2))
+      return EvalValue::of(Rational(0));
+    if (a.kind == Kind::Unknown || is_inf(a))
+      return unknown();
+    const Interval x = a.interval();
+    switch (n.op) {
+    case Op::Exp:
+      return approx(std::exp(x.lo), std::exp(x.hi), 8);
+    case Op::Ex2:
+      return approx(std::exp2(x.lo), std::exp2(x.hi), 8);
+    case Op::Sqrt:
+      return x.lo < 0 ? unknown() : approx(std::sqrt(x.lo), std::sqrt(x.hi), 2);
+    case Op::Rsqrt:
+      return x.lo <= 0 ? unknown() : approx(1 / std::sqrt(x.hi), 1 / std::sqrt(x.lo), 4);
+    case Op::Tanh:
+      return approx(std::tanh(x.lo), std::tanh(x.hi), 8);
+    default:
+      return x.lo <= 0 ? unknown() : approx(std::log2(x.lo), std::log2(x.hi), 8);
+    }
+  }
+  case Op::Cmp: {
+    const EvalValue &a = kid(n.a), &b = kid(n.b);
+    int order;
+    if (both_exact(a, b)) {
+      order = a.exact < b.exact ? -1 : a.exact == b.exact ? 0 : 1;
+    } else {
+      if (a.kind == Kind::Unknown || b.kind == Kind::Unknown)
+        return unknown();
+      const Interval x = a.interval(), y = b.interval();
+      if (x.hi < y.lo) {
+        order = -1;
+      } else if (y.hi < x.lo) {
+        order = 1;
+      } else {
+        return unknown();
       }
-      return EvalValue::of(Rational(r ? 1 : 0));
     }
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-    case Op::Not: {
-      const EvalValue& a = kid(n.a);
-      if (a.kind != Kind::Exact) return unknown();
-      const bool x = a.exact != 0;
-      if (n.op == Op::Not) return EvalValue::of(Rational(x ? 0 : 1));
-      const EvalValue& b = kid(n.b);
-      if (b.kind != Kind::Exact) return unknown();
-      const bool y = b.exact != 0;
-      const bool r = n.op == Op::And ? (x && y) : n.op == Op::Or ? (x || y) : (x != y);
-      return EvalValue::of(Rational(r ? 1 : 0));
+    bool r = false;
+    switch (static_cast<symbolic::CmpKind>(n.aux)) {
+    case symbolic::CmpKind::Eq:
+      r = order == 0;
+      break;
+    case symbolic::CmpKind::Ne:
+      r = order != 0;
+      break;
+    case symbolic::CmpKind::Lt:
+      r = order < 0;
+      break;
+    case symbolic::CmpKind::Le:
+      r = order <= 0;
+      break;
+    case symbolic::CmpKind::Gt:
+      r = order > 0;
+      break;
+    case symbolic::CmpKind::Ge:
+      r = order >= 0;
+      break;
     }
-    case Op::Select: {
-      const EvalValue& c = kid(n.a);
-      if (c.kind != Kind::Exact) return unknown();
-      return c.exact != 0 ? kid(n.b) : kid(n.c);
-    }
-    default: return unknown();  // sin, cos, bit-level values: not evaluated
+    return EvalValue::of(Rational(r ? 1 : 0));
+  }
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not: {
+    const EvalValue& a = kid(n.a);
+    if (a.kind != Kind::Exact)
+      return unknown();
+    const bool x = a.exact != 0;
+    if (n.op == Op::Not)
+      return EvalValue::of(Rational(x ? 0 : 1));
+    const EvalValue& b = kid(n.b);
+    if (b.kind != Kind::Exact)
+      return unknown();
+    const bool y = b.exact != 0;
+    const bool r = n.op == Op::And ? (x && y) : n.op == Op::Or ? (x || y) : (x != y);
+    return EvalValue::of(Rational(r ? 1 : 0));
+  }
+  case Op::Select: {
+    const EvalValue& c = kid(n.a);
+    if (c.kind != Kind::Exact)
+      return unknown();
+    return c.exact != 0 ? kid(n.b) : kid(n.c);
+  }
+  default:
+    return unknown(); // sin, cos, bit-level values: not evaluated
   }
 }
 
-std::vector<ExprId> leaves_below(const symbolic::ExprStore& store, const std::vector<ExprId>& roots) {
+std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
+                                 const std::vector<ExprId>& roots) {
   std::vector<ExprId> leaves;
   std::unordered_map<ExprId, bool> seen;
   std::vector<ExprId> stack(roots.begin(), roots.end());
   while (!stack.empty()) {
     const ExprId id = stack.back();
     stack.pop_back();
-    if (!seen.emplace(id, true).second) continue;
+    if (!seen.emplace(id, true).second)
+      continue;
     const Node& n = store.node(id);
     if (n.op == Op::Input || n.op == Op::Param) {
       leaves.push_back(id);
@@ -281,16 +368,19 @@ std::vector<ExprId> leaves_below(const symbolic::ExprStore& store, const std::ve
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-      if (kids[i] != symbolic::kNoExpr) stack.push_back(kids[i]);
+      if (kids[i] != symbolic::kNoExpr)
+        stack.push_back(kids[i]);
     }
   }
   std::sort(leaves.begin(), leaves.end(), [&](ExprId x, ExprId y) {
     const Node &a = store.node(x), &b = store.node(y);
-    if (a.op != b.op) return a.op < b.op;
-    if (a.a != b.a) return a.a < b.a;
+    if (a.op != b.op)
+      return a.op < b.op;
+    if (a.a != b.a)
+      return a.a < b.a;
     return a.b < b.b;
   });
   return leaves;
 }
 
-}  // namespace volta::prove
+} // namespace volta::prove

@@ -35,17 +35,20 @@ bool certainly_different(const EvalValue& a, const EvalValue& b);
 
 // Values of the leaves: input elements (array id, index) and symbolic parameters.
 struct Assignment {
-  std::unordered_map<uint64_t, symbolic::Rational> values;  // key: leaf_key()
-  static uint64_t input_key(uint32_t array, uint32_t index) { return uint64_t{array} << 32 | index; }
+  std::unordered_map<uint64_t, symbolic::Rational> values; // key: leaf_key()
+  static uint64_t input_key(uint32_t array, uint32_t index) {
+    return uint64_t{array} << 32 | index;
+  }
   static uint64_t param_key(uint32_t symbol) { return (uint64_t{1} << 63) | symbol; }
 };
 
 class Evaluator {
- public:
-  Evaluator(const symbolic::ExprStore& store, const Assignment& point) : store_(store), point_(point) {}
+public:
+  Evaluator(const symbolic::ExprStore& store, const Assignment& point)
+      : store_(store), point_(point) {}
   EvalValue eval(symbolic::ExprId node);
 
- private:
+private:
   EvalValue compute(symbolic::ExprId node);
   const symbolic::ExprStore& store_;
   const Assignment& point_;
@@ -53,6 +56,7 @@ class Evaluator {
 };
 
 // The leaves (input elements and parameters) below the roots, in a deterministic order.
-std::vector<symbolic::ExprId> leaves_below(const symbolic::ExprStore& store, const std::vector<symbolic::ExprId>& roots);
+std::vector<symbolic::ExprId> leaves_below(const symbolic::ExprStore& store,
+                                           const std::vector<symbolic::ExprId>& roots);
 
-}  // namespace volta::prove
+} // namespace volta::prove

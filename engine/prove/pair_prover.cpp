@@ -1,16 +1,15 @@
 #include "engine/prove/pair_prover.hpp"
 
-#include <fmt/format.h>
-#include <tbb/parallel_invoke.h>
-
 #include <algorithm>
 #include <chrono>
+#include <fmt/format.h>
 #include <map>
 #include <random>
+#include <tbb/parallel_invoke.h>
 
 #include "engine/driver/safety_check.hpp"
-#include "engine/prove/shared_egraph.hpp"
 #include "engine/prove/evaluate.hpp"
+#include "engine/prove/shared_egraph.hpp"
 #include "engine/prove/templates.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -23,15 +22,16 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // One entry's proving state: the shared e-graph of both kernels and all elements, so that the
 // subterms elements share (a softmax row's exponentials) are added and canonicalized once.
 class Session {
- public:
+public:
   Session(const symbolic::ExprStore& store, const ProveOptions& options)
-      : store_(store),
-        options_(options),
+      : store_(store), options_(options),
         egraph_(store, options.rules ? *options.rules : shipped_rule_library(), options.term_budget,
                 options.explanations) {}
 
@@ -54,9 +54,12 @@ class Session {
     // float of their width when it is float data, else as an unsigned integer.
     const bool ref_bits = store_.op(ref) == symbolic::Op::RawBits;
     const bool opt_bits = store_.op(opt) == symbolic::Op::RawBits;
-    if (ref_bits && opt_bits) return compare_bits(ref, opt, element);
-    if (ref_bits) ref = opt_float ? bits_as_float(ref) : bits_as_integer(ref);
-    if (opt_bits) opt = ref_float ? bits_as_float(opt) : bits_as_integer(opt);
+    if (ref_bits && opt_bits)
+      return compare_bits(ref, opt, element);
+    if (ref_bits)
+      ref = opt_float ? bits_as_float(ref) : bits_as_integer(ref);
+    if (opt_bits)
+      opt = ref_float ? bits_as_float(opt) : bits_as_integer(opt);
     if (ref == 0 || opt == 0) {
       out.reason = "a stored bit pattern is not a finite float";
       return out;
@@ -80,7 +83,8 @@ class Session {
         out.in_egraph = true;
         return out;
       }
-      if (forms.kind == SharedEgraph::FormCheck::Kind::Undefined) undefined_reason = forms.reason;
+      if (forms.kind == SharedEgraph::FormCheck::Kind::Undefined)
+        undefined_reason = forms.reason;
     } catch (const std::length_error& e) {
       undefined_reason = e.what();
     }
@@ -93,7 +97,8 @@ class Session {
     // Outside the decided class (max of shifted values, sqrt, selects): the rule library.
     std::string saturation_note;
     if (undefined_reason.empty() && options_.saturate) {
-      const SharedEgraph::Saturation sat = egraph_.saturate(r, o, options_.saturation, options_.cancel);
+      const SharedEgraph::Saturation sat =
+          egraph_.saturate(r, o, options_.saturation, options_.cancel);
       if (sat.equal) {
         out.kind = ElementOutcome::Kind::Equivalent;
         out.how = sat.how;
@@ -102,24 +107,26 @@ class Session {
         out.in_egraph = true;
         return out;
       }
-      saturation_note = fmt::format("; the rule library did not unify them ({} rewrites, stopped: {})", sat.applied,
-                                    sat.stop);
+      saturation_note =
+          fmt::format("; the rule library did not unify them ({} rewrites, stopped: {})",
+                      sat.applied, sat.stop);
     }
     if (options_.fallback) {
-      if (auto decided = options_.fallback(store_, ref, opt, element)) return *decided;
+      if (auto decided = options_.fallback(store_, ref, opt, element))
+        return *decided;
     }
     out.kind = ElementOutcome::Kind::Unknown;
     out.reason = undefined_reason.empty()
-                     ? "the canonical forms differ, the values agree at every sampled point" + saturation_note +
-                           ", and no fallback proved it"
+                     ? "the canonical forms differ, the values agree at every sampled point" +
+                           saturation_note + ", and no fallback proved it"
                      : "cannot canonicalize: " + undefined_reason;
     return out;
   }
 
- private:
+private:
   ExprId bits_as_integer(ExprId id) {
     const symbolic::Node& n = store_.node(id);
-    auto& s = const_cast<symbolic::ExprStore&>(store_);  // interning a constant changes no node
+    auto& s = const_cast<symbolic::ExprStore&>(store_); // interning a constant changes no node
     return s.constant(symbolic::Rational(std::to_string(uint64_t{n.b} << 32 | n.a)));
   }
 
@@ -141,7 +148,7 @@ class Session {
       return out;
     }
     const ExprId fa = bits_as_float(ref), fb = bits_as_float(opt);
-    const bool same_as_float = fa != 0 && fa == fb;  // +0 and -0
+    const bool same_as_float = fa != 0 && fa == fb; // +0 and -0
     if (same_as_float || fa == 0 || fb == 0) {
       out.reason = "the stored bit patterns differ but may be the same float (+0/-0 or NaN)";
       return out;
@@ -152,12 +159,13 @@ class Session {
     c.element = element;
     c.reference_value = symbolic::leaf_name(store_, ref);
     c.optimized_value = symbolic::leaf_name(store_, opt);
-    c.confirmed = true;  // concrete values: no input matters
+    c.confirmed = true; // concrete values: no input matters
     out.counterexample = c;
     return out;
   }
 
-  std::optional<Counterexample> find_counterexample(ExprId ref, ExprId opt, const std::string& element) {
+  std::optional<Counterexample> find_counterexample(ExprId ref, ExprId opt,
+                                                    const std::string& element) {
     const std::vector<ExprId> leaves = leaves_below(store_, {ref, opt});
     std::mt19937_64 rng(std::hash<std::string>{}(element) ^ 0x5eedULL);
     // Small rationals keep exponentials of long dot products finite and exact sums cheap.
@@ -172,7 +180,8 @@ class Session {
       }
       Evaluator ev(store_, point);
       EvalValue a = ev.eval(ref), b = ev.eval(opt);
-      if (!certainly_different(a, b)) continue;
+      if (!certainly_different(a, b))
+        continue;
       minimize(point, leaves, ref, opt);
       Evaluator final_ev(store_, point);
       a = final_ev.eval(ref);
@@ -186,9 +195,11 @@ class Session {
       c.optimized_expr = symbolic::to_sexpr(store_, opt, 600);
       for (ExprId leaf : leaves) {
         auto it = point.values.find(key_of(leaf));
-        if (it != point.values.end() && it->second != 0) c.inputs.emplace_back(symbolic::leaf_name(store_, leaf), it->second.get_str());
+        if (it != point.values.end() && it->second != 0)
+          c.inputs.emplace_back(symbolic::leaf_name(store_, leaf), it->second.get_str());
       }
-      if (c.confirmed) return c;
+      if (c.confirmed)
+        return c;
     }
     return std::nullopt;
   }
@@ -208,19 +219,23 @@ class Session {
           changed |= v != 0;
           v = 0;
         }
-        if (!changed) continue;
+        if (!changed)
+          continue;
         ++evaluations;
         Evaluator ev(store_, trial);
-        if (certainly_different(ev.eval(ref), ev.eval(opt))) point = std::move(trial);
+        if (certainly_different(ev.eval(ref), ev.eval(opt)))
+          point = std::move(trial);
       }
-      if (chunk == 1) break;
+      if (chunk == 1)
+        break;
       chunk /= 2;
     }
   }
 
   uint64_t key_of(ExprId leaf) const {
     const symbolic::Node& n = store_.node(leaf);
-    return n.op == symbolic::Op::Param ? Assignment::param_key(n.a) : Assignment::input_key(n.a, n.b);
+    return n.op == symbolic::Op::Param ? Assignment::param_key(n.a)
+                                       : Assignment::input_key(n.a, n.b);
   }
 
   const symbolic::ExprStore& store_;
@@ -246,15 +261,16 @@ struct PairJobs {
 
 const exec::OutputArray* find_output(const exec::KernelRun& run, const std::string& name) {
   for (const auto& o : run.outputs) {
-    if (o.name == name) return &o;
+    if (o.name == name)
+      return &o;
   }
   return nullptr;
 }
 
-}  // namespace
+} // namespace
 
-ElementOutcome prove_element(const symbolic::ExprStore& store, ExprId ref, ExprId opt, const std::string& element,
-                             const ProveOptions& options) {
+ElementOutcome prove_element(const symbolic::ExprStore& store, ExprId ref, ExprId opt,
+                             const std::string& element, const ProveOptions& options) {
   Session session(store, options);
   session.prepare({ref, opt});
   return session.prove(ref, opt, element);
@@ -263,8 +279,8 @@ ElementOutcome prove_element(const symbolic::ExprStore& store, ExprId ref, ExprI
 // Executes both kernels of an entry into one DAG and lists the element pairs to decide. On a
 // bad input, a safety failure or a difference in the written index sets it fills `result`
 // (verdict, detail) and returns false.
-static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache& cache, const ProveOptions& options,
-                         PairJobs& pair, EntryResult& result) {
+static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                         const ProveOptions& options, PairJobs& pair, EntryResult& result) {
   symbolic::ExprStore& store = *pair.store;
   auto finish = [] { return false; };
   if (!entry.error.empty()) {
@@ -279,15 +295,23 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
   std::optional<exec::KernelRun>& opt_run = pair.opt_run;
   EntryResult ref_part, opt_part;
   tbb::parallel_invoke(
-      [&] { ref_run = driver::execute_config(entry.reference, "reference", cache, store, options.run, ref_part); },
-      [&] { opt_run = driver::execute_config(entry.optimized, "optimized", cache, store, options.run, opt_part); });
+      [&] {
+        ref_run = driver::execute_config(entry.reference, "reference", cache, store, options.run,
+                                         ref_part);
+      },
+      [&] {
+        opt_run = driver::execute_config(entry.optimized, "optimized", cache, store, options.run,
+                                         opt_part);
+      });
   for (auto* part : {&ref_part, &opt_part}) {
     result.kernels.insert(result.kernels.end(), part->kernels.begin(), part->kernels.end());
-    for (const auto& [k, v] : part->phases) result.phases[k] += v;
+    for (const auto& [k, v] : part->phases)
+      result.phases[k] += v;
   }
   // A bad input or a safety failure of either kernel decides the entry (reference first).
   for (auto* part : {&ref_part, &opt_part}) {
-    if (!part->bad_input && !part->failure) continue;
+    if (!part->bad_input && !part->failure)
+      continue;
     result.verdict = part->verdict;
     result.bad_input = part->bad_input;
     result.detail = fmt::format("{} kernel: {}", part->failure_kernel, part->detail);
@@ -303,7 +327,8 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
   for (auto* run : {&*ref_run, &*opt_run}) {
     if (auto f = driver::output_failure(*run, store, true)) {
       result.verdict = f->verdict;
-      result.detail = fmt::format("{} kernel: {}", run == &*ref_run ? "reference" : "optimized", f->message);
+      result.detail =
+          fmt::format("{} kernel: {}", run == &*ref_run ? "reference" : "optimized", f->message);
       result.failure = f;
       result.failure_kernel = run == &*ref_run ? "reference" : "optimized";
       return finish();
@@ -314,7 +339,8 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
   std::vector<std::string> arrays = entry.check_arrays;
   if (arrays.empty()) {
     for (const auto& a : entry.reference.arrays) {
-      if (launch::is_output(a.kind)) arrays.push_back(a.name);
+      if (launch::is_output(a.kind))
+        arrays.push_back(a.name);
     }
   }
   std::vector<ElementJob>& jobs = pair.jobs;
@@ -324,16 +350,18 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
     if (!r || !o) {
       result.verdict = Verdict::Error;
       result.bad_input = true;
-      result.detail = fmt::format("array \"{}\" is not an output (out/inout/zero) of {} kernel", name,
-                                  !r ? "the reference" : "the optimized");
+      result.detail = fmt::format("array \"{}\" is not an output (out/inout/zero) of {} kernel",
+                                  name, !r ? "the reference" : "the optimized");
       return finish();
     }
     size_t i = 0, j = 0;
     while (i < r->elements.size() || j < o->elements.size()) {
-      if (j == o->elements.size() || (i < r->elements.size() && r->elements[i].first < o->elements[j].first)) {
+      if (j == o->elements.size() ||
+          (i < r->elements.size() && r->elements[i].first < o->elements[j].first)) {
         result.verdict = Verdict::NotEquivalent;
-        result.detail = fmt::format("{}[{}] is written by the reference kernel but not by the optimized kernel",
-                                    name, r->elements[i].first);
+        result.detail =
+            fmt::format("{}[{}] is written by the reference kernel but not by the optimized kernel",
+                        name, r->elements[i].first);
         Counterexample c;
         c.element = fmt::format("{}[{}]", name, r->elements[i].first);
         c.reference_value = symbolic::to_sexpr(store, r->elements[i].second, 200);
@@ -344,8 +372,9 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
       }
       if (i == r->elements.size() || o->elements[j].first < r->elements[i].first) {
         result.verdict = Verdict::NotEquivalent;
-        result.detail = fmt::format("{}[{}] is written by the optimized kernel but not by the reference kernel",
-                                    name, o->elements[j].first);
+        result.detail =
+            fmt::format("{}[{}] is written by the optimized kernel but not by the reference kernel",
+                        name, o->elements[j].first);
         Counterexample c;
         c.element = fmt::format("{}[{}]", name, o->elements[j].first);
         c.reference_value = "(not written)";
@@ -354,8 +383,9 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
         result.counterexample = c;
         return finish();
       }
-      jobs.push_back(ElementJob{name, r->elements[i].first, r->elements[i].second, o->elements[j].second,
-                                r->float_stored[i] != 0, o->float_stored[j] != 0});
+      jobs.push_back(ElementJob{name, r->elements[i].first, r->elements[i].second,
+                                o->elements[j].second, r->float_stored[i] != 0,
+                                o->float_stored[j] != 0});
       ++i;
       ++j;
     }
@@ -376,7 +406,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     return std::move(result);
   };
   PairJobs pair;
-  if (!prepare_pair(entry, cache, options, pair, result)) return finish();
+  if (!prepare_pair(entry, cache, options, pair, result))
+    return finish();
   const symbolic::ExprStore& store = *pair.store;
   const std::vector<ElementJob>& jobs = pair.jobs;
 
@@ -397,8 +428,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   bool stopped = false;
   for (size_t k = 0; k < jobs.size() && !stopped; ++k) {
     if (options.timeout_seconds > 0 && since(start) > options.timeout_seconds) {
-      unknown_reason = fmt::format("time limit of {}s reached after {} of {} elements", options.timeout_seconds, k,
-                                   jobs.size());
+      unknown_reason = fmt::format("time limit of {}s reached after {} of {} elements",
+                                   options.timeout_seconds, k, jobs.size());
       result.elements.unknown += jobs.size() - k;
       break;
     }
@@ -416,10 +447,12 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     } else {
       // Roots that are plain bits are read in a type that depends on the element (not on the
       // template): decided one by one, never reused.
-      const bool bits_root = store.op(job.ref) == symbolic::Op::RawBits || store.op(job.opt) == symbolic::Op::RawBits;
+      const bool bits_root =
+          store.op(job.ref) == symbolic::Op::RawBits || store.op(job.opt) == symbolic::Op::RawBits;
       if (options.reuse_templates && !bits_root) {
         for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t) {
-          if (!templates[t].matcher->matches(job.ref, job.opt)) continue;
+          if (!templates[t].matcher->matches(job.ref, job.opt))
+            continue;
           outcome = templates[t].outcome;
           reused = true;
           std::rotate(templates.begin(), templates.begin() + static_cast<std::ptrdiff_t>(t),
@@ -440,65 +473,74 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         if (outcome.how != "cache") {
           session.prepare({job.ref, job.opt});
           outcome = session.prove(job.ref, job.opt, job.name(), job.ref_float, job.opt_float);
-          if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent) options.cache->insert(key);
+          if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent)
+            options.cache->insert(key);
         }
-        if (options.reuse_templates && !bits_root && outcome.kind == ElementOutcome::Kind::Equivalent) {
-          templates.insert(templates.begin(),
-                           Template{std::make_unique<TemplateMatcher>(store, job.ref, job.opt), outcome});
+        if (options.reuse_templates && !bits_root &&
+            outcome.kind == ElementOutcome::Kind::Equivalent) {
+          templates.insert(
+              templates.begin(),
+              Template{std::make_unique<TemplateMatcher>(store, job.ref, job.opt), outcome});
         }
       }
     }
     switch (outcome.kind) {
-      case ElementOutcome::Kind::Equivalent:
-        if (reused) {
-          ++result.elements.reused;
-        } else if (outcome.how == "cache") {
-          ++result.elements.cached;
-        } else if (outcome.how == "z3") {
-          ++result.elements.z3;
-        } else if (outcome.how == "rules") {
-          ++result.elements.rules;
-        } else {
-          ++result.elements.direct;
-        }
-        break;
-      case ElementOutcome::Kind::NotEquivalent:
-        ++result.elements.not_equivalent;
-        if (!result.counterexample) result.counterexample = outcome.counterexample;
-        if (options.stop_at_first_difference) stopped = true;
-        break;
-      case ElementOutcome::Kind::Unknown:
-        ++result.elements.unknown;
-        if (!unknown_reason) {
-          unknown_reason = outcome.reason;
-          unknown_element = job.name();
-        }
-        break;
+    case ElementOutcome::Kind::Equivalent:
+      if (reused) {
+        ++result.elements.reused;
+      } else if (outcome.how == "cache") {
+        ++result.elements.cached;
+      } else if (outcome.how == "z3") {
+        ++result.elements.z3;
+      } else if (outcome.how == "rules") {
+        ++result.elements.rules;
+      } else {
+        ++result.elements.direct;
+      }
+      break;
+    case ElementOutcome::Kind::NotEquivalent:
+      ++result.elements.not_equivalent;
+      if (!result.counterexample)
+        result.counterexample = outcome.counterexample;
+      if (options.stop_at_first_difference)
+        stopped = true;
+      break;
+    case ElementOutcome::Kind::Unknown:
+      ++result.elements.unknown;
+      if (!unknown_reason) {
+        unknown_reason = outcome.reason;
+        unknown_element = job.name();
+      }
+      break;
     }
   }
   result.phases["prove"] = since(prove_start);
   {
     egraph::EGraph& g = session.egraph().graph();
     g.rebuild();
-    result.egraph = driver::EgraphStats{g.num_nodes(), g.num_classes(), session.egraph().analysis().merges(),
-                                        session.egraph().saturations(), session.egraph().rule_applications()};
+    result.egraph =
+        driver::EgraphStats{g.num_nodes(), g.num_classes(), session.egraph().analysis().merges(),
+                            session.egraph().saturations(), session.egraph().rule_applications()};
   }
 
   if (result.elements.not_equivalent > 0) {
     result.verdict = Verdict::NotEquivalent;
     const auto& c = *result.counterexample;
-    result.detail = fmt::format("{} differs: {} (reference) vs {} (optimized)", c.element, c.reference_value,
-                                c.optimized_value);
+    result.detail = fmt::format("{} differs: {} (reference) vs {} (optimized)", c.element,
+                                c.reference_value, c.optimized_value);
   } else if (unknown_reason) {
     result.verdict = Verdict::Unknown;
-    result.detail = unknown_element.empty() ? *unknown_reason : fmt::format("{}: {}", unknown_element, *unknown_reason);
+    result.detail = unknown_element.empty()
+                        ? *unknown_reason
+                        : fmt::format("{}: {}", unknown_element, *unknown_reason);
   } else {
     result.verdict = Verdict::Equivalent;
-    result.detail = fmt::format("{} elements equal over the reals ({} direct, {} by template reuse, {}{} by Z3, "
-                                "{} from the proof cache)",
-                                result.elements.total, result.elements.direct, result.elements.reused,
-                                result.elements.rules ? fmt::format("{} by rules, ", result.elements.rules) : "",
-                                result.elements.z3, result.elements.cached);
+    result.detail = fmt::format(
+        "{} elements equal over the reals ({} direct, {} by template reuse, {}{} by Z3, "
+        "{} from the proof cache)",
+        result.elements.total, result.elements.direct, result.elements.reused,
+        result.elements.rules ? fmt::format("{} by rules, ", result.elements.rules) : "",
+        result.elements.z3, result.elements.cached);
   }
   return finish();
 }
@@ -512,19 +554,22 @@ uint64_t tree_size(const symbolic::ExprStore& store, ExprId root, uint64_t cap) 
   while (!stack.empty()) {
     auto [id, expanded] = stack.back();
     stack.pop_back();
-    if (size.count(id)) continue;
+    if (size.count(id))
+      continue;
     const symbolic::Node& n = store.node(id);
     const ExprId kids[3] = {n.a, n.b, n.c};
     if (!expanded) {
       stack.emplace_back(id, true);
       for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-        if (kids[i] != symbolic::kNoExpr && !size.count(kids[i])) stack.emplace_back(kids[i], false);
+        if (kids[i] != symbolic::kNoExpr && !size.count(kids[i]))
+          stack.emplace_back(kids[i], false);
       }
       continue;
     }
     uint64_t total = 1;
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-      if (kids[i] != symbolic::kNoExpr) total = std::min(cap, total + size[kids[i]]);
+      if (kids[i] != symbolic::kNoExpr)
+        total = std::min(cap, total + size[kids[i]]);
     }
     size[id] = total;
   }
@@ -532,14 +577,16 @@ uint64_t tree_size(const symbolic::ExprStore& store, ExprId root, uint64_t cap) 
 }
 
 std::string clip(std::string s, size_t n) {
-  if (s.size() > n) s = s.substr(0, n) + " ...";
+  if (s.size() > n)
+    s = s.substr(0, n) + " ...";
   return s;
 }
 
-}  // namespace
+} // namespace
 
 ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::KernelCache& cache,
-                                   const ProveOptions& options, const std::string& element, size_t max_steps) {
+                                   const ProveOptions& options, const std::string& element,
+                                   size_t max_steps) {
   ElementExplanation out;
   out.element = element;
   EntryResult result;
@@ -553,7 +600,8 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
   const symbolic::ExprStore& store = *pair.store;
   const ElementJob* job = nullptr;
   for (const auto& j : pair.jobs) {
-    if (j.name() == element) job = &j;
+    if (j.name() == element)
+      job = &j;
   }
   if (job == nullptr) {
     out.note = fmt::format("no element {} is written by both kernels", element);
@@ -562,20 +610,24 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
   out.reference_expr = symbolic::to_sexpr(store, job->ref, 400);
   out.optimized_expr = symbolic::to_sexpr(store, job->opt, 400);
   constexpr uint64_t kMaxTree = 20'000;
-  const bool small = tree_size(store, job->ref, kMaxTree + 1) + tree_size(store, job->opt, kMaxTree + 1) <= kMaxTree;
+  const bool small =
+      tree_size(store, job->ref, kMaxTree + 1) + tree_size(store, job->opt, kMaxTree + 1) <=
+      kMaxTree;
   ProveOptions o = options;
   o.explanations = small;
   Session session(store, o);
   session.prepare({job->ref, job->opt});
   out.outcome = session.prove(job->ref, job->opt, element, job->ref_float, job->opt_float);
   if (out.outcome.kind != ElementOutcome::Kind::Equivalent || !out.outcome.in_egraph) {
-    if (out.outcome.kind == ElementOutcome::Kind::Equivalent) out.note = "decided without the e-graph";
+    if (out.outcome.kind == ElementOutcome::Kind::Equivalent)
+      out.note = "decided without the e-graph";
     return out;
   }
   if (!small) {
-    out.note = fmt::format("the two values are too large to write out as trees (more than {} nodes), so no rewrite "
-                           "chain is recorded",
-                           kMaxTree);
+    out.note = fmt::format(
+        "the two values are too large to write out as trees (more than {} nodes), so no rewrite "
+        "chain is recorded",
+        kMaxTree);
     return out;
   }
   auto chain = session.egraph().explain(out.outcome.roots[0], out.outcome.roots[1]);
@@ -589,15 +641,17 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
   for (size_t i = 0; i < chain->steps.size() && i < max_steps; ++i) {
     const auto& step = chain->steps[i];
     std::string path;
-    for (uint32_t k : step.path) path += (path.empty() ? "" : ".") + std::to_string(k);
-    out.steps.push_back(fmt::format("{:>3}. {}{} at {}: {}  =>  {}", i + 1, step.rule, step.forward ? "" : " (backwards)",
-                                    path.empty() ? "the root" : path,
-                                    clip(egraph::to_sexpr(egraph::subterm(*before, step.path), lang), 160),
-                                    clip(egraph::to_sexpr(egraph::subterm(step.term, step.path), lang), 160)));
+    for (uint32_t k : step.path)
+      path += (path.empty() ? "" : ".") + std::to_string(k);
+    out.steps.push_back(
+        fmt::format("{:>3}. {}{} at {}: {}  =>  {}", i + 1, step.rule,
+                    step.forward ? "" : " (backwards)", path.empty() ? "the root" : path,
+                    clip(egraph::to_sexpr(egraph::subterm(*before, step.path), lang), 160),
+                    clip(egraph::to_sexpr(egraph::subterm(step.term, step.path), lang), 160)));
     before = &step.term;
   }
   out.check = session.egraph().check_explanation(*chain);
   return out;
 }
 
-}  // namespace volta::prove
+} // namespace volta::prove

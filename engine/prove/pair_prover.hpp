@@ -7,7 +7,8 @@
 //      exp-polynomial class), or by cross-multiplication   -> EQUIVALENT (direct)
 //   4. a point where the two values certainly differ       -> NOT_EQUIVALENT with a counterexample
 //   5. saturation with the rule library unifies the roots  -> EQUIVALENT (rules)
-//   6. the fallback (Z3), when installed                   -> EQUIVALENT (z3) or UNKNOWN with reason
+//   6. the fallback (Z3), when installed                   -> EQUIVALENT (z3) or UNKNOWN with
+//   reason
 // The pair is EQUIVALENT only when every element is.
 #pragma once
 
@@ -28,24 +29,25 @@ namespace volta::prove {
 struct ElementOutcome {
   enum class Kind { Equivalent, NotEquivalent, Unknown };
   Kind kind = Kind::Unknown;
-  std::string how;     // "same node", "canonical form", "cross-multiplication", "z3", ...
-  std::string reason;  // UNKNOWN: why
+  std::string how;    // "same node", "canonical form", "cross-multiplication", "z3", ...
+  std::string reason; // UNKNOWN: why
   std::optional<driver::Counterexample> counterexample;
-  std::vector<std::string> rules_used;  // proved by the rule library: the rules that fired
-  bool in_egraph = false;               // proved in the shared e-graph, whose ids are `roots`
+  std::vector<std::string> rules_used; // proved by the rule library: the rules that fired
+  bool in_egraph = false;              // proved in the shared e-graph, whose ids are `roots`
   std::array<uint32_t, 2> roots{};
 };
 
 // The last resort for one element (the e-graph rule library, then Z3); installed by the layer
 // that owns them. Returns nullopt when it cannot decide.
 using FallbackProver = std::function<std::optional<ElementOutcome>(
-    const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt, const std::string& element)>;
+    const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
+    const std::string& element)>;
 
 // Remembers the templates proved EQUIVALENT by earlier runs (`--cache DIR`), keyed by
 // template_key(): a hit proves every element of the template without work. Implementations must
 // be thread-safe and must never report a key they cannot vouch for (a damaged entry is a miss).
 class ProofCache {
- public:
+public:
   virtual ~ProofCache() = default;
   virtual bool contains(const std::string& key) = 0;
   virtual void insert(const std::string& key) = 0;
@@ -63,9 +65,9 @@ struct ProveOptions {
   const rules::RuleLibrary* rules = nullptr;
   bool saturate = true;
   SaturationLimits saturation;
-  bool explanations = false;       // record the e-graph's proof forest (volta-eg explain)
-  FallbackProver fallback;         // may be empty
-  ProofCache* cache = nullptr;     // may be null
+  bool explanations = false;   // record the e-graph's proof forest (volta-eg explain)
+  FallbackProver fallback;     // may be empty
+  ProofCache* cache = nullptr; // may be null
   std::atomic<bool>* cancel = nullptr;
 };
 
@@ -75,20 +77,22 @@ driver::EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver:
 // `volta-eg explain`: how one element of an entry is decided, with the e-graph's rewrite chain
 // when the e-graph proved it (replayed by the explanation checker).
 struct ElementExplanation {
-  std::optional<driver::EntryResult> stopped;  // the entry ended before the element was decided
+  std::optional<driver::EntryResult> stopped; // the entry ended before the element was decided
   std::string element;
   ElementOutcome outcome;
-  std::string reference_expr, optimized_expr;  // the element's two values, printed (truncated)
-  std::vector<std::string> steps;              // the rewrite chain, one step per line
+  std::string reference_expr, optimized_expr; // the element's two values, printed (truncated)
+  std::vector<std::string> steps;             // the rewrite chain, one step per line
   size_t total_steps = 0;
-  std::string check;                           // the checker's verdict on the chain
-  std::string note;                            // why there is no chain
+  std::string check; // the checker's verdict on the chain
+  std::string note;  // why there is no chain
 };
 ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::KernelCache& cache,
-                                   const ProveOptions& options, const std::string& element, size_t max_steps = 60);
+                                   const ProveOptions& options, const std::string& element,
+                                   size_t max_steps = 60);
 
 // Decides one element pair (without templates); exposed for tests and `volta-eg explain`.
-ElementOutcome prove_element(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
-                             const std::string& element, const ProveOptions& options);
+ElementOutcome prove_element(const symbolic::ExprStore& store, symbolic::ExprId ref,
+                             symbolic::ExprId opt, const std::string& element,
+                             const ProveOptions& options);
 
-}  // namespace volta::prove
+} // namespace volta::prove

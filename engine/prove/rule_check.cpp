@@ -1,7 +1,6 @@
 #include "engine/prove/rule_check.hpp"
 
 #include <fmt/format.h>
-
 #include <map>
 #include <random>
 #include <stdexcept>
@@ -15,8 +14,8 @@
 
 namespace volta::prove {
 
-using egraph::Pattern;
 using egraph::PatNode;
+using egraph::Pattern;
 using egraph::TreeTerm;
 using symbolic::ExprId;
 using symbolic::Op;
@@ -25,11 +24,16 @@ using Status = RuleCheckResult::Status;
 
 const char* to_string(Status s) {
   switch (s) {
-    case Status::Proved: return "proved";
-    case Status::Decided: return "decided";
-    case Status::Tested: return "tested";
-    case Status::Unsound: return "UNSOUND";
-    case Status::Untestable: return "untestable";
+  case Status::Proved:
+    return "proved";
+  case Status::Decided:
+    return "decided";
+  case Status::Tested:
+    return "tested";
+  case Status::Unsound:
+    return "UNSOUND";
+  case Status::Untestable:
+    return "untestable";
   }
   return "?";
 }
@@ -43,14 +47,14 @@ struct Untestable : std::runtime_error {
 // One instance of a rule: every plain variable a fresh symbol, every rest variable `size` of
 // them, both sides as terms of the ML language.
 struct Instance {
-  std::vector<TreeTerm> vars;                    // by variable index (plain variables)
-  std::vector<std::vector<TreeTerm>> rests;      // by variable index (rest variables)
-  std::vector<std::string> symbols;              // every symbol's name
+  std::vector<TreeTerm> vars;               // by variable index (plain variables)
+  std::vector<std::vector<TreeTerm>> rests; // by variable index (rest variables)
+  std::vector<std::string> symbols;         // every symbol's name
   TreeTerm lhs, rhs;
 };
 
 class Instantiator {
- public:
+public:
   Instantiator(rules::MlLanguage& ml, const Pattern& lhs) : ml_(ml), lhs_(lhs) {}
 
   // `partial`: the variables bound to a quotient n/d of fresh symbols instead of a symbol, a
@@ -64,11 +68,13 @@ class Instantiator {
     for (uint32_t v = 0; v < vars.size(); ++v) {
       const auto& var = vars.var(v);
       auto leaf = [&](const std::string& name) {
-        if (!partial[v]) return symbol(in, name);
+        if (!partial[v])
+          return symbol(in, name);
         return TreeTerm{ml_.div, 0, {symbol(in, name + ".n"), symbol(in, name + ".d")}};
       };
       if (var.rest) {
-        for (size_t k = 1; k <= rest_size; ++k) in.rests[v].push_back(leaf(fmt::format("?{}.{}", var.name, k)));
+        for (size_t k = 1; k <= rest_size; ++k)
+          in.rests[v].push_back(leaf(fmt::format("?{}.{}", var.name, k)));
       } else {
         in.vars[v] = leaf("?" + var.name);
       }
@@ -80,15 +86,19 @@ class Instantiator {
   TreeTerm build(const Pattern& p, uint32_t i, const Instance& in) {
     const PatNode& n = p.node(i);
     switch (n.kind) {
-      case PatNode::Kind::Var: return in.vars[n.var];
-      case PatNode::Kind::Rest: return rest_node(lhs_.vars().var(n.var).rest_op, in.rests[n.var]);
-      case PatNode::Kind::Op: break;
+    case PatNode::Kind::Var:
+      return in.vars[n.var];
+    case PatNode::Kind::Rest:
+      return rest_node(lhs_.vars().var(n.var).rest_op, in.rests[n.var]);
+    case PatNode::Kind::Op:
+      break;
     }
     TreeTerm t{n.op, n.payload, {}};
     for (uint32_t k : p.children(i)) {
       const PatNode& c = p.node(k);
       if (c.kind == PatNode::Kind::Rest && lhs_.vars().var(c.var).rest_op == n.op) {
-        for (const auto& e : in.rests[c.var]) t.children.push_back(e);
+        for (const auto& e : in.rests[c.var])
+          t.children.push_back(e);
       } else {
         t.children.push_back(build(p, k, in));
       }
@@ -96,13 +106,14 @@ class Instantiator {
     return t;
   }
 
- private:
+private:
   TreeTerm symbol(Instance& in, const std::string& name) {
     in.symbols.push_back(name);
     return TreeTerm{*ml_.lang.symbol_op(), ml_.lang.intern_symbol(name), {}};
   }
   TreeTerm rest_node(egraph::OpId op, const std::vector<TreeTerm>& elements) {
-    if (elements.size() == 1) return elements[0];
+    if (elements.size() == 1)
+      return elements[0];
     return TreeTerm{op, 0, elements};
   }
 
@@ -112,58 +123,83 @@ class Instantiator {
 
 // Terms of the ML language as expression-DAG nodes (symbols are parameters named like them).
 class ToStore {
- public:
-  ToStore(const rules::MlLanguage& ml, symbolic::ExprStore& store) : ml_(ml), s_(store), b_(store) {}
+public:
+  ToStore(const rules::MlLanguage& ml, symbolic::ExprStore& store)
+      : ml_(ml), s_(store), b_(store) {}
 
   ExprId convert(const TreeTerm& t) {
     const auto& m = ml_;
     std::vector<ExprId> kids;
-    for (const auto& c : t.children) kids.push_back(convert(c));
+    for (const auto& c : t.children)
+      kids.push_back(convert(c));
     auto fold = [&](auto&& f) {
-      if (kids.empty()) throw Untestable("an empty n-ary node");
+      if (kids.empty())
+        throw Untestable("an empty n-ary node");
       ExprId acc = kids[0];
-      for (size_t i = 1; i < kids.size(); ++i) acc = f(acc, kids[i]);
+      for (size_t i = 1; i < kids.size(); ++i)
+        acc = f(acc, kids[i]);
       return acc;
     };
     auto need = [&](size_t n) {
-      if (kids.size() != n) throw Untestable("operator arity");
+      if (kids.size() != n)
+        throw Untestable("operator arity");
     };
     const egraph::OpId op = t.op;
-    if (op == m.num) return s_.constant(m.lang.rational(t.payload));
-    if (op == m.sym) return s_.param(s_.add_param_name(m.lang.symbol_name(t.payload)));
-    if (op == m.ln2) return s_.intern(symbolic::Node{Op::Ln2});
-    if (op == m.pos_inf) return s_.pos_inf();
-    if (op == m.neg_inf) return s_.neg_inf();
-    if (op == m.add) return fold([&](ExprId a, ExprId b) { return b_.add(a, b); });
-    if (op == m.mul) return fold([&](ExprId a, ExprId b) { return b_.mul(a, b); });
-    if (op == m.max) return fold([&](ExprId a, ExprId b) { return b_.max(a, b); });
-    if (op == m.min) return fold([&](ExprId a, ExprId b) { return b_.min(a, b); });
-    if (op == m.div) return need(2), b_.div(kids[0], kids[1]);
-    if (op == m.neg) return need(1), b_.neg(kids[0]);
-    if (op == m.abs) return need(1), b_.abs(kids[0]);
-    const std::pair<egraph::OpId, Op> unary[] = {{m.exp, Op::Exp},   {m.ex2, Op::Ex2}, {m.sqrt, Op::Sqrt},
-                                                 {m.rsqrt, Op::Rsqrt}, {m.log2, Op::Lg2}, {m.sin, Op::Sin},
-                                                 {m.cos, Op::Cos},   {m.tanh, Op::Tanh}};
+    if (op == m.num)
+      return s_.constant(m.lang.rational(t.payload));
+    if (op == m.sym)
+      return s_.param(s_.add_param_name(m.lang.symbol_name(t.payload)));
+    if (op == m.ln2)
+      return s_.intern(symbolic::Node{Op::Ln2});
+    if (op == m.pos_inf)
+      return s_.pos_inf();
+    if (op == m.neg_inf)
+      return s_.neg_inf();
+    if (op == m.add)
+      return fold([&](ExprId a, ExprId b) { return b_.add(a, b); });
+    if (op == m.mul)
+      return fold([&](ExprId a, ExprId b) { return b_.mul(a, b); });
+    if (op == m.max)
+      return fold([&](ExprId a, ExprId b) { return b_.max(a, b); });
+    if (op == m.min)
+      return fold([&](ExprId a, ExprId b) { return b_.min(a, b); });
+    if (op == m.div)
+      return need(2), b_.div(kids[0], kids[1]);
+    if (op == m.neg)
+      return need(1), b_.neg(kids[0]);
+    if (op == m.abs)
+      return need(1), b_.abs(kids[0]);
+    const std::pair<egraph::OpId, Op> unary[] = {
+        {m.exp, Op::Exp},  {m.ex2, Op::Ex2}, {m.sqrt, Op::Sqrt}, {m.rsqrt, Op::Rsqrt},
+        {m.log2, Op::Lg2}, {m.sin, Op::Sin}, {m.cos, Op::Cos},   {m.tanh, Op::Tanh}};
     for (const auto& [o, sop] : unary) {
-      if (op == o) return need(1), b_.unary(sop, kids[0]);
+      if (op == o)
+        return need(1), b_.unary(sop, kids[0]);
     }
     const std::pair<egraph::OpId, symbolic::CmpKind> cmps[] = {
-        {m.lt, symbolic::CmpKind::Lt}, {m.le, symbolic::CmpKind::Le}, {m.gt, symbolic::CmpKind::Gt},
-        {m.ge, symbolic::CmpKind::Ge}, {m.eq, symbolic::CmpKind::Eq}, {m.ne, symbolic::CmpKind::Ne}};
+        {m.lt, symbolic::CmpKind::Lt}, {m.le, symbolic::CmpKind::Le},
+        {m.gt, symbolic::CmpKind::Gt}, {m.ge, symbolic::CmpKind::Ge},
+        {m.eq, symbolic::CmpKind::Eq}, {m.ne, symbolic::CmpKind::Ne}};
     for (const auto& [o, k] : cmps) {
-      if (op == o) return need(2), b_.cmp(k, kids[0], kids[1]);
+      if (op == o)
+        return need(2), b_.cmp(k, kids[0], kids[1]);
     }
-    if (op == m.land) return need(2), b_.boolean(Op::And, kids[0], kids[1]);
-    if (op == m.lor) return need(2), b_.boolean(Op::Or, kids[0], kids[1]);
-    if (op == m.lxor) return need(2), b_.boolean(Op::Xor, kids[0], kids[1]);
-    if (op == m.lnot) return need(1), b_.bool_not(kids[0]);
-    if (op == m.select) return need(3), b_.select(kids[0], kids[1], kids[2]);
+    if (op == m.land)
+      return need(2), b_.boolean(Op::And, kids[0], kids[1]);
+    if (op == m.lor)
+      return need(2), b_.boolean(Op::Or, kids[0], kids[1]);
+    if (op == m.lxor)
+      return need(2), b_.boolean(Op::Xor, kids[0], kids[1]);
+    if (op == m.lnot)
+      return need(1), b_.bool_not(kids[0]);
+    if (op == m.select)
+      return need(3), b_.select(kids[0], kids[1], kids[2]);
     throw Untestable("operator '" + m.lang.op(op).name + "' cannot be evaluated");
   }
 
   symbolic::Builder& builder() { return b_; }
 
- private:
+private:
   const rules::MlLanguage& ml_;
   symbolic::ExprStore& s_;
   symbolic::Builder b_;
@@ -171,36 +207,44 @@ class ToStore {
 
 // Is the node defined at the point? nullopt: cannot tell (an interval straddles a boundary).
 class Definedness {
- public:
+public:
   Definedness(const symbolic::ExprStore& store, Evaluator& ev) : s_(store), ev_(ev) {}
 
   std::optional<bool> at(ExprId id) {
-    if (auto it = memo_.find(id); it != memo_.end()) return it->second;
+    if (auto it = memo_.find(id); it != memo_.end())
+      return it->second;
     const auto r = compute(id);
     memo_.emplace(id, r);
     return r;
   }
 
- private:
+private:
   // The sign of a value: -1, 0, 1, or nullopt when unknown.
   std::optional<int> sign(ExprId id) {
     const EvalValue v = ev_.eval(id);
     switch (v.kind) {
-      case EvalValue::Kind::Exact: return sgn(v.exact);
-      case EvalValue::Kind::PosInf: return 1;
-      case EvalValue::Kind::NegInf: return -1;
-      case EvalValue::Kind::Approx:
-        if (v.approx.lo > 0) return 1;
-        if (v.approx.hi < 0) return -1;
-        return std::nullopt;
-      default: return std::nullopt;
+    case EvalValue::Kind::Exact:
+      return sgn(v.exact);
+    case EvalValue::Kind::PosInf:
+      return 1;
+    case EvalValue::Kind::NegInf:
+      return -1;
+    case EvalValue::Kind::Approx:
+      if (v.approx.lo > 0)
+        return 1;
+      if (v.approx.hi < 0)
+        return -1;
+      return std::nullopt;
+    default:
+      return std::nullopt;
     }
   }
   std::optional<bool> all(std::initializer_list<ExprId> kids) {
     bool ok = true;
     for (ExprId k : kids) {
       const auto d = at(k);
-      if (!d) return std::nullopt;
+      if (!d)
+        return std::nullopt;
       ok = ok && *d;
     }
     return ok;
@@ -209,55 +253,69 @@ class Definedness {
     const symbolic::Node n = s_.node(id);
     auto requires_sign = [&](ExprId arg, bool allow_zero) -> std::optional<bool> {
       const auto d = at(arg);
-      if (!d || !*d) return d;
+      if (!d || !*d)
+        return d;
       const auto sg = sign(arg);
-      if (!sg) return std::nullopt;
+      if (!sg)
+        return std::nullopt;
       return *sg > 0 || (allow_zero && *sg == 0);
     };
     switch (n.op) {
-      case Op::Div: {
-        const auto d = all({n.a, n.b});
-        if (!d || !*d) return d;
-        const auto sg = sign(n.b);
-        if (!sg) return std::nullopt;
-        return *sg != 0;
+    case Op::Div: {
+      const auto d = all({n.a, n.b});
+      if (!d || !*d)
+        return d;
+      const auto sg = sign(n.b);
+      if (!sg)
+        return std::nullopt;
+      return *sg != 0;
+    }
+    case Op::Rcp: {
+      const auto d = at(n.a);
+      if (!d || !*d)
+        return d;
+      const auto sg = sign(n.a);
+      if (!sg)
+        return std::nullopt;
+      return *sg != 0;
+    }
+    case Op::Sqrt:
+      return requires_sign(n.a, true);
+    case Op::Rsqrt:
+    case Op::Lg2:
+      return requires_sign(n.a, false);
+    case Op::Select: {
+      const auto d = at(n.a);
+      if (!d || !*d)
+        return d;
+      const auto sg = sign(n.a);
+      if (!sg)
+        return std::nullopt;
+      return at(*sg != 0 ? n.b : n.c);
+    }
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Fma: {
+      const ExprId kids[3] = {n.a, n.b, n.c};
+      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+        const auto k = s_.op(kids[i]);
+        if (k == Op::PosInf || k == Op::NegInf)
+          return std::nullopt; // inf - inf, 0 · inf
       }
-      case Op::Rcp: {
-        const auto d = at(n.a);
-        if (!d || !*d) return d;
-        const auto sg = sign(n.a);
-        if (!sg) return std::nullopt;
-        return *sg != 0;
-      }
-      case Op::Sqrt: return requires_sign(n.a, true);
-      case Op::Rsqrt:
-      case Op::Lg2: return requires_sign(n.a, false);
-      case Op::Select: {
-        const auto d = at(n.a);
-        if (!d || !*d) return d;
-        const auto sg = sign(n.a);
-        if (!sg) return std::nullopt;
-        return at(*sg != 0 ? n.b : n.c);
-      }
-      case Op::Add:
-      case Op::Sub:
-      case Op::Mul:
-      case Op::Fma: {
-        const ExprId kids[3] = {n.a, n.b, n.c};
-        for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-          const auto k = s_.op(kids[i]);
-          if (k == Op::PosInf || k == Op::NegInf) return std::nullopt;  // inf - inf, 0 · inf
-        }
-        break;
-      }
-      default: break;
+      break;
+    }
+    default:
+      break;
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
     bool ok = true;
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-      if (kids[i] == symbolic::kNoExpr) continue;
+      if (kids[i] == symbolic::kNoExpr)
+        continue;
       const auto d = at(kids[i]);
-      if (!d) return std::nullopt;
+      if (!d)
+        return std::nullopt;
       ok = ok && *d;
     }
     return ok;
@@ -270,21 +328,26 @@ class Definedness {
 
 struct Condition {
   rules::FormPredicate predicate;
-  std::vector<std::string> symbols;  // the instance's symbols it constrains
+  std::vector<std::string> symbols; // the instance's symbols it constrains
 };
 
 bool satisfied(rules::FormPredicate p, const Rational& v) {
   switch (p) {
-    case rules::FormPredicate::Positive: return sgn(v) > 0;
-    case rules::FormPredicate::Negative: return sgn(v) < 0;
-    case rules::FormPredicate::Nonnegative: return sgn(v) >= 0;
-    case rules::FormPredicate::Nonzero: return sgn(v) != 0;
-    default: return true;  // finite, total, const: every symbol is a finite, total value
+  case rules::FormPredicate::Positive:
+    return sgn(v) > 0;
+  case rules::FormPredicate::Negative:
+    return sgn(v) < 0;
+  case rules::FormPredicate::Nonnegative:
+    return sgn(v) >= 0;
+  case rules::FormPredicate::Nonzero:
+    return sgn(v) != 0;
+  default:
+    return true; // finite, total, const: every symbol is a finite, total value
   }
 }
 
 class RuleChecker {
- public:
+public:
   RuleChecker(const rules::RuleLibrary& lib, const RuleCheckOptions& options)
       : lib_(lib), options_(options), ml_(lib.ml()), rng_(options.seed) {}
 
@@ -295,16 +358,20 @@ class RuleChecker {
     out.rule = rule.name;
     out.where = spec.where.to_string();
     bool has_rest = false;
-    for (uint32_t v = 0; v < rule.lhs.vars().size(); ++v) has_rest |= rule.lhs.vars().var(v).rest;
-    const std::vector<size_t> sizes = has_rest ? std::vector<size_t>{1, 2, 3} : std::vector<size_t>{0};
+    for (uint32_t v = 0; v < rule.lhs.vars().size(); ++v)
+      has_rest |= rule.lhs.vars().var(v).rest;
+    const std::vector<size_t> sizes =
+        has_rest ? std::vector<size_t>{1, 2, 3} : std::vector<size_t>{0};
     // Variables whose conditions make them total stay symbols; the others are also tried as
     // quotients (partial values).
     std::vector<bool> none(rule.lhs.vars().size(), false), partial = none;
-    for (uint32_t v = 0; v < rule.lhs.vars().size(); ++v) partial[v] = !total_by_condition(spec, rule.lhs.vars().var(v).name);
+    for (uint32_t v = 0; v < rule.lhs.vars().size(); ++v)
+      partial[v] = !total_by_condition(spec, rule.lhs.vars().var(v).name);
     std::vector<std::pair<size_t, std::vector<bool>>> shapes;
     for (size_t size : sizes) {
       shapes.emplace_back(size, none);
-      if (partial != none) shapes.emplace_back(size, partial);
+      if (partial != none)
+        shapes.emplace_back(size, partial);
     }
     bool all_proved = true, all_decided = true;
     std::string proof;
@@ -317,10 +384,11 @@ class RuleChecker {
         } else if (!apply_applier(rule, in)) {
           // An applier may decline (canonical-term does for partial values); it must work on
           // the plain instance.
-          if (shape != none) continue;
+          if (shape != none)
+            continue;
           out.status = Status::Untestable;
-          out.detail = fmt::format("the applier '{}' produced nothing on the instance {}", rule.applier_name,
-                                   egraph::to_sexpr(in.lhs, ml_.lang));
+          out.detail = fmt::format("the applier '{}' produced nothing on the instance {}",
+                                   rule.applier_name, egraph::to_sexpr(in.lhs, ml_.lang));
           return out;
         }
         const std::vector<Condition> conds = conditions(spec, rule.lhs, in);
@@ -330,7 +398,8 @@ class RuleChecker {
           return out;
         }
         const std::string how = prove(in, conds, out);
-        if (out.status == Status::Unsound) return out;
+        if (out.status == Status::Unsound)
+          return out;
         all_proved = all_proved && how == "z3";
         all_decided = all_decided && (how == "z3" || how == "forms");
       }
@@ -341,18 +410,21 @@ class RuleChecker {
     }
     if (out.points < options_.points / 4) {
       out.status = Status::Untestable;
-      out.detail = fmt::format("only {} points satisfied the conditions with both sides defined", out.points);
+      out.detail = fmt::format("only {} points satisfied the conditions with both sides defined",
+                               out.points);
       return out;
     }
     std::string sizes_note = has_rest ? ", rest variables with 1 to 3 elements" : "";
-    if (partial != none) sizes_note += ", variables also bound to quotients";
+    if (partial != none)
+      sizes_note += ", variables also bound to quotients";
     if (all_proved) {
       out.status = Status::Proved;
-      out.detail = fmt::format("by Z3 over the reals, domains included{}; {} points agree", sizes_note, out.points);
+      out.detail = fmt::format("by Z3 over the reals, domains included{}; {} points agree",
+                               sizes_note, out.points);
     } else if (all_decided) {
       out.status = Status::Decided;
-      out.detail = fmt::format("equal canonical forms{}; {} points agree, with the same domain", sizes_note,
-                               out.points);
+      out.detail = fmt::format("equal canonical forms{}; {} points agree, with the same domain",
+                               sizes_note, out.points);
     } else {
       out.status = Status::Tested;
       out.detail = fmt::format("no proof; {} points agree, with the same domain", out.points);
@@ -360,22 +432,26 @@ class RuleChecker {
     return out;
   }
 
- private:
+private:
   static bool total_by_condition(const rules::RuleSpec& spec, const std::string& var) {
     for (const auto& c : spec.conditions) {
-      if (c.var == var && c.predicate != rules::FormPredicate::Finite) return true;  // the others imply total
+      if (c.var == var && c.predicate != rules::FormPredicate::Finite)
+        return true; // the others imply total
     }
     return false;
   }
 
-  std::vector<Condition> conditions(const rules::RuleSpec& spec, const Pattern& lhs, const Instance& in) {
+  std::vector<Condition> conditions(const rules::RuleSpec& spec, const Pattern& lhs,
+                                    const Instance& in) {
     std::vector<Condition> out;
     for (const auto& c : spec.conditions) {
       auto v = lhs.vars().find(c.var);
-      if (!v) continue;
+      if (!v)
+        continue;
       Condition k{c.predicate, {}};
       if (lhs.vars().var(*v).rest) {
-        for (const auto& t : in.rests[*v]) k.symbols.push_back(ml_.lang.symbol_name(t.payload));
+        for (const auto& t : in.rests[*v])
+          k.symbols.push_back(ml_.lang.symbol_name(t.payload));
       } else {
         k.symbols.push_back(ml_.lang.symbol_name(in.vars[*v].payload));
       }
@@ -394,9 +470,11 @@ class RuleChecker {
     g.rebuild();
     const egraph::Matches ms = egraph::search(g, rule.lhs);
     for (size_t i = 0; i < ms.size(); ++i) {
-      if (g.find(ms.roots[i]) != g.find(root)) continue;
+      if (g.find(ms.roots[i]) != g.find(root))
+        continue;
       const auto result = rule.applier(g, g.find(root), ms.subst(g, rule.lhs.vars(), i));
-      if (!result) return false;
+      if (!result)
+        return false;
       g.rebuild();
       egraph::Extractor ex(g, egraph::ast_size());
       in.rhs = egraph::to_tree(ex.extract(*result));
@@ -409,22 +487,27 @@ class RuleChecker {
 
   TreeTerm translate(const TreeTerm& t, const egraph::Language& from) {
     TreeTerm out{t.op, t.payload, {}};
-    if (t.op == ml_.num) out.payload = ml_.lang.intern_rational(from.rational(t.payload));
-    if (t.op == ml_.sym) out.payload = ml_.lang.intern_symbol(from.symbol_name(t.payload));
-    for (const auto& c : t.children) out.children.push_back(translate(c, from));
+    if (t.op == ml_.num)
+      out.payload = ml_.lang.intern_rational(from.rational(t.payload));
+    if (t.op == ml_.sym)
+      out.payload = ml_.lang.intern_symbol(from.symbol_name(t.payload));
+    for (const auto& c : t.children)
+      out.children.push_back(translate(c, from));
     return out;
   }
 
   Rational random_value() {
     std::uniform_int_distribution<int> zero(0, 4), num(-6, 6), den(0, 2);
-    if (zero(rng_) == 0) return Rational(0);
+    if (zero(rng_) == 0)
+      return Rational(0);
     Rational v(num(rng_), 1 << den(rng_));
     v.canonicalize();
     return v;
   }
 
   // A counterexample, if a point shows one.
-  std::optional<std::string> evaluate(const Instance& in, const std::vector<Condition>& conds, int& points) {
+  std::optional<std::string> evaluate(const Instance& in, const std::vector<Condition>& conds,
+                                      int& points) {
     symbolic::ExprStore store;
     ToStore to(ml_, store);
     const ExprId lhs = to.convert(in.lhs), rhs = to.convert(in.rhs);
@@ -432,35 +515,46 @@ class RuleChecker {
       std::map<std::string, Rational> values;
       bool ok = false;
       for (int tries = 0; tries < 50 && !ok; ++tries) {
-        for (const auto& name : in.symbols) values[name] = random_value();
+        for (const auto& name : in.symbols)
+          values[name] = random_value();
         ok = true;
         for (const auto& c : conds) {
-          for (const auto& s : c.symbols) ok = ok && satisfied(c.predicate, values[s]);
+          for (const auto& s : c.symbols)
+            ok = ok && satisfied(c.predicate, values[s]);
         }
       }
-      if (!ok) continue;
+      if (!ok)
+        continue;
       Assignment point;
-      for (const auto& [name, v] : values) point.values[Assignment::param_key(store.add_param_name(name))] = v;
+      for (const auto& [name, v] : values)
+        point.values[Assignment::param_key(store.add_param_name(name))] = v;
       Evaluator ev(store, point);
       Definedness def(store, ev);
       const auto dl = def.at(lhs), dr = def.at(rhs);
-      if (!dl || !dr) continue;
+      if (!dl || !dr)
+        continue;
       auto where = [&] {
         std::string s;
-        for (const auto& [name, v] : values) s += fmt::format("{}{} = {}", s.empty() ? "" : ", ", name, v.get_str());
+        for (const auto& [name, v] : values)
+          s += fmt::format("{}{} = {}", s.empty() ? "" : ", ", name, v.get_str());
         return s;
       };
       if (*dl != *dr) {
-        return fmt::format("the two sides are defined at different points: at {} the {} side is defined ({}) and the "
-                           "{} side is not (add a condition such as :if (nonzero ?x), or restrict the rule)",
-                           where(), *dl ? "left" : "right", ev.eval(*dl ? lhs : rhs).to_string(),
-                           *dl ? "right" : "left");
+        return fmt::format(
+            "the two sides are defined at different points: at {} the {} side is defined ({}) and "
+            "the "
+            "{} side is not (add a condition such as :if (nonzero ?x), or restrict the rule)",
+            where(), *dl ? "left" : "right", ev.eval(*dl ? lhs : rhs).to_string(),
+            *dl ? "right" : "left");
       }
-      if (!*dl) continue;
+      if (!*dl)
+        continue;
       const EvalValue a = ev.eval(lhs), b = ev.eval(rhs);
-      if (a.kind == EvalValue::Kind::Unknown || b.kind == EvalValue::Kind::Unknown) continue;
+      if (a.kind == EvalValue::Kind::Unknown || b.kind == EvalValue::Kind::Unknown)
+        continue;
       if (certainly_different(a, b)) {
-        return fmt::format("at {} the left side is {} and the right side is {}", where(), a.to_string(), b.to_string());
+        return fmt::format("at {} the left side is {} and the right side is {}", where(),
+                           a.to_string(), b.to_string());
       }
       ++points;
     }
@@ -483,13 +577,23 @@ class RuleChecker {
           const ExprId zero = store.constant(0);
           ExprId test = symbolic::kNoExpr;
           switch (c.predicate) {
-            case rules::FormPredicate::Positive: test = b.cmp(symbolic::CmpKind::Gt, x, zero); break;
-            case rules::FormPredicate::Negative: test = b.cmp(symbolic::CmpKind::Lt, x, zero); break;
-            case rules::FormPredicate::Nonnegative: test = b.cmp(symbolic::CmpKind::Ge, x, zero); break;
-            case rules::FormPredicate::Nonzero: test = b.cmp(symbolic::CmpKind::Ne, x, zero); break;
-            default: break;
+          case rules::FormPredicate::Positive:
+            test = b.cmp(symbolic::CmpKind::Gt, x, zero);
+            break;
+          case rules::FormPredicate::Negative:
+            test = b.cmp(symbolic::CmpKind::Lt, x, zero);
+            break;
+          case rules::FormPredicate::Nonnegative:
+            test = b.cmp(symbolic::CmpKind::Ge, x, zero);
+            break;
+          case rules::FormPredicate::Nonzero:
+            test = b.cmp(symbolic::CmpKind::Ne, x, zero);
+            break;
+          default:
+            break;
           }
-          if (test != symbolic::kNoExpr) cond = cond == symbolic::kNoExpr ? test : b.boolean(Op::And, cond, test);
+          if (test != symbolic::kNoExpr)
+            cond = cond == symbolic::kNoExpr ? test : b.boolean(Op::And, cond, test);
         }
       }
       ExprId l = lhs, r = rhs;
@@ -504,15 +608,18 @@ class RuleChecker {
       } else {
         outcome = options_.prover(store, l, r, out.rule);
       }
-      if (outcome && outcome->kind == ElementOutcome::Kind::Equivalent) return "z3";
-      if (outcome && outcome->kind == ElementOutcome::Kind::NotEquivalent && outcome->counterexample &&
-          outcome->counterexample->confirmed) {
+      if (outcome && outcome->kind == ElementOutcome::Kind::Equivalent)
+        return "z3";
+      if (outcome && outcome->kind == ElementOutcome::Kind::NotEquivalent &&
+          outcome->counterexample && outcome->counterexample->confirmed) {
         out.status = Status::Unsound;
         std::string inputs;
-        for (const auto& [k, v] : outcome->counterexample->inputs) inputs += fmt::format("{}{} = {}", inputs.empty() ? "" : ", ", k, v);
-        out.detail = fmt::format("Z3 found a counterexample: at {} the left side is {} and the right side is {}",
-                                 inputs.empty() ? "every symbol 0" : inputs, outcome->counterexample->reference_value,
-                                 outcome->counterexample->optimized_value);
+        for (const auto& [k, v] : outcome->counterexample->inputs)
+          inputs += fmt::format("{}{} = {}", inputs.empty() ? "" : ", ", k, v);
+        out.detail = fmt::format(
+            "Z3 found a counterexample: at {} the left side is {} and the right side is {}",
+            inputs.empty() ? "every symbol 0" : inputs, outcome->counterexample->reference_value,
+            outcome->counterexample->optimized_value);
         return "";
       }
     }
@@ -520,7 +627,8 @@ class RuleChecker {
     rules::NodeForms nodes(ml_, ml_.lang, forms);
     try {
       const canonical::Id a = nodes.form_of_tree(in.lhs), c = nodes.form_of_tree(in.rhs);
-      if (!forms.is_undefined(a) && !forms.is_undefined(c) && (forms.equal(a, c) || forms.equal_by_cross_multiplication(a, c))) {
+      if (!forms.is_undefined(a) && !forms.is_undefined(c) &&
+          (forms.equal(a, c) || forms.equal_by_cross_multiplication(a, c))) {
         return "forms";
       }
     } catch (const canonical::BudgetExceeded&) {
@@ -530,17 +638,19 @@ class RuleChecker {
 
   const rules::RuleLibrary& lib_;
   const RuleCheckOptions& options_;
-  rules::MlLanguage ml_;  // a copy: instances intern their symbols
+  rules::MlLanguage ml_; // a copy: instances intern their symbols
   std::mt19937_64 rng_;
 };
 
-}  // namespace
+} // namespace
 
-std::vector<RuleCheckResult> check_rules(const rules::RuleLibrary& library, const RuleCheckOptions& options) {
+std::vector<RuleCheckResult> check_rules(const rules::RuleLibrary& library,
+                                         const RuleCheckOptions& options) {
   RuleChecker checker(library, options);
   std::vector<RuleCheckResult> out;
-  for (size_t i = 0; i < library.size(); ++i) out.push_back(checker.check(i));
+  for (size_t i = 0; i < library.size(); ++i)
+    out.push_back(checker.check(i));
   return out;
 }
 
-}  // namespace volta::prove
+} // namespace volta::prove

@@ -24,23 +24,24 @@
 namespace volta::prove {
 
 struct RuleCheckOptions {
-  int points = 64;          // evaluation points per instance
-  uint64_t seed = 0x5eed;   // the points are reproducible
-  FallbackProver prover;    // Z3 (may be empty: no proofs by Z3)
+  int points = 64;        // evaluation points per instance
+  uint64_t seed = 0x5eed; // the points are reproducible
+  FallbackProver prover;  // Z3 (may be empty: no proofs by Z3)
 };
 
 struct RuleCheckResult {
   enum class Status { Proved, Decided, Tested, Unsound, Untestable };
-  std::string rule;   // the rule's name (NAME-rev for the reverse of a birule)
-  std::string where;  // file:line:col of the rule
+  std::string rule;  // the rule's name (NAME-rev for the reverse of a birule)
+  std::string where; // file:line:col of the rule
   Status status = Status::Tested;
-  std::string detail;  // how it was proved, or the counterexample
-  int points = 0;      // points evaluated with both sides defined
+  std::string detail; // how it was proved, or the counterexample
+  int points = 0;     // points evaluated with both sides defined
   bool ok() const { return status != Status::Unsound && status != Status::Untestable; }
 };
 
 const char* to_string(RuleCheckResult::Status s);
 
-std::vector<RuleCheckResult> check_rules(const rules::RuleLibrary& library, const RuleCheckOptions& options);
+std::vector<RuleCheckResult> check_rules(const rules::RuleLibrary& library,
+                                         const RuleCheckOptions& options);
 
-}  // namespace volta::prove
+} // namespace volta::prove

@@ -1,8 +1,7 @@
 #include "engine/prove/shared_egraph.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <fmt/format.h>
 
 #include "egraph/explain_check.hpp"
 #include "egraph/extract.hpp"
@@ -20,18 +19,21 @@ const rules::RuleLibrary& shipped_rule_library() {
   return library;
 }
 
-SharedEgraph::SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library, size_t term_budget,
-                           bool explanations)
-    : library_(library),
-      ml_(std::make_unique<rules::MlLanguage>(library.ml())),
-      graph_(std::make_unique<egraph::EGraph>(ml_->lang, egraph::EGraphOptions{.explanations = explanations})),
+SharedEgraph::SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library,
+                           size_t term_budget, bool explanations)
+    : library_(library), ml_(std::make_unique<rules::MlLanguage>(library.ml())),
+      graph_(std::make_unique<egraph::EGraph>(ml_->lang,
+                                              egraph::EGraphOptions{.explanations = explanations})),
       bridge_(store, *ml_, *graph_) {
   forms_.set_term_budget(term_budget);
   analysis_ = &graph_->add_analysis<rules::CanonicalFormAnalysis>(*ml_, forms_);
-  analysis_->node_forms().set_opaque_reason([this](egraph::Payload p) { return bridge_.opaque_reason(p); });
+  analysis_->node_forms().set_opaque_reason(
+      [this](egraph::Payload p) { return bridge_.opaque_reason(p); });
 }
 
-Id SharedEgraph::add(symbolic::ExprId node) { return bridge_.add(node); }
+Id SharedEgraph::add(symbolic::ExprId node) {
+  return bridge_.add(node);
+}
 
 SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
   FormCheck out;
@@ -58,7 +60,8 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
     const char* how = nullptr;
     if (forms_.equal(fr, fo)) {
       how = "canonical form";
-    } else if ((!forms_.form(forms_.canonical(fr)).den.empty() || !forms_.form(forms_.canonical(fo)).den.empty()) &&
+    } else if ((!forms_.form(forms_.canonical(fr)).den.empty() ||
+                !forms_.form(forms_.canonical(fo)).den.empty()) &&
                forms_.equal_by_cross_multiplication(fr, fo)) {
       how = "cross-multiplication";
     }
@@ -86,26 +89,32 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
   options.limits.iterations = limits.iterations;
   options.limits.nodes = graph_->num_nodes() + limits.new_nodes;
   options.limits.seconds = limits.seconds;
-  options.threads = 1;  // entries already run in parallel; one thread keeps runs reproducible
+  options.threads = 1; // entries already run in parallel; one thread keeps runs reproducible
   options.focus = {ref, opt};
   egraph::Runner runner(*graph_, options);
   runner.add_hook([&](egraph::EGraph& g, size_t) -> std::optional<std::string> {
-    if (g.is_equal(ref, opt)) return std::string("the roots are equal");
-    if (cancel != nullptr && cancel->load()) return std::string("cancelled");
+    if (g.is_equal(ref, opt))
+      return std::string("the roots are equal");
+    if (cancel != nullptr && cancel->load())
+      return std::string("cancelled");
     return std::nullopt;
   });
   const egraph::RunReport report = runner.run(library_.rewrites());
   graph_->rebuild();
-  out.stop = report.stop_reason == egraph::StopReason::Other ? report.stop_message
-                                                              : std::string(egraph::to_string(report.stop_reason));
+  out.stop = report.stop_reason == egraph::StopReason::Other
+                 ? report.stop_message
+                 : std::string(egraph::to_string(report.stop_reason));
   std::vector<std::pair<size_t, std::string>> used;
   for (const auto& r : report.rules) {
-    if (r.applied > 0) used.emplace_back(r.applied, r.name);
+    if (r.applied > 0)
+      used.emplace_back(r.applied, r.name);
     out.applied += r.applied;
   }
   rule_applications_ += out.applied;
-  std::stable_sort(used.begin(), used.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [n, name] : used) out.rules_used.push_back(name);
+  std::stable_sort(used.begin(), used.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [n, name] : used)
+    out.rules_used.push_back(name);
   if (graph_->is_equal(ref, opt)) {
     out.equal = true;
     out.how = "rules";
@@ -121,7 +130,8 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
 }
 
 std::optional<egraph::Explanation> SharedEgraph::explain(Id ref, Id opt) const {
-  if (!graph_->explanations_enabled() || !graph_->is_equal(ref, opt)) return std::nullopt;
+  if (!graph_->explanations_enabled() || !graph_->is_equal(ref, opt))
+    return std::nullopt;
   return egraph::explain_ids(*graph_, ref, opt);
 }
 
@@ -129,10 +139,12 @@ std::string SharedEgraph::check_explanation(const egraph::Explanation& e) const 
   egraph::ExplanationChecker checker(ml_->lang);
   checker.add_rules(library_.rewrites());
   checker.set_registry(&library_.registry());
-  checker.add_verifier(std::string(rules::CanonicalFormAnalysis::kReason), rules::canonical_form_verifier(*ml_));
+  checker.add_verifier(std::string(rules::CanonicalFormAnalysis::kReason),
+                       rules::canonical_form_verifier(*ml_));
   checker.add_verifier("canonical-term", rules::canonical_form_verifier(*ml_));
   const egraph::CheckResult r = checker.check(e);
-  if (!r.ok) return fmt::format("step {} does not check: {}", r.step + 1, r.message);
+  if (!r.ok)
+    return fmt::format("step {} does not check: {}", r.step + 1, r.message);
   return fmt::format("ok: {} steps replayed{}", e.steps.size(),
                      r.trusted ? fmt::format(", {} trusted", r.trusted) : std::string());
 }
@@ -141,8 +153,9 @@ std::string SharedEgraph::print(Id id, size_t max_chars) const {
   graph_->rebuild();
   egraph::Extractor extractor(*graph_, egraph::ast_size());
   std::string s = egraph::to_sexpr(extractor.extract(id), ml_->lang);
-  if (s.size() > max_chars) s = s.substr(0, max_chars) + " ...";
+  if (s.size() > max_chars)
+    s = s.substr(0, max_chars) + " ...";
   return s;
 }
 
-}  // namespace volta::prove
+} // namespace volta::prove

@@ -26,7 +26,7 @@ namespace volta::prove {
 
 struct SaturationLimits {
   size_t iterations = 12;
-  size_t new_nodes = 50'000;  // e-nodes a saturation may add to the shared e-graph
+  size_t new_nodes = 50'000; // e-nodes a saturation may add to the shared e-graph
   double seconds = 2.0;
 };
 
@@ -34,9 +34,9 @@ struct SaturationLimits {
 const rules::RuleLibrary& shipped_rule_library();
 
 class SharedEgraph {
- public:
-  SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library, size_t term_budget,
-               bool explanations = false);
+public:
+  SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library,
+               size_t term_budget, bool explanations = false);
   SharedEgraph(const SharedEgraph&) = delete;
   SharedEgraph& operator=(const SharedEgraph&) = delete;
 
@@ -48,16 +48,17 @@ class SharedEgraph {
   struct FormCheck {
     enum class Kind { Equal, Different, Undefined };
     Kind kind = Kind::Different;
-    std::string how;     // Equal: "e-graph" (one class on insertion), "canonical form", "cross-multiplication"
-    std::string reason;  // Undefined: why a form could not be built
+    std::string
+        how; // Equal: "e-graph" (one class on insertion), "canonical form", "cross-multiplication"
+    std::string reason; // Undefined: why a form could not be built
   };
   FormCheck check_forms(egraph::Id ref, egraph::Id opt);
 
   struct Saturation {
     bool equal = false;
-    std::string how;                      // "rules" or, after rules changed the forms, "canonical form"
-    std::string stop;                     // why the run ended
-    std::vector<std::string> rules_used;  // rules that changed the e-graph, by applications
+    std::string how;  // "rules" or, after rules changed the forms, "canonical form"
+    std::string stop; // why the run ended
+    std::vector<std::string> rules_used; // rules that changed the e-graph, by applications
     size_t applied = 0;
   };
   Saturation saturate(egraph::Id ref, egraph::Id opt, const SaturationLimits& limits,
@@ -77,9 +78,9 @@ class SharedEgraph {
   size_t saturations() const { return saturations_; }
   size_t rule_applications() const { return rule_applications_; }
 
- private:
+private:
   const rules::RuleLibrary& library_;
-  std::unique_ptr<rules::MlLanguage> ml_;  // a copy of the library's: the e-graph interns into it
+  std::unique_ptr<rules::MlLanguage> ml_; // a copy of the library's: the e-graph interns into it
   canonical::CanonicalForms forms_;
   std::unique_ptr<egraph::EGraph> graph_;
   rules::CanonicalFormAnalysis* analysis_ = nullptr;
@@ -88,4 +89,4 @@ class SharedEgraph {
   size_t rule_applications_ = 0;
 };
 
-}  // namespace volta::prove
+} // namespace volta::prove

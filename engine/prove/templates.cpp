@@ -16,25 +16,27 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xbf58476d1ce4e5b9ull;
 }
 
-bool renamable(Op op) { return op == Op::Input || op == Op::Param; }
+bool renamable(Op op) {
+  return op == Op::Input || op == Op::Param;
+}
 
-}  // namespace
+} // namespace
 
 std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId opt) {
   // Two independent 64-bit hashes of the same canonical serialization (128 bits in all): the
   // serialization numbers nodes in DFS pre-order, so sharing and leaf identity are part of it.
-  uint64_t h1 = 0x76'6f'6c'74'61'2d'65'67ull;  // "volta-eg"
-  uint64_t h2 = 0x9E3779B97F4A7C15ull ^ 1;     // bump the salt when the prover's meaning changes
+  uint64_t h1 = 0x76'6f'6c'74'61'2d'65'67ull; // "volta-eg"
+  uint64_t h2 = 0x9E3779B97F4A7C15ull ^ 1;    // bump the salt when the prover's meaning changes
   auto feed = [&](uint64_t v) {
     h1 = mix(h1, v);
     h2 = mix(h2 ^ 0x5bd1e995u, v * 0xff51afd7ed558ccdull + 7);
   };
-  std::unordered_map<ExprId, uint64_t> number;  // node -> DFS number
+  std::unordered_map<ExprId, uint64_t> number; // node -> DFS number
   std::unordered_map<ExprId, uint64_t> leaf_number;
   uint64_t next = 0, next_leaf = 0;
   for (ExprId root : {ref, opt}) {
     std::vector<ExprId> stack{root};
-    feed(0xABCDEF);  // root separator
+    feed(0xABCDEF); // root separator
     while (!stack.empty()) {
       const ExprId id = stack.back();
       stack.pop_back();
@@ -49,7 +51,8 @@ std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId op
       feed(static_cast<uint64_t>(n.op) << 8 | n.aux);
       if (renamable(n.op)) {
         auto [it, fresh] = leaf_number.emplace(id, next_leaf);
-        if (fresh) ++next_leaf;
+        if (fresh)
+          ++next_leaf;
         feed(it->second);
         continue;
       }
@@ -64,7 +67,8 @@ std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId op
         feed(n.c);
         continue;
       }
-      if (n.op == Op::Extract) feed(n.b);  // the width (a is the child)
+      if (n.op == Op::Extract)
+        feed(n.b); // the width (a is the child)
       const ExprId kids[3] = {n.a, n.b, n.c};
       for (int i = count - 1; i >= 0; --i) {
         if (kids[i] == symbolic::kNoExpr) {
@@ -81,7 +85,8 @@ std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId op
   return buffer;
 }
 
-TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, ExprId opt) : store_(store) {
+TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, ExprId opt)
+    : store_(store) {
   // Number the nodes of the representative's DAG, parents first (a DFS pre-order is enough:
   // every child gets its index when first reached; matching fills images top-down).
   std::unordered_map<ExprId, uint32_t> index;
@@ -91,14 +96,17 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
     while (!stack.empty()) {
       const ExprId id = stack.back();
       stack.pop_back();
-      if (index.count(id)) continue;
+      if (index.count(id))
+        continue;
       index.emplace(id, static_cast<uint32_t>(order.size()));
       order.push_back(id);
       const Node& n = store_.node(id);
-      if (renamable(n.op)) continue;
+      if (renamable(n.op))
+        continue;
       const ExprId kids[3] = {n.a, n.b, n.c};
       for (int i = symbolic::child_count(n.op) - 1; i >= 0; --i) {
-        if (kids[i] != symbolic::kNoExpr) stack.push_back(kids[i]);
+        if (kids[i] != symbolic::kNoExpr)
+          stack.push_back(kids[i]);
       }
     }
   };
@@ -110,19 +118,23 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
     Entry& e = entries_[i];
     e.node = n;
     e.renamable = renamable(n.op);
-    if (e.renamable) continue;
+    if (e.renamable)
+      continue;
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int k = 0; k < symbolic::child_count(n.op); ++k) {
-      if (kids[k] != symbolic::kNoExpr) e.kids[k] = index.at(kids[k]);
+      if (kids[k] != symbolic::kNoExpr)
+        e.kids[k] = index.at(kids[k]);
     }
   }
   ref_root_ = index.at(ref);
   opt_root_ = index.at(opt);
   image_.assign(entries_.size(), 0);
   stamp_.assign(entries_.size(), 0);
-  for (const auto& e : entries_) leaf_count_ += e.renamable;
+  for (const auto& e : entries_)
+    leaf_count_ += e.renamable;
   size_t slots = 16;
-  while (slots < 2 * leaf_count_ + 2) slots *= 2;
+  while (slots < 2 * leaf_count_ + 2)
+    slots *= 2;
   used_.assign(slots, {0, 0});
 }
 
@@ -130,7 +142,8 @@ bool TemplateMatcher::use_leaf(ExprId leaf) {
   const size_t mask = used_.size() - 1;
   size_t i = (uint64_t{leaf} * 0x9E3779B97F4A7C15ull >> 20) & mask;
   while (used_[i].first == epoch_) {
-    if (used_[i].second == leaf) return false;  // two representative leaves map to it
+    if (used_[i].second == leaf)
+      return false; // two representative leaves map to it
     i = (i + 1) & mask;
   }
   used_[i] = {epoch_, leaf};
@@ -140,45 +153,55 @@ bool TemplateMatcher::use_leaf(ExprId leaf) {
 bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
   ++epoch_;
   auto assign = [&](uint32_t entry, ExprId image) {
-    if (stamp_[entry] == epoch_) return image_[entry] == image;
+    if (stamp_[entry] == epoch_)
+      return image_[entry] == image;
     stamp_[entry] = epoch_;
     image_[entry] = image;
     return true;
   };
-  if (!assign(ref_root_, ref) || !assign(opt_root_, opt)) return false;
+  if (!assign(ref_root_, ref) || !assign(opt_root_, opt))
+    return false;
   // Entries are in DFS pre-order from the roots, so every entry's image is assigned (by a
   // parent or as a root) before the entry is visited.
   for (uint32_t i = 0; i < entries_.size(); ++i) {
-    if (stamp_[i] != epoch_) return false;  // unreachable in the element: structure differs
+    if (stamp_[i] != epoch_)
+      return false; // unreachable in the element: structure differs
     const Entry& e = entries_[i];
     if (e.renamable) {
       if (e.node.op == Op::Input) {
         // Input symbols tell their array by id: no node read (the hot loop of reuse).
-        if (store_.input_array_of(image_[i]) != static_cast<int>(e.node.a)) return false;
+        if (store_.input_array_of(image_[i]) != static_cast<int>(e.node.a))
+          return false;
       } else if (store_.node(image_[i]).op != e.node.op) {
         return false;
       }
-      if (!use_leaf(image_[i])) return false;  // the renaming must be one-to-one
+      if (!use_leaf(image_[i]))
+        return false; // the renaming must be one-to-one
       continue;
     }
     const Node& m = store_.node(image_[i]);
-    if (m.op != e.node.op || m.aux != e.node.aux) return false;
+    if (m.op != e.node.op || m.aux != e.node.aux)
+      return false;
     const int count = symbolic::child_count(m.op);
     if (count == 0) {
-      if (m.a != e.node.a || m.b != e.node.b || m.c != e.node.c) return false;
+      if (m.a != e.node.a || m.b != e.node.b || m.c != e.node.c)
+        return false;
       continue;
     }
     const ExprId kids[3] = {m.a, m.b, m.c};
-    if (m.op == Op::Extract && m.b != e.node.b) return false;
+    if (m.op == Op::Extract && m.b != e.node.b)
+      return false;
     for (int k = 0; k < count; ++k) {
       if (e.kids[k] == UINT32_MAX) {
-        if (kids[k] != symbolic::kNoExpr) return false;
+        if (kids[k] != symbolic::kNoExpr)
+          return false;
         continue;
       }
-      if (kids[k] == symbolic::kNoExpr || !assign(e.kids[k], kids[k])) return false;
+      if (kids[k] == symbolic::kNoExpr || !assign(e.kids[k], kids[k]))
+        return false;
     }
   }
   return true;
 }
 
-}  // namespace volta::prove
+} // namespace volta::prove

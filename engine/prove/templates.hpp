@@ -20,26 +20,27 @@ namespace volta::prove {
 // first occurrence in a depth-first walk of ref, then opt), as 32 hex digits: equal keys mean
 // the same template, so a proof recorded under the key holds for the pair. Includes a version
 // salt of the prover, so that a changed prover never trusts old entries.
-std::string template_key(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
+std::string template_key(const symbolic::ExprStore& store, symbolic::ExprId ref,
+                         symbolic::ExprId opt);
 
 // A representative pair (ref root, opt root) compiled for matching other elements against it.
 class TemplateMatcher {
- public:
+public:
   TemplateMatcher(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
   // True when (ref, opt) is the representative under a one-to-one renaming of input leaves.
   bool matches(symbolic::ExprId ref, symbolic::ExprId opt);
   size_t size() const { return entries_.size(); }
 
- private:
+private:
   struct Entry {
-    symbolic::Node node;  // children replaced by local indices (or kept for leaves)
-    bool renamable = false;  // an input or parameter leaf
+    symbolic::Node node;    // children replaced by local indices (or kept for leaves)
+    bool renamable = false; // an input or parameter leaf
     uint32_t kids[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   };
   const symbolic::ExprStore& store_;
-  std::vector<Entry> entries_;  // parents before children
+  std::vector<Entry> entries_; // parents before children
   uint32_t ref_root_ = 0, opt_root_ = 0;
-  std::vector<symbolic::ExprId> image_;  // per entry, during a match
+  std::vector<symbolic::ExprId> image_; // per entry, during a match
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
   // Element leaves already used by the renaming (open addressing, cleared by epoch).
@@ -48,4 +49,4 @@ class TemplateMatcher {
   bool use_leaf(symbolic::ExprId leaf);
 };
 
-}  // namespace volta::prove
+} // namespace volta::prove

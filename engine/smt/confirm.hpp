@@ -5,13 +5,13 @@
 // values arrive as rationals within 1e-30 (solve_once.hpp): just another candidate point.
 #pragma once
 
-#include "engine/driver/entry_result.hpp"
-#include "engine/prove/evaluate.hpp"
-#include "engine/smt/translate.hpp"
-
 #include <optional>
 #include <string>
 #include <z3++.h>
+
+#include "engine/driver/entry_result.hpp"
+#include "engine/prove/evaluate.hpp"
+#include "engine/smt/translate.hpp"
 
 namespace volta::smt {
 

@@ -1,13 +1,13 @@
 #include "engine/smt/ground_laws.hpp"
 
-#include "engine/smt/poly_forms.hpp"
-#include "engine/symbolic/rational.hpp"
-
 #include <algorithm>
 #include <chrono>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+
+#include "engine/smt/poly_forms.hpp"
+#include "engine/symbolic/rational.hpp"
 
 namespace volta::smt {
 

@@ -5,11 +5,11 @@
 // keeps an UNSAT answer sound (docs/smt.md lists them).
 #pragma once
 
-#include "engine/smt/translate.hpp"
-
 #include <chrono>
 #include <cstddef>
 #include <z3++.h>
+
+#include "engine/smt/translate.hpp"
 
 namespace volta::smt {
 

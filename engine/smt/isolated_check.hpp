@@ -11,12 +11,12 @@
 // fork happens with it held exclusively. glibc's malloc is fork-safe by itself.
 #pragma once
 
-#include "engine/smt/solve_once.hpp"
-#include "engine/smt/watchdog.hpp"
-
 #include <atomic>
 #include <vector>
 #include <z3++.h>
+
+#include "engine/smt/solve_once.hpp"
+#include "engine/smt/watchdog.hpp"
 
 namespace volta::smt {
 

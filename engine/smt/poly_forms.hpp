@@ -6,13 +6,13 @@
 // total division as well as for the reals. Forms of one store's nodes are memoized.
 #pragma once
 
-#include "engine/symbolic/expr_store.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "engine/symbolic/expr_store.hpp"
 
 namespace volta::smt {
 

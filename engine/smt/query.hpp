@@ -12,15 +12,15 @@
 //    cancellation checks, which 4.8.12's nonlinear arithmetic skips.
 #pragma once
 
-#include "engine/smt/isolated_check.hpp"
-#include "engine/smt/solve_once.hpp"
-#include "engine/smt/watchdog.hpp"
-
 #include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
 #include <z3++.h>
+
+#include "engine/smt/isolated_check.hpp"
+#include "engine/smt/solve_once.hpp"
+#include "engine/smt/watchdog.hpp"
 
 namespace volta::smt {
 

@@ -1,10 +1,10 @@
 #include "engine/smt/translate.hpp"
 
-#include "engine/symbolic/printer.hpp"
-
 #include <fmt/format.h>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "engine/symbolic/printer.hpp"
 
 namespace volta::smt {
 

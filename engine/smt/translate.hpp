@@ -8,15 +8,15 @@
 // See docs/smt.md.
 #pragma once
 
-#include "engine/smt/solve_once.hpp"
-#include "engine/symbolic/expr_store.hpp"
-
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 #include <z3++.h>
+
+#include "engine/smt/solve_once.hpp"
+#include "engine/symbolic/expr_store.hpp"
 
 namespace volta::smt {
 

@@ -1,8 +1,8 @@
 #include "engine/smt/z3_baseline.hpp"
 
-#include "engine/smt/confirm.hpp"
-
 #include <new>
+
+#include "engine/smt/confirm.hpp"
 
 namespace volta::smt {
 

@@ -4,13 +4,13 @@
 // benchmark harness compares the prover against it (docs/smt.md).
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "engine/driver/entry_result.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/query.hpp"
 #include "engine/smt/translate.hpp"
-
-#include <optional>
-#include <string>
 
 namespace volta::smt {
 

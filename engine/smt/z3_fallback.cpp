@@ -1,10 +1,10 @@
 #include "engine/smt/z3_fallback.hpp"
 
-#include "engine/smt/confirm.hpp"
-#include "engine/symbolic/printer.hpp"
-
 #include <fmt/format.h>
 #include <new>
+
+#include "engine/smt/confirm.hpp"
+#include "engine/symbolic/printer.hpp"
 
 namespace volta::smt {
 

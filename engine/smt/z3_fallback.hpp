@@ -12,13 +12,13 @@
 // runs its checks in child processes, so a FallbackProver may be called from many TBB tasks.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/ground_laws.hpp"
 #include "engine/smt/query.hpp"
 #include "engine/smt/translate.hpp"
-
-#include <optional>
-#include <string>
 
 namespace volta::smt {
 

@@ -9,7 +9,7 @@
 namespace volta::symbolic {
 
 class Builder {
- public:
+public:
   explicit Builder(ExprStore& store) : s_(store) {}
 
   ExprId add(ExprId a, ExprId b);
@@ -21,10 +21,10 @@ class Builder {
   ExprId abs(ExprId a);
   ExprId min(ExprId a, ExprId b);
   ExprId max(ExprId a, ExprId b);
-  ExprId unary(Op op, ExprId a);  // Rcp Sqrt Rsqrt Exp Ex2 Lg2 Sin Cos Tanh
+  ExprId unary(Op op, ExprId a); // Rcp Sqrt Rsqrt Exp Ex2 Lg2 Sin Cos Tanh
   ExprId cmp(CmpKind k, ExprId a, ExprId b);
   ExprId select(ExprId cond, ExprId if_true, ExprId if_false);
-  ExprId boolean(Op op, ExprId a, ExprId b);  // And Or Xor
+  ExprId boolean(Op op, ExprId a, ExprId b); // And Or Xor
   ExprId bool_not(ExprId a);
   ExprId pack(ExprId low, ExprId high, int half_bits);
   ExprId extract(ExprId value, int bit_offset, int width);
@@ -38,7 +38,7 @@ class Builder {
   // Where chain links are appended (the engine points it at the current GPU thread's stream).
   void set_stream(ExprStore::Stream* stream) { stream_ = stream; }
 
- private:
+private:
   bool is_const(ExprId id) const { return s_.op(id) == Op::Const; }
   const Rational& value(ExprId id) const { return s_.rational(id); }
   ExprId chain(Op op, ExprId a, ExprId b, ExprId c, bool link);
@@ -49,4 +49,4 @@ class Builder {
   ExprStore::Stream* stream_ = nullptr;
 };
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic

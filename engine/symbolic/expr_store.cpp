@@ -1,10 +1,9 @@
 #include "engine/symbolic/expr_store.hpp"
 
-#include <sys/mman.h>
-
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <sys/mman.h>
 
 namespace volta::symbolic {
 namespace {
@@ -25,7 +24,7 @@ uint64_t hash_node(const Node& n) {
 }
 
 class SpinLock {
- public:
+public:
   explicit SpinLock(std::atomic_flag& flag) : flag_(flag) {
     while (flag_.test_and_set(std::memory_order_acquire)) {
       while (flag_.test(std::memory_order_relaxed)) {
@@ -36,11 +35,11 @@ class SpinLock {
   SpinLock(const SpinLock&) = delete;
   SpinLock& operator=(const SpinLock&) = delete;
 
- private:
+private:
   std::atomic_flag& flag_;
 };
 
-}  // namespace
+} // namespace
 
 namespace {
 std::atomic<uint64_t> next_generation{1};
@@ -56,9 +55,10 @@ constexpr size_t kChunkBytes = size_t{1} << 21;
 struct ChunkPool {
   std::mutex mutex;
   std::vector<void*> free;
-  static constexpr size_t kMaxPooled = 1024;  // 2 GiB
+  static constexpr size_t kMaxPooled = 1024; // 2 GiB
   ~ChunkPool() {
-    for (void* p : free) std::free(p);
+    for (void* p : free)
+      std::free(p);
   }
 };
 ChunkPool& chunk_pool() {
@@ -77,13 +77,15 @@ Node* allocate_chunk() {
     }
   }
   void* p = std::aligned_alloc(kChunkBytes, kChunkBytes);
-  if (p == nullptr) throw std::bad_alloc();
+  if (p == nullptr)
+    throw std::bad_alloc();
   madvise(p, kChunkBytes, MADV_HUGEPAGE);
   return static_cast<Node*>(p);
 }
 
 void release_chunk(void* p) {
-  if (p == nullptr) return;
+  if (p == nullptr)
+    return;
   ChunkPool& pool = chunk_pool();
   std::lock_guard guard(pool.mutex);
   if (pool.free.size() < ChunkPool::kMaxPooled) {
@@ -95,27 +97,30 @@ void release_chunk(void* p) {
 
 // Each thread appends into its own block of ids, so that appending costs no atomic operation.
 thread_local ExprStore::Stream thread_stream;
-}  // namespace
+} // namespace
 
 ExprStore::ExprStore()
-    : generation_(next_generation.fetch_add(1)),
-      chunks_(new std::atomic<Node*>[kMaxChunks]),
+    : generation_(next_generation.fetch_add(1)), chunks_(new std::atomic<Node*>[kMaxChunks]),
       block_owner_(new uint16_t[size_t{1} << (32 - 10)]()),
       shards_(new Shard[size_t{1} << kShardBits]) {
-  for (size_t i = 0; i < kMaxChunks; ++i) chunks_[i].store(nullptr, std::memory_order_relaxed);
+  for (size_t i = 0; i < kMaxChunks; ++i)
+    chunks_[i].store(nullptr, std::memory_order_relaxed);
   chunks_[0].store(allocate_chunk(), std::memory_order_release);
-  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) shards_[i].slots.assign(64, kNoExpr);
+  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i)
+    shards_[i].slots.assign(64, kNoExpr);
 }
 
 ExprStore::~ExprStore() {
-  for (size_t i = 0; i < kMaxChunks; ++i) release_chunk(chunks_[i].load(std::memory_order_relaxed));
+  for (size_t i = 0; i < kMaxChunks; ++i)
+    release_chunk(chunks_[i].load(std::memory_order_relaxed));
 }
 
 void ExprStore::reserve_block(Stream& stream) {
   const uint32_t block = next_block_.fetch_add(1, std::memory_order_relaxed);
-  if (uint64_t{block + 1} * kBlock >= (uint64_t{1} << 32)) throw std::length_error("expression DAG is full");
+  if (uint64_t{block + 1} * kBlock >= (uint64_t{1} << 32))
+    throw std::length_error("expression DAG is full");
   stream.generation = generation_;
-  stream.next = block == 0 ? 1 : block * kBlock;  // id 0 is never a node
+  stream.next = block == 0 ? 1 : block * kBlock; // id 0 is never a node
   stream.end = (block + 1) * kBlock;
 }
 
@@ -134,22 +139,27 @@ Node* ExprStore::slot(uint32_t id) {
 }
 
 ExprId ExprStore::allocate_in(const Node& n, Stream& stream) {
-  if (stream.generation != generation_ || stream.next == stream.end) reserve_block(stream);
+  if (stream.generation != generation_ || stream.next == stream.end)
+    reserve_block(stream);
   const uint32_t id = stream.next++;
   *slot(id) = n;
   return id;
 }
 
-ExprId ExprStore::allocate(const Node& n) { return allocate_in(n, thread_stream); }
+ExprId ExprStore::allocate(const Node& n) {
+  return allocate_in(n, thread_stream);
+}
 
 void ExprStore::grow(Shard& shard) {
   std::vector<ExprId> old = std::move(shard.slots);
   shard.slots.assign(old.size() * 2, kNoExpr);
   const size_t mask = shard.slots.size() - 1;
   for (ExprId id : old) {
-    if (id == kNoExpr) continue;
+    if (id == kNoExpr)
+      continue;
     size_t i = (hash_node(node(id)) >> kShardBits) & mask;
-    while (shard.slots[i] != kNoExpr) i = (i + 1) & mask;
+    while (shard.slots[i] != kNoExpr)
+      i = (i + 1) & mask;
     shard.slots[i] = id;
   }
 }
@@ -158,14 +168,25 @@ Node ExprStore::with_flags(const Node& input) const {
   Node n = input;
   n.taint = 0;
   switch (n.op) {
-    case Op::Undef: n.taint = kTaintUndef; break;
-    case Op::AtomicResult: n.taint = kTaintAtomicResult; break;
-    case Op::BitOp: case Op::Extract: case Op::Pack: case Op::RawBits: n.taint = kTaintOpaque; break;
-    default: break;
+  case Op::Undef:
+    n.taint = kTaintUndef;
+    break;
+  case Op::AtomicResult:
+    n.taint = kTaintAtomicResult;
+    break;
+  case Op::BitOp:
+  case Op::Extract:
+  case Op::Pack:
+  case Op::RawBits:
+    n.taint = kTaintOpaque;
+    break;
+  default:
+    break;
   }
   const ExprId kids[3] = {n.a, n.b, n.c};
   for (int i = 0; i < child_count(n.op); ++i) {
-    if (kids[i] != kNoExpr) n.taint |= node(kids[i]).taint;
+    if (kids[i] != kNoExpr)
+      n.taint |= node(kids[i]).taint;
   }
   return n;
 }
@@ -184,7 +205,8 @@ ExprId ExprStore::append(const Node& input, Stream& stream) {
 
 ExprId ExprStore::intern(const Node& input) {
   const Node n = with_flags(input);
-  if (n.taint & kTransient) return allocate(n);
+  if (n.taint & kTransient)
+    return allocate(n);
   const uint64_t h = hash_node(n);
   Shard& shard = shards_[h & ((size_t{1} << kShardBits) - 1)];
   SpinLock guard(shard.lock);
@@ -192,13 +214,16 @@ ExprId ExprStore::intern(const Node& input) {
   size_t i = (h >> kShardBits) & mask;
   while (true) {
     const ExprId id = shard.slots[i];
-    if (id == kNoExpr) break;
-    if (node(id) == n) return id;
+    if (id == kNoExpr)
+      break;
+    if (node(id) == n)
+      return id;
     i = (i + 1) & mask;
   }
   const ExprId id = allocate(n);
   shard.slots[i] = id;
-  if (++shard.count * 2 > shard.slots.size()) grow(shard);
+  if (++shard.count * 2 > shard.slots.size())
+    grow(shard);
   return id;
 }
 
@@ -210,7 +235,8 @@ ExprId ExprStore::input(uint32_t array, uint32_t index) {
   if (fresh) {
     Stream block;
     reserve_block(block);
-    if (block.next == 1) reserve_block(block);  // block 0 starts at id 1: skip it
+    if (block.next == 1)
+      reserve_block(block); // block 0 starts at id 1: skip it
     it->second = block.next;
     block_owner_[block.next / kBlock] = static_cast<uint16_t>(array + 1);
   }
@@ -222,7 +248,7 @@ ExprId ExprStore::input(uint32_t array, uint32_t index) {
 
 ExprId ExprStore::constant(const Rational& input) {
   Rational value = input;
-  value.canonicalize();  // a hand-built 0/4 must be the same constant as 0
+  value.canonicalize(); // a hand-built 0/4 must be the same constant as 0
   uint32_t index;
   {
     std::lock_guard guard(constants_mutex_);
@@ -247,7 +273,8 @@ ExprId ExprStore::constant(const Rational& input) {
 
 const Rational& ExprStore::rational(ExprId const_node) const {
   const Node& n = node(const_node);
-  if (n.op != Op::Const) throw std::logic_error("rational() of a non-constant node");
+  if (n.op != Op::Const)
+    throw std::logic_error("rational() of a non-constant node");
   std::lock_guard guard(constants_mutex_);
   return *rationals_[n.a];
 }
@@ -257,30 +284,38 @@ std::optional<ExprId> ExprStore::float_bits(uint64_t bits, int width) {
   {
     std::lock_guard guard(constants_mutex_);
     auto it = float_bits_cache_.find(key);
-    if (it != float_bits_cache_.end()) return it->second;
+    if (it != float_bits_cache_.end())
+      return it->second;
   }
   FloatClass cls;
   std::optional<Rational> value;
   switch (width) {
-    case 16:
-      cls = classify_f16_bits(static_cast<uint16_t>(bits));
-      value = rational_from_f16_bits(static_cast<uint16_t>(bits));
-      break;
-    case 32:
-      cls = classify_f32_bits(static_cast<uint32_t>(bits));
-      value = rational_from_f32_bits(static_cast<uint32_t>(bits));
-      break;
-    default:
-      cls = classify_f64_bits(bits);
-      value = rational_from_f64_bits(bits);
-      break;
+  case 16:
+    cls = classify_f16_bits(static_cast<uint16_t>(bits));
+    value = rational_from_f16_bits(static_cast<uint16_t>(bits));
+    break;
+  case 32:
+    cls = classify_f32_bits(static_cast<uint32_t>(bits));
+    value = rational_from_f32_bits(static_cast<uint32_t>(bits));
+    break;
+  default:
+    cls = classify_f64_bits(bits);
+    value = rational_from_f64_bits(bits);
+    break;
   }
   ExprId id;
   switch (cls) {
-    case FloatClass::Finite: id = constant(*value); break;
-    case FloatClass::PosInf: id = pos_inf(); break;
-    case FloatClass::NegInf: id = neg_inf(); break;
-    default: return std::nullopt;
+  case FloatClass::Finite:
+    id = constant(*value);
+    break;
+  case FloatClass::PosInf:
+    id = pos_inf();
+    break;
+  case FloatClass::NegInf:
+    id = neg_inf();
+    break;
+  default:
+    return std::nullopt;
   }
   std::lock_guard guard(constants_mutex_);
   float_bits_cache_.emplace(key, id);
@@ -289,10 +324,14 @@ std::optional<ExprId> ExprStore::float_bits(uint64_t bits, int width) {
 
 std::optional<ExprId> ExprStore::bf16_bits(uint16_t bits) {
   switch (classify_bf16_bits(bits)) {
-    case FloatClass::Finite: return constant(*rational_from_bf16_bits(bits));
-    case FloatClass::PosInf: return pos_inf();
-    case FloatClass::NegInf: return neg_inf();
-    default: return std::nullopt;
+  case FloatClass::Finite:
+    return constant(*rational_from_bf16_bits(bits));
+  case FloatClass::PosInf:
+    return pos_inf();
+  case FloatClass::NegInf:
+    return neg_inf();
+  default:
+    return std::nullopt;
   }
 }
 
@@ -304,7 +343,8 @@ ExprId ExprStore::raw_bits(uint64_t bits, int width) {
 uint32_t ExprStore::add_array_name(std::string name) {
   std::lock_guard guard(names_mutex_);
   for (size_t i = 0; i < array_names_.size(); ++i) {
-    if (array_names_[i] == name) return static_cast<uint32_t>(i);
+    if (array_names_[i] == name)
+      return static_cast<uint32_t>(i);
   }
   array_names_.push_back(std::move(name));
   return static_cast<uint32_t>(array_names_.size() - 1);
@@ -313,7 +353,8 @@ uint32_t ExprStore::add_array_name(std::string name) {
 uint32_t ExprStore::add_param_name(std::string name) {
   std::lock_guard guard(names_mutex_);
   for (size_t i = 0; i < param_names_.size(); ++i) {
-    if (param_names_[i] == name) return static_cast<uint32_t>(i);
+    if (param_names_[i] == name)
+      return static_cast<uint32_t>(i);
   }
   param_names_.push_back(std::move(name));
   return static_cast<uint32_t>(param_names_.size() - 1);
@@ -334,4 +375,4 @@ size_t ExprStore::array_count() const {
   return array_names_.size();
 }
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic

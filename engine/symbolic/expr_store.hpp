@@ -18,7 +18,7 @@
 namespace volta::symbolic {
 
 class ExprStore {
- public:
+public:
   ExprStore();
   ~ExprStore();
   ExprStore(const ExprStore&) = delete;
@@ -75,8 +75,8 @@ class ExprStore {
   bool is_const(ExprId id) const { return op(id) == Op::Const; }
 
   // ---- names of array and parameter symbols (for printing)
-  uint32_t add_array_name(std::string name);  // returns the array id
-  uint32_t add_param_name(std::string name);  // returns the symbol id (deduplicated)
+  uint32_t add_array_name(std::string name); // returns the array id
+  uint32_t add_param_name(std::string name); // returns the symbol id (deduplicated)
   const std::string& array_name(uint32_t id) const;
   const std::string& param_name(uint32_t id) const;
   size_t array_count() const;
@@ -84,19 +84,19 @@ class ExprStore {
   // An upper bound of the node ids handed out so far (ids are reserved in blocks per thread).
   size_t size() const { return size_t{next_block_.load(std::memory_order_relaxed)} * kBlock; }
 
- private:
-  static constexpr unsigned kChunkBits = 17;  // 2 MiB of 16-byte nodes
+private:
+  static constexpr unsigned kChunkBits = 17; // 2 MiB of 16-byte nodes
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
   static constexpr size_t kMaxChunks = size_t{1} << (32 - kChunkBits);
   static constexpr unsigned kShardBits = 8;
 
   struct Shard {
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
-    std::vector<ExprId> slots;  // 0 = empty
+    std::vector<ExprId> slots; // 0 = empty
     size_t count = 0;
   };
 
-  static constexpr uint32_t kBlock = 1024;  // ids reserved per thread at a time
+  static constexpr uint32_t kBlock = 1024; // ids reserved per thread at a time
   ExprId allocate(const Node& n);
   ExprId allocate_in(const Node& n, Stream& stream);
   void reserve_block(Stream& stream);
@@ -104,17 +104,17 @@ class ExprStore {
   Node with_flags(const Node& n) const;
   void grow(Shard& shard);
 
-  uint64_t generation_;  // tells thread-local id reservations of different stores apart
+  uint64_t generation_; // tells thread-local id reservations of different stores apart
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
   std::mutex chunk_mutex_;
   std::atomic<uint32_t> next_block_{0};
-  std::unique_ptr<uint16_t[]> block_owner_;  // per id block: 1 + array id of an input block
+  std::unique_ptr<uint16_t[]> block_owner_; // per id block: 1 + array id of an input block
   std::mutex inputs_mutex_;
-  std::unordered_map<uint64_t, uint32_t> input_blocks_;  // (array, index / kBlock) -> first id
+  std::unordered_map<uint64_t, uint32_t> input_blocks_; // (array, index / kBlock) -> first id
   std::unique_ptr<Shard[]> shards_;
 
   mutable std::mutex constants_mutex_;
-  std::vector<std::unique_ptr<Rational>> rationals_;  // stable addresses
+  std::vector<std::unique_ptr<Rational>> rationals_; // stable addresses
   std::unordered_multimap<uint64_t, uint32_t> rational_index_;
   std::unordered_map<uint64_t, ExprId> float_bits_cache_;
 
@@ -123,4 +123,4 @@ class ExprStore {
   std::vector<std::string> param_names_;
 };
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic

@@ -7,17 +7,23 @@ namespace {
 
 const char* symbol_of(const Node& n) {
   switch (n.op) {
-    case Op::Add: return "+";
-    case Op::Sub: return "-";
-    case Op::Mul: return "*";
-    case Op::Div: return "/";
-    case Op::Neg: return "neg";
-    default: return op_name(n.op);
+  case Op::Add:
+    return "+";
+  case Op::Sub:
+    return "-";
+  case Op::Mul:
+    return "*";
+  case Op::Div:
+    return "/";
+  case Op::Neg:
+    return "neg";
+  default:
+    return op_name(n.op);
   }
 }
 
 class Printer {
- public:
+public:
   Printer(const ExprStore& store, size_t max_chars) : store_(store), max_(max_chars) {}
 
   void print(ExprId id) {
@@ -32,9 +38,13 @@ class Printer {
     }
     out_ += '(';
     out_ += symbol_of(n);
-    if (n.op == Op::Cmp) fmt::format_to(std::back_inserter(out_), ".{}", cmp_name(static_cast<CmpKind>(n.aux)));
-    if (n.op == Op::BitOp) fmt::format_to(std::back_inserter(out_), ".{}", bitop_name(static_cast<BitOpKind>(n.aux & 31)));
-    if (n.op == Op::Pack) fmt::format_to(std::back_inserter(out_), ".{}", n.aux);
+    if (n.op == Op::Cmp)
+      fmt::format_to(std::back_inserter(out_), ".{}", cmp_name(static_cast<CmpKind>(n.aux)));
+    if (n.op == Op::BitOp)
+      fmt::format_to(std::back_inserter(out_), ".{}",
+                     bitop_name(static_cast<BitOpKind>(n.aux & 31)));
+    if (n.op == Op::Pack)
+      fmt::format_to(std::back_inserter(out_), ".{}", n.aux);
     if (n.op == Op::Extract) {
       fmt::format_to(std::back_inserter(out_), ".{}.{}", n.aux, n.b);
       out_ += ' ';
@@ -45,41 +55,54 @@ class Printer {
     const ExprId kids[3] = {n.a, n.b, n.c};
     const int count = n.op == Op::Pack ? 2 : arity(n.op);
     for (int i = 0; i < count; ++i) {
-      if (kids[i] == kNoExpr) continue;
+      if (kids[i] == kNoExpr)
+        continue;
       out_ += ' ';
       print(kids[i]);
-      if (truncated_) return;
+      if (truncated_)
+        return;
     }
     out_ += ')';
   }
 
   std::string finish() {
-    if (truncated_) out_ += "...";
+    if (truncated_)
+      out_ += "...";
     return std::move(out_);
   }
 
- private:
+private:
   const ExprStore& store_;
   size_t max_;
   std::string out_;
   bool truncated_ = false;
 };
 
-}  // namespace
+} // namespace
 
 std::string leaf_name(const ExprStore& store, ExprId id) {
   const Node& n = store.node(id);
   switch (n.op) {
-    case Op::Const: return to_string(store.rational(id));
-    case Op::Input: return fmt::format("{}[{}]", store.array_name(n.a), n.b);
-    case Op::Param: return store.param_name(n.a);
-    case Op::Undef: return fmt::format("undef@{}", n.a);
-    case Op::PosInf: return "inf";
-    case Op::NegInf: return "-inf";
-    case Op::RawBits: return fmt::format("{}", uint64_t{n.b} << 32 | n.a);  // untyped bits, as unsigned
-    case Op::AtomicResult: return fmt::format("atomic-old@{}", n.a);
-    case Op::Ln2: return "ln2";
-    default: return op_name(n.op);
+  case Op::Const:
+    return to_string(store.rational(id));
+  case Op::Input:
+    return fmt::format("{}[{}]", store.array_name(n.a), n.b);
+  case Op::Param:
+    return store.param_name(n.a);
+  case Op::Undef:
+    return fmt::format("undef@{}", n.a);
+  case Op::PosInf:
+    return "inf";
+  case Op::NegInf:
+    return "-inf";
+  case Op::RawBits:
+    return fmt::format("{}", uint64_t{n.b} << 32 | n.a); // untyped bits, as unsigned
+  case Op::AtomicResult:
+    return fmt::format("atomic-old@{}", n.a);
+  case Op::Ln2:
+    return "ln2";
+  default:
+    return op_name(n.op);
   }
 }
 
@@ -89,4 +112,4 @@ std::string to_sexpr(const ExprStore& store, ExprId id, size_t max_chars) {
   return p.finish();
 }
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic

@@ -14,4 +14,4 @@ std::string to_sexpr(const ExprStore& store, ExprId id, size_t max_chars = 4096)
 // The printed name of a leaf: `A[17]`, `alpha`, `1/8`, `-inf`.
 std::string leaf_name(const ExprStore& store, ExprId id);
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic

@@ -2,9 +2,8 @@
 // `0f3E000000` is exactly 1/8; the engine never rounds a constant to a double.
 #pragma once
 
-#include <gmpxx.h>
-
 #include <cstdint>
+#include <gmpxx.h>
 #include <optional>
 #include <string>
 
@@ -40,7 +39,7 @@ uint64_t hash_rational(const Rational& value);
 // The nearest double (for reports and high-precision evaluation seeds only, never for verdicts).
 double to_double(const Rational& value);
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic
 
 namespace volta::symbolic {
 
@@ -49,4 +48,4 @@ namespace volta::symbolic {
 uint32_t nearest_f32_bits(const Rational& value);
 uint64_t nearest_f64_bits(const Rational& value);
 
-}  // namespace volta::symbolic
+} // namespace volta::symbolic

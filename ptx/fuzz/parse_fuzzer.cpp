@@ -1,13 +1,13 @@
 // libFuzzer entry point for the PTX front end. Every input must parse or be refused with
 // diagnostics (no crash, hang or sanitizer report); an input that parses must print to text
 // that parses back to an equal module, and printing that module must be a fixed point.
-#include "ptx/parser.hpp"
-#include "ptx/printer.hpp"
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
+
+#include "ptx/parser.hpp"
+#include "ptx/printer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -14,11 +14,14 @@ uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 uint64_t hash_factors(const std::vector<std::pair<Id, int32_t>>& f, uint64_t h) {
-  for (const auto& [id, k] : f) h = mix(mix(h, id), static_cast<uint64_t>(k));
+  for (const auto& [id, k] : f)
+    h = mix(mix(h, id), static_cast<uint64_t>(k));
   return h;
 }
 
-uint64_t hash_term(const Term& t, uint64_t h) { return mix(mix(mix(h, t.coef.hash()), t.mono), t.exp); }
+uint64_t hash_term(const Term& t, uint64_t h) {
+  return mix(mix(mix(h, t.coef.hash()), t.mono), t.exp);
+}
 
 // Built field by field: brace-initializing a Term with a temporary Coef trips a false
 // -Wmaybe-uninitialized in GCC 12 (shared_ptr inside Coef).
@@ -30,15 +33,19 @@ Term make_term(Coef coef, Id mono, Id exp) {
   return t;
 }
 
-bool same_term(const Term& a, const Term& b) { return a.mono == b.mono && a.exp == b.exp && a.coef == b.coef; }
+bool same_term(const Term& a, const Term& b) {
+  return a.mono == b.mono && a.exp == b.exp && a.coef == b.coef;
+}
 
 bool same_form(const Form& a, const Form& b) {
-  return a.kind == b.kind && same_term(a.scalar, b.scalar) && a.num == b.num && a.den == b.den && a.reason == b.reason;
+  return a.kind == b.kind && same_term(a.scalar, b.scalar) && a.num == b.num && a.den == b.den &&
+         a.reason == b.reason;
 }
 
 // Multiset union of factor lists (sorted by id).
 std::vector<std::pair<Id, int32_t>> merge_factors(const std::vector<std::pair<Id, int32_t>>& a,
-                                                  const std::vector<std::pair<Id, int32_t>>& b, int sign_b) {
+                                                  const std::vector<std::pair<Id, int32_t>>& b,
+                                                  int sign_b) {
   std::vector<std::pair<Id, int32_t>> out;
   out.reserve(a.size() + b.size());
   size_t i = 0, j = 0;
@@ -50,7 +57,8 @@ std::vector<std::pair<Id, int32_t>> merge_factors(const std::vector<std::pair<Id
       ++j;
     } else {
       const int32_t k = a[i].second + sign_b * b[j].second;
-      if (k != 0) out.emplace_back(a[i].first, k);
+      if (k != 0)
+        out.emplace_back(a[i].first, k);
       ++i;
       ++j;
     }
@@ -58,11 +66,11 @@ std::vector<std::pair<Id, int32_t>> merge_factors(const std::vector<std::pair<Id
   return out;
 }
 
-}  // namespace
+} // namespace
 
 CanonicalForms::CanonicalForms() {
-  intern_monomial(Monomial{});  // id 0: 1
-  intern_sum(Sum{});            // id 0: the zero polynomial
+  intern_monomial(Monomial{}); // id 0: 1
+  intern_sum(Sum{});           // id 0: the zero polynomial
   Form zero;
   zero.scalar.coef = Coef(0);
   zero_ = intern_form(zero);
@@ -79,7 +87,8 @@ CanonicalForms::CanonicalForms() {
 
 void CanonicalForms::charge(size_t terms) {
   terms_used_ += terms;
-  if (terms_used_ > term_budget_) throw BudgetExceeded("canonical forms exceeded their term budget");
+  if (terms_used_ > term_budget_)
+    throw BudgetExceeded("canonical forms exceeded their term budget");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -96,7 +105,8 @@ Id CanonicalForms::intern_form(Form f) {
   h = hash_term(f.scalar, h);
   h = hash_factors(f.num, h);
   h = hash_factors(f.den, mix(h, 0xde));
-  if (const Id found = form_index_.find(h, [&](Id id) { return same_form(forms_[id], f); }); found != FlatIndex::kEmpty) {
+  if (const Id found = form_index_.find(h, [&](Id id) { return same_form(forms_[id], f); });
+      found != FlatIndex::kEmpty) {
     return found;
   }
   const Id id = static_cast<Id>(forms_.size());
@@ -107,12 +117,14 @@ Id CanonicalForms::intern_form(Form f) {
 
 Id CanonicalForms::intern_atom(Atom a) {
   uint64_t h = mix(mix(static_cast<uint64_t>(a.kind), a.key), std::hash<std::string>{}(a.name));
-  for (Id x : a.args) h = mix(h, x);
+  for (Id x : a.args)
+    h = mix(h, x);
   const Id found = atom_index_.find(h, [&](Id id) {
     const Atom& b = atoms_[id];
     return b.kind == a.kind && b.key == a.key && b.name == a.name && b.args == a.args;
   });
-  if (found != FlatIndex::kEmpty) return found;
+  if (found != FlatIndex::kEmpty)
+    return found;
   const Id id = static_cast<Id>(atoms_.size());
   atoms_.push_back(std::move(a));
   atom_index_.insert(h, id);
@@ -121,8 +133,10 @@ Id CanonicalForms::intern_atom(Atom a) {
 
 Id CanonicalForms::intern_monomial(Monomial m) {
   const uint64_t h = hash_factors(m.factors, 0x51);
-  const Id found = monomial_index_.find(h, [&](Id id) { return monomials_[id].factors == m.factors; });
-  if (found != FlatIndex::kEmpty) return found;
+  const Id found =
+      monomial_index_.find(h, [&](Id id) { return monomials_[id].factors == m.factors; });
+  if (found != FlatIndex::kEmpty)
+    return found;
   const Id id = static_cast<Id>(monomials_.size());
   monomials_.push_back(std::move(m));
   monomial_index_.insert(h, id);
@@ -131,12 +145,15 @@ Id CanonicalForms::intern_monomial(Monomial m) {
 
 Id CanonicalForms::intern_sum(Sum s) {
   uint64_t h = 0x5u;
-  for (const auto& t : s.terms) h = hash_term(t, h);
+  for (const auto& t : s.terms)
+    h = hash_term(t, h);
   const Id found = sum_index_.find(h, [&](Id id) {
     const Sum& o = sums_[id];
-    return o.terms.size() == s.terms.size() && std::equal(o.terms.begin(), o.terms.end(), s.terms.begin(), same_term);
+    return o.terms.size() == s.terms.size() &&
+           std::equal(o.terms.begin(), o.terms.end(), s.terms.begin(), same_term);
   });
-  if (found != FlatIndex::kEmpty) return found;
+  if (found != FlatIndex::kEmpty)
+    return found;
   const Id id = static_cast<Id>(sums_.size());
   sums_.push_back(std::move(s));
   sum_index_.insert(h, id);
@@ -148,21 +165,27 @@ Id CanonicalForms::intern_sum(Sum s) {
 // ---------------------------------------------------------------------------------------------
 
 Id CanonicalForms::mono_mul(Id a, Id b) {
-  if (a == 0) return b;
-  if (b == 0) return a;
+  if (a == 0)
+    return b;
+  if (b == 0)
+    return a;
   return intern_monomial(Monomial{merge_factors(monomials_[a].factors, monomials_[b].factors, 1)});
 }
 
 Id CanonicalForms::mono_inverse(Id a) {
-  if (a == 0) return 0;
+  if (a == 0)
+    return 0;
   Monomial m = monomials_[a];
-  for (auto& f : m.factors) f.second = -f.second;
+  for (auto& f : m.factors)
+    f.second = -f.second;
   return intern_monomial(std::move(m));
 }
 
 Id CanonicalForms::poly_add(Id a, Id b) {
-  if (a == 0) return b;
-  if (b == 0) return a;
+  if (a == 0)
+    return b;
+  if (b == 0)
+    return a;
   std::vector<Term> terms = sums_[a].terms;
   const auto& bt = sums_[b].terms;
   terms.insert(terms.end(), bt.begin(), bt.end());
@@ -170,9 +193,11 @@ Id CanonicalForms::poly_add(Id a, Id b) {
 }
 
 Id CanonicalForms::poly_neg(Id a) {
-  if (a == 0) return 0;
+  if (a == 0)
+    return 0;
   Sum s = sums_[a];
-  for (auto& t : s.terms) t.coef = -t.coef;
+  for (auto& t : s.terms)
+    t.coef = -t.coef;
   return intern_sum(std::move(s));
 }
 
@@ -185,15 +210,19 @@ Term CanonicalForms::term_inverse(const Term& a) {
 }
 
 int CanonicalForms::compare_poly(Id a, Id b) const {
-  if (a == b) return 0;
+  if (a == b)
+    return 0;
   const auto& x = sums_[a].terms;
   const auto& y = sums_[b].terms;
   size_t i = 0, j = 0;
   while (i < x.size() || j < y.size()) {
     // Exponent polynomials have no exponentials, so terms are ordered by monomial id.
-    if (j == y.size() || (i < x.size() && x[i].mono < y[j].mono)) return x[i].coef.sign();
-    if (i == x.size() || y[j].mono < x[i].mono) return -y[j].coef.sign();
-    if (!(x[i].coef == y[j].coef)) return x[i].coef < y[j].coef ? -1 : 1;
+    if (j == y.size() || (i < x.size() && x[i].mono < y[j].mono))
+      return x[i].coef.sign();
+    if (i == x.size() || y[j].mono < x[i].mono)
+      return -y[j].coef.sign();
+    if (!(x[i].coef == y[j].coef))
+      return x[i].coef < y[j].coef ? -1 : 1;
     ++i;
     ++j;
   }
@@ -201,14 +230,18 @@ int CanonicalForms::compare_poly(Id a, Id b) const {
 }
 
 int CanonicalForms::compare_mono(Id a, Id b) const {
-  if (a == b) return 0;
+  if (a == b)
+    return 0;
   const auto& x = monomials_[a].factors;
   const auto& y = monomials_[b].factors;
   size_t i = 0, j = 0;
   while (i < x.size() || j < y.size()) {
-    if (j == y.size() || (i < x.size() && x[i].first < y[j].first)) return x[i].second < 0 ? -1 : 1;
-    if (i == x.size() || y[j].first < x[i].first) return y[j].second < 0 ? 1 : -1;
-    if (x[i].second != y[j].second) return x[i].second < y[j].second ? -1 : 1;
+    if (j == y.size() || (i < x.size() && x[i].first < y[j].first))
+      return x[i].second < 0 ? -1 : 1;
+    if (i == x.size() || y[j].first < x[i].first)
+      return y[j].second < 0 ? 1 : -1;
+    if (x[i].second != y[j].second)
+      return x[i].second < y[j].second ? -1 : 1;
     ++i;
     ++j;
   }
@@ -216,7 +249,8 @@ int CanonicalForms::compare_mono(Id a, Id b) const {
 }
 
 int CanonicalForms::compare_terms(const Term& a, const Term& b) const {
-  if (int c = compare_poly(a.exp, b.exp)) return c;
+  if (int c = compare_poly(a.exp, b.exp))
+    return c;
   return compare_mono(a.mono, b.mono);
 }
 
@@ -234,7 +268,8 @@ CanonicalForms::Sum CanonicalForms::make_sum(std::vector<Term> terms) {
   for (auto& t : terms) {
     if (!s.terms.empty() && s.terms.back().mono == t.mono && s.terms.back().exp == t.exp) {
       s.terms.back().coef += t.coef;
-      if (s.terms.back().coef.is_zero()) s.terms.pop_back();
+      if (s.terms.back().coef.is_zero())
+        s.terms.pop_back();
     } else if (!t.coef.is_zero()) {
       s.terms.push_back(std::move(t));
     }
@@ -249,7 +284,8 @@ CanonicalForms::Sum CanonicalForms::sum_mul(Sum a, Sum b) {
   std::vector<Term> terms;
   terms.reserve(a.terms.size() * b.terms.size());
   for (const auto& x : a.terms) {
-    for (const auto& y : b.terms) terms.push_back(term_mul(x, y));
+    for (const auto& y : b.terms)
+      terms.push_back(term_mul(x, y));
   }
   return make_sum(std::move(terms));
 }
@@ -257,16 +293,19 @@ CanonicalForms::Sum CanonicalForms::sum_mul(Sum a, Sum b) {
 CanonicalForms::Sum CanonicalForms::sum_scale(const Sum& a, Term t) {
   std::vector<Term> terms;
   terms.reserve(a.terms.size());
-  for (const auto& x : a.terms) terms.push_back(term_mul(x, t));
+  for (const auto& x : a.terms)
+    terms.push_back(term_mul(x, t));
   return make_sum(std::move(terms));
 }
 
 CanonicalForms::Sum CanonicalForms::expand_numerator(const Form& f) {
   Sum s;
-  if (f.scalar.coef.is_zero()) return s;
+  if (f.scalar.coef.is_zero())
+    return s;
   s.terms.push_back(f.scalar);
   for (const auto& [id, k] : f.num) {
-    for (int32_t i = 0; i < k; ++i) s = sum_mul(s, sums_[id]);
+    for (int32_t i = 0; i < k; ++i)
+      s = sum_mul(s, sums_[id]);
   }
   return s;
 }
@@ -283,7 +322,8 @@ Form CanonicalForms::from_sum(Sum s) {
   }
   size_t lead = 0;
   for (size_t i = 1; i < s.terms.size(); ++i) {
-    if (compare_terms(s.terms[i], s.terms[lead]) < 0) lead = i;
+    if (compare_terms(s.terms[i], s.terms[lead]) < 0)
+      lead = i;
   }
   f.scalar = s.terms[lead];
   const Id monic = intern_sum(sum_scale(s, term_inverse(f.scalar)));
@@ -307,7 +347,9 @@ Id CanonicalForms::form_of_atom(Id atom) {
 // Leaves
 // ---------------------------------------------------------------------------------------------
 
-Id CanonicalForms::constant(const Coef& c) { return form_of_term(make_term(c, 0, 0)); }
+Id CanonicalForms::constant(const Coef& c) {
+  return form_of_term(make_term(c, 0, 0));
+}
 
 Id CanonicalForms::symbol(uint64_t key, std::string name) {
   Atom a;
@@ -317,8 +359,12 @@ Id CanonicalForms::symbol(uint64_t key, std::string name) {
   return form_of_atom(intern_atom(std::move(a)));
 }
 
-Id CanonicalForms::pos_inf() { return pos_inf_; }
-Id CanonicalForms::neg_inf() { return neg_inf_; }
+Id CanonicalForms::pos_inf() {
+  return pos_inf_;
+}
+Id CanonicalForms::neg_inf() {
+  return neg_inf_;
+}
 
 Id CanonicalForms::undefined(std::string reason) {
   Form f;
@@ -329,7 +375,8 @@ Id CanonicalForms::undefined(std::string reason) {
 
 bool CanonicalForms::constant_value(Id id, Coef& out) const {
   const Form& f = forms_[id];
-  if (f.kind != Form::Kind::Finite || !f.num.empty() || !f.den.empty() || f.scalar.mono != 0 || f.scalar.exp != 0) {
+  if (f.kind != Form::Kind::Finite || !f.num.empty() || !f.den.empty() || f.scalar.mono != 0 ||
+      f.scalar.exp != 0) {
     return false;
   }
   out = f.scalar.coef;
@@ -338,7 +385,8 @@ bool CanonicalForms::constant_value(Id id, Coef& out) const {
 
 // A finite value known to be positive: c · exp(p) with c > 0 and no monomial or factor.
 bool CanonicalForms::is_positive_constant_like(const Form& f) const {
-  return f.kind == Form::Kind::Finite && f.num.empty() && f.den.empty() && f.scalar.mono == 0 && f.scalar.coef.sign() > 0;
+  return f.kind == Form::Kind::Finite && f.num.empty() && f.den.empty() && f.scalar.mono == 0 &&
+         f.scalar.coef.sign() > 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -348,10 +396,14 @@ bool CanonicalForms::is_positive_constant_like(const Form& f) const {
 Id CanonicalForms::neg(Id a) {
   const Form& f = forms_[a];
   switch (f.kind) {
-    case Form::Kind::PosInf: return neg_inf_;
-    case Form::Kind::NegInf: return pos_inf_;
-    case Form::Kind::Undefined: return a;
-    default: break;
+  case Form::Kind::PosInf:
+    return neg_inf_;
+  case Form::Kind::NegInf:
+    return pos_inf_;
+  case Form::Kind::Undefined:
+    return a;
+  default:
+    break;
   }
   Form g = f;
   g.scalar.coef = -g.scalar.coef;
@@ -373,8 +425,10 @@ Id CanonicalForms::multiply_factors(const Form& a, const Form& b) {
       d2.push_back(den[j++]);
     } else {
       const int32_t k = num[i].second - den[j].second;
-      if (k > 0) n2.emplace_back(num[i].first, k);
-      if (k < 0) d2.emplace_back(num[i].first, -k);
+      if (k > 0)
+        n2.emplace_back(num[i].first, k);
+      if (k < 0)
+        d2.emplace_back(num[i].first, -k);
       ++i;
       ++j;
     }
@@ -387,34 +441,46 @@ Id CanonicalForms::multiply_factors(const Form& a, const Form& b) {
 Id CanonicalForms::mul(Id a, Id b) {
   const Form& x = forms_[a];
   const Form& y = forms_[b];
-  if (x.kind == Form::Kind::Undefined) return a;
-  if (y.kind == Form::Kind::Undefined) return b;
+  if (x.kind == Form::Kind::Undefined)
+    return a;
+  if (y.kind == Form::Kind::Undefined)
+    return b;
   const bool xi = x.kind != Form::Kind::Finite, yi = y.kind != Form::Kind::Finite;
   if (xi || yi) {
-    if (xi && yi) return (x.kind == y.kind) ? pos_inf_ : neg_inf_;
+    if (xi && yi)
+      return (x.kind == y.kind) ? pos_inf_ : neg_inf_;
     const Form& fin = xi ? y : x;
     const Form::Kind inf = xi ? x.kind : y.kind;
-    if (fin.is_zero()) return undefined("0 × infinity");
-    if (is_positive_constant_like(fin)) return inf == Form::Kind::PosInf ? pos_inf_ : neg_inf_;
+    if (fin.is_zero())
+      return undefined("0 × infinity");
+    if (is_positive_constant_like(fin))
+      return inf == Form::Kind::PosInf ? pos_inf_ : neg_inf_;
     Form negated = fin;
     negated.scalar.coef = -negated.scalar.coef;
-    if (is_positive_constant_like(negated)) return inf == Form::Kind::PosInf ? neg_inf_ : pos_inf_;
+    if (is_positive_constant_like(negated))
+      return inf == Form::Kind::PosInf ? neg_inf_ : pos_inf_;
     return undefined("infinity × a value of unknown sign");
   }
-  if (x.is_zero()) return a;
-  if (y.is_zero()) return b;
-  const Form xc = x, yc = y;  // intern_form may reallocate forms_
+  if (x.is_zero())
+    return a;
+  if (y.is_zero())
+    return b;
+  const Form xc = x, yc = y; // intern_form may reallocate forms_
   return multiply_factors(xc, yc);
 }
 
 Id CanonicalForms::div(Id a, Id b) {
   const Form& x = forms_[a];
   const Form& y = forms_[b];
-  if (x.kind == Form::Kind::Undefined) return a;
-  if (y.kind == Form::Kind::Undefined) return b;
-  if (y.is_zero()) return undefined("division by zero");
+  if (x.kind == Form::Kind::Undefined)
+    return a;
+  if (y.kind == Form::Kind::Undefined)
+    return b;
+  if (y.is_zero())
+    return undefined("division by zero");
   if (y.kind != Form::Kind::Finite) {
-    if (x.kind == Form::Kind::Finite) return zero_;
+    if (x.kind == Form::Kind::Finite)
+      return zero_;
     return undefined("infinity / infinity");
   }
   if (x.kind != Form::Kind::Finite) {
@@ -425,7 +491,8 @@ Id CanonicalForms::div(Id a, Id b) {
     const Id inv = intern_form(std::move(inverse));
     return mul(a, inv);
   }
-  if (x.is_zero()) return a;
+  if (x.is_zero())
+    return a;
   Form inverse;
   inverse.scalar = term_inverse(y.scalar);
   inverse.num = y.den;
@@ -444,28 +511,35 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
   bool has_pos = false, has_neg = false;
   for (Id p : parts) {
     const Form& f = forms_[p];
-    if (f.kind == Form::Kind::Undefined) return p;
+    if (f.kind == Form::Kind::Undefined)
+      return p;
     has_pos |= f.kind == Form::Kind::PosInf;
     has_neg |= f.kind == Form::Kind::NegInf;
   }
-  if (has_pos && has_neg) return undefined("infinity - infinity");
-  if (has_pos) return pos_inf_;
-  if (has_neg) return neg_inf_;
+  if (has_pos && has_neg)
+    return undefined("infinity - infinity");
+  if (has_pos)
+    return pos_inf_;
+  if (has_neg)
+    return neg_inf_;
   // Group the numerators by denominator; sum each group in one pass.
   std::map<std::vector<std::pair<Id, int32_t>>, std::vector<Term>> groups;
   size_t nonzero = 0;
   Id last = zero_;
   for (Id p : parts) {
     const Form f = forms_[p];
-    if (f.is_zero()) continue;
+    if (f.is_zero())
+      continue;
     ++nonzero;
     last = p;
     Sum n = expand_numerator(f);
     auto& terms = groups[f.den];
     terms.insert(terms.end(), n.terms.begin(), n.terms.end());
   }
-  if (nonzero == 0) return zero_;
-  if (nonzero == 1) return last;
+  if (nonzero == 0)
+    return zero_;
+  if (nonzero == 1)
+    return last;
   // Common denominator: the multiset maximum of the groups' denominators.
   std::vector<std::pair<Id, int32_t>> common;
   for (const auto& [den, terms] : groups) {
@@ -490,12 +564,14 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
     // Multiply by the factors of the common denominator this group lacks.
     const auto missing = merge_factors(common, den, -1);
     for (const auto& [id, k] : missing) {
-      for (int32_t i = 0; i < k; ++i) s = sum_mul(s, sums_[id]);
+      for (int32_t i = 0; i < k; ++i)
+        s = sum_mul(s, sums_[id]);
     }
     all.insert(all.end(), s.terms.begin(), s.terms.end());
   }
   Form numerator = from_sum(make_sum(std::move(all)));
-  if (common.empty()) return intern_form(std::move(numerator));
+  if (common.empty())
+    return intern_form(std::move(numerator));
   Form denominator_inverse;
   denominator_inverse.scalar = make_term(Coef(1), 0, 0);
   denominator_inverse.den = common;
@@ -505,10 +581,14 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
 Id CanonicalForms::exp(Id a) {
   const Form f = forms_[a];
   switch (f.kind) {
-    case Form::Kind::NegInf: return zero_;
-    case Form::Kind::PosInf: return pos_inf_;
-    case Form::Kind::Undefined: return a;
-    default: break;
+  case Form::Kind::NegInf:
+    return zero_;
+  case Form::Kind::PosInf:
+    return pos_inf_;
+  case Form::Kind::Undefined:
+    return a;
+  default:
+    break;
   }
   if (f.den.empty()) {
     // exp of a sum of terms: the exponent must be a polynomial. A term that carries an
@@ -516,7 +596,8 @@ Id CanonicalForms::exp(Id a) {
     // inside the exponent, so e^{a+b} = e^a·e^b holds whatever a and b contain.
     Sum s = expand_numerator(f);
     for (auto& t : s.terms) {
-      if (t.exp == 0) continue;
+      if (t.exp == 0)
+        continue;
       const Id inner = form_of_term(make_term(Coef(1), 0, t.exp));
       Atom atom;
       atom.kind = Atom::Kind::Apply;
@@ -535,9 +616,10 @@ Id CanonicalForms::exp(Id a) {
 
 namespace {
 bool is_atom_form(const Form& f) {
-  return f.kind == Form::Kind::Finite && f.num.empty() && f.den.empty() && f.scalar.exp == 0 && f.scalar.coef.is_one();
+  return f.kind == Form::Kind::Finite && f.num.empty() && f.den.empty() && f.scalar.exp == 0 &&
+         f.scalar.coef.is_one();
 }
-}  // namespace
+} // namespace
 
 Id CanonicalForms::max(std::span<const Id> args) {
   std::vector<Id> keep;
@@ -547,9 +629,12 @@ Id CanonicalForms::max(std::span<const Id> args) {
   for (size_t i = 0; i < work.size(); ++i) {
     const Id x = work[i];
     const Form& f = forms_[x];
-    if (f.kind == Form::Kind::Undefined) return x;
-    if (f.kind == Form::Kind::PosInf) return pos_inf_;
-    if (f.kind == Form::Kind::NegInf) continue;
+    if (f.kind == Form::Kind::Undefined)
+      return x;
+    if (f.kind == Form::Kind::PosInf)
+      return pos_inf_;
+    if (f.kind == Form::Kind::NegInf)
+      continue;
     const Id c = canonical(x);
     // Flatten nested max.
     const Form& cf = forms_[c];
@@ -564,17 +649,21 @@ Id CanonicalForms::max(std::span<const Id> args) {
     }
     Coef v;
     if (constant_value(c, v)) {
-      if (keep.empty() || best < v) best = v;
+      if (keep.empty() || best < v)
+        best = v;
     } else {
       all_constant = false;
     }
     keep.push_back(c);
   }
-  if (keep.empty()) return neg_inf_;
-  if (all_constant) return constant(best);
+  if (keep.empty())
+    return neg_inf_;
+  if (all_constant)
+    return constant(best);
   std::sort(keep.begin(), keep.end());
   keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
-  if (keep.size() == 1) return keep[0];
+  if (keep.size() == 1)
+    return keep[0];
   Atom a;
   a.kind = Atom::Kind::Apply;
   a.name = "max";
@@ -586,7 +675,8 @@ Id CanonicalForms::min(std::span<const Id> args) {
   // min(x...) = -max(-x...)
   std::vector<Id> negated;
   negated.reserve(args.size());
-  for (Id x : args) negated.push_back(neg(x));
+  for (Id x : args)
+    negated.push_back(neg(x));
   return neg(max(negated));
 }
 
@@ -596,8 +686,10 @@ Id CanonicalForms::apply(const std::string& fn, std::span<const Id> args) {
   a.name = fn;
   for (Id x : args) {
     const Form& f = forms_[x];
-    if (f.kind == Form::Kind::Undefined) return x;
-    if (f.kind != Form::Kind::Finite) return undefined(fn + " of infinity");
+    if (f.kind == Form::Kind::Undefined)
+      return x;
+    if (f.kind != Form::Kind::Finite)
+      return undefined(fn + " of infinity");
     a.args.push_back(canonical(x));
   }
   return form_of_atom(intern_atom(std::move(a)));
@@ -606,18 +698,31 @@ Id CanonicalForms::apply(const std::string& fn, std::span<const Id> args) {
 Id CanonicalForms::compare(Cmp k, Id a, Id b) {
   const Id d = canonical(sub(a, b));
   const Form& f = forms_[d];
-  if (f.kind == Form::Kind::Undefined) return d;
+  if (f.kind == Form::Kind::Undefined)
+    return d;
   Coef v;
   if (constant_value(d, v) || f.kind != Form::Kind::Finite) {
     const int s = f.kind == Form::Kind::PosInf ? 1 : f.kind == Form::Kind::NegInf ? -1 : v.sign();
     bool r = false;
     switch (k) {
-      case Cmp::Eq: r = s == 0; break;
-      case Cmp::Ne: r = s != 0; break;
-      case Cmp::Lt: r = s < 0; break;
-      case Cmp::Le: r = s <= 0; break;
-      case Cmp::Gt: r = s > 0; break;
-      case Cmp::Ge: r = s >= 0; break;
+    case Cmp::Eq:
+      r = s == 0;
+      break;
+    case Cmp::Ne:
+      r = s != 0;
+      break;
+    case Cmp::Lt:
+      r = s < 0;
+      break;
+    case Cmp::Le:
+      r = s <= 0;
+      break;
+    case Cmp::Gt:
+      r = s > 0;
+      break;
+    case Cmp::Ge:
+      r = s >= 0;
+      break;
     }
     return constant(Coef(r ? 1 : 0));
   }
@@ -625,16 +730,31 @@ Id CanonicalForms::compare(Cmp k, Id a, Id b) {
   std::string name;
   Id arg = d;
   switch (k) {
-    case Cmp::Gt: name = "pos"; break;
-    case Cmp::Ge: name = "nonneg"; break;
-    case Cmp::Lt: name = "pos"; arg = canonical(neg(d)); break;
-    case Cmp::Le: name = "nonneg"; arg = canonical(neg(d)); break;
-    case Cmp::Eq: name = "zero"; break;
-    case Cmp::Ne: name = "nonzero"; break;
+  case Cmp::Gt:
+    name = "pos";
+    break;
+  case Cmp::Ge:
+    name = "nonneg";
+    break;
+  case Cmp::Lt:
+    name = "pos";
+    arg = canonical(neg(d));
+    break;
+  case Cmp::Le:
+    name = "nonneg";
+    arg = canonical(neg(d));
+    break;
+  case Cmp::Eq:
+    name = "zero";
+    break;
+  case Cmp::Ne:
+    name = "nonzero";
+    break;
   }
   if (k == Cmp::Eq || k == Cmp::Ne) {
     // zero(d) = zero(-d): pick the sign with a positive leading coefficient.
-    if (forms_[arg].scalar.coef.sign() < 0) arg = canonical(neg(arg));
+    if (forms_[arg].scalar.coef.sign() < 0)
+      arg = canonical(neg(arg));
   }
   const Id args[1] = {arg};
   return apply(name, args);
@@ -642,9 +762,12 @@ Id CanonicalForms::compare(Cmp k, Id a, Id b) {
 
 Id CanonicalForms::select(Id cond, Id if_true, Id if_false) {
   Coef v;
-  if (constant_value(canonical(cond), v)) return v.is_zero() ? if_false : if_true;
-  if (forms_[cond].kind == Form::Kind::Undefined) return cond;
-  if (equal(if_true, if_false)) return if_true;
+  if (constant_value(canonical(cond), v))
+    return v.is_zero() ? if_false : if_true;
+  if (forms_[cond].kind == Form::Kind::Undefined)
+    return cond;
+  if (equal(if_true, if_false))
+    return if_true;
   // cond = pos(d) or nonneg(d): select(d > 0, x, y) is max(x, y) when d = x - y, min when
   // d = y - x (ties pick equal values either way).
   const Form& cf = forms_[canonical(cond)];
@@ -652,11 +775,14 @@ Id CanonicalForms::select(Id cond, Id if_true, Id if_false) {
     const auto& m = monomials_[cf.scalar.mono].factors;
     if (m.size() == 1 && m[0].second == 1) {
       const Atom& at = atoms_[m[0].first];
-      if (at.kind == Atom::Kind::Apply && (at.name == "pos" || at.name == "nonneg") && at.args.size() == 1) {
+      if (at.kind == Atom::Kind::Apply && (at.name == "pos" || at.name == "nonneg") &&
+          at.args.size() == 1) {
         const Id d = at.args[0];
         const Id pair[2] = {if_true, if_false};
-        if (canonical(sub(if_true, if_false)) == d) return max(pair);
-        if (canonical(sub(if_false, if_true)) == d) return min(pair);
+        if (canonical(sub(if_true, if_false)) == d)
+          return max(pair);
+        if (canonical(sub(if_false, if_true)) == d)
+          return min(pair);
       }
     }
   }
@@ -670,10 +796,13 @@ Id CanonicalForms::select(Id cond, Id if_true, Id if_false) {
 
 Id CanonicalForms::canonical(Id a) {
   const Form& f = forms_[a];
-  if (f.kind != Form::Kind::Finite) return a;
-  if (f.num.empty() || (f.num.size() == 1 && f.num[0].second == 1)) return a;
+  if (f.kind != Form::Kind::Finite)
+    return a;
+  if (f.num.empty() || (f.num.size() == 1 && f.num[0].second == 1))
+    return a;
   auto it = canonical_cache_.find(a);
-  if (it != canonical_cache_.end()) return it->second;
+  if (it != canonical_cache_.end())
+    return it->second;
   const Form copy = f;
   Form expanded = from_sum(expand_numerator(copy));
   Id result;
@@ -692,12 +821,14 @@ Id CanonicalForms::canonical(Id a) {
 bool CanonicalForms::equal_by_cross_multiplication(Id a, Id b) {
   const Form x = forms_[canonical(a)];
   const Form y = forms_[canonical(b)];
-  if (x.kind != Form::Kind::Finite || y.kind != Form::Kind::Finite) return false;
+  if (x.kind != Form::Kind::Finite || y.kind != Form::Kind::Finite)
+    return false;
   auto denominator = [&](const Form& f) {
     Sum s;
     s.terms.push_back(make_term(Coef(1), 0, 0));
     for (const auto& [id, k] : f.den) {
-      for (int32_t i = 0; i < k; ++i) s = sum_mul(s, sums_[id]);
+      for (int32_t i = 0; i < k; ++i)
+        s = sum_mul(s, sums_[id]);
     }
     return s;
   };
@@ -714,41 +845,52 @@ bool CanonicalForms::equal_by_cross_multiplication(Id a, Id b) {
 std::string CanonicalForms::print(Id id) const {
   const Form& f = forms_[id];
   switch (f.kind) {
-    case Form::Kind::PosInf: return "inf";
-    case Form::Kind::NegInf: return "-inf";
-    case Form::Kind::Undefined: return "undefined(" + f.reason + ")";
-    default: break;
+  case Form::Kind::PosInf:
+    return "inf";
+  case Form::Kind::NegInf:
+    return "-inf";
+  case Form::Kind::Undefined:
+    return "undefined(" + f.reason + ")";
+  default:
+    break;
   }
   auto print_mono = [&](Id m) {
     std::string s;
     for (const auto& [atom, k] : monomials_[m].factors) {
-      if (!s.empty()) s += "*";
+      if (!s.empty())
+        s += "*";
       const Atom& at = atoms_[atom];
       if (at.kind == Atom::Kind::Symbol) {
         s += at.name;
       } else {
         s += at.name + "(";
-        for (size_t i = 0; i < at.args.size(); ++i) s += (i ? ", " : "") + print(at.args[i]);
+        for (size_t i = 0; i < at.args.size(); ++i)
+          s += (i ? ", " : "") + print(at.args[i]);
         s += ")";
       }
-      if (k != 1) s += "^" + std::to_string(k);
+      if (k != 1)
+        s += "^" + std::to_string(k);
     }
     return s;
   };
   std::function<std::string(const Term&)> print_term;
   auto print_sum = [&](Id sid) {
     std::string s;
-    for (const auto& t : sums_[sid].terms) s += (s.empty() ? "" : " + ") + print_term(t);
+    for (const auto& t : sums_[sid].terms)
+      s += (s.empty() ? "" : " + ") + print_term(t);
     return s.empty() ? std::string("0") : s;
   };
   print_term = [&](const Term& t) {
     std::string s = t.coef.to_string();
-    if (t.mono != 0) s += "*" + print_mono(t.mono);
-    if (t.exp != 0) s += "*exp(" + print_sum(t.exp) + ")";
+    if (t.mono != 0)
+      s += "*" + print_mono(t.mono);
+    if (t.exp != 0)
+      s += "*exp(" + print_sum(t.exp) + ")";
     return s;
   };
   std::string s = print_term(f.scalar);
-  for (const auto& [sid, k] : f.num) s += "*(" + print_sum(sid) + ")" + (k != 1 ? "^" + std::to_string(k) : "");
+  for (const auto& [sid, k] : f.num)
+    s += "*(" + print_sum(sid) + ")" + (k != 1 ? "^" + std::to_string(k) : "");
   if (!f.den.empty()) {
     s += " / (";
     for (size_t i = 0; i < f.den.size(); ++i) {
@@ -760,4 +902,4 @@ std::string CanonicalForms::print(Id id) const {
   return s;
 }
 
-}  // namespace volta::canonical
+} // namespace volta::canonical

@@ -40,31 +40,31 @@ struct BudgetExceeded : std::runtime_error {
 struct Atom {
   enum class Kind : uint8_t { Symbol, Apply };
   Kind kind = Kind::Symbol;
-  uint64_t key = 0;       // Symbol: the caller's identity for the leaf
-  std::string name;       // Symbol: printed name; Apply: function name
-  std::vector<Id> args;   // Apply: canonical forms of the arguments
+  uint64_t key = 0;     // Symbol: the caller's identity for the leaf
+  std::string name;     // Symbol: printed name; Apply: function name
+  std::vector<Id> args; // Apply: canonical forms of the arguments
 };
 
 // c · m · exp(p)
 struct Term {
   Coef coef;
-  Id mono = 0;  // 0: the empty monomial (1)
-  Id exp = 0;   // a Sum without exponentials; 0: the zero polynomial (no exponential)
+  Id mono = 0; // 0: the empty monomial (1)
+  Id exp = 0;  // a Sum without exponentials; 0: the zero polynomial (no exponential)
 };
 
 struct Form {
   enum class Kind : uint8_t { Finite, PosInf, NegInf, Undefined };
   Kind kind = Kind::Finite;
-  Term scalar;  // coef 0: the value zero (no factors)
-  std::vector<std::pair<Id, int32_t>> num;  // monic sums and multiplicities, by id
+  Term scalar;                             // coef 0: the value zero (no factors)
+  std::vector<std::pair<Id, int32_t>> num; // monic sums and multiplicities, by id
   std::vector<std::pair<Id, int32_t>> den;
-  std::string reason;  // Undefined: why
+  std::string reason; // Undefined: why
 
   bool is_zero() const { return kind == Kind::Finite && scalar.coef.is_zero(); }
 };
 
 class CanonicalForms {
- public:
+public:
   CanonicalForms();
 
   // ---- building
@@ -114,16 +114,16 @@ class CanonicalForms {
 
   // ---- internal representation (exposed for evaluation and tests)
   struct Monomial {
-    std::vector<std::pair<Id, int32_t>> factors;  // atom ids, nonzero powers, by atom id
+    std::vector<std::pair<Id, int32_t>> factors; // atom ids, nonzero powers, by atom id
   };
   struct Sum {
-    std::vector<Term> terms;  // by (mono, exp); no zero coefficient
+    std::vector<Term> terms; // by (mono, exp); no zero coefficient
   };
   const Atom& atom(Id id) const { return atoms_[id]; }
   const Monomial& monomial(Id id) const { return monomials_[id]; }
   const Sum& sum(Id id) const { return sums_[id]; }
 
- private:
+private:
   // interning
   Id intern_form(Form f);
   Id intern_atom(Atom a);
@@ -137,16 +137,16 @@ class CanonicalForms {
   Id poly_neg(Id a);
   Term term_mul(const Term& a, const Term& b);
   Term term_inverse(const Term& a);
-  int compare_poly(Id a, Id b) const;  // value order, invariant under adding a polynomial
-  int compare_mono(Id a, Id b) const;  // invariant under multiplying by a monomial
+  int compare_poly(Id a, Id b) const; // value order, invariant under adding a polynomial
+  int compare_mono(Id a, Id b) const; // invariant under multiplying by a monomial
   int compare_terms(const Term& a, const Term& b) const;
 
   // sums
-  Sum make_sum(std::vector<Term> terms);  // sorts and merges
+  Sum make_sum(std::vector<Term> terms); // sorts and merges
   Sum sum_mul(Sum a, Sum b);
   Sum sum_scale(const Sum& a, Term t);
   Sum expand_numerator(const Form& f);
-  Form from_sum(Sum s);  // scalar × monic factor
+  Form from_sum(Sum s); // scalar × monic factor
   Id form_from_sum(Sum s) { return intern_form(from_sum(std::move(s))); }
   Id multiply_factors(const Form& a, const Form& b);
   bool is_positive_constant_like(const Form& f) const;
@@ -163,4 +163,4 @@ class CanonicalForms {
   size_t terms_used_ = 0;
 };
 
-}  // namespace volta::canonical
+} // namespace volta::canonical

@@ -11,33 +11,40 @@
 namespace volta::canonical {
 
 class FlatIndex {
- public:
+public:
   static constexpr uint32_t kEmpty = ~uint32_t{0};
 
   // The id of an entry with hash `h` that `same(id)` accepts, or kEmpty.
   template <class Same>
   uint32_t find(uint64_t h, Same&& same) const {
-    if (ids_.empty()) return kEmpty;
+    if (ids_.empty())
+      return kEmpty;
     for (size_t i = slot(h);; i = (i + 1) & mask_) {
-      if (ids_[i] == kEmpty) return kEmpty;
-      if (hashes_[i] == h && same(ids_[i])) return ids_[i];
+      if (ids_[i] == kEmpty)
+        return kEmpty;
+      if (hashes_[i] == h && same(ids_[i]))
+        return ids_[i];
     }
   }
 
   void insert(uint64_t h, uint32_t id) {
-    if ((size_ + 1) * 2 > ids_.size()) grow();
+    if ((size_ + 1) * 2 > ids_.size())
+      grow();
     place(h, id);
     ++size_;
   }
 
   size_t size() const { return size_; }
 
- private:
-  size_t slot(uint64_t h) const { return static_cast<size_t>((h ^ (h >> 29)) * 0x9E3779B97F4A7C15ull >> 7) & mask_; }
+private:
+  size_t slot(uint64_t h) const {
+    return static_cast<size_t>((h ^ (h >> 29)) * 0x9E3779B97F4A7C15ull >> 7) & mask_;
+  }
 
   void place(uint64_t h, uint32_t id) {
     size_t i = slot(h);
-    while (ids_[i] != kEmpty) i = (i + 1) & mask_;
+    while (ids_[i] != kEmpty)
+      i = (i + 1) & mask_;
     hashes_[i] = h;
     ids_[i] = id;
   }
@@ -50,7 +57,8 @@ class FlatIndex {
     ids_.assign(capacity, kEmpty);
     mask_ = capacity - 1;
     for (size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i] != kEmpty) place(hashes[i], ids[i]);
+      if (ids[i] != kEmpty)
+        place(hashes[i], ids[i]);
     }
   }
 
@@ -60,4 +68,4 @@ class FlatIndex {
   size_t size_ = 0;
 };
 
-}  // namespace volta::canonical
+} // namespace volta::canonical

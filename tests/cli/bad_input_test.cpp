@@ -1,8 +1,8 @@
 // Every class of bad input ends with exit status 2 and a located message; a bad entry is
 // reported as ERROR with its reason while the other entries still run.
-#include "cli_test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "cli_test_util.hpp"
 
 namespace volta::cli_test {
 namespace {

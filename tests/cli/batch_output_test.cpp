@@ -1,10 +1,10 @@
 // What a batch prints: result lines and the summary table (golden files, times normalized),
 // plain output without escape codes when stdout is not a terminal, and the single-pair modes.
-#include "cli_test_util.hpp"
-
 #include <cstdlib>
 #include <gtest/gtest.h>
 #include <regex>
+
+#include "cli_test_util.hpp"
 
 namespace volta::cli_test {
 namespace {

@@ -1,11 +1,11 @@
 // The CI views read back: the JSON report has every documented field, the JUnit file is
 // well-formed XML with the structure JUnit consumers require, and the SARIF log has what SARIF
 // 2.1.0 requires and locates findings at CUDA (else PTX) lines.
-#include "cli_test_util.hpp"
-#include "mini_xml.hpp"
-
 #include <gtest/gtest.h>
 #include <set>
+
+#include "cli_test_util.hpp"
+#include "mini_xml.hpp"
 
 namespace volta::cli_test {
 namespace {

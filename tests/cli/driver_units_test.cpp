@@ -1,5 +1,11 @@
 // Unit tests of the driver pieces behind the tool: shard parsing and selection, the watchdog,
 // the proof-cache folder (validation, damage, threads), XML escaping, URIs, summaries.
+#include <atomic>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <thread>
+
 #include "cli_test_util.hpp"
 #include "engine/driver/batch.hpp"
 #include "engine/driver/junit_report.hpp"
@@ -7,12 +13,6 @@
 #include "engine/driver/report_json.hpp"
 #include "engine/driver/sarif_report.hpp"
 #include "engine/driver/watchdog.hpp"
-
-#include <atomic>
-#include <fmt/format.h>
-#include <gtest/gtest.h>
-#include <sstream>
-#include <thread>
 
 namespace volta::cli_test {
 namespace {

@@ -1,8 +1,8 @@
 // Resource guards: an entry past its time, its memory, its instruction or its term budget ends
 // UNKNOWN with the reason; the batch goes on and exits 1, never crashes or hangs.
-#include "cli_test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "cli_test_util.hpp"
 
 namespace volta::cli_test {
 namespace {

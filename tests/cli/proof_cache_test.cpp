@@ -1,8 +1,8 @@
 // --cache DIR: a second run of the same batch proves from the cache, with the same verdicts; a
 // damaged cache file is ignored with a warning and proved again, never trusted.
-#include "cli_test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "cli_test_util.hpp"
 
 namespace volta::cli_test {
 namespace {

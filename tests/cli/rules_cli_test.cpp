@@ -1,8 +1,8 @@
 // `volta-eg rules check`, `prove --rules FILE` and `volta-eg explain` from the command line:
 // exit statuses, located errors, and what the output says.
-#include "cli_test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "cli_test_util.hpp"
 
 namespace volta::cli_test {
 namespace {
@@ -18,7 +18,8 @@ TEST(RulesCli, UnsoundRulesFailWithTheirLocation) {
   write_file(dir / "mine.rules", "; mine\n(rule ok (* ?a 1) ?a)\n(rule bad (+ ?a ?b) ?a)\n");
   const ToolRun r = run_tool({"rules", "check", "--no-z3", "mine.rules"}, dir);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("mine.rules:3:1: error: rule 'bad' is UNSOUND: at "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mine.rules:3:1: error: rule 'bad' is UNSOUND: at "), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("mine.rules:2:1: rule 'ok': decided"), std::string::npos) << r.out;
 }
 
@@ -27,8 +28,12 @@ TEST(RulesCli, SyntaxErrorsExitTwo) {
   write_file(dir / "broken.rules", "(rule a (+ ?x 0) ?x)\n(rule b (foo ?x) ?x)\n(rule c)");
   const ToolRun r = run_tool({"rules", "check", "broken.rules"}, dir);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("broken.rules:2:10: error: rule 'b': unknown operator 'foo'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("broken.rules:3:1: error: rule 'c' has no left-hand side"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("broken.rules:2:10: error: rule 'b': unknown operator 'foo'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("broken.rules:3:1: error: rule 'c' has no left-hand side"),
+            std::string::npos)
+      << r.err;
   write_file(dir / "unclosed.rules", "(rule a (+ ?x 0) ?x)\n(rule c");
   const ToolRun u = run_tool({"rules", "check", "unclosed.rules"}, dir);
   EXPECT_EQ(u.exit_code, 2);
@@ -38,50 +43,53 @@ TEST(RulesCli, SyntaxErrorsExitTwo) {
 TEST(RulesCli, ProveRefusesAnUnsoundRuleFile) {
   const auto dir = scratch_dir("prove-unsound-rules");
   write_file(dir / "bad.rules", "(rule bad (max ?a ?b) ?a)\n");
-  const ToolRun r = run_tool({"prove", "--batch", source_dir() + "/examples/manifest.json", "--filter", "gemm_tiled",
-                              "--no-z3", "--rules", "bad.rules"},
+  const ToolRun r = run_tool({"prove", "--batch", source_dir() + "/examples/manifest.json",
+                              "--filter", "gemm_tiled", "--no-z3", "--rules", "bad.rules"},
                              dir);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("bad.rules:1:1: error: rule 'bad' is UNSOUND"), std::string::npos) << r.err;
   write_file(dir / "dup.rules", "(rule exp-zero (exp 0) 1)\n");
-  const ToolRun d = run_tool({"prove", "--batch", source_dir() + "/examples/manifest.json", "--filter", "gemm_tiled",
-                              "--rules", "dup.rules"},
+  const ToolRun d = run_tool({"prove", "--batch", source_dir() + "/examples/manifest.json",
+                              "--filter", "gemm_tiled", "--rules", "dup.rules"},
                              dir);
   EXPECT_EQ(d.exit_code, 2);
-  EXPECT_NE(d.err.find("dup.rules:1:1: error: duplicate rule name 'exp-zero'"), std::string::npos) << d.err;
+  EXPECT_NE(d.err.find("dup.rules:1:1: error: duplicate rule name 'exp-zero'"), std::string::npos)
+      << d.err;
 }
 
 TEST(RulesCli, ProveUsesASoundRuleFile) {
   const auto dir = scratch_dir("prove-good-rules");
   write_file(dir / "good.rules", "(rule tanh-odd (tanh (neg ?x)) (neg (tanh ?x)))\n");
-  const ToolRun r = run_tool({"prove", "--batch", source_dir() + "/examples/manifest.json", "--filter", "gemm_tiled",
-                              "--rules", "good.rules", "--report", "r.json"},
-                             dir);
+  const ToolRun r =
+      run_tool({"prove", "--batch", source_dir() + "/examples/manifest.json", "--filter",
+                "gemm_tiled", "--rules", "good.rules", "--report", "r.json"},
+               dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto report = read_json(dir / "r.json");
   EXPECT_EQ(report["options"]["rules"][0], "good.rules");
 }
 
 TEST(ExplainCli, ShowsTheCheckedRewriteChain) {
-  const ToolRun r = run_tool({"explain", "--batch", "examples/manifest.json", "--filter", "gemm_tiled", "--element",
-                              "C[5]", "--no-z3"});
+  const ToolRun r = run_tool({"explain", "--batch", "examples/manifest.json", "--filter",
+                              "gemm_tiled", "--element", "C[5]", "--no-z3"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("EQUIVALENT (e-graph)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("checker: ok"), std::string::npos) << r.out;
 }
 
 TEST(ExplainCli, CounterexampleAndBadElement) {
-  const ToolRun r = run_tool({"explain", "--batch", "examples/manifest.json", "--filter", "gemm_wrong", "--element",
-                              "C[31]", "--no-z3"});
+  const ToolRun r = run_tool({"explain", "--batch", "examples/manifest.json", "--filter",
+                              "gemm_wrong", "--element", "C[31]", "--no-z3"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("NOT_EQUIVALENT"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("confirmed by exact evaluation"), std::string::npos) << r.out;
-  const ToolRun bad = run_tool({"explain", "--batch", "examples/manifest.json", "--filter", "gemm_wrong",
-                                "--element", "C[99999]", "--no-z3"});
+  const ToolRun bad = run_tool({"explain", "--batch", "examples/manifest.json", "--filter",
+                                "gemm_wrong", "--element", "C[99999]", "--no-z3"});
   EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
-  EXPECT_NE(bad.out.find("no element C[99999] is written by both kernels"), std::string::npos) << bad.out;
-  const ToolRun two = run_tool({"explain", "--batch", "examples/manifest.json", "--filter", "gemm", "--element",
-                                "C[0]", "--no-z3"});
+  EXPECT_NE(bad.out.find("no element C[99999] is written by both kernels"), std::string::npos)
+      << bad.out;
+  const ToolRun two = run_tool({"explain", "--batch", "examples/manifest.json", "--filter", "gemm",
+                                "--element", "C[0]", "--no-z3"});
   EXPECT_EQ(two.exit_code, 2);
   EXPECT_NE(two.err.find("explain needs exactly one"), std::string::npos) << two.err;
 }

@@ -1,10 +1,10 @@
 // Sharding (--shard I/N) and `volta-eg merge`: the shards of a batch are disjoint, cover it, and
 // merge into the report of the unsharded run (timings aside); merge refuses what does not fit.
-#include "cli_test_util.hpp"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <set>
+
+#include "cli_test_util.hpp"
 
 namespace volta::cli_test {
 namespace {

@@ -3,10 +3,10 @@
 // each of the 26 equivalences with zero Z3 calls, and writes JSON, JUnit and SARIF reports.
 // About half a minute on two cores in a release build; labelled `slow` (the sanitizer run skips
 // it). Skipped with a message when the corpus is absent, as it is for users.
+#include <gtest/gtest.h>
+
 #include "../cli/cli_test_util.hpp"
 #include "../cli/mini_xml.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::cli_test {
 namespace {
@@ -19,8 +19,8 @@ TEST(Corpus, EveryEntryHasItsExpectedVerdictWithoutZ3) {
     GTEST_SKIP() << "corpus not found at " << corpus;
   }
   const auto dir = scratch_dir("corpus-prove");
-  const ToolRun r = run_tool({"prove", "--batch", (corpus / "benchmarks.json").string(), "-j", "2", "--report",
-                              "r.json", "--junit", "r.xml", "--sarif", "r.sarif"},
+  const ToolRun r = run_tool({"prove", "--batch", (corpus / "benchmarks.json").string(), "-j", "2",
+                              "--report", "r.json", "--junit", "r.xml", "--sarif", "r.sarif"},
                              dir, 1200);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = read_json(dir / "r.json");
@@ -38,9 +38,9 @@ TEST(Corpus, EveryEntryHasItsExpectedVerdictWithoutZ3) {
     EXPECT_EQ(e["z3_calls"], 0) << e["name"];
     EXPECT_EQ(e["elements"]["z3"], 0) << e["name"];
     EXPECT_EQ(e["elements"]["unknown"], 0) << e["name"];
-    EXPECT_EQ(e["elements"]["total"].get<uint64_t>(),
-              e["elements"]["direct"].get<uint64_t>() + e["elements"]["reused"].get<uint64_t>() +
-                  e["elements"]["rules"].get<uint64_t>())
+    EXPECT_EQ(e["elements"]["total"].get<uint64_t>(), e["elements"]["direct"].get<uint64_t>() +
+                                                          e["elements"]["reused"].get<uint64_t>() +
+                                                          e["elements"]["rules"].get<uint64_t>())
         << e["name"];
     EXPECT_GT(e["elements"]["total"].get<uint64_t>(), 0u) << e["name"];
   }

@@ -1,11 +1,11 @@
 // n-ary associative-commutative operators: flattening on insertion, sorted multisets, re-sorting
 // on rebuild, and the comparison with binary AC rewriting.
 
-#include "egraph/runner.hpp"
-#include "test_util.hpp"
-
 #include <algorithm>
 #include <random>
+
+#include "egraph/runner.hpp"
+#include "test_util.hpp"
 
 namespace volta::egraph {
 namespace {

@@ -1,11 +1,11 @@
 // Determinism: the same input gives the same classes, ids and statistics whatever the number of
 // search threads (TBB runs the read-only search in parallel; everything else is sequential).
 
-#include "egraph/runner.hpp"
-#include "test_util.hpp"
-
 #include <random>
 #include <tbb/global_control.h>
+
+#include "egraph/runner.hpp"
+#include "test_util.hpp"
 
 namespace volta::egraph {
 namespace {

@@ -1,6 +1,10 @@
 // The worked example of docs/egraph.md. The code between the markers below is copied verbatim
 // into the documentation; DocsExample.DocumentationHoldsThisCode fails when the two drift apart.
 
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
 #include "egraph/arith.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/explain.hpp"
@@ -8,10 +12,6 @@
 #include "egraph/extract.hpp"
 #include "egraph/runner.hpp"
 #include "egraph/sexpr.hpp"
-
-#include <fstream>
-#include <gtest/gtest.h>
-#include <sstream>
 
 namespace volta::egraph {
 namespace {

@@ -1,9 +1,9 @@
 // E-matching, including the n-ary AC semantics documented in docs/egraph.md.
 
+#include <set>
+
 #include "egraph/ematch.hpp"
 #include "test_util.hpp"
-
-#include <set>
 
 namespace volta::egraph {
 namespace {

@@ -1,12 +1,12 @@
 // Explanations: produced by the e-graph, replayed by the independent checker.
 
+#include <random>
+
 #include "egraph/explain.hpp"
 #include "egraph/explain_check.hpp"
 #include "egraph/extract.hpp"
 #include "egraph/runner.hpp"
 #include "test_util.hpp"
-
-#include <random>
 
 namespace volta::egraph {
 namespace {

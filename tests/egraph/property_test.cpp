@@ -1,10 +1,10 @@
 // Random property tests: after every rebuild the invariants hold, and the e-graph's equalities
 // are exactly those of a naive congruence closure computed independently.
 
-#include "test_util.hpp"
-
 #include <map>
 #include <random>
+
+#include "test_util.hpp"
 
 namespace volta::egraph {
 namespace {

@@ -1,9 +1,9 @@
 // The runner: stop reasons, limits, hooks, reports; the backoff scheduler.
 
+#include <thread>
+
 #include "egraph/runner.hpp"
 #include "test_util.hpp"
-
-#include <thread>
 
 namespace volta::egraph {
 namespace {

@@ -1,10 +1,10 @@
 // S-expression reader and printer: terms, rationals, located errors.
 
+#include <gtest/gtest.h>
+
 #include "egraph/arith.hpp"
 #include "egraph/pattern.hpp"
 #include "egraph/sexpr.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::egraph {
 namespace {

@@ -1,15 +1,15 @@
 #pragma once
 // Helpers shared by the e-graph tests.
 
-#include "egraph/arith.hpp"
-#include "egraph/egraph.hpp"
-#include "egraph/rewrite.hpp"
-#include "egraph/sexpr.hpp"
-
 #include <gtest/gtest.h>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "egraph/arith.hpp"
+#include "egraph/egraph.hpp"
+#include "egraph/rewrite.hpp"
+#include "egraph/sexpr.hpp"
 
 namespace volta::egraph::testing {
 

@@ -1,14 +1,14 @@
 // Unit tests of the building blocks: union-find, the flat hashcons table, IdVec, interners.
 
-#include "egraph/hashcons.hpp"
-#include "egraph/id_vec.hpp"
-#include "egraph/interner.hpp"
-#include "egraph/union_find.hpp"
-
 #include <gtest/gtest.h>
 #include <random>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "egraph/hashcons.hpp"
+#include "egraph/id_vec.hpp"
+#include "egraph/interner.hpp"
+#include "egraph/union_find.hpp"
 
 namespace volta::egraph {
 namespace {

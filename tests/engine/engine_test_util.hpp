@@ -2,14 +2,6 @@
 // outputs back as printed expressions, exact constants or values at a point.
 #pragma once
 
-#include "engine/driver/safety_check.hpp"
-#include "engine/exec/run_kernel.hpp"
-#include "engine/launch/manifest.hpp"
-#include "engine/prove/evaluate.hpp"
-#include "engine/prove/pair_prover.hpp"
-#include "engine/symbolic/printer.hpp"
-#include "engine/verdict.hpp"
-
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -25,6 +17,14 @@
 #include <string_view>
 #include <unistd.h>
 #include <vector>
+
+#include "engine/driver/safety_check.hpp"
+#include "engine/exec/run_kernel.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/prove/evaluate.hpp"
+#include "engine/prove/pair_prover.hpp"
+#include "engine/symbolic/printer.hpp"
+#include "engine/verdict.hpp"
 
 namespace volta {
 // Verdicts print as their words in failed expectations.

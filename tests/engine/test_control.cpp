@@ -1,10 +1,10 @@
 // Comparisons, predicates, selection, predication, branches, loops, ret/exit and the special
 // registers (thread, CTA, lane and warp ids).
-#include "engine_test_util.hpp"
-
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -1,13 +1,13 @@
 // The 13 race_check entries of the Volta corpus (../shared/volta-corpus/benchmarks.json): the
 // racy kernels of the Harris reduction tutorial and the pre-/post-fix kernels of OpenMM and
 // Megatron-LM. 8 are DATA_RACE, with both accesses reported; 5 are RACE_FREE.
-#include "engine_test_util.hpp"
-
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

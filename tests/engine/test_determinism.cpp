@@ -1,13 +1,13 @@
 // Determinism: kernels run with `ctas: all` (CTAs in parallel with TBB) print the same output
 // expressions and report the same failure run after run and whatever the number of TBB threads;
 // the pair prover's verdicts and counterexamples do not move either.
-#include "engine_test_util.hpp"
-
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <tbb/global_control.h>
 #include <vector>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

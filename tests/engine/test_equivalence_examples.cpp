@@ -1,12 +1,12 @@
 // The example manifests end to end: every entry of the demo (examples/manifest.json), the
 // mutation suite, the advanced kernels and the sums of the safety manifest gives its expected
 // verdict; EQUIVALENT decides every element, NOT_EQUIVALENT carries a confirmed counterexample.
-#include "engine_test_util.hpp"
-
 #include <cctype>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

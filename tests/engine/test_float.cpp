@@ -1,11 +1,11 @@
 // Float semantics over the reals: the structure of the output expressions, exact rational
 // constants, .sat/.relu, transcendental functions as symbols, f16/bf16 values and packed f16x2
 // arithmetic, and exact values of outputs at a point.
-#include "engine_test_util.hpp"
-
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -2,12 +2,12 @@
 // every pair is EQUIVALENT and the lifts are counted in the kernel summaries; bit tricks that
 // are not a recognized idiom (or a recognized idiom with its parts mixed up) are UNSUPPORTED,
 // never a value.
-#include "engine_test_util.hpp"
-
 #include <cctype>
 #include <gtest/gtest.h>
 #include <map>
 #include <string>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

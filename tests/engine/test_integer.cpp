@@ -1,11 +1,11 @@
 // Integer semantics on tiny one-thread kernels: every case computes one value from immediates and
 // stores it to out[0]; the test reads the exact integer back. Expected values follow the PTX ISA
 // (widths, signedness, wrap-around, clamped shift amounts), computed by hand.
-#include "engine_test_util.hpp"
-
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -1,9 +1,9 @@
 // Memory: vector accesses, index arrays (gathers), shared (static and dynamic), local, const,
 // module .global variables, generic addressing, inout/zero arrays, atomics and cp.async.
-#include "engine_test_util.hpp"
-
 #include <gtest/gtest.h>
 #include <string>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

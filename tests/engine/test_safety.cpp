@@ -2,11 +2,11 @@
 // report, and small kernels of our own for each class (races between warps and CTAs, races a warp
 // collective orders, deadlocks, barrier divergence, out-of-bounds and misaligned accesses,
 // uninitialized values, and kernels outside the structured-CTA class).
-#include "engine_test_util.hpp"
-
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -1,10 +1,10 @@
 // Warp collectives: shfl.sync in every mode with PTX's exact clamp/segment rules (which lane each
 // thread reads, and the predicate it gets), vote.sync, activemask and bar.warp.sync.
-#include "engine_test_util.hpp"
-
 #include <functional>
 #include <gtest/gtest.h>
 #include <string>
+
+#include "engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

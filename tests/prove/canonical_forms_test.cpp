@@ -8,7 +8,7 @@ namespace volta::canonical {
 namespace {
 
 class Forms : public ::testing::Test {
- protected:
+protected:
   CanonicalForms f;
   Id x = f.symbol(1, "x");
   Id y = f.symbol(2, "y");
@@ -38,15 +38,18 @@ TEST_F(Forms, ExponentialsFuse) {
 
 TEST_F(Forms, OnlineSoftmaxRescalingCancels) {
   // l2 = l1 * exp(m1 - m2) + exp(s - m2) with l1 = exp(s1 - m1): equals exp(s1 - m2) + exp(s - m2).
-  const Id m1 = f.symbol(10, "m1"), m2 = f.symbol(11, "m2"), s1 = f.symbol(12, "s1"), s = f.symbol(13, "s");
+  const Id m1 = f.symbol(10, "m1"), m2 = f.symbol(11, "m2"), s1 = f.symbol(12, "s1"),
+           s = f.symbol(13, "s");
   const Id l1 = f.exp(f.sub(s1, m1));
   const Id l2 = f.add(f.mul(l1, f.exp(f.sub(m1, m2))), f.exp(f.sub(s, m2)));
   EXPECT_TRUE(f.equal(l2, f.add(f.exp(f.sub(s1, m2)), f.exp(f.sub(s, m2)))));
   // O2 = (l1 * alpha * (N1 / l1) + P) / l2: the running denominator cancels.
   const Id n1 = f.mul(f.exp(f.sub(s1, m1)), x);
   const Id o1 = f.div(n1, l1);
-  const Id o2 = f.div(f.add(f.mul(f.mul(l1, f.exp(f.sub(m1, m2))), o1), f.mul(f.exp(f.sub(s, m2)), y)), l2);
-  const Id reference = f.div(f.add(f.mul(f.exp(s1), x), f.mul(f.exp(s), y)), f.add(f.exp(s1), f.exp(s)));
+  const Id o2 =
+      f.div(f.add(f.mul(f.mul(l1, f.exp(f.sub(m1, m2))), o1), f.mul(f.exp(f.sub(s, m2)), y)), l2);
+  const Id reference =
+      f.div(f.add(f.mul(f.exp(s1), x), f.mul(f.exp(s), y)), f.add(f.exp(s1), f.exp(s)));
   EXPECT_TRUE(f.equal(o2, reference));
 }
 
@@ -72,8 +75,8 @@ TEST_F(Forms, InfinitiesAreNotFoldedAway) {
   EXPECT_TRUE(f.is_undefined(f.add(f.pos_inf(), f.neg_inf())));
   EXPECT_TRUE(f.is_undefined(f.mul(c(0), f.pos_inf())));
   EXPECT_TRUE(f.is_undefined(f.div(x, c(0))));
-  EXPECT_TRUE(f.is_undefined(f.mul(x, f.pos_inf())));  // unknown sign
-  EXPECT_EQ(f.mul(f.exp(x), f.pos_inf()), f.pos_inf());  // exp is positive
+  EXPECT_TRUE(f.is_undefined(f.mul(x, f.pos_inf())));   // unknown sign
+  EXPECT_EQ(f.mul(f.exp(x), f.pos_inf()), f.pos_inf()); // exp is positive
 }
 
 TEST_F(Forms, SelectOfAComparisonIsMaxOrMin) {
@@ -86,9 +89,11 @@ TEST_F(Forms, SelectOfAComparisonIsMaxOrMin) {
 
 TEST_F(Forms, CoefficientsOverflowToBigRationals) {
   Id acc = x;
-  for (int i = 0; i < 80; ++i) acc = f.mul(acc, c(3));  // 3^80 x, far beyond 64 bits
+  for (int i = 0; i < 80; ++i)
+    acc = f.mul(acc, c(3)); // 3^80 x, far beyond 64 bits
   Id again = x;
-  for (int i = 0; i < 40; ++i) again = f.mul(again, c(9));
+  for (int i = 0; i < 40; ++i)
+    again = f.mul(again, c(9));
   EXPECT_TRUE(f.equal(acc, again));
   EXPECT_FALSE(f.equal(acc, f.mul(again, c(3))));
 }
@@ -98,12 +103,13 @@ TEST_F(Forms, BudgetStopsBlowUp) {
   Id p = c(1);
   bool stopped = false;
   try {
-    for (int i = 0; i < 20; ++i) p = f.canonical(f.mul(p, f.add(x, f.add(y, f.symbol(100 + i, "w")))));
+    for (int i = 0; i < 20; ++i)
+      p = f.canonical(f.mul(p, f.add(x, f.add(y, f.symbol(100 + i, "w")))));
   } catch (const BudgetExceeded&) {
     stopped = true;
   }
   EXPECT_TRUE(stopped);
 }
 
-}  // namespace
-}  // namespace volta::canonical
+} // namespace
+} // namespace volta::canonical

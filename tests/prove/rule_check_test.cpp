@@ -16,7 +16,8 @@ std::vector<RuleCheckResult> check(const std::string& text, bool z3 = true) {
   EXPECT_TRUE(errors.empty()) << errors.front().to_string();
   RuleCheckOptions o;
   o.points = 48;
-  if (z3) o.prover = smt::make_z3_fallback(5'000);
+  if (z3)
+    o.prover = smt::make_z3_fallback(5'000);
   return check_rules(lib, o);
 }
 
@@ -28,7 +29,8 @@ Status status_of(const std::string& rule, bool z3 = true) {
 
 TEST(RuleCheck, UnsoundValuesAreCaught) {
   EXPECT_EQ(status_of("(rule drop (+ ?a ?b) ?a)"), Status::Unsound);
-  EXPECT_EQ(status_of("(rule exp-of-product (exp (* ?a ?b)) (* (exp ?a) (exp ?b)))"), Status::Unsound);
+  EXPECT_EQ(status_of("(rule exp-of-product (exp (* ?a ?b)) (* (exp ?a) (exp ?b)))"),
+            Status::Unsound);
   EXPECT_EQ(status_of("(rule max-is-first (max ?a ?b) ?a)"), Status::Unsound);
   EXPECT_EQ(status_of("(rule sqrt-of-square (sqrt (* ?x ?x)) ?x)"), Status::Unsound);
   EXPECT_EQ(status_of("(rule sat-is-relu (min (max ?x 0) 1) (max ?x 0))"), Status::Unsound);
@@ -69,5 +71,5 @@ TEST(RuleCheck, AppliersAreTestedOnWhatTheyBuild) {
   EXPECT_TRUE(r[0].ok()) << to_string(r[0].status) << " " << r[0].detail;
 }
 
-}  // namespace
-}  // namespace volta::prove
+} // namespace
+} // namespace volta::prove

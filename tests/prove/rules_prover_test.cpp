@@ -15,12 +15,13 @@ using symbolic::Op;
 using Kind = ElementOutcome::Kind;
 
 class RulesProver : public ::testing::Test {
- protected:
+protected:
   RulesProver() : b(store) { a = store.add_array_name("A"); }
   ExprId A(uint32_t i) { return store.input(a, i); }
   ExprId c(long v) { return store.constant(v); }
   ExprId exp(ExprId x) { return b.unary(Op::Exp, x); }
-  ElementOutcome prove(ExprId ref, ExprId opt, bool saturate = true, const rules::RuleLibrary* lib = nullptr) {
+  ElementOutcome prove(ExprId ref, ExprId opt, bool saturate = true,
+                       const rules::RuleLibrary* lib = nullptr) {
     ProveOptions o;
     o.saturate = saturate;
     o.rules = lib;
@@ -32,7 +33,8 @@ class RulesProver : public ::testing::Test {
     EXPECT_EQ(with.how, "rules");
     EXPECT_FALSE(with.rules_used.empty());
     const ElementOutcome without = prove(ref, opt, false);
-    EXPECT_EQ(without.kind, Kind::Unknown) << "the canonical forms alone must not decide it: " << without.how;
+    EXPECT_EQ(without.kind, Kind::Unknown)
+        << "the canonical forms alone must not decide it: " << without.how;
   }
   symbolic::ExprStore store;
   symbolic::Builder b;
@@ -90,12 +92,14 @@ TEST_F(RulesProver, AResearchersRuleFileExtendsTheLibrary) {
   const ExprId ref = b.unary(Op::Tanh, b.neg(x)), opt = b.neg(b.unary(Op::Tanh, x));
   EXPECT_EQ(prove(ref, opt).kind, Kind::Unknown);
   rules::RuleLibrary lib = rules::RuleLibrary::shipped();
-  ASSERT_TRUE(lib.add(rules::RuleSource{"mine.rules", "(rule tanh-odd (tanh (neg ?x)) (neg (tanh ?x)))"}).empty());
+  ASSERT_TRUE(
+      lib.add(rules::RuleSource{"mine.rules", "(rule tanh-odd (tanh (neg ?x)) (neg (tanh ?x)))"})
+          .empty());
   const ElementOutcome out = prove(ref, opt, true, &lib);
   EXPECT_EQ(out.kind, Kind::Equivalent) << out.reason;
   ASSERT_EQ(out.rules_used.size(), 1u);
   EXPECT_EQ(out.rules_used[0], "tanh-odd");
 }
 
-}  // namespace
-}  // namespace volta::prove
+} // namespace
+} // namespace volta::prove

@@ -15,10 +15,11 @@ TEST(ShippedRules, EveryRuleIsSound) {
   const auto results = check_rules(lib, o);
   EXPECT_EQ(results.size(), lib.size());
   for (const auto& r : results) {
-    EXPECT_TRUE(r.ok()) << r.where << " " << r.rule << ": " << to_string(r.status) << " " << r.detail;
+    EXPECT_TRUE(r.ok()) << r.where << " " << r.rule << ": " << to_string(r.status) << " "
+                        << r.detail;
     EXPECT_GT(r.points, 0) << r.rule;
   }
 }
 
-}  // namespace
-}  // namespace volta::prove
+} // namespace
+} // namespace volta::prove

@@ -1,8 +1,8 @@
 // Spellings, lookups and equality of the syntax tree.
+#include <gtest/gtest.h>
+
 #include "ptx/ast.hpp"
 #include "test_util.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::ptx {
 namespace {

@@ -1,11 +1,11 @@
 // `volta-eg parse`: the real binary on a good and on a malformed file.
-#include "test_util.hpp"
-
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

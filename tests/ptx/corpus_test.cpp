@@ -1,10 +1,10 @@
 // Every PTX file we know of parses and survives the round trip: the Volta benchmark corpus,
 // the project's examples/, and the nvcc samples kept next to these tests.
-#include "test_util.hpp"
-
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

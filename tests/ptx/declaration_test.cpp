@@ -1,7 +1,7 @@
 // Declarations: registers, variables (module and function scope), parameters, functions.
-#include "test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

@@ -1,8 +1,8 @@
 // Malformed input: located diagnostics, rendering, recovery, and hostile bytes.
+#include <gtest/gtest.h>
+
 #include "ptx/diagnostic.hpp"
 #include "test_util.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::ptx {
 namespace {

@@ -1,7 +1,7 @@
 // Module directives, `.loc` mapping, pragmas, debug sections.
-#include "test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

@@ -1,10 +1,10 @@
 // Inputs that once crashed, hung or broke the round trip (and hand-made hostile ones), kept
 // under tests/ptx/fuzz-regressions/: each must be refused with diagnostics or round-trip.
-#include "test_util.hpp"
-
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

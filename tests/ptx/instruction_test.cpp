@@ -1,7 +1,7 @@
 // Opcodes, suffix decoding, guards.
-#include "test_util.hpp"
-
 #include <gtest/gtest.h>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

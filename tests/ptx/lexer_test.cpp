@@ -1,9 +1,9 @@
 // The lexer's token shapes.
-#include "ptx/lexer.hpp"
-
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
+
+#include "ptx/lexer.hpp"
 
 namespace volta::ptx::detail {
 namespace {

@@ -1,8 +1,8 @@
 // Every operand form.
-#include "test_util.hpp"
-
 #include <bit>
 #include <gtest/gtest.h>
+
+#include "test_util.hpp"
 
 namespace volta::ptx {
 namespace {

@@ -1,8 +1,8 @@
 // Printing: the round trip on constructed inputs and the instruction format.
+#include <gtest/gtest.h>
+
 #include "ptx/printer.hpp"
 #include "test_util.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::ptx {
 namespace {

@@ -1,8 +1,8 @@
 // The summary behind `volta-eg parse`.
+#include <gtest/gtest.h>
+
 #include "ptx/summary.hpp"
 #include "test_util.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::ptx {
 namespace {

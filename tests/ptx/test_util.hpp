@@ -1,17 +1,17 @@
 // Helpers shared by the PTX front-end tests.
 #pragma once
 
-#include "ptx/ast.hpp"
-#include "ptx/diagnostic.hpp"
-#include "ptx/parser.hpp"
-#include "ptx/printer.hpp"
-
 #include <algorithm>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "ptx/ast.hpp"
+#include "ptx/diagnostic.hpp"
+#include "ptx/parser.hpp"
+#include "ptx/printer.hpp"
 
 namespace volta::ptx::testing {
 

@@ -2,6 +2,8 @@
 // coincide are merged (the exp-polynomial class decided on insertion), constants get their node,
 // undefined values are never merged, a class keeps its lighter form; the canonical-term applier
 // and the explanation step verifier.
+#include <gtest/gtest.h>
+
 #include "egraph/egraph.hpp"
 #include "egraph/explain.hpp"
 #include "egraph/explain_check.hpp"
@@ -11,8 +13,6 @@
 #include "rules/appliers.hpp"
 #include "rules/canonical_analysis.hpp"
 #include "rules/rule_library.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::rules {
 namespace {
@@ -75,7 +75,8 @@ TEST_F(Analysis, UndefinedValuesAreNeverMerged) {
   g.rebuild();
   EXPECT_FALSE(g.is_equal(u1, u2));
   EXPECT_FALSE(a.is_defined(g, u1));
-  EXPECT_FALSE(same("(+ inf (neg inf))", "(+ inf (neg inf) 0)") && !g.is_equal(add("(+ inf (neg inf))"), add("(* 0 inf)")))
+  EXPECT_FALSE(same("(+ inf (neg inf))", "(+ inf (neg inf) 0)") &&
+               !g.is_equal(add("(+ inf (neg inf))"), add("(* 0 inf)")))
       << "both undefined: equal only if structurally the same node";
   EXPECT_FALSE(g.is_equal(add("(+ inf (neg inf))"), add("(* 0 inf)")));
   EXPECT_TRUE(same("(max x -inf)", "x"));
@@ -120,11 +121,15 @@ TEST_F(Analysis, CanonicalTermApplierBuildsTheNormalForm) {
 TEST(CanonicalFormVerifier, ReplaysStepsOnTerms) {
   MlLanguage ml = make_ml_language();
   const auto verify = canonical_form_verifier(ml);
-  auto tree = [&](const char* s) { return egraph::to_tree(egraph::parse_term_or_throw(s, ml.lang)); };
+  auto tree = [&](const char* s) {
+    return egraph::to_tree(egraph::parse_term_or_throw(s, ml.lang));
+  };
   EXPECT_TRUE(verify(ml.lang, tree("(* x (+ y 1))"), tree("(+ x (* x y))")));
-  EXPECT_TRUE(verify(ml.lang, tree("(/ (exp a) (+ (exp a) (exp b)))"), tree("(/ 1 (+ 1 (exp (+ b (neg a)))))")));
+  EXPECT_TRUE(verify(ml.lang, tree("(/ (exp a) (+ (exp a) (exp b)))"),
+                     tree("(/ 1 (+ 1 (exp (+ b (neg a)))))")));
   EXPECT_FALSE(verify(ml.lang, tree("(* x y)"), tree("(+ x y)")));
-  EXPECT_FALSE(verify(ml.lang, tree("(+ inf (neg inf))"), tree("(+ inf (neg inf))"))) << "undefined on both sides";
+  EXPECT_FALSE(verify(ml.lang, tree("(+ inf (neg inf))"), tree("(+ inf (neg inf))")))
+      << "undefined on both sides";
 }
 
 class ExplainedAnalysis : public Analysis {

@@ -1,11 +1,10 @@
 // The predicates of rule conditions, read off canonical forms: each must hold at every real
 // point (a false answer only means "not known").
-#include "rules/form_predicates.hpp"
-#include "rules/node_forms.hpp"
+#include <gtest/gtest.h>
 
 #include "egraph/sexpr.hpp"
-
-#include <gtest/gtest.h>
+#include "rules/form_predicates.hpp"
+#include "rules/node_forms.hpp"
 
 namespace volta::rules {
 namespace {

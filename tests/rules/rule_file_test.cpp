@@ -1,9 +1,9 @@
 // Rule files: what parses, what each mistake is told as (file:line:col), and the shipped
 // library (every file builds, names are unique, birules give two rules).
-#include "rules/rule_library.hpp"
-
 #include <gtest/gtest.h>
 #include <set>
+
+#include "rules/rule_library.hpp"
 
 namespace volta::rules {
 namespace {
@@ -61,9 +61,10 @@ TEST(RuleFile, SyntaxErrorsAreLocated) {
             "t.rules:1:7: error: a rule needs a name (a plain atom) after 'rule'");
   EXPECT_EQ(errors_of("(rule a (+ ?x 0) ?x :when (nonzero ?x))")[0],
             "t.rules:1:21: error: unknown keyword ':when' (expected ':if')");
-  EXPECT_EQ(errors_of("(rule a (+ ?x 0) ?x :if (even ?x))")[0],
-            "t.rules:1:26: error: unknown predicate 'even' (expected finite, total, const, positive, "
-            "negative, nonneg or nonzero)");
+  EXPECT_EQ(
+      errors_of("(rule a (+ ?x 0) ?x :if (even ?x))")[0],
+      "t.rules:1:26: error: unknown predicate 'even' (expected finite, total, const, positive, "
+      "negative, nonneg or nonzero)");
   EXPECT_EQ(errors_of("(rule a (+ ?x 0) ?x :if)")[0],
             "t.rules:1:21: error: ':if' needs at least one condition such as (nonzero ?a)");
   EXPECT_EQ(errors_of("(birule a (+ ?x 0) :apply canonical-term)")[0],
@@ -74,13 +75,15 @@ TEST(RuleFile, SyntaxErrorsAreLocated) {
 }
 
 TEST(RuleFile, PatternErrorsAreLocatedToo) {
-  EXPECT_EQ(errors_of("(rule a (foo ?x) ?x)")[0], "t.rules:1:10: error: rule 'a': unknown operator 'foo'");
+  EXPECT_EQ(errors_of("(rule a (foo ?x) ?x)")[0],
+            "t.rules:1:10: error: rule 'a': unknown operator 'foo'");
   EXPECT_EQ(errors_of("(rule a (exp ?x ?y) ?x)")[0],
             "t.rules:1:9: error: rule 'a': operator 'exp' takes 1 argument(s), found 2");
   EXPECT_EQ(errors_of("(rule a (+ ?x 0) ?y)")[0],
             "t.rules:1:18: error: rule 'a': variable ?y is not bound by the left-hand side");
-  EXPECT_EQ(errors_of("(rule a (+ ?x 0) ?x :if (nonzero ?z))")[0],
-            "t.rules:1:1: error: rule 'a': the condition on ?z names no variable of the left-hand side");
+  EXPECT_EQ(
+      errors_of("(rule a (+ ?x 0) ?x :if (nonzero ?z))")[0],
+      "t.rules:1:1: error: rule 'a': the condition on ?z names no variable of the left-hand side");
   EXPECT_EQ(errors_of("(rule a (+ ?x 0) :apply nothing)")[0],
             "t.rules:1:1: error: rule 'a': unknown applier 'nothing' (known: canonical-term)");
   EXPECT_EQ(errors_of("(rule a (+ ?x 0) ?x)\n(rule a (* ?x 1) ?x)")[0],
@@ -101,7 +104,8 @@ TEST(RuleFile, PatternErrorsAreLocatedToo) {
 
 TEST(RuleFile, NothingIsAddedFromAFileWithAnError) {
   RuleLibrary lib;
-  EXPECT_FALSE(lib.add(RuleSource{"t.rules", "(rule a (+ ?x 0) ?x)\n(rule b (foo ?x) ?x)"}).empty());
+  EXPECT_FALSE(
+      lib.add(RuleSource{"t.rules", "(rule a (+ ?x 0) ?x)\n(rule b (foo ?x) ?x)"}).empty());
   EXPECT_EQ(lib.size(), 0u);
   EXPECT_FALSE(lib.add_file("/nonexistent/x.rules").empty());
 }
@@ -112,9 +116,10 @@ TEST(RuleFile, ShippedLibraryBuildsWithUniqueNames) {
   std::set<std::string> files;
   for (const auto& s : sources)
     files.insert(s.name);
-  for (const char* f : {"rules/library/arith.rules", "rules/library/exp.rules", "rules/library/maxmin.rules",
-                        "rules/library/softmax.rules", "rules/library/reduction.rules",
-                        "rules/library/division.rules", "rules/library/sqrt.rules", "rules/library/select.rules"})
+  for (const char* f :
+       {"rules/library/arith.rules", "rules/library/exp.rules", "rules/library/maxmin.rules",
+        "rules/library/softmax.rules", "rules/library/reduction.rules",
+        "rules/library/division.rules", "rules/library/sqrt.rules", "rules/library/select.rules"})
     EXPECT_TRUE(files.count(f)) << f;
   const RuleLibrary lib = RuleLibrary::shipped();
   EXPECT_GE(lib.size(), 80u);

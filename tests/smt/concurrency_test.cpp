@@ -1,8 +1,8 @@
 // Queries from several TBB tasks at once, each with its own Z3 context, answer like sequential
 // ones.
-#include "smt_fixture.hpp"
-
 #include <tbb/parallel_for.h>
+
+#include "smt_fixture.hpp"
 
 namespace volta::smt::testing {
 namespace {

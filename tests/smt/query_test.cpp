@@ -1,10 +1,10 @@
 // The query wrapper: answers with reasons, budgets, the watchdog, cancellation.
-#include "engine/smt/query.hpp"
-#include "smt_fixture.hpp"
-
 #include <chrono>
 #include <fmt/format.h>
 #include <thread>
+
+#include "engine/smt/query.hpp"
+#include "smt_fixture.hpp"
 
 namespace volta::smt::testing {
 namespace {

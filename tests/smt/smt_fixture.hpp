@@ -1,10 +1,10 @@
 // A store with a few input arrays and parameters, and shorthands for building element pairs.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include "engine/smt/z3_fallback.hpp"
 #include "engine/symbolic/builder.hpp"
-
-#include <gtest/gtest.h>
 
 namespace volta::smt::testing {
 

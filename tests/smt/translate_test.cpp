@@ -1,10 +1,10 @@
 // The translation: exact constants, names, refusals, domain conditions, deep chains.
+#include <algorithm>
+#include <z3++.h>
+
 #include "engine/smt/translate.hpp"
 #include "engine/symbolic/printer.hpp"
 #include "smt_fixture.hpp"
-
-#include <algorithm>
-#include <z3++.h>
 
 namespace volta::smt::testing {
 namespace {
