@@ -381,9 +381,9 @@ Value CtaRunner::read(const Operand& o, uint32_t t) {
 ExprId CtaRunner::real_of(Value v, ValType type) {
   auto& s = ctx_.store;
   if (v.symbolic()) {
-    const symbolic::Node& n = s.node(v.node);
-    if (n.op != symbolic::Op::RawBits)
+    if (s.op(v.node) != symbolic::Op::RawBits)
       return v.node;
+    const symbolic::Node& n = s.node(v.node);
     v = Value{uint64_t{n.b} << 32 | n.a, 0};
   }
   std::optional<ExprId> id;
@@ -411,7 +411,7 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
   return *id;
 }
 
-ExprId CtaRunner::real(const Operand& o, uint32_t t, ValType type) {
+ExprId CtaRunner::real_general(const Operand& o, uint32_t t, ValType type) {
   if (o.kind == OpKind::Imm && o.imm_is_float && o.imm_width == 64 && type != ValType::F64) {
     // A 0d literal in a narrower instruction is rounded to that format by ptxas.
     const float narrowed = static_cast<float>(std::bit_cast<double>(o.imm));
@@ -433,9 +433,7 @@ ExprId CtaRunner::int_real(Value v, ValType type) {
   return ctx_.store.constant(symbolic::Rational(std::to_string(x)));
 }
 
-std::optional<uint64_t> CtaRunner::concrete(Value v, uint32_t t, const char* what) {
-  if (!v.symbolic())
-    return v.bits;
+std::optional<uint64_t> CtaRunner::concrete_symbolic(Value v, uint32_t t, const char* what) {
   const symbolic::Node& n = ctx_.store.node(v.node);
   if (n.op == symbolic::Op::RawBits)
     return uint64_t{n.b} << 32 | n.a;

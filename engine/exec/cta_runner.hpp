@@ -59,13 +59,36 @@ private:
   Value read(const Operand& o, uint32_t t);
   uint64_t special(Special s, uint32_t t);
   // The real value of an operand used as a float of `type` (Const for concrete bits).
-  ExprId real(const Operand& o, uint32_t t, ValType type);
+  // The common case of real(), inline: a register holding a node that is a number (not raw
+  // bits). Gives the node and its operator.
+  bool register_number(const Operand& o, uint32_t t, ExprId& node, symbolic::Op& op) const {
+    if (o.kind != OpKind::Reg)
+      return false;
+    node = nodes_[size_t{o.reg} * threads_ + t];
+    if (node == 0)
+      return false;
+    op = ctx_.store.op(node);
+    return op != symbolic::Op::RawBits;
+  }
+  ExprId real(const Operand& o, uint32_t t, ValType type) {
+    ExprId node;
+    symbolic::Op op;
+    if (register_number(o, t, node, op))
+      return node;
+    return real_general(o, t, type);
+  }
+  ExprId real_general(const Operand& o, uint32_t t, ValType type);
   ExprId real_of(Value v, ValType type);
   // The real value of an integer operand (Const of the integer for concrete bits).
   ExprId int_real(Value v, ValType type);
   // Concrete bits of a value that must be concrete (address, shift amount, predicate...).
   // Reports UNINITIALIZED / UNSUPPORTED and returns nullopt otherwise.
-  std::optional<uint64_t> concrete(Value v, uint32_t t, const char* what);
+  std::optional<uint64_t> concrete(Value v, uint32_t t, const char* what) {
+    if (!v.symbolic())
+      return v.bits; // the common case, inline: addresses are concrete
+    return concrete_symbolic(v, t, what);
+  }
+  std::optional<uint64_t> concrete_symbolic(Value v, uint32_t t, const char* what);
   std::optional<uint64_t> concrete_operand(const Operand& o, uint32_t t, const char* what) {
     return concrete(read(o, t), t, what);
   }
@@ -113,7 +136,22 @@ private:
   // the cells or nullptr after reporting a failure.
   ByteCell* access(Space space, uint64_t address, uint32_t size, uint32_t alignment, uint32_t t,
                    AccessKind kind, bool is_store_to_global = false);
-  std::optional<uint64_t> address_of(const MemRef& m, uint32_t t);
+  // The failure reports of access(), out of its hot path; each returns nullptr.
+  [[gnu::cold]] ByteCell* report_out_of_bounds(Space space, uint64_t address, uint32_t size,
+                                               uint32_t t, AccessKind kind, std::string what);
+  [[gnu::cold]] ByteCell* report_misaligned(Space space, uint64_t address, uint32_t size,
+                                            uint32_t alignment, uint32_t t);
+  [[gnu::cold]] ByteCell* report_race(Space space, uint64_t byte_address, uint32_t t,
+                                      AccessKind kind, const Conflict& c);
+  [[gnu::cold]] std::string describe_outside_global(uint64_t address) const;
+  std::optional<uint64_t> address_of(const MemRef& m, uint32_t t) {
+    if (!m.has_base)
+      return static_cast<uint64_t>(m.offset);
+    auto base = concrete(reg_value(m.base, t), t, "a memory address");
+    if (!base)
+      return std::nullopt;
+    return *base + static_cast<uint64_t>(m.offset);
+  }
   Value load(ByteCell* cells, uint32_t size) { return load_value(cells, size, ctx_.undef, b_); }
   void materialize_atomics(uint64_t address, ByteCell* cells, uint32_t size);
 
@@ -148,9 +186,12 @@ private:
   std::vector<ByteCell> shared_;
   // Race shadow of shared memory, in 4 KiB pages created on first access (accesses are
   // naturally aligned and at most 16 bytes, so none crosses a page).
-  std::vector<std::unique_ptr<ByteShadow[]>> shared_shadow_pages_;
+  std::vector<std::unique_ptr<ShadowPage>> shared_shadow_pages_;
   std::vector<std::pair<uint64_t, uint64_t>> shared_extents_; // [start, end) of each variable
   std::vector<std::pair<uint64_t, uint64_t>> local_extents_;
+  size_t last_shared_extent_ = SIZE_MAX; // the shared extent of the last access (a hint)
+  // Does [address, address + size) lie inside one shared variable?
+  bool inside_shared(uint64_t address, uint32_t size);
   std::vector<ByteCell> local_;   // threads_ x local bytes
   std::vector<ByteCell> scratch_; // threads_ x call-parameter bytes
   uint64_t shared_size_ = 0;
@@ -172,6 +213,7 @@ private:
   // hardware does not order. Reports it (as a data race) and returns true.
   bool copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
   bool completing_copies_ = false;
+  bool copies_issued_ = false; // some thread of the CTA issued a cp.async (until then no hazards)
   std::vector<std::vector<PendingCopy>> uncommitted_;
   std::vector<std::deque<std::vector<PendingCopy>>> committed_;
   void complete_copies(uint32_t t, const std::vector<PendingCopy>& group);

@@ -822,14 +822,20 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
     return r;
   };
   const size_t nsrc = in.srcs.size();
+  const size_t operands = std::min<size_t>(nsrc, 3);
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     b_.set_stream(&streams_[t]);
     if (!packed) {
       ExprId x[3] = {0, 0, 0};
       bool undef = false;
-      for (size_t i = 0; i < nsrc && i < 3; ++i) {
-        x[i] = real(in.srcs[i], t, element);
+      for (size_t i = 0; i < operands; ++i) {
+        Op op;
+        if (register_number(in.srcs[i], t, x[i], op)) { // one meta read answers both questions
+          undef |= x[i] == ctx_.undef || op == Op::Undef;
+          continue;
+        }
+        x[i] = real_general(in.srcs[i], t, element);
         undef |= x[i] == ctx_.undef || ctx_.store.op(x[i]) == Op::Undef;
       }
       if (failed_)

@@ -62,15 +62,19 @@ const char* kind_word(AccessKind k) {
 
 } // namespace
 
-std::optional<uint64_t> CtaRunner::address_of(const MemRef& m, uint32_t t) {
-  uint64_t a = static_cast<uint64_t>(m.offset);
-  if (m.has_base) {
-    auto base = concrete(reg_value(m.base, t), t, "a memory address");
-    if (!base)
-      return std::nullopt;
-    a = *base + static_cast<uint64_t>(m.offset);
+bool CtaRunner::inside_shared(uint64_t address, uint32_t size) {
+  // Consecutive accesses mostly hit the same variable: try the last one first.
+  if (last_shared_extent_ < shared_extents_.size()) {
+    const auto& [start, end] = shared_extents_[last_shared_extent_];
+    if (address >= start && address + size <= end && address + size >= address)
+      return true;
   }
-  return a;
+  if (!inside(shared_extents_, address, size))
+    return false;
+  auto it = std::upper_bound(shared_extents_.begin(), shared_extents_.end(),
+                             std::make_pair(address, ~uint64_t{0}));
+  last_shared_extent_ = static_cast<size_t>(it - shared_extents_.begin()) - 1;
+  return true;
 }
 
 std::string CtaRunner::describe_address(Space space, uint64_t address) const {
@@ -98,62 +102,112 @@ std::string CtaRunner::describe_address(Space space, uint64_t address) const {
   return fmt::format("{} offset 0x{:x}", space_name(space), address);
 }
 
+ByteCell* CtaRunner::report_out_of_bounds(Space space, uint64_t address, uint32_t size, uint32_t t,
+                                          AccessKind kind, std::string what) {
+  const Inst& in = prog_.insts[current_pc_];
+  Failure f;
+  f.verdict = Verdict::OutOfBounds;
+  f.kind = fmt::format("out-of-bounds {}", kind == AccessKind::Read    ? "read"
+                                           : kind == AccessKind::Write ? "write"
+                                                                       : "atomic");
+  f.space = space_name(space);
+  f.address = address;
+  f.location = std::move(what);
+  f.message = fmt::format("{} of {} bytes at {} by thread {} ('{}', PTX line {})", f.kind, size,
+                          f.location, t, in.text, in.line);
+  f.first = site(t, current_pc_);
+  failed_ = true;
+  ctx_.report(cta_, std::move(f));
+  return nullptr;
+}
+
+ByteCell* CtaRunner::report_misaligned(Space space, uint64_t address, uint32_t size,
+                                       uint32_t alignment, uint32_t t) {
+  const Inst& in = prog_.insts[current_pc_];
+  Failure f;
+  f.verdict = Verdict::OutOfBounds;
+  f.kind = "misaligned address";
+  f.space = space_name(space);
+  f.address = address;
+  f.location = describe_address(space, address);
+  f.message =
+      fmt::format("{}-byte access at {} is not {}-byte aligned (thread {}, '{}', PTX line {})",
+                  size, f.location, alignment, t, in.text, in.line);
+  f.first = site(t, current_pc_);
+  failed_ = true;
+  ctx_.report(cta_, std::move(f));
+  return nullptr;
+}
+
+std::string CtaRunner::describe_outside_global(uint64_t address) const {
+  const Region* near = ctx_.global.nearest(address);
+  std::string what = fmt::format("address 0x{:x}", address);
+  if (near != nullptr && near->is_array) {
+    const int64_t delta = static_cast<int64_t>(address) - static_cast<int64_t>(near->base);
+    const int64_t element = delta >= 0 ? delta / near->elem_width
+                                       : -((-delta + near->elem_width - 1) / near->elem_width);
+    what = fmt::format("{}[{}] (address 0x{:x}), {} {} ({} elements)", near->name, element, address,
+                       delta < 0 ? "before the start of" : "past the end of", near->name,
+                       near->size / near->elem_width);
+  } else if (near != nullptr) {
+    what += fmt::format(", near variable {}", near->name);
+  }
+  return what;
+}
+
+ByteCell* CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
+                                 const Conflict& c) {
+  const Inst& in = prog_.insts[current_pc_];
+  const uint32_t w = t / 32;
+  const bool partial_sync = (c.cta == cta_ && c.warp == w && warp_partial_sync_[w]);
+  Failure f;
+  f.verdict = partial_sync ? Verdict::Unsupported : Verdict::DataRace;
+  f.kind = fmt::format("{}-{} race", kind_word(c.previous), kind_word(kind));
+  f.space = space_name(space);
+  f.address = byte_address;
+  f.location = describe_address(space, byte_address);
+  f.first = site(t, current_pc_);
+  f.second = site_of(c.cta, c.thread, c.pc);
+  const std::string who_now =
+      c.cta == cta_ ? fmt::format("thread {}", t) : fmt::format("thread {} of CTA {}", t, cta_);
+  const std::string who_then = c.cta == cta_ ? fmt::format("thread {}", c.thread)
+                                             : fmt::format("thread {} of CTA {}", c.thread, c.cta);
+  f.message = fmt::format(
+      "data race on {} {}: {} by {} (PTX line {}) conflicts with {} by {} (PTX line {})", f.space,
+      f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
+      c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0);
+  if (partial_sync) {
+    f.message +=
+        "; the warp used partial-mask synchronization, which the race check does not model, so "
+        "this may be a false alarm";
+  }
+  failed_ = true;
+  ctx_.report(cta_, std::move(f));
+  return nullptr;
+}
+
 ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32_t alignment,
                             uint32_t t, AccessKind kind, bool is_store_to_global) {
   if (space == Space::Generic)
     std::tie(space, address) = resolve_generic(address);
   const Inst& in = prog_.insts[current_pc_];
   auto out_of_bounds = [&](std::string what) -> ByteCell* {
-    Failure f;
-    f.verdict = Verdict::OutOfBounds;
-    f.kind = fmt::format("out-of-bounds {}", kind == AccessKind::Read    ? "read"
-                                             : kind == AccessKind::Write ? "write"
-                                                                         : "atomic");
-    f.space = space_name(space);
-    f.address = address;
-    f.location = std::move(what);
-    f.message = fmt::format("{} of {} bytes at {} by thread {} ('{}', PTX line {})", f.kind, size,
-                            f.location, t, in.text, in.line);
-    f.first = site(t, current_pc_);
-    failed_ = true;
-    ctx_.report(cta_, std::move(f));
-    return nullptr;
+    return report_out_of_bounds(space, address, size, t, kind, std::move(what));
   };
-  if (alignment > 1 && address % alignment != 0) {
-    Failure f;
-    f.verdict = Verdict::OutOfBounds;
-    f.kind = "misaligned address";
-    f.space = space_name(space);
-    f.address = address;
-    f.location = describe_address(space, address);
-    f.message =
-        fmt::format("{}-byte access at {} is not {}-byte aligned (thread {}, '{}', PTX line {})",
-                    size, f.location, alignment, t, in.text, in.line);
-    f.first = site(t, current_pc_);
-    failed_ = true;
-    ctx_.report(cta_, std::move(f));
-    return nullptr;
-  }
+  const bool power_of_two = (alignment & (alignment - 1)) == 0;
+  const bool misaligned =
+      alignment > 1 && (power_of_two ? (address & (alignment - 1)) != 0 : address % alignment != 0);
+  if (misaligned) [[unlikely]]
+    return report_misaligned(space, address, size, alignment, t);
   ByteCell* cells = nullptr;
-  ByteShadow* shadow = nullptr;
+  ShadowPage* shadow = nullptr;
+  uint32_t shadow_offset = 0;
   std::atomic_flag* lock = nullptr;
   switch (space) {
   case Space::Global: {
     const Region* r = ctx_.global.find(address, size);
     if (r == nullptr) {
-      const Region* near = ctx_.global.nearest(address);
-      std::string what = fmt::format("address 0x{:x}", address);
-      if (near != nullptr && near->is_array) {
-        const int64_t delta = static_cast<int64_t>(address) - static_cast<int64_t>(near->base);
-        const int64_t element = delta >= 0 ? delta / near->elem_width
-                                           : -((-delta + near->elem_width - 1) / near->elem_width);
-        what = fmt::format("{}[{}] (address 0x{:x}), {} {} ({} elements)", near->name, element,
-                           address, delta < 0 ? "before the start of" : "past the end of",
-                           near->name, near->size / near->elem_width);
-      } else if (near != nullptr) {
-        what += fmt::format(", near variable {}", near->name);
-      }
-      return out_of_bounds(what);
+      return out_of_bounds(describe_outside_global(address));
     }
     const bool read_only =
         r->is_array && (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::Index);
@@ -181,8 +235,9 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       while (lock->test_and_set(std::memory_order_acquire)) {
       }
       if (!page.shadow)
-        page.shadow.reset(new ByteShadow[GlobalMemory::kPageSize]);
-      shadow = &page.shadow[address & (GlobalMemory::kPageSize - 1)];
+        page.shadow = std::make_unique<ShadowPage>(GlobalMemory::kPageSize);
+      shadow = page.shadow.get();
+      shadow_offset = static_cast<uint32_t>(address & (GlobalMemory::kPageSize - 1));
     }
     if (is_store_to_global) {
       for (uint32_t i = 0; i < size; ++i)
@@ -191,15 +246,16 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     break;
   }
   case Space::Shared: {
-    if (!inside(shared_extents_, address, size) || address + size > shared_size_) {
+    if (!inside_shared(address, size) || address + size > shared_size_) {
       return out_of_bounds(describe_address(space, address));
     }
     cells = &shared_[address];
     if (ctx_.options.check_races) {
       auto& page = shared_shadow_pages_[address >> 12];
       if (!page)
-        page.reset(new ByteShadow[4096]);
-      shadow = &page[address & 4095];
+        page = std::make_unique<ShadowPage>(4096);
+      shadow = page.get();
+      shadow_offset = static_cast<uint32_t>(address & 4095);
     }
     break;
   }
@@ -240,7 +296,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     fail_unsupported(in, t, "accesses an unknown state space");
     return nullptr;
   }
-  if (!uncommitted_[t].empty() || !committed_[t].empty()) {
+  if (copies_issued_ && (!uncommitted_[t].empty() || !committed_[t].empty())) {
     if (copy_hazard(space, address, size, t, kind)) {
       if (lock)
         lock->clear(std::memory_order_release);
@@ -251,45 +307,19 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     const uint32_t w = t / 32;
     Accessor a{cta_, t, w, t % 32, stamp_, warp_phase_[w], current_pc_};
     Conflict c;
-    for (uint32_t i = 0; i < size; ++i) {
-      if (!check_and_record(shadow[i], a, kind, c))
-        continue;
+    uint32_t conflict_byte = 0;
+    if (shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte)) [[unlikely]] {
       if (lock)
         lock->clear(std::memory_order_release);
-      const bool partial_sync = (c.cta == cta_ && c.warp == w && warp_partial_sync_[w]);
-      Failure f;
-      f.verdict = partial_sync ? Verdict::Unsupported : Verdict::DataRace;
-      f.kind = fmt::format("{}-{} race", kind_word(c.previous), kind_word(kind));
-      f.space = space_name(space);
-      f.address = address + i;
-      f.location = describe_address(space, address + i);
-      f.first = site(t, current_pc_);
-      f.second = site_of(c.cta, c.thread, c.pc);
-      const std::string who_now =
-          c.cta == cta_ ? fmt::format("thread {}", t) : fmt::format("thread {} of CTA {}", t, cta_);
-      const std::string who_then = c.cta == cta_
-                                       ? fmt::format("thread {}", c.thread)
-                                       : fmt::format("thread {} of CTA {}", c.thread, c.cta);
-      f.message = fmt::format(
-          "data race on {} {}: {} by {} (PTX line {}) conflicts with {} by {} (PTX line {})",
-          f.space, f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
-          c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0);
-      if (partial_sync) {
-        f.message +=
-            "; the warp used partial-mask synchronization, which the race check does not model, so "
-            "this may be a false alarm";
-      }
-      failed_ = true;
-      ctx_.report(cta_, std::move(f));
-      return nullptr;
+      return report_race(space, address + (conflict_byte - shadow_offset), t, kind, c);
     }
     if (lock)
       lock->clear(std::memory_order_release);
   }
   // A location with pending atomics is settled before a plain access sees it.
-  if (kind != AccessKind::Atomic) {
+  if (kind != AccessKind::Atomic && ctx_.markers_written.load(std::memory_order_acquire)) {
     for (uint32_t i = 0; i < size; ++i) {
-      if (cells[i].node == ctx_.pending_marker && ctx_.pending_marker != 0) {
+      if (cells[i].node == ctx_.pending_marker) {
         materialize_atomics(space == Space::Global ? address : (address | (uint64_t{1} << 63)),
                             cells, size);
         break;
@@ -325,6 +355,9 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
   const uint32_t n = in.vec;
+  const bool float_type = is_float(in.type);
+  const bool sign_extends = is_signed(in.type) && elem < 8;
+  const uint32_t values = std::min<uint32_t>(n, static_cast<uint32_t>(in.dsts.size()));
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     auto a = address_of(in.mem[0], t);
@@ -333,11 +366,11 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
     ByteCell* cells = access(in.space, *a, elem * n, elem * n, t, AccessKind::Read);
     if (!cells)
       return;
-    for (uint32_t i = 0; i < n && i < in.dsts.size(); ++i) {
+    for (uint32_t i = 0; i < values; ++i) {
       Value v = load(cells + i * elem, elem);
-      v.fl = is_float(in.type) || cells[i * elem].stored_as == kStoredFloat;
+      v.fl = float_type || cells[i * elem].stored_as == kStoredFloat;
       // A sub-register load of signed data sign-extends (ld.s8 / ld.s16 into a wider register).
-      if (!v.symbolic() && is_signed(in.type) && elem < 8) {
+      if (!v.symbolic() && sign_extends) {
         const int shift = 64 - 8 * static_cast<int>(elem);
         v.bits = static_cast<uint64_t>(static_cast<int64_t>(v.bits << shift) >> shift);
         const uint32_t rw =
@@ -442,6 +475,7 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
         p.width = elem;
         p.base = load(cells, elem);
         it = table.emplace(address, std::move(p)).first;
+        ctx_.markers_written.store(true, std::memory_order_release);
         for (uint32_t i = 0; i < elem; ++i) {
           cells[i].node = ctx_.pending_marker;
           cells[i].pos = static_cast<uint8_t>(i);
@@ -514,6 +548,7 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
       copy.values.push_back(off + 4 <= readable ? load(src_cells + off, 4) : Value{0, 0});
     }
     uncommitted_[t].push_back(std::move(copy));
+    copies_issued_ = true;
   }
 }
 
@@ -545,7 +580,9 @@ bool CtaRunner::source_overwritten(const PendingCopy& c, uint32_t t) {
     while (page.lock.test_and_set(std::memory_order_acquire)) {
     }
     const ByteShadow* shadow =
-        page.shadow ? &page.shadow[(c.src + i) & (GlobalMemory::kPageSize - 1)] : nullptr;
+        page.shadow
+            ? &page.shadow->byte(static_cast<uint32_t>((c.src + i) & (GlobalMemory::kPageSize - 1)))
+            : nullptr;
     const bool overwritten = shadow != nullptr && shadow->w_stamp != 0 &&
                              (shadow->w_cta != cta_ || shadow->w_thread != t) &&
                              (shadow->w_cta != cta_ || shadow->w_stamp >= c.issue_stamp);

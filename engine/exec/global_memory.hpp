@@ -41,7 +41,7 @@ public:
   struct Page {
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
     ByteCell cells[kPageSize];
-    std::unique_ptr<ByteShadow[]> shadow; // created on first checked access
+    std::unique_ptr<ShadowPage> shadow; // created on first checked access
   };
 
   GlobalMemory(const Program& program, const launch::KernelConfig& config,

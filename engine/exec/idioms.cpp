@@ -57,10 +57,11 @@ ExprId IdiomLifter::ex2(ExprId t) {
 
 ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
   auto& s = b_.store();
+  // Every multiply and fma asks: check the operators in the dense meta array first.
+  if (s.op(p) != Op::Ex2 || s.op(scale) != Op::BitOp)
+    return 0;
   const Node pn = s.node(p);
   const Node sn = s.node(scale);
-  if (pn.op != Op::Ex2 || sn.op != Op::BitOp)
-    return 0;
   if (static_cast<BitOpKind>(sn.aux & 31) != BitOpKind::Shl)
     return 0;
   const Node shift = s.node(sn.b);
@@ -107,6 +108,10 @@ ExprId IdiomLifter::mul(ExprId a, ExprId b) {
 }
 
 ExprId IdiomLifter::fma(ExprId a, ExprId b, ExprId c) {
+  auto& s = b_.store();
+  // The accurate-expf pair has an ex2 on one side; most fmas (reductions) have none.
+  if (s.op(a) != Op::Ex2 && s.op(b) != Op::Ex2)
+    return b_.fma(a, b, c);
   if (ExprId x = accurate_expf_argument(a, b))
     return b_.add(lifted("expf", x), c);
   if (ExprId x = accurate_expf_argument(b, a))

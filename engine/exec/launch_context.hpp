@@ -49,6 +49,9 @@ struct LaunchContext {
   std::mutex atomics_mutex;
   std::map<uint64_t, PendingAtomic> atomics;
   ExprId pending_marker = 0; // the node in cells whose value is a PendingAtomic
+  // Set before the first pending marker is written anywhere (global or shared memory): until
+  // then no plain access needs to look for markers.
+  std::atomic<bool> markers_written{false};
 
   void report(uint32_t cta, Failure f) {
     std::lock_guard guard(failure_mutex);

@@ -4,8 +4,8 @@ namespace volta::exec {
 namespace {
 
 // Is an access recorded in `summary` unordered with `a`? Fills `c` with one such access.
-bool summary_conflicts(const AccessSummary& s, const Accessor& a, AccessKind previous,
-                       Conflict& c) {
+[[gnu::always_inline]] inline bool summary_conflicts(const AccessSummary& s, const Accessor& a,
+                                                     AccessKind previous, Conflict& c) {
   using State = AccessSummary::State;
   auto report = [&](uint32_t cta, uint32_t thread, uint32_t pc, uint32_t) {
     c = Conflict{previous, cta, thread, pc, thread / 32u};
@@ -56,7 +56,7 @@ bool summary_conflicts(const AccessSummary& s, const Accessor& a, AccessKind pre
   return false;
 }
 
-void summary_record(AccessSummary& s, const Accessor& a) {
+[[gnu::always_inline]] inline void summary_record(AccessSummary& s, const Accessor& a) {
   using State = AccessSummary::State;
   const uint16_t thread = static_cast<uint16_t>(a.thread);
   auto latest = [&]() {
@@ -122,7 +122,8 @@ void summary_record(AccessSummary& s, const Accessor& a) {
   }
 }
 
-bool write_conflicts(const ByteShadow& s, const Accessor& a, Conflict& c) {
+[[gnu::always_inline]] inline bool write_conflicts(const ByteShadow& s, const Accessor& a,
+                                                   Conflict& c) {
   if (s.w_stamp == 0)
     return false;
   if (s.w_cta == a.cta && s.w_thread == a.thread)
@@ -142,9 +143,8 @@ bool write_conflicts(const ByteShadow& s, const Accessor& a, Conflict& c) {
   return report();
 }
 
-} // namespace
-
-bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict) {
+[[gnu::always_inline]] inline bool check_and_record_byte(ByteShadow& s, const Accessor& a,
+                                                         AccessKind kind, Conflict& conflict) {
   switch (kind) {
   case AccessKind::Read:
     if (write_conflicts(s, a, conflict))
@@ -176,6 +176,65 @@ bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflic
     s.reads = AccessSummary{};
     s.atomics = AccessSummary{};
     return false;
+  }
+  return false;
+}
+
+} // namespace
+
+bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict) {
+  return check_and_record_byte(s, a, kind, conflict);
+}
+
+bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor& a,
+                                  AccessKind kind, Conflict& conflict, uint32_t& byte) {
+  const uint32_t end = offset + size;
+  for (uint32_t start = offset; start < end;) {
+    Word& w = words_[start / 4];
+    const uint32_t word_start = start & ~3u;
+    const bool covers_word = start == word_start && end >= word_start + 4;
+    if (w.split < 0 && covers_word) {
+      if (check_and_record_byte(w.whole, a, kind, conflict)) {
+        byte = start;
+        return true;
+      }
+      start += 4;
+      continue;
+    }
+    const uint32_t stop = end < word_start + 4 ? end : word_start + 4;
+    if (check_bytes(w, start, stop, covers_word, a, kind, conflict, byte))
+      return true;
+    start = stop;
+  }
+  return false;
+}
+
+bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers_word,
+                             const Accessor& a, AccessKind kind, Conflict& conflict,
+                             uint32_t& byte) {
+  if (w.split < 0) { // a part of a whole word: from now on its bytes may differ
+    if (free_splits_.empty()) {
+      w.split = static_cast<int32_t>(split_.size());
+      split_.push_back({w.whole, w.whole, w.whole, w.whole});
+    } else {
+      w.split = free_splits_.back();
+      free_splits_.pop_back();
+      split_[static_cast<std::size_t>(w.split)] = {w.whole, w.whole, w.whole, w.whole};
+    }
+  }
+  auto& bytes = split_[static_cast<std::size_t>(w.split)];
+  const uint32_t word_start = start & ~3u;
+  for (uint32_t i = start; i < stop; ++i) {
+    if (check_and_record_byte(bytes[i - word_start], a, kind, conflict)) {
+      byte = i;
+      return true;
+    }
+  }
+  if (covers_word && kind == AccessKind::Write) {
+    // A whole-word write leaves the four histories equal (the write, no reads, no atomics).
+    w.whole = bytes[0];
+    free_splits_.push_back(w.split);
+    w.split = -1;
   }
   return false;
 }

@@ -12,7 +12,10 @@
 // that such a sync might excuse is reported as UNSUPPORTED by the caller, never as DATA_RACE.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace volta::exec {
 
@@ -64,5 +67,41 @@ struct ByteShadow {
 // Checks an access against the byte's history and records it. Returns true and fills
 // `conflict` when the access races with an earlier one.
 bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict);
+
+// The race shadow of a run of memory. Kernels access whole aligned words (f32, b32, vectors of
+// them), so one record stands for the four bytes of a 4-byte word as long as every access since
+// the word's last whole-word write covered all of it: the four byte histories are then equal, and
+// checking one is checking all four, exactly. The first access to a part of a word splits it into
+// four byte records; a later whole-word write makes the four equal again and merges them. This
+// keeps the shadow a quarter the size and the check a quarter the work on the common path.
+class ShadowPage {
+public:
+  explicit ShadowPage(uint32_t bytes) : words_((bytes + 3) / 4) {}
+
+  // Checks an access of `size` bytes at `offset` (naturally aligned, as the caller checked)
+  // against the history of each byte and records it. On a race returns true with the conflict
+  // and, in `byte`, the offset of the first conflicting byte.
+  bool check_and_record(uint32_t offset, uint32_t size, const Accessor& a, AccessKind kind,
+                        Conflict& conflict, uint32_t& byte);
+  // The history of one byte.
+  const ByteShadow& byte(uint32_t offset) const {
+    const Word& w = words_[offset / 4];
+    return w.split < 0 ? w.whole : split_[static_cast<std::size_t>(w.split)][offset % 4];
+  }
+
+private:
+  struct Word {
+    ByteShadow whole;
+    int32_t split = -1; // index into split_ of the four byte records, -1 while whole
+  };
+  // The access of bytes [start, stop) of one word through its byte records (splitting it first).
+  [[gnu::noinline]] bool check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers_word,
+                                     const Accessor& a, AccessKind kind, Conflict& conflict,
+                                     uint32_t& byte);
+
+  std::vector<Word> words_;
+  std::vector<std::array<ByteShadow, 4>> split_;
+  std::vector<int32_t> free_splits_; // split_ entries of words merged back
+};
 
 } // namespace volta::exec

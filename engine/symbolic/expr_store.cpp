@@ -1,5 +1,6 @@
 #include "engine/symbolic/expr_store.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -66,27 +67,32 @@ ChunkPool& chunk_pool() {
   return pool;
 }
 
-Node* allocate_chunk() {
+// Meta chunks (4 bytes per node) have a pool of their own.
+constexpr size_t kMetaChunkBytes = kChunkBytes / 4;
+ChunkPool& meta_chunk_pool() {
+  static ChunkPool pool;
+  return pool;
+}
+
+void* allocate_chunk(ChunkPool& pool, size_t bytes) {
   {
-    ChunkPool& pool = chunk_pool();
     std::lock_guard guard(pool.mutex);
     if (!pool.free.empty()) {
       void* p = pool.free.back();
       pool.free.pop_back();
-      return static_cast<Node*>(p);
+      return p;
     }
   }
-  void* p = std::aligned_alloc(kChunkBytes, kChunkBytes);
+  void* p = std::aligned_alloc(bytes, bytes);
   if (p == nullptr)
     throw std::bad_alloc();
-  madvise(p, kChunkBytes, MADV_HUGEPAGE);
-  return static_cast<Node*>(p);
+  madvise(p, bytes, MADV_HUGEPAGE);
+  return p;
 }
 
-void release_chunk(void* p) {
+void release_chunk(ChunkPool& pool, void* p) {
   if (p == nullptr)
     return;
-  ChunkPool& pool = chunk_pool();
   std::lock_guard guard(pool.mutex);
   if (pool.free.size() < ChunkPool::kMaxPooled) {
     pool.free.push_back(p);
@@ -101,18 +107,27 @@ thread_local ExprStore::Stream thread_stream;
 
 ExprStore::ExprStore()
     : generation_(next_generation.fetch_add(1)), chunks_(new std::atomic<Node*>[kMaxChunks]),
+      meta_chunks_(new std::atomic<Meta*>[kMaxChunks]),
       block_owner_(new uint16_t[size_t{1} << (32 - 10)]()),
       shards_(new Shard[size_t{1} << kShardBits]) {
-  for (size_t i = 0; i < kMaxChunks; ++i)
+  static_assert(sizeof(Meta) == 4 && kMetaChunkBytes == (size_t{1} << kChunkBits) * sizeof(Meta));
+  for (size_t i = 0; i < kMaxChunks; ++i) {
     chunks_[i].store(nullptr, std::memory_order_relaxed);
-  chunks_[0].store(allocate_chunk(), std::memory_order_release);
+    meta_chunks_[i].store(nullptr, std::memory_order_relaxed);
+  }
+  meta_chunks_[0].store(static_cast<Meta*>(allocate_chunk(meta_chunk_pool(), kMetaChunkBytes)),
+                        std::memory_order_release);
+  chunks_[0].store(static_cast<Node*>(allocate_chunk(chunk_pool(), kChunkBytes)),
+                   std::memory_order_release);
   for (size_t i = 0; i < (size_t{1} << kShardBits); ++i)
     shards_[i].slots.assign(64, kNoExpr);
 }
 
 ExprStore::~ExprStore() {
-  for (size_t i = 0; i < kMaxChunks; ++i)
-    release_chunk(chunks_[i].load(std::memory_order_relaxed));
+  for (size_t i = 0; i < kMaxChunks; ++i) {
+    release_chunk(chunk_pool(), chunks_[i].load(std::memory_order_relaxed));
+    release_chunk(meta_chunk_pool(), meta_chunks_[i].load(std::memory_order_relaxed));
+  }
 }
 
 void ExprStore::reserve_block(Stream& stream) {
@@ -124,25 +139,33 @@ void ExprStore::reserve_block(Stream& stream) {
   stream.end = (block + 1) * kBlock;
 }
 
-Node* ExprStore::slot(uint32_t id) {
-  const size_t chunk = id >> kChunkBits;
+Node* ExprStore::create_chunk(size_t chunk) {
+  std::lock_guard guard(chunk_mutex_);
   Node* storage = chunks_[chunk].load(std::memory_order_acquire);
   if (storage == nullptr) {
-    std::lock_guard guard(chunk_mutex_);
-    storage = chunks_[chunk].load(std::memory_order_acquire);
-    if (storage == nullptr) {
-      storage = allocate_chunk();
-      chunks_[chunk].store(storage, std::memory_order_release);
-    }
+    meta_chunks_[chunk].store(
+        static_cast<Meta*>(allocate_chunk(meta_chunk_pool(), kMetaChunkBytes)),
+        std::memory_order_release);
+    storage = static_cast<Node*>(allocate_chunk(chunk_pool(), kChunkBytes));
+    chunks_[chunk].store(storage, std::memory_order_release);
   }
-  return &storage[id & kChunkMask];
+  return storage;
+}
+
+inline void ExprStore::put(uint32_t id, const Node& n) {
+  const size_t chunk = id >> kChunkBits;
+  Node* storage = chunks_[chunk].load(std::memory_order_acquire);
+  if (storage == nullptr) [[unlikely]]
+    storage = create_chunk(chunk);
+  storage[id & kChunkMask] = n;
+  meta_chunks_[chunk].load(std::memory_order_relaxed)[id & kChunkMask] = Meta{n.op, n.aux, n.taint};
 }
 
 ExprId ExprStore::allocate_in(const Node& n, Stream& stream) {
   if (stream.generation != generation_ || stream.next == stream.end)
     reserve_block(stream);
   const uint32_t id = stream.next++;
-  *slot(id) = n;
+  put(id, n);
   return id;
 }
 
@@ -164,30 +187,51 @@ void ExprStore::grow(Shard& shard) {
   }
 }
 
+namespace {
+// Per operator: the taint a node has of its own, and how many child slots hold node ids. Tables,
+// because every created node asks (the reduction chains create millions).
+struct OpTraits {
+  uint16_t own_taint = 0;
+  uint8_t children = 0;
+};
+constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits() {
+  std::array<OpTraits, static_cast<size_t>(Op::Count_)> t{};
+  for (size_t i = 0; i < t.size(); ++i) {
+    const auto op = static_cast<Op>(i);
+    t[i].children = static_cast<uint8_t>(child_count(op));
+    switch (op) {
+    case Op::Undef:
+      t[i].own_taint = kTaintUndef;
+      break;
+    case Op::AtomicResult:
+      t[i].own_taint = kTaintAtomicResult;
+      break;
+    case Op::BitOp:
+    case Op::Extract:
+    case Op::Pack:
+    case Op::RawBits:
+      t[i].own_taint = kTaintOpaque;
+      break;
+    default:
+      break;
+    }
+  }
+  return t;
+}
+constexpr auto kOpTraits = make_op_traits();
+} // namespace
+
 Node ExprStore::with_flags(const Node& input) const {
   Node n = input;
-  n.taint = 0;
-  switch (n.op) {
-  case Op::Undef:
-    n.taint = kTaintUndef;
-    break;
-  case Op::AtomicResult:
-    n.taint = kTaintAtomicResult;
-    break;
-  case Op::BitOp:
-  case Op::Extract:
-  case Op::Pack:
-  case Op::RawBits:
-    n.taint = kTaintOpaque;
-    break;
-  default:
-    break;
-  }
-  const ExprId kids[3] = {n.a, n.b, n.c};
-  for (int i = 0; i < child_count(n.op); ++i) {
-    if (kids[i] != kNoExpr)
-      n.taint |= node(kids[i]).taint;
-  }
+  const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
+  uint16_t t = traits.own_taint;
+  if (traits.children >= 1 && n.a != kNoExpr)
+    t |= taint(n.a);
+  if (traits.children >= 2 && n.b != kNoExpr)
+    t |= taint(n.b);
+  if (traits.children >= 3 && n.c != kNoExpr)
+    t |= taint(n.c);
+  n.taint = t;
   return n;
 }
 
@@ -242,7 +286,7 @@ ExprId ExprStore::input(uint32_t array, uint32_t index) {
   }
   // Only handed-out ids are ever read; (re)writing the node under the lock is idempotent.
   const ExprId id = it->second + index % kBlock;
-  *slot(id) = with_flags(Node{Op::Input, 0, 0, array, index, 0});
+  put(id, with_flags(Node{Op::Input, 0, 0, array, index, 0}));
   return id;
 }
 

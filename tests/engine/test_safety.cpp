@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <string>
 
+#include "engine/exec/race_shadow.hpp"
 #include "engine_test_util.hpp"
 
 namespace volta::etest {
@@ -183,6 +184,46 @@ TEST_F(SafetyManifest, MisalignedVectorLoad) {
 // ---------------------------------------------------------------------------------------------
 
 constexpr const char* kSharedWord = ".shared .align 4 .u32 s_word;\n";
+
+// The shadow keeps one record per whole word; these check that splitting a word on a byte
+// access and merging it back on a whole-word write is exact against the byte-by-byte history.
+TEST(Races, ShadowWordsSplitOnByteAccessesAndMergeOnWholeWrites) {
+  using exec::AccessKind;
+  exec::ShadowPage page(64);
+  auto at = [](uint32_t thread, uint32_t stamp) {
+    return exec::Accessor{0, thread, thread / 32, thread % 32, stamp, 0, thread};
+  };
+  exec::Conflict c;
+  uint32_t byte = 0;
+  // Epoch 1: thread 0 writes word 0 whole; thread 40 (another warp) writes byte 2 only.
+  EXPECT_FALSE(page.check_and_record(0, 4, at(0, 1), AccessKind::Write, c, byte));
+  EXPECT_TRUE(page.check_and_record(2, 1, at(40, 1), AccessKind::Write, c, byte));
+  EXPECT_EQ(byte, 2u);
+  EXPECT_EQ(c.thread, 0u);
+  // Epoch 2: thread 40 writes byte 1 (splits word 4..7); thread 0 then reads bytes 4..5: byte 5
+  // has no history in this epoch, byte 4 neither; reading all of word 1 by thread 0 is fine too.
+  exec::ShadowPage fresh(64);
+  EXPECT_FALSE(fresh.check_and_record(5, 1, at(40, 2), AccessKind::Write, c, byte));
+  EXPECT_FALSE(fresh.check_and_record(4, 1, at(0, 2), AccessKind::Read, c, byte));
+  // A whole-word read by another warp now races on byte 5 only, and says so.
+  EXPECT_TRUE(fresh.check_and_record(4, 4, at(64, 2), AccessKind::Read, c, byte));
+  EXPECT_EQ(byte, 5u);
+  EXPECT_EQ(c.thread, 40u);
+  // In a later epoch a whole-word write merges the word; a byte read by the writer is fine, a
+  // byte read by another warp races with the write on exactly that byte.
+  EXPECT_FALSE(fresh.check_and_record(4, 4, at(1, 3), AccessKind::Write, c, byte));
+  EXPECT_EQ(fresh.byte(5).w_thread, 1u);
+  EXPECT_EQ(fresh.byte(7).w_thread, 1u);
+  EXPECT_FALSE(fresh.check_and_record(7, 1, at(1, 3), AccessKind::Read, c, byte));
+  EXPECT_TRUE(fresh.check_and_record(6, 2, at(96, 3), AccessKind::Read, c, byte));
+  EXPECT_EQ(byte, 6u);
+  EXPECT_EQ(c.thread, 1u);
+  // 16-byte accesses cover four words: a conflict in the third is located there.
+  exec::ShadowPage wide(64);
+  EXPECT_FALSE(wide.check_and_record(40, 4, at(0, 4), AccessKind::Write, c, byte));
+  EXPECT_TRUE(wide.check_and_record(32, 16, at(33, 4), AccessKind::Write, c, byte));
+  EXPECT_EQ(byte, 40u);
+}
 
 TEST(Races, WriteWriteRaceBetweenTwoWarps) {
   // Threads 0 and 32 (lane 0 of each warp) store to the same shared word.
