@@ -108,8 +108,10 @@ thread_local ExprStore::Stream thread_stream;
 ExprStore::ExprStore()
     : generation_(next_generation.fetch_add(1)), chunks_(new std::atomic<Node*>[kMaxChunks]),
       meta_chunks_(new std::atomic<Meta*>[kMaxChunks]),
-      block_owner_(new uint16_t[size_t{1} << (32 - 10)]()),
+      block_owner_(static_cast<uint16_t*>(std::calloc(size_t{1} << (32 - 10), sizeof(uint16_t)))),
       shards_(new Shard[size_t{1} << kShardBits]) {
+  if (!block_owner_)
+    throw std::bad_alloc();
   static_assert(sizeof(Meta) == 4 && kMetaChunkBytes == (size_t{1} << kChunkBits) * sizeof(Meta));
   for (size_t i = 0; i < kMaxChunks; ++i) {
     chunks_[i].store(nullptr, std::memory_order_relaxed);

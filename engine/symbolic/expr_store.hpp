@@ -5,6 +5,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -123,7 +124,13 @@ private:
   std::unique_ptr<std::atomic<Meta*>[]> meta_chunks_; // published before the node chunk
   std::mutex chunk_mutex_;
   std::atomic<uint32_t> next_block_{0};
-  std::unique_ptr<uint16_t[]> block_owner_; // per id block: 1 + array id of an input block
+  // Per id block: 1 + array id of an input block. 8 MiB, from calloc: the kernel hands out zero
+  // pages on first touch, where value-initialized new[] would write all of it up front (about
+  // 30 ms of page faults per store on a small kernel).
+  struct FreeDeleter {
+    void operator()(uint16_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint16_t[], FreeDeleter> block_owner_;
   std::mutex inputs_mutex_;
   std::unordered_map<uint64_t, uint32_t> input_blocks_; // (array, index / kBlock) -> first id
   std::unique_ptr<Shard[]> shards_;
