@@ -17,6 +17,10 @@ void RuleFlags::add_to(CLI::App& cmd) {
   cmd.add_flag("--no-rules", none, "do not saturate with the rule library (canonical forms only)");
   cmd.add_option("--rule-seconds", seconds, "seconds per rule-library saturation of one element")
       ->capture_default_str();
+  cmd.add_option("--rule-nodes", nodes,
+                 "e-nodes one rule-library saturation may add to the shared e-graph")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
 }
 
 prove::FallbackProver rule_prover(unsigned timeout_ms) {
@@ -60,6 +64,7 @@ void RuleFlags::apply(prove::ProveOptions& options,
   options.rules = library.get();
   options.saturate = !none;
   options.saturation.seconds = seconds;
+  options.saturation.new_nodes = nodes;
 }
 
 } // namespace volta::cli

@@ -19,6 +19,7 @@ struct RuleFlags {
   std::vector<std::string> files;
   bool none = false;
   double seconds = prove::SaturationLimits{}.seconds;
+  size_t nodes = prove::SaturationLimits{}.new_nodes;
 
   void add_to(CLI::App& cmd);
   // The library to saturate with (null: the shipped one), after checking every rule of the

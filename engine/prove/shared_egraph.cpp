@@ -80,6 +80,27 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
   return out;
 }
 
+namespace {
+// Why a saturation stopped, in the words of the limits the user set.
+std::string stop_text(const egraph::RunReport& report, const SaturationLimits& limits) {
+  switch (report.stop_reason) {
+  case egraph::StopReason::Saturated:
+    return "saturated";
+  case egraph::StopReason::IterationLimit:
+    return fmt::format("iteration limit of {}", limits.iterations);
+  case egraph::StopReason::NodeLimit:
+    return fmt::format("e-node budget of {} new e-nodes", limits.new_nodes);
+  case egraph::StopReason::TimeLimit:
+    return fmt::format("time limit of {} s", limits.seconds);
+  case egraph::StopReason::MemoryLimit:
+    return "memory limit";
+  case egraph::StopReason::Other:
+    break;
+  }
+  return report.stop_message;
+}
+} // namespace
+
 SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const SaturationLimits& limits,
                                                 const std::atomic<bool>* cancel) {
   Saturation out;
@@ -101,9 +122,7 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
   });
   const egraph::RunReport report = runner.run(library_.rewrites());
   graph_->rebuild();
-  out.stop = report.stop_reason == egraph::StopReason::Other
-                 ? report.stop_message
-                 : std::string(egraph::to_string(report.stop_reason));
+  out.stop = stop_text(report, limits);
   std::vector<std::pair<size_t, std::string>> used;
   for (const auto& r : report.rules) {
     if (r.applied > 0)

@@ -172,6 +172,7 @@ TEST(BadInput, BadFlagsAreRefusedBeforeAnythingRuns) {
        "--filter: \"no entry has this name\" matches no entry"},
       {{"--frobnicate"}, "frobnicate"},
       {{"--timeout", "soon"}, "--timeout"},
+      {{"--rule-nodes", "0"}, "--rule-nodes"},
   };
   for (const auto& [flags, message] : cases) {
     std::vector<std::string> args = {"prove", "--batch", "examples/manifest.json"};

@@ -86,6 +86,24 @@ TEST_F(RulesProver, TheRuleLibraryDoesNotProveWhatIsFalseWhereSamplesAgree) {
   EXPECT_NE(out.kind, Kind::Equivalent);
 }
 
+TEST_F(RulesProver, TheENodeBudgetStopsTheSaturationWithItsReason) {
+  // exp(max(x + c, y + c)) against max(e^x, e^y) * e^c: the proof goes through terms neither
+  // kernel has (max(x, y) + c, exp of it), so it needs new e-nodes. It succeeds within the
+  // default budget; with a budget of one new e-node the saturation stops first, and the element
+  // is UNKNOWN with the budget named as the reason.
+  const ExprId x = A(0), y = A(1), cc = A(2);
+  const ExprId ref = exp(b.max(b.add(x, cc), b.add(y, cc)));
+  const ExprId opt = b.mul(b.max(exp(x), exp(y)), exp(cc));
+  ProveOptions o;
+  const ElementOutcome proved = prove_element(store, ref, opt, "O[0]", o);
+  EXPECT_EQ(proved.kind, Kind::Equivalent) << proved.reason;
+  o.saturation.new_nodes = 1;
+  const ElementOutcome out = prove_element(store, ref, opt, "O[0]", o);
+  EXPECT_EQ(out.kind, Kind::Unknown);
+  EXPECT_NE(out.reason.find("stopped: e-node budget of 1 new e-nodes"), std::string::npos)
+      << out.reason;
+}
+
 TEST_F(RulesProver, AResearchersRuleFileExtendsTheLibrary) {
   // tanh is odd: a fact the shipped library does not have.
   const ExprId x = A(0);
