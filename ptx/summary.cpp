@@ -3,6 +3,11 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <range/v3/algorithm/sort.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/indirect.hpp>
+#include <range/v3/view/transform.hpp>
 #include <unordered_map>
 
 namespace volta::ptx {
@@ -50,6 +55,17 @@ std::string instruction_form(const Instruction& ins) {
   return out;
 }
 
+namespace {
+namespace views = ranges::views;
+
+// The alternatives of type T in a range of variants, as references.
+template <class T, class Range>
+auto alternatives(const Range& variants) {
+  return variants | views::transform([](const auto& v) { return std::get_if<T>(&v); }) |
+         views::filter([](const T* p) { return p != nullptr; }) | views::indirect;
+}
+} // namespace
+
 ModuleSummary summarize(const Module& module) {
   ModuleSummary s;
   s.version_major = module.version_major;
@@ -57,35 +73,29 @@ ModuleSummary summarize(const Module& module) {
   s.targets = module.targets;
   s.address_size = module.address_size;
   std::unordered_map<std::string, size_t> counts;
-  for (const TopLevel& item : module.items) {
-    const auto* f = std::get_if<Function>(&item);
-    if (f == nullptr || !f->has_body) {
-      continue;
-    }
+  auto definitions = alternatives<Function>(module.items) |
+                           views::filter([](const Function& f) { return f.has_body; });
+  for (const Function& f : definitions) {
     ++s.functions;
     size_t instructions = 0;
-    for (const Statement& st : f->body) {
-      if (const auto* ins = std::get_if<Instruction>(&st)) {
-        ++instructions;
-        ++counts[instruction_form(*ins)];
-      }
+    for (const Instruction& ins : alternatives<Instruction>(f.body)) {
+      ++instructions;
+      ++counts[instruction_form(ins)];
     }
     s.instructions += instructions;
-    if (f->is_entry) {
-      KernelSummary k;
-      k.name = f->name;
-      k.instructions = instructions;
-      for (const VariableDecl& p : f->params) {
-        k.params.push_back({p.name, declared_type(p)});
-      }
-      s.kernels.push_back(std::move(k));
+    if (f.is_entry) {
+      s.kernels.push_back(KernelSummary{f.name,
+                                        f.params | views::transform([](const VariableDecl& p) {
+                                          return ParamSummary{p.name, declared_type(p)};
+                                        }) | ranges::to<std::vector>(),
+                                        instructions});
     }
   }
-  s.histogram.reserve(counts.size());
-  for (auto& [form, count] : counts) {
-    s.histogram.push_back({form, count});
-  }
-  std::sort(s.histogram.begin(), s.histogram.end(), [](const OpcodeCount& a, const OpcodeCount& b) {
+  s.histogram = counts | views::transform([](const auto& form_and_count) {
+                  return OpcodeCount{form_and_count.first, form_and_count.second};
+                }) |
+                ranges::to<std::vector>();
+  ranges::sort(s.histogram, [](const OpcodeCount& a, const OpcodeCount& b) {
     return a.count != b.count ? a.count > b.count : a.form < b.form;
   });
   return s;

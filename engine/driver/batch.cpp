@@ -3,6 +3,10 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <new>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/enumerate.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/transform.hpp>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -92,21 +96,21 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
 
 std::vector<const launch::ManifestEntry*> select_entries(const launch::Manifest& manifest,
                                                          const BatchOptions& options) {
-  std::vector<const launch::ManifestEntry*> selected;
-  size_t position = 0;
-  for (const auto& e : manifest.entries) {
-    if (options.filter && !std::regex_search(e.name, *options.filter))
-      continue;
-    // Sharding goes by position among the filtered entries, so every shard of the same
-    // manifest and filter sees the same list.
-    const size_t index = position++;
-    if (options.shard && static_cast<int>(index % static_cast<size_t>(options.shard->second)) !=
-                             options.shard->first) {
-      continue;
-    }
-    selected.push_back(&e);
-  }
-  return selected;
+  const auto matches_filter = [&](const launch::ManifestEntry& e) {
+    return !options.filter || std::regex_search(e.name, *options.filter);
+  };
+  // Sharding goes by position among the filtered entries, so every shard of the same manifest
+  // and filter sees the same list.
+  const auto in_shard = [&](const auto& position_and_entry) {
+    const size_t position = position_and_entry.first;
+    return !options.shard || position % static_cast<size_t>(options.shard->second) ==
+                                 static_cast<size_t>(options.shard->first);
+  };
+  return manifest.entries | ranges::views::filter(matches_filter) | ranges::views::enumerate |
+         ranges::views::filter(in_shard) |
+         ranges::views::transform(
+             [](const auto& position_and_entry) { return &position_and_entry.second; }) |
+         ranges::to<std::vector>();
 }
 
 std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry*>& entries,

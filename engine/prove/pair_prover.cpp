@@ -5,6 +5,12 @@
 #include <fmt/format.h>
 #include <map>
 #include <random>
+#include <range/v3/algorithm/mismatch.hpp>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/map.hpp>
+#include <range/v3/view/transform.hpp>
+#include <range/v3/view/zip.hpp>
 #include <tbb/parallel_invoke.h>
 
 #include "engine/driver/safety_check.hpp"
@@ -338,10 +344,9 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
   // ---- the compared arrays and their written index sets
   std::vector<std::string> arrays = entry.check_arrays;
   if (arrays.empty()) {
-    for (const auto& a : entry.reference.arrays) {
-      if (launch::is_output(a.kind))
-        arrays.push_back(a.name);
-    }
+    arrays = entry.reference.arrays |
+             ranges::views::filter([](const auto& a) { return launch::is_output(a.kind); }) |
+             ranges::views::transform(&launch::ArraySpec::name) | ranges::to<std::vector>();
   }
   std::vector<ElementJob>& jobs = pair.jobs;
   for (const auto& name : arrays) {
@@ -354,40 +359,33 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
                                   name, !r ? "the reference" : "the optimized");
       return finish();
     }
-    size_t i = 0, j = 0;
-    while (i < r->elements.size() || j < o->elements.size()) {
-      if (j == o->elements.size() ||
-          (i < r->elements.size() && r->elements[i].first < o->elements[j].first)) {
-        result.verdict = Verdict::NotEquivalent;
-        result.detail =
-            fmt::format("{}[{}] is written by the reference kernel but not by the optimized kernel",
-                        name, r->elements[i].first);
-        Counterexample c;
-        c.element = fmt::format("{}[{}]", name, r->elements[i].first);
-        c.reference_value = symbolic::to_sexpr(store, r->elements[i].second, 200);
-        c.optimized_value = "(not written)";
-        c.confirmed = true;
-        result.counterexample = c;
-        return finish();
-      }
-      if (i == r->elements.size() || o->elements[j].first < r->elements[i].first) {
-        result.verdict = Verdict::NotEquivalent;
-        result.detail =
-            fmt::format("{}[{}] is written by the optimized kernel but not by the reference kernel",
-                        name, o->elements[j].first);
-        Counterexample c;
-        c.element = fmt::format("{}[{}]", name, o->elements[j].first);
-        c.reference_value = "(not written)";
-        c.optimized_value = symbolic::to_sexpr(store, o->elements[j].second, 200);
-        c.confirmed = true;
-        result.counterexample = c;
-        return finish();
-      }
-      jobs.push_back(ElementJob{name, r->elements[i].first, r->elements[i].second,
-                                o->elements[j].second, r->float_stored[i] != 0,
-                                o->float_stored[j] != 0});
-      ++i;
-      ++j;
+    // Both index lists are sorted and free of repeats, so at their first difference the smaller
+    // index is written by one kernel only.
+    auto r_indices = r->elements | ranges::views::keys;
+    const auto first_difference = ranges::mismatch(r_indices, o->elements | ranges::views::keys);
+    const auto k =
+        static_cast<size_t>(ranges::distance(ranges::begin(r_indices), first_difference.in1));
+    const bool ref_left = k < r->elements.size(), opt_left = k < o->elements.size();
+    if (ref_left || opt_left) {
+      const bool reference_writes =
+          ref_left && (!opt_left || r->elements[k].first < o->elements[k].first);
+      const auto& [index, value] = reference_writes ? r->elements[k] : o->elements[k];
+      result.verdict = Verdict::NotEquivalent;
+      result.detail = fmt::format("{}[{}] is written by the {} kernel but not by the {} kernel",
+                                  name, index, reference_writes ? "reference" : "optimized",
+                                  reference_writes ? "optimized" : "reference");
+      Counterexample c;
+      c.element = fmt::format("{}[{}]", name, index);
+      const std::string written = symbolic::to_sexpr(store, value, 200);
+      c.reference_value = reference_writes ? written : "(not written)";
+      c.optimized_value = reference_writes ? "(not written)" : written;
+      c.confirmed = true;
+      result.counterexample = c;
+      return finish();
+    }
+    for (const auto& [re, oe, r_float, o_float] :
+         ranges::views::zip(r->elements, o->elements, r->float_stored, o->float_stored)) {
+      jobs.push_back(ElementJob{name, re.first, re.second, oe.second, r_float != 0, o_float != 0});
     }
   }
   result.elements.total = jobs.size();

@@ -72,6 +72,37 @@ TEST(BatchOutput, SinglePairFromAPairFile) {
   EXPECT_EQ(report["results"][0]["elements"]["total"], 256);
 }
 
+TEST(BatchOutput, DifferentWrittenIndexSetsAreNotEquivalent) {
+  // gemm_naive with a 16x8 block writes rows 0-7 of C's first tile, with 16x16 rows 0-15: the
+  // first index only one of them writes is C[8 * 32] = C[256], whichever side writes less.
+  const auto dir = scratch_dir("index-sets");
+  auto m = example_manifest("manifest.json");
+  nlohmann::json fewer = m["benchmarks"][0];
+  fewer["name"] = "optimized writes fewer";
+  fewer["expected"] = "NOT_EQUIVALENT";
+  fewer["optimized"] = fewer["reference"];
+  fewer["optimized"]["block"] = {16, 8, 1};
+  nlohmann::json more = fewer;
+  more["name"] = "optimized writes more";
+  std::swap(more["reference"], more["optimized"]);
+  nlohmann::json manifest = {{"benchmarks", {fewer, more}}};
+  write_file(dir / "m.json", manifest.dump());
+  ToolRun r = run_tool({"prove", "--batch", "m.json", "--report", "r.json"}, dir);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto results = read_json(dir / "r.json")["results"];
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& e : results) {
+    EXPECT_EQ(e["verdict"], "NOT_EQUIVALENT") << e.dump();
+    EXPECT_EQ(e["counterexample"]["element"], "C[256]") << e.dump();
+  }
+  EXPECT_EQ(results[0]["detail"],
+            "C[256] is written by the reference kernel but not by the optimized kernel");
+  EXPECT_EQ(results[0]["counterexample"]["optimized_value"], "(not written)");
+  EXPECT_EQ(results[1]["detail"],
+            "C[256] is written by the optimized kernel but not by the reference kernel");
+  EXPECT_EQ(results[1]["counterexample"]["reference_value"], "(not written)");
+}
+
 TEST(BatchOutput, SingleKernelFromFlags) {
   ToolRun r = run_tool({"check", "--ptx", "examples/kernels/races/reduce_racy.ptx", "--kernel",
                         "reduce_racy", "--block", "64", "--array", "in:0x100000:4:64:in", "--array",
