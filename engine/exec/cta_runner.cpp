@@ -236,10 +236,9 @@ bool CtaRunner::fire_barriers() {
           f.verdict = Verdict::BarrierDivergence;
           f.kind = "barrier divergence";
           f.message = fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: "
-                                  "thread {} exited without "
-                                  "reaching it",
+                                  "thread {} exited without reaching it",
                                   id, prog_.insts[first_pc].line, w, base + l);
-          f.first = site(base + l == first ? first : first, first_pc);
+          f.first = site(first, first_pc);
           f.second = site(base + l, pc_[base + l]);
           failed_ = true;
           ctx_.report(cta_, std::move(f));
