@@ -109,7 +109,8 @@ ExprId IdiomLifter::mul(ExprId a, ExprId b) {
 
 ExprId IdiomLifter::fma(ExprId a, ExprId b, ExprId c) {
   auto& s = b_.store();
-  // The accurate-expf pair has an ex2 on one side; most fmas (reductions) have none.
+  // The accurate-expf pair has an ex2 on one side; most fmas (reductions) have none. Checked
+  // here as well as in accurate_expf_argument: skipping its two calls saves ~5% of a GEMM run.
   if (s.op(a) != Op::Ex2 && s.op(b) != Op::Ex2)
     return b_.fma(a, b, c);
   if (ExprId x = accurate_expf_argument(a, b))

@@ -160,7 +160,7 @@ inline void ExprStore::put(uint32_t id, const Node& n) {
   if (storage == nullptr) [[unlikely]]
     storage = create_chunk(chunk);
   storage[id & kChunkMask] = n;
-  meta_chunks_[chunk].load(std::memory_order_relaxed)[id & kChunkMask] = Meta{n.op, n.aux, n.taint};
+  meta_chunks_[chunk].load(std::memory_order_relaxed)[id & kChunkMask] = Meta{n.op, n.taint};
 }
 
 ExprId ExprStore::allocate_in(const Node& n, Stream& stream) {

@@ -52,7 +52,6 @@ public:
   // at 4 bytes an entry a cache line holds 16 of them instead of 4 whole nodes.
   struct Meta {
     Op op;
-    uint8_t aux;
     uint16_t taint;
   };
   const Meta& meta(ExprId id) const {
