@@ -14,5 +14,6 @@ void register_prove_command(CLI::App& app, int& exit_code);
 void register_merge_command(CLI::App& app, int& exit_code);
 void register_rules_command(CLI::App& app, int& exit_code);
 void register_explain_command(CLI::App& app, int& exit_code);
+void register_run_command(CLI::App& app, int& exit_code);
 
 } // namespace volta::cli

@@ -13,7 +13,8 @@ void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::st
   app.add_option("--" + prefix + "kernel", kernel, "kernel entry name of the " + who);
   app.add_option("--" + prefix + "block", block, "CTA size X[,Y[,Z]]")->capture_default_str();
   app.add_option("--" + prefix + "grid", grid, "grid size X[,Y[,Z]]")->capture_default_str();
-  app.add_option("--" + prefix + "array", arrays, "array NAME:BASE:WIDTH:LEN:KIND (repeatable)");
+  app.add_option("--" + prefix + "array", arrays,
+                 "array NAME:BASE:WIDTH:LEN:KIND[:TYPE] (repeatable; TYPE f32, s32, ...)");
   app.add_option("--" + prefix + "param", params,
                  "parameter ptr:A | sym:NAME | float:V | int:V, in order (repeatable)");
   app.add_option("--" + prefix + "global", globals, "module variable NAME=INT (repeatable)");

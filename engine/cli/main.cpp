@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   volta::cli::register_merge_command(app, exit_code);
   volta::cli::register_rules_command(app, exit_code);
   volta::cli::register_explain_command(app, exit_code);
+  volta::cli::register_run_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

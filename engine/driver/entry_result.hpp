@@ -42,6 +42,15 @@ struct Counterexample {
   bool confirmed = false; // checked by exact (or interval) evaluation
 };
 
+// The element type of a compared output array: declared in the manifest ("type"), and as
+// inferred from each kernel's stores ("f32", "s32", ..., "mixed"; empty: nothing written).
+struct OutputType {
+  std::string array;
+  std::string declared; // empty: not declared
+  std::string reference_stores;
+  std::string optimized_stores;
+};
+
 struct KernelSummary {
   std::string role; // "kernel", "reference", "optimized"
   std::string ptx;
@@ -68,6 +77,7 @@ struct EntryResult {
   std::optional<EgraphStats> egraph; // equivalence entries that reached the prover
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;
+  std::vector<OutputType> output_types; // equivalence entries, per compared array
   uint64_t cache_hits = 0;
   uint64_t z3_calls = 0;
   // The resource guard that stopped the entry ("time limit", "memory limit", "instruction

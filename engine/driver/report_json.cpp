@@ -61,6 +61,15 @@ json to_json(const EntryResult& r) {
     }
     j["z3_calls"] = r.z3_calls;
     j["cache_hits"] = r.cache_hits;
+    json types = json::array();
+    for (const auto& t : r.output_types) {
+      auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+      types.push_back({{"array", t.array},
+                       {"declared", or_null(t.declared)},
+                       {"reference_stores", or_null(t.reference_stores)},
+                       {"optimized_stores", or_null(t.optimized_stores)}});
+    }
+    j["output_types"] = types;
   }
   if (r.counterexample) {
     const auto& c = *r.counterexample;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/driver/diagnostic_text.hpp"
+#include "engine/exec/special_registers.hpp"
 
 namespace volta::driver {
 
@@ -69,6 +70,14 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
         f.message = fmt::format("{} depends on the value returned by an atomic, which depends on "
                                 "the order of the threads",
                                 f.location);
+        return f;
+      }
+      if (taint & symbolic::kTaintSchedule) {
+        f.verdict = Verdict::Unsupported;
+        f.kind = "unsupported";
+        f.message = fmt::format("{} depends on {}, whose value depends on the hardware and the "
+                                "schedule",
+                                f.location, exec::describe_special_read(store, value));
         return f;
       }
       if (taint & symbolic::kTaintOpaque) {

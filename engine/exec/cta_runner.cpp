@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/special_registers.hpp"
 
 namespace volta::exec {
 
@@ -328,16 +329,6 @@ uint64_t CtaRunner::special(Special s, uint32_t t) {
     return grd[2];
   case Special::LaneId:
     return lane;
-  case Special::WarpId:
-    return t / 32;
-  case Special::NWarpId:
-    return warps_;
-  case Special::SmId:
-    return 0;
-  case Special::NSmId:
-    return 1;
-  case Special::GridId:
-    return 0;
   case Special::LaneMaskEq:
     return 1u << lane;
   case Special::LaneMaskLt:
@@ -370,6 +361,15 @@ Value CtaRunner::read(const Operand& o, uint32_t t) {
                        "reads a clock register, whose value differs from run to run");
       return Value{0, 0};
     }
+    if (is_schedule_dependent(s)) {
+      // %warpid is not tid / 32 (a warp may migrate), %smid and %gridid depend on the hardware:
+      // an unknown, new at every read (the serial keeps reads apart and is never reported).
+      const uint32_t serial = ctx_.next_fresh.fetch_add(1, std::memory_order_relaxed);
+      return Value{
+          0, ctx_.store.intern(symbolic::Node{
+                 symbolic::Op::Fresh, static_cast<uint8_t>(symbolic::FreshKind::SpecialRegister), 0,
+                 serial, prog_.insts[current_pc_].line, static_cast<uint32_t>(s)})};
+    }
     return Value{special(s, t), 0};
   }
   default:
@@ -377,11 +377,41 @@ Value CtaRunner::read(const Operand& o, uint32_t t) {
   }
 }
 
+namespace {
+// The FloatBits / BitsFloat format code of a float type.
+uint8_t float_format(ValType type) {
+  switch (type) {
+  case ValType::F16:
+  case ValType::F16x2:
+    return 1;
+  case ValType::BF16:
+  case ValType::BF16x2:
+    return symbolic::kFormatBF16;
+  case ValType::F64:
+  case ValType::B64:
+  case ValType::U64:
+  case ValType::S64:
+    return 3;
+  default:
+    return width_of(type) == 16 ? 1 : 2;
+  }
+}
+} // namespace
+
 ExprId CtaRunner::real_of(Value v, ValType type) {
   auto& s = ctx_.store;
   if (v.symbolic()) {
-    if (s.op(v.node) != symbolic::Op::RawBits)
+    const symbolic::Op op = s.op(v.node);
+    if (op != symbolic::Op::RawBits) {
+      if (v.node == ctx_.undef || op == symbolic::Op::Undef)
+        return v.node;
+      // Integer data read as a float is a reinterpretation of its bits, never its value.
+      const symbolic::ValueKind kind = symbolic::kind_of(s, v.node);
+      if (kind == symbolic::ValueKind::Int ||
+          (op == symbolic::Op::Const && !v.fl && is_float(type)))
+        return b_.bits_float(v.node, float_format(type));
       return v.node;
+    }
     const symbolic::Node& n = s.node(v.node);
     v = Value{uint64_t{n.b} << 32 | n.a, 0};
   }
@@ -432,6 +462,42 @@ ExprId CtaRunner::int_real(Value v, ValType type) {
   return ctx_.store.constant(symbolic::Rational(std::to_string(x)));
 }
 
+ExprId CtaRunner::int_view(Value v, ValType type) {
+  const uint32_t w = width_of(type) == 0 ? 32 : width_of(type);
+  const uint8_t wc = symbolic::width_code(w);
+  if (!v.symbolic())
+    return b_.int_const(v.bits, wc);
+  auto& s = ctx_.store;
+  const ExprId node = v.node;
+  const symbolic::Op op = s.op(node);
+  if (node == ctx_.undef || op == symbolic::Op::Undef)
+    return node;
+  if (op == symbolic::Op::RawBits) {
+    const symbolic::Node& n = s.node(node);
+    return b_.int_const(uint64_t{n.b} << 32 | n.a, wc);
+  }
+  uint32_t nw = 0;
+  switch (symbolic::kind_of(s, node, &nw)) {
+  case symbolic::ValueKind::Any: // a constant
+    if (!v.fl) {
+      if (auto x = b_.int_value(node, wc))
+        return b_.int_const(*x, wc);
+    }
+    return b_.float_bits(node, float_format(type)); // a float constant: its bits
+  case symbolic::ValueKind::Real:
+    return b_.float_bits(node, float_format(type));
+  case symbolic::ValueKind::Int:
+  case symbolic::ValueKind::Bits:
+    if (nw == 0 || nw == w)
+      return node;
+    return b_.intop(symbolic::BitOpKind::Ext, symbolic::IntType{wc, is_signed(type)}, node,
+                    symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, nw);
+  case symbolic::ValueKind::Pred:
+    return node;
+  }
+  return node;
+}
+
 std::optional<uint64_t> CtaRunner::concrete_symbolic(Value v, uint32_t t, const char* what) {
   const symbolic::Node& n = ctx_.store.node(v.node);
   if (n.op == symbolic::Op::RawBits)
@@ -445,9 +511,21 @@ std::optional<uint64_t> CtaRunner::concrete_symbolic(Value v, uint32_t t, const 
     return std::nullopt;
   }
   if (n.op == symbolic::Op::Const) {
-    // A float constant used as bits (e.g. an address computed through a float register).
-    if (auto bits = symbolic::exact_f32_bits(ctx_.store.rational(v.node)))
+    // A float constant used as bits (e.g. an address computed through a float register), or an
+    // integer constant.
+    if (v.fl) {
+      if (auto bits = symbolic::exact_f32_bits(ctx_.store.rational(v.node)))
+        return *bits;
+    } else if (auto bits = b_.int_value(v.node, 3)) {
       return *bits;
+    }
+  }
+  if (ctx_.store.taint(v.node) & symbolic::kTaintSchedule) {
+    fail_unsupported(in, t,
+                     fmt::format("{} depends on {}, whose value depends on the hardware and the "
+                                 "schedule",
+                                 what, describe_special_read(ctx_.store, v.node)));
+    return std::nullopt;
   }
   fail_unsupported(
       in, t,

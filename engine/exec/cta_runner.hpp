@@ -61,14 +61,18 @@ private:
   // The real value of an operand used as a float of `type` (Const for concrete bits).
   // The common case of real(), inline: a register holding a node that is a number (not raw
   // bits). Gives the node and its operator.
+  // Real-typed operators all come before Pack in symbolic::Op; a constant is a real number only
+  // when it came out of float data (an integer constant's bits read as a float are not its value).
   bool register_number(const Operand& o, uint32_t t, ExprId& node, symbolic::Op& op) const {
     if (o.kind != OpKind::Reg)
       return false;
-    node = nodes_[size_t{o.reg} * threads_ + t];
+    const size_t i = size_t{o.reg} * threads_ + t;
+    node = nodes_[i];
     if (node == 0)
       return false;
     op = ctx_.store.op(node);
-    return op != symbolic::Op::RawBits;
+    return op < symbolic::Op::Pack && op != symbolic::Op::RawBits &&
+           (op != symbolic::Op::Const || float_[i] != 0);
   }
   ExprId real(const Operand& o, uint32_t t, ValType type) {
     ExprId node;
@@ -81,6 +85,10 @@ private:
   ExprId real_of(Value v, ValType type);
   // The real value of an integer operand (Const of the integer for concrete bits).
   ExprId int_real(Value v, ValType type);
+  // The value as integer data of `type`'s width (docs/semantics.md): concrete bits and integer
+  // constants as constants, float data by its bits (FloatBits), integers of another width
+  // extended or truncated (signedness of `type`).
+  ExprId int_view(Value v, ValType type);
   // Concrete bits of a value that must be concrete (address, shift amount, predicate...).
   // Reports UNINITIALIZED / UNSUPPORTED and returns nullopt otherwise.
   std::optional<uint64_t> concrete(Value v, uint32_t t, const char* what) {
@@ -106,6 +114,16 @@ private:
   // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
   void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_integer(const Inst& in, uint32_t w, uint32_t mask);
+  ExprId symbolic_integer(const Inst& in, const Value* v, uint32_t t);
+  // An integer node as a register value: a folded constant becomes concrete bits again, so that
+  // addresses and branches computed from it stay concrete.
+  Value integer_result(ExprId node) {
+    if (ctx_.store.op(node) == symbolic::Op::Const) {
+      if (auto bits = b_.int_value(node, 3))
+        return Value{*bits, 0};
+    }
+    return Value{0, node, false};
+  }
   void exec_float(const Inst& in, uint32_t w, uint32_t mask);
   void exec_setp(const Inst& in, uint32_t w, uint32_t mask);
   void exec_selp(const Inst& in, uint32_t w, uint32_t mask);
@@ -121,7 +139,14 @@ private:
   void exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   // Warp collectives: returns false when the member lanes have not all arrived (the lanes in
   // `mask` then wait at `pc`).
-  bool gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
+  // `member_mask`: the member mask operand of the arriving lanes (all equal), or kAll for the
+  // collectives without one. Lanes waiting at another bar.warp.sync with the same mask join.
+  bool gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members,
+                         uint32_t member_mask);
+  // The lanes of `mask` that form one group of a collective with a member mask (the first
+  // lane's mask and every lane with the same one); reports a lane outside its own mask or two
+  // lanes whose different masks name each other (undefined behaviour). False after a failure.
+  bool member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_t& member_mask);
   void exec_shfl(const Inst& in, uint32_t w, uint32_t mask);
   void exec_vote(const Inst& in, uint32_t w, uint32_t mask);
   void exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask);
@@ -212,6 +237,21 @@ private:
   // The thread touches memory an unfinished cp.async of its own reads or writes: a hazard the
   // hardware does not order. Reports it (as a data race) and returns true.
   bool copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
+  // Destination bytes of cp.async copies in flight, per 4-byte shared word (copies are 4, 8 or
+  // 16 aligned bytes): the issuing thread + 1 (0: none) and the cp.async's pc. Any access by
+  // another thread to such a word is a race (a barrier does not complete a copy).
+  std::vector<uint32_t> in_flight_owner_;
+  std::vector<uint32_t> in_flight_pc_;
+  uint32_t in_flight_words_ = 0;
+  void mark_in_flight(const PendingCopy& c, uint32_t t);
+  void clear_in_flight(const PendingCopy& c, uint32_t t);
+  [[gnu::cold]] bool in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
+  // exec_st: the other lanes whose identical store the current access performs (Accessor::lanes).
+  uint32_t co_writers_ = 0;
+  std::vector<Value> store_values_; // exec_st: 8 values per lane
+  [[gnu::cold]] void report_store_conflict(const Inst& in, uint64_t address, uint32_t t1,
+                                           uint32_t t2, Value v1, Value v2);
+  std::string describe_value(Value v) const;
   bool completing_copies_ = false;
   bool copies_issued_ = false; // some thread of the CTA issued a cp.async (until then no hazards)
   std::vector<std::vector<PendingCopy>> uncommitted_;

@@ -6,6 +6,7 @@
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
+#include "engine/symbolic/printer.hpp"
 
 namespace volta::exec {
 
@@ -299,6 +300,11 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     fail_unsupported(in, t, "accesses an unknown state space");
     return nullptr;
   }
+  if (space == Space::Shared && in_flight_words_ != 0 && !completing_copies_ &&
+      ctx_.options.check_races) [[unlikely]] {
+    if (in_flight_race(address, size, t, kind))
+      return nullptr;
+  }
   if (copies_issued_ && (!uncommitted_[t].empty() || !committed_[t].empty())) {
     if (copy_hazard(space, address, size, t, kind)) {
       if (lock)
@@ -308,7 +314,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
   }
   if (shadow != nullptr) {
     const uint32_t w = t / 32;
-    Accessor a{cta_, t, w, t % 32, stamp_, warp_phase_[w], current_pc_};
+    Accessor a{cta_, t, w, t % 32, stamp_, warp_phase_[w], current_pc_, co_writers_};
     Conflict c;
     uint32_t conflict_byte = 0;
     if (shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte)) [[unlikely]] {
@@ -372,6 +378,21 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
     for (uint32_t i = 0; i < values; ++i) {
       Value v = load(cells + i * elem, elem);
       v.fl = float_type || cells[i * elem].stored_as == kStoredFloat;
+      // Integer data loaded into a wider register is extended by the load's signedness
+      // (ld.s32 into a 64-bit register sign-extends, ld.u32 zero-extends).
+      if (v.symbolic() && !float_type && in.dsts[i].kind == OpKind::Reg &&
+          width_of(prog_.registers[in.dsts[i].reg].type) > 8 * elem) {
+        const uint32_t rw = width_of(prog_.registers[in.dsts[i].reg].type);
+        const ExprId narrow = int_view(v, in.type);
+        if (narrow != ctx_.undef) {
+          v = Value{0,
+                    b_.intop(symbolic::BitOpKind::Ext,
+                             symbolic::IntType{symbolic::width_code(rw), is_signed(in.type)},
+                             narrow, symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr,
+                             8 * elem),
+                    false};
+        }
+      }
       // A sub-register load of signed data sign-extends (ld.s8 / ld.s16 into a wider register).
       if (!v.symbolic() && sign_extends) {
         const int shift = 64 - 8 * static_cast<int>(elem);
@@ -390,47 +411,153 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
   const uint32_t n = in.vec;
+  const uint32_t count = std::min<uint32_t>({n, static_cast<uint32_t>(in.srcs.size()), 8u});
+  // Every lane's address and values first: lanes of the warp that store to one location in this
+  // one instruction are one store (below).
+  std::array<uint64_t, 32> addresses{};
+  if (store_values_.empty())
+    store_values_.resize(32 * 8); // reused: no initialization per instruction
+  auto values = [&](uint32_t lane) { return &store_values_[lane * 8]; };
   for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    const uint32_t t = base + l;
     auto a = address_of(in.mem[0], t);
     if (!a)
       return;
-    Value values[8];
-    for (uint32_t i = 0; i < n && i < in.srcs.size(); ++i) {
-      values[i] = read(in.srcs[i], t);
+    addresses[l] = *a;
+    for (uint32_t i = 0; i < count; ++i) {
+      Value& v = values(l)[i];
+      v = read(in.srcs[i], t);
       if (in.srcs[i].kind == OpKind::Imm && in.srcs[i].imm_is_float && in.srcs[i].imm_width == 64 &&
           elem == 4) {
-        values[i].bits =
-            std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(values[i].bits)));
+        v.bits = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(v.bits)));
       }
-      const symbolic::Op op =
-          values[i].symbolic() ? ctx_.store.op(values[i].node) : symbolic::Op::Const;
+      const symbolic::Op op = v.symbolic() ? ctx_.store.op(v.node) : symbolic::Op::Const;
       if (op == symbolic::Op::RawBits) {
-        const auto& nd = ctx_.store.node(values[i].node);
-        values[i] = Value{uint64_t{nd.b} << 32 | nd.a, 0};
+        const auto& nd = ctx_.store.node(v.node);
+        v = Value{uint64_t{nd.b} << 32 | nd.a, 0};
       }
+      // A value narrower than its register: keep the low bytes (symbolic data keeps its value).
+      if (!v.symbolic() && elem < 8)
+        v.bits &= (uint64_t{1} << (8 * elem)) - 1;
     }
     if (failed_)
       return;
+  }
+  // Several lanes of one warp storing to one location in one instruction: CUDA guarantees that
+  // exactly one lane's store lands. Provably equal values (the same node, or the same concrete
+  // bits) make that one store, performed by the lowest lane on behalf of all (no race among
+  // them); values that may differ are a write conflict.
+  std::array<uint32_t, 32> group{}; // per leading lane: the lanes it stores for
+  uint32_t followers = 0;           // lanes whose store a lower lane performs
+  // Only shared and global memory are shared by the lanes: a local or param address names
+  // each thread's own bytes.
+  auto shared_by_lanes = [&](uint64_t a) {
+    const Space space = in.space == Space::Generic ? resolve_generic(a).first : in.space;
+    return space == Space::Shared || space == Space::Global;
+  };
+  if (std::popcount(mask) > 1 && shared_by_lanes(addresses[std::countr_zero(mask)])) {
+    bool increasing = true;
+    uint64_t previous = 0;
+    bool first = true;
+    for (uint32_t m = mask; m != 0 && increasing; m &= m - 1) {
+      const uint64_t a = addresses[static_cast<uint32_t>(std::countr_zero(m))];
+      increasing = first || a > previous;
+      previous = a;
+      first = false;
+    }
+    if (!increasing) { // the common case (distinct, increasing addresses) skips the search
+      // The first of the stored values where lanes x and y differ (count: none).
+      auto first_difference = [&](uint32_t x, uint32_t y) {
+        for (uint32_t i = 0; i < count; ++i) {
+          const Value& a = values(x)[i];
+          const Value& b = values(y)[i];
+          if (a.symbolic() != b.symbolic() || (a.symbolic() ? a.node != b.node : a.bits != b.bits))
+            return i;
+        }
+        return count;
+      };
+      // Sorted by (address, lane): the lanes of one location are adjacent, lowest lane first.
+      std::array<std::pair<uint64_t, uint32_t>, 32> order;
+      uint32_t k = 0;
+      for (uint32_t m = mask; m != 0; m &= m - 1) {
+        const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+        order[k++] = {addresses[l], l};
+      }
+      std::sort(order.begin(), order.begin() + k);
+      for (uint32_t i = 1, leader = order[0].second; i < k; ++i) {
+        if (order[i].first != order[i - 1].first) {
+          leader = order[i].second;
+          continue;
+        }
+        const uint32_t y = order[i].second;
+        if (!shared_by_lanes(addresses[y]))
+          continue;
+        if (const uint32_t d = first_difference(leader, y); d < count) {
+          report_store_conflict(in, addresses[y], base + y, base + leader, values(y)[d],
+                                values(leader)[d]);
+          return;
+        }
+        group[leader] |= 1u << y;
+        followers |= 1u << y;
+      }
+    }
+  }
+  for (uint32_t m = mask & ~followers; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    const uint32_t t = base + l;
+    const uint64_t a = addresses[l];
     const bool global = in.space == Space::Global ||
-                        (in.space == Space::Generic && resolve_generic(*a).first == Space::Global);
-    ByteCell* cells = access(in.space, *a, elem * n, elem * n, t, AccessKind::Write, global);
+                        (in.space == Space::Generic && resolve_generic(a).first == Space::Global);
+    co_writers_ = group[l];
+    ByteCell* cells = access(in.space, a, elem * n, elem * n, t, AccessKind::Write, global);
+    co_writers_ = 0;
     if (!cells)
       return;
-    for (uint32_t i = 0; i < n && i < in.srcs.size(); ++i) {
-      Value v = values[i];
+    for (uint32_t i = 0; i < count; ++i) {
+      const Value v = values(l)[i];
       // Float data moved through integer registers stays float data.
       const uint8_t stored_as = (is_float(in.type) || v.fl) ? kStoredFloat
                                 : is_signed(in.type)        ? kStoredSigned
                                                             : kStoredUnsigned;
-      // A value narrower than its register: keep the low bytes (symbolic data keeps its value).
-      if (!v.symbolic() && elem < 8)
-        v.bits &= (uint64_t{1} << (8 * elem)) - 1;
       store_value(cells + i * elem, v, elem);
       for (uint32_t k = 0; k < elem; ++k)
         cells[i * elem + k].stored_as = stored_as;
     }
   }
+}
+
+std::string CtaRunner::describe_value(Value v) const {
+  if (!v.symbolic())
+    return fmt::format("0x{:x}", v.bits);
+  // The serial of an atomic's return value depends on the schedule of the CTAs: keep it out
+  // of the report, which must be the same on every run.
+  if (ctx_.store.node(v.node).taint & symbolic::kTaintAtomicResult)
+    return "a value computed from an atomic's return value";
+  return symbolic::to_sexpr(ctx_.store, v.node, 120);
+}
+
+void CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t t1, uint32_t t2,
+                                      Value v1, Value v2) {
+  Space space = in.space;
+  if (space == Space::Generic)
+    std::tie(space, address) = resolve_generic(address);
+  Failure f;
+  f.verdict = Verdict::DataRace;
+  f.kind = "write-write race";
+  f.space = space_name(space);
+  f.address = address;
+  f.location = describe_address(space, address);
+  f.first = site(t1, current_pc_);
+  f.second = site(t2, current_pc_);
+  f.message = fmt::format(
+      "data race on {} {}: threads {} and {} (lanes {} and {} of warp {}) store to it in one "
+      "instruction '{}' (PTX line {}) values that may differ ({} and {}); only one of the "
+      "stores lands, which one depends on the hardware",
+      f.space, f.location, t2, t1, t2 % 32, t1 % 32, t1 / 32, in.text, in.line, describe_value(v2),
+      describe_value(v1));
+  failed_ = true;
+  ctx_.report(cta_, std::move(f));
 }
 
 void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
@@ -442,19 +569,31 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
     auto a = address_of(in.mem[0], t);
     if (!a)
       return;
-    const Value x = read(in.srcs[0], t);
+    Value x = read(in.srcs[0], t);
     if (failed_)
       return;
+    // Integer atomics act on the bits of integer data: float data (atomicMax((int*)p,
+    // __float_as_int(x))) enters as its bit pattern, an integer, not as a real.
+    const bool integer_atomic = !is_float(in.type);
+    if (integer_atomic && x.symbolic())
+      x = Value{0, int_view(x, in.type)};
     const bool bitwise = op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor;
-    const bool order_free = op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max || bitwise;
+    // inc/dec with one limit apply the same function to the location every time, so their
+    // final value is the same in every order (their return values are not).
+    const bool wrapping = op == AtomOp::Inc || op == AtomOp::Dec;
+    const bool order_free =
+        op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max || bitwise || wrapping;
     if (!order_free) {
-      fail_unsupported(
-          in, t,
-          "is an atomic whose result depends on the order of the threads (exch, cas, inc, dec)");
+      fail_unsupported(in, t,
+                       "is an atomic whose result depends on the order of the threads (exch, cas)");
       return;
     }
     if (bitwise && x.symbolic()) {
       fail_unsupported(in, t, "applies a bitwise atomic to data");
+      return;
+    }
+    if (wrapping && x.symbolic()) {
+      fail_unsupported(in, t, "applies atom.inc / atom.dec with a limit that depends on data");
       return;
     }
     Space space = in.space;
@@ -469,7 +608,8 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
         access(space, address, elem, elem, t, AccessKind::Atomic, space == Space::Global);
     if (!cells)
       return;
-    auto add_to = [&](std::map<uint64_t, PendingAtomic>& table) {
+    // Adds the contribution; returns why it cannot be (nullptr: added).
+    auto add_to = [&](std::map<uint64_t, PendingAtomic>& table) -> const char* {
       auto it = table.find(address);
       if (it == table.end()) {
         PendingAtomic p;
@@ -477,6 +617,10 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
         p.type = in.type;
         p.width = elem;
         p.base = load(cells, elem);
+        if (wrapping && p.base.symbolic() && p.base.node != ctx_.undef)
+          return "applies atom.inc / atom.dec to a location that holds data";
+        if (integer_atomic && p.base.symbolic() && p.base.node != ctx_.undef)
+          p.base = Value{0, int_view(p.base, in.type)};
         it = table.emplace(address, std::move(p)).first;
         ctx_.markers_written.store(true, std::memory_order_release);
         for (uint32_t i = 0; i < elem; ++i) {
@@ -484,27 +628,38 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
           cells[i].pos = static_cast<uint8_t>(i);
         }
       } else if (it->second.op != op || it->second.type != in.type) {
-        return false;
+        return "mixes different atomic operations on one location";
+      } else if (wrapping && !it->second.contributions.empty() &&
+                 (it->second.contributions.front().value.bits & 0xffffffffu) !=
+                     (x.bits & 0xffffffffu)) {
+        return "applies atom.inc / atom.dec with different limits to one location (the result "
+               "depends on the order of the threads)";
       }
       it->second.contributions.push_back(AtomicContribution{cta_, t, atomic_sequence_++, x});
-      return true;
+      return nullptr;
     };
-    bool ok;
+    const char* refused;
     if (space == Space::Global) {
       std::lock_guard guard(ctx_.atomics_mutex);
-      ok = add_to(ctx_.atomics);
+      refused = add_to(ctx_.atomics);
     } else {
-      ok = add_to(shared_atomics_);
+      refused = add_to(shared_atomics_);
     }
-    if (!ok) {
-      fail_unsupported(in, t, "mixes different atomic operations on one location");
+    if (refused != nullptr) {
+      fail_unsupported(in, t, refused);
       return;
     }
     if (in.op == XOp::Atom && !in.dsts.empty() && in.dsts[0].kind == OpKind::Reg) {
-      // The old value depends on the order of the threads: poison it.
-      set_dst(in.dsts[0], t,
-              Value{0, ctx_.store.intern(
-                           symbolic::Node{symbolic::Op::AtomicResult, 0, 0, in.line, 0, 0})});
+      // The old value depends on the order of the threads: an unknown, fresh at every dynamic
+      // execution (two threads' tickets are not equal), tainted so that an output depending on
+      // it is reported rather than compared. The serial only keeps the nodes apart: it never
+      // appears in a report, so its schedule-dependent numbering does not matter.
+      const uint32_t serial = ctx_.next_fresh.fetch_add(1, std::memory_order_relaxed);
+      set_dst(
+          in.dsts[0], t,
+          Value{0, ctx_.store.intern(symbolic::Node{
+                       symbolic::Op::Fresh, static_cast<uint8_t>(symbolic::FreshKind::AtomicOld), 0,
+                       serial, in.line, 0})});
     }
   }
 }
@@ -550,9 +705,70 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
     for (uint32_t off = 0; off < copy.size; off += 4) {
       copy.values.push_back(off + 4 <= readable ? load(src_cells + off, 4) : Value{0, 0});
     }
+    // The copy may write its destination at any time from now until the wait that completes it:
+    // check the destination now as a write (against every access not ordered before the issue),
+    // and mark it in flight until then (against every later access by another thread).
+    if (!access(Space::Shared, d, copy.size, copy.size, t, AccessKind::Write))
+      return;
+    if (ctx_.options.check_races)
+      mark_in_flight(copy, t);
     uncommitted_[t].push_back(std::move(copy));
     copies_issued_ = true;
   }
+}
+
+void CtaRunner::mark_in_flight(const PendingCopy& c, uint32_t t) {
+  if (in_flight_owner_.empty()) {
+    in_flight_owner_.assign((shared_size_ + 3) / 4, 0);
+    in_flight_pc_.assign((shared_size_ + 3) / 4, 0);
+  }
+  for (uint64_t word = c.dst / 4; word < (c.dst + c.size + 3) / 4; ++word) {
+    if (in_flight_owner_[word] == 0)
+      ++in_flight_words_;
+    in_flight_owner_[word] = t + 1;
+    in_flight_pc_[word] = c.pc;
+  }
+}
+
+void CtaRunner::clear_in_flight(const PendingCopy& c, uint32_t t) {
+  if (in_flight_owner_.empty())
+    return;
+  for (uint64_t word = c.dst / 4; word < (c.dst + c.size + 3) / 4; ++word) {
+    if (in_flight_owner_[word] == t + 1) {
+      in_flight_owner_[word] = 0;
+      --in_flight_words_;
+    }
+  }
+}
+
+bool CtaRunner::in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind) {
+  for (uint64_t word = address / 4; word < (address + size + 3) / 4; ++word) {
+    const uint32_t owner = word < in_flight_owner_.size() ? in_flight_owner_[word] : 0;
+    if (owner == 0 || owner == t + 1)
+      continue; // the issuing thread's own accesses are copy_hazard's
+    const uint32_t u = owner - 1;
+    const uint32_t copy_pc = in_flight_pc_[word];
+    const Inst& in = prog_.insts[current_pc_];
+    const uint64_t byte = std::max<uint64_t>(address, word * 4);
+    Failure f;
+    f.verdict = Verdict::DataRace;
+    f.kind = fmt::format("cp.async-{} race", kind_word(kind));
+    f.space = "shared";
+    f.address = byte;
+    f.location = describe_address(Space::Shared, byte);
+    f.first = site(t, current_pc_);
+    f.second = site(u, copy_pc);
+    f.message = fmt::format(
+        "data race on shared {}: {} by thread {} ('{}', PTX line {}) while the cp.async of thread "
+        "{} (PTX line {}) that writes it is in flight; a barrier does not complete a cp.async: "
+        "thread {} must wait for it (cp.async.wait_group / wait_all) before a barrier that "
+        "orders this access",
+        f.location, kind_word(kind), t, in.text, in.line, u, prog_.insts[copy_pc].line, u);
+    failed_ = true;
+    ctx_.report(cta_, std::move(f));
+    return true;
+  }
+  return false;
 }
 
 void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& group) {
@@ -562,6 +778,7 @@ void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& grou
     if (failed_)
       break;
     current_pc_ = c.pc;
+    clear_in_flight(c, t);
     if (source_overwritten(c, t))
       break;
     ByteCell* cells = access(Space::Shared, c.dst, c.size, c.size, t, AccessKind::Write);

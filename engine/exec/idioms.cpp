@@ -25,6 +25,11 @@ bool IdiomLifter::is_const(ExprId id, uint32_t f32_bits) const {
   return expected && s.rational(id) == *expected;
 }
 
+bool IdiomLifter::is_int(ExprId id, long value) const {
+  auto& s = b_.store();
+  return s.op(id) == Op::Const && s.rational(id) == value;
+}
+
 ExprId IdiomLifter::lifted(const char* idiom, ExprId x) {
   ++counts_[idiom];
   return b_.unary(Op::Exp, x);
@@ -58,16 +63,23 @@ ExprId IdiomLifter::ex2(ExprId t) {
 ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
   auto& s = b_.store();
   // Every multiply and fma asks: check the operators in the dense meta array first.
-  if (s.op(p) != Op::Ex2 || s.op(scale) != Op::BitOp)
+  if (s.op(p) != Op::Ex2 || s.op(scale) != Op::BitsFloat)
     return 0;
   const Node pn = s.node(p);
-  const Node sn = s.node(scale);
-  if (static_cast<BitOpKind>(sn.aux & 31) != BitOpKind::Shl)
+  // scale = the f32 whose bits are bits(j) << 23
+  const Node bf = s.node(scale);
+  if (bf.aux != 2 || s.op(bf.a) != Op::BitOp)
     return 0;
-  const Node shift = s.node(sn.b);
-  if (shift.op != Op::RawBits || shift.a != 23)
+  const Node sn = s.node(bf.a);
+  if (static_cast<BitOpKind>(sn.aux & 31) != BitOpKind::Shl ||
+      symbolic::IntType::from_code(static_cast<uint8_t>(sn.aux >> 5)).width() != 32)
     return 0;
-  const ExprId j = sn.a;
+  if (!is_int(sn.b, 23))
+    return 0;
+  const Node jb = s.node(sn.a);
+  if (jb.op != Op::FloatBits || jb.aux != 2)
+    return 0;
+  const ExprId j = jb.a;
   // f = fma(x, lo, fma(x, hi, -(j + bias)))
   const Node f = s.node(pn.a);
   if (f.op != Op::Fma || !is_const(f.b, kLog2eLo))
@@ -86,12 +98,13 @@ ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
   const Node jn = s.node(j);
   if (jn.op != Op::Fma || !is_const(jn.b, k252) || !is_const(jn.c, kMagic))
     return 0;
-  // sat(t) = min(max(t, 0), 1)
+  // sat(t) = min(max(t, 0), 1): the bounds are part of the idiom (a clamp to [-1, 1] is not
+  // cvt.sat and does not compute exp).
   const Node mn = s.node(jn.a);
-  if (mn.op != Op::Min)
+  if (mn.op != Op::Min || !is_int(mn.b, 1))
     return 0;
   const Node mx = s.node(mn.a);
-  if (mx.op != Op::Max)
+  if (mx.op != Op::Max || !is_int(mx.b, 0))
     return 0;
   const Node t = s.node(mx.a);
   if (t.op != Op::Fma || t.a != x || !is_const(t.b, kScaleIn) || !is_const(t.c, kHalf))

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/launch/launch_config.hpp"
 #include "engine/symbolic/expr.hpp"
 #include "engine/verdict.hpp"
 
@@ -52,11 +53,14 @@ struct KernelStats {
 struct OutputArray {
   std::string name;
   uint32_t elem_width = 4;
+  launch::ArrayKind kind = launch::ArrayKind::Out;
+  launch::ElemType declared = launch::ElemType::Unknown;       // manifest "type"
   std::vector<std::pair<uint64_t, symbolic::ExprId>> elements; // (index, value), by index
-  // Per element: its last store carried float data (a float type, or float provenance). A
-  // value stored as plain bits (a RawBits root) is read as a float when compared with a float
-  // element and as an integer when compared with an integer one.
-  std::vector<uint8_t> float_stored;
+  // Per element: the type of its last store (float for float data moved through integer
+  // registers; Unknown when its bytes come from stores of different types). Elements whose
+  // store types differ between the two kernels are compared by their bytes. A value stored as
+  // plain bits (a RawBits root) is read in the type of its store.
+  std::vector<launch::ElemType> store_types;
 };
 
 struct KernelRun {

@@ -37,6 +37,9 @@ struct LaunchContext {
   std::vector<ByteCell> params;    // the kernel parameter buffer
   std::vector<ByteCell> constants; // .const memory
   std::atomic<uint32_t> next_stamp{1};
+  // Serials of Op::Fresh nodes (atomic return values, schedule-dependent special registers):
+  // they keep the nodes of different dynamic executions apart and appear in no report.
+  std::atomic<uint32_t> next_fresh{1};
   // The lowest CTA index that failed so far: CTAs with a higher index stop early, lower ones run
   // on, so that the reported failure is the one of the lowest failing CTA whatever the schedule.
   std::atomic<uint32_t> failed_cta{UINT32_MAX};

@@ -71,6 +71,12 @@ Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
       case AtomOp::Max:
         acc = sign ? (sx(x) > sx(acc) ? x : acc) : std::max(acc & mask, x & mask);
         break;
+      case AtomOp::Inc: // PTX: old >= limit ? 0 : old + 1 (unsigned)
+        acc = (acc & mask) >= (x & mask) ? 0 : acc + 1;
+        break;
+      case AtomOp::Dec: // PTX: old == 0 || old > limit ? limit : old - 1 (unsigned)
+        acc = (acc & mask) == 0 || (acc & mask) > (x & mask) ? x : acc - 1;
+        break;
       default:
         break;
       }
@@ -78,6 +84,36 @@ Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
     return Value{acc & mask, 0};
   }
   auto& s = b.store();
+  if (!is_float_type) {
+    // Integer atomics on data: exact two's-complement operations of the atomic's type (a sum
+    // modulo 2^w, a signed or unsigned min/max), never real ones. atomicMax((int*)p,
+    // __float_as_int(x)) orders float bit patterns as integers, which is not max over the
+    // reals: its result is an integer operation on the bits, opaque unless both kernels
+    // compute the same one.
+    const uint8_t wc = symbolic::width_code(8 * p.width);
+    const symbolic::IntType type{wc, is_signed(p.type)};
+    auto as_int = [&](const Value& v) { return v.symbolic() ? v.node : b.int_const(v.bits, wc); };
+    ExprId acc = as_int(p.base);
+    for (const auto& c : p.contributions) {
+      if (c.value.node == undef)
+        return Value{0, undef};
+      const ExprId x = as_int(c.value);
+      switch (p.op) {
+      case AtomOp::Add:
+        acc = b.iadd(acc, x, wc);
+        break;
+      case AtomOp::Min:
+        acc = b.intop(symbolic::BitOpKind::Min, type, acc, x);
+        break;
+      case AtomOp::Max:
+        acc = b.intop(symbolic::BitOpKind::Max, type, acc, x);
+        break;
+      default:
+        return Value{0, undef}; // bitwise atomics on data are refused before this
+      }
+    }
+    return Value{0, acc};
+  }
   ExprId acc = as_real(p.base, p.type, s);
   for (const auto& c : p.contributions) {
     if (c.value.node == undef)

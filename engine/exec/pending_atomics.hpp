@@ -1,4 +1,5 @@
-// Atomic read-modify-writes whose order does not matter (add, min, max, and, or, xor): each
+// Atomic read-modify-writes whose order does not matter (add, min, max, and, or, xor, and
+// inc/dec with one limit, which apply the same function every time): each
 // contribution is kept with who made it, and the final value is built when the location is
 // next read with a plain load (or at the end of the launch), in (CTA, thread, sequence) order.
 // The result is therefore the same whatever the schedule, and commutes exactly as the

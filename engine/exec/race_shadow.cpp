@@ -140,6 +140,8 @@ namespace {
     return report();
   if (s.w_phase != a.phase)
     return false;
+  if ((s.w_lanes >> a.lane) & 1u)
+    return false; // a's own store of the same value, performed by another lane of its warp
   return report();
 }
 
@@ -172,6 +174,7 @@ namespace {
     s.w_thread = static_cast<uint16_t>(a.thread);
     s.w_phase = a.phase;
     s.w_pc = a.pc;
+    s.w_lanes = a.lanes | (1u << a.lane);
     // Later accesses that race with the forgotten reads also race with this write.
     s.reads = AccessSummary{};
     s.atomics = AccessSummary{};

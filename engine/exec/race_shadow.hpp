@@ -28,6 +28,10 @@ struct Accessor {
   uint32_t stamp = 0; // the CTA's current epoch stamp
   uint32_t phase = 0; // the warp's current phase
   uint32_t pc = 0;    // instruction index
+  // Writes only: the other lanes of the warp that store the same value to the same location in
+  // the same instruction (one lane performs the store for all of them, see exec_st). A later
+  // access by one of those lanes is ordered after "its" write.
+  uint32_t lanes = 0;
 };
 
 enum class AccessKind : uint8_t { Read, Write, Atomic };
@@ -60,6 +64,7 @@ struct ByteShadow {
   // last plain write (w_stamp 0: none; stamps start at 1)
   uint32_t w_stamp = 0, w_cta = 0, w_phase = 0, w_pc = 0;
   uint16_t w_thread = 0;
+  uint32_t w_lanes = 0; // lanes of w_thread's warp whose identical store this write stands for
   AccessSummary reads;
   AccessSummary atomics;
 };

@@ -115,9 +115,37 @@ std::vector<ByteCell> constant_cells(const Program& program) {
   return cells;
 }
 
+// The type of the last store to an output element, from how its bytes were stored: Unknown when
+// they were stored with different types (two halves of different stores). A 16-bit float is
+// f16 unless the array is declared bf16 (PTX stores bf16 data through .b16).
+launch::ElemType store_type(const ByteCell* cells, uint32_t width, launch::ElemType declared) {
+  using launch::ElemType;
+  for (uint32_t i = 1; i < width; ++i) {
+    if (cells[i].stored_as != cells[0].stored_as)
+      return ElemType::Unknown;
+  }
+  switch (cells[0].stored_as) {
+  case kStoredFloat:
+    return width == 2   ? (declared == ElemType::BF16 ? ElemType::BF16 : ElemType::F16)
+           : width == 4 ? ElemType::F32
+           : width == 8 ? ElemType::F64
+                        : ElemType::Unknown;
+  case kStoredSigned:
+    return width == 1   ? ElemType::S8
+           : width == 2 ? ElemType::S16
+           : width == 4 ? ElemType::S32
+                        : ElemType::S64;
+  default:
+    return width == 1   ? ElemType::U8
+           : width == 2 ? ElemType::U16
+           : width == 4 ? ElemType::U32
+                        : ElemType::U64;
+  }
+}
+
 // The real value of an output element from its cells.
 ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore& store,
-                     symbolic::Builder& b, ExprId undef) {
+                     symbolic::Builder& b, ExprId undef, bool bf16) {
   Value v = load_value(cells, width, undef, b);
   if (v.symbolic()) {
     const auto& n = store.node(v.node);
@@ -127,7 +155,9 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
   }
   switch (cells[0].stored_as) {
   case kStoredFloat: {
-    auto id = store.float_bits(v.bits, static_cast<int>(8 * width));
+    // 16-bit float bits are f16 unless the manifest says the array holds bf16.
+    auto id = bf16 && width == 2 ? store.bf16_bits(static_cast<uint16_t>(v.bits))
+                                 : store.float_bits(v.bits, static_cast<int>(8 * width));
     return id ? *id : undef;
   }
   case kStoredSigned: {
@@ -218,6 +248,9 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
     OutputArray out;
     out.name = region.name;
     out.elem_width = region.elem_width;
+    out.kind = region.kind;
+    if (region.config_index < config.arrays.size())
+      out.declared = config.arrays[region.config_index].type;
     global.for_each_touched_page([&](uint64_t page_base, const GlobalMemory::Page& page) {
       const uint64_t lo = std::max(page_base, region.base);
       const uint64_t hi = std::min(page_base + GlobalMemory::kPageSize, region.base + region.size);
@@ -230,9 +263,10 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
           written = cells[i].written != 0;
         if (!written)
           continue;
-        out.float_stored.push_back(cells[0].stored_as == kStoredFloat);
+        out.store_types.push_back(store_type(cells, region.elem_width, out.declared));
         out.elements.emplace_back((a - region.base) / region.elem_width,
-                                  element_value(cells, region.elem_width, store, b, undef));
+                                  element_value(cells, region.elem_width, store, b, undef,
+                                                out.declared == launch::ElemType::BF16));
       }
     });
     std::vector<size_t> order(out.elements.size());
@@ -241,13 +275,13 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
     std::sort(order.begin(), order.end(),
               [&](size_t x, size_t y) { return out.elements[x].first < out.elements[y].first; });
     std::vector<std::pair<uint64_t, symbolic::ExprId>> sorted;
-    std::vector<uint8_t> flags;
+    std::vector<launch::ElemType> types;
     for (size_t i : order) {
       sorted.push_back(out.elements[i]);
-      flags.push_back(out.float_stored[i]);
+      types.push_back(out.store_types[i]);
     }
     out.elements = std::move(sorted);
-    out.float_stored = std::move(flags);
+    out.store_types = std::move(types);
     run.outputs.push_back(std::move(out));
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

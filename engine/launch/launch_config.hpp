@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,12 +26,38 @@ enum class ArrayKind {
 std::string_view to_string(ArrayKind k);
 bool is_output(ArrayKind k); // Out, InOut, Zero
 
+// The element type of an array (manifest "type"): how the bytes of an element read as a number.
+// Also the type of the last store to an output element (exec::OutputArray::store_types), so
+// that stores of different types are compared by their bytes. Unknown: not declared / not known.
+enum class ElemType : uint8_t {
+  Unknown,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F16,
+  BF16,
+  F32,
+  F64
+};
+
+std::string_view to_string(ElemType t); // "f32", "s8", ... ("unknown")
+std::optional<ElemType> elem_type_from(std::string_view word);
+uint32_t byte_width(ElemType t); // 0 for Unknown
+bool is_float(ElemType t);
+bool is_signed_int(ElemType t);
+
 struct ArraySpec {
   std::string name;
   uint64_t base = 0;
   uint32_t elem_width = 4;
   uint64_t len = 0;
   ArrayKind kind = ArrayKind::In;
+  ElemType type = ElemType::Unknown; // manifest "type"; Unknown: inferred from the stores
 
   uint64_t size_bytes() const { return len * elem_width; }
   uint64_t end() const { return base + size_bytes(); }

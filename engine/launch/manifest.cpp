@@ -99,6 +99,18 @@ ArraySpec get_array(const json& j, const std::string& path) {
     fail(path + ".kind",
          fmt::format("unknown kind \"{}\" (expected in, out, inout, index, zero)", kind));
   a.kind = *k;
+  if (auto it = j.find("type"); it != j.end()) {
+    const std::string type = get_string(*it, path + ".type");
+    auto t = elem_type_from(type);
+    if (!t)
+      fail(path + ".type", fmt::format("unknown element type \"{}\" (expected f16, bf16, f32, "
+                                       "f64, s8, s16, s32, s64, u8, u16, u32 or u64)",
+                                       type));
+    if (byte_width(*t) != a.elem_width)
+      fail(path + ".type", fmt::format("type {} is {} bytes wide, but elem_width is {}", type,
+                                       byte_width(*t), a.elem_width));
+    a.type = *t;
+  }
   return a;
 }
 
@@ -314,8 +326,8 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
   std::string part;
   while (std::getline(ss, part, ':'))
     parts.push_back(part);
-  if (parts.size() != 5) {
-    error = fmt::format("expected name:base:width:len:kind, got \"{}\"", text);
+  if (parts.size() != 5 && parts.size() != 6) {
+    error = fmt::format("expected name:base:width:len:kind[:type], got \"{}\"", text);
     return std::nullopt;
   }
   json j = {{"name", parts[0]},
@@ -323,6 +335,8 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
             {"elem_width", parts[2]},
             {"len", parts[3]},
             {"kind", parts[4]}};
+  if (parts.size() == 6)
+    j["type"] = parts[5];
   try {
     return get_array(j, "--array");
   } catch (const EntryError& e) {

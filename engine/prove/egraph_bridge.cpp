@@ -135,8 +135,31 @@ Id EgraphBridge::compute(ExprId node) {
   case Op::Fma:
   case Op::Neg:
     return sum_of(node);
+  case Op::IAdd: // integer ring operations: a polynomial identity over Z holds modulo 2^w
+  case Op::INeg:
+    return sum_of(node);
   case Op::Mul:
+  case Op::IMul:
     return product_of(node);
+  case Op::FloatBits:
+    if (store_.op(n.a) == Op::Input) { // the integer view of an input: a symbol of its own
+      const Node& x = store_.node(n.a);
+      ++added_;
+      return g_.add_symbol(fmt::format("{}[{}]:b{}", store_.array_name(x.a), x.b,
+                                       n.aux == symbolic::kFormatBF16 ? 16u : 8u << n.aux));
+    }
+    return opaque(node, "the bits of a float used as an integer");
+  case Op::BitsFloat:
+    return opaque(node, "integer bits read as a float");
+  case Op::ICmp:
+  case Op::BitOp:
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+    // Exact operations outside the algebra: equal only to the same term.
+    return opaque(node, fmt::format("the {} operation on data", symbolic::op_name(n.op)));
+  case Op::Fresh:
+    return opaque(node, "a value that depends on the schedule or the hardware");
   case Op::Div:
     return binary(ml_.div);
   case Op::Rcp: {
@@ -185,7 +208,6 @@ Id EgraphBridge::compute(ExprId node) {
   }
   case Op::Pack:
   case Op::Extract:
-  case Op::BitOp:
     return opaque(node, fmt::format("a bit-level operation ({}) on data", symbolic::op_name(n.op)));
   default:
     return leaf(node);
@@ -207,6 +229,7 @@ Id EgraphBridge::sum_of(ExprId root) {
     }
     switch (n.op) {
     case Op::Add:
+    case Op::IAdd:
       stack.emplace_back(n.b, scale);
       stack.emplace_back(n.a, scale);
       break;
@@ -215,6 +238,7 @@ Id EgraphBridge::sum_of(ExprId root) {
       stack.emplace_back(n.a, scale);
       break;
     case Op::Neg:
+    case Op::INeg:
       stack.emplace_back(n.a, -scale);
       break;
     case Op::Fma:
@@ -222,6 +246,7 @@ Id EgraphBridge::sum_of(ExprId root) {
       parts.push_back(Part{scale, n.a, n.b});
       break;
     case Op::Mul:
+    case Op::IMul:
       // Scaling by a constant stays in the chain (alpha * acc).
       if (is_const(n.a) && id != root) {
         stack.emplace_back(n.b, scale * store_.rational(n.a));
@@ -273,8 +298,8 @@ void EgraphBridge::collect_factors(ExprId root, bool expand_root, std::vector<Id
     const ExprId id = stack.back();
     stack.pop_back();
     const Node n = store_.node(id);
-    const bool expand =
-        n.op == Op::Mul && (id == root ? expand_root || expandable(id, 0) : expandable(id, root));
+    const bool expand = (n.op == Op::Mul || n.op == Op::IMul) &&
+                        (id == root ? expand_root || expandable(id, 0) : expandable(id, root));
     if (expand) {
       stack.push_back(n.b);
       stack.push_back(n.a);

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "engine/symbolic/int_semantics.hpp"
+
 namespace volta::prove {
 
 using symbolic::ExprId;
@@ -254,6 +256,20 @@ EvalValue Evaluator::compute(ExprId id) {
     return is_max ? approx(std::max(x.lo, y.lo), std::max(x.hi, y.hi))
                   : approx(std::min(x.lo, y.lo), std::min(x.hi, y.hi));
   }
+  case Op::Sin:
+  case Op::Cos: {
+    // Enclosures of sin and cos: the library's value widened, and [-1, 1] where the argument's
+    // interval is too wide for the monotone pieces to matter.
+    const EvalValue& a = kid(n.a);
+    if (a.kind == Kind::Exact) {
+      const long double x = symbolic::to_double(a.exact);
+      const long double y = n.op == Op::Sin ? std::sin(x) : std::cos(x);
+      // The argument was rounded to a double: widen by its error (|d sin| <= |dx|) too.
+      const long double err = std::fabs(x) * 2.3e-16L + 1e-300L;
+      return approx(y - err, y + err, 16);
+    }
+    return unknown();
+  }
   case Op::Exp:
   case Op::Ex2:
   case Op::Sqrt:
@@ -346,9 +362,191 @@ EvalValue Evaluator::compute(ExprId id) {
       return unknown();
     return c.exact != 0 ? kid(n.b) : kid(n.c);
   }
+  case Op::FloatBits: {
+    // The integer view of an input element is a symbol of its own; other bits of floats are
+    // not evaluated (the reals have no bit patterns).
+    const Node& x = store_.node(n.a);
+    if (x.op != Op::Input)
+      return unknown();
+    auto it = point_.values.find(Assignment::int_input_key(x.a, x.b, n.aux));
+    return it == point_.values.end() ? EvalValue::of(Rational(0)) : EvalValue::of(it->second);
+  }
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  case Op::BitOp:
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+    return integer(n);
   default:
     return unknown(); // sin, cos, bit-level values: not evaluated
   }
+}
+
+namespace {
+// An exact integral value as the unsigned integer of `w` bits it stands for.
+std::optional<uint64_t> bits_of(const EvalValue& v, uint32_t w) {
+  if (v.kind != Kind::Exact || v.exact.get_den() != 1)
+    return std::nullopt;
+  mpz_class u = v.exact.get_num() % (mpz_class(1) << w);
+  if (u < 0)
+    u += mpz_class(1) << w;
+  uint64_t bits = 0;
+  mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, u.get_mpz_t());
+  return bits;
+}
+EvalValue of_bits(uint64_t bits) {
+  return EvalValue::of(Rational(std::to_string(bits)));
+}
+mpz_class rounded(const Rational& q, symbolic::RoundKind r) {
+  mpz_class z;
+  switch (r) {
+  case symbolic::RoundKind::Down:
+    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case symbolic::RoundKind::Up:
+    mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case symbolic::RoundKind::Zero:
+    mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case symbolic::RoundKind::NearestEven: {
+    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    const Rational frac = q - Rational(z);
+    if (frac > Rational(1, 2) || (frac == Rational(1, 2) && mpz_odd_p(z.get_mpz_t())))
+      z += 1;
+    break;
+  }
+  }
+  return z;
+}
+} // namespace
+
+// Integer operations and conversions, bit-exact (engine/symbolic/int_semantics.hpp).
+EvalValue Evaluator::integer(const Node& n) {
+  auto kid = [&](ExprId k) -> const EvalValue& { return memo_.at(k); };
+  using symbolic::BitOpKind;
+  using symbolic::IntType;
+  switch (n.op) {
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg: {
+    const uint32_t w = 8u << n.aux;
+    const auto a = bits_of(kid(n.a), w);
+    const auto b = n.op == Op::INeg ? std::optional<uint64_t>(0) : bits_of(kid(n.b), w);
+    if (!a || !b)
+      return unknown();
+    const uint64_t r = n.op == Op::IAdd ? *a + *b : n.op == Op::IMul ? *a * *b : uint64_t{0} - *a;
+    return of_bits(r & symbolic::width_mask(w));
+  }
+  case Op::ICmp: {
+    const uint32_t w = 8u << (n.aux >> 4);
+    const auto a = bits_of(kid(n.a), w), b = bits_of(kid(n.b), w);
+    if (!a || !b)
+      return unknown();
+    return EvalValue::of(Rational(
+        symbolic::eval_icmp(static_cast<symbolic::CmpKind>(n.aux & 7), (n.aux & 8) != 0, w, *a, *b)
+            ? 1
+            : 0));
+  }
+  case Op::BitOp: {
+    const auto kind = static_cast<BitOpKind>(n.aux & 31);
+    const IntType type = IntType::from_code(static_cast<uint8_t>(n.aux >> 5));
+    if (kind == BitOpKind::Tuple || kind == BitOpKind::Other)
+      return unknown();
+    uint32_t operand_width = type.width();
+    ExprId c = n.c, d = symbolic::kNoExpr;
+    if (kind == BitOpKind::Ext || kind == BitOpKind::ExtSat) {
+      const auto ow = bits_of(kid(n.c), 64);
+      if (!ow)
+        return unknown();
+      operand_width = static_cast<uint32_t>(*ow);
+      c = symbolic::kNoExpr;
+    } else if (c != symbolic::kNoExpr && store_.op(c) == Op::BitOp &&
+               static_cast<BitOpKind>(store_.node(c).aux & 31) == BitOpKind::Tuple) {
+      d = store_.node(c).b;
+      c = store_.node(c).a;
+    }
+    uint64_t v[4] = {0, 0, 0, 0};
+    const ExprId ops[4] = {n.a, n.b, c, d};
+    for (int i = 0; i < 4; ++i) {
+      if (ops[i] == symbolic::kNoExpr)
+        continue;
+      const auto bits = bits_of(kid(ops[i]), 64);
+      if (!bits)
+        return unknown();
+      v[i] = *bits;
+    }
+    const auto r = symbolic::eval_bitop(kind, type, operand_width, v[0], v[1], v[2], v[3]);
+    return r ? of_bits(*r) : unknown();
+  }
+  case Op::IntToReal: {
+    const IntType t = IntType::from_code(n.aux & 7);
+    const auto a = bits_of(kid(n.a), t.width());
+    if (!a)
+      return unknown();
+    const mpz_class z = t.is_signed
+                            ? mpz_class(std::to_string(symbolic::sign_extend(*a, t.width())))
+                            : mpz_class(std::to_string(*a));
+    const auto r =
+        symbolic::round_integer_to_format(z, static_cast<symbolic::FloatFormat>((n.aux >> 3) & 3),
+                                          static_cast<symbolic::RoundKind>((n.aux >> 5) & 3));
+    if (!r)
+      return unknown(); // overflows the format
+    return EvalValue::of(Rational(*r));
+  }
+  case Op::RealToInt: {
+    const IntType t = IntType::from_code(n.aux & 7);
+    const EvalValue& a = kid(n.a);
+    const uint32_t w = t.width();
+    const mpz_class lo = t.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
+    const mpz_class hi = t.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
+    mpz_class z;
+    if (a.kind == Kind::PosInf) {
+      z = hi;
+    } else if (a.kind == Kind::NegInf) {
+      z = lo;
+    } else if (a.kind == Kind::Exact) {
+      z = rounded(a.exact, static_cast<symbolic::RoundKind>(n.aux >> 3));
+      z = z < lo ? lo : (z > hi ? hi : z);
+    } else {
+      return unknown();
+    }
+    return bits_of(EvalValue::of(Rational(z)), w).has_value()
+               ? of_bits(*bits_of(EvalValue::of(Rational(z)), w))
+               : unknown();
+  }
+  case Op::RoundReal: {
+    const EvalValue& a = kid(n.a);
+    if (a.kind == Kind::PosInf || a.kind == Kind::NegInf)
+      return a;
+    if (a.kind != Kind::Exact)
+      return unknown();
+    return EvalValue::of(Rational(rounded(a.exact, static_cast<symbolic::RoundKind>(n.aux))));
+  }
+  default:
+    return unknown();
+  }
+}
+
+uint64_t Assignment::key_of(const symbolic::ExprStore& store, ExprId leaf) {
+  const Node& n = store.node(leaf);
+  if (n.op == Op::Param)
+    return param_key(n.a);
+  if (n.op == Op::FloatBits) {
+    const Node& x = store.node(n.a);
+    return int_input_key(x.a, x.b, n.aux);
+  }
+  return input_key(n.a, n.b);
+}
+
+std::optional<uint32_t> integer_leaf_width(const symbolic::ExprStore& store, ExprId leaf) {
+  const Node& n = store.node(leaf);
+  if (n.op != Op::FloatBits)
+    return std::nullopt;
+  return n.aux == symbolic::kFormatBF16 ? 16u : 8u << n.aux;
 }
 
 std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
@@ -362,7 +560,8 @@ std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
     if (!seen.emplace(id, true).second)
       continue;
     const Node& n = store.node(id);
-    if (n.op == Op::Input || n.op == Op::Param) {
+    if (n.op == Op::Input || n.op == Op::Param ||
+        (n.op == Op::FloatBits && store.op(n.a) == Op::Input)) {
       leaves.push_back(id);
       continue;
     }
@@ -376,6 +575,9 @@ std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
     const Node &a = store.node(x), &b = store.node(y);
     if (a.op != b.op)
       return a.op < b.op;
+    if (a.op == Op::FloatBits)
+      return std::make_tuple(store.node(a.a).a, store.node(a.a).b, a.aux) <
+             std::make_tuple(store.node(b.a).a, store.node(b.a).b, b.aux);
     if (a.a != b.a)
       return a.a < b.a;
     return a.b < b.b;

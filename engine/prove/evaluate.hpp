@@ -40,7 +40,17 @@ struct Assignment {
     return uint64_t{array} << 32 | index;
   }
   static uint64_t param_key(uint32_t symbol) { return (uint64_t{1} << 63) | symbol; }
+  // The integer view of an input element at one width (FloatBits(Input) of width code wc):
+  // an integer symbol of its own, valued by the unsigned integer modulo 2^width.
+  static uint64_t int_input_key(uint32_t array, uint32_t index, uint8_t wc) {
+    return input_key(array, index) | (uint64_t{wc + 1u} << 58);
+  }
+  // The key of a leaf returned by leaves_below.
+  static uint64_t key_of(const symbolic::ExprStore& store, symbolic::ExprId leaf);
 };
+
+// Is `leaf` (from leaves_below) an integer symbol, and of which width?
+std::optional<uint32_t> integer_leaf_width(const symbolic::ExprStore& store, symbolic::ExprId leaf);
 
 class Evaluator {
 public:
@@ -50,6 +60,7 @@ public:
 
 private:
   EvalValue compute(symbolic::ExprId node);
+  EvalValue integer(const symbolic::Node& n);
   const symbolic::ExprStore& store_;
   const Assignment& point_;
   std::unordered_map<symbolic::ExprId, EvalValue> memo_;

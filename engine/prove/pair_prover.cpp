@@ -1,6 +1,7 @@
 #include "engine/prove/pair_prover.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <fmt/format.h>
 #include <map>
@@ -17,6 +18,8 @@
 #include "engine/prove/evaluate.hpp"
 #include "engine/prove/shared_egraph.hpp"
 #include "engine/prove/templates.hpp"
+#include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::prove {
@@ -25,8 +28,20 @@ using driver::Counterexample;
 using driver::EntryResult;
 using symbolic::ExprId;
 using Clock = std::chrono::steady_clock;
+using launch::ElemType;
 
 namespace {
+
+// Stores whose bytes follow from their values in the same way: the same float format, or
+// integers of one width (signed or not, the bytes of a value are the same).
+bool same_byte_class(ElemType a, ElemType b) {
+  if (a == ElemType::Unknown || b == ElemType::Unknown)
+    return false;
+  if (a == b)
+    return true;
+  return !launch::is_float(a) && !launch::is_float(b) &&
+         launch::byte_width(a) == launch::byte_width(b);
+}
 
 double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -44,28 +59,50 @@ public:
   void prepare(const std::vector<ExprId>& roots) { egraph_.prepare(roots); }
   SharedEgraph& egraph() { return egraph_; }
 
-  // `ref_float` / `opt_float`: the element's last store carried float data (see
-  // exec::OutputArray::float_stored); it tells how a side stored as plain bits is read.
-  ElementOutcome prove(ExprId ref, ExprId opt, const std::string& element, bool ref_float = true,
-                       bool opt_float = true) {
+  // `ref_type` / `opt_type`: the type of the element's last store in each kernel (see
+  // exec::OutputArray::store_types). Stores of different types are compared by their bytes;
+  // stores of one type by their values (floats over the reals).
+  ElementOutcome prove(ExprId ref, ExprId opt, const std::string& element,
+                       ElemType ref_type = ElemType::F32, ElemType opt_type = ElemType::F32) {
     ElementOutcome out;
+    const bool concrete = is_concrete(ref) && is_concrete(opt);
+    if (concrete && ref_type != opt_type)
+      return compare_bytes(ref, ref_type, opt, opt_type, element);
+    if (!same_byte_class(ref_type, opt_type))
+      return compare_across_types(ref, ref_type, opt, opt_type, element);
     if (ref == opt) {
       out.kind = ElementOutcome::Kind::Equivalent;
       out.how = "same node";
       return out;
     }
+    // Integer bits on one side, float data on the other (docs/semantics.md): equal only if
+    // their bytes are, which a real value does not determine.
+    {
+      const symbolic::ValueKind rk = symbolic::kind_of(store_, ref),
+                                ok = symbolic::kind_of(store_, opt);
+      const auto definite = [](symbolic::ValueKind k) {
+        return k == symbolic::ValueKind::Real || k == symbolic::ValueKind::Int;
+      };
+      if (definite(rk) && definite(ok) && rk != ok) {
+        out.reason = fmt::format("{}: one kernel stores integer data, the other float data; "
+                                 "their bytes are not determined by the real value",
+                                 element);
+        return out;
+      }
+    }
     // Concrete values stored as plain bits (st.u16 of a half constant, st.u32 of a count):
     // two bit patterns are compared as bits (as integers; +0/-0 and NaN patterns stay
-    // UNKNOWN); bits against a value of the other kernel are read in that value's type: as the
+    // UNKNOWN); bits against a value of the other kernel are read in the stores' type: as the
     // float of their width when it is float data, else as an unsigned integer.
+    const bool as_float = launch::is_float(ref_type);
     const bool ref_bits = store_.op(ref) == symbolic::Op::RawBits;
     const bool opt_bits = store_.op(opt) == symbolic::Op::RawBits;
     if (ref_bits && opt_bits)
       return compare_bits(ref, opt, element);
     if (ref_bits)
-      ref = opt_float ? bits_as_float(ref) : bits_as_integer(ref);
+      ref = as_float ? bits_as_float(ref) : bits_as_integer(ref);
     if (opt_bits)
-      opt = ref_float ? bits_as_float(opt) : bits_as_integer(opt);
+      opt = as_float ? bits_as_float(opt) : bits_as_integer(opt);
     if (ref == 0 || opt == 0) {
       out.reason = "a stored bit pattern is not a finite float";
       return out;
@@ -130,6 +167,213 @@ public:
   }
 
 private:
+  bool is_concrete(ExprId id) const {
+    const symbolic::Op op = store_.op(id);
+    return op == symbolic::Op::Const || op == symbolic::Op::RawBits || op == symbolic::Op::PosInf ||
+           op == symbolic::Op::NegInf;
+  }
+
+  // The bytes a concrete value stored with type `type` leaves in memory (little-endian, as an
+  // integer), or nullopt when they are not known: a real constant that the float format cannot
+  // hold exactly, or a fraction stored as an integer.
+  std::optional<uint64_t> stored_bytes(ExprId id, ElemType type) const {
+    const symbolic::Node& n = store_.node(id);
+    const uint32_t width = launch::byte_width(type);
+    if (width == 0)
+      return std::nullopt;
+    const uint64_t mask = width == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * width)) - 1;
+    if (n.op == symbolic::Op::RawBits)
+      return (uint64_t{n.b} << 32 | n.a) & mask;
+    if (n.op == symbolic::Op::PosInf || n.op == symbolic::Op::NegInf) {
+      const bool neg = n.op == symbolic::Op::NegInf;
+      switch (type) {
+      case ElemType::F16:
+        return neg ? 0xFC00u : 0x7C00u;
+      case ElemType::BF16:
+        return neg ? 0xFF80u : 0x7F80u;
+      case ElemType::F32:
+        return neg ? 0xFF800000u : 0x7F800000u;
+      case ElemType::F64:
+        return neg ? 0xFFF0000000000000ull : 0x7FF0000000000000ull;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (n.op != symbolic::Op::Const)
+      return std::nullopt;
+    const symbolic::Rational& q = store_.rational(id);
+    if (!launch::is_float(type)) {
+      if (q.get_den() != 1)
+        return std::nullopt;
+      mpz_class r;
+      mpz_fdiv_r_2exp(r.get_mpz_t(), q.get_num().get_mpz_t(), 8 * width); // two's complement
+      return std::stoull(r.get_str(16), nullptr, 16);
+    }
+    const double d = symbolic::to_double(q);
+    std::optional<uint64_t> bits;
+    std::optional<symbolic::Rational> back;
+    switch (type) {
+    case ElemType::F16: {
+      const auto h = std::bit_cast<uint16_t>(static_cast<_Float16>(d));
+      bits = h;
+      back = symbolic::rational_from_f16_bits(h);
+      break;
+    }
+    case ElemType::BF16: {
+      const auto f = std::bit_cast<uint32_t>(static_cast<float>(d));
+      bits = f >> 16;
+      back = symbolic::rational_from_bf16_bits(static_cast<uint16_t>(f >> 16));
+      break;
+    }
+    case ElemType::F32:
+      if (auto f = symbolic::exact_f32_bits(q))
+        return *f;
+      return std::nullopt;
+    case ElemType::F64:
+      if (auto f = symbolic::exact_f64_bits(q))
+        return *f;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+    }
+    if (!back || *back != q)
+      return std::nullopt; // not exactly representable: the device's bytes are not known
+    return bits;
+  }
+
+  // Bytes read back as a value of `type`: the float they encode (nullopt for NaN and -0, whose
+  // bytes no real value stands for), or the integer.
+  std::optional<ExprId> value_of_bytes(uint64_t bytes, ElemType type) {
+    auto& s = const_cast<symbolic::ExprStore&>(store_); // interning changes no existing node
+    const uint32_t width = launch::byte_width(type);
+    if (launch::is_float(type)) {
+      if (bytes == uint64_t{1} << (8 * width - 1))
+        return std::nullopt;
+      return type == ElemType::BF16 ? s.bf16_bits(static_cast<uint16_t>(bytes))
+                                    : s.float_bits(bytes, static_cast<int>(8 * width));
+    }
+    if (launch::is_signed_int(type) && width < 8) {
+      const int shift = 64 - 8 * static_cast<int>(width);
+      return s.constant(
+          symbolic::Rational(std::to_string(static_cast<int64_t>(bytes << shift) >> shift)));
+    }
+    if (launch::is_signed_int(type))
+      return s.constant(symbolic::Rational(std::to_string(static_cast<int64_t>(bytes))));
+    return s.constant(symbolic::Rational(std::to_string(bytes)));
+  }
+
+  // An element stored with different types (an integer and a float, floats of different
+  // formats), at least one side symbolic. A concrete side is read back in the other side's
+  // type (its bytes decoded) and compared as a value of that type. Anything else is not
+  // compared: the bytes of a symbolic float are not known (a real-valued node may stand for a
+  // value that went through idealized width conversions, so even FloatBits(x) against an
+  // integer copy of x's bits would claim too much).
+  ElementOutcome compare_across_types(ExprId ref, ElemType ref_type, ExprId opt, ElemType opt_type,
+                                      const std::string& element) {
+    ElementOutcome out;
+    const std::string types =
+        fmt::format("the reference stores it as {}, the optimized kernel as {}",
+                    launch::to_string(ref_type), launch::to_string(opt_type));
+    const uint32_t width = launch::byte_width(ref_type);
+    if (width == 0 || width != launch::byte_width(opt_type)) {
+      out.reason =
+          fmt::format("{}: {}; its bytes come from stores of different widths", element, types);
+      return out;
+    }
+    const bool ref_concrete = is_concrete(ref), opt_concrete = is_concrete(opt);
+    if (ref_concrete != opt_concrete) {
+      const ExprId c = ref_concrete ? ref : opt;
+      const ElemType as = ref_concrete ? opt_type : ref_type;
+      const auto bytes = stored_bytes(c, ref_concrete ? ref_type : opt_type);
+      const auto value = bytes ? value_of_bytes(*bytes, as) : std::nullopt;
+      if (value) {
+        return ref_concrete ? prove(*value, opt, element, as, as)
+                            : prove(ref, *value, element, as, as);
+      }
+      out.reason = fmt::format("{}: {}; the stored constant {} has no value as {}", element, types,
+                               symbolic::leaf_name(store_, c), launch::to_string(as));
+      return out;
+    }
+    out.reason = fmt::format("{}: {}; stores of different types are compared by their bytes, "
+                             "which symbolic values of different types do not determine",
+                             element, types);
+    return out;
+  }
+
+  static bool is_float_zero_bits(uint64_t bits, ElemType type) {
+    const uint32_t width = launch::byte_width(type);
+    return launch::is_float(type) && (bits == 0 || bits == uint64_t{1} << (8 * width - 1));
+  }
+
+  // An element stored with different types by the two kernels (an integer and a float, or
+  // floats of different formats): equal exactly when the bytes in memory are. Decided when
+  // both stored values are concrete; symbolic data behind different types is not compared.
+  ElementOutcome compare_bytes(ExprId ref, ElemType ref_type, ExprId opt, ElemType opt_type,
+                               const std::string& element) {
+    ElementOutcome out;
+    const std::string types =
+        fmt::format("the reference stores it as {}, the optimized kernel as {}",
+                    launch::to_string(ref_type), launch::to_string(opt_type));
+    const auto rb = stored_bytes(ref, ref_type), ob = stored_bytes(opt, opt_type);
+    if (!is_concrete(ref) || !is_concrete(opt)) {
+      out.reason = fmt::format("{}: {}; stores of different types are compared by their bytes, "
+                               "and the stored values are not concrete",
+                               element, types);
+      return out;
+    }
+    if (!rb || !ob) {
+      out.reason = fmt::format("{}: {}; the bytes of the stored constant {} are not known", element,
+                               types, symbolic::leaf_name(store_, !rb ? ref : opt));
+      return out;
+    }
+    // A subnormal float constant: flush-to-zero arithmetic (.ftz) may have stored 0 instead;
+    // the model computes over the reals and does not know.
+    auto subnormal = [](ExprId id, uint64_t bits, ElemType type, const symbolic::ExprStore& st) {
+      if (!launch::is_float(type) || st.op(id) != symbolic::Op::Const)
+        return false;
+      const uint32_t mantissa = type == ElemType::F16    ? 10
+                                : type == ElemType::BF16 ? 7
+                                : type == ElemType::F32  ? 23
+                                                         : 52;
+      const uint32_t exponent = 8 * launch::byte_width(type) - 1 - mantissa;
+      const uint64_t e = (bits >> mantissa) & ((uint64_t{1} << exponent) - 1);
+      return e == 0 && (bits & ((uint64_t{1} << mantissa) - 1)) != 0;
+    };
+    if (subnormal(ref, *rb, ref_type, store_) || subnormal(opt, *ob, opt_type, store_)) {
+      out.reason = fmt::format("{}: {}; a stored float constant is subnormal, and flush-to-zero "
+                               "arithmetic may have stored 0 instead",
+                               element, types);
+      return out;
+    }
+    if (*rb == *ob) {
+      out.kind = ElementOutcome::Kind::Equivalent;
+      out.how = "same bytes";
+      return out;
+    }
+    // A float zero read from a constant may have been -0.0 on the device (the constant table
+    // keeps one zero): its bytes are not known to the sign bit.
+    if ((is_float_zero_bits(*rb, ref_type) && store_.op(ref) == symbolic::Op::Const) ||
+        (is_float_zero_bits(*ob, opt_type) && store_.op(opt) == symbolic::Op::Const)) {
+      out.reason =
+          fmt::format("{}: {}; the bytes differ at most in the sign of a zero", element, types);
+      return out;
+    }
+    out.kind = ElementOutcome::Kind::NotEquivalent;
+    out.how = "different bytes";
+    Counterexample c;
+    c.element = element;
+    const int digits = static_cast<int>(2 * launch::byte_width(ref_type));
+    c.reference_value =
+        fmt::format("{} stored as {} (bytes 0x{:0{}x})", symbolic::leaf_name(store_, ref),
+                    launch::to_string(ref_type), *rb, digits);
+    c.optimized_value =
+        fmt::format("{} stored as {} (bytes 0x{:0{}x})", symbolic::leaf_name(store_, opt),
+                    launch::to_string(opt_type), *ob, digits);
+    c.confirmed = true; // concrete values: no input matters
+    out.counterexample = c;
+    return out;
+  }
+
   ExprId bits_as_integer(ExprId id) {
     const symbolic::Node& n = store_.node(id);
     auto& s = const_cast<symbolic::ExprStore&>(store_); // interning a constant changes no node
@@ -180,6 +424,15 @@ private:
     for (int attempt = 0; attempt < options_.random_points; ++attempt) {
       Assignment point;
       for (ExprId leaf : leaves) {
+        if (auto w = integer_leaf_width(store_, leaf)) {
+          // Integer inputs take integer values: small ones, and ones near the ends of the
+          // signed range so that wrap-around shows.
+          const uint64_t m = symbolic::width_mask(*w);
+          const uint64_t small = static_cast<uint64_t>(static_cast<int64_t>(numerator(rng)));
+          const uint64_t bits = attempt % 3 == 2 ? ((m >> 1) + small) & m : small & m;
+          point.values[key_of(leaf)] = symbolic::Rational(std::to_string(bits));
+          continue;
+        }
         symbolic::Rational v(numerator(rng), 1 << denominator_log(rng));
         v.canonicalize();
         point.values[key_of(leaf)] = v;
@@ -194,7 +447,9 @@ private:
       b = final_ev.eval(opt);
       Counterexample c;
       c.element = element;
-      c.confirmed = certainly_different(a, b);
+      // A point that gives an element's real and integer views independent values is not an
+      // input a GPU can be given (docs/semantics.md, "Inputs have two views").
+      c.confirmed = certainly_different(a, b) && !views_conflict(point, leaves);
       c.reference_value = a.to_string();
       c.optimized_value = b.to_string();
       c.reference_expr = symbolic::to_sexpr(store_, ref, 600);
@@ -238,10 +493,22 @@ private:
     }
   }
 
-  uint64_t key_of(ExprId leaf) const {
-    const symbolic::Node& n = store_.node(leaf);
-    return n.op == symbolic::Op::Param ? Assignment::param_key(n.a)
-                                       : Assignment::input_key(n.a, n.b);
+  uint64_t key_of(ExprId leaf) const { return Assignment::key_of(store_, leaf); }
+
+  // Do the leaves hold two views (real and integer, or two widths) of one input element? A
+  // point gives them independent values, which no GPU input can have.
+  bool views_conflict(const Assignment& point, const std::vector<ExprId>& leaves) const {
+    (void)point;
+    std::map<std::pair<uint32_t, uint32_t>, int> views;
+    for (ExprId leaf : leaves) {
+      const symbolic::Node& n = store_.node(leaf);
+      if (n.op == symbolic::Op::Param)
+        continue;
+      const symbolic::Node& x = n.op == symbolic::Op::FloatBits ? store_.node(n.a) : n;
+      if (++views[{x.a, x.b}] > 1)
+        return true;
+    }
+    return false;
   }
 
   const symbolic::ExprStore& store_;
@@ -254,8 +521,8 @@ struct ElementJob {
   uint64_t index = 0;
   ExprId ref = 0;
   ExprId opt = 0;
-  bool ref_float = true;
-  bool opt_float = true;
+  ElemType ref_type = ElemType::F32; // type of the last store (see OutputArray::store_types)
+  ElemType opt_type = ElemType::F32;
   std::string name() const { return fmt::format("{}[{}]", array, index); }
 };
 
@@ -271,6 +538,54 @@ const exec::OutputArray* find_output(const exec::KernelRun& run, const std::stri
       return &o;
   }
   return nullptr;
+}
+
+// What an element of `array` holds when its kernel never writes it, and the type to read it
+// in: the initial contents of a zero or inout array (read in the declared type, else in the
+// type the other kernel stored it with); nullopt for an `out` array (undefined).
+std::optional<std::pair<ExprId, ElemType>> initial_content(const exec::OutputArray& array,
+                                                           uint64_t index, ElemType written,
+                                                           symbolic::ExprStore& store) {
+  const ElemType type = array.declared != ElemType::Unknown ? array.declared : written;
+  switch (array.kind) {
+  case launch::ArrayKind::Zero: {
+    // All bytes 0: as the writer's integer type when its type is not known (bytes compared).
+    const ElemType as = type != ElemType::Unknown ? type
+                        : array.elem_width == 1   ? ElemType::U8
+                        : array.elem_width == 2   ? ElemType::U16
+                        : array.elem_width == 4   ? ElemType::U32
+                                                  : ElemType::U64;
+    return std::make_pair(store.raw_bits(0, static_cast<int>(8 * array.elem_width)), as);
+  }
+  case launch::ArrayKind::InOut:
+    // The input symbol, as memory holds it before any load (a value copied back unchanged is
+    // this very node, whatever type it was loaded and stored with).
+    return std::make_pair(
+        store.input(store.add_array_name(array.name), static_cast<uint32_t>(index)), type);
+  default:
+    return std::nullopt;
+  }
+}
+
+// The element type of an output array as the report shows it: declared, or inferred from the
+// stores of each kernel ("mixed" when the elements were stored with different types).
+driver::OutputType output_types(const exec::OutputArray& r, const exec::OutputArray& o) {
+  auto inferred = [](const exec::OutputArray& a) -> std::string {
+    if (a.store_types.empty())
+      return "";
+    for (ElemType t : a.store_types) {
+      if (t != a.store_types.front())
+        return "mixed";
+    }
+    return std::string(launch::to_string(a.store_types.front()));
+  };
+  driver::OutputType t;
+  t.array = r.name;
+  if (r.declared != ElemType::Unknown)
+    t.declared = launch::to_string(r.declared);
+  t.reference_stores = inferred(r);
+  t.optimized_stores = inferred(o);
+  return t;
 }
 
 } // namespace
@@ -349,6 +664,21 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
              ranges::views::transform(&launch::ArraySpec::name) | ranges::to<std::vector>();
   }
   std::vector<ElementJob>& jobs = pair.jobs;
+  // An array declared with an element type is compared in that type (docs/semantics.md): float
+  // data in an integer array by its bits, integer data in a float array as a float's bits, both
+  // opaque unless they cancel (the integer view of an input element).
+  symbolic::Builder builder(store);
+  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width) {
+    if (declared == ElemType::Unknown || width == 0 || width > 8)
+      return v;
+    const symbolic::ValueKind kind = symbolic::kind_of(store, v);
+    const uint8_t wc = symbolic::width_code(8 * width);
+    if (!launch::is_float(declared) && kind == symbolic::ValueKind::Real)
+      return builder.float_bits(v, wc);
+    if (launch::is_float(declared) && kind == symbolic::ValueKind::Int)
+      return builder.bits_float(v, declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc);
+    return v;
+  };
   for (const auto& name : arrays) {
     const exec::OutputArray* r = find_output(*ref_run, name);
     const exec::OutputArray* o = find_output(*opt_run, name);
@@ -359,34 +689,50 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
                                   name, !r ? "the reference" : "the optimized");
       return finish();
     }
-    // Both index lists are sorted and free of repeats, so at their first difference the smaller
-    // index is written by one kernel only.
-    auto r_indices = r->elements | ranges::views::keys;
-    const auto first_difference = ranges::mismatch(r_indices, o->elements | ranges::views::keys);
-    const auto k =
-        static_cast<size_t>(ranges::distance(ranges::begin(r_indices), first_difference.in1));
-    const bool ref_left = k < r->elements.size(), opt_left = k < o->elements.size();
-    if (ref_left || opt_left) {
+    // Both index lists are sorted and free of repeats: walk them together. The final contents
+    // of memory are compared: an element written by one kernel only is compared with what the
+    // other kernel leaves there, the array's initial contents (zero: 0, inout: the input
+    // symbol). Only an `out` element, undefined until written, is a difference by itself.
+    size_t i = 0, j = 0;
+    while (i < r->elements.size() || j < o->elements.size()) {
+      const bool has_r = i < r->elements.size(), has_o = j < o->elements.size();
+      if (has_r && has_o && r->elements[i].first == o->elements[j].first) {
+        jobs.push_back(ElementJob{name, r->elements[i].first,
+                                  as_declared(r->elements[i].second, r->declared, r->elem_width),
+                                  as_declared(o->elements[j].second, r->declared, r->elem_width),
+                                  r->store_types[i], o->store_types[j]});
+        ++i;
+        ++j;
+        continue;
+      }
       const bool reference_writes =
-          ref_left && (!opt_left || r->elements[k].first < o->elements[k].first);
-      const auto& [index, value] = reference_writes ? r->elements[k] : o->elements[k];
-      result.verdict = Verdict::NotEquivalent;
-      result.detail = fmt::format("{}[{}] is written by the {} kernel but not by the {} kernel",
-                                  name, index, reference_writes ? "reference" : "optimized",
-                                  reference_writes ? "optimized" : "reference");
-      Counterexample c;
-      c.element = fmt::format("{}[{}]", name, index);
-      const std::string written = symbolic::to_sexpr(store, value, 200);
-      c.reference_value = reference_writes ? written : "(not written)";
-      c.optimized_value = reference_writes ? "(not written)" : written;
-      c.confirmed = true;
-      result.counterexample = c;
-      return finish();
+          has_r && (!has_o || r->elements[i].first < o->elements[j].first);
+      const auto& [index, value] = reference_writes ? r->elements[i] : o->elements[j];
+      const ElemType type = reference_writes ? r->store_types[i] : o->store_types[j];
+      const auto initial = initial_content(reference_writes ? *o : *r, index, type, store);
+      if (!initial) {
+        result.verdict = Verdict::NotEquivalent;
+        result.detail = fmt::format("{}[{}] is written by the {} kernel but not by the {} kernel",
+                                    name, index, reference_writes ? "reference" : "optimized",
+                                    reference_writes ? "optimized" : "reference");
+        Counterexample c;
+        c.element = fmt::format("{}[{}]", name, index);
+        const std::string written = symbolic::to_sexpr(store, value, 200);
+        c.reference_value = reference_writes ? written : "(not written)";
+        c.optimized_value = reference_writes ? "(not written)" : written;
+        c.confirmed = true;
+        result.counterexample = c;
+        return finish();
+      }
+      if (reference_writes) {
+        jobs.push_back(ElementJob{name, index, value, initial->first, type, initial->second});
+        ++i;
+      } else {
+        jobs.push_back(ElementJob{name, index, initial->first, value, initial->second, type});
+        ++j;
+      }
     }
-    for (const auto& [re, oe, r_float, o_float] :
-         ranges::views::zip(r->elements, o->elements, r->float_stored, o->float_stored)) {
-      jobs.push_back(ElementJob{name, re.first, re.second, oe.second, r_float != 0, o_float != 0});
-    }
+    result.output_types.push_back(output_types(*r, *o));
   }
   result.elements.total = jobs.size();
   return true;
@@ -418,6 +764,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   struct Template {
     std::unique_ptr<TemplateMatcher> matcher;
     ElementOutcome outcome;
+    ElemType type; // of both stores: a proof holds for elements stored with the same type
   };
   std::vector<Template> templates;
   constexpr size_t kMaxTemplatesTried = 16;
@@ -439,17 +786,18 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     const ElementJob& job = jobs[k];
     ElementOutcome outcome;
     bool reused = false;
-    if (job.ref == job.opt) {
+    if (job.ref == job.opt && job.ref_type == job.opt_type) {
       outcome.kind = ElementOutcome::Kind::Equivalent;
       outcome.how = "same node";
     } else {
       // Roots that are plain bits are read in a type that depends on the element (not on the
-      // template): decided one by one, never reused.
-      const bool bits_root =
-          store.op(job.ref) == symbolic::Op::RawBits || store.op(job.opt) == symbolic::Op::RawBits;
+      // template), and so are stores of different types: decided one by one, never reused.
+      const bool bits_root = store.op(job.ref) == symbolic::Op::RawBits ||
+                             store.op(job.opt) == symbolic::Op::RawBits ||
+                             job.ref_type != job.opt_type;
       if (options.reuse_templates && !bits_root) {
         for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t) {
-          if (!templates[t].matcher->matches(job.ref, job.opt))
+          if (templates[t].type != job.ref_type || !templates[t].matcher->matches(job.ref, job.opt))
             continue;
           outcome = templates[t].outcome;
           reused = true;
@@ -461,7 +809,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       if (!reused) {
         std::string key;
         if (options.cache) {
-          key = template_key(store, job.ref, job.opt);
+          key = template_key(store, job.ref, job.opt, job.ref_type, job.opt_type);
           if (options.cache->contains(key)) {
             outcome.kind = ElementOutcome::Kind::Equivalent;
             outcome.how = "cache";
@@ -470,15 +818,15 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         }
         if (outcome.how != "cache") {
           session.prepare({job.ref, job.opt});
-          outcome = session.prove(job.ref, job.opt, job.name(), job.ref_float, job.opt_float);
+          outcome = session.prove(job.ref, job.opt, job.name(), job.ref_type, job.opt_type);
           if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent)
             options.cache->insert(key);
         }
         if (options.reuse_templates && !bits_root &&
             outcome.kind == ElementOutcome::Kind::Equivalent) {
-          templates.insert(
-              templates.begin(),
-              Template{std::make_unique<TemplateMatcher>(store, job.ref, job.opt), outcome});
+          templates.insert(templates.begin(),
+                           Template{std::make_unique<TemplateMatcher>(store, job.ref, job.opt),
+                                    outcome, job.ref_type});
         }
       }
     }
@@ -615,7 +963,7 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
   o.explanations = small;
   Session session(store, o);
   session.prepare({job->ref, job->opt});
-  out.outcome = session.prove(job->ref, job->opt, element, job->ref_float, job->opt_float);
+  out.outcome = session.prove(job->ref, job->opt, element, job->ref_type, job->opt_type);
   if (out.outcome.kind != ElementOutcome::Kind::Equivalent || !out.outcome.in_egraph) {
     if (out.outcome.kind == ElementOutcome::Kind::Equivalent)
       out.note = "decided without the e-graph";

@@ -22,15 +22,27 @@ bool renamable(Op op) {
 
 } // namespace
 
-std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId opt) {
+std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId opt,
+                         launch::ElemType ref_type, launch::ElemType opt_type) {
   // Two independent 64-bit hashes of the same canonical serialization (128 bits in all): the
   // serialization numbers nodes in DFS pre-order, so sharing and leaf identity are part of it.
   uint64_t h1 = 0x76'6f'6c'74'61'2d'65'67ull; // "volta-eg"
-  uint64_t h2 = 0x9E3779B97F4A7C15ull ^ 1;    // bump the salt when the prover's meaning changes
+  uint64_t h2 = 0x9E3779B97F4A7C15ull ^ 2;    // bump the salt when the prover's meaning changes
   auto feed = [&](uint64_t v) {
     h1 = mix(h1, v);
     h2 = mix(h2 ^ 0x5bd1e995u, v * 0xff51afd7ed558ccdull + 7);
   };
+  // The exact text of a constant, 8 bytes at a time, then its length.
+  auto feed_text = [&](const std::string& text) {
+    for (size_t i = 0; i < text.size(); i += 8) {
+      uint64_t chunk = 0;
+      for (size_t k = i; k < text.size() && k < i + 8; ++k)
+        chunk = chunk << 8 | static_cast<uint8_t>(text[k]);
+      feed(chunk);
+    }
+    feed(text.size());
+  };
+  feed(static_cast<uint64_t>(ref_type) << 8 | static_cast<uint64_t>(opt_type));
   std::unordered_map<ExprId, uint64_t> number; // node -> DFS number
   std::unordered_map<ExprId, uint64_t> leaf_number;
   uint64_t next = 0, next_leaf = 0;
@@ -57,19 +69,16 @@ std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId op
         continue;
       }
       if (n.op == Op::Const) {
-        feed(std::hash<std::string>{}(store.rational(id).get_str()));
+        feed_text(store.rational(id).get_str());
         continue;
       }
       const int count = symbolic::child_count(n.op);
-      if (count == 0) {
-        feed(n.a);
-        feed(n.b);
-        feed(n.c);
-        continue;
-      }
-      if (n.op == Op::Extract)
-        feed(n.b); // the width (a is the child)
       const ExprId kids[3] = {n.a, n.b, n.c};
+      // The fields that are not children (a leaf's payload, Extract's width): data.
+      for (int i = count; i < 3; ++i)
+        feed(kids[i]);
+      if (count == 0)
+        continue;
       for (int i = count - 1; i >= 0; --i) {
         if (kids[i] == symbolic::kNoExpr) {
           feed(3);
@@ -183,14 +192,14 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
     if (m.op != e.node.op || m.aux != e.node.aux)
       return false;
     const int count = symbolic::child_count(m.op);
-    if (count == 0) {
-      if (m.a != e.node.a || m.b != e.node.b || m.c != e.node.c)
-        return false;
-      continue;
-    }
     const ExprId kids[3] = {m.a, m.b, m.c};
-    if (m.op == Op::Extract && m.b != e.node.b)
-      return false;
+    const ExprId own[3] = {e.node.a, e.node.b, e.node.c};
+    for (int k = count; k < 3; ++k) {
+      if (kids[k] != own[k]) // a leaf's payload, Extract's width: data, not children
+        return false;
+    }
+    if (count == 0)
+      continue;
     for (int k = 0; k < count; ++k) {
       if (e.kids[k] == UINT32_MAX) {
         if (kids[k] != symbolic::kNoExpr)

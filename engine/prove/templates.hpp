@@ -12,16 +12,21 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/launch/launch_config.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::prove {
 
 // A content hash of an element pair up to renaming of its input leaves (numbered in order of
 // first occurrence in a depth-first walk of ref, then opt), as 32 hex digits: equal keys mean
-// the same template, so a proof recorded under the key holds for the pair. Includes a version
-// salt of the prover, so that a changed prover never trusts old entries.
+// the same template, so a proof recorded under the key holds for the pair. It covers
+// everything that decides equality: every node's operator, aux (types, widths, rounding,
+// kinds) and non-child fields, every constant exactly, the sharing, and the types the two
+// kernels stored the element with (the same bytes are not the same value under another type).
+// Includes a version salt of the prover, so that a changed prover never trusts old entries.
 std::string template_key(const symbolic::ExprStore& store, symbolic::ExprId ref,
-                         symbolic::ExprId opt);
+                         symbolic::ExprId opt, launch::ElemType ref_type = launch::ElemType::F32,
+                         launch::ElemType opt_type = launch::ElemType::F32);
 
 // A representative pair (ref root, opt root) compiled for matching other elements against it.
 class TemplateMatcher {

@@ -11,8 +11,7 @@ using symbolic::Rational;
 namespace {
 
 uint64_t key_of(const symbolic::ExprStore& store, ExprId leaf) {
-  const symbolic::Node& n = store.node(leaf);
-  return n.op == symbolic::Op::Param ? Assignment::param_key(n.a) : Assignment::input_key(n.a, n.b);
+  return Assignment::key_of(store, leaf);
 }
 
 } // namespace

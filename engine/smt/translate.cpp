@@ -1,9 +1,12 @@
 #include "engine/smt/translate.hpp"
 
 #include <fmt/format.h>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::smt {
@@ -44,8 +47,46 @@ bool supported(Op op) {
   case Op::BitOp:
   case Op::AtomicResult:
     return false;
+  case Op::Fresh:
+  case Op::BitsFloat:
+    return false;
   default:
     return op < Op::Count_;
+  }
+}
+
+// Integer operations are bit-vector terms (docs/semantics.md); the bit-permuting ones and
+// reinterpretations of real data have no translation.
+bool supported_node(const symbolic::ExprStore& store, ExprId id) {
+  const Node& n = store.node(id);
+  if (n.op == Op::FloatBits)
+    return store.op(n.a) == Op::Input;
+  if (n.op != Op::BitOp)
+    return supported(n.op);
+  switch (static_cast<symbolic::BitOpKind>(n.aux & 31)) {
+  case symbolic::BitOpKind::Shl:
+  case symbolic::BitOpKind::Shr:
+  case symbolic::BitOpKind::And:
+  case symbolic::BitOpKind::Or:
+  case symbolic::BitOpKind::Xor:
+  case symbolic::BitOpKind::Not:
+  case symbolic::BitOpKind::CNot:
+  case symbolic::BitOpKind::MulHi:
+  case symbolic::BitOpKind::Mul24Lo:
+  case symbolic::BitOpKind::Mul24Hi:
+  case symbolic::BitOpKind::Div:
+  case symbolic::BitOpKind::Rem:
+  case symbolic::BitOpKind::Min:
+  case symbolic::BitOpKind::Max:
+  case symbolic::BitOpKind::Abs:
+  case symbolic::BitOpKind::Sad:
+  case symbolic::BitOpKind::Ext:
+  case symbolic::BitOpKind::ExtSat:
+  case symbolic::BitOpKind::SatAdd:
+  case symbolic::BitOpKind::SatSub:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -91,7 +132,7 @@ public:
       if (++visited_ > max_nodes)
         return too_large(max_nodes);
       const Node& n = store_.node(id);
-      if (!supported(n.op))
+      if (!supported_node(store_, id))
         return unsupported(store_, id);
       stack.emplace_back(id, true);
       const ExprId kids[3] = {n.a, n.b, n.c};
@@ -214,6 +255,15 @@ private:
     case Op::Rsqrt:
     case Op::Lg2:
       return all_of({defined(n.a), get(n.a) > zero_});
+    case Op::BitOp: {
+      // PTX leaves integer division by zero undefined.
+      const auto k = static_cast<symbolic::BitOpKind>(n.aux & 31);
+      if (k == symbolic::BitOpKind::Div || k == symbolic::BitOpKind::Rem) {
+        const uint32_t w = width_of_node(id);
+        return all_of({defined(n.a), defined(n.b), bv(n.b, w) != ctx_.bv_val(0, w)});
+      }
+      return all_of({defined(n.a), defined(n.b)});
+    }
     case Op::Select: {
       const auto on_true = defined(n.b), on_false = defined(n.c);
       std::optional<z3::expr> branch;
@@ -324,6 +374,220 @@ private:
     }
   }
 
+public:
+  uint32_t width_of_node(ExprId id) const {
+    uint32_t w = 0;
+    symbolic::kind_of(store_, id, &w);
+    return w == 0 ? 32 : w;
+  }
+
+  // Child `id` as a bit-vector of width w: integer constants are numerals of that width.
+  z3::expr bv(ExprId id, uint32_t w) {
+    if (store_.op(id) == Op::Const) {
+      mpz_class v = store_.rational(id).get_num() % (mpz_class(1) << w);
+      if (v < 0)
+        v += mpz_class(1) << w;
+      return ctx_.bv_val(v.get_str().c_str(), w);
+    }
+    z3::expr e = get(id);
+    if (!e.is_bv() || e.get_sort().bv_size() != w)
+      throw std::logic_error("integer operand of an unexpected width");
+    return e;
+  }
+
+private:
+  z3::expr resize(const z3::expr& e, uint32_t to, bool sign) {
+    const uint32_t from = e.get_sort().bv_size();
+    if (to == from)
+      return e;
+    if (to < from)
+      return e.extract(to - 1, 0);
+    return sign ? z3::sext(e, to - from) : z3::zext(e, to - from);
+  }
+
+  z3::expr less(const z3::expr& a, const z3::expr& b, bool sign) {
+    return sign ? a < b : z3::ult(a, b);
+  }
+
+  z3::expr floor_of(const z3::expr& x) {
+    z3::expr r(ctx_, Z3_mk_real2int(ctx_, x));
+    ctx_.check_error();
+    return r;
+  }
+
+  z3::expr rounded(const z3::expr& x, symbolic::RoundKind r) {
+    const z3::expr down = floor_of(x);
+    switch (r) {
+    case symbolic::RoundKind::Down:
+      return down;
+    case symbolic::RoundKind::Up:
+      return -floor_of(-x);
+    case symbolic::RoundKind::Zero:
+      return z3::ite(x >= zero_, down, -floor_of(-x));
+    case symbolic::RoundKind::NearestEven: {
+      const z3::expr frac = x - z3::to_real(down);
+      const z3::expr half = ctx_.real_val(1, 2);
+      return z3::ite(frac > half, down + 1,
+                     z3::ite(frac < half, down, z3::ite(z3::mod(down, 2) == 0, down, down + 1)));
+    }
+    }
+    return down;
+  }
+
+  // Integer operations as bit-vector terms, exactly as engine/symbolic/int_semantics.cpp.
+  z3::expr integer(ExprId id, const Node& n) {
+    using symbolic::BitOpKind;
+    switch (n.op) {
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg: {
+      const uint32_t w = 8u << n.aux;
+      if (n.op == Op::INeg)
+        return -bv(n.a, w);
+      return n.op == Op::IAdd ? bv(n.a, w) + bv(n.b, w) : bv(n.a, w) * bv(n.b, w);
+    }
+    case Op::ICmp: {
+      const uint32_t w = 8u << (n.aux >> 4);
+      const bool sign = (n.aux & 8) != 0;
+      const z3::expr a = bv(n.a, w), b = bv(n.b, w);
+      switch (static_cast<symbolic::CmpKind>(n.aux & 7)) {
+      case symbolic::CmpKind::Eq:
+        return truth(a == b);
+      case symbolic::CmpKind::Ne:
+        return truth(a != b);
+      case symbolic::CmpKind::Lt:
+        return truth(less(a, b, sign));
+      case symbolic::CmpKind::Le:
+        return truth(!less(b, a, sign));
+      case symbolic::CmpKind::Gt:
+        return truth(less(b, a, sign));
+      default:
+        return truth(!less(a, b, sign));
+      }
+    }
+    case Op::IntToReal: {
+      const symbolic::IntType t = symbolic::IntType::from_code(n.aux & 7);
+      // Exact for every value of the source only; a rounding conversion has no translation.
+      if (static_cast<int>(t.width()) - (t.is_signed ? 1 : 0) >
+          symbolic::format_precision(static_cast<symbolic::FloatFormat>((n.aux >> 3) & 3)))
+        throw std::logic_error("an integer to float conversion that rounds");
+      return z3::to_real(z3::bv2int(bv(n.a, t.width()), t.is_signed));
+    }
+    case Op::RoundReal:
+      return z3::to_real(rounded(get(n.a), static_cast<symbolic::RoundKind>(n.aux)));
+    case Op::RealToInt: {
+      const symbolic::IntType t = symbolic::IntType::from_code(n.aux & 7);
+      const uint32_t w = t.width();
+      const mpz_class lo = t.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
+      const mpz_class hi = t.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
+      const z3::expr r = rounded(get(n.a), static_cast<symbolic::RoundKind>(n.aux >> 3));
+      const z3::expr zlo = ctx_.int_val(lo.get_str().c_str()),
+                     zhi = ctx_.int_val(hi.get_str().c_str());
+      const z3::expr clamped = z3::ite(r < zlo, zlo, z3::ite(r > zhi, zhi, r));
+      return z3::int2bv(w, clamped);
+    }
+    default:
+      break;
+    }
+    // BitOp
+    const auto kind = static_cast<BitOpKind>(n.aux & 31);
+    const symbolic::IntType t = symbolic::IntType::from_code(static_cast<uint8_t>(n.aux >> 5));
+    const uint32_t w = t.width();
+    const bool sign = t.is_signed;
+    auto zero = [&](uint32_t width) { return ctx_.bv_val(0, width); };
+    switch (kind) {
+    case BitOpKind::Shl:
+    case BitOpKind::Shr: {
+      const z3::expr a = bv(n.a, w), amount = bv(n.b, 32);
+      const z3::expr big = z3::uge(amount, ctx_.bv_val(w, 32));
+      // Amounts of at least the width: 0, or all sign bits for an arithmetic shift.
+      const z3::expr by = w >= 32 ? resize(amount, w, false) : amount.extract(w - 1, 0);
+      if (kind == BitOpKind::Shl)
+        return z3::ite(big, zero(w), z3::shl(a, by));
+      if (sign)
+        return z3::ite(big, z3::ashr(a, ctx_.bv_val(w - 1, w)), z3::ashr(a, by));
+      return z3::ite(big, zero(w), z3::lshr(a, by));
+    }
+    case BitOpKind::And:
+      return bv(n.a, w) & bv(n.b, w);
+    case BitOpKind::Or:
+      return bv(n.a, w) | bv(n.b, w);
+    case BitOpKind::Xor:
+      return bv(n.a, w) ^ bv(n.b, w);
+    case BitOpKind::Not:
+      return ~bv(n.a, w);
+    case BitOpKind::CNot:
+      return z3::ite(bv(n.a, w) == zero(w), ctx_.bv_val(1, w), zero(w));
+    case BitOpKind::MulHi: {
+      const z3::expr p = resize(bv(n.a, w), 2 * w, sign) * resize(bv(n.b, w), 2 * w, sign);
+      return p.extract(2 * w - 1, w);
+    }
+    case BitOpKind::Mul24Lo:
+    case BitOpKind::Mul24Hi: {
+      const z3::expr a = resize(bv(n.a, w).extract(23, 0), 64, sign);
+      const z3::expr b = resize(bv(n.b, w).extract(23, 0), 64, sign);
+      const z3::expr p = a * b;
+      return kind == BitOpKind::Mul24Lo ? resize(p, w, false)
+                                        : resize(z3::lshr(p, ctx_.bv_val(16, 64)), w, false);
+    }
+    case BitOpKind::Div:
+      return sign ? bv(n.a, w) / bv(n.b, w) : z3::udiv(bv(n.a, w), bv(n.b, w));
+    case BitOpKind::Rem:
+      return sign ? z3::srem(bv(n.a, w), bv(n.b, w)) : z3::urem(bv(n.a, w), bv(n.b, w));
+    case BitOpKind::Min:
+    case BitOpKind::Max: {
+      const z3::expr a = bv(n.a, w), b = bv(n.b, w);
+      const z3::expr a_first = kind == BitOpKind::Min ? !less(b, a, sign) : !less(a, b, sign);
+      return z3::ite(a_first, a, b);
+    }
+    case BitOpKind::Abs: {
+      const z3::expr a = bv(n.a, w);
+      return z3::ite(a < zero(w), -a, a);
+    }
+    case BitOpKind::Sad: {
+      const z3::expr a = bv(n.a, w), b = bv(n.b, w);
+      return z3::ite(less(b, a, sign), a - b, b - a) + bv(n.c, w);
+    }
+    case BitOpKind::Ext:
+    case BitOpKind::ExtSat: {
+      const uint32_t code = static_cast<uint32_t>(store_.rational(n.c).get_num().get_ui());
+      const uint32_t from = code & 0xff;
+      const bool src_sign = kind == BitOpKind::Ext ? sign : (code & 0x100) != 0;
+      const z3::expr a = bv(n.a, from);
+      if (kind == BitOpKind::Ext)
+        return resize(a, w, src_sign);
+      // Clamp in a width that holds both ranges, then truncate.
+      const uint32_t wide = std::max(from, w) + 2;
+      const z3::expr x = resize(a, wide, src_sign);
+      const mpz_class lo = sign ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
+      const mpz_class hi = sign ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
+      auto num = [&](const mpz_class& v) {
+        mpz_class u = v % (mpz_class(1) << wide);
+        if (u < 0)
+          u += mpz_class(1) << wide;
+        return ctx_.bv_val(u.get_str().c_str(), wide);
+      };
+      const z3::expr clamped = z3::ite(x < num(lo), num(lo), z3::ite(num(hi) < x, num(hi), x));
+      return resize(clamped, w, false);
+    }
+    case BitOpKind::SatAdd:
+    case BitOpKind::SatSub: {
+      const z3::expr a = resize(bv(n.a, w), w + 2, true), b = resize(bv(n.b, w), w + 2, true);
+      const z3::expr r = kind == BitOpKind::SatAdd ? a + b : a - b;
+      const mpz_class lo = -(mpz_class(1) << (w - 1)), hi = (mpz_class(1) << (w - 1)) - 1;
+      auto num = [&](const mpz_class& v) {
+        mpz_class u = v % (mpz_class(1) << (w + 2));
+        if (u < 0)
+          u += mpz_class(1) << (w + 2);
+        return ctx_.bv_val(u.get_str().c_str(), w + 2);
+      };
+      return resize(z3::ite(r < num(lo), num(lo), z3::ite(num(hi) < r, num(hi), r)), w, false);
+    }
+    default:
+      throw std::logic_error("untranslatable integer operation reached translate()");
+    }
+  }
+
   z3::expr translate(ExprId id) {
     const Node& n = store_.node(id);
     switch (n.op) {
@@ -386,7 +650,29 @@ private:
     case Op::Not:
       return truth(!holds(n.a));
     case Op::Select:
+      if (symbolic::kind_of(store_, id) == symbolic::ValueKind::Int) {
+        const uint32_t w = width_of_node(id);
+        return z3::ite(holds(n.a), bv(n.b, w), bv(n.c, w));
+      }
       return z3::ite(holds(n.a), get(n.b), get(n.c));
+    case Op::FloatBits: { // the integer view of an input element
+      const uint32_t w = width_of_node(id);
+      z3::expr c = ctx_.bv_const(
+          unique_name(fmt::format("{}:b{}", symbolic::leaf_name(store_, n.a), w)).c_str(), w);
+      out_.leaves.emplace_back(id, c);
+      out_.bit_vectors = true;
+      return c;
+    }
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    case Op::BitOp:
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+      out_.bit_vectors = true;
+      return integer(id, n);
     default: // refused in collect()
       throw std::logic_error("untranslatable node reached translate()");
     }
@@ -421,7 +707,7 @@ std::optional<std::string> translation_refusal(const symbolic::ExprStore& store,
     if (seen.size() > options.max_nodes)
       return too_large(options.max_nodes);
     const Node& n = store.node(id);
-    if (!supported(n.op))
+    if (!supported_node(store, id))
       return unsupported(store, id);
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {
@@ -436,15 +722,28 @@ std::variant<Translation, std::string> translate_pair(z3::context& ctx,
                                                       const symbolic::ExprStore& store, ExprId ref,
                                                       ExprId opt, const TranslateOptions& options) {
   Translation out(ctx);
-  {
+  try {
     Translator t(ctx, store, out);
     if (auto refused = t.collect({ref, opt}, options.max_nodes))
       return *refused;
     t.translate_all();
     out.ref = t.get(ref);
     out.opt = t.get(opt);
+    // An integer element whose other side is a constant: the constant in the same width.
+    if (out.ref.is_bv() != out.opt.is_bv()) {
+      const bool ref_const = store.op(ref) == Op::Const, opt_const = store.op(opt) == Op::Const;
+      if (out.ref.is_bv() && opt_const)
+        out.opt = t.bv(opt, out.ref.get_sort().bv_size());
+      else if (out.opt.is_bv() && ref_const)
+        out.ref = t.bv(ref, out.opt.get_sort().bv_size());
+      else
+        return std::string("an integer element compared with a real one");
+    }
     out.ref_defined = t.defined(ref);
     out.opt_defined = t.defined(opt);
+  } catch (const std::logic_error& e) {
+    // An integer operation whose operands do not have its type (bits of another width).
+    return fmt::format("unsupported by the Z3 translation: {}", e.what());
   }
   return out;
 }

@@ -50,7 +50,8 @@ struct Translation {
   std::vector<std::pair<symbolic::ExprId, z3::expr>> leaves;
   // The constant standing for ln 2 (Ln2 leaves and Ex2), when used.
   std::optional<z3::expr> ln2;
-  size_t dag_nodes = 0; // distinct DAG nodes below the roots
+  size_t dag_nodes = 0;     // distinct DAG nodes below the roots
+  bool bit_vectors = false; // integer data: bit-vector terms (the smt core decides them)
 };
 
 struct TranslateOptions {
@@ -60,7 +61,7 @@ struct TranslateOptions {
 
 // nlsat (complete) when the translation has no uninterpreted function, else the smt core.
 inline Procedure procedure_for(const Translation& t) {
-  return t.uses.empty() ? Procedure::NonlinearReals : Procedure::WithFunctions;
+  return t.uses.empty() && !t.bit_vectors ? Procedure::NonlinearReals : Procedure::WithFunctions;
 }
 
 // Why the pair cannot be translated (an unsupported node, too many nodes), found without building

@@ -44,9 +44,7 @@ std::string describe(const symbolic::ExprStore& store, const Translation& t,
       out += ", ...";
       break;
     }
-    const symbolic::Node& n = store.node(leaf);
-    const uint64_t key = n.op == symbolic::Op::Param ? prove::Assignment::param_key(n.a)
-                                                     : prove::Assignment::input_key(n.a, n.b);
+    const uint64_t key = prove::Assignment::key_of(store, leaf);
     auto it = point.values.find(key);
     if (shown++)
       out += ", ";

@@ -1,5 +1,7 @@
 #include "engine/symbolic/builder.hpp"
 
+#include "engine/symbolic/int_semantics.hpp"
+
 namespace volta::symbolic {
 
 namespace {
@@ -155,11 +157,6 @@ ExprId Builder::extract(ExprId value, int bit_offset, int width) {
               static_cast<uint8_t>(bit_offset));
 }
 
-ExprId Builder::bitop(BitOpKind k, ExprId a, ExprId b, ExprId c, uint8_t extra) {
-  // The kind and an extra byte (e.g. a type width) share aux: kind in the low 5 bits.
-  return make(Op::BitOp, a, b, c, static_cast<uint8_t>(static_cast<uint8_t>(k) | (extra << 5)));
-}
-
 ExprId Builder::saturate(ExprId a) {
   if (is_const(a)) {
     if (value(a) < 0)
@@ -173,6 +170,314 @@ ExprId Builder::saturate(ExprId a) {
 
 ExprId Builder::relu(ExprId a) {
   return max(a, s_.constant(0));
+}
+
+// ---- integer data
+
+ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
+  const Node& n = s.node(id);
+  uint32_t w = 0;
+  ValueKind k = ValueKind::Real;
+  switch (n.op) {
+  case Op::Const:
+  case Op::Undef:
+    k = ValueKind::Any;
+    break;
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+    k = ValueKind::Int;
+    w = 8u << n.aux;
+    break;
+  case Op::BitOp:
+    k = ValueKind::Int;
+    w = IntType::from_code(static_cast<uint8_t>(n.aux >> 5)).width();
+    break;
+  case Op::RealToInt:
+    k = ValueKind::Int;
+    w = IntType::from_code(n.aux & 7).width();
+    break;
+  case Op::FloatBits:
+    k = ValueKind::Int;
+    w = n.aux == kFormatBF16 ? 16 : 8u << n.aux;
+    break;
+  case Op::Cmp:
+  case Op::ICmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+    k = ValueKind::Pred;
+    break;
+  case Op::Fresh:
+  case Op::AtomicResult:
+  case Op::RawBits:
+    k = ValueKind::Bits;
+    w = n.op == Op::RawBits ? n.aux : 0;
+    break;
+  case Op::Pack:
+    k = ValueKind::Bits;
+    w = 2u * n.aux;
+    break;
+  case Op::Extract:
+    k = ValueKind::Bits;
+    w = n.b;
+    break;
+  case Op::Select: {
+    k = kind_of(s, n.b, &w);
+    if (k == ValueKind::Any)
+      k = kind_of(s, n.c, &w);
+    break;
+  }
+  default:
+    break;
+  }
+  if (width)
+    *width = w;
+  return k;
+}
+
+namespace {
+mpz_class round_rational(const Rational& q, RoundKind r) {
+  mpz_class z;
+  switch (r) {
+  case RoundKind::Down:
+    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case RoundKind::Up:
+    mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case RoundKind::Zero:
+    mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case RoundKind::NearestEven: {
+    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    const Rational frac = q - Rational(z);
+    if (frac > Rational(1, 2) || (frac == Rational(1, 2) && mpz_odd_p(z.get_mpz_t())))
+      z += 1;
+    break;
+  }
+  }
+  return z;
+}
+
+uint64_t low_bits(const mpz_class& z, uint32_t w) {
+  mpz_class u = z % (mpz_class(1) << w);
+  if (u < 0)
+    u += mpz_class(1) << w;
+  uint64_t bits = 0;
+  mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, u.get_mpz_t());
+  return bits;
+}
+
+Rational rational_of_u64(uint64_t v) {
+  return Rational(std::to_string(v));
+}
+
+Rational rational_of_s64(int64_t v) {
+  return Rational(std::to_string(v));
+}
+} // namespace
+
+std::optional<uint64_t> Builder::int_value(ExprId id, uint8_t wc) const {
+  if (!is_const(id))
+    return std::nullopt;
+  const Rational& q = value(id);
+  if (q.get_den() != 1)
+    return std::nullopt;
+  return low_bits(q.get_num(), 8u << wc);
+}
+
+ExprId Builder::int_const(uint64_t bits, uint8_t wc) {
+  return s_.constant(rational_of_u64(bits & width_mask(8u << wc)));
+}
+
+ExprId Builder::iadd(ExprId a, ExprId b, uint8_t wc) {
+  const auto x = int_value(a, wc), y = int_value(b, wc);
+  if (x && y)
+    return int_const(*x + *y, wc);
+  if (x && *x == 0)
+    return b;
+  if (y && *y == 0)
+    return a;
+  return make(Op::IAdd, a, b, kNoExpr, wc);
+}
+
+ExprId Builder::isub(ExprId a, ExprId b, uint8_t wc) {
+  return iadd(a, ineg(b, wc), wc);
+}
+
+ExprId Builder::imul(ExprId a, ExprId b, uint8_t wc) {
+  const auto x = int_value(a, wc), y = int_value(b, wc);
+  if (x && y)
+    return int_const(*x * *y, wc);
+  if ((x && *x == 0) || (y && *y == 0))
+    return int_const(0, wc);
+  if (x && *x == 1)
+    return b;
+  if (y && *y == 1)
+    return a;
+  return make(Op::IMul, a, b, kNoExpr, wc);
+}
+
+ExprId Builder::ineg(ExprId a, uint8_t wc) {
+  if (const auto x = int_value(a, wc))
+    return int_const(uint64_t{0} - *x, wc);
+  const Node& n = s_.node(a);
+  if (n.op == Op::INeg && n.aux == wc)
+    return n.a;
+  return make(Op::INeg, a, kNoExpr, kNoExpr, wc);
+}
+
+ExprId Builder::icmp(CmpKind k, IntType type, ExprId a, ExprId b) {
+  const auto x = int_value(a, type.width_code), y = int_value(b, type.width_code);
+  if (x && y)
+    return s_.constant(eval_icmp(k, type.is_signed, type.width(), *x, *y) ? 1 : 0);
+  return make(Op::ICmp, a, b, kNoExpr,
+              static_cast<uint8_t>(static_cast<uint8_t>(k) | (type.is_signed ? 8 : 0) |
+                                   (type.width_code << 4)));
+}
+
+ExprId Builder::intop(BitOpKind k, IntType type, ExprId a, ExprId b, ExprId c, ExprId d,
+                      uint32_t operand_width) {
+  // Fold when every operand is a constant (operands of Ext have their own width).
+  const bool ext = k == BitOpKind::Ext || k == BitOpKind::ExtSat;
+  const uint8_t owc = ext ? width_code(operand_width & 0xff) : type.width_code;
+  std::optional<uint64_t> v[4];
+  const ExprId ops[4] = {a, b, c, d};
+  bool all_const = true;
+  for (int i = 0; i < 4; ++i) {
+    if (ops[i] == kNoExpr) {
+      v[i] = 0;
+      continue;
+    }
+    v[i] = int_value(ops[i], i == 0 ? owc : 3);
+    all_const &= v[i].has_value();
+  }
+  if (all_const) {
+    if (auto r = eval_bitop(k, type, operand_width, *v[0], *v[1], *v[2], *v[3]))
+      return int_const(*r, type.width_code);
+  }
+  if (k == BitOpKind::Ext && operand_width == type.width())
+    return a;
+  if (k == BitOpKind::Ext && type.width() < operand_width) {
+    // A truncation of an extension of x to no more than x's own width is a truncation of x
+    // (the low bits of an extension are x's). Nothing else folds: sext(trunc(x)) is not x.
+    const Node& n = s_.node(a);
+    if (n.op == Op::BitOp && static_cast<BitOpKind>(n.aux & 31) == BitOpKind::Ext &&
+        n.c != kNoExpr && is_const(n.c)) {
+      const auto inner_from = int_value(n.c, 3);
+      if (inner_from && type.width() <= *inner_from) {
+        return type.width() == *inner_from
+                   ? n.a
+                   : intop(k, type, n.a, b, c, d, static_cast<uint32_t>(*inner_from));
+      }
+    }
+  }
+  ExprId third = c;
+  if (d != kNoExpr)
+    third = make(Op::BitOp, c, d, kNoExpr, static_cast<uint8_t>(BitOpKind::Tuple));
+  if (ext) // the source width (and signedness) is part of the operation's identity
+    third = s_.constant(static_cast<long>(operand_width));
+  return make(Op::BitOp, a, b, third,
+              static_cast<uint8_t>(static_cast<uint8_t>(k) | (type.code() << 5)));
+}
+
+ExprId Builder::int_to_real(ExprId a, IntType source, uint8_t format, RoundKind rounding) {
+  if (const auto x = int_value(a, source.width_code)) {
+    const mpz_class z = source.is_signed
+                            ? mpz_class(std::to_string(sign_extend(*x, source.width())))
+                            : mpz_class(std::to_string(*x));
+    if (auto r = round_integer_to_format(z, static_cast<FloatFormat>(format), rounding))
+      return s_.constant(Rational(*r));
+  }
+  return make(
+      Op::IntToReal, a, kNoExpr, kNoExpr,
+      static_cast<uint8_t>(source.code() | (format << 3) | (static_cast<uint8_t>(rounding) << 5)));
+}
+
+ExprId Builder::real_to_int(ExprId a, RoundKind rounding, IntType destination) {
+  const uint32_t w = destination.width();
+  const mpz_class lo = destination.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
+  const mpz_class hi =
+      destination.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
+  if (is_const(a)) {
+    mpz_class z = round_rational(value(a), rounding);
+    z = z < lo ? lo : (z > hi ? hi : z); // the hardware saturates
+    return int_const(low_bits(z, w), destination.width_code);
+  }
+  // An integer's value rounds to itself; when the destination holds every value of the source
+  // type, nothing saturates either: the conversion back is an extension (or the identity).
+  if (const Node& n = s_.node(a); n.op == Op::IntToReal) {
+    const IntType source = IntType::from_code(n.aux & 7);
+    // Only a conversion that is exact for every value of the source rounds to itself.
+    const bool exact = static_cast<int>(source.width()) - (source.is_signed ? 1 : 0) <=
+                       format_precision(static_cast<FloatFormat>((n.aux >> 3) & 3));
+    const bool fits = destination.is_signed == source.is_signed
+                          ? w >= source.width()
+                          : (destination.is_signed && w > source.width());
+    if (fits && exact)
+      return intop(BitOpKind::Ext, IntType{destination.width_code, source.is_signed}, n.a, kNoExpr,
+                   kNoExpr, kNoExpr, source.width());
+  }
+  if (s_.op(a) == Op::PosInf)
+    return int_const(low_bits(hi, w), destination.width_code);
+  if (s_.op(a) == Op::NegInf)
+    return int_const(low_bits(lo, w), destination.width_code);
+  return make(Op::RealToInt, a, kNoExpr, kNoExpr,
+              static_cast<uint8_t>(destination.code() | (static_cast<uint8_t>(rounding) << 3)));
+}
+
+ExprId Builder::round_real(ExprId a, RoundKind rounding) {
+  if (is_const(a))
+    return s_.constant(Rational(round_rational(value(a), rounding)));
+  if (s_.op(a) == Op::PosInf || s_.op(a) == Op::NegInf)
+    return a;
+  const Node& n = s_.node(a);
+  if (n.op == Op::RoundReal || n.op == Op::IntToReal)
+    return a; // already integral
+  return make(Op::RoundReal, a, kNoExpr, kNoExpr, static_cast<uint8_t>(rounding));
+}
+
+ExprId Builder::float_bits(ExprId real, uint8_t wc) {
+  const Node& n = s_.node(real);
+  if (n.op == Op::BitsFloat && n.aux == wc)
+    return n.a;
+  if (n.op == Op::Const) {
+    if (wc == 2) {
+      if (auto bits = exact_f32_bits(value(real)))
+        return int_const(*bits, wc);
+    } else if (wc == 3) {
+      if (auto bits = exact_f64_bits(value(real)))
+        return int_const(*bits, wc);
+    }
+  }
+  if (n.op == Op::PosInf || n.op == Op::NegInf) {
+    const bool neg = n.op == Op::NegInf;
+    if (wc == 1)
+      return int_const(neg ? 0xFC00 : 0x7C00, wc);
+    if (wc == 2)
+      return int_const(neg ? 0xFF800000u : 0x7F800000u, wc);
+    if (wc == 3)
+      return int_const(neg ? 0xFFF0000000000000ull : 0x7FF0000000000000ull, wc);
+  }
+  return make(Op::FloatBits, real, kNoExpr, kNoExpr, wc);
+}
+
+ExprId Builder::bits_float(ExprId bits, uint8_t wc) {
+  const Node& n = s_.node(bits);
+  if (n.op == Op::FloatBits && n.aux == wc)
+    return n.a;
+  if (const auto x = int_value(bits, wc == kFormatBF16 ? 1 : wc)) {
+    if (wc == kFormatBF16) {
+      if (auto id = s_.bf16_bits(static_cast<uint16_t>(*x)))
+        return *id;
+    } else if (wc == 1 || wc == 2 || wc == 3) {
+      if (auto id = s_.float_bits(*x, static_cast<int>(8u << wc)))
+        return *id;
+    }
+  }
+  return make(Op::BitsFloat, bits, kNoExpr, kNoExpr, wc);
 }
 
 } // namespace volta::symbolic

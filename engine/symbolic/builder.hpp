@@ -5,8 +5,12 @@
 #pragma once
 
 #include "engine/symbolic/expr_store.hpp"
+#include "engine/symbolic/int_semantics.hpp"
 
 namespace volta::symbolic {
+
+// The type class of node `id` and, for integers and bits, its width (0 when unknown).
+ValueKind kind_of(const ExprStore& store, ExprId id, uint32_t* width = nullptr);
 
 class Builder {
 public:
@@ -28,7 +32,28 @@ public:
   ExprId bool_not(ExprId a);
   ExprId pack(ExprId low, ExprId high, int half_bits);
   ExprId extract(ExprId value, int bit_offset, int width);
-  ExprId bitop(BitOpKind k, ExprId a, ExprId b = kNoExpr, ExprId c = kNoExpr, uint8_t extra = 0);
+  // ---- integer data: bit-vectors of width 8 << wc (docs/semantics.md). Operands are integer
+  // typed; constants are Const nodes holding the unsigned value modulo 2^width, folded here.
+  ExprId int_const(uint64_t bits, uint8_t wc);
+  ExprId iadd(ExprId a, ExprId b, uint8_t wc);
+  ExprId isub(ExprId a, ExprId b, uint8_t wc);
+  ExprId imul(ExprId a, ExprId b, uint8_t wc);
+  ExprId ineg(ExprId a, uint8_t wc);
+  ExprId icmp(CmpKind k, IntType type, ExprId a, ExprId b);
+  // Any other integer operation; `operand_width` matters for Ext only.
+  ExprId intop(BitOpKind k, IntType type, ExprId a, ExprId b = kNoExpr, ExprId c = kNoExpr,
+               ExprId d = kNoExpr, uint32_t operand_width = 0);
+  // ---- conversions between types
+  // cvt.rnd.f.s/u: the integer rounded to the float format (exact up to 2^precision).
+  ExprId int_to_real(ExprId a, IntType source, uint8_t format, RoundKind rounding);
+  ExprId real_to_int(ExprId a, RoundKind rounding, IntType destination);
+  ExprId round_real(ExprId a, RoundKind rounding);
+  // Bit reinterpretation: exact only for constants; otherwise opaque, and the two cancel.
+  ExprId float_bits(ExprId real, uint8_t wc);
+  ExprId bits_float(ExprId bits, uint8_t wc);
+  // The constant's value as an integer of width 8 << wc (nullopt for a non-integral constant).
+  std::optional<uint64_t> int_value(ExprId id, uint8_t wc) const;
+
   // clamp to [0, 1] (PTX .sat on floats)
   ExprId saturate(ExprId a);
   // max(a, 0) (PTX .relu)

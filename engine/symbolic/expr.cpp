@@ -6,10 +6,12 @@ namespace volta::symbolic {
 
 const char* op_name(Op op) {
   static const char* const names[] = {
-      "const", "input", "param", "undef", "inf",    "-inf", "bits",    "ln2",   "add",
-      "sub",   "mul",   "div",   "fma",   "neg",    "abs",  "min",     "max",   "rcp",
-      "sqrt",  "rsqrt", "exp",   "ex2",   "lg2",    "sin",  "cos",     "tanh",  "cmp",
-      "and",   "or",    "xor",   "not",   "select", "pack", "extract", "bitop", "atomic-old"};
+      "const", "input",   "param", "undef",      "inf",        "-inf", "bits", "ln2",
+      "add",   "sub",     "mul",   "div",        "fma",        "neg",  "abs",  "min",
+      "max",   "rcp",     "sqrt",  "rsqrt",      "exp",        "ex2",  "lg2",  "sin",
+      "cos",   "tanh",    "cmp",   "and",        "or",         "xor",  "not",  "select",
+      "pack",  "extract", "bitop", "atomic-old", "iadd",       "imul", "ineg", "icmp",
+      "i2r",   "r2i",     "round", "float-bits", "bits-float", "fresh"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Op::Count_));
   return names[static_cast<size_t>(op)];
 }
@@ -20,8 +22,12 @@ const char* cmp_name(CmpKind k) {
 }
 
 const char* bitop_name(BitOpKind k) {
-  static const char* const names[] = {"shl",  "shr",  "sra", "and", "or",  "xor", "not",   "iadd",
-                                      "isub", "imul", "cvt", "f2i", "i2f", "sat", "round", "other"};
+  static const char* const names[] = {
+      "shl",      "shr",      "and",     "or",      "xor",   "not",   "cnot",    "mul.hi",
+      "mul24.lo", "mul24.hi", "div",     "rem",     "min",   "max",   "abs",     "popc",
+      "clz",      "brev",     "bfe",     "bfi",     "prmt",  "lop3",  "shf.l",   "shf.r",
+      "sad",      "ext",      "add.sat", "sub.sat", "tuple", "bfind", "ext.sat", "other"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(BitOpKind::Other) + 1);
   return names[static_cast<size_t>(k)];
 }
 

@@ -1,7 +1,13 @@
 // The symbolic values of the engine: nodes of a hash-consed expression DAG over input elements,
 // symbolic parameters and exact rational constants, shared by every thread, every element and
-// both kernels of a pair. Integers, addresses and predicates are concrete and never become nodes
-// (see engine/exec/value.hpp); only data does.
+// both kernels of a pair. Addresses, loop counters and branch conditions are concrete and never
+// become nodes; only data does (engine/exec/cta_runner.hpp, `Value`).
+//
+// Every node has a type (docs/semantics.md, "Typed values"): real (float data, read over the
+// reals), bit-vector of width 8/16/32/64 (integer data, exact two's-complement), or predicate.
+// The operator decides the type; constants take the type of their use. Bit reinterpretation
+// between the two is never arithmetic: FloatBits / BitsFloat are opaque operators that only
+// cancel each other.
 #pragma once
 
 #include <cstdint>
@@ -53,29 +59,90 @@ enum class Op : uint8_t {
   Extract,      // bits [aux, aux+b) of a
   BitOp,        // an opaque integer or bit operation on symbolic bits: aux BitOpKind, a, b, c
   AtomicResult, // the old value an atomic returned (schedule dependent); a: PTX line
+  // ---- integer data (bit-vectors). aux of the ring operators: width code (IntType)
+  IAdd, // a + b mod 2^w
+  IMul, // a * b mod 2^w
+  INeg, // -a mod 2^w
+  ICmp, // aux: CmpKind | signed << 3 | width code << 4; a, b
+  // ---- conversions between the types, each its own operator
+  IntToReal, // the integer's value as a real; aux: IntType code of the source
+  RealToInt, // round (aux >> 3: Rounding) and saturate to the destination (aux & 7: IntType code)
+  RoundReal, // round a real to an integral real; aux: Rounding
+  FloatBits, // the bits of a float of width (aux: width code) as an integer (reinterpretation)
+  BitsFloat, // an integer's bits read as a float of width (aux: width code) (reinterpretation)
+  Fresh,     // an unknown value, new at every dynamic read (a: serial, b: PTX line, aux: FreshKind)
   Count_
 };
 
 enum class CmpKind : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
-// Bit-level operations the engine keeps opaque (they only make sense as parts of a recognized
-// idiom such as nvcc's expf range reduction; anything else reaching an output is UNSUPPORTED).
+// The type of integer data: a width code (0: 8, 1: 16, 2: 32, 3: 64 bits) and, where the
+// operation depends on it (comparison, shift right, min/max, division, extension, conversion to
+// a real), the signedness. Packed into 3 bits of a node's aux.
+struct IntType {
+  uint8_t width_code = 2;
+  bool is_signed = false;
+  constexpr uint32_t width() const { return 8u << width_code; }
+  constexpr uint8_t code() const { return static_cast<uint8_t>(width_code | (is_signed ? 4 : 0)); }
+  static constexpr IntType from_code(uint8_t c) {
+    return IntType{static_cast<uint8_t>(c & 3), (c & 4) != 0};
+  }
+  static constexpr IntType of_width(uint32_t bits, bool sign = false) {
+    return IntType{static_cast<uint8_t>(bits <= 8 ? 0 : bits <= 16 ? 1 : bits <= 32 ? 2 : 3), sign};
+  }
+};
+constexpr uint8_t width_code(uint32_t bits) {
+  return IntType::of_width(bits).width_code;
+}
+
+// Rounding of RealToInt / RoundReal (PTX .rni/.rn, .rzi/.rz, .rmi/.rm, .rpi/.rp).
+enum class RoundKind : uint8_t { NearestEven, Zero, Down, Up };
+
+// The type class of a node (docs/semantics.md): constants and undefined values take the type of
+// their use; Fresh values and bit fields (Pack, Extract) are bits of a known or unknown width.
+enum class ValueKind : uint8_t { Real, Int, Pred, Bits, Any };
+
+// Float formats of FloatBits / BitsFloat (aux): width codes 1..3 for f16/f32/f64, and bf16.
+inline constexpr uint8_t kFormatBF16 = 4;
+
+// What a Fresh node stands for (for reports).
+enum class FreshKind : uint8_t { AtomicOld, SpecialRegister };
+
+// Integer operations on data other than the ring operators (IAdd, IMul, INeg): opaque to the
+// canonical forms, each keyed by its kind, type and every operand (aux: kind | IntType code << 5).
+// Operands that do not fit in a, b, c are chained with Tuple (c = Tuple(c, d)).
 enum class BitOpKind : uint8_t {
   Shl,
-  Shr,
-  Sra,
+  Shr, // logical or arithmetic by the type's signedness
   And,
   Or,
   Xor,
   Not,
-  IntAdd,
-  IntSub,
-  IntMul,
-  CvtInt,
-  FloatToInt,
-  IntToFloat,
-  SatF,   // cvt.sat / .sat on a float: clamp to [0, 1] (kept as an op for idiom matching)
-  RoundF, // a float op with a directed rounding (.rm/.rp/.rz) that the idiom relies on
+  CNot,
+  MulHi,
+  Mul24Lo,
+  Mul24Hi,
+  Div,
+  Rem,
+  Min,
+  Max,
+  Abs,
+  Popc,
+  Clz,
+  Brev,
+  Bfe,
+  Bfi,
+  Prmt,
+  Lop3,
+  ShfL,
+  ShfR,
+  Sad,
+  Ext,    // sign (signed source) or zero extension, or truncation, to the node's width
+  SatAdd, // add.sat.s32
+  SatSub, // sub.sat.s32
+  Tuple,  // not an operation: extra operands of the others
+  Bfind,
+  ExtSat, // cvt.sat between integer types: clamp to the destination's range
   Other
 };
 
@@ -89,12 +156,14 @@ enum Taint : uint16_t {
   kTaintUndef = 1,        // an uninitialized value flows into it
   kTaintAtomicResult = 2, // the (schedule-dependent) result of an atomic flows into it
   kTaintOpaque = 4,       // an unresolved bit-level operation (BitOp, Extract, Pack, RawBits)
+  kTaintSchedule = 8,     // a hardware/schedule-dependent special register (%smid, %warpid...)
   // Not a taint of the value: the node, or one below it, is a transient link of a reduction
   // chain and was appended without a hash-cons lookup (ExprStore::append). Such a node cannot
   // be equal to an interned one, so nodes above it skip the lookup too.
   kTransient = 0x8000,
 };
-inline constexpr uint16_t kValueTaints = kTaintUndef | kTaintAtomicResult | kTaintOpaque;
+inline constexpr uint16_t kValueTaints =
+    kTaintUndef | kTaintAtomicResult | kTaintOpaque | kTaintSchedule;
 
 struct Node {
   Op op = Op::Const;
@@ -119,6 +188,7 @@ inline constexpr int arity(Op op) {
   case Op::RawBits:
   case Op::AtomicResult:
   case Op::Ln2:
+  case Op::Fresh:
     return 0;
   case Op::Neg:
   case Op::Abs:
@@ -133,6 +203,12 @@ inline constexpr int arity(Op op) {
   case Op::Tanh:
   case Op::Not:
   case Op::Extract:
+  case Op::INeg:
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
     return 1;
   case Op::Fma:
   case Op::Select:

@@ -208,7 +208,11 @@ constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits()
     case Op::AtomicResult:
       t[i].own_taint = kTaintAtomicResult;
       break;
-    case Op::BitOp:
+    // Bit reinterpretation of data is outside the real/bit-vector model (integer operations on
+    // integer data, BitOp included, are exact). FloatBits of an input element is the integer
+    // view of an input, not a reinterpretation: see with_flags.
+    case Op::BitsFloat:
+    case Op::FloatBits:
     case Op::Extract:
     case Op::Pack:
     case Op::RawBits:
@@ -227,6 +231,12 @@ Node ExprStore::with_flags(const Node& input) const {
   Node n = input;
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
   uint16_t t = traits.own_taint;
+  if (n.op == Op::Fresh && n.aux == static_cast<uint8_t>(FreshKind::AtomicOld))
+    t |= kTaintAtomicResult; // an atomic's return value depends on the order of the threads
+  if (n.op == Op::Fresh && n.aux == static_cast<uint8_t>(FreshKind::SpecialRegister))
+    t |= kTaintSchedule; // %smid, %warpid...: depends on the hardware and the schedule
+  if (n.op == Op::FloatBits && op(n.a) == Op::Input)
+    t = 0; // the integer view of an input element: a plain integer symbol
   if (traits.children >= 1 && n.a != kNoExpr)
     t |= taint(n.a);
   if (traits.children >= 2 && n.b != kNoExpr)

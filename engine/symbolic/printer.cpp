@@ -5,6 +5,11 @@
 namespace volta::symbolic {
 namespace {
 
+const char* round_name(RoundKind r) {
+  static const char* const names[] = {"rni", "rzi", "rmi", "rpi"};
+  return names[static_cast<size_t>(r)];
+}
+
 const char* symbol_of(const Node& n) {
   switch (n.op) {
   case Op::Add:
@@ -40,9 +45,37 @@ public:
     out_ += symbol_of(n);
     if (n.op == Op::Cmp)
       fmt::format_to(std::back_inserter(out_), ".{}", cmp_name(static_cast<CmpKind>(n.aux)));
-    if (n.op == Op::BitOp)
-      fmt::format_to(std::back_inserter(out_), ".{}",
-                     bitop_name(static_cast<BitOpKind>(n.aux & 31)));
+    if (n.op == Op::BitOp) {
+      const IntType t = IntType::from_code(static_cast<uint8_t>(n.aux >> 5));
+      fmt::format_to(std::back_inserter(out_), ".{}.{}{}",
+                     bitop_name(static_cast<BitOpKind>(n.aux & 31)), t.is_signed ? 's' : 'u',
+                     t.width());
+    }
+    if (n.op == Op::IAdd || n.op == Op::IMul || n.op == Op::INeg)
+      fmt::format_to(std::back_inserter(out_), ".{}", 8u << n.aux);
+    if (n.op == Op::ICmp)
+      fmt::format_to(std::back_inserter(out_), ".{}.{}{}",
+                     cmp_name(static_cast<CmpKind>(n.aux & 7)), (n.aux & 8) ? 's' : 'u',
+                     8u << (n.aux >> 4));
+    if (n.op == Op::IntToReal) {
+      const IntType t = IntType::from_code(n.aux & 7);
+      static const char* const formats[] = {"f32", "f16", "f64", "bf16"};
+      fmt::format_to(std::back_inserter(out_), ".{}.{}{}.{}",
+                     round_name(static_cast<RoundKind>((n.aux >> 5) & 3)), t.is_signed ? 's' : 'u',
+                     t.width(), formats[(n.aux >> 3) & 3]);
+    }
+    if (n.op == Op::FloatBits || n.op == Op::BitsFloat) {
+      const IntType t = IntType::from_code(n.aux);
+      fmt::format_to(std::back_inserter(out_), ".{}", n.aux == kFormatBF16 ? 16u : t.width());
+    }
+    if (n.op == Op::RealToInt) {
+      const IntType t = IntType::from_code(n.aux & 7);
+      fmt::format_to(std::back_inserter(out_), ".{}.{}{}",
+                     round_name(static_cast<RoundKind>(n.aux >> 3)), t.is_signed ? 's' : 'u',
+                     t.width());
+    }
+    if (n.op == Op::RoundReal)
+      fmt::format_to(std::back_inserter(out_), ".{}", round_name(static_cast<RoundKind>(n.aux)));
     if (n.op == Op::Pack)
       fmt::format_to(std::back_inserter(out_), ".{}", n.aux);
     if (n.op == Op::Extract) {
@@ -99,6 +132,10 @@ std::string leaf_name(const ExprStore& store, ExprId id) {
     return fmt::format("{}", uint64_t{n.b} << 32 | n.a); // untyped bits, as unsigned
   case Op::AtomicResult:
     return fmt::format("atomic-old@{}", n.a);
+  case Op::Fresh:
+    return n.aux == static_cast<uint8_t>(FreshKind::AtomicOld)
+               ? fmt::format("atomic-old#{}@{}", n.a, n.b)
+               : fmt::format("special-register#{}@{}", n.a, n.b);
   case Op::Ln2:
     return "ln2";
   default:

@@ -101,5 +101,60 @@ TEST(ProofCache, UnusableCacheFolderIsBadInput) {
   EXPECT_NE(r.err.find("--cache: cannot create the folder 'file'"), std::string::npos) << r.err;
 }
 
+// A one-thread kernel storing `store` (e.g. "st.global.u32 [%rd0], 1065353216;") to out[0].
+std::string store_kernel(const std::string& name, const std::string& store) {
+  return ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry " + name +
+         "(.param .u64 p_out)\n{\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd0, [p_out];\n  " + store +
+         "\n  ret;\n}\n";
+}
+
+json store_config(const std::string& ptx, const std::string& entry) {
+  return {
+      {"ptx", ptx},
+      {"entry", entry},
+      {"block", {1, 1, 1}},
+      {"arrays",
+       {{{"name", "out"}, {"base", "0x100000"}, {"elem_width", 4}, {"len", 1}, {"kind", "out"}}}},
+      {"params", {"ptr:out"}}};
+}
+
+// Issue 13, item 9: the key of a cached proof covers the types the element was stored with.
+// Run 1: `st.u32 0x3F800000` against `st.f32 1.0` is EQUIVALENT (the same bytes) and cached.
+// Run 2: `st.u32 0x3F800000` against `st.s32 1` has the same two root nodes (the bits, and the
+// rational 1) but different bytes: it must be NOT_EQUIVALENT, not a cache hit.
+TEST(ProofCache, KeyIncludesTheStoreTypes) {
+  const auto dir = scratch_dir("cache-store-types");
+  write_file(dir / "bits.ptx", store_kernel("bits", "st.global.u32 [%rd0], 1065353216;"));
+  write_file(dir / "float.ptx", store_kernel("flt", "st.global.f32 [%rd0], 0f3F800000;"));
+  write_file(dir / "int.ptx", store_kernel("int", "st.global.s32 [%rd0], 1;"));
+  auto manifest = [&](const std::string& opt_ptx, const std::string& opt_entry) {
+    json entry = {{"name", "(bits, " + opt_entry + ")"},
+                  {"kind", "equivalence"},
+                  {"reference", store_config("bits.ptx", "bits")},
+                  {"optimized", store_config(opt_ptx, opt_entry)},
+                  {"check_arrays", {"out"}}};
+    return json{{"benchmarks", {entry}}}.dump(1);
+  };
+  auto prove = [&](const std::string& report) {
+    return run_tool({"prove", "--batch", "m.json", "--cache", "cache", "--report", report}, dir);
+  };
+  write_file(dir / "m.json", manifest("float.ptx", "flt"));
+  ToolRun first = prove("r1.json");
+  const json r1 = read_json(dir / "r1.json");
+  ASSERT_EQ(r1["results"][0]["verdict"], "EQUIVALENT") << first.out << first.err;
+  EXPECT_GT(r1["cache"]["stored"].get<uint64_t>(), 0u);
+
+  write_file(dir / "m.json", manifest("int.ptx", "int"));
+  ToolRun second = prove("r2.json");
+  const json r2 = read_json(dir / "r2.json");
+  EXPECT_EQ(r2["results"][0]["verdict"], "NOT_EQUIVALENT") << second.out << second.err;
+  EXPECT_EQ(r2["results"][0]["cache_hits"], 0);
+  const json& types = r2["results"][0]["output_types"];
+  ASSERT_EQ(types.size(), 1u) << r2.dump(1);
+  EXPECT_EQ(types[0]["reference_stores"], "u32");
+  EXPECT_EQ(types[0]["optimized_stores"], "s32");
+  EXPECT_TRUE(types[0]["declared"].is_null());
+}
+
 } // namespace
 } // namespace volta::cli_test

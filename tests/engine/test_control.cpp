@@ -407,15 +407,16 @@ TEST(SpecialRegisters, OnlyTheFirstCtaByDefault) {
   EXPECT_EQ(r.expr("out", 1), "3200");
 }
 
-TEST(SpecialRegisters, LaneWarpAndLaneMasks) {
-  // out[t] = laneid + 100 warpid; masks[t] = lanemask_lt; masks2[t] = lanemask_ge.
+TEST(SpecialRegisters, LaneIdsAndLaneMasks) {
+  // out[t] = laneid + 100 (tid / 32); masks[t] = lanemask_lt; masks2[t] = lanemask_ge. (%warpid
+  // is not tid / 32 and has no value: see test_outputs.cpp.)
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];
   ld.param.u64 %rd5, [p_masks];
   ld.param.u64 %rd6, [p_masks2];
   mov.u32 %r1, %tid.x;
   mov.u32 %r2, %laneid;
-  mov.u32 %r3, %warpid;
+  shr.u32 %r3, %r1, 5;
   mad.lo.u32 %r4, %r3, 100, %r2;
   mul.wide.u32 %rd1, %r1, 4;
   add.u64 %rd2, %rd0, %rd1;

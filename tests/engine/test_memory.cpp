@@ -531,7 +531,7 @@ TEST(Atomics, TheOldValueIsScheduleDependent) {
 TEST(Atomics, OrderDependentAtomicsAreRefused) {
   for (const std::string op :
        {"atom.global.exch.b32 %r2, [%rd0], %r1;", "atom.global.cas.b32 %r2, [%rd0], 0, %r1;",
-        "atom.global.inc.u32 %r2, [%rd0], 100;"}) {
+        "atom.global.inc.u32 %r2, [%rd0], %r1;"}) { // inc with per-thread limits
     SCOPED_TRACE(op);
     const std::string body =
         "  ld.param.u64 %rd0, [p_out];\n  mov.u32 %r1, %tid.x;\n  " + op + "\n  ret;";
@@ -566,6 +566,74 @@ $L_end:
 }
 
 // ---------------------------------------------------------------------------------------------
+// atom.inc / atom.dec with one limit apply the same function every time: the final value is
+// the same in every order. Six increments modulo 4 from 0 leave 2; six decrements with limit
+// 3 from 0 go 3, 2, 1, 0, 3, 2.
+TEST(Atomics, IncAndDecWithOneLimitWrap) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  atom.global.inc.u32 %r2, [%rd0], 3;
+  atom.global.dec.u32 %r3, [%rd0+4], 3;
+  ret;)";
+  Launch l;
+  l.block = {6, 1, 1};
+  l.arrays = {"out:0x100000:4:2:zero"};
+  l.params = {"ptr:out"};
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "2");
+  EXPECT_EQ(r.expr("out", 1), "2");
+}
+
+// Every dynamic execution of an atomic returns its own unknown: two threads' tickets are not
+// the same value (they were once one node per PTX line), and both stay unclaimable.
+TEST(Atomics, EveryThreadsOldValueIsItsOwn) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %tid.x;
+  atom.global.add.u32 %r2, [%rd0], 1;
+  mul.wide.u32 %rd1, %r1, 4;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2+4], %r2;
+  ret;)";
+  Launch l;
+  l.block = {2, 1, 1};
+  l.arrays = {"out:0x100000:4:3:zero"};
+  l.params = {"ptr:out"};
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  auto a = r.element("out", 1), b = r.element("out", 2);
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(*a, *b);
+  EXPECT_EQ(r.store->op(*a), symbolic::Op::Fresh);
+  EXPECT_TRUE(r.store->node(*a).taint & symbolic::kTaintAtomicResult);
+  EXPECT_EQ(r.expr("out", 0), "2");
+}
+
+// atomicMax((int*)p, __float_as_int(x)) orders float bit patterns as signed integers, which is
+// max over the reals only for non-negative x: never claimed as a real max.
+TEST(Atomics, IntegerMaxOfFloatBitsIsNotARealMax) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  mov.b32 %r2, %f1;
+  atom.global.max.s32 %r3, [%rd0], %r2;
+  ret;)";
+  Launch l;
+  l.block = {2, 1, 1};
+  l.arrays = {"out:0x100000:4:1:zero", "in:0x200000:4:2:in"};
+  l.params = {"ptr:out", "ptr:in"};
+  const auto r = run_ptx(kernel(kParams, body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  // A signed integer max of the bit patterns, not (max in[0] in[1]).
+  EXPECT_EQ(r.op("out", 0), symbolic::Op::BitOp) << r.expr("out", 0);
+  EXPECT_NE(r.expr("out", 0).find("float-bits"), std::string::npos) << r.expr("out", 0);
+}
+
 // cp.async
 // ---------------------------------------------------------------------------------------------
 
@@ -711,6 +779,116 @@ TEST(CpAsync, SourceOverwrittenBeforeTheWaitRaces) {
   l.params.push_back("ptr:buf");
   const auto text = kernel(kParams, body, decls);
   const auto r = run_ptx(text, l);
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+}
+
+// A barrier does not complete a cp.async: its destination bytes are in flight from the issue
+// until the issuing thread's covering wait. Thread 32 copies in[0] to s_tile; thread 0 reads
+// s_tile after a barrier but before thread 32's wait (DATA_RACE naming the cp.async; warp 0
+// runs first after the barrier, so the copy is still in flight in the engine's schedule too);
+// with the wait before the barrier the read is ordered and sees in[0].
+std::string in_flight_kernel(bool wait_before_barrier) {
+  const std::string wait = "  @!%p2 cp.async.wait_all;\n";
+  return kernel(kParams,
+                R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  setp.ne.u32 %p2, %r1, 32;
+  mov.u32 %r2, s_tile;
+  @!%p2 cp.async.ca.shared.global [%r2], [%rd1], 4;
+  @!%p2 cp.async.commit_group;
+)" + (wait_before_barrier ? wait : std::string()) +
+                    R"(  bar.sync 0;
+  @!%p1 ld.shared.f32 %f1, [%r2];
+  @!%p1 st.global.f32 [%rd0], %f1;
+)" + (wait_before_barrier ? std::string() : wait) +
+                    "  ret;",
+                ".shared .align 16 .b8 s_tile[16];\n");
+}
+
+TEST(CpAsync, AnotherThreadReadingAnInFlightDestinationRaces) {
+  const auto text = in_flight_kernel(false);
+  const auto r = run_ptx(text, in_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_NE(r.failure()->kind.find("cp.async"), std::string::npos) << r.describe();
+  ASSERT_TRUE(r.failure()->first && r.failure()->second);
+  EXPECT_EQ(r.failure()->first->thread, 0u);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "ld.shared.f32"));
+  EXPECT_EQ(r.failure()->second->thread, 32u);
+  EXPECT_EQ(r.failure()->second->ptx_line, line_of(text, "cp.async.ca"));
+}
+
+TEST(CpAsync, WaitThenBarrierOrdersAnotherThreadsRead) {
+  const auto r = run_ptx(in_flight_kernel(true), in_out(1, {64, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.verdict(), Verdict::RaceFree);
+  EXPECT_EQ(r.expr("out", 0), "in[0]");
+}
+
+TEST(CpAsync, WaitWithoutABarrierDoesNotOrderAnotherThread) {
+  // Thread 0 waits, but thread 32 reads without a barrier after it.
+  const auto text = kernel(kParams, R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  setp.ne.u32 %p2, %r1, 32;
+  mov.u32 %r2, s_tile;
+  @!%p1 cp.async.ca.shared.global [%r2], [%rd1], 4;
+  @!%p1 cp.async.wait_all;
+  @!%p2 ld.shared.f32 %f1, [%r2];
+  @!%p2 st.global.f32 [%rd0], %f1;
+  ret;)",
+                           ".shared .align 16 .b8 s_tile[16];\n");
+  const auto r = run_ptx(text, in_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+}
+
+TEST(CpAsync, AnotherThreadWritingAnInFlightDestinationRaces) {
+  // Thread 32 writes the destination after the barrier, before thread 0's wait.
+  const auto text = kernel(kParams, R"(
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  setp.ne.u32 %p2, %r1, 32;
+  mov.u32 %r2, s_tile;
+  @!%p1 cp.async.ca.shared.global [%r2], [%rd1], 4;
+  bar.sync 0;
+  @!%p2 st.shared.u32 [%r2], 5;
+  bar.sync 0;
+  @!%p1 cp.async.wait_all;
+  ret;)",
+                           ".shared .align 16 .b8 s_tile[16];\n");
+  const auto r = run_ptx(text, in_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "st.shared.u32"));
+  EXPECT_EQ(r.failure()->second->ptx_line, line_of(text, "cp.async.ca"));
+}
+
+TEST(CpAsync, IssuingIntoABufferOthersStillReadRaces) {
+  // Thread 32 reads s_tile; thread 0 issues a copy into it with no barrier in between.
+  const auto text = kernel(kParams, R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  setp.ne.u32 %p2, %r1, 32;
+  mov.u32 %r2, s_tile;
+  @!%p2 st.shared.u32 [%r2], 1;
+  bar.sync 0;
+  @!%p2 ld.shared.u32 %r3, [%r2];
+  @!%p1 cp.async.ca.shared.global [%r2], [%rd1], 4;
+  @!%p1 cp.async.wait_all;
+  bar.sync 0;
+  ret;)",
+                           ".shared .align 16 .b8 s_tile[16];\n");
+  const auto r = run_ptx(text, in_out(1, {64, 1, 1}));
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
 }

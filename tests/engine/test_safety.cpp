@@ -511,6 +511,117 @@ TEST(Barriers, ThreadCountMustBeAMultipleOfTheWarpSize) {
   EXPECT_EQ(r.failure()->verdict, Verdict::BarrierDivergence);
 }
 
+// bar.sync with a thread count above the CTA's threads never completes (it is not a CTA-wide
+// barrier); a count equal to the CTA's threads is one.
+TEST(Barriers, ThreadCountAboveTheCtaDeadlocks) {
+  const auto text = kernel(".param .u64 p_out", "  bar.sync 1, 128;\n  ret;");
+  const auto r = run_ptx(text, one_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Deadlock);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "bar.sync 1, 128"));
+  const auto whole =
+      run_ptx(kernel(".param .u64 p_out", "  bar.sync 1, 64;\n  ret;"), one_out(1, {64, 1, 1}));
+  EXPECT_EQ(whole.failure(), nullptr) << whole.describe();
+  EXPECT_EQ(whole.run->stats.barriers, 1u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every lane of one warp storing to one location in one instruction
+// ---------------------------------------------------------------------------------------------
+
+// `s = v` on a volatile __shared__ by every lane: CUDA guarantees that one lane's store lands.
+// Provably equal values are no race (and each lane may then read its own store back); values
+// that may differ are a write conflict naming two lanes and their values.
+std::string all_lanes_store(const std::string& value_code) {
+  return kernel(".param .u64 p_out, .param .u64 p_in", R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %laneid;
+)" + value_code + R"(
+  st.volatile.shared.u32 [s_word], %r2;
+  ld.volatile.shared.u32 %r3, [s_word];
+  setp.ne.u32 %p1, %r1, 5;
+  @%p1 bra $L_end;
+  st.global.u32 [%rd0], %r3;
+$L_end:
+  ret;)",
+                kSharedWord);
+}
+
+Launch all_lanes_launch(Dim3 block = {32, 1, 1}) {
+  Launch l = one_out(1, block);
+  l.arrays.push_back("in:0x200000:4:32:in");
+  l.params.push_back("ptr:in");
+  return l;
+}
+
+TEST(SameLocationStores, EqualConcreteValuesAreNoRace) {
+  const auto r = run_ptx(all_lanes_store("  mov.u32 %r2, 7;"), all_lanes_launch());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.verdict(), Verdict::RaceFree);
+  EXPECT_EQ(r.expr("out", 0), "7");
+}
+
+TEST(SameLocationStores, TheSameSymbolicValueIsNoRace) {
+  const auto r = run_ptx(all_lanes_store("  ld.global.u32 %r2, [%rd1];"), all_lanes_launch());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.verdict(), Verdict::RaceFree);
+  EXPECT_TRUE(contains(r.expr("out", 0), "in[0]")) << r.expr("out", 0);
+}
+
+TEST(SameLocationStores, DifferentValuesAreAWriteConflict) {
+  const auto text = all_lanes_store("  mov.u32 %r2, %r1;");
+  const auto r = run_ptx(text, all_lanes_launch());
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_EQ(r.failure()->kind, "write-write race");
+  ASSERT_TRUE(r.failure()->first && r.failure()->second);
+  EXPECT_EQ(r.failure()->second->thread, 0u);
+  EXPECT_EQ(r.failure()->first->thread, 1u);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "st.volatile.shared"));
+  EXPECT_TRUE(contains(r.failure()->message, "0x0 and 0x1")) << r.failure()->message;
+}
+
+TEST(SameLocationStores, DataThatMayDifferIsAWriteConflict) {
+  // Each lane stores its own input element: in[0] and in[1] may differ.
+  const auto r = run_ptx(all_lanes_store(R"(  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];)"),
+                         all_lanes_launch());
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_TRUE(contains(r.failure()->message, "in[0]") && contains(r.failure()->message, "in[1]"))
+      << r.failure()->message;
+}
+
+TEST(SameLocationStores, TwoWarpsStoringTheSameValueStillRace) {
+  // One instruction of one warp is one store; two warps are not ordered.
+  const auto r = run_ptx(all_lanes_store("  mov.u32 %r2, 7;"), all_lanes_launch({64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+}
+
+TEST(SameLocationStores, ALaterStoreByOneLaneStillRacesWithTheOthersReads) {
+  // All lanes store 7 together (fine), then lane 0 alone stores 8 while lane 5 reads.
+  const auto text = kernel(".param .u64 p_out", R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  st.shared.u32 [s_word], 7;
+  setp.ne.u32 %p1, %r1, 0;
+  @!%p1 st.shared.u32 [s_word], 8;
+  setp.ne.u32 %p2, %r1, 5;
+  @%p2 bra $L_end;
+  ld.shared.u32 %r3, [s_word];
+  st.global.u32 [%rd0], %r3;
+$L_end:
+  ret;)",
+                           kSharedWord);
+  const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "ld.shared.u32"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bounds and alignment
 // ---------------------------------------------------------------------------------------------

@@ -149,18 +149,138 @@ $L_end:
   EXPECT_EQ(f->location, "out[8]");
 }
 
-TEST(Shfl, MemberThatExitedIsBarrierDivergence) {
+// An exited lane may be named in a member mask: it just does not take part (CUDA: "all
+// non-exited threads named in mask"). Lane 2 reads lane 3, which exited: an undefined value,
+// but no deadlock and no divergence.
+TEST(Shfl, MemberThatExitedDoesNotTakePart) {
   const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
   mov.u32 %r1, %laneid;
   setp.eq.u32 %p2, %r1, 3;
   @%p2 ret;
   shfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xFFFFFFFF;
+  setp.ne.u32 %p3, %r1, 0;
+  @%p3 bra $L_end;
+  st.global.u32 [%rd0], %r2;
+$L_end:
   ret;)";
   const auto text = kernel(".param .u64 p_out", body);
   const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.verdict(), Verdict::RaceFree);
+  EXPECT_EQ(r.expr("out", 0), "1");
+}
+
+// The exited lane exits after the others arrived at the collective: they must not wait for it.
+TEST(WarpSync, LanesWaitingForALaneThatExitsGoOn) {
+  const std::string body = R"(
+  mov.u32 %r1, %laneid;
+  setp.eq.u32 %p2, %r1, 31;
+  @%p2 bra $L_late;
+  bar.warp.sync 0xFFFFFFFF;
+  ret;
+$L_late:
+  add.u32 %r2, %r1, 1;
+  add.u32 %r2, %r2, 1;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(1, {32, 1, 1}));
+  EXPECT_EQ(r.failure(), nullptr) << r.describe();
+}
+
+// A lane executing a collective without its own bit in the member mask is undefined behaviour:
+// reported as an invalid synchronization (BARRIER_DIVERGENCE), never RACE_FREE.
+TEST(Shfl, LaneOutsideItsOwnMemberMaskIsInvalid) {
+  for (const std::string inst :
+       {"shfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xFFFFFFFE;",
+        "vote.sync.ballot.b32 %r2, %p1, 0xFFFFFFFE;", "bar.warp.sync 0xFFFFFFFE;"}) {
+    const std::string body =
+        "  mov.u32 %r1, %laneid;\n  setp.eq.u32 %p1, %r1, 0;\n  " + inst + "\n  ret;";
+    const auto text = kernel(".param .u64 p_out", body);
+    const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+    ASSERT_NE(r.failure(), nullptr) << inst << ": " << r.describe();
+    EXPECT_EQ(r.failure()->verdict, Verdict::BarrierDivergence) << inst;
+    EXPECT_EQ(r.failure()->first->thread, 0u) << inst;
+    EXPECT_NE(r.failure()->message.find("does not include the lane itself"), std::string::npos)
+        << r.failure()->message;
+  }
+}
+
+// Two disjoint groups at one instruction (lanes 0..15 with mask 0xFFFF, lanes 16..31 with mask
+// 0xFFFF0000) are two collectives: each ballot sees its own group.
+TEST(Vote, DisjointMemberMasksAtOneInstructionAreTwoGroups) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, 16;
+  selp.u32 %r4, 0x0000FFFF, 0xFFFF0000, %p1;
+  and.b32 %r5, %r1, 1;
+  setp.eq.u32 %p2, %r5, 0;
+  vote.sync.ballot.b32 %r2, %p2, %r4;
+  mul.wide.u32 %rd1, %r1, 4;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %r2;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(32, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), std::to_string(0x5555u));
+  EXPECT_EQ(r.expr("out", 31), std::to_string(0x55550000u));
+}
+
+// Lanes 0 and 1 name each other with different masks: undefined behaviour.
+TEST(Vote, OverlappingDifferentMasksAreInvalid) {
+  const std::string body = R"(
+  mov.u32 %r1, %laneid;
+  setp.eq.u32 %p1, %r1, 0;
+  selp.u32 %r4, 0xFFFFFFFF, 0x7FFFFFFF, %p1;
+  vote.sync.ballot.b32 %r2, %p1, %r4;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(1, {32, 1, 1}));
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::BarrierDivergence);
-  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "shfl.sync"));
+}
+
+// __syncwarp() from two program points is legal on sm_70+: lanes at different bar.warp.sync
+// instructions with the same mask synchronize together, and order lane 0's store before lane
+// 16's load.
+TEST(WarpSync, SyncwarpFromTwoProgramPointsSynchronizes) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_high;
+  setp.ne.u32 %p2, %r1, 0;
+  @!%p2 st.shared.u32 [s_word], 42;
+  bar.warp.sync 0xFFFFFFFF;
+  bra.uni $L_end;
+$L_high:
+  bar.warp.sync 0xFFFFFFFF;
+  setp.ne.u32 %p3, %r1, 16;
+  @%p3 bra $L_end;
+  ld.shared.u32 %r2, [s_word];
+  st.global.u32 [%rd0], %r2;
+$L_end:
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body, ".shared .align 4 .u32 s_word;\n"),
+                         one_out(1, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.verdict(), Verdict::RaceFree);
+  EXPECT_EQ(r.expr("out", 0), "42");
+}
+
+// shfl.sync of one mask at two different instructions: not modeled, refused (not a deadlock).
+TEST(Shfl, OneMaskAtTwoInstructionsIsRefused) {
+  const std::string body = R"(
+  mov.u32 %r1, %laneid;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_high;
+  shfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xFFFFFFFF;
+  ret;
+$L_high:
+  shfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xFFFFFFFF;
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(1, {32, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
 }
 
 TEST(Shfl, DataDependentLaneIsRefused) {

@@ -1,14 +1,13 @@
-// Instruction semantics of the CTA runner: dispatch, integer, float, comparison, selection,
-// moves and conversions. Integers are machine integers with wrap-around; data (symbolic values)
-// follows the rules of domain.md §1: real arithmetic for +, −, ×, fma, min, max, neg, abs (also
-// when the PTX types are integers, as the corpus's int reductions need), opaque bit operations
-// for everything else.
+// Value semantics of the CTA runner: integer, float, comparison, selection, moves and
+// conversions. Integers are machine integers with wrap-around; data (symbolic values) follows the
+// typed value model of docs/semantics.md.
 #include <bit>
 #include <cmath>
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
+#include "engine/symbolic/int_semantics.hpp"
 
 namespace volta::exec {
 
@@ -112,318 +111,6 @@ std::optional<CmpKind> real_cmp(uint8_t cmp) {
 }
 
 } // namespace
-
-// ---------------------------------------------------------------------------------------------
-// Dispatch
-// ---------------------------------------------------------------------------------------------
-
-void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
-  const uint32_t base = w * 32;
-  if (in.has_guard) {
-    uint32_t active = 0;
-    for (uint32_t m = mask; m != 0; m &= m - 1) {
-      const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-      const uint32_t t = base + l;
-      auto p = concrete(reg_value(in.guard_reg, t), t, "the guard predicate of an instruction");
-      if (!p)
-        return;
-      const bool on = ((*p & 1u) != 0) != in.guard_negated;
-      if (on) {
-        active |= 1u << l;
-      } else {
-        ++pc_[t];
-      }
-    }
-    mask = active;
-    if (mask == 0)
-      return;
-  }
-
-  auto advance = [&](uint32_t m) {
-    for (; m != 0; m &= m - 1)
-      ++pc_[base + std::countr_zero(m)];
-  };
-
-  switch (in.op) {
-  case XOp::Nop:
-  case XOp::Fence:
-  case XOp::Prefetch:
-    break;
-  case XOp::IAdd:
-  case XOp::ISub:
-  case XOp::IMulLo:
-  case XOp::IMulHi:
-  case XOp::IMulWide:
-  case XOp::IMadLo:
-  case XOp::IMadHi:
-  case XOp::IMadWide:
-  case XOp::IMul24Lo:
-  case XOp::IMad24Lo:
-  case XOp::IDiv:
-  case XOp::IRem:
-  case XOp::IAbs:
-  case XOp::INeg:
-  case XOp::IMin:
-  case XOp::IMax:
-  case XOp::And:
-  case XOp::Or:
-  case XOp::Xor:
-  case XOp::Not:
-  case XOp::CNot:
-  case XOp::Shl:
-  case XOp::Shr:
-  case XOp::Popc:
-  case XOp::Clz:
-  case XOp::Brev:
-  case XOp::Bfe:
-  case XOp::Bfi:
-  case XOp::Prmt:
-  case XOp::Lop3:
-  case XOp::ShfL:
-  case XOp::ShfR:
-  case XOp::Sad:
-    exec_integer(in, w, mask);
-    break;
-  case XOp::FAdd:
-  case XOp::FSub:
-  case XOp::FMul:
-  case XOp::FFma:
-  case XOp::FDiv:
-  case XOp::FRcp:
-  case XOp::FSqrt:
-  case XOp::FRsqrt:
-  case XOp::FNeg:
-  case XOp::FAbs:
-  case XOp::FMin:
-  case XOp::FMax:
-  case XOp::FEx2:
-  case XOp::FLg2:
-  case XOp::FSin:
-  case XOp::FCos:
-  case XOp::FTanh:
-    exec_float(in, w, mask);
-    break;
-  case XOp::Setp:
-  case XOp::Set:
-    exec_setp(in, w, mask);
-    break;
-  case XOp::Selp:
-    exec_selp(in, w, mask);
-    break;
-  case XOp::Mov:
-    exec_mov(in, w, mask);
-    break;
-  case XOp::Cvt:
-    exec_cvt(in, w, mask);
-    break;
-  case XOp::Cvta:
-    exec_cvta(in, w, mask);
-    break;
-  case XOp::Ld:
-    exec_ld(in, w, mask);
-    break;
-  case XOp::St:
-    exec_st(in, w, mask);
-    break;
-  case XOp::Atom:
-  case XOp::Red:
-    exec_atom(in, w, mask);
-    break;
-  case XOp::CpAsync:
-    exec_cp_async(in, w, mask);
-    break;
-  case XOp::CpAsyncCommit:
-    for (uint32_t m = mask; m != 0; m &= m - 1) {
-      const uint32_t t = base + std::countr_zero(m);
-      committed_[t].push_back(std::move(uncommitted_[t]));
-      uncommitted_[t].clear();
-    }
-    break;
-  case XOp::CpAsyncWait:
-    exec_cp_async_wait(in, w, mask);
-    break;
-  case XOp::Call:
-    exec_call(in, w, mask);
-    break;
-  case XOp::Bra:
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      pc_[base + std::countr_zero(m)] = in.target;
-    return;
-  case XOp::Ret:
-  case XOp::Exit:
-    for (uint32_t m = mask; m != 0; m &= m - 1) {
-      const uint32_t t = base + std::countr_zero(m);
-      // Copies still in flight complete before the thread leaves.
-      for (const auto& g : committed_[t])
-        complete_copies(t, g);
-      committed_[t].clear();
-      complete_copies(t, uncommitted_[t]);
-      uncommitted_[t].clear();
-      state_[t] = ThreadState::Exited;
-    }
-    return;
-  case XOp::Trap:
-    fail(Verdict::Error, "trap",
-         fmt::format("the kernel executed 'trap' (PTX line {}), aborting the launch", in.line),
-         base + std::countr_zero(mask));
-    return;
-  case XOp::BarSync:
-  case XOp::BarArrive:
-    exec_bar(in, pc, w, mask);
-    return; // exec_bar sets states and pcs
-  case XOp::BarWarpSync:
-  case XOp::Shfl:
-  case XOp::Vote:
-  case XOp::Activemask:
-  case XOp::Ldmatrix:
-  case XOp::WmmaLoad:
-  case XOp::WmmaStore:
-  case XOp::WmmaMma:
-  case XOp::Mma: {
-    // Warp collectives: wait until every member lane has arrived.
-    uint32_t members = existing_lanes(w) & ~exited_lanes(w);
-    if (in.op == XOp::BarWarpSync || in.op == XOp::Shfl || in.op == XOp::Vote) {
-      const Operand& mo = in.srcs.back();
-      auto mm = concrete_operand(mo, base + std::countr_zero(mask), "a member mask");
-      if (!mm)
-        return;
-      members = static_cast<uint32_t>(*mm) & existing_lanes(w);
-      if ((exited_lanes(w) & members) != 0) {
-        const uint32_t gone = std::countr_zero(exited_lanes(w) & members);
-        fail(Verdict::BarrierDivergence, "barrier divergence",
-             fmt::format(
-                 "'{}' (PTX line {}) names lane {} in its member mask, but that thread has exited",
-                 in.text, in.line, gone),
-             base + std::countr_zero(mask));
-        return;
-      }
-    } else if (in.op == XOp::Activemask) {
-      // activemask returns the lanes executing it now: no waiting.
-      for (uint32_t m = mask; m != 0; m &= m - 1) {
-        const uint32_t t = base + std::countr_zero(m);
-        set_dst(in.dsts[0], t, Value{mask, 0});
-      }
-      break;
-    }
-    if (!gather_collective(in, pc, w, mask, members))
-      return;
-    // A .sync collective acts as a sync of its lanes on both sides (domain.md §2): every
-    // member has arrived before the collective's own accesses happen (a wmma.store after the
-    // lanes' reads of the previous tile), and they are complete before any member goes on
-    // (lanes reading what the wmma.store wrote).
-    warp_synchronized(w, mask);
-    switch (in.op) {
-    case XOp::Shfl:
-      exec_shfl(in, w, mask);
-      break;
-    case XOp::Vote:
-      exec_vote(in, w, mask);
-      break;
-    case XOp::Ldmatrix:
-      exec_ldmatrix(in, w, mask);
-      break;
-    case XOp::WmmaLoad:
-      exec_wmma_load(in, w, mask);
-      break;
-    case XOp::WmmaStore:
-      exec_wmma_store(in, w, mask);
-      break;
-    case XOp::WmmaMma:
-      exec_wmma_mma(in, w, mask);
-      break;
-    case XOp::Mma:
-      exec_mma(in, w, mask);
-      break;
-    default:
-      break;
-    }
-    if (failed_)
-      return;
-    warp_synchronized(w, mask);
-    ++stats_.warp_syncs;
-    break;
-  }
-  case XOp::Testp:
-  case XOp::Unsupported:
-    fail_unsupported(in, base + std::countr_zero(mask), "is not supported by the engine");
-    return;
-  }
-  if (!failed_)
-    advance(mask);
-}
-
-bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint32_t& mask,
-                                  uint32_t members) {
-  const uint32_t base = w * 32;
-  uint32_t arrived = mask;
-  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    if (state_[t] == ThreadState::AtCollective && pc_[t] == pc)
-      arrived |= 1u << (t - base);
-  }
-  if ((arrived & members) != members) {
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      state_[base + std::countr_zero(m)] = ThreadState::AtCollective;
-    return false;
-  }
-  for (uint32_t m = arrived; m != 0; m &= m - 1)
-    state_[base + std::countr_zero(m)] = ThreadState::Running;
-  mask = arrived;
-  (void)in;
-  return true;
-}
-
-void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {
-  // A sync over every live lane of the warp starts a new phase: it orders all earlier accesses
-  // of the warp's lanes with all later ones. A partial-mask sync orders less; it is noted so
-  // that a race it might excuse is reported as UNSUPPORTED rather than as a race.
-  const uint32_t live = existing_lanes(w) & ~exited_lanes(w);
-  if ((members & live) == live) {
-    ++warp_phase_[w];
-  } else {
-    warp_partial_sync_[w] = 1;
-  }
-}
-
-void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
-  const uint32_t base = w * 32;
-  const uint32_t first = base + std::countr_zero(mask);
-  auto id = concrete_operand(in.srcs[0], first, "a barrier id");
-  if (!id)
-    return;
-  uint32_t count = 0;
-  if (in.srcs.size() > 1) {
-    auto c = concrete_operand(in.srcs[1], first, "a barrier thread count");
-    if (!c)
-      return;
-    count = static_cast<uint32_t>(*c);
-    if (count == 0 || count % 32 != 0) {
-      fail(Verdict::BarrierDivergence, "barrier divergence",
-           fmt::format(
-               "barrier thread count {} is not a positive multiple of the warp size (PTX line {})",
-               count, in.line),
-           first);
-      return;
-    }
-  }
-  if (*id >= 16) {
-    fail_unsupported(in, first, fmt::format("uses barrier {} (PTX allows 0 to 15)", *id));
-    return;
-  }
-  if (in.op == XOp::BarArrive) {
-    fail_unsupported(in, first, "bar.arrive (producer/consumer barriers) is not modeled yet");
-    return;
-  }
-  for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    // Copies of cp.async are not ordered by barriers, but completed ones are visible.
-    state_[t] = ThreadState::AtBarrier;
-    barrier_id_[t] = static_cast<uint32_t>(*id);
-    barrier_count_[t] = count >= threads_ ? 0 : count;
-    pc_[t] = pc;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Integer and bit operations
 // ---------------------------------------------------------------------------------------------
@@ -466,102 +153,10 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       set_dst(in.dsts[0], t, Value{0, ctx_.undef});
       continue;
     }
-    bool float_bits = false;
-    for (size_t i = 0; i < nsrc && i < 4; ++i)
-      float_bits |= v[i].symbolic() && v[i].fl;
     if (symbolic) {
-      // Data flowing through integer instructions.
+      // Integer data (docs/semantics.md): exact bit-vector operations of the instruction's type.
       b_.set_stream(&streams_[t]);
-      const ValType rt = in.type;
-      auto r = [&](int i) { return int_real(v[i], rt); };
-      auto raw = [&](int i) {
-        return v[i].symbolic() ? v[i].node
-                               : ctx_.store.raw_bits(v[i].bits, static_cast<int>(width));
-      };
-      ExprId out = 0;
-      if (in.type == ValType::Pred) {
-        switch (in.op) {
-        case XOp::And:
-          out = b_.boolean(Op::And, r(0), r(1));
-          break;
-        case XOp::Or:
-          out = b_.boolean(Op::Or, r(0), r(1));
-          break;
-        case XOp::Xor:
-          out = b_.boolean(Op::Xor, r(0), r(1));
-          break;
-        case XOp::Not:
-          out = b_.bool_not(r(0));
-          break;
-        default:
-          break;
-        }
-        // Concrete operands of predicate logic are 0/1 constants.
-      }
-      const bool arithmetic = in.op == XOp::IAdd || in.op == XOp::ISub || in.op == XOp::IMulLo ||
-                              in.op == XOp::IMulWide || in.op == XOp::IMul24Lo ||
-                              in.op == XOp::IMadLo || in.op == XOp::IMadWide ||
-                              in.op == XOp::IMad24Lo || in.op == XOp::INeg || in.op == XOp::IAbs ||
-                              in.op == XOp::IMin || in.op == XOp::IMax;
-      if (out == 0 && float_bits && arithmetic) {
-        // Integer arithmetic on the bits of a float: a bit trick, kept opaque.
-        out = b_.bitop(BitOpKind::Other, raw(0), nsrc > 1 ? raw(1) : 0, nsrc > 2 ? raw(2) : 0,
-                       static_cast<uint8_t>(static_cast<uint8_t>(in.op) & 7));
-      }
-      if (out == 0) {
-        switch (in.op) {
-        case XOp::IAdd:
-          out = b_.add(r(0), r(1));
-          break;
-        case XOp::ISub:
-          out = b_.sub(r(0), r(1));
-          break;
-        case XOp::IMulLo:
-        case XOp::IMulWide:
-        case XOp::IMul24Lo:
-          out = b_.mul(r(0), r(1));
-          break;
-        case XOp::IMadLo:
-        case XOp::IMadWide:
-        case XOp::IMad24Lo:
-          out = b_.fma(r(0), r(1), r(2));
-          break;
-        case XOp::INeg:
-          out = b_.neg(r(0));
-          break;
-        case XOp::IAbs:
-          out = b_.abs(r(0));
-          break;
-        case XOp::IMin:
-          out = b_.min(r(0), r(1));
-          break;
-        case XOp::IMax:
-          out = b_.max(r(0), r(1));
-          break;
-        case XOp::Shl:
-          out = b_.bitop(BitOpKind::Shl, raw(0), raw(1));
-          break;
-        case XOp::Shr:
-          out = b_.bitop(sign ? BitOpKind::Sra : BitOpKind::Shr, raw(0), raw(1));
-          break;
-        case XOp::And:
-          out = b_.bitop(BitOpKind::And, raw(0), raw(1));
-          break;
-        case XOp::Or:
-          out = b_.bitop(BitOpKind::Or, raw(0), raw(1));
-          break;
-        case XOp::Xor:
-          out = b_.bitop(BitOpKind::Xor, raw(0), raw(1));
-          break;
-        case XOp::Not:
-          out = b_.bitop(BitOpKind::Not, raw(0));
-          break;
-        default:
-          out = b_.bitop(BitOpKind::Other, raw(0), nsrc > 1 ? raw(1) : 0, nsrc > 2 ? raw(2) : 0);
-          break;
-        }
-      }
-      set_dst(in.dsts[0], t, Value{0, out, float_bits});
+      set_dst(in.dsts[0], t, integer_result(symbolic_integer(in, v, t)));
       continue;
     }
     const uint64_t a = v[0].bits, b = v[1].bits, c = v[2].bits;
@@ -569,10 +164,13 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
     uint32_t result_width = width;
     switch (in.op) {
     case XOp::IAdd:
-      r = a + b;
-      break;
     case XOp::ISub:
-      r = a - b;
+      if (in.sat) { // add.sat.s32 / sub.sat.s32 clamp to the signed range
+        r = *symbolic::eval_bitop(in.op == XOp::IAdd ? BitOpKind::SatAdd : BitOpKind::SatSub,
+                                  symbolic::IntType::of_width(width, true), 0, a, b, 0, 0);
+      } else {
+        r = in.op == XOp::IAdd ? a + b : a - b;
+      }
       break;
     case XOp::IMulLo:
       r = a * b;
@@ -748,8 +346,154 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
   }
 }
 
+// The integer instruction `in` on symbolic operands `v` (at least one is data): a typed node.
+ExprId CtaRunner::symbolic_integer(const Inst& in, const Value* v, uint32_t t) {
+  const uint32_t width = type_width(in.type);
+  const uint8_t wc = symbolic::width_code(width);
+  const symbolic::IntType it{wc, is_signed(in.type)};
+  const size_t nsrc = in.srcs.size();
+  if (in.type == ValType::Pred) {
+    auto p = [&](size_t i) {
+      return v[i].symbolic() ? v[i].node : ctx_.store.constant(static_cast<long>(v[i].bits & 1u));
+    };
+    switch (in.op) {
+    case XOp::And:
+      return b_.boolean(Op::And, p(0), p(1));
+    case XOp::Or:
+      return b_.boolean(Op::Or, p(0), p(1));
+    case XOp::Xor:
+      return b_.boolean(Op::Xor, p(0), p(1));
+    case XOp::Not:
+      return b_.bool_not(p(0));
+    default:
+      break;
+    }
+  }
+  auto x = [&](size_t i) { return i < nsrc ? int_view(v[i], in.type) : symbolic::kNoExpr; };
+  auto u32 = [&](size_t i) { return i < nsrc ? int_view(v[i], ValType::U32) : symbolic::kNoExpr; };
+  auto op = [&](BitOpKind k, ExprId a, ExprId b = 0, ExprId c = 0, ExprId d = 0) {
+    return b_.intop(k, it, a, b, c, d);
+  };
+  // The double-width product of mul.wide / mad.wide: both operands extended by signedness.
+  auto wide_product = [&]() {
+    const symbolic::IntType wt{static_cast<uint8_t>(wc + 1), it.is_signed};
+    const ExprId a = b_.intop(BitOpKind::Ext, wt, x(0), 0, 0, 0, width);
+    const ExprId b = b_.intop(BitOpKind::Ext, wt, x(1), 0, 0, 0, width);
+    return b_.imul(a, b, wt.width_code);
+  };
+  // mad's addend has the result's type (twice the width for .wide).
+  auto addend = [&](bool wide) {
+    return int_view(v[2], wide ? (it.is_signed ? (width == 32 ? ValType::S64 : ValType::S32)
+                                               : (width == 32 ? ValType::U64 : ValType::U32))
+                               : in.type);
+  };
+  switch (in.op) {
+  case XOp::IAdd:
+    return in.sat ? op(BitOpKind::SatAdd, x(0), x(1)) : b_.iadd(x(0), x(1), wc);
+  case XOp::ISub:
+    return in.sat ? op(BitOpKind::SatSub, x(0), x(1)) : b_.isub(x(0), x(1), wc);
+  case XOp::IMulLo:
+    return b_.imul(x(0), x(1), wc);
+  case XOp::IMulWide:
+    return wide_product();
+  case XOp::IMulHi:
+    return op(BitOpKind::MulHi, x(0), x(1));
+  case XOp::IMadLo:
+    return b_.iadd(b_.imul(x(0), x(1), wc), addend(false), wc);
+  case XOp::IMadWide:
+    return b_.iadd(wide_product(), addend(true), static_cast<uint8_t>(wc + 1));
+  case XOp::IMadHi:
+    return b_.iadd(op(BitOpKind::MulHi, x(0), x(1)), addend(false), wc);
+  case XOp::IMul24Lo:
+    return op(BitOpKind::Mul24Lo, x(0), x(1));
+  case XOp::IMad24Lo:
+    return b_.iadd(op(BitOpKind::Mul24Lo, x(0), x(1)), addend(false), wc);
+  case XOp::IDiv:
+    return op(BitOpKind::Div, x(0), x(1));
+  case XOp::IRem:
+    return op(BitOpKind::Rem, x(0), x(1));
+  case XOp::IAbs:
+    return op(BitOpKind::Abs, x(0));
+  case XOp::INeg:
+    return b_.ineg(x(0), wc);
+  case XOp::IMin:
+    return op(BitOpKind::Min, x(0), x(1));
+  case XOp::IMax:
+    return op(BitOpKind::Max, x(0), x(1));
+  case XOp::And:
+    return op(BitOpKind::And, x(0), x(1));
+  case XOp::Or:
+    return op(BitOpKind::Or, x(0), x(1));
+  case XOp::Xor:
+    return op(BitOpKind::Xor, x(0), x(1));
+  case XOp::Not:
+    return op(BitOpKind::Not, x(0));
+  case XOp::CNot:
+    return op(BitOpKind::CNot, x(0));
+  case XOp::Shl:
+    return op(BitOpKind::Shl, x(0), u32(1));
+  case XOp::Shr:
+    return op(BitOpKind::Shr, x(0), u32(1));
+  case XOp::Popc:
+  case XOp::Clz: {
+    // The count has the operand's width here, then becomes the u32 result.
+    const ExprId count = op(in.op == XOp::Popc ? BitOpKind::Popc : BitOpKind::Clz, x(0));
+    return b_.intop(BitOpKind::Ext, symbolic::IntType{2, false}, count, 0, 0, 0, width);
+  }
+  case XOp::Brev:
+    return op(BitOpKind::Brev, x(0));
+  case XOp::Bfe:
+    return op(BitOpKind::Bfe, x(0), u32(1), u32(2));
+  case XOp::Bfi:
+    return op(BitOpKind::Bfi, x(0), x(1), u32(2), u32(3));
+  case XOp::Prmt:
+    if (in.text.find("prmt.b32.") != std::string::npos)
+      break; // the .f4e/.b4e/... modes are not modelled
+    return b_.intop(BitOpKind::Prmt, symbolic::IntType{2, false}, x(0), x(1), u32(2));
+  case XOp::Lop3:
+    return op(BitOpKind::Lop3, x(0), x(1), x(2), u32(3));
+  case XOp::ShfL:
+  case XOp::ShfR: {
+    const bool wrap = in.text.find(".wrap") != std::string::npos;
+    return b_.intop(in.op == XOp::ShfL ? BitOpKind::ShfL : BitOpKind::ShfR,
+                    symbolic::IntType{2, false}, x(0), x(1), u32(2), b_.int_const(wrap ? 1 : 0, 3));
+  }
+  case XOp::Sad:
+    return op(BitOpKind::Sad, x(0), x(1), x(2));
+  default:
+    break;
+  }
+  fail_unsupported(in, t, "is not modelled on input data");
+  return ctx_.undef;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Floats (over the reals)
+
+namespace {
+const char* approx_name(XOp op) {
+  switch (op) {
+  case XOp::FRcp:
+    return "rcp.approx read as 1/x";
+  case XOp::FSqrt:
+    return "sqrt.approx read as sqrt";
+  case XOp::FRsqrt:
+    return "rsqrt.approx read as 1/sqrt";
+  case XOp::FDiv:
+    return "div.approx read as x/y";
+  case XOp::FLg2:
+    return "lg2.approx read as log2";
+  case XOp::FSin:
+    return "sin.approx read as sin";
+  case XOp::FCos:
+    return "cos.approx read as cos";
+  case XOp::FTanh:
+    return "tanh.approx read as tanh";
+  default:
+    return "an approximate instruction read as its exact function";
+  }
+}
+} // namespace
 // ---------------------------------------------------------------------------------------------
 
 void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
@@ -823,6 +567,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
   };
   const size_t nsrc = in.srcs.size();
   const size_t operands = std::min<size_t>(nsrc, 3);
+  // Approximate instructions are read as the exact function (ex2 is reported by the lifter).
+  if (in.approx && in.op != XOp::FEx2)
+    idioms_.idealized(approx_name(in.op), static_cast<uint64_t>(std::popcount(mask)));
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     b_.set_stream(&streams_[t]);
@@ -973,7 +720,17 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
         fail_unsupported(in, t, "compares data with an unsupported comparison");
         return;
       }
-      sym = b_.cmp(*kind, int_real(a, ct), int_real(b, ct));
+      // An integer comparison of integer data, in the instruction's width and signedness
+      // (lo/ls/hi/hs are unsigned whatever the type).
+      const auto cmp_op = static_cast<ptx::CmpOp>(in.cmp);
+      const bool unsigned_cmp = cmp_op == ptx::CmpOp::Lo || cmp_op == ptx::CmpOp::Ls ||
+                                cmp_op == ptx::CmpOp::Hi || cmp_op == ptx::CmpOp::Hs;
+      const symbolic::IntType it{symbolic::width_code(width), sign && !unsigned_cmp};
+      const ExprId r = b_.icmp(*kind, it, int_view(a, ct), int_view(b, ct));
+      if (s.op(r) == Op::Const)
+        result = s.rational(r) != 0;
+      else
+        sym = r;
     } else {
       result = compare_int(in.cmp, a.bits, b.bits, width, sign);
     }
@@ -1042,12 +799,12 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
       set_dst(in.dsts[0], t, Value{0, ctx_.undef});
       continue;
     }
-    // A data-dependent select: both sides as reals.
+    // A data-dependent select, of reals or of integers by the instruction's type.
     const bool fl = is_float(in.type);
-    const ExprId x = fl ? real_of(a, in.type) : int_real(a, in.type);
-    const ExprId y = fl ? real_of(b, in.type) : int_real(b, in.type);
+    const ExprId x = fl ? real_of(a, in.type) : int_view(a, in.type);
+    const ExprId y = fl ? real_of(b, in.type) : int_view(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
-    set_dst(in.dsts[0], t, Value{0, b_.select(cond, x, y), a.fl || b.fl || fl});
+    set_dst(in.dsts[0], t, Value{0, b_.select(cond, x, y), fl});
   }
 }
 
@@ -1131,11 +888,34 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
   }
 }
 
+namespace {
+symbolic::RoundKind round_kind(Rounding r) {
+  switch (r) {
+  case Rounding::Rmi:
+  case Rounding::Rm:
+    return symbolic::RoundKind::Down;
+  case Rounding::Rpi:
+  case Rounding::Rp:
+    return symbolic::RoundKind::Up;
+  case Rounding::Rni:
+  case Rounding::Rn:
+    return symbolic::RoundKind::NearestEven;
+  default:
+    return symbolic::RoundKind::Zero;
+  }
+}
+} // namespace
+
+// Conversions are operators of their own (docs/semantics.md): integer to integer extends or
+// truncates (saturating with .sat), integer to float is the integer's value, float to integer
+// rounds by its mode and saturates, float to float is the identity over the reals except a
+// rounding to an integral value.
 void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const ValType dst = in.type, src = in.type2;
   const uint32_t dw = type_width(dst), sw = type_width(src);
-  auto& s = ctx_.store;
+  const symbolic::IntType dt{symbolic::width_code(dw), is_signed(dst)};
+  const symbolic::IntType st{symbolic::width_code(sw), is_signed(src)};
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     Value v = read(in.srcs[0], t);
@@ -1145,31 +925,26 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       set_dst(in.dsts[0], t, Value{0, ctx_.undef});
       continue;
     }
+    b_.set_stream(&streams_[t]);
     if (!is_float(dst) && !is_float(src)) {
-      // Integer to integer: sign or zero extend, or truncate. Data keeps its real value.
-      if (v.symbolic()) {
-        set_dst(in.dsts[0], t, v); // keeps its provenance: cvt does not turn float bits into an int
-        continue;
-      }
-      const uint64_t x =
-          is_signed(src) ? static_cast<uint64_t>(sext(v.bits, sw)) : (v.bits & mask_bits(sw));
-      uint64_t r = x & mask_bits(dw);
-      if (in.sat) {
-        // Clamp to the destination range.
-        const bool ds = is_signed(dst);
-        const __int128 value = is_signed(src) ? static_cast<__int128>(sext(v.bits, sw))
-                                              : static_cast<__int128>(v.bits & mask_bits(sw));
-        const __int128 lo = ds ? -(static_cast<__int128>(1) << (dw - 1)) : 0;
-        const __int128 hi =
-            ds ? (static_cast<__int128>(1) << (dw - 1)) - 1 : (static_cast<__int128>(1) << dw) - 1;
-        r = static_cast<uint64_t>(std::clamp(value, lo, hi)) & mask_bits(dw);
-      }
-      set_dst(in.dsts[0], t, Value{r, 0});
+      const ExprId x = int_view(v, src);
+      const ExprId r =
+          in.sat ? b_.intop(BitOpKind::ExtSat, dt, x, 0, 0, 0, sw | (st.is_signed ? 0x100u : 0u))
+                 : b_.intop(BitOpKind::Ext, symbolic::IntType{dt.width_code, st.is_signed}, x, 0, 0,
+                            0, sw);
+      set_dst(in.dsts[0], t, integer_result(r));
       continue;
     }
     if (is_float(dst) && !is_float(src)) {
-      // Integer to float: the same real number (rounding ignored over the reals).
-      ExprId x = int_real(v, src);
+      // The integer rounded to the destination format by the instruction's mode: exact
+      // (docs/semantics.md), not idealized.
+      const auto format = dst == ValType::F16    ? symbolic::FloatFormat::F16
+                          : dst == ValType::BF16 ? symbolic::FloatFormat::BF16
+                          : dst == ValType::F64  ? symbolic::FloatFormat::F64
+                                                 : symbolic::FloatFormat::F32;
+      ExprId x = b_.int_to_real(int_view(v, src), st, static_cast<uint8_t>(format),
+                                in.rounding == Rounding::None ? symbolic::RoundKind::NearestEven
+                                                              : round_kind(in.rounding));
       if (in.sat)
         x = b_.saturate(x);
       set_dst(in.dsts[0], t, Value{0, x, true});
@@ -1179,42 +954,15 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     if (failed_)
       return;
     if (is_float(dst)) {
-      // Float to float: the identity over the reals, except rounding to an integral value.
+      // Float to float: the identity over the reals (a width change is idealized), except a
+      // rounding to an integral value.
+      if (dw != sw)
+        idioms_.idealized(sw > dw ? "float narrowing cvt read as exact" : "float widening cvt", 1);
       ExprId r = x;
       const bool to_integral = in.rounding == Rounding::Rni || in.rounding == Rounding::Rzi ||
                                in.rounding == Rounding::Rmi || in.rounding == Rounding::Rpi;
-      if (to_integral) {
-        if (s.op(x) == Op::Const) {
-          const symbolic::Rational& q = s.rational(x);
-          mpz_class z;
-          switch (in.rounding) {
-          case Rounding::Rmi:
-            mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-            break;
-          case Rounding::Rpi:
-            mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-            break;
-          case Rounding::Rzi:
-            mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-            break;
-          default: {
-            // Round to nearest, ties to even.
-            symbolic::Rational twice = q * 2;
-            mpz_class fl;
-            mpz_fdiv_q(fl.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-            symbolic::Rational frac = q - symbolic::Rational(fl);
-            if (frac > symbolic::Rational(1, 2) ||
-                (frac == symbolic::Rational(1, 2) && mpz_odd_p(fl.get_mpz_t())))
-              fl += 1;
-            z = fl;
-            (void)twice;
-          }
-          }
-          r = s.constant(symbolic::Rational(z));
-        } else {
-          r = b_.bitop(BitOpKind::RoundF, x);
-        }
-      }
+      if (to_integral)
+        r = b_.round_real(x, round_kind(in.rounding));
       if (in.sat)
         r = b_.saturate(r);
       if (in.relu)
@@ -1222,48 +970,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       set_dst(in.dsts[0], t, Value{0, r, true});
       continue;
     }
-    // Float to integer: concrete only when the value is a constant.
-    if (s.op(x) == Op::Const) {
-      const symbolic::Rational& q = s.rational(x);
-      mpz_class z;
-      switch (in.rounding) {
-      case Rounding::Rmi:
-        mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-        break;
-      case Rounding::Rpi:
-        mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-        break;
-      case Rounding::Rni: {
-        mpz_class fl;
-        mpz_fdiv_q(fl.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-        symbolic::Rational frac = q - symbolic::Rational(fl);
-        if (frac > symbolic::Rational(1, 2) ||
-            (frac == symbolic::Rational(1, 2) && mpz_odd_p(fl.get_mpz_t())))
-          fl += 1;
-        z = fl;
-        break;
-      }
-      default:
-        mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-        break;
-      }
-      // Saturate to the destination range, as the hardware does for float-to-int conversion.
-      const bool ds = is_signed(dst);
-      mpz_class lo = ds ? -(mpz_class(1) << (dw - 1)) : mpz_class(0);
-      mpz_class hi = ds ? (mpz_class(1) << (dw - 1)) - 1 : (mpz_class(1) << dw) - 1;
-      if (z < lo)
-        z = lo;
-      if (z > hi)
-        z = hi;
-      mpz_class u = z;
-      if (u < 0)
-        u += mpz_class(1) << dw;
-      uint64_t bits = 0;
-      mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, u.get_mpz_t());
-      set_dst(in.dsts[0], t, Value{bits & mask_bits(dw), 0});
-      continue;
-    }
-    set_dst(in.dsts[0], t, Value{0, b_.bitop(BitOpKind::FloatToInt, x)});
+    // Float to integer: rounded by its mode, saturated to the destination's range.
+    set_dst(in.dsts[0], t, integer_result(b_.real_to_int(x, round_kind(in.rounding), dt)));
   }
 }
 

@@ -1,0 +1,255 @@
+// volta-eg run: executes one kernel concretely (the bit-exact emulator of engine/emulate) on
+// given or random inputs and prints or dumps its outputs. A debugging aid that needs no GPU.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "engine/cli/commands.hpp"
+#include "engine/cli/exit_codes.hpp"
+#include "engine/cli/kernel_flags.hpp"
+#include "engine/driver/diagnostic_text.hpp"
+#include "engine/emulate/emulator.hpp"
+#include "engine/emulate/npy.hpp"
+#include "engine/exec/run_kernel.hpp"
+#include "engine/launch/manifest.hpp"
+
+namespace volta::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunArgs {
+  KernelFlags kernel;
+  std::string batch;
+  std::string filter;
+  std::string side = "ref";
+  std::string inputs;
+  uint64_t seed = 1;
+  std::string out;
+  std::vector<std::string> types;
+  size_t show = 8;
+  uint64_t max_instructions = 4'000'000'000ull;
+};
+
+// The configuration from the flags, or from the manifest entry named by --filter.
+std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::string& error) {
+  if (args.batch.empty())
+    return args.kernel.config("", error);
+  if (args.kernel.given()) {
+    error = "--batch selects the kernel: it does not combine with --ptx/--kernel";
+    return std::nullopt;
+  }
+  auto m = launch::read_manifest(args.batch);
+  if (!m.manifest) {
+    for (const auto& d : m.diagnostics)
+      std::cerr << driver::diagnostic_text(d) << "\n";
+    error = fmt::format("cannot use the manifest {}", args.batch);
+    return std::nullopt;
+  }
+  const launch::ManifestEntry* found = nullptr;
+  for (const auto& e : m.manifest->entries) {
+    if (e.name == args.filter) { // an exact name wins over substrings
+      found = &e;
+      break;
+    }
+    if (!found && !args.filter.empty() && e.name.find(args.filter) != std::string::npos)
+      found = &e;
+  }
+  if (found == nullptr) {
+    error = fmt::format("--filter: \"{}\" names no entry of {}", args.filter, args.batch);
+    return std::nullopt;
+  }
+  if (!found->error.empty()) {
+    error = fmt::format("entry \"{}\": {}", found->name, found->error);
+    return std::nullopt;
+  }
+  if (found->kind == launch::EntryKind::RaceCheck)
+    return found->kernel;
+  if (args.side != "ref" && args.side != "opt") {
+    error = fmt::format("--side: expected ref or opt, got \"{}\"", args.side);
+    return std::nullopt;
+  }
+  return args.side == "ref" ? found->reference : found->optimized;
+}
+
+// Fills `in` from a JSON object {"A": [numbers], "alpha": 1.5} or a folder of NAME.npy files.
+bool read_inputs(const std::string& path, const launch::KernelConfig& config, emulate::Inputs& in,
+                 std::string& error) {
+  auto set_array = [&](const launch::ArraySpec& a, const std::vector<double>& values) {
+    auto it = in.types.find(a.name);
+    const auto type = it != in.types.end() ? it->second : emulate::default_elem_type(a);
+    std::vector<uint8_t> bytes(a.size_bytes(), 0);
+    for (size_t i = 0; i < values.size() && i < a.len; ++i)
+      emulate::write_element(type, values[i], bytes.data() + i * a.elem_width);
+    if (values.size() != a.len) {
+      error = fmt::format("input {} has {} values, the array has {} elements", a.name,
+                          values.size(), a.len);
+      return false;
+    }
+    in.arrays[a.name] = std::move(bytes);
+    return true;
+  };
+  if (fs::is_directory(path)) {
+    for (const auto& a : config.arrays) {
+      const fs::path file = fs::path(path) / (a.name + ".npy");
+      if (!fs::exists(file))
+        continue;
+      auto npy = emulate::read_npy(file.string(), error);
+      if (!npy)
+        return false;
+      if (npy->bytes.size() != a.size_bytes()) {
+        error = fmt::format("{}: {} bytes, array {} has {}", file.string(), npy->bytes.size(),
+                            a.name, a.size_bytes());
+        return false;
+      }
+      in.arrays[a.name] = std::move(npy->bytes); // bytes as they are: the file's dtype is trusted
+    }
+    return true;
+  }
+  std::ifstream file(path);
+  if (!file) {
+    error = fmt::format("{}: cannot read", path);
+    return false;
+  }
+  nlohmann::json j;
+  try {
+    file >> j;
+  } catch (const std::exception& e) {
+    error = fmt::format("{}: {}", path, e.what());
+    return false;
+  }
+  if (!j.is_object()) {
+    error = fmt::format("{}: expected an object {{\"NAME\": [numbers...]}}", path);
+    return false;
+  }
+  for (const auto& [name, value] : j.items()) {
+    const auto* a = config.find_array(name);
+    if (a != nullptr && value.is_array()) {
+      std::vector<double> values;
+      for (const auto& v : value) {
+        if (!v.is_number()) {
+          error = fmt::format("{}: {} holds a value that is not a number", path, name);
+          return false;
+        }
+        values.push_back(v.get<double>());
+      }
+      if (!set_array(*a, values))
+        return false;
+    } else if (value.is_number()) {
+      in.symbols[name] = value.get<double>();
+    } else {
+      error = fmt::format("{}: \"{}\" is neither an array of the kernel nor a number", path, name);
+      return false;
+    }
+  }
+  return true;
+}
+
+int write_outputs(const RunArgs& args, const emulate::EmulationResult& r) {
+  const bool one_file = fs::path(args.out).extension() == ".npy";
+  if (one_file && r.outputs.size() != 1) {
+    std::cerr << fmt::format("volta-eg: error: --out {}: the kernel has {} output arrays; give "
+                             "a folder\n",
+                             args.out, r.outputs.size());
+    return kBadInput;
+  }
+  if (!one_file)
+    fs::create_directories(args.out);
+  for (const auto& o : r.outputs) {
+    const std::string path =
+        one_file ? args.out : (fs::path(args.out) / (o.name + ".npy")).string();
+    if (auto e = emulate::write_npy(path, o.type, o.len, o.bytes); !e.empty()) {
+      std::cerr << "volta-eg: error: " << e << "\n";
+      return kBadInput;
+    }
+    std::cout << fmt::format("wrote {} ({} x {})\n", path, o.len, emulate::to_string(o.type));
+  }
+  return kSuccess;
+}
+
+int run(const RunArgs& args) {
+  std::string error;
+  auto config = kernel_config(args, error);
+  if (!config) {
+    std::cerr << "volta-eg: error: " << error << "\n";
+    return kBadInput;
+  }
+  auto loaded = exec::load_kernel(config->ptx_path, config->entry);
+  for (const auto& d : loaded.diagnostics)
+    std::cerr << driver::diagnostic_text(d) << "\n";
+  if (!loaded.kernel)
+    return kBadInput;
+  std::map<std::string, emulate::ElemType> types;
+  for (const auto& t : args.types) {
+    const size_t eq = t.find('=');
+    auto type = eq == std::string::npos ? std::nullopt : emulate::parse_elem_type(t.substr(eq + 1));
+    if (!type) {
+      std::cerr << fmt::format("volta-eg: error: --type: expected NAME=f32|f16|bf16|f64|s32|..., "
+                               "got \"{}\"\n",
+                               t);
+      return kBadInput;
+    }
+    types[t.substr(0, eq)] = *type;
+  }
+  emulate::Inputs inputs = emulate::random_inputs(*config, args.seed, types);
+  if (!args.inputs.empty() && !read_inputs(args.inputs, *config, inputs, error)) {
+    std::cerr << "volta-eg: error: --inputs: " << error << "\n";
+    return kBadInput;
+  }
+  emulate::EmulateOptions options;
+  options.max_instructions = args.max_instructions;
+  const auto r = emulate::emulate(loaded.kernel->program, *config, inputs, options);
+  if (r.error) {
+    std::cerr << fmt::format("{}: error: {}: {}\n", config->ptx_path, r.error->kind,
+                             r.error->text());
+    return r.error->kind == "bad input" ? kBadInput : kMismatch;
+  }
+  std::cout << fmt::format("{}: ran {} thread-instructions\n", config->entry, r.instructions);
+  if (!args.out.empty())
+    return write_outputs(args, r);
+  for (const auto& o : r.outputs) {
+    uint64_t written = 0;
+    for (auto w : o.written)
+      written += w;
+    std::string line = fmt::format("  {} ({}, {} of {} elements written):", o.name,
+                                   emulate::to_string(o.type), written, o.len);
+    for (uint64_t i = 0; i < o.len && i < args.show; ++i)
+      line += fmt::format(" {}", o.value(i));
+    if (o.len > args.show)
+      line += " ...";
+    std::cout << line << "\n";
+  }
+  return kSuccess;
+}
+
+} // namespace
+
+void register_run_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "run one kernel concretely (bit-exact IEEE emulation, no GPU) on given or random "
+             "inputs and print or dump its outputs");
+  args->kernel.add_to(*cmd, "", "kernel");
+  cmd->add_option("--batch", args->batch, "manifest to take the kernel from (with --filter)");
+  cmd->add_option("--filter", args->filter, "name (or part of the name) of the manifest entry");
+  cmd->add_option("--side", args->side, "ref or opt: which kernel of an equivalence entry")
+      ->capture_default_str();
+  cmd->add_option("--inputs", args->inputs,
+                  "JSON object {\"A\": [numbers...], \"sym\": number} or a folder of NAME.npy");
+  cmd->add_option("--seed", args->seed, "seed of the random inputs (arrays not given)")
+      ->capture_default_str();
+  cmd->add_option("--type", args->types,
+                  "element type of an array NAME=f32|f16|bf16|f64|s32|u8...");
+  cmd->add_option("--out", args->out, "an .npy file (one output array) or a folder of NAME.npy");
+  cmd->add_option("--show", args->show, "elements of each output to print")->capture_default_str();
+  cmd->add_option("--max-instructions", args->max_instructions,
+                  "stop after this many executed instructions (0: no limit)");
+  cmd->callback([args, &exit_code] { exit_code = run(*args); });
+}
+
+} // namespace volta::cli

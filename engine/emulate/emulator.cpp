@@ -1,0 +1,270 @@
+// emulate(): lays out global memory, parameters and constants for a launch, runs the CTAs in
+// index order and collects the output arrays.
+#include "engine/emulate/emulator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <fmt/format.h>
+#include <random>
+
+#include "engine/emulate/machine.hpp"
+#include "engine/exec/address_map.hpp"
+
+namespace volta::emulate {
+
+std::string EmulationError::text() const {
+  std::string s = ptx_line ? fmt::format("PTX line {}: ", ptx_line) : std::string();
+  s += message;
+  if (!instruction.empty())
+    s += fmt::format(" [{}] (CTA {}, thread {})", instruction, cta, thread);
+  return s;
+}
+
+const ArrayContents* EmulationResult::find(const std::string& name) const {
+  for (const auto& o : outputs) {
+    if (o.name == name)
+      return &o;
+  }
+  return nullptr;
+}
+
+namespace {
+
+ElemType type_of(const launch::ArraySpec& a, const Inputs& inputs) {
+  auto it = inputs.types.find(a.name);
+  return it != inputs.types.end() ? it->second : default_elem_type(a);
+}
+
+// Modifiers that the lowered form does not keep, read from the instruction's text.
+std::vector<uint32_t> text_flags(const exec::Program& prog) {
+  std::vector<uint32_t> flags;
+  for (const auto& in : prog.insts) {
+    uint32_t f = 0;
+    auto has = [&](std::string_view s) { return in.text.find(s) != std::string::npos; };
+    if (in.op == exec::XOp::ShfL || in.op == exec::XOp::ShfR)
+      f |= has(".wrap") ? kFlagWrap : 0;
+    if (in.op == exec::XOp::FMin || in.op == exec::XOp::FMax) {
+      f |= has(".NaN") ? kFlagNaN : 0;
+      f |= has(".xorsign") ? kFlagXorSign : 0;
+    }
+    if (in.op == exec::XOp::Cvt && has(".rna"))
+      f |= kFlagRna;
+    if (in.op == exec::XOp::Prmt) {
+      for (const char* mode : {".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"})
+        f |= has(mode) ? kFlagPrmtMode : 0;
+    }
+    flags.push_back(f);
+  }
+  return flags;
+}
+
+void put(std::vector<uint8_t>& bytes, uint64_t offset, uint64_t value, uint32_t width) {
+  for (uint32_t i = 0; i < width && offset + i < bytes.size(); ++i)
+    bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+// Fills the launch's memory; returns an error message for bad inputs.
+std::string set_up(LaunchState& s, const Inputs& inputs) {
+  const auto& prog = s.prog;
+  const auto& config = s.config;
+  if (config.params.size() != prog.param_offsets.size())
+    return fmt::format("kernel '{}' has {} parameters but the configuration gives {}", prog.entry,
+                       prog.param_offsets.size(), config.params.size());
+  if (config.threads_per_cta() == 0)
+    return "the block has no threads";
+  for (const auto& a : config.arrays) {
+    GlobalRegion r;
+    r.name = a.name;
+    r.base = a.base;
+    r.is_array = true;
+    r.kind = a.kind;
+    r.bytes.assign(a.size_bytes(), 0);
+    r.written.assign(a.size_bytes(), 0);
+    const ElemType type = type_of(a, inputs);
+    if (elem_bytes(type) != a.elem_width)
+      return fmt::format("array {}: type {} does not have its element width {}", a.name,
+                         to_string(type), a.elem_width);
+    if (a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut) {
+      auto it = inputs.arrays.find(a.name);
+      if (it == inputs.arrays.end())
+        return fmt::format("no input values for array {}", a.name);
+      if (it->second.size() != r.bytes.size())
+        return fmt::format("array {} needs {} bytes of input, got {}", a.name, r.bytes.size(),
+                           it->second.size());
+      r.bytes = it->second;
+    } else if (a.kind == launch::ArrayKind::Index) {
+      for (uint64_t i = 0; i < a.len; ++i)
+        put(r.bytes, i * a.elem_width, i, a.elem_width);
+    }
+    s.regions.push_back(std::move(r));
+  }
+  for (const auto& v : prog.variables) {
+    if (v.space != exec::Space::Global)
+      continue;
+    GlobalRegion r;
+    r.name = v.name;
+    r.base = v.address;
+    r.bytes.assign(v.size, 0);
+    r.written.assign(v.size, 0);
+    for (const auto& [address, bytes] : prog.initial_data) {
+      if (address == v.address)
+        std::copy_n(bytes.begin(), std::min(bytes.size(), r.bytes.size()), r.bytes.begin());
+    }
+    if (auto it = config.globals.find(v.name); it != config.globals.end())
+      put(r.bytes, 0, static_cast<uint64_t>(it->second),
+          static_cast<uint32_t>(std::min<uint64_t>(8, v.size)));
+    s.regions.push_back(std::move(r));
+  }
+  std::sort(s.regions.begin(), s.regions.end(),
+            [](const GlobalRegion& a, const GlobalRegion& b) { return a.base < b.base; });
+  for (size_t i = 1; i < s.regions.size(); ++i) {
+    if (s.regions[i - 1].base + s.regions[i - 1].bytes.size() > s.regions[i].base)
+      return fmt::format("arrays {} and {} overlap", s.regions[i - 1].name, s.regions[i].name);
+  }
+  // Parameters.
+  s.params.assign(prog.param_bytes + 16, 0);
+  for (size_t i = 0; i < config.params.size(); ++i) {
+    const auto& p = config.params[i];
+    const uint32_t width = std::max<uint32_t>(1, exec::width_of(prog.param_types[i]) / 8);
+    uint64_t v = 0;
+    switch (p.kind) {
+    case launch::ParamSpec::Kind::Ptr: {
+      const auto* a = config.find_array(p.name);
+      if (a == nullptr)
+        return fmt::format("parameter {} points to the unknown array {}", i, p.name);
+      v = a->base;
+      break;
+    }
+    case launch::ParamSpec::Kind::Int:
+      v = static_cast<uint64_t>(p.int_value);
+      break;
+    case launch::ParamSpec::Kind::Float:
+    case launch::ParamSpec::Kind::Sym: {
+      double x = 0;
+      if (p.kind == launch::ParamSpec::Kind::Float) {
+        x = width == 8 ? std::bit_cast<double>(symbolic::nearest_f64_bits(p.float_value))
+                       : double{std::bit_cast<float>(symbolic::nearest_f32_bits(p.float_value))};
+      } else {
+        auto it = inputs.symbols.find(p.name);
+        if (it == inputs.symbols.end())
+          return fmt::format("no value for the symbolic parameter {}", p.name);
+        x = it->second;
+      }
+      const FloatFormat f = width == 8   ? FloatFormat::F64
+                            : width == 2 ? FloatFormat::F16
+                                         : FloatFormat::F32;
+      v = encode(f, x, RoundMode::NearestEven);
+      break;
+    }
+    }
+    put(s.params, prog.param_offsets[i], v, width);
+  }
+  // Constants.
+  uint64_t size = 0;
+  for (const auto& v : prog.variables) {
+    if (v.space == exec::Space::Const)
+      size = std::max(size, v.address - exec::kConstWindow + v.size);
+  }
+  s.constants.assign(size, 0);
+  for (const auto& [address, bytes] : prog.initial_data) {
+    if (exec::in_window(address, exec::kConstWindow)) {
+      for (size_t i = 0; i < bytes.size() && address - exec::kConstWindow + i < size; ++i)
+        s.constants[address - exec::kConstWindow + i] = bytes[i];
+    }
+  }
+  s.flags = text_flags(prog);
+  return {};
+}
+
+} // namespace
+
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        const Inputs& inputs, const EmulateOptions& options) {
+  EmulationResult result;
+  LaunchState s{program, config, options, {}, {}, {}, {}, 0};
+  if (auto e = set_up(s, inputs); !e.empty()) {
+    EmulationError error;
+    error.kind = "bad input";
+    error.message = e;
+    result.error = std::move(error);
+    return result;
+  }
+  const uint32_t ctas =
+      config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
+  for (uint32_t c = 0; c < ctas && !result.error; ++c) {
+    Cta cta(s, c);
+    try {
+      cta.run();
+    } catch (const Trouble& t) {
+      EmulationError e;
+      e.kind = t.kind;
+      e.cta = c;
+      e.thread = cta.current_thread();
+      if (cta.current_pc() < program.insts.size()) {
+        const auto& in = program.insts[cta.current_pc()];
+        e.ptx_line = in.line;
+        e.cuda_line = in.debug_line;
+        e.instruction = in.text;
+      }
+      e.message = t.what();
+      result.error = std::move(e);
+    }
+  }
+  result.instructions = s.instructions;
+  if (result.error)
+    return result;
+  for (const auto& a : config.arrays) {
+    if (!launch::is_output(a.kind))
+      continue;
+    const GlobalRegion* r = s.find(a.base, a.size_bytes());
+    ArrayContents out;
+    out.name = a.name;
+    out.kind = a.kind;
+    out.type = type_of(a, inputs);
+    out.len = a.len;
+    out.bytes = r->bytes;
+    out.written.assign(a.len, 0);
+    for (uint64_t i = 0; i < a.len; ++i) {
+      bool all = true;
+      for (uint32_t b = 0; b < a.elem_width; ++b)
+        all = all && r->written[i * a.elem_width + b] != 0;
+      out.written[i] = all ? 1 : 0;
+    }
+    result.outputs.push_back(std::move(out));
+  }
+  return result;
+}
+
+Inputs random_inputs(const launch::KernelConfig& config, uint64_t seed,
+                     const std::map<std::string, ElemType>& types) {
+  Inputs in;
+  in.types = types;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> real(-2.0, 2.0);
+  for (const auto& a : config.arrays) {
+    if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::InOut)
+      continue;
+    auto it = types.find(a.name);
+    const ElemType type = it != types.end() ? it->second : default_elem_type(a);
+    std::vector<uint8_t> bytes(a.size_bytes(), 0);
+    const uint32_t width = elem_bytes(type);
+    for (uint64_t i = 0; i + 1 <= a.len && (i + 1) * width <= bytes.size(); ++i) {
+      double v = 0;
+      if (is_float(type))
+        v = real(rng);
+      else if (is_signed(type))
+        v = static_cast<double>(static_cast<int64_t>(rng() % 17) - 8);
+      else
+        v = static_cast<double>(rng() % 17);
+      write_element(type, v, bytes.data() + i * width);
+    }
+    in.arrays[a.name] = std::move(bytes);
+  }
+  for (const auto& p : config.params) {
+    if (p.kind == launch::ParamSpec::Kind::Sym)
+      in.symbols[p.name] = real(rng);
+  }
+  return in;
+}
+
+} // namespace volta::emulate

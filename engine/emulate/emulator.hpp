@@ -1,0 +1,81 @@
+// The concrete, bit-exact PTX emulator: the oracle of the symbolic engine (issue 13).
+//
+// It executes the same lowered Program as the symbolic CtaRunner, but every register holds raw
+// bits and every instruction computes its IEEE / two's-complement result (float_semantics.hpp).
+// It is independent of the symbolic value code on purpose: only the Program, the lowering, the
+// launch configuration and the address map are shared.
+//
+// Scheduling is the CtaRunner's: warps in lockstep, a warp runs its lanes at the lowest pc;
+// lanes wait at CTA barriers and at warp collectives until every member has arrived; barriers
+// fire when every live thread (or `count` threads) arrived. CTAs run one after the other in
+// index order (all of them, or CTA 0 only for `ctas: first`), so atomics apply in that order.
+// Unsupported instructions and undefined situations (out-of-bounds access, misalignment,
+// division by zero, a shuffle from an inactive lane, deadlock) end the run with an
+// EmulationError naming the PTX line; the emulator never guesses a value.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/emulate/elem_type.hpp"
+#include "engine/exec/program.hpp"
+#include "engine/launch/launch_config.hpp"
+
+namespace volta::emulate {
+
+struct Inputs {
+  // Initial bytes of `in`/`inout` arrays (exactly len * elem_width bytes). Arrays left out are
+  // an error; `index` arrays are a[i] = i and `zero`/`out` arrays start as zero bytes.
+  std::map<std::string, std::vector<uint8_t>> arrays;
+  // Values of `sym:NAME` parameters (stored in the parameter's float width, nearest-even).
+  std::map<std::string, double> symbols;
+  // Element types of arrays (default: default_elem_type of the array's spec).
+  std::map<std::string, ElemType> types;
+};
+
+struct ArrayContents {
+  std::string name;
+  launch::ArrayKind kind = launch::ArrayKind::Out;
+  ElemType type = ElemType::F32;
+  uint64_t len = 0;
+  std::vector<uint8_t> bytes;   // len * elem_bytes(type), little-endian
+  std::vector<uint8_t> written; // per element: 1 when the kernel stored every byte of it
+  double value(uint64_t i) const { return read_element(type, bytes.data() + i * elem_bytes(type)); }
+};
+
+struct EmulationError {
+  std::string kind;    // "unsupported", "out of bounds", "deadlock", "bad input", ...
+  std::string message; // what happened, with the PTX line
+  uint32_t ptx_line = 0;
+  uint32_t cuda_line = 0;  // 0: unknown
+  std::string instruction; // PTX text of the instruction (empty when not at one)
+  uint32_t cta = 0;
+  uint32_t thread = 0;
+  std::string text() const; // "PTX line N: message (instruction)"
+};
+
+struct EmulationResult {
+  std::optional<EmulationError> error;
+  std::vector<ArrayContents> outputs; // every out / inout / zero array, in configuration order
+  uint64_t instructions = 0;          // executed thread-instructions
+  bool ok() const { return !error; }
+  const ArrayContents* find(const std::string& name) const;
+};
+
+struct EmulateOptions {
+  uint64_t max_instructions = 4'000'000'000ull; // 0: no budget
+};
+
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        const Inputs& inputs, const EmulateOptions& options = {});
+
+// Random inputs for every in/inout array and sym parameter of `config`: floats uniform in
+// [-2, 2] (rounded to the element type), integers uniform in [-8, 8] (signed) or [0, 16]
+// (unsigned); the same seed gives the same inputs.
+Inputs random_inputs(const launch::KernelConfig& config, uint64_t seed,
+                     const std::map<std::string, ElemType>& types = {});
+
+} // namespace volta::emulate

@@ -1,0 +1,64 @@
+// IEEE-754 arithmetic of the concrete emulator, bit-exact for every PTX rounding mode.
+//
+// Values travel as raw bits (binary16, bfloat16, binary32 or binary64 encodings). The method:
+//  - binary64 operations run on the host under fesetround (the host's IEEE double arithmetic and
+//    std::fma are correctly rounded in every mode);
+//  - narrower formats are computed in double with *round-to-odd* (round toward zero, then set the
+//    last bit when the result was inexact) and then rounded in software to the target format
+//    with the instruction's mode. Round-to-odd to p+2 or more bits followed by a rounding to p
+//    bits equals a single correct rounding (Boldo & Melquiond), and 53 >= 24 + 2, so this is
+//    exactly IEEE for binary32, binary16 and bfloat16;
+//  - `.ftz` flushes subnormal inputs and results to a zero of the same sign;
+//  - NaN results are PTX's canonical NaN (0x7fffffff for f32, 0x7fff for f16/bf16,
+//    0x7fffffffffffffff for f64); the emulator does not model NaN payload propagation, so a
+//    differential test must compare NaN outputs as "is a NaN".
+// The approximate instructions are modeled by the exactly rounded result (see approx()).
+#pragma once
+
+#include <cstdint>
+
+namespace volta::emulate {
+
+enum class FloatFormat : uint8_t { F16, BF16, F32, F64 };
+enum class RoundMode : uint8_t { NearestEven, TowardZero, Down, Up };
+
+uint32_t format_bits(FloatFormat f); // 16, 16, 32 or 64
+
+// Exact value of an encoding (every f16/bf16/f32 value is a double).
+double decode(FloatFormat f, uint64_t bits);
+// The encoding of `x` rounded to the format with the mode (x itself may be any double).
+uint64_t encode(FloatFormat f, double x, RoundMode mode);
+uint64_t canonical_nan(FloatFormat f);
+bool is_nan(FloatFormat f, uint64_t bits);
+bool is_subnormal(FloatFormat f, uint64_t bits);
+// Flushes a subnormal encoding to a zero of its sign (the .ftz rule); other bits unchanged.
+uint64_t flush(FloatFormat f, uint64_t bits);
+
+enum class Arith : uint8_t { Add, Sub, Mul, Div, Fma, Sqrt, Rcp };
+// An IEEE operation (one to three operands: fma uses c) correctly rounded with `mode`.
+uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0, uint64_t c = 0);
+
+// The approximate functions. The model: the exact function value (computed in double by the
+// C library, whose error for these functions is below 1 ulp of double, far below half an ulp of
+// f32) rounded to nearest-even in the format. This is within every error bound the PTX ISA
+// documents for the approximate instructions (ex2/lg2/rsqrt/sqrt/sin/cos/tanh/rcp .approx;
+// div.approx and div.full allow 2 ulp), so it is one admissible implementation; a GPU may
+// return a result that differs from ours by up to that bound.
+enum class Approx : uint8_t { Ex2, Lg2, Rcp, Rsqrt, Sqrt, Sin, Cos, Tanh, Exp };
+uint64_t approx(Approx fn, FloatFormat f, uint64_t a);
+
+// min/max with PTX's NaN rule: a NaN operand is ignored; both NaN gives the canonical NaN.
+// -0 is below +0.
+uint64_t fmin(FloatFormat f, uint64_t a, uint64_t b, bool propagate_nan);
+uint64_t fmax(FloatFormat f, uint64_t a, uint64_t b, bool propagate_nan);
+
+// Clamps to [0, 1] (NaN becomes +0), the .sat rule.
+uint64_t saturate(FloatFormat f, uint64_t bits);
+
+// Rounds a double to an integral double with the mode (cvt.rni/rzi/rmi/rpi).
+double round_integral(double x, RoundMode mode);
+
+// An integer of 64 bits (signed or not) converted to the format with the mode.
+uint64_t from_integer(FloatFormat f, uint64_t bits, bool is_signed, RoundMode mode);
+
+} // namespace volta::emulate

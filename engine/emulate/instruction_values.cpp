@@ -1,0 +1,611 @@
+// Per-thread value semantics of the emulator: integers (exact two's complement), floats
+// (float_semantics.hpp), comparisons, selection, moves and conversions.
+#include <bit>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/emulate/machine.hpp"
+#include "engine/exec/address_map.hpp"
+#include "ptx/ast.hpp"
+
+namespace volta::emulate {
+
+using exec::Inst;
+using exec::ValType;
+using exec::XOp;
+
+FloatFormat float_format(ValType t) {
+  switch (t) {
+  case ValType::F16:
+  case ValType::F16x2:
+    return FloatFormat::F16;
+  case ValType::BF16:
+  case ValType::BF16x2:
+    return FloatFormat::BF16;
+  case ValType::F64:
+    return FloatFormat::F64;
+  default:
+    return FloatFormat::F32;
+  }
+}
+
+RoundMode round_mode(exec::Rounding r) {
+  switch (r) {
+  case exec::Rounding::Rz:
+  case exec::Rounding::Rzi:
+    return RoundMode::TowardZero;
+  case exec::Rounding::Rm:
+  case exec::Rounding::Rmi:
+    return RoundMode::Down;
+  case exec::Rounding::Rp:
+  case exec::Rounding::Rpi:
+    return RoundMode::Up;
+  default:
+    return RoundMode::NearestEven;
+  }
+}
+
+namespace {
+
+using u128 = unsigned __int128;
+using s128 = __int128;
+
+uint64_t saturate_signed(s128 v, uint32_t w) {
+  const s128 hi = (s128{1} << (w - 1)) - 1;
+  const s128 lo = -(s128{1} << (w - 1));
+  return static_cast<uint64_t>(v > hi ? hi : v < lo ? lo : v);
+}
+
+uint64_t bit_reverse(uint64_t v, uint32_t w) {
+  uint64_t r = 0;
+  for (uint32_t i = 0; i < w; ++i)
+    r |= ((v >> i) & 1u) << (w - 1 - i);
+  return r;
+}
+
+bool packed(ValType t) {
+  return t == ValType::F16x2 || t == ValType::BF16x2;
+}
+
+} // namespace
+
+void Cta::exec_value(const Inst& in, uint32_t t) {
+  switch (in.op) {
+  case XOp::FAdd:
+  case XOp::FSub:
+  case XOp::FMul:
+  case XOp::FFma:
+  case XOp::FDiv:
+  case XOp::FRcp:
+  case XOp::FSqrt:
+  case XOp::FRsqrt:
+  case XOp::FNeg:
+  case XOp::FAbs:
+  case XOp::FMin:
+  case XOp::FMax:
+  case XOp::FEx2:
+  case XOp::FLg2:
+  case XOp::FSin:
+  case XOp::FCos:
+  case XOp::FTanh:
+    return exec_float(in, t);
+  case XOp::Setp:
+  case XOp::Set:
+    return exec_setp(in, t);
+  case XOp::Selp: {
+    const bool c = (read(in.srcs[2], t, ValType::Pred) & 1u) != 0;
+    return write(in.dsts[0], t, read(in.srcs[c ? 0 : 1], t, in.type));
+  }
+  case XOp::Mov:
+    return exec_mov(in, t);
+  case XOp::Cvt:
+    return exec_cvt(in, t);
+  case XOp::Cvta: {
+    uint64_t window = 0;
+    if (in.space == exec::Space::Shared)
+      window = exec::kSharedWindow;
+    else if (in.space == exec::Space::Local)
+      window = exec::kLocalWindow;
+    else if (in.space == exec::Space::Const)
+      window = exec::kConstWindow;
+    const uint64_t a = read(in.srcs[0], t, in.type);
+    return write(in.dsts[0], t,
+                 low_bits(in.sub == 1 ? a - window : a + window, exec::width_of(in.type)));
+  }
+  default:
+    return exec_integer(in, t);
+  }
+}
+
+void Cta::exec_integer(const Inst& in, uint32_t t) {
+  const ValType type = in.type;
+  const uint32_t w = type == ValType::Pred ? 1 : exec::width_of(type);
+  const bool sgn = exec::is_signed(type);
+  auto src = [&](size_t i) { return low_bits(read(in.srcs[i], t, type), w); };
+  auto sx = [&](uint64_t v) { return sign_extend(v, w); };
+  auto out = [&](uint64_t v) { write(in.dsts[0], t, low_bits(v, w)); };
+  switch (in.op) {
+  case XOp::IAdd:
+  case XOp::ISub: {
+    const uint64_t a = src(0), b = src(1);
+    if (in.sat && sgn) {
+      const s128 r = in.op == XOp::IAdd ? s128{sx(a)} + sx(b) : s128{sx(a)} - sx(b);
+      return out(saturate_signed(r, w));
+    }
+    return out(in.op == XOp::IAdd ? a + b : a - b);
+  }
+  case XOp::IMulLo:
+  case XOp::IMadLo:
+    return out(src(0) * src(1) + (in.op == XOp::IMadLo ? src(2) : 0));
+  case XOp::IMulHi:
+  case XOp::IMadHi: {
+    const s128 p =
+        sgn ? s128{sx(src(0))} * sx(src(1)) : static_cast<s128>(u128{src(0)} * u128{src(1)});
+    uint64_t hi = static_cast<uint64_t>(static_cast<u128>(p) >> w);
+    if (in.op == XOp::IMadHi) {
+      if (in.sat && sgn)
+        return out(saturate_signed(s128{sign_extend(hi, w)} + sx(src(2)), w));
+      hi += src(2);
+    }
+    return out(hi);
+  }
+  case XOp::IMulWide:
+  case XOp::IMadWide: {
+    const uint64_t a = src(0), b = src(1);
+    uint64_t p = sgn ? static_cast<uint64_t>(sx(a) * sx(b)) : a * b; // w <= 32
+    if (w > 32)
+      throw Trouble("unsupported", "mul.wide of 64-bit operands");
+    if (in.op == XOp::IMadWide)
+      p += read(in.srcs[2], t, type);
+    return write(in.dsts[0], t, low_bits(p, 2 * w));
+  }
+  case XOp::IMul24Lo:
+  case XOp::IMad24Lo: {
+    const uint64_t a = src(0) & 0xffffff, b = src(1) & 0xffffff;
+    const uint64_t p = sgn ? static_cast<uint64_t>(sign_extend(a, 24) * sign_extend(b, 24)) : a * b;
+    return out(p + (in.op == XOp::IMad24Lo ? src(2) : 0));
+  }
+  case XOp::IDiv:
+  case XOp::IRem: {
+    const uint64_t a = src(0), b = src(1);
+    if (b == 0)
+      throw Trouble("undefined", "integer division by zero (the result is unspecified)");
+    if (sgn) {
+      const s128 x = sx(a), y = sx(b);
+      return out(static_cast<uint64_t>(in.op == XOp::IDiv ? x / y : x % y));
+    }
+    return out(in.op == XOp::IDiv ? a / b : a % b);
+  }
+  case XOp::IAbs:
+    return out(sx(src(0)) < 0 ? 0 - src(0) : src(0));
+  case XOp::INeg:
+    return out(0 - src(0));
+  case XOp::IMin:
+  case XOp::IMax: {
+    const uint64_t a = src(0), b = src(1);
+    const bool a_less = sgn ? sx(a) < sx(b) : a < b;
+    uint64_t r = (in.op == XOp::IMin) == a_less ? a : b;
+    if (in.relu && sx(r) < 0)
+      r = 0;
+    return out(r);
+  }
+  case XOp::And:
+    return out(src(0) & src(1));
+  case XOp::Or:
+    return out(src(0) | src(1));
+  case XOp::Xor:
+    return out(src(0) ^ src(1));
+  case XOp::Not:
+    return out(~src(0));
+  case XOp::CNot:
+    return out(src(0) == 0 ? 1 : 0);
+  case XOp::Shl:
+  case XOp::Shr: {
+    const uint64_t a = src(0);
+    const uint64_t n = low_bits(read(in.srcs[1], t, ValType::U32), 32);
+    if (in.op == XOp::Shl)
+      return out(n >= w ? 0 : a << n);
+    if (sgn)
+      return out(static_cast<uint64_t>(sx(a) >> std::min<uint64_t>(n, 63)));
+    return out(n >= w ? 0 : a >> n);
+  }
+  case XOp::Popc:
+    return write(in.dsts[0], t, std::popcount(src(0)));
+  case XOp::Clz:
+    return write(in.dsts[0], t, std::countl_zero(src(0)) - (64 - w));
+  case XOp::Brev:
+    return out(bit_reverse(src(0), w));
+  case XOp::Bfe: {
+    const uint64_t a = src(0);
+    const uint32_t pos = read(in.srcs[1], t, ValType::U32) & 0xff;
+    const uint32_t len = read(in.srcs[2], t, ValType::U32) & 0xff;
+    const uint32_t msb = w - 1;
+    uint64_t sbit = 0;
+    if (sgn && len != 0)
+      sbit = (a >> std::min(pos + len - 1, msb)) & 1u;
+    uint64_t r = 0;
+    for (uint32_t i = 0; i <= msb; ++i) {
+      const uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1u : sbit;
+      r |= bit << i;
+    }
+    return out(r);
+  }
+  case XOp::Bfi: {
+    const uint64_t a = src(0);
+    uint64_t r = src(1);
+    const uint32_t pos = read(in.srcs[2], t, ValType::U32) & 0xff;
+    const uint32_t len = read(in.srcs[3], t, ValType::U32) & 0xff;
+    for (uint32_t i = 0; i < len && pos + i < w; ++i)
+      r = (r & ~(uint64_t{1} << (pos + i))) | (((a >> i) & 1u) << (pos + i));
+    return out(r);
+  }
+  case XOp::Prmt: {
+    if (launch_.flags[pc_now_] & kFlagPrmtMode)
+      throw Trouble("unsupported", "prmt with a mode is not supported by the emulator");
+    const uint64_t bytes = (src(1) << 32) | src(0);
+    const uint32_t sel = static_cast<uint32_t>(src(2));
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      const uint32_t s = (sel >> (4 * i)) & 0xf;
+      uint64_t byte = (bytes >> (8 * (s & 7))) & 0xff;
+      if (s & 8)
+        byte = (byte & 0x80) ? 0xff : 0;
+      r |= byte << (8 * i);
+    }
+    return out(r);
+  }
+  case XOp::Lop3: {
+    const uint64_t a = src(0), b = src(1), c = src(2);
+    const uint32_t lut = static_cast<uint32_t>(read(in.srcs[3], t, ValType::U32)) & 0xff;
+    uint64_t r = 0;
+    for (uint32_t i = 0; i < w; ++i) {
+      const uint32_t idx =
+          static_cast<uint32_t>(((a >> i) & 1u) << 2 | ((b >> i) & 1u) << 1 | ((c >> i) & 1u));
+      r |= uint64_t{(lut >> idx) & 1u} << i;
+    }
+    return out(r);
+  }
+  case XOp::ShfL:
+  case XOp::ShfR: {
+    const uint64_t a = src(0) & 0xffffffffu, b = src(1) & 0xffffffffu;
+    const uint32_t c = static_cast<uint32_t>(read(in.srcs[2], t, ValType::U32));
+    const uint32_t n = (launch_.flags[pc_now_] & kFlagWrap) ? (c & 31) : std::min<uint32_t>(c, 32);
+    const uint64_t both = (b << 32) | a;
+    if (in.op == XOp::ShfL)
+      return out(n == 0 ? b : (both << n) >> 32);
+    return out(n == 32 ? b : both >> n);
+  }
+  case XOp::Sad: {
+    const uint64_t a = src(0), b = src(1);
+    const bool a_less = sgn ? sx(a) < sx(b) : a < b;
+    return out(src(2) + (a_less ? b - a : a - b));
+  }
+  default:
+    throw Trouble("unsupported", "this instruction is not supported by the emulator");
+  }
+}
+
+void Cta::exec_float(const Inst& in, uint32_t t) {
+  const ValType type = in.type;
+  const FloatFormat f = float_format(type);
+  const uint32_t lanes = packed(type) ? 2 : 1;
+  const uint32_t lw = format_bits(f);
+  const RoundMode mode = round_mode(in.rounding);
+  if (launch_.flags[pc_now_] & kFlagXorSign)
+    throw Trouble("unsupported", ".xorsign is not supported by the emulator");
+  const bool propagate_nan = (launch_.flags[pc_now_] & kFlagNaN) != 0;
+  uint64_t srcs[3] = {};
+  for (size_t i = 0; i < in.srcs.size() && i < 3; ++i)
+    srcs[i] = read(in.srcs[i], t, type);
+  uint64_t result = 0;
+  for (uint32_t k = 0; k < lanes; ++k) {
+    uint64_t x[3];
+    for (int i = 0; i < 3; ++i) {
+      x[i] = low_bits(srcs[i] >> (k * lw), lw);
+      if (in.ftz)
+        x[i] = flush(f, x[i]);
+    }
+    uint64_t r = 0;
+    switch (in.op) {
+    case XOp::FAdd:
+      r = arith(Arith::Add, f, mode, x[0], x[1]);
+      break;
+    case XOp::FSub:
+      r = arith(Arith::Sub, f, mode, x[0], x[1]);
+      break;
+    case XOp::FMul:
+      r = arith(Arith::Mul, f, mode, x[0], x[1]);
+      break;
+    case XOp::FFma:
+      r = arith(Arith::Fma, f, mode, x[0], x[1], x[2]);
+      break;
+    case XOp::FDiv:
+      if (in.approx || (f == FloatFormat::F32 && in.rounding == exec::Rounding::None)) {
+        // div.approx.f32 returns 0 (NaN for an infinite dividend) when 2^126 < |b| < 2^128.
+        const double b = std::fabs(decode(f, x[1]));
+        if (in.approx && f == FloatFormat::F32 && b > 0x1p126 && std::isfinite(b)) {
+          r = std::isinf(decode(f, x[0])) ? canonical_nan(f) : 0;
+          break;
+        }
+        r = encode(f, decode(f, x[0]) / decode(f, x[1]), RoundMode::NearestEven);
+      } else {
+        r = arith(Arith::Div, f, mode, x[0], x[1]);
+      }
+      break;
+    case XOp::FRcp:
+      r = in.approx ? approx(Approx::Rcp, f, x[0]) : arith(Arith::Rcp, f, mode, x[0]);
+      break;
+    case XOp::FSqrt:
+      r = in.approx ? approx(Approx::Sqrt, f, x[0]) : arith(Arith::Sqrt, f, mode, x[0]);
+      break;
+    case XOp::FRsqrt:
+      r = approx(Approx::Rsqrt, f, x[0]);
+      break;
+    case XOp::FNeg:
+      r = x[0] ^ (uint64_t{1} << (lw - 1));
+      break;
+    case XOp::FAbs:
+      r = x[0] & ~(uint64_t{1} << (lw - 1));
+      break;
+    case XOp::FMin:
+      r = fmin(f, x[0], x[1], propagate_nan);
+      break;
+    case XOp::FMax:
+      r = fmax(f, x[0], x[1], propagate_nan);
+      break;
+    case XOp::FEx2:
+      r = approx(Approx::Ex2, f, x[0]);
+      break;
+    case XOp::FLg2:
+      r = approx(Approx::Lg2, f, x[0]);
+      break;
+    case XOp::FSin:
+      r = approx(Approx::Sin, f, x[0]);
+      break;
+    case XOp::FCos:
+      r = approx(Approx::Cos, f, x[0]);
+      break;
+    case XOp::FTanh:
+      r = approx(Approx::Tanh, f, x[0]);
+      break;
+    default:
+      throw Trouble("unsupported", "this float instruction is not supported by the emulator");
+    }
+    if (in.relu) {
+      if (is_nan(f, r))
+        r = canonical_nan(f);
+      else if (decode(f, r) < 0 || (r >> (lw - 1)) != 0)
+        r = 0;
+    }
+    if (in.sat)
+      r = saturate(f, r);
+    if (in.ftz)
+      r = flush(f, r);
+    result |= low_bits(r, lw) << (k * lw);
+  }
+  write(in.dsts[0], t, result);
+}
+
+namespace {
+
+bool compare(uint8_t cmp, ValType type, uint64_t a, uint64_t b, bool ftz) {
+  using ptx::CmpOp;
+  const auto op = static_cast<CmpOp>(cmp);
+  if (exec::is_float(type)) {
+    const FloatFormat f = float_format(type);
+    if (ftz) {
+      a = flush(f, a);
+      b = flush(f, b);
+    }
+    const double x = decode(f, a), y = decode(f, b);
+    const bool unordered = std::isnan(x) || std::isnan(y);
+    switch (op) {
+    case CmpOp::Eq:
+      return !unordered && x == y;
+    case CmpOp::Ne:
+      return !unordered && x != y;
+    case CmpOp::Lt:
+      return !unordered && x < y;
+    case CmpOp::Le:
+      return !unordered && x <= y;
+    case CmpOp::Gt:
+      return !unordered && x > y;
+    case CmpOp::Ge:
+      return !unordered && x >= y;
+    case CmpOp::Equ:
+      return unordered || x == y;
+    case CmpOp::Neu:
+      return unordered || x != y;
+    case CmpOp::Ltu:
+      return unordered || x < y;
+    case CmpOp::Leu:
+      return unordered || x <= y;
+    case CmpOp::Gtu:
+      return unordered || x > y;
+    case CmpOp::Geu:
+      return unordered || x >= y;
+    case CmpOp::Num:
+      return !unordered;
+    case CmpOp::Nan:
+      return unordered;
+    default:
+      throw Trouble("unsupported", "comparison not valid for floats");
+    }
+  }
+  const uint32_t w = type == ValType::Pred ? 1 : exec::width_of(type);
+  a = low_bits(a, w);
+  b = low_bits(b, w);
+  const bool sgn = exec::is_signed(type);
+  const bool lt = sgn ? sign_extend(a, w) < sign_extend(b, w) : a < b;
+  switch (op) {
+  case CmpOp::Eq:
+    return a == b;
+  case CmpOp::Ne:
+    return a != b;
+  case CmpOp::Lt:
+    return lt;
+  case CmpOp::Le:
+    return lt || a == b;
+  case CmpOp::Gt:
+    return !lt && a != b;
+  case CmpOp::Ge:
+    return !lt;
+  case CmpOp::Lo:
+    return a < b;
+  case CmpOp::Ls:
+    return a <= b;
+  case CmpOp::Hi:
+    return a > b;
+  case CmpOp::Hs:
+    return a >= b;
+  default:
+    throw Trouble("unsupported", "comparison not valid for integers");
+  }
+}
+
+bool combine(uint8_t bool_op, bool r, bool c) {
+  switch (static_cast<ptx::BoolOp>(bool_op)) {
+  case ptx::BoolOp::And:
+    return r && c;
+  case ptx::BoolOp::Or:
+    return r || c;
+  case ptx::BoolOp::Xor:
+    return r != c;
+  default:
+    return r;
+  }
+}
+
+} // namespace
+
+void Cta::exec_setp(const Inst& in, uint32_t t) {
+  const ValType stype = in.op == XOp::Set ? in.type2 : in.type;
+  if (packed(stype))
+    throw Trouble("unsupported", "packed comparisons are not supported by the emulator");
+  const bool r =
+      compare(in.cmp, stype, read(in.srcs[0], t, stype), read(in.srcs[1], t, stype), in.ftz);
+  const bool has_c = in.srcs.size() > 2;
+  const bool c = has_c && (read(in.srcs[2], t, ValType::Pred) & 1u) != 0;
+  const bool p = has_c ? combine(in.bool_op, r, c) : r;
+  if (in.op == XOp::Setp) {
+    write(in.dsts[0], t, p ? 1 : 0);
+    if (in.dsts.size() > 1)
+      write(in.dsts[1], t, (has_c ? combine(in.bool_op, !r, c) : !r) ? 1 : 0);
+    return;
+  }
+  uint64_t v = 0;
+  if (exec::is_float(in.type))
+    v = p ? encode(float_format(in.type), 1.0, RoundMode::NearestEven) : 0;
+  else
+    v = p ? ~uint64_t{0} : 0;
+  write(in.dsts[0], t, low_bits(v, exec::width_of(in.type)));
+}
+
+void Cta::exec_mov(const Inst& in, uint32_t t) {
+  const uint32_t w = in.type == ValType::Pred ? 1 : exec::width_of(in.type);
+  if (in.sub == 1) { // pack: element 0 in the low bits
+    const uint32_t part = w / static_cast<uint32_t>(in.srcs.size());
+    uint64_t v = 0;
+    for (size_t i = 0; i < in.srcs.size(); ++i)
+      v |= low_bits(read(in.srcs[i], t, ValType::None), part) << (i * part);
+    return write(in.dsts[0], t, v);
+  }
+  if (in.sub == 2) { // unpack
+    const uint32_t part = w / static_cast<uint32_t>(in.dsts.size());
+    const uint64_t v = read(in.srcs[0], t, ValType::None);
+    for (size_t i = 0; i < in.dsts.size(); ++i)
+      write(in.dsts[i], t, low_bits(v >> (i * part), part));
+    return;
+  }
+  write(in.dsts[0], t, low_bits(read(in.srcs[0], t, in.type), w));
+}
+
+void Cta::exec_cvt(const Inst& in, uint32_t t) {
+  const ValType dt = in.type, st = in.type2;
+  if (dt == ValType::TF32 || st == ValType::TF32 || (launch_.flags[pc_now_] & kFlagRna))
+    throw Trouble("unsupported", "tf32 / .rna conversions are not supported by the emulator");
+  const RoundMode mode = round_mode(in.rounding);
+  if (packed(dt)) { // cvt.rn.f16x2.f32 d, a, b: a in the upper half
+    if (in.srcs.size() != 2 || st != ValType::F32)
+      throw Trouble("unsupported", "this packed conversion is not supported by the emulator");
+    const FloatFormat f = float_format(dt);
+    uint64_t halves[2];
+    for (int i = 0; i < 2; ++i) {
+      uint64_t s = read(in.srcs[i], t, ValType::F32);
+      if (in.ftz)
+        s = flush(FloatFormat::F32, s);
+      uint64_t h = encode(f, decode(FloatFormat::F32, s), mode);
+      if (in.relu && (decode(f, h) < 0 || (h & 0x8000)))
+        h = is_nan(f, h) ? canonical_nan(f) : 0;
+      if (in.sat)
+        h = saturate(f, h);
+      halves[i] = h;
+    }
+    return write(in.dsts[0], t, halves[0] << 16 | halves[1]);
+  }
+  const uint32_t dw = exec::width_of(dt), sw = exec::width_of(st);
+  uint64_t s = low_bits(read(in.srcs[0], t, st), sw);
+  const bool dfloat = exec::is_float(dt), sfloat = exec::is_float(st);
+  uint64_t r = 0;
+  if (sfloat) {
+    const FloatFormat sf = float_format(st);
+    if (in.ftz && sf == FloatFormat::F32)
+      s = flush(sf, s);
+    double x = decode(sf, s);
+    if (dfloat) {
+      const FloatFormat df = float_format(dt);
+      const bool integral = in.rounding >= exec::Rounding::Rni;
+      if (integral)
+        x = round_integral(x, mode);
+      r = encode(df, x, integral ? RoundMode::NearestEven : mode);
+      if (in.relu && !std::isnan(x) && (x < 0 || std::signbit(x)))
+        r = 0;
+      if (in.sat)
+        r = saturate(df, r);
+      if (in.ftz && df == FloatFormat::F32)
+        r = flush(df, r);
+    } else { // float -> integer: round, then clamp to the destination range; NaN gives 0
+      if (std::isnan(x)) {
+        r = 0;
+      } else {
+        x = round_integral(x, mode);
+        const bool dsgn = exec::is_signed(dt);
+        const double lo = dsgn ? -std::ldexp(1.0, dw - 1) : 0.0;
+        const double hi = dsgn ? std::ldexp(1.0, dw - 1) - 1 : std::ldexp(1.0, dw) - 1;
+        if (x <= lo)
+          r = dsgn ? static_cast<uint64_t>(static_cast<int64_t>(lo)) : 0;
+        else if (x >= hi)
+          r = dsgn ? static_cast<uint64_t>((int64_t{1} << (dw - 1)) - 1 + (dw == 64 ? 0 : 0))
+                   : low_bits(~uint64_t{0}, dw);
+        else
+          r = dsgn ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x);
+        if (dsgn && dw == 64 && x >= hi)
+          r = static_cast<uint64_t>(INT64_MAX);
+      }
+    }
+  } else {
+    const bool ssgn = exec::is_signed(st);
+    const uint64_t wide = ssgn ? static_cast<uint64_t>(sign_extend(s, sw)) : s;
+    if (dfloat) {
+      r = from_integer(float_format(dt), wide, ssgn, mode);
+      if (in.sat)
+        r = saturate(float_format(dt), r);
+    } else if (in.sat) { // integer saturation to the destination range
+      const bool dsgn = exec::is_signed(dt);
+      const s128 v = ssgn ? s128{static_cast<int64_t>(wide)} : s128{static_cast<int64_t>(0)} + wide;
+      const s128 lo = dsgn ? -(s128{1} << (dw - 1)) : 0;
+      const s128 hi = dsgn ? (s128{1} << (dw - 1)) - 1 : (s128{1} << dw) - 1;
+      r = static_cast<uint64_t>(v < lo ? lo : v > hi ? hi : v);
+    } else {
+      r = wide;
+      // A narrowing or same-width conversion to a signed type sign-extends into the register.
+      if (exec::is_signed(dt))
+        r = static_cast<uint64_t>(sign_extend(r, dw));
+    }
+  }
+  // cvt writes the destination type's width; a signed narrow result is sign-extended in a
+  // wider register (cvt.s32.s8 into .b32 uses dw = 32 already).
+  write(in.dsts[0], t, low_bits(r, dw));
+}
+
+} // namespace volta::emulate

@@ -1,0 +1,655 @@
+// The emulator's CTA: scheduling (the CtaRunner's policy), dispatch, memory and calls.
+#include "engine/emulate/machine.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <fmt/format.h>
+
+#include "engine/exec/address_map.hpp"
+
+namespace volta::emulate {
+
+using exec::Inst;
+using exec::OpKind;
+using exec::Space;
+using exec::ValType;
+using exec::XOp;
+
+GlobalRegion* LaunchState::find(uint64_t address, uint64_t size) {
+  auto it = std::upper_bound(regions.begin(), regions.end(), address,
+                             [](uint64_t a, const GlobalRegion& r) { return a < r.base; });
+  if (it == regions.begin())
+    return nullptr;
+  --it;
+  if (address + size < address || address + size > it->base + it->bytes.size())
+    return nullptr;
+  return &*it;
+}
+
+Cta::Cta(LaunchState& launch, uint32_t index)
+    : launch_(launch), prog_(launch.prog), cta_(index),
+      threads_(static_cast<uint32_t>(launch.config.threads_per_cta())),
+      warps_((threads_ + 31) / 32) {
+  const auto& g = launch.config.grid;
+  ctaid_[0] = index % g[0];
+  ctaid_[1] = (index / g[0]) % g[1];
+  ctaid_[2] = index / (g[0] * g[1]);
+  regs_.assign(prog_.registers.size() * size_t{threads_}, 0);
+  for (const auto& r : prog_.registers)
+    reg_width_.push_back(r.type == ValType::Pred ? 1
+                                                 : std::max<uint32_t>(8, exec::width_of(r.type)));
+  pc_.assign(threads_, 0);
+  state_.assign(threads_, State::Running);
+  barrier_of_.assign(threads_, 0);
+  shared_.assign(prog_.shared_dynamic_base + launch.config.dyn_shared_bytes, 0);
+  local_.assign(size_t{threads_} * prog_.local_bytes, 0);
+  scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registers and operands
+// ---------------------------------------------------------------------------------------------
+
+uint64_t Cta::special(exec::Special s, uint32_t t) {
+  using exec::Special;
+  const auto& b = launch_.config.block;
+  const auto& g = launch_.config.grid;
+  const uint32_t lane = t % 32;
+  switch (s) {
+  case Special::TidX:
+    return t % b[0];
+  case Special::TidY:
+    return (t / b[0]) % b[1];
+  case Special::TidZ:
+    return t / (b[0] * b[1]);
+  case Special::NtidX:
+    return b[0];
+  case Special::NtidY:
+    return b[1];
+  case Special::NtidZ:
+    return b[2];
+  case Special::CtaidX:
+    return ctaid_[0];
+  case Special::CtaidY:
+    return ctaid_[1];
+  case Special::CtaidZ:
+    return ctaid_[2];
+  case Special::NctaidX:
+    return g[0];
+  case Special::NctaidY:
+    return g[1];
+  case Special::NctaidZ:
+    return g[2];
+  case Special::LaneId:
+    return lane;
+  case Special::LaneMaskEq:
+    return uint64_t{1} << lane;
+  case Special::LaneMaskLt:
+    return (uint64_t{1} << lane) - 1;
+  case Special::LaneMaskLe:
+    return (uint64_t{2} << lane) - 1;
+  case Special::LaneMaskGt:
+    return ~((uint64_t{2} << lane) - 1) & 0xffffffffu;
+  case Special::LaneMaskGe:
+    return ~((uint64_t{1} << lane) - 1) & 0xffffffffu;
+  case Special::DynSmemSize:
+    return launch_.config.dyn_shared_bytes;
+  case Special::TotalSmemSize:
+    return shared_.size();
+  default:
+    // %warpid, %smid, %clock ... depend on the hardware and the schedule.
+    throw Trouble("unsupported", "reads a hardware- or schedule-dependent special register, "
+                                 "which the emulator does not model");
+  }
+}
+
+uint64_t Cta::read(const exec::Operand& o, uint32_t t, ValType as) {
+  switch (o.kind) {
+  case OpKind::Reg: {
+    const uint64_t v = reg(o.reg, t);
+    return o.negated ? (~v & 1u) : v;
+  }
+  case OpKind::Imm:
+    if (o.imm_is_float && exec::is_float(as) && as != ValType::F16x2 && as != ValType::BF16x2) {
+      const FloatFormat f = float_format(as);
+      const double v = o.imm_width == 64
+                           ? std::bit_cast<double>(o.imm)
+                           : double{std::bit_cast<float>(static_cast<uint32_t>(o.imm))};
+      return encode(f, v, RoundMode::NearestEven);
+    }
+    return o.imm;
+  case OpKind::Special:
+    return special(static_cast<exec::Special>(o.special), t);
+  default:
+    throw Trouble("unsupported", "reads an operand the emulator cannot evaluate");
+  }
+}
+
+void Cta::write(const exec::Operand& d, uint32_t t, uint64_t bits) {
+  if (d.kind != OpKind::Reg)
+    return; // a sink `_`
+  reg(d.reg, t) = low_bits(bits, reg_width_[d.reg]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduling
+// ---------------------------------------------------------------------------------------------
+
+uint32_t Cta::exited_lanes(uint32_t w) const {
+  uint32_t m = 0;
+  for (uint32_t l = 0; l < lanes_in(w); ++l)
+    m |= state_[w * 32 + l] == State::Exited ? 1u << l : 0u;
+  return m;
+}
+
+void Cta::run() {
+  while (true) {
+    bool ran = false;
+    for (uint32_t w = 0; w < warps_; ++w) {
+      bool any = false;
+      for (uint32_t l = 0; l < lanes_in(w) && !any; ++l)
+        any = state_[w * 32 + l] == State::Running;
+      if (any) {
+        run_warp(w);
+        ran = true;
+      }
+    }
+    if (std::all_of(state_.begin(), state_.end(), [](State s) { return s == State::Exited; }))
+      return;
+    if (fire_barriers())
+      continue;
+    if (!ran) {
+      uint32_t t = 0;
+      while (t < threads_ && state_[t] == State::Exited)
+        ++t;
+      pc_now_ = pc_[t];
+      thread_now_ = t;
+      throw Trouble("deadlock",
+                    fmt::format("no thread can run: thread {} waits at {} forever", t,
+                                state_[t] == State::AtBarrier ? "a barrier" : "a warp collective"));
+    }
+  }
+}
+
+void Cta::run_warp(uint32_t w) {
+  const uint32_t base = w * 32;
+  const uint32_t n = lanes_in(w);
+  while (true) {
+    uint32_t min_pc = UINT32_MAX, mask = 0;
+    for (uint32_t l = 0; l < n; ++l) {
+      if (state_[base + l] != State::Running)
+        continue;
+      const uint32_t p = pc_[base + l];
+      if (p < min_pc) {
+        min_pc = p;
+        mask = 1u << l;
+      } else if (p == min_pc) {
+        mask |= 1u << l;
+      }
+    }
+    if (mask == 0) {
+      // Lanes waiting at a collective whose other members have exited since can go on.
+      if (retry_collectives(w))
+        continue;
+      return;
+    }
+    if (min_pc >= prog_.insts.size()) { // falling off the end returns
+      for (uint32_t m = mask; m != 0; m &= m - 1)
+        state_[base + std::countr_zero(m)] = State::Exited;
+      continue;
+    }
+    pc_now_ = min_pc;
+    thread_now_ = base + std::countr_zero(mask);
+    launch_.instructions += std::popcount(mask);
+    if (launch_.options.max_instructions != 0 &&
+        launch_.instructions > launch_.options.max_instructions) {
+      throw Trouble("instruction budget",
+                    fmt::format("stopped after {} executed instructions (the budget)",
+                                launch_.options.max_instructions));
+    }
+    step(prog_.insts[min_pc], min_pc, w, mask);
+  }
+}
+
+// __syncwarp() reached from two program points is one warp barrier (legal since sm_70); every
+// other collective is matched by its instruction.
+bool Cta::same_collective(uint32_t pc, uint32_t other) const {
+  return pc == other ||
+         (prog_.insts[pc].op == XOp::BarWarpSync && prog_.insts[other].op == XOp::BarWarpSync);
+}
+
+uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
+  const uint32_t existing = lanes_in(w) == 32 ? 0xffffffffu : (1u << lanes_in(w)) - 1;
+  const uint32_t live = existing & ~exited_lanes(w);
+  if (in.op != XOp::BarWarpSync && in.op != XOp::Shfl && in.op != XOp::Vote)
+    return live;
+  const auto named = static_cast<uint32_t>(read(in.srcs.back(), t, ValType::B32));
+  if ((named & ~existing) != 0)
+    throw Trouble("undefined",
+                  fmt::format("member mask {:#x} names a lane the CTA does not have", named));
+  return named & live; // exited lanes may be named (they no longer take part)
+}
+
+bool Cta::retry_collectives(uint32_t w) {
+  const uint32_t base = w * 32;
+  for (uint32_t l = 0; l < lanes_in(w); ++l) {
+    const uint32_t t = base + l;
+    if (state_[t] != State::AtCollective)
+      continue;
+    const uint32_t members = collective_members(prog_.insts[pc_[t]], w, t);
+    uint32_t arrived = 0;
+    for (uint32_t k = 0; k < lanes_in(w); ++k) {
+      if (state_[base + k] == State::AtCollective && same_collective(pc_[t], pc_[base + k]))
+        arrived |= 1u << k;
+    }
+    if ((members & ~arrived) == 0) {
+      for (uint32_t m = arrived; m != 0; m &= m - 1)
+        state_[base + std::countr_zero(m)] = State::Running;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Cta::gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members) {
+  const uint32_t base = w * 32;
+  uint32_t arrived = mask;
+  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    if (state_[t] == State::AtCollective && same_collective(pc, pc_[t]))
+      arrived |= 1u << (t - base);
+  }
+  if ((arrived & members) != members) {
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      state_[base + std::countr_zero(m)] = State::AtCollective;
+    return false;
+  }
+  for (uint32_t m = arrived; m != 0; m &= m - 1)
+    state_[base + std::countr_zero(m)] = State::Running;
+  mask = arrived;
+  return true;
+}
+
+void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  if (in.has_guard) {
+    uint32_t on = 0;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = std::countr_zero(m);
+      if (((reg(in.guard_reg, base + l) & 1u) != 0) != in.guard_negated)
+        on |= 1u << l;
+      else
+        ++pc_[base + l];
+    }
+    mask = on;
+    if (mask == 0)
+      return;
+  }
+  auto each = [&](auto&& fn) {
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      thread_now_ = base + std::countr_zero(m);
+      fn(thread_now_);
+    }
+  };
+  auto advance = [&] {
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      ++pc_[base + std::countr_zero(m)];
+  };
+  switch (in.op) {
+  case XOp::Nop:
+  case XOp::Fence:
+  case XOp::Prefetch:
+  case XOp::CpAsyncCommit: // copies complete at issue (see exec_cp_async)
+  case XOp::CpAsyncWait:
+    break;
+  case XOp::Ld:
+    each([&](uint32_t t) { exec_ld(in, t); });
+    break;
+  case XOp::St:
+    each([&](uint32_t t) { exec_st(in, t); });
+    break;
+  case XOp::Atom:
+  case XOp::Red:
+    each([&](uint32_t t) { exec_atom(in, t); });
+    break;
+  case XOp::CpAsync:
+    each([&](uint32_t t) { exec_cp_async(in, t); });
+    break;
+  case XOp::Call:
+    each([&](uint32_t t) { exec_call(in, t); });
+    break;
+  case XOp::Bra:
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      pc_[base + std::countr_zero(m)] = in.target;
+    return;
+  case XOp::Ret:
+  case XOp::Exit:
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      state_[base + std::countr_zero(m)] = State::Exited;
+    return;
+  case XOp::Trap:
+    throw Trouble("trap", "the kernel executed 'trap'");
+  case XOp::BarSync:
+  case XOp::BarArrive:
+    exec_bar(in, pc, w, mask);
+    return;
+  case XOp::Activemask:
+    each([&](uint32_t t) { write(in.dsts[0], t, mask); });
+    break;
+  case XOp::BarWarpSync:
+  case XOp::Shfl:
+  case XOp::Vote:
+  case XOp::Ldmatrix:
+  case XOp::WmmaLoad:
+  case XOp::WmmaStore:
+  case XOp::WmmaMma:
+  case XOp::Mma: {
+    const uint32_t members = collective_members(in, w, base + std::countr_zero(mask));
+    if ((mask & ~members) != 0)
+      throw Trouble("undefined", "a lane executes it without its bit in the member mask "
+                                 "(undefined behaviour)");
+    if (!gather(pc, w, mask, members))
+      return;
+    if (in.op == XOp::Shfl)
+      exec_shfl(in, w, mask);
+    else if (in.op == XOp::Vote)
+      exec_vote(in, w, mask);
+    else if (in.op == XOp::Ldmatrix)
+      exec_ldmatrix(in, w, mask);
+    else if (in.op == XOp::Mma)
+      exec_mma(in, w, mask);
+    else if (in.op != XOp::BarWarpSync)
+      exec_wmma(in, w, mask);
+    break;
+  }
+  case XOp::Testp:
+  case XOp::Unsupported:
+    throw Trouble("unsupported", "this instruction is not supported by the emulator");
+  default:
+    each([&](uint32_t t) { exec_value(in, t); });
+    break;
+  }
+  advance();
+}
+
+void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  const uint32_t first = base + std::countr_zero(mask);
+  const uint64_t id = read(in.srcs[0], first, ValType::U32);
+  uint32_t count = 0;
+  if (in.srcs.size() > 1) {
+    count = static_cast<uint32_t>(read(in.srcs[1], first, ValType::U32));
+    if (count == 0 || count % 32 != 0)
+      throw Trouble("undefined", fmt::format("barrier thread count {} is not a positive multiple "
+                                             "of the warp size",
+                                             count));
+    if (count > threads_)
+      throw Trouble("deadlock", fmt::format("barrier {} waits for {} threads but the CTA has {}",
+                                            id, count, threads_));
+  }
+  if (id >= 16)
+    throw Trouble("undefined", fmt::format("barrier {} (PTX allows 0 to 15)", id));
+  Barrier& b = barriers_[id];
+  if (count != 0) {
+    if (b.counted && b.count != count)
+      throw Trouble("undefined", "threads use one barrier with different thread counts");
+    b.counted = true;
+    b.count = count;
+    b.arrived += 32; // the hardware counts arrivals per warp
+  }
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    if (in.op == XOp::BarArrive) {
+      ++pc_[t];
+    } else {
+      state_[t] = State::AtBarrier;
+      barrier_of_[t] = static_cast<uint8_t>(id);
+      pc_[t] = pc;
+    }
+  }
+  if (in.op == XOp::BarArrive && count == 0)
+    throw Trouble("unsupported", "bar.arrive needs a thread count");
+}
+
+bool Cta::fire_barriers() {
+  uint32_t waiting[16] = {};
+  uint32_t exited = 0;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (state_[t] == State::AtBarrier)
+      ++waiting[barrier_of_[t]];
+    exited += state_[t] == State::Exited ? 1 : 0;
+  }
+  bool fired = false;
+  for (uint32_t id = 0; id < 16; ++id) {
+    Barrier& b = barriers_[id];
+    const bool ready = b.counted ? b.arrived >= b.count : waiting[id] + exited >= threads_;
+    if (waiting[id] == 0 || !ready)
+      continue;
+    for (uint32_t t = 0; t < threads_; ++t) {
+      if (state_[t] == State::AtBarrier && barrier_of_[t] == id) {
+        state_[t] = State::Running;
+        ++pc_[t];
+      }
+    }
+    b = Barrier{};
+    fired = true;
+  }
+  return fired;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+// ---------------------------------------------------------------------------------------------
+
+uint64_t Cta::address(const exec::MemRef& m, uint32_t t) {
+  const uint64_t base = m.has_base ? reg(m.base, t) : 0;
+  return base + static_cast<uint64_t>(m.offset);
+}
+
+uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool write,
+                     uint8_t** written) {
+  if (space == Space::Generic) {
+    if (exec::in_window(a, exec::kSharedWindow)) {
+      space = Space::Shared;
+      a -= exec::kSharedWindow;
+    } else if (exec::in_window(a, exec::kLocalWindow)) {
+      space = Space::Local;
+      a -= exec::kLocalWindow;
+    } else if (exec::in_window(a, exec::kConstWindow)) {
+      space = Space::Const;
+    } else {
+      space = Space::Global;
+    }
+  }
+  if (size > 1 && a % size != 0)
+    throw Trouble("misaligned",
+                  fmt::format("accesses {} bytes at the misaligned address {:#x}", size, a));
+  auto outside = [&](const char* where) {
+    return Trouble("out of bounds",
+                   fmt::format("accesses {} bytes at {:#x}, outside {}", size, a, where));
+  };
+  switch (space) {
+  case Space::Global: {
+    GlobalRegion* r = launch_.find(a, size);
+    if (r == nullptr)
+      throw outside("every global array");
+    if (write && r->is_array &&
+        (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::Index))
+      throw Trouble("unsupported", fmt::format("writes the read-only array {}", r->name));
+    if (written)
+      *written = &r->written[a - r->base];
+    return &r->bytes[a - r->base];
+  }
+  case Space::Shared:
+    if (a + size > shared_.size() || a + size < a)
+      throw outside("shared memory");
+    return &shared_[a];
+  case Space::Local:
+    if (a + size > prog_.local_bytes || a + size < a)
+      throw outside("the thread's local memory");
+    return &local_[size_t{t} * prog_.local_bytes + a];
+  case Space::Param:
+    if (a + size <= prog_.param_bytes) {
+      if (write)
+        throw Trouble("unsupported", "writes a kernel parameter");
+      return &launch_.params[a];
+    }
+    if (a >= prog_.param_bytes && a + size <= prog_.param_bytes + prog_.scratch_param_bytes)
+      return &scratch_[size_t{t} * prog_.scratch_param_bytes + (a - prog_.param_bytes)];
+    throw outside("the parameter space");
+  case Space::Const:
+    if (write)
+      throw Trouble("unsupported", "writes constant memory");
+    if (a < exec::kConstWindow || a - exec::kConstWindow + size > launch_.constants.size())
+      throw outside("constant memory");
+    return &launch_.constants[a - exec::kConstWindow];
+  default:
+    throw Trouble("unsupported", "accesses an unknown state space");
+  }
+}
+
+uint64_t Cta::load(Space space, uint64_t a, uint32_t size, uint32_t t) {
+  const uint8_t* p = locate(space, a, size, t, false);
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < size; ++i)
+    v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+void Cta::store(Space space, uint64_t a, uint32_t size, uint64_t bits, uint32_t t) {
+  uint8_t* written = nullptr;
+  uint8_t* p = locate(space, a, size, t, true, &written);
+  for (uint32_t i = 0; i < size; ++i) {
+    p[i] = static_cast<uint8_t>(bits >> (8 * i));
+    if (written)
+      written[i] = 1;
+  }
+}
+
+void Cta::exec_ld(const Inst& in, uint32_t t) {
+  const uint32_t elem = std::max<uint32_t>(1, exec::width_of(in.type) / 8);
+  const uint64_t a = address(in.mem[0], t);
+  const uint32_t n = static_cast<uint32_t>(in.dsts.size());
+  (void)locate(in.space, a, elem * n, t, false); // alignment of the whole vector access
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t v = load(in.space, a + i * elem, elem, t);
+    if (exec::is_signed(in.type))
+      v = static_cast<uint64_t>(sign_extend(v, 8 * elem));
+    write(in.dsts[i], t, v);
+  }
+}
+
+void Cta::exec_st(const Inst& in, uint32_t t) {
+  const uint32_t elem = std::max<uint32_t>(1, exec::width_of(in.type) / 8);
+  const uint64_t a = address(in.mem[0], t);
+  const uint32_t n = static_cast<uint32_t>(in.srcs.size());
+  (void)locate(in.space, a, elem * n, t, true);
+  for (uint32_t i = 0; i < n; ++i)
+    store(in.space, a + i * elem, elem, read(in.srcs[i], t, in.type), t);
+}
+
+void Cta::exec_atom(const Inst& in, uint32_t t) {
+  using exec::AtomOp;
+  const ValType type = in.type;
+  const uint32_t w = exec::width_of(type);
+  const uint32_t elem = w / 8;
+  const uint64_t a = address(in.mem[0], t);
+  const uint64_t old = load(in.space, a, elem, t);
+  const uint64_t b = low_bits(read(in.srcs[0], t, type), w);
+  const auto op = static_cast<AtomOp>(in.sub);
+  uint64_t result = 0;
+  if (exec::is_float(type)) {
+    if (op == AtomOp::Exch) {
+      result = b;
+    } else if (op == AtomOp::Add && (type == ValType::F32 || type == ValType::F64 ||
+                                     type == ValType::F16 || type == ValType::BF16)) {
+      const FloatFormat f = float_format(type);
+      // atom.add.f32 flushes subnormal inputs and results (PTX ISA, atom); f64 does not.
+      const bool ftz = type == ValType::F32;
+      auto fl = [&](uint64_t x) { return ftz ? flush(f, x) : x; };
+      result = fl(arith(Arith::Add, f, RoundMode::NearestEven, fl(old), fl(b)));
+    } else {
+      throw Trouble("unsupported", "this floating-point atomic is not supported by the emulator");
+    }
+  } else {
+    const bool sgn = exec::is_signed(type);
+    const auto lt = [&](uint64_t x, uint64_t y) {
+      return sgn ? sign_extend(x, w) < sign_extend(y, w) : x < y;
+    };
+    switch (op) {
+    case AtomOp::Add:
+      result = old + b;
+      break;
+    case AtomOp::Min:
+      result = lt(b, old) ? b : old;
+      break;
+    case AtomOp::Max:
+      result = lt(old, b) ? b : old;
+      break;
+    case AtomOp::Inc:
+      result = old >= b ? 0 : old + 1;
+      break;
+    case AtomOp::Dec:
+      result = (old == 0 || old > b) ? b : old - 1;
+      break;
+    case AtomOp::And:
+      result = old & b;
+      break;
+    case AtomOp::Or:
+      result = old | b;
+      break;
+    case AtomOp::Xor:
+      result = old ^ b;
+      break;
+    case AtomOp::Exch:
+      result = b;
+      break;
+    case AtomOp::Cas:
+      result = old == b ? low_bits(read(in.srcs[1], t, type), w) : old;
+      break;
+    }
+  }
+  store(in.space, a, elem, low_bits(result, w), t);
+  if (in.op == XOp::Atom && !in.dsts.empty())
+    write(in.dsts[0], t, exec::is_signed(type) ? static_cast<uint64_t>(sign_extend(old, w)) : old);
+}
+
+void Cta::exec_cp_async(const Inst& in, uint32_t t) {
+  // The concrete oracle copies at issue: for a race-free kernel (which the symbolic engine
+  // checks) no thread can observe the difference.
+  uint64_t dst = address(in.mem[0], t);
+  if (exec::in_window(dst, exec::kSharedWindow))
+    dst -= exec::kSharedWindow;
+  const uint64_t src = address(in.mem[1], t);
+  const auto size = static_cast<uint32_t>(read(in.srcs[0], t, ValType::U32));
+  uint32_t src_size = size;
+  if (in.srcs.size() > 1)
+    src_size = static_cast<uint32_t>(read(in.srcs[1], t, ValType::U32));
+  if (size != 4 && size != 8 && size != 16)
+    throw Trouble("undefined", fmt::format("cp.async of {} bytes (4, 8 or 16 allowed)", size));
+  (void)locate(Space::Shared, dst, size, t, true);
+  for (uint32_t i = 0; i < size; ++i) {
+    const uint64_t v = i < src_size ? load(Space::Generic, src + i, 1, t) : 0;
+    store(Space::Shared, dst + i, 1, v, t);
+  }
+}
+
+void Cta::exec_call(const Inst& in, uint32_t t) {
+  const exec::Callee& callee = prog_.callees[in.call_id];
+  if (callee.is_symexp) {
+    if (in.srcs.size() != 1 || in.dsts.size() != 1)
+      throw Trouble("unsupported", "calls __symexpf with the wrong number of arguments");
+    const uint64_t x = load(Space::Param, in.srcs[0].imm, 4, t);
+    store(Space::Param, in.dsts[0].imm, 4, approx(Approx::Exp, FloatFormat::F32, x), t);
+    return;
+  }
+  if (callee.name == "vprintf") {
+    if (!in.dsts.empty())
+      store(Space::Param, in.dsts[0].imm, 4, 0, t);
+    return;
+  }
+  throw Trouble("unsupported",
+                fmt::format("calls '{}' (the emulator models __symexpf and vprintf)", callee.name));
+}
+
+} // namespace volta::emulate

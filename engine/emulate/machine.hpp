@@ -1,0 +1,150 @@
+// The emulator's machine: global memory shared by the CTAs of a launch, and one CTA's threads
+// (registers, shared/local memory, scheduling). Internal to engine/emulate.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/emulate/emulator.hpp"
+#include "engine/emulate/float_semantics.hpp"
+
+namespace volta::emulate {
+
+// Thrown by the instruction semantics; the CTA adds the location.
+struct Trouble : std::runtime_error {
+  std::string kind;
+  Trouble(std::string k, const std::string& message)
+      : std::runtime_error(message), kind(std::move(k)) {}
+};
+
+// A byte range of the global address space: an array of the launch or a module variable.
+struct GlobalRegion {
+  std::string name;
+  uint64_t base = 0;
+  bool is_array = false;
+  launch::ArrayKind kind = launch::ArrayKind::InOut;
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> written; // per byte
+};
+
+struct LaunchState {
+  const exec::Program& prog;
+  const launch::KernelConfig& config;
+  EmulateOptions options;
+  std::vector<GlobalRegion> regions; // sorted by base
+  std::vector<uint8_t> params;       // the kernel parameter buffer
+  std::vector<uint8_t> constants;    // the .const window
+  std::vector<uint32_t> flags;       // per instruction: kFlag* bits decoded from its text
+  uint64_t instructions = 0;
+
+  GlobalRegion* find(uint64_t address, uint64_t size);
+};
+
+inline constexpr uint32_t kFlagWrap = 1;      // shf.wrap
+inline constexpr uint32_t kFlagNaN = 2;       // min/max .NaN
+inline constexpr uint32_t kFlagXorSign = 4;   // min/max .xorsign.abs (not modeled)
+inline constexpr uint32_t kFlagRna = 8;       // cvt.rna (not modeled)
+inline constexpr uint32_t kFlagPrmtMode = 16; // prmt with a mode (not modeled)
+
+class Cta {
+public:
+  Cta(LaunchState& launch, uint32_t index);
+  // Runs every thread to exit; throws Trouble (with located_ set) on the first problem.
+  void run();
+  // Location of the last instruction started, for error reports.
+  uint32_t current_pc() const { return pc_now_; }
+  uint32_t current_thread() const { return thread_now_; }
+
+private:
+  enum class State : uint8_t { Running, AtBarrier, AtCollective, Exited };
+
+  // ---- registers and operands
+  uint64_t& reg(uint32_t r, uint32_t t) { return regs_[size_t{r} * threads_ + t]; }
+  uint64_t read(const exec::Operand& o, uint32_t t, exec::ValType as);
+  uint64_t special(exec::Special s, uint32_t t);
+  void write(const exec::Operand& d, uint32_t t, uint64_t bits);
+
+  // ---- scheduling
+  void run_warp(uint32_t w);
+  bool fire_barriers();
+  uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(32, threads_ - w * 32); }
+  uint32_t exited_lanes(uint32_t w) const;
+  void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  bool gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
+  bool same_collective(uint32_t pc, uint32_t other) const;
+  uint32_t collective_members(const exec::Inst& in, uint32_t w, uint32_t t);
+  bool retry_collectives(uint32_t w);
+
+  // ---- per-thread instruction semantics (instruction_values.cpp)
+  void exec_value(const exec::Inst& in, uint32_t t);
+  void exec_integer(const exec::Inst& in, uint32_t t);
+  void exec_float(const exec::Inst& in, uint32_t t);
+  void exec_setp(const exec::Inst& in, uint32_t t);
+  void exec_cvt(const exec::Inst& in, uint32_t t);
+  void exec_mov(const exec::Inst& in, uint32_t t);
+
+  // ---- memory (machine.cpp)
+  uint8_t* locate(exec::Space space, uint64_t address, uint32_t size, uint32_t t, bool write,
+                  uint8_t** written = nullptr);
+  uint64_t address(const exec::MemRef& m, uint32_t t);
+  uint64_t load(exec::Space space, uint64_t address, uint32_t size, uint32_t t);
+  void store(exec::Space space, uint64_t address, uint32_t size, uint64_t bits, uint32_t t);
+  void exec_ld(const exec::Inst& in, uint32_t t);
+  void exec_st(const exec::Inst& in, uint32_t t);
+  void exec_atom(const exec::Inst& in, uint32_t t);
+  void exec_cp_async(const exec::Inst& in, uint32_t t);
+  void exec_call(const exec::Inst& in, uint32_t t);
+
+  // ---- warp collectives (warp_ops.cpp)
+  void exec_shfl(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_vote(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_ldmatrix(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_mma(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_wmma(const exec::Inst& in, uint32_t w, uint32_t mask);
+  uint64_t reg_value_of(const exec::Operand& d, uint32_t t) {
+    return d.kind == exec::OpKind::Reg ? reg(d.reg, t) : 0;
+  }
+  void exec_bar(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+
+  LaunchState& launch_;
+  const exec::Program& prog_;
+  uint32_t cta_;
+  uint32_t ctaid_[3];
+  uint32_t threads_;
+  uint32_t warps_;
+  std::vector<uint64_t> regs_;
+  std::vector<uint32_t> reg_width_; // bits of each register (1 for predicates)
+  std::vector<uint32_t> pc_;
+  std::vector<State> state_;
+  std::vector<uint8_t> shared_;
+  std::vector<uint8_t> local_;   // threads x local bytes
+  std::vector<uint8_t> scratch_; // threads x call-parameter bytes
+  // Barriers 0..15: threads waiting, with their expected count (0: every live thread), and
+  // warps' arrivals counted in threads.
+  struct Barrier {
+    uint32_t count = 0;
+    uint32_t arrived = 0; // threads counted toward `count` (bar.arrive and bar.sync)
+    bool counted = false;
+  };
+  Barrier barriers_[16];
+  std::vector<uint8_t> barrier_of_; // per thread at a barrier
+  uint32_t pc_now_ = 0;
+  uint32_t thread_now_ = 0;
+};
+
+// Helpers shared by the semantics files.
+FloatFormat float_format(exec::ValType t);
+RoundMode round_mode(exec::Rounding r);
+inline uint64_t low_bits(uint64_t v, uint32_t w) {
+  return w >= 64 ? v : v & ((uint64_t{1} << w) - 1);
+}
+inline int64_t sign_extend(uint64_t v, uint32_t w) {
+  if (w >= 64 || w == 0)
+    return static_cast<int64_t>(v);
+  const int shift = 64 - static_cast<int>(w);
+  return static_cast<int64_t>(v << shift) >> shift;
+}
+
+} // namespace volta::emulate

@@ -1,0 +1,425 @@
+// The CTA runner's dispatch: every decoded instruction to the routine that executes it, warp
+// collectives (every member lane arrives first, then the collective acts as a sync of its lanes),
+// and CTA barriers. The semantics of values (integers, floats, comparisons, conversions) are in
+// exec_values.cpp, memory in exec_memory.cpp, warp data movement in exec_warp.cpp.
+#include <bit>
+#include <fmt/format.h>
+
+#include "engine/exec/cta_runner.hpp"
+
+namespace volta::exec {
+
+using symbolic::Op;
+// ---------------------------------------------------------------------------------------------
+// Dispatch
+// ---------------------------------------------------------------------------------------------
+
+void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  if (in.has_guard) {
+    uint32_t active = 0;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+      const uint32_t t = base + l;
+      auto p = concrete(reg_value(in.guard_reg, t), t, "the guard predicate of an instruction");
+      if (!p)
+        return;
+      const bool on = ((*p & 1u) != 0) != in.guard_negated;
+      if (on) {
+        active |= 1u << l;
+      } else {
+        ++pc_[t];
+      }
+    }
+    mask = active;
+    if (mask == 0)
+      return;
+  }
+
+  auto advance = [&](uint32_t m) {
+    for (; m != 0; m &= m - 1)
+      ++pc_[base + std::countr_zero(m)];
+  };
+
+  switch (in.op) {
+  case XOp::Nop:
+  case XOp::Fence:
+  case XOp::Prefetch:
+    break;
+  case XOp::IAdd:
+  case XOp::ISub:
+  case XOp::IMulLo:
+  case XOp::IMulHi:
+  case XOp::IMulWide:
+  case XOp::IMadLo:
+  case XOp::IMadHi:
+  case XOp::IMadWide:
+  case XOp::IMul24Lo:
+  case XOp::IMad24Lo:
+  case XOp::IDiv:
+  case XOp::IRem:
+  case XOp::IAbs:
+  case XOp::INeg:
+  case XOp::IMin:
+  case XOp::IMax:
+  case XOp::And:
+  case XOp::Or:
+  case XOp::Xor:
+  case XOp::Not:
+  case XOp::CNot:
+  case XOp::Shl:
+  case XOp::Shr:
+  case XOp::Popc:
+  case XOp::Clz:
+  case XOp::Brev:
+  case XOp::Bfe:
+  case XOp::Bfi:
+  case XOp::Prmt:
+  case XOp::Lop3:
+  case XOp::ShfL:
+  case XOp::ShfR:
+  case XOp::Sad:
+    exec_integer(in, w, mask);
+    break;
+  case XOp::FAdd:
+  case XOp::FSub:
+  case XOp::FMul:
+  case XOp::FFma:
+  case XOp::FDiv:
+  case XOp::FRcp:
+  case XOp::FSqrt:
+  case XOp::FRsqrt:
+  case XOp::FNeg:
+  case XOp::FAbs:
+  case XOp::FMin:
+  case XOp::FMax:
+  case XOp::FEx2:
+  case XOp::FLg2:
+  case XOp::FSin:
+  case XOp::FCos:
+  case XOp::FTanh:
+    exec_float(in, w, mask);
+    break;
+  case XOp::Setp:
+  case XOp::Set:
+    exec_setp(in, w, mask);
+    break;
+  case XOp::Selp:
+    exec_selp(in, w, mask);
+    break;
+  case XOp::Mov:
+    exec_mov(in, w, mask);
+    break;
+  case XOp::Cvt:
+    exec_cvt(in, w, mask);
+    break;
+  case XOp::Cvta:
+    exec_cvta(in, w, mask);
+    break;
+  case XOp::Ld:
+    exec_ld(in, w, mask);
+    break;
+  case XOp::St:
+    exec_st(in, w, mask);
+    break;
+  case XOp::Atom:
+  case XOp::Red:
+    exec_atom(in, w, mask);
+    break;
+  case XOp::CpAsync:
+    exec_cp_async(in, w, mask);
+    break;
+  case XOp::CpAsyncCommit:
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t t = base + std::countr_zero(m);
+      committed_[t].push_back(std::move(uncommitted_[t]));
+      uncommitted_[t].clear();
+    }
+    break;
+  case XOp::CpAsyncWait:
+    exec_cp_async_wait(in, w, mask);
+    break;
+  case XOp::Call:
+    exec_call(in, w, mask);
+    break;
+  case XOp::Bra:
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      pc_[base + std::countr_zero(m)] = in.target;
+    return;
+  case XOp::Ret:
+  case XOp::Exit:
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t t = base + std::countr_zero(m);
+      // Copies still in flight complete before the thread leaves.
+      for (const auto& g : committed_[t])
+        complete_copies(t, g);
+      committed_[t].clear();
+      complete_copies(t, uncommitted_[t]);
+      uncommitted_[t].clear();
+      state_[t] = ThreadState::Exited;
+    }
+    // Lanes waiting at a warp collective may have waited for the lanes that just exited, which
+    // no longer take part: let them try again.
+    for (uint32_t l = 0; l < 32 && base + l < threads_; ++l) {
+      if (state_[base + l] == ThreadState::AtCollective)
+        state_[base + l] = ThreadState::Running;
+    }
+    return;
+  case XOp::Trap:
+    fail(Verdict::Error, "trap",
+         fmt::format("the kernel executed 'trap' (PTX line {}), aborting the launch", in.line),
+         base + std::countr_zero(mask));
+    return;
+  case XOp::BarSync:
+  case XOp::BarArrive:
+    exec_bar(in, pc, w, mask);
+    return; // exec_bar sets states and pcs
+  case XOp::BarWarpSync:
+  case XOp::Shfl:
+  case XOp::Vote:
+  case XOp::Activemask:
+  case XOp::Ldmatrix:
+  case XOp::WmmaLoad:
+  case XOp::WmmaStore:
+  case XOp::WmmaMma:
+  case XOp::Mma: {
+    // Warp collectives: wait until every member lane has arrived. Lanes that have exited may be
+    // named in a member mask: they simply do not take part.
+    uint32_t members = existing_lanes(w) & ~exited_lanes(w);
+    uint32_t member_mask = kAll;
+    if (in.op == XOp::BarWarpSync || in.op == XOp::Shfl || in.op == XOp::Vote) {
+      if (!member_group(in, w, mask, member_mask))
+        return;
+      members &= member_mask;
+    } else if (in.op == XOp::Activemask) {
+      // activemask returns the lanes executing it now: no waiting.
+      for (uint32_t m = mask; m != 0; m &= m - 1) {
+        const uint32_t t = base + std::countr_zero(m);
+        set_dst(in.dsts[0], t, Value{mask, 0});
+      }
+      break;
+    }
+    if (!gather_collective(in, pc, w, mask, members, member_mask))
+      return;
+    // A .sync collective acts as a sync of its lanes on both sides (domain.md §2): every
+    // member has arrived before the collective's own accesses happen (a wmma.store after the
+    // lanes' reads of the previous tile), and they are complete before any member goes on
+    // (lanes reading what the wmma.store wrote).
+    warp_synchronized(w, mask);
+    switch (in.op) {
+    case XOp::Shfl:
+      exec_shfl(in, w, mask);
+      break;
+    case XOp::Vote:
+      exec_vote(in, w, mask);
+      break;
+    case XOp::Ldmatrix:
+      exec_ldmatrix(in, w, mask);
+      break;
+    case XOp::WmmaLoad:
+      exec_wmma_load(in, w, mask);
+      break;
+    case XOp::WmmaStore:
+      exec_wmma_store(in, w, mask);
+      break;
+    case XOp::WmmaMma:
+      exec_wmma_mma(in, w, mask);
+      break;
+    case XOp::Mma:
+      exec_mma(in, w, mask);
+      break;
+    default:
+      break;
+    }
+    if (failed_)
+      return;
+    warp_synchronized(w, mask);
+    ++stats_.warp_syncs;
+    break;
+  }
+  case XOp::Testp:
+  case XOp::Unsupported:
+    fail_unsupported(in, base + std::countr_zero(mask), "is not supported by the engine");
+    return;
+  }
+  if (!failed_)
+    advance(mask);
+}
+
+bool CtaRunner::member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_t& member_mask) {
+  // Which verdict: a collective whose lanes do not agree on who synchronizes is an invalid
+  // synchronization, reported like a barrier that threads reach inconsistently
+  // (BARRIER_DIVERGENCE, as for an invalid bar.sync thread count): it is neither a deadlock
+  // (it may well complete on a GPU) nor a race on a memory location.
+  const uint32_t base = w * 32;
+  uint32_t group = 0;
+  uint32_t first_lane = 0;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    const uint32_t t = base + l;
+    auto mm = concrete_operand(in.srcs.back(), t, "a member mask");
+    if (!mm)
+      return false;
+    const uint32_t lane_mask = static_cast<uint32_t>(*mm);
+    if (((lane_mask >> l) & 1u) == 0) {
+      fail(Verdict::BarrierDivergence, "invalid warp synchronization",
+           fmt::format("lane {} (thread {}) executes '{}' (PTX line {}) with member mask 0x{:08x}, "
+                       "which does not include the lane itself: undefined behaviour",
+                       l, t, in.text, in.line, lane_mask),
+           t);
+      return false;
+    }
+    if (group == 0) {
+      group = 1u << l;
+      first_lane = l;
+      member_mask = lane_mask;
+    } else if (lane_mask == member_mask) {
+      group |= 1u << l;
+    } else if ((lane_mask & member_mask) != 0) {
+      fail(Verdict::BarrierDivergence, "invalid warp synchronization",
+           fmt::format("lanes {} and {} execute '{}' (PTX line {}) with different member masks "
+                       "(0x{:08x} and 0x{:08x}) that name each other: undefined behaviour",
+                       first_lane, l, in.text, in.line, member_mask, lane_mask),
+           t);
+      return false;
+    }
+    // A lane whose mask is disjoint from the group's belongs to another group of the same
+    // instruction: it stays running at this pc and is executed with its own group next.
+  }
+  mask = group;
+  return true;
+}
+
+bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint32_t& mask,
+                                  uint32_t members, uint32_t member_mask) {
+  const uint32_t base = w * 32;
+  const bool has_mask = in.op == XOp::BarWarpSync || in.op == XOp::Shfl || in.op == XOp::Vote;
+  uint32_t arrived = mask;
+  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    if (state_[t] != ThreadState::AtCollective)
+      continue;
+    // bar.warp.sync need not be the same instruction on sm_70 and later (lanes at different
+    // __syncwarp() calls with the same mask synchronize together). shfl.sync, vote.sync and
+    // the .aligned matrix instructions are matched only at the same instruction here (lanes
+    // waiting at different ones end as a deadlock, or UNSUPPORTED below).
+    const Inst& other = prog_.insts[pc_[t]];
+    const bool same_point =
+        pc_[t] == pc || (in.op == XOp::BarWarpSync && other.op == XOp::BarWarpSync);
+    if (!same_point) {
+      // shfl.sync / vote.sync lanes with the same mask waiting at two different instructions:
+      // the PTX ISA (sm_70+) asks for the same qualifiers and mask, CUDA for the same call;
+      // which pairs of instructions hardware matches is not modeled. Refuse rather than call
+      // it a deadlock.
+      if (has_mask && other.op == in.op) {
+        const Value v = read(other.srcs.back(), t);
+        if (!v.symbolic() && static_cast<uint32_t>(v.bits) == member_mask) {
+          fail_unsupported(in, base + std::countr_zero(mask),
+                           fmt::format("is executed by lanes of one member mask 0x{:08x} at two "
+                                       "different instructions (PTX lines {} and {}); whether they "
+                                       "meet is not modeled",
+                                       member_mask, in.line, other.line));
+          return false;
+        }
+      }
+      continue;
+    }
+    if (has_mask) {
+      const Value v = read(other.srcs.back(), t);
+      const uint32_t lane_mask = static_cast<uint32_t>(v.bits);
+      if (v.symbolic() || lane_mask != member_mask) {
+        fail(Verdict::BarrierDivergence, "invalid warp synchronization",
+             fmt::format("lanes {} and {} synchronize at '{}' (PTX line {}) and '{}' (PTX line {}) "
+                         "with different member masks (0x{:08x} and 0x{:08x}) that name each "
+                         "other: undefined behaviour",
+                         std::countr_zero(mask), t - base, in.text, in.line, other.text, other.line,
+                         member_mask, lane_mask),
+             t);
+        return false;
+      }
+    }
+    arrived |= 1u << (t - base);
+  }
+  if ((arrived & members) != members) {
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      state_[base + std::countr_zero(m)] = ThreadState::AtCollective;
+    return false;
+  }
+  for (uint32_t m = arrived; m != 0; m &= m - 1)
+    state_[base + std::countr_zero(m)] = ThreadState::Running;
+  mask = arrived;
+  return true;
+}
+
+void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {
+  // A sync over every live lane of the warp starts a new phase: it orders all earlier accesses
+  // of the warp's lanes with all later ones. A partial-mask sync orders less; it is noted so
+  // that a race it might excuse is reported as UNSUPPORTED rather than as a race.
+  const uint32_t live = existing_lanes(w) & ~exited_lanes(w);
+  if ((members & live) == live) {
+    ++warp_phase_[w];
+  } else {
+    warp_partial_sync_[w] = 1;
+  }
+}
+
+void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  const uint32_t first = base + std::countr_zero(mask);
+  auto id = concrete_operand(in.srcs[0], first, "a barrier id");
+  if (!id)
+    return;
+  uint32_t count = 0;
+  if (in.srcs.size() > 1) {
+    auto c = concrete_operand(in.srcs[1], first, "a barrier thread count");
+    if (!c)
+      return;
+    count = static_cast<uint32_t>(*c);
+    if (count == 0 || count % 32 != 0) {
+      fail(Verdict::BarrierDivergence, "barrier divergence",
+           fmt::format(
+               "barrier thread count {} is not a positive multiple of the warp size (PTX line {})",
+               count, in.line),
+           first);
+      return;
+    }
+  }
+  if (*id >= 16) {
+    fail_unsupported(in, first, fmt::format("uses barrier {} (PTX allows 0 to 15)", *id));
+    return;
+  }
+  if (in.op == XOp::BarArrive) {
+    fail_unsupported(in, first, "bar.arrive (producer/consumer barriers) is not modeled yet");
+    return;
+  }
+  if (count > threads_) {
+    // bar.sync waits for `count` threads, and a CTA has no more than threads_ of them: the
+    // barrier never completes. (Within the last, partial warp the hardware may count a warp as
+    // 32 threads: not modeled.)
+    const uint32_t warp_threads = warps_ * 32;
+    if (count > warp_threads) {
+      fail(Verdict::Deadlock, "deadlock",
+           fmt::format("'{}' (PTX line {}) waits for {} threads, but the CTA has only {}: the "
+                       "barrier can never complete",
+                       in.text, in.line, count, threads_),
+           first);
+    } else {
+      fail_unsupported(in, first,
+                       fmt::format("waits for {} threads, more than the CTA's {} but no more than "
+                                   "its {} warps hold (whether the partial warp counts as 32 "
+                                   "threads is not modeled)",
+                                   count, threads_, warp_threads));
+    }
+    return;
+  }
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    // Copies of cp.async are not ordered by barriers, but completed ones are visible.
+    state_[t] = ThreadState::AtBarrier;
+    barrier_id_[t] = static_cast<uint32_t>(*id);
+    barrier_count_[t] = count == threads_ ? 0 : count; // 0: every thread of the CTA
+    pc_[t] = pc;
+  }
+}
+
+} // namespace volta::exec

@@ -1,0 +1,10 @@
+// c3_popc_eq_clz (3-opaque-ops): expected NOT_EQUIVALENT: __popc(a)==__clz(a) is false at a=1.
+// Launch: 1 CTA of 32 threads; a, b: 32 x unsigned inputs; out: 32 x u32 (out). Part of examples/soundness/manifest.json.
+extern "C" __global__ void c3_popc_eq_clz_ref(const unsigned* a, const unsigned* b, unsigned* out) {
+  unsigned i = threadIdx.x;
+  out[i] = __popc(a[i]) == __clz(a[i]) ? 1u : 0u;
+}
+extern "C" __global__ void c3_popc_eq_clz_opt(const unsigned* a, const unsigned* b, unsigned* out) {
+  unsigned i = threadIdx.x;
+  out[i] = 1u;
+}

@@ -1,0 +1,11 @@
+// c5_smid (5-special-registers): expected NOT_EQUIVALENT: %smid is the SM the CTA runs on, not 0.
+// A correct but incomplete tool may answer UNSUPPORTED or UNKNOWN instead; never EQUIVALENT.
+// Launch: 1 CTA of 32 threads; a, b: 32 x unsigned inputs; out: 32 x u32 (out). Part of examples/soundness/manifest.json.
+extern "C" __global__ void c5_smid_ref(const unsigned* a, const unsigned* b, unsigned* out) {
+  unsigned i = threadIdx.x;
+  unsigned v; asm volatile("mov.u32 %0, %%smid;" : "=r"(v)); out[i] = v;
+}
+extern "C" __global__ void c5_smid_opt(const unsigned* a, const unsigned* b, unsigned* out) {
+  unsigned i = threadIdx.x;
+  out[i] = 0u;
+}

@@ -1,0 +1,206 @@
+// Whole kernels on the emulator: warp shuffles and votes, a barrier reduction over shared
+// memory, and the GEMM examples on random inputs.
+#include <cmath>
+#include <filesystem>
+
+#include "tests/emulate/emulate_test_util.hpp"
+
+namespace volta::emutest {
+namespace {
+
+TEST(EmulateKernels, ShuffleButterflySumAndBallot) {
+  const std::string text = kernel(".param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %r1;
+  shfl.sync.bfly.b32 %r3, %r2, 16, 31, -1;
+  add.u32 %r2, %r2, %r3;
+  shfl.sync.bfly.b32 %r3, %r2, 8, 31, -1;
+  add.u32 %r2, %r2, %r3;
+  shfl.sync.bfly.b32 %r3, %r2, 4, 31, -1;
+  add.u32 %r2, %r2, %r3;
+  shfl.sync.bfly.b32 %r3, %r2, 2, 31, -1;
+  add.u32 %r2, %r2, %r3;
+  shfl.sync.bfly.b32 %r3, %r2, 1, 31, -1;
+  add.u32 %r2, %r2, %r3;
+  shfl.sync.down.b32 %r4|%p2, %r1, 1, 31, -1;
+  and.b32 %r5, %r1, 1;
+  setp.eq.u32 %p1, %r5, 1;
+  vote.sync.ballot.b32 %r6, %p1, -1;
+  mul.wide.u32 %rd2, %r1, 12;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  st.global.u32 [%rd3+4], %r4;
+  st.global.u32 [%rd3+8], %r6;
+  ret;)");
+  auto c = config({32, 1, 1}, {"OUT:0x100000:4:96:out"}, {"ptr:OUT"});
+  auto r = run_text(text, c);
+  ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+  const auto& o = r.result.outputs[0];
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    EXPECT_EQ(word(o, 3 * lane), 496u);
+    EXPECT_EQ(word(o, 3 * lane + 1), lane == 31 ? 31u : lane + 1); // the last lane keeps its own
+    EXPECT_EQ(word(o, 3 * lane + 2), 0xaaaaaaaau);
+  }
+}
+
+TEST(EmulateKernels, SharedMemoryTreeReductionWithBarriers) {
+  // 128 threads: s[t] = in[t]; for (s = 64; s > 0; s >>= 1) { sync; if (t < s) s[t] += s[t+s]; }
+  const std::string text = kernel(".param .u64 out, .param .u64 in", R"(
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  mov.u64 %rd5, smem;
+  add.s64 %rd6, %rd5, %rd3;
+  st.shared.f32 [%rd6], %f1;
+  mov.u32 %r2, 64;
+LOOP:
+  bar.sync 0;
+  setp.ge.u32 %p1, %r1, %r2;
+  @%p1 bra SKIP;
+  shl.b32 %r3, %r2, 2;
+  cvt.u64.u32 %rd7, %r3;
+  add.s64 %rd8, %rd6, %rd7;
+  ld.shared.f32 %f2, [%rd8];
+  ld.shared.f32 %f3, [%rd6];
+  add.f32 %f4, %f3, %f2;
+  st.shared.f32 [%rd6], %f4;
+SKIP:
+  shr.u32 %r2, %r2, 1;
+  setp.ne.u32 %p2, %r2, 0;
+  @%p2 bra LOOP;
+  bar.sync 0;
+  setp.ne.u32 %p3, %r1, 0;
+  @%p3 bra END;
+  ld.shared.f32 %f5, [smem];
+  st.global.f32 [%rd1], %f5;
+END:
+  ret;)",
+                                  ".shared .align 4 .b8 smem[512];\n");
+  auto c =
+      config({128, 1, 1}, {"OUT:0x100000:4:1:out", "IN:0x200000:4:128:in"}, {"ptr:OUT", "ptr:IN"});
+  emulate::Inputs in;
+  std::vector<float> values(128);
+  for (int i = 0; i < 128; ++i)
+    values[i] = static_cast<float>(i) * 0.5f;
+  in.arrays["IN"] = floats(values);
+  auto r = run_text(text, c, in);
+  ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+  EXPECT_EQ(as_float(word(r.result.outputs[0], 0)), 127.0f * 128.0f / 4.0f);
+  EXPECT_TRUE(r.result.outputs[0].written[0]);
+}
+
+// Warp 0 leaves; warp 1 waits for 64 threads at barrier 1, which only 32 can reach (a named
+// barrier counts arrivals per warp and exited threads do not count).
+TEST(EmulateKernels, BarrierDeadlockIsReported) {
+  const std::string text = kernel("", R"(
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra END;
+  bar.sync 1, 64;
+END:
+  ret;)");
+  auto c = config({64, 1, 1}, {}, {});
+  auto r = run_text(text, c);
+  ASSERT_TRUE(r.result.error);
+  EXPECT_EQ(r.result.error->kind, "deadlock");
+}
+
+// The GEMM examples (32x32x32, grid 2x2 of 16x16 CTAs) on the same random inputs.
+emulate::EmulationResult run_gemm(const std::string& name, const emulate::Inputs& inputs) {
+  const std::string path =
+      std::string(VOLTA_SOURCE_DIR) + "/examples/kernels/gemm/" + name + ".ptx";
+  auto loaded = exec::load_kernel(path, name);
+  EXPECT_TRUE(loaded.kernel) << path;
+  if (!loaded.kernel)
+    return {};
+  auto c =
+      config({16, 16, 1}, {"A:0x100000:4:1024:in", "B:0x200000:4:1024:in", "C:0x300000:4:1024:out"},
+             {"ptr:A", "ptr:B", "ptr:C"}, {2, 2, 1});
+  return emulate::emulate(loaded.kernel->program, c, inputs);
+}
+
+TEST(EmulateKernels, GemmNaiveAndTiledAgreeOnRandomInputs) {
+  auto c =
+      config({16, 16, 1}, {"A:0x100000:4:1024:in", "B:0x200000:4:1024:in", "C:0x300000:4:1024:out"},
+             {"ptr:A", "ptr:B", "ptr:C"}, {2, 2, 1});
+  const emulate::Inputs inputs = emulate::random_inputs(c, 7);
+  const auto naive = run_gemm("gemm_naive", inputs);
+  const auto tiled = run_gemm("gemm_tiled", inputs);
+  ASSERT_TRUE(naive.ok()) << naive.error->text();
+  ASSERT_TRUE(tiled.ok()) << tiled.error->text();
+  const auto* cn = naive.find("C");
+  const auto* ct = tiled.find("C");
+  ASSERT_TRUE(cn && ct);
+  const auto& A = inputs.arrays.at("A");
+  const auto& B = inputs.arrays.at("B");
+  auto at = [](const std::vector<uint8_t>& bytes, size_t i) {
+    float f;
+    std::memcpy(&f, bytes.data() + 4 * i, 4);
+    return double{f};
+  };
+  for (size_t i = 0; i < 1024; ++i) {
+    ASSERT_TRUE(cn->written[i] && ct->written[i]) << i;
+    double exact = 0;
+    for (size_t k = 0; k < 32; ++k)
+      exact += at(A, (i / 32) * 32 + k) * at(B, k * 32 + i % 32);
+    EXPECT_NEAR(cn->value(i), exact, 1e-4) << i;
+    EXPECT_NEAR(ct->value(i), cn->value(i), 1e-4) << i;
+  }
+  // The random inputs are reproducible and in [-2, 2].
+  const emulate::Inputs again = emulate::random_inputs(c, 7);
+  EXPECT_EQ(again.arrays.at("A"), A);
+  for (size_t i = 0; i < 1024; ++i)
+    EXPECT_LE(std::fabs(at(A, i)), 2.0);
+}
+
+} // namespace
+} // namespace volta::emutest
+
+namespace volta::emutest {
+namespace {
+
+// Every pair of examples/advanced that the verifier proves EQUIVALENT computes nearly the same
+// floats on random inputs (tensor-core kernels included: mma.sync, wmma, ldmatrix, cp.async).
+TEST(EmulateKernels, AdvancedEquivalentPairsAgreeOnRandomInputs) {
+  auto m =
+      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/advanced/manifest.json");
+  ASSERT_TRUE(m.manifest);
+  size_t compared = 0;
+  for (const auto& e : m.manifest->entries) {
+    if (e.kind != launch::EntryKind::Equivalence || e.expected != Verdict::Equivalent)
+      continue;
+    const emulate::Inputs inputs = emulate::random_inputs(e.reference, 11);
+    std::vector<emulate::EmulationResult> runs;
+    for (const auto* c : {&e.reference, &e.optimized}) {
+      auto loaded = exec::load_kernel(c->ptx_path, c->entry);
+      ASSERT_TRUE(loaded.kernel) << e.name;
+      runs.push_back(emulate::emulate(loaded.kernel->program, *c, inputs));
+      ASSERT_TRUE(runs.back().ok()) << e.name << ": " << runs.back().error->text();
+    }
+    for (const auto& out : runs[0].outputs) {
+      // Kernels on half-precision data may accumulate in f16 (10-bit significands).
+      bool half = false;
+      for (const auto& a : e.reference.arrays)
+        half = half || a.elem_width == 2;
+      const double tolerance = half ? 5e-2 : 1e-3;
+      const auto* other = runs[1].find(out.name);
+      ASSERT_TRUE(other) << e.name << " " << out.name;
+      for (uint64_t i = 0; i < out.len; ++i) {
+        if (!out.written[i])
+          continue;
+        ASSERT_TRUE(other->written[i]) << e.name << " " << out.name << "[" << i << "]";
+        EXPECT_NEAR(out.value(i), other->value(i), tolerance * (1 + std::fabs(out.value(i))))
+            << e.name << " " << out.name << "[" << i << "]";
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000u);
+}
+
+} // namespace
+} // namespace volta::emutest
