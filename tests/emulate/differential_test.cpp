@@ -1,0 +1,243 @@
+// The differential soundness net of docs/semantics.md: every kernel of the example manifests and
+// the soundness suite runs twice on the same random inputs — symbolically (engine/exec), with
+// its output expressions then evaluated at those inputs (engine/prove/evaluate), and concretely
+// on the bit-exact emulator (engine/emulate). Integer outputs must agree exactly; float outputs
+// within a tolerance (the symbolic model reads float arithmetic over the reals, the emulator
+// rounds every operation). A disagreement is a bug of the symbolic model (or of the emulator).
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <iostream>
+#include <set>
+
+#include "engine/emulate/emulator.hpp"
+#include "engine/exec/run_kernel.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/int_semantics.hpp"
+#include "engine/symbolic/printer.hpp"
+
+namespace volta::emutest {
+namespace {
+
+using symbolic::ExprId;
+using symbolic::Rational;
+
+struct Tally {
+  size_t kernels = 0;        // kernels whose outputs were compared
+  size_t skipped = 0;        // kernels that one side refused (race, unsupported, emulator error)
+  size_t integer_values = 0; // integer outputs compared exactly
+  size_t float_values = 0;   // float outputs compared within the tolerance
+  size_t undecided = 0;      // outputs the evaluator cannot value (opaque bits, atomics)
+  std::vector<std::string> mismatches;
+};
+
+uint64_t element_bits(const emulate::ArrayContents& a, uint64_t i) {
+  const size_t w = emulate::elem_bytes(a.type);
+  uint64_t bits = 0;
+  std::memcpy(&bits, a.bytes.data() + i * w, w);
+  return bits;
+}
+
+// The exact real value of an input element's bytes read as a float of its width, if finite.
+std::optional<Rational> float_value(uint64_t bits, uint32_t width, bool bf16) {
+  switch (width) {
+  case 2:
+    return bf16 ? symbolic::rational_from_bf16_bits(static_cast<uint16_t>(bits))
+                : symbolic::rational_from_f16_bits(static_cast<uint16_t>(bits));
+  case 4:
+    return symbolic::rational_from_f32_bits(static_cast<uint32_t>(bits));
+  case 8:
+    return symbolic::rational_from_f64_bits(bits);
+  default:
+    return std::nullopt;
+  }
+}
+
+// The emulator's inputs as a point of the symbolic model: each input element's real view (its
+// bytes as a float) and its integer view (its bytes as an integer of the element's width).
+prove::Assignment point_of(const launch::KernelConfig& config, const emulate::Inputs& inputs,
+                           symbolic::ExprStore& store) {
+  prove::Assignment point;
+  for (const auto& a : config.arrays) {
+    auto it = inputs.arrays.find(a.name);
+    if (it == inputs.arrays.end())
+      continue;
+    const uint32_t id = store.add_array_name(a.name);
+    const uint32_t w = a.elem_width;
+    const bool bf16 = a.type == launch::ElemType::BF16;
+    for (uint64_t i = 0; i * w + w <= it->second.size(); ++i) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, it->second.data() + i * w, w);
+      if (auto q = float_value(bits, w, bf16))
+        point.values[prove::Assignment::input_key(id, static_cast<uint32_t>(i))] = *q;
+      point.values[prove::Assignment::int_input_key(id, static_cast<uint32_t>(i),
+                                                    symbolic::width_code(8 * w))] =
+          Rational(std::to_string(bits));
+    }
+  }
+  for (const auto& [name, value] : inputs.symbols)
+    point.values[prove::Assignment::param_key(store.add_param_name(name))] = Rational(value);
+  return point;
+}
+
+std::map<std::string, emulate::ElemType> declared_types(const launch::KernelConfig& config) {
+  std::map<std::string, emulate::ElemType> types;
+  for (const auto& a : config.arrays) {
+    if (a.type == launch::ElemType::Unknown)
+      continue;
+    if (auto t = emulate::parse_elem_type(launch::to_string(a.type)))
+      types[a.name] = *t;
+  }
+  return types;
+}
+
+void compare_kernel(const std::string& label, const launch::KernelConfig& config, Tally& tally) {
+  const auto loaded = exec::load_kernel(config.ptx_path, config.entry);
+  if (!loaded.kernel) {
+    ++tally.skipped;
+    return;
+  }
+  symbolic::ExprStore store;
+  const exec::KernelRun run = exec::run_kernel(loaded.kernel->program, config, store);
+  const emulate::Inputs inputs = emulate::random_inputs(config, 20261203, declared_types(config));
+  const emulate::EmulationResult concrete =
+      emulate::emulate(loaded.kernel->program, config, inputs);
+  if (run.failure || !concrete.ok()) {
+    ++tally.skipped;
+    return;
+  }
+  // f16 / bf16 data rounds at every step of the emulator: a wider tolerance for such kernels.
+  bool half = false;
+  for (const auto& a : config.arrays)
+    half |= a.elem_width == 2;
+  const double tolerance = half ? 6e-2 : 2e-3;
+  const prove::Assignment point = point_of(config, inputs, store);
+  prove::Evaluator evaluator(store, point);
+  ++tally.kernels;
+  for (const auto& out : run.outputs) {
+    const emulate::ArrayContents* c = concrete.find(out.name);
+    if (!c)
+      continue;
+    for (size_t k = 0; k < out.elements.size(); ++k) {
+      const auto [index, node] = out.elements[k];
+      if (index >= c->len || !c->written[index])
+        continue;
+      const launch::ElemType stored = out.store_types[k];
+      const std::string where = fmt::format("{}: {}[{}]", label, out.name, index);
+      const uint64_t bits = element_bits(*c, index);
+      const uint32_t width = 8 * out.elem_width;
+      if (store.op(node) == symbolic::Op::RawBits) { // concrete bits: compared as bits
+        const auto& n = store.node(node);
+        const uint64_t sym = (uint64_t{n.b} << 32 | n.a) & symbolic::width_mask(width);
+        ++tally.integer_values;
+        if (sym != (bits & symbolic::width_mask(width)))
+          tally.mismatches.push_back(
+              fmt::format("{}: bits {:#x} (symbolic) vs {:#x} (emulator)", where, sym, bits));
+        continue;
+      }
+      const symbolic::ValueKind kind = symbolic::kind_of(store, node);
+      const prove::EvalValue v = evaluator.eval(node);
+      if (launch::is_float(stored)) {
+        if (kind == symbolic::ValueKind::Int || v.kind == prove::EvalValue::Kind::Unknown) {
+          ++tally.undecided;
+          continue;
+        }
+        // The emulator's bytes read in the store's float format (the array may be declared
+        // with another type: float data stored through an integer store).
+        const auto q = float_value(bits, out.elem_width, stored == launch::ElemType::BF16);
+        const double emu = q ? symbolic::to_double(*q) : NAN;
+        if (!std::isfinite(emu) || v.kind == prove::EvalValue::Kind::PosInf ||
+            v.kind == prove::EvalValue::Kind::NegInf) {
+          ++tally.undecided;
+          continue;
+        }
+        const prove::Interval iv = v.interval();
+        const double slack = tolerance * (1.0 + std::fabs(emu));
+        ++tally.float_values;
+        if (emu < static_cast<double>(iv.lo) - slack || emu > static_cast<double>(iv.hi) + slack)
+          tally.mismatches.push_back(fmt::format("{}: {} (symbolic, {}) vs {} (emulator)", where,
+                                                 v.to_string(),
+                                                 symbolic::to_sexpr(store, node, 160), emu));
+        continue;
+      }
+      // Integer data: exact, modulo 2^width.
+      if (kind == symbolic::ValueKind::Real || v.kind != prove::EvalValue::Kind::Exact ||
+          v.exact.get_den() != 1) {
+        ++tally.undecided;
+        continue;
+      }
+      mpz_class u = v.exact.get_num() % (mpz_class(1) << width);
+      if (u < 0)
+        u += mpz_class(1) << width;
+      ++tally.integer_values;
+      if (u != mpz_class(std::to_string(bits & symbolic::width_mask(width))))
+        tally.mismatches.push_back(fmt::format("{}: {} (symbolic, {}) vs {} (emulator)", where,
+                                               u.get_str(), symbolic::to_sexpr(store, node, 160),
+                                               bits & symbolic::width_mask(width)));
+    }
+  }
+}
+
+TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
+  Tally tally;
+  std::set<std::pair<std::string, std::string>> seen; // (ptx, entry): one run per kernel
+  for (const char* m : {"examples/manifest.json", "examples/safety/manifest.json",
+                        "examples/idioms/manifest.json", "examples/mutations/manifest.json",
+                        "examples/advanced/manifest.json", "examples/soundness/manifest.json"}) {
+    const auto manifest = launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/" + m);
+    ASSERT_TRUE(manifest.manifest.has_value()) << m;
+    for (const auto& e : manifest.manifest->entries) {
+      if (!e.error.empty())
+        continue;
+      std::vector<const launch::KernelConfig*> configs;
+      if (e.kind == launch::EntryKind::Equivalence)
+        configs = {&e.reference, &e.optimized};
+      else
+        configs = {&e.kernel};
+      for (const auto* c : configs) {
+        if (!seen.insert({c->ptx_path, c->entry}).second)
+          continue;
+        compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
+      }
+    }
+  }
+  // The Volta corpus when it is present (it is not shipped with volta-eg): its integer
+  // reductions (the GEMM and attention kernels run 10^7..10^8 thread-instructions and the race
+  // checks launch large grids: too slow for a unit test on two cores).
+  const std::string corpus = std::string(VOLTA_CORPUS_DIR) + "/benchmarks.json";
+  if (std::filesystem::exists(corpus)) {
+    const auto manifest = launch::read_manifest(corpus);
+    ASSERT_TRUE(manifest.manifest.has_value()) << corpus;
+    for (const auto& e : manifest.manifest->entries) {
+      const bool small = e.name.rfind("(Red-", 0) == 0;
+      if (!small)
+        continue;
+      std::vector<const launch::KernelConfig*> configs;
+      if (e.kind == launch::EntryKind::Equivalence)
+        configs = {&e.reference, &e.optimized};
+      else
+        configs = {&e.kernel};
+      for (const auto* c : configs) {
+        if (e.error.empty() && seen.insert({c->ptx_path, c->entry}).second)
+          compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
+      }
+    }
+  } else {
+    std::cout << "differential test: " << corpus << " is absent, its kernels are not compared\n";
+  }
+  std::cout << fmt::format("differential test: {} kernels compared ({} skipped: a race, a refusal "
+                           "or an emulator error), {} integer values exactly, {} float values "
+                           "within the tolerance, {} values not evaluable symbolically\n",
+                           tally.kernels, tally.skipped, tally.integer_values, tally.float_values,
+                           tally.undecided);
+  EXPECT_GE(tally.kernels, 200u);
+  for (const auto& m : tally.mismatches)
+    ADD_FAILURE() << m;
+}
+
+} // namespace
+} // namespace volta::emutest
