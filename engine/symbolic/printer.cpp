@@ -138,6 +138,14 @@ std::string leaf_name(const ExprStore& store, ExprId id) {
                : fmt::format("special-register#{}@{}", n.a, n.b);
   case Op::Ln2:
     return "ln2";
+  case Op::FloatBits:
+    // The integer view of an input element (docs/semantics.md): A[3]:b32.
+    if (store.op(n.a) == Op::Input) {
+      const Node& x = store.node(n.a);
+      return fmt::format("{}[{}]:b{}", store.array_name(x.a), x.b,
+                         n.aux == kFormatBF16 ? 16u : 8u << n.aux);
+    }
+    return op_name(n.op);
   default:
     return op_name(n.op);
   }
