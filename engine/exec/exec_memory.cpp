@@ -910,12 +910,15 @@ void CtaRunner::exec_call(const Inst& in, uint32_t w, uint32_t mask) {
       ByteCell* arg = access(Space::Param, in.srcs[0].imm, 4, 4, t, AccessKind::Read);
       if (!arg)
         return;
-      const Value x = load(arg, 4);
+      Value x = load(arg, 4);
+      x.fl = arg[0].stored_as == kStoredFloat; // provenance: float data, or integer bits
       const ExprId e = x.node == ctx_.undef ? ctx_.undef : idioms_.symexp(real_of(x, ValType::F32));
       ByteCell* ret = access(Space::Param, in.dsts[0].imm, 4, 4, t, AccessKind::Write);
       if (!ret)
         return;
       store_value(ret, Value{0, e}, 4);
+      for (int k = 0; k < 4; ++k)
+        ret[k].stored_as = kStoredFloat; // a float result, whatever type reads it back
       continue;
     }
     if (callee.name == "vprintf") {
