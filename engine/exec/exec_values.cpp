@@ -801,7 +801,8 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     }
     // A data-dependent select, of reals or of integers by the instruction's type; an untyped
     // selp.b32 of float data selects the floats (it moves bits, it does not interpret them).
-    const bool untyped = in.type == ValType::B16 || in.type == ValType::B32 || in.type == ValType::B64;
+    const bool untyped =
+        in.type == ValType::B16 || in.type == ValType::B32 || in.type == ValType::B64;
     const bool fl = is_float(in.type) || (untyped && (a.fl || b.fl));
     const ExprId x = fl ? real_of(a, in.type) : int_view(a, in.type);
     const ExprId y = fl ? real_of(b, in.type) : int_view(b, in.type);

@@ -400,28 +400,6 @@ std::optional<uint64_t> bits_of(const EvalValue& v, uint32_t w) {
 EvalValue of_bits(uint64_t bits) {
   return EvalValue::of(Rational(std::to_string(bits)));
 }
-mpz_class rounded(const Rational& q, symbolic::RoundKind r) {
-  mpz_class z;
-  switch (r) {
-  case symbolic::RoundKind::Down:
-    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    break;
-  case symbolic::RoundKind::Up:
-    mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    break;
-  case symbolic::RoundKind::Zero:
-    mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    break;
-  case symbolic::RoundKind::NearestEven: {
-    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    const Rational frac = q - Rational(z);
-    if (frac > Rational(1, 2) || (frac == Rational(1, 2) && mpz_odd_p(z.get_mpz_t())))
-      z += 1;
-    break;
-  }
-  }
-  return z;
-}
 } // namespace
 
 // Integer operations and conversions, bit-exact (engine/symbolic/int_semantics.hpp).
@@ -509,7 +487,7 @@ EvalValue Evaluator::integer(const Node& n) {
     } else if (a.kind == Kind::NegInf) {
       z = lo;
     } else if (a.kind == Kind::Exact) {
-      z = rounded(a.exact, static_cast<symbolic::RoundKind>(n.aux >> 3));
+      z = symbolic::round_rational(a.exact, static_cast<symbolic::RoundKind>(n.aux >> 3));
       z = z < lo ? lo : (z > hi ? hi : z);
     } else {
       return unknown();
@@ -524,7 +502,8 @@ EvalValue Evaluator::integer(const Node& n) {
       return a;
     if (a.kind != Kind::Exact)
       return unknown();
-    return EvalValue::of(Rational(rounded(a.exact, static_cast<symbolic::RoundKind>(n.aux))));
+    return EvalValue::of(
+        Rational(symbolic::round_rational(a.exact, static_cast<symbolic::RoundKind>(n.aux))));
   }
   default:
     return unknown();

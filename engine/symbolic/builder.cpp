@@ -238,29 +238,6 @@ ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
 }
 
 namespace {
-mpz_class round_rational(const Rational& q, RoundKind r) {
-  mpz_class z;
-  switch (r) {
-  case RoundKind::Down:
-    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    break;
-  case RoundKind::Up:
-    mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    break;
-  case RoundKind::Zero:
-    mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    break;
-  case RoundKind::NearestEven: {
-    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
-    const Rational frac = q - Rational(z);
-    if (frac > Rational(1, 2) || (frac == Rational(1, 2) && mpz_odd_p(z.get_mpz_t())))
-      z += 1;
-    break;
-  }
-  }
-  return z;
-}
-
 uint64_t low_bits(const mpz_class& z, uint32_t w) {
   mpz_class u = z % (mpz_class(1) << w);
   if (u < 0)

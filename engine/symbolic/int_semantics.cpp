@@ -190,6 +190,29 @@ std::optional<uint64_t> eval_bitop(BitOpKind kind, IntType type, uint32_t operan
   return r & m;
 }
 
+mpz_class round_rational(const mpq_class& q, RoundKind rounding) {
+  mpz_class z;
+  switch (rounding) {
+  case RoundKind::Down:
+    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case RoundKind::Up:
+    mpz_cdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case RoundKind::Zero:
+    mpz_tdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    break;
+  case RoundKind::NearestEven: {
+    mpz_fdiv_q(z.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    const mpq_class frac = q - mpq_class(z);
+    if (frac > mpq_class(1, 2) || (frac == mpq_class(1, 2) && mpz_odd_p(z.get_mpz_t())))
+      z += 1;
+    break;
+  }
+  }
+  return z;
+}
+
 int format_precision(FloatFormat f) {
   switch (f) {
   case FloatFormat::F16:

@@ -38,6 +38,9 @@ int format_max_exponent(FloatFormat f);
 std::optional<mpz_class> round_integer_to_format(const mpz_class& z, FloatFormat format,
                                                  RoundKind rounding);
 
+// A rational rounded to an integer by `rounding` (floor, ceil, trunc, nearest-even).
+mpz_class round_rational(const mpq_class& q, RoundKind rounding);
+
 // An integer comparison of two values of width `w`.
 bool eval_icmp(CmpKind kind, bool is_signed, uint32_t w, uint64_t a, uint64_t b);
 
