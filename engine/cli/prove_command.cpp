@@ -19,6 +19,7 @@
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"
+#include "engine/emulate/counterexample_run.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
@@ -129,6 +130,7 @@ int run_prove(const ProveArgs& args) {
       }
       o.fallback = smt::make_z3_fallback(args.z3_timeout_ms, z3);
     }
+    o.execute_counterexample = emulate::execute_counterexample;
     return prove::prove_pair_entry(e, kernels, o);
   };
   request.info.command = "prove";

@@ -40,6 +40,11 @@ struct Counterexample {
   std::string reference_expr;
   std::string optimized_expr;
   bool confirmed = false; // checked by exact (or interval) evaluation
+  // What each kernel stores at this input on the bit-exact emulator (IEEE arithmetic), beside
+  // the values over the reals above; empty when not executed, with the reason in device_note.
+  std::string reference_device;
+  std::string optimized_device;
+  std::string device_note;
 };
 
 // The element type of a compared output array: declared in the manifest ("type"), and as

@@ -73,6 +73,7 @@ json to_json(const EntryResult& r) {
   }
   if (r.counterexample) {
     const auto& c = *r.counterexample;
+    auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
     json inputs = json::object();
     for (const auto& [k, v] : c.inputs)
       inputs[k] = v;
@@ -82,7 +83,10 @@ json to_json(const EntryResult& r) {
                            {"optimized_value", c.optimized_value},
                            {"reference_expr", c.reference_expr},
                            {"optimized_expr", c.optimized_expr},
-                           {"confirmed", c.confirmed}};
+                           {"confirmed", c.confirmed},
+                           {"reference_device", or_null(c.reference_device)},
+                           {"optimized_device", or_null(c.optimized_device)},
+                           {"device_note", or_null(c.device_note)}};
   } else {
     j["counterexample"] = nullptr;
   }

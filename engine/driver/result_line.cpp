@@ -69,6 +69,10 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
       inputs += fmt::format("{}{}={}", shown > 1 ? ", " : "", k, v);
     }
     out << fmt::format("    {}counterexample: {} (every other input 0){}\n", dim, inputs, off);
+    if (!c.reference_device.empty())
+      out << fmt::format("    {}run on the emulator (IEEE arithmetic): {} stores {} (reference) vs "
+                         "{} (optimized){}\n",
+                         dim, c.element, c.reference_device, c.optimized_device, off);
   }
 }
 

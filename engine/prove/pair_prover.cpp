@@ -871,6 +871,8 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
 
   if (result.elements.not_equivalent > 0) {
     result.verdict = Verdict::NotEquivalent;
+    if (options.execute_counterexample && result.counterexample->confirmed)
+      options.execute_counterexample(entry, *result.counterexample);
     const auto& c = *result.counterexample;
     result.detail = fmt::format("{} differs: {} (reference) vs {} (optimized)", c.element,
                                 c.reference_value, c.optimized_value);

@@ -65,8 +65,11 @@ struct ProveOptions {
   const rules::RuleLibrary* rules = nullptr;
   bool saturate = true;
   SaturationLimits saturation;
-  bool explanations = false;   // record the e-graph's proof forest (volta-eg explain)
-  FallbackProver fallback;     // may be empty
+  bool explanations = false; // record the e-graph's proof forest (volta-eg explain)
+  FallbackProver fallback;   // may be empty
+  // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
+  // above this layer) and fills what each kernel stores there; may be empty.
+  std::function<void(const launch::ManifestEntry&, driver::Counterexample&)> execute_counterexample;
   ProofCache* cache = nullptr; // may be null
   std::atomic<bool>* cancel = nullptr;
 };

@@ -1,0 +1,134 @@
+#include "engine/emulate/counterexample_run.hpp"
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "engine/emulate/emulator.hpp"
+#include "engine/exec/run_kernel.hpp"
+#include "engine/symbolic/rational.hpp"
+
+namespace volta::emulate {
+
+namespace {
+
+// "A[31]" -> ("A", 31); "A[3]:b32" -> ("A", 3), integer view.
+struct InputName {
+  std::string array;
+  uint64_t index = 0;
+  bool integer_view = false;
+};
+
+std::optional<InputName> parse_input_name(const std::string& s) {
+  const auto open = s.find('['), close = s.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open)
+    return std::nullopt;
+  InputName n;
+  n.array = s.substr(0, open);
+  try {
+    n.index = std::stoull(s.substr(open + 1, close - open - 1));
+  } catch (...) {
+    return std::nullopt;
+  }
+  n.integer_view = s.find(":b", close) != std::string::npos;
+  return n;
+}
+
+std::map<std::string, ElemType> declared_types(const launch::KernelConfig& config) {
+  std::map<std::string, ElemType> types;
+  for (const auto& a : config.arrays) {
+    if (a.type == launch::ElemType::Unknown)
+      continue;
+    if (auto t = parse_elem_type(launch::to_string(a.type)))
+      types[a.name] = *t;
+  }
+  return types;
+}
+
+// The inputs of one kernel at the counterexample: listed elements set, every other input 0.
+std::optional<std::string> make_inputs(const launch::KernelConfig& config,
+                                       const driver::Counterexample& c, Inputs& in) {
+  const auto types = declared_types(config);
+  in = random_inputs(config, 0, types);
+  for (auto& [name, bytes] : in.arrays) {
+    const launch::ArraySpec* a = config.find_array(name);
+    if (a && a->kind != launch::ArrayKind::Index)
+      std::fill(bytes.begin(), bytes.end(), uint8_t{0});
+  }
+  for (auto& [name, value] : in.symbols)
+    value = 0;
+  for (const auto& [name, text] : c.inputs) {
+    auto q = symbolic::parse_rational(text);
+    if (!q)
+      return fmt::format("the input {} = {} is not a number", name, text);
+    const auto parsed = parse_input_name(name);
+    if (!parsed) { // a symbolic parameter
+      in.symbols[name] = symbolic::to_double(*q);
+      continue;
+    }
+    const launch::ArraySpec* a = config.find_array(parsed->array);
+    auto it = in.arrays.find(parsed->array);
+    if (!a || it == in.arrays.end() || (parsed->index + 1) * a->elem_width > it->second.size())
+      return fmt::format("the input {} is not an element of this kernel's arrays", name);
+    uint8_t* at = it->second.data() + parsed->index * a->elem_width;
+    if (parsed->integer_view) {
+      mpz_class z = q->get_num() % (mpz_class(1) << (8 * a->elem_width));
+      if (z < 0)
+        z += mpz_class(1) << (8 * a->elem_width);
+      uint64_t bits = 0;
+      mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, z.get_mpz_t());
+      std::memcpy(at, &bits, a->elem_width);
+    } else {
+      const auto t = types.count(a->name) ? types.at(a->name) : default_elem_type(*a);
+      write_element(t, symbolic::to_double(*q), at);
+    }
+  }
+  return std::nullopt;
+}
+
+// What the kernel of `config` stores at `element` ("C[31]") at the counterexample, or why not.
+std::variant<std::string, std::string> run_side(const launch::KernelConfig& config,
+                                                const driver::Counterexample& c) {
+  const auto element = parse_input_name(c.element);
+  if (!element)
+    return std::variant<std::string, std::string>(std::in_place_index<1>, "no element to read");
+  Inputs in;
+  if (auto why = make_inputs(config, c, in))
+    return std::variant<std::string, std::string>(std::in_place_index<1>, *why);
+  const auto loaded = exec::load_kernel(config.ptx_path, config.entry);
+  if (!loaded.kernel)
+    return std::variant<std::string, std::string>(std::in_place_index<1>, "the PTX does not load");
+  const EmulationResult r = emulate(loaded.kernel->program, config, in);
+  if (!r.ok())
+    return std::variant<std::string, std::string>(std::in_place_index<1>, r.error->text());
+  const ArrayContents* a = r.find(element->array);
+  if (!a || element->index >= a->len)
+    return std::variant<std::string, std::string>(std::in_place_index<1>,
+                                                  "the element is not an output");
+  if (!a->written[element->index])
+    return std::variant<std::string, std::string>(std::in_place_index<0>, "nothing (not written)");
+  const std::string_view type = to_string(a->type);
+  const double v = a->value(element->index);
+  const bool is_float_type = type[0] == 'f' || type == "bf16";
+  const std::string value = is_float_type ? fmt::format("{:.9g}", v)
+                            : type[0] == 's'
+                                ? fmt::format("{}", static_cast<long long>(v))
+                                : fmt::format("{}", static_cast<unsigned long long>(v));
+  return std::variant<std::string, std::string>(std::in_place_index<0>,
+                                                fmt::format("{} ({})", value, type));
+}
+
+} // namespace
+
+void execute_counterexample(const launch::ManifestEntry& entry, driver::Counterexample& c) {
+  const auto ref = run_side(entry.reference, c);
+  const auto opt = run_side(entry.optimized, c);
+  if (ref.index() == 1 || opt.index() == 1) {
+    c.device_note = fmt::format("not run on the emulator: {}",
+                                ref.index() == 1 ? std::get<1>(ref) : std::get<1>(opt));
+    return;
+  }
+  c.reference_device = std::get<0>(ref);
+  c.optimized_device = std::get<0>(opt);
+}
+
+} // namespace volta::emulate
