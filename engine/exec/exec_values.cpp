@@ -930,6 +930,17 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     }
     b_.set_stream(&streams_[t]);
     if (!is_float(dst) && !is_float(src)) {
+      if (!v.symbolic()) {
+        // Concrete (addresses, indices: the hot case): the same semantics without nodes.
+        const auto r =
+            in.sat ? symbolic::eval_bitop(BitOpKind::ExtSat, dt, sw | (st.is_signed ? 0x100u : 0u),
+                                          v.bits, 0, 0, 0)
+                   : symbolic::eval_bitop(BitOpKind::Ext,
+                                          symbolic::IntType{dt.width_code, st.is_signed}, sw,
+                                          v.bits, 0, 0, 0);
+        set_dst(in.dsts[0], t, Value{*r, 0});
+        continue;
+      }
       const ExprId x = int_view(v, src);
       const ExprId r =
           in.sat ? b_.intop(BitOpKind::ExtSat, dt, x, 0, 0, 0, sw | (st.is_signed ? 0x100u : 0u))
