@@ -17,13 +17,8 @@ using symbolic::Op;
 
 namespace {
 
-uint64_t mask_bits(uint32_t w) {
-  return w >= 64 ? ~uint64_t{0} : (uint64_t{1} << w) - 1;
-}
-
-int64_t sext(uint64_t v, uint32_t w) {
-  return w >= 64 ? static_cast<int64_t>(v) : static_cast<int64_t>(v << (64 - w)) >> (64 - w);
-}
+using symbolic::sign_extend;
+using symbolic::width_mask;
 
 uint32_t type_width(ValType t) {
   return width_of(t) == 0 ? 32 : width_of(t);
@@ -32,14 +27,14 @@ uint32_t type_width(ValType t) {
 // The signed 128-bit product, for mul.hi / mul.wide.
 __int128 product(uint64_t a, uint64_t b, uint32_t w, bool sign) {
   if (sign)
-    return static_cast<__int128>(sext(a, w)) * static_cast<__int128>(sext(b, w));
-  return static_cast<__int128>(static_cast<unsigned __int128>(a & mask_bits(w)) *
-                               (b & mask_bits(w)));
+    return static_cast<__int128>(sign_extend(a, w)) * static_cast<__int128>(sign_extend(b, w));
+  return static_cast<__int128>(static_cast<unsigned __int128>(a & width_mask(w)) *
+                               (b & width_mask(w)));
 }
 
 bool compare_int(uint8_t cmp, uint64_t a, uint64_t b, uint32_t w, bool sign) {
-  const int64_t sa = sext(a, w), sb = sext(b, w);
-  const uint64_t ua = a & mask_bits(w), ub = b & mask_bits(w);
+  const int64_t sa = sign_extend(a, w), sb = sign_extend(b, w);
+  const uint64_t ua = a & width_mask(w), ub = b & width_mask(w);
   switch (static_cast<ptx::CmpOp>(cmp)) {
   case ptx::CmpOp::Eq:
     return ua == ub;
@@ -76,6 +71,62 @@ bool combine(uint8_t bool_op, bool a, bool c) {
     return a != c;
   default:
     return a;
+  }
+}
+
+// The int_semantics operation of an integer instruction other than the ring operations.
+std::optional<BitOpKind> concrete_kind(XOp op) {
+  switch (op) {
+  case XOp::IMulHi:
+  case XOp::IMadHi:
+    return BitOpKind::MulHi;
+  case XOp::IMul24Lo:
+  case XOp::IMad24Lo:
+    return BitOpKind::Mul24Lo;
+  case XOp::IDiv:
+    return BitOpKind::Div;
+  case XOp::IRem:
+    return BitOpKind::Rem;
+  case XOp::IAbs:
+    return BitOpKind::Abs;
+  case XOp::IMin:
+    return BitOpKind::Min;
+  case XOp::IMax:
+    return BitOpKind::Max;
+  case XOp::And:
+    return BitOpKind::And;
+  case XOp::Or:
+    return BitOpKind::Or;
+  case XOp::Xor:
+    return BitOpKind::Xor;
+  case XOp::CNot:
+    return BitOpKind::CNot;
+  case XOp::Shl:
+    return BitOpKind::Shl;
+  case XOp::Shr:
+    return BitOpKind::Shr;
+  case XOp::Popc:
+    return BitOpKind::Popc;
+  case XOp::Clz:
+    return BitOpKind::Clz;
+  case XOp::Brev:
+    return BitOpKind::Brev;
+  case XOp::Bfe:
+    return BitOpKind::Bfe;
+  case XOp::Bfi:
+    return BitOpKind::Bfi;
+  case XOp::Prmt:
+    return BitOpKind::Prmt;
+  case XOp::Lop3:
+    return BitOpKind::Lop3;
+  case XOp::ShfL:
+    return BitOpKind::ShfL;
+  case XOp::ShfR:
+    return BitOpKind::ShfR;
+  case XOp::Sad:
+    return BitOpKind::Sad;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -119,7 +170,6 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t width = in.type == ValType::Pred ? 1 : type_width(in.type);
   const bool sign = is_signed(in.type);
-  const uint64_t wmask = mask_bits(width);
   const size_t nsrc = in.srcs.size();
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
@@ -162,6 +212,8 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
     const uint64_t a = v[0].bits, b = v[1].bits, c = v[2].bits;
     uint64_t r = 0;
     uint32_t result_width = width;
+    // The ring operations inline (the hot case: index arithmetic); everything else by the one
+    // exact semantics the symbolic model folds and evaluates with (int_semantics.cpp).
     switch (in.op) {
     case XOp::IAdd:
     case XOp::ISub:
@@ -175,9 +227,6 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
     case XOp::IMulLo:
       r = a * b;
       break;
-    case XOp::IMulHi:
-      r = static_cast<uint64_t>(product(a, b, width, sign) >> width);
-      break;
     case XOp::IMulWide:
       r = static_cast<uint64_t>(product(a, b, width, sign));
       result_width = 2 * width;
@@ -185,164 +234,40 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
     case XOp::IMadLo:
       r = a * b + c;
       break;
-    case XOp::IMadHi:
-      r = static_cast<uint64_t>(product(a, b, width, sign) >> width) + c;
-      break;
     case XOp::IMadWide:
       r = static_cast<uint64_t>(product(a, b, width, sign)) + c;
       result_width = 2 * width;
       break;
-    case XOp::IMul24Lo:
-    case XOp::IMad24Lo: {
-      // The low 24 bits of each operand, sign-extended only for signed types.
-      const int64_t x = sign ? sext(a, 24) : static_cast<int64_t>(a & 0xffffff);
-      const int64_t y = sign ? sext(b, 24) : static_cast<int64_t>(b & 0xffffff);
-      r = static_cast<uint64_t>(x * y) + (in.op == XOp::IMad24Lo ? c : 0);
-      break;
-    }
-    case XOp::IDiv:
-    case XOp::IRem: {
-      if ((b & wmask) == 0) {
-        fail(Verdict::Unsupported, "division by zero",
-             fmt::format("integer division by zero in '{}' (PTX line {})", in.text, in.line), t);
-        return;
-      }
-      if (sign) {
-        const int64_t x = sext(a, width), y = sext(b, width);
-        if (y == -1) {
-          r = in.op == XOp::IDiv ? static_cast<uint64_t>(-x) : 0; // wraps like the hardware
-        } else {
-          r = static_cast<uint64_t>(in.op == XOp::IDiv ? x / y : x % y);
-        }
-      } else {
-        r = in.op == XOp::IDiv ? (a & wmask) / (b & wmask) : (a & wmask) % (b & wmask);
-      }
-      break;
-    }
-    case XOp::IAbs:
-      r = static_cast<uint64_t>(std::abs(sext(a, width)));
-      break;
     case XOp::INeg:
-      r = static_cast<uint64_t>(-sext(a, width));
-      break;
-    case XOp::IMin:
-      r = sign ? static_cast<uint64_t>(std::min(sext(a, width), sext(b, width)))
-               : std::min(a & wmask, b & wmask);
-      break;
-    case XOp::IMax:
-      r = sign ? static_cast<uint64_t>(std::max(sext(a, width), sext(b, width)))
-               : std::max(a & wmask, b & wmask);
-      break;
-    case XOp::And:
-      r = a & b;
-      break;
-    case XOp::Or:
-      r = a | b;
-      break;
-    case XOp::Xor:
-      r = a ^ b;
+      r = static_cast<uint64_t>(-sign_extend(a, width));
       break;
     case XOp::Not:
       r = in.type == ValType::Pred ? (~a & 1u) : ~a;
       break;
-    case XOp::CNot:
-      r = (a & wmask) == 0 ? 1 : 0;
-      break;
-    case XOp::Shl: {
-      const uint64_t n = b & 0xffffffffu;
-      r = n >= width ? 0 : a << n;
-      break;
-    }
-    case XOp::Shr: {
-      const uint64_t n = b & 0xffffffffu;
-      if (sign) {
-        r = static_cast<uint64_t>(sext(a, width) >> std::min<uint64_t>(n, width - 1));
-      } else {
-        r = n >= width ? 0 : (a & wmask) >> n;
+    default: {
+      const auto kind = concrete_kind(in.op);
+      if (!kind)
+        break;
+      const symbolic::IntType type = symbolic::IntType::of_width(width, sign);
+      uint64_t d = v[3].bits;
+      if (in.op == XOp::ShfL || in.op == XOp::ShfR)
+        d = in.text.find(".wrap") != std::string::npos ? 1 : 0;
+      const auto x = symbolic::eval_bitop(*kind, type, width, a, b, c, d);
+      if (!x) { // the only undefined case: division by zero
+        fail(Verdict::Unsupported, "division by zero",
+             fmt::format("integer division by zero in '{}' (PTX line {})", in.text, in.line), t);
+        return;
       }
+      r = *x;
+      // The mad forms add their third operand; counts are u32 whatever the operand width.
+      if (in.op == XOp::IMadHi || in.op == XOp::IMad24Lo)
+        r += c;
+      if (in.op == XOp::Popc || in.op == XOp::Clz)
+        result_width = 32;
       break;
     }
-    case XOp::Popc:
-      r = static_cast<uint64_t>(std::popcount(a & wmask));
-      result_width = 32;
-      break;
-    case XOp::Clz:
-      r = static_cast<uint64_t>(std::countl_zero(a & wmask) - (64 - width));
-      result_width = 32;
-      break;
-    case XOp::Brev: {
-      uint64_t x = a & wmask, y = 0;
-      for (uint32_t i = 0; i < width; ++i)
-        y |= ((x >> i) & 1u) << (width - 1 - i);
-      r = y;
-      break;
     }
-    case XOp::Bfe: {
-      // PTX: d[i] = (i < len && pos + i <= msb) ? a[pos + i] : sbit, where sbit is 0 for
-      // unsigned types and a[min(pos + len - 1, msb)] for signed ones (0 when len is 0).
-      const uint32_t pos = static_cast<uint32_t>(b & 0xff), len = static_cast<uint32_t>(c & 0xff);
-      const uint64_t x = a & wmask;
-      const uint64_t sbit = (sign && len > 0) ? (x >> std::min(pos + len - 1, width - 1)) & 1u : 0;
-      uint64_t field = 0;
-      for (uint32_t i = 0; i < width; ++i) {
-        const uint64_t bit = (i < len && pos + i < width) ? (x >> (pos + i)) & 1u : sbit;
-        field |= bit << i;
-      }
-      r = field;
-      break;
-    }
-    case XOp::Bfi: {
-      const uint64_t pos = v[2].bits & 0xff, len = v[3].bits & 0xff;
-      uint64_t x = b;
-      for (uint64_t i = 0; i < len && pos + i < width; ++i) {
-        const uint64_t bit = (a >> i) & 1u;
-        x = (x & ~(uint64_t{1} << (pos + i))) | (bit << (pos + i));
-      }
-      r = x;
-      break;
-    }
-    case XOp::Prmt: {
-      const uint64_t bytes = (a & 0xffffffffu) | (b & 0xffffffffu) << 32;
-      uint64_t x = 0;
-      for (int i = 0; i < 4; ++i) {
-        const uint32_t sel = static_cast<uint32_t>(c >> (4 * i)) & 0xf;
-        uint8_t byte = static_cast<uint8_t>(bytes >> (8 * (sel & 7)));
-        if (sel & 8)
-          byte = (byte & 0x80) ? 0xff : 0;
-        x |= uint64_t{byte} << (8 * i);
-      }
-      r = x;
-      break;
-    }
-    case XOp::Lop3: {
-      const uint64_t lut = v[3].bits & 0xff;
-      uint64_t x = 0;
-      for (uint32_t i = 0; i < width; ++i) {
-        const uint32_t idx =
-            static_cast<uint32_t>(((a >> i) & 1u) << 2 | ((b >> i) & 1u) << 1 | ((c >> i) & 1u));
-        x |= ((lut >> idx) & 1u) << i;
-      }
-      r = x;
-      break;
-    }
-    case XOp::ShfL:
-    case XOp::ShfR: {
-      const uint64_t n = std::min<uint64_t>(c & 0xffffffffu, 32); // .clamp; .wrap masks
-      const uint64_t n_eff = in.text.find(".wrap") != std::string::npos ? (c & 31) : n;
-      const uint64_t joined = (a & 0xffffffffu) | (b & 0xffffffffu) << 32;
-      r = in.op == XOp::ShfL ? (joined << n_eff) >> 32 : joined >> n_eff;
-      break;
-    }
-    case XOp::Sad: {
-      const int64_t x = sign ? sext(a, width) : static_cast<int64_t>(a & wmask);
-      const int64_t y = sign ? sext(b, width) : static_cast<int64_t>(b & wmask);
-      r = static_cast<uint64_t>(x > y ? x - y : y - x) + c;
-      break;
-    }
-    default:
-      break;
-    }
-    set_dst(in.dsts[0], t, Value{r & mask_bits(result_width), 0});
+    set_dst(in.dsts[0], t, Value{r & width_mask(result_width), 0});
   }
 }
 
@@ -772,7 +697,7 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
       if (is_float(in.type) && in.type == ValType::F32) {
         bits = on ? 0x3F800000u : 0;
       } else {
-        bits = on ? mask_bits(type_width(in.type)) : 0;
+        bits = on ? width_mask(type_width(in.type)) : 0;
       }
       set_dst(in.dsts[0], t, Value{bits, 0});
       continue;
@@ -832,7 +757,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       if (!symbolic) {
         uint64_t bits = 0;
         for (uint32_t i = 0; i < parts; ++i)
-          bits |= (vs[i].bits & mask_bits(part_width)) << (i * part_width);
+          bits |= (vs[i].bits & width_mask(part_width)) << (i * part_width);
         set_dst(in.dsts[0], t, Value{bits, 0});
         continue;
       }
@@ -840,7 +765,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       std::vector<ExprId> level(parts);
       for (uint32_t i = 0; i < parts; ++i) {
         level[i] = vs[i].symbolic() ? vs[i].node
-                                    : ctx_.store.raw_bits(vs[i].bits & mask_bits(part_width),
+                                    : ctx_.store.raw_bits(vs[i].bits & width_mask(part_width),
                                                           static_cast<int>(part_width));
       }
       uint32_t pw = part_width;
@@ -864,7 +789,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       for (uint32_t i = 0; i < parts; ++i) {
         if (!v.symbolic()) {
           set_dst(in.dsts[i], t,
-                  Value{(v.bits >> (i * part_width)) & mask_bits(part_width), 0, v.fl});
+                  Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl});
         } else if (v.node == ctx_.undef) {
           set_dst(in.dsts[i], t, Value{0, ctx_.undef});
         } else {
@@ -885,7 +810,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
           width == 32) {
         v.bits = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(v.bits)));
       }
-      v.bits &= mask_bits(width);
+      v.bits &= width_mask(width);
     }
     set_dst(in.dsts[0], t, v);
   }

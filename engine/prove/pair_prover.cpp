@@ -449,7 +449,7 @@ private:
       c.element = element;
       // A point that gives an element's real and integer views independent values is not an
       // input a GPU can be given (docs/semantics.md, "Inputs have two views").
-      c.confirmed = certainly_different(a, b) && !views_conflict(point, leaves);
+      c.confirmed = certainly_different(a, b) && !views_conflict(leaves);
       c.reference_value = a.to_string();
       c.optimized_value = b.to_string();
       c.reference_expr = symbolic::to_sexpr(store_, ref, 600);
@@ -497,8 +497,7 @@ private:
 
   // Do the leaves hold two views (real and integer, or two widths) of one input element? A
   // point gives them independent values, which no GPU input can have.
-  bool views_conflict(const Assignment& point, const std::vector<ExprId>& leaves) const {
-    (void)point;
+  bool views_conflict(const std::vector<ExprId>& leaves) const {
     std::map<std::pair<uint32_t, uint32_t>, int> views;
     for (ExprId leaf : leaves) {
       const symbolic::Node& n = store_.node(leaf);
