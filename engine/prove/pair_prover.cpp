@@ -137,9 +137,13 @@ public:
       out.counterexample = std::move(cex);
       return out;
     }
-    // Outside the decided class (max of shifted values, sqrt, selects): the rule library.
+    // Outside the decided class (max of shifted values, sqrt, selects): the rule library. Its
+    // rules are identities over the reals; integer elements (the ring operations share `+` and
+    // `*` in the e-graph, sound for canonical forms over Z) never go through it.
     std::string saturation_note;
-    if (undefined_reason.empty() && options_.saturate) {
+    const bool integer_element = symbolic::kind_of(store_, ref) == symbolic::ValueKind::Int ||
+                                 symbolic::kind_of(store_, opt) == symbolic::ValueKind::Int;
+    if (undefined_reason.empty() && options_.saturate && !integer_element) {
       const SharedEgraph::Saturation sat =
           egraph_.saturate(r, o, options_.saturation, options_.cancel);
       if (sat.equal) {
