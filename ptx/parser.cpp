@@ -8,6 +8,7 @@
 // an explicit stack, so hostile input cannot exhaust the stack.
 #include "ptx/parser.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -92,6 +93,36 @@ struct WordInfo {
   int8_t bool_op = -1;
   uint8_t vector = 0;
 };
+
+// Every opcode of the PTX ISA (up to 9.x), sorted. A word outside it is not PTX (a typo, or an
+// instruction of a newer ISA): it is refused where it is written, rather than parsed and left
+// to fail as UNSUPPORTED when the kernel runs.
+constexpr std::array kPtxOpcodes = {
+    "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar",
+    "barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call",
+    "clusterlaunchcontrol", "clz", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
+    "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns", "getctarank",
+    "griddepcontrol", "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2", "lop3", "mad",
+    "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov",
+    "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc",
+    "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret", "rsqrt", "sad", "selp",
+    "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin", "slct", "sqrt", "st",
+    "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld", "suq", "sured", "sust",
+    "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap", "txq", "vabsdiff",
+    "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax",
+    "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset", "vset2", "vset4", "vshl", "vshr",
+    "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
+};
+
+bool is_ptx_opcode(std::string_view name) {
+  return std::binary_search(kPtxOpcodes.begin(), kPtxOpcodes.end(), name);
+}
+
+// The newest PTX ISA and target this parser knows; newer ones get a warning (they may use
+// instructions it refuses).
+constexpr uint32_t kNewestVersionMajor = 9;
+constexpr uint32_t kNewestVersionMinor = 3;
+constexpr uint32_t kNewestSm = 121;
 
 struct Tables {
   StaticMap<WordInfo, 256> words;
@@ -537,6 +568,12 @@ private:
     }
     module_.version_major = static_cast<uint32_t>(major);
     module_.version_minor = static_cast<uint32_t>(minor);
+    if (major > kNewestVersionMajor || (major == kNewestVersionMajor && minor > kNewestVersionMinor)) {
+      report(Severity::Warning, cur_.loc, cur_.offset,
+             "PTX ISA " + std::string(v) + " is newer than the newest this tool knows (" +
+                 std::to_string(kNewestVersionMajor) + "." + std::to_string(kNewestVersionMinor) +
+                 "): instructions added since are refused");
+    }
     advance();
     return true;
   }
@@ -563,10 +600,27 @@ private:
         return fail_expected("a target name such as sm_80");
       }
       module_.targets.emplace_back(cur_.text);
+      warn_if_newer_target();
       advance();
       if (!accept(TokenKind::Comma)) {
         return true;
       }
+    }
+  }
+
+  // sm_NNN (with an optional a/f suffix) above the newest known architecture.
+  void warn_if_newer_target() {
+    const std::string_view t = cur_.text;
+    if (t.substr(0, 3) != "sm_")
+      return;
+    uint32_t number = 0;
+    size_t i = 3;
+    for (; i < t.size() && i < 8 && t[i] >= '0' && t[i] <= '9'; ++i)
+      number = number * 10 + static_cast<uint32_t>(t[i] - '0');
+    if (i > 3 && number > kNewestSm) {
+      report(Severity::Warning, cur_.loc, cur_.offset,
+             "target " + quote(t) + " is newer than the newest this tool knows (sm_" +
+                 std::to_string(kNewestSm) + ")");
     }
   }
 
@@ -1255,6 +1309,11 @@ private:
     ins.opcode_name.assign(name);
     const Tables& t = tables();
     const Opcode* op = t.opcodes.find(name);
+    if (op == nullptr && !is_ptx_opcode(name)) {
+      return fail("unknown instruction " + quote(name) + " (not an opcode of PTX ISA " +
+                  std::to_string(kNewestVersionMajor) + "." +
+                  std::to_string(kNewestVersionMinor) + " or older that this tool knows)");
+    }
     ins.opcode = op != nullptr ? *op : Opcode::Other;
     const bool compares = ins.opcode == Opcode::Setp || ins.opcode == Opcode::Set;
 

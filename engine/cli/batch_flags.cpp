@@ -17,7 +17,9 @@ void BatchFlags::add_to(CLI::App& app) {
   app.add_option("--shard", shard,
                  "run shard I of N (0 <= I < N): every N-th selected entry, starting at the I-th");
   app.add_option("-j,--jobs", jobs, "entries run in parallel")->capture_default_str();
-  app.add_option("--report", reports.json, "write the JSON report here (docs/report-schema.md)");
+  app.add_option("--report", reports.json,
+                 "write the JSON report here (docs/report-schema.md); '-': to stdout, and "
+                 "everything else to stderr");
   app.add_option("--junit", reports.junit,
                  "write a JUnit XML report here (one test case per entry)");
   app.add_option("--sarif", reports.sarif,
@@ -31,6 +33,15 @@ void BatchFlags::add_to(CLI::App& app) {
       "executed thread-instructions per kernel; past it the entry ends UNKNOWN (0: none)");
   app.add_option("--color", color, "ANSI colors: auto (a terminal), always or never")
       ->capture_default_str();
+  app.add_flag("-q,--quiet", quiet, "print no result lines and no summary (errors only)");
+  app.add_flag("--no-progress", no_progress,
+               "no live progress line on a terminal (result lines still print)");
+}
+
+std::ostream* BatchFlags::human_output() const {
+  if (quiet)
+    return nullptr;
+  return reports.json == "-" ? &std::cerr : &std::cout;
 }
 
 std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) const {
@@ -78,9 +89,18 @@ std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) cons
     error = "--filter: needs --batch";
     return std::nullopt;
   }
-  options.progress = &std::cout;
-  options.terminal = stdout_is_terminal();
-  options.color = use_color(color);
+  if (reports.json == "-" && (reports.junit == "-" || reports.sarif == "-")) {
+    error = "only --report may write to stdout ('-')";
+    return std::nullopt;
+  }
+  if (reports.junit == "-" || reports.sarif == "-") {
+    error = "--junit/--sarif: '-' (stdout) is for --report only; give a file";
+    return std::nullopt;
+  }
+  options.progress = human_output();
+  const int fd = options.progress == &std::cerr ? STDERR_FILENO : STDOUT_FILENO;
+  options.terminal = !no_progress && is_smart_terminal(fd);
+  options.color = use_color(color, fd);
   return options;
 }
 
@@ -94,17 +114,23 @@ bool stdout_is_terminal() {
   return isatty(STDOUT_FILENO) != 0;
 }
 
-bool use_color(const std::string& mode) {
+bool is_smart_terminal(int fd) {
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string(term) == "dumb")
+    return false;
+  return isatty(fd) != 0;
+}
+
+bool use_color(const std::string& mode, int fd) {
   if (mode == "always")
     return true;
   if (mode == "never")
     return false;
-  if (std::getenv("NO_COLOR") != nullptr)
+  // no-color.org: "when present and not an empty string".
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0')
     return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::string(term) == "dumb")
-    return false;
-  return stdout_is_terminal();
+  return is_smart_terminal(fd);
 }
 
 } // namespace volta::cli

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -28,19 +29,26 @@ struct BatchFlags {
   double max_memory_gib = 0;
   uint64_t max_instructions = 0;
   std::string color = "auto";
+  bool quiet = false;       // no result lines, no summary table (errors still on stderr)
+  bool no_progress = false; // no live progress line, even on a terminal
 
   void add_to(CLI::App& app);
 
-  // The driver's options (progress on stdout); nullopt with `error` ("--shard: ...") when a flag
+  // Where the human-readable output goes: stdout, stderr when the JSON report goes to stdout
+  // (`--report -`), nowhere with --quiet.
+  std::ostream* human_output() const;
+  // The driver's options (progress on human_output()); nullopt with `error` ("--shard: ...") when a flag
   // is invalid.
   std::optional<driver::BatchOptions> resolve(std::string& error) const;
   // The guards and settings as the report's `options` object.
   nlohmann::json options_json() const;
 };
 
-// Whether stdout gets ANSI colors for `--color auto|always|never` (auto: a terminal, and
-// neither NO_COLOR nor TERM=dumb in the environment).
-bool use_color(const std::string& mode);
+// Whether output gets ANSI colors for `--color auto|always|never` (auto: a terminal, NO_COLOR
+// unset or empty (no-color.org), TERM not "dumb"). `fd`: the descriptor the output goes to.
+bool use_color(const std::string& mode, int fd = 1);
 bool stdout_is_terminal();
+// Whether `fd` is a terminal that understands escape codes (not TERM=dumb).
+bool is_smart_terminal(int fd);
 
 } // namespace volta::cli

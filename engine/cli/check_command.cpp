@@ -86,6 +86,7 @@ int run_check(const CheckArgs& args) {
   RunRequest request;
   request.options = *options;
   request.reports = args.common.reports;
+  request.human = args.common.human_output();
   request.runner = [&](const launch::ManifestEntry& e, std::atomic<bool>& cancel) {
     driver::CheckOptions c = check_options;
     c.run.cancel = &cancel;
@@ -97,7 +98,8 @@ int run_check(const CheckArgs& args) {
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(
         args.common, *options, request.info,
-        [](const launch::ManifestEntry& e) { return e.kind == launch::EntryKind::RaceCheck; });
+        [](const launch::ManifestEntry& e) { return e.kind == launch::EntryKind::RaceCheck; },
+        "race_check");
     if (!manifest)
       return kBadInput;
     request.entries = manifest->entries;

@@ -26,7 +26,13 @@ struct KernelFlags {
   uint64_t dyn_shared = 0;
 
   void add_to(CLI::App& app, const std::string& prefix, const std::string& who);
-  bool given() const { return !ptx.empty() || !kernel.empty(); }
+  // Whether any of these flags differs from its default (so that a flag --batch or --pair would
+  // ignore is refused rather than dropped).
+  bool given() const {
+    return !ptx.empty() || !kernel.empty() || block != "1,1,1" || grid != "1,1,1" ||
+           !arrays.empty() || !params.empty() || !globals.empty() || ctas != "first" ||
+           dyn_shared != 0;
+  }
   // The configuration, or nullopt with `error` set ("--ref-block: ...").
   std::optional<launch::KernelConfig> config(const std::string& prefix, std::string& error) const;
 };

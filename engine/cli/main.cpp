@@ -1,18 +1,59 @@
 // volta-eg: equivalence and safety checker for GPU kernels given as PTX.
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <fmt/format.h>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
 #include "engine/driver/tool_version.hpp"
+#include "engine/launch/manifest.hpp"
+
+namespace {
+
+constexpr const char* kFooter = R"(Exit status (every command; docs/cli.md):
+  0    every verdict is the expected one (or EQUIVALENT / RACE_FREE without an expectation)
+  1    some verdict differs from the expected one (UNKNOWN and UNSUPPORTED included)
+  2    bad input: manifest, PTX, flags, a file that cannot be read or written
+  3    internal error (a bug in volta-eg)
+  130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: reports hold the finished entries
+
+Verdicts: EQUIVALENT, NOT_EQUIVALENT, DATA_RACE, RACE_FREE, OUT_OF_BOUNDS, DEADLOCK,
+BARRIER_DIVERGENCE, UNINITIALIZED, UNSUPPORTED, UNKNOWN, ERROR.
+
+Run `volta-eg COMMAND --help` for the flags of a command.)";
+
+// CLI11 answers an unknown command with "A subcommand is required" or with an argument it did
+// not expect; say what was wrong, and what was probably meant.
+bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '\0')
+    return false;
+  const std::string_view word = argv[1];
+  std::vector<std::string_view> names;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    names.push_back(sub->get_name());
+  for (auto name : names) {
+    if (name == word)
+      return false;
+  }
+  std::string message = volta::launch::unknown_key_message(word, names);
+  // "unknown key" is the manifest's word; here it is a command.
+  message.replace(0, std::string_view("unknown key").size(), "unknown command");
+  std::cerr << "volta-eg: error: " << message << "\n";
+  return true;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
       "volta-eg: prove that two GPU kernels (PTX) compute the same outputs over the reals, "
       "or show why not"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("volta-eg ") + volta::driver::kToolVersion);
+  app.set_version_flag("-V,--version", std::string("volta-eg ") + volta::driver::kToolVersion);
+  app.footer(kFooter);
 
   int exit_code = volta::cli::kSuccess;
   volta::cli::register_parse_command(app, exit_code);
@@ -23,6 +64,8 @@ int main(int argc, char** argv) {
   volta::cli::register_explain_command(app, exit_code);
   volta::cli::register_run_command(app, exit_code);
 
+  if (refuse_unknown_command(app, argc, argv))
+    return volta::cli::kBadInput;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,6 @@
 #include "engine/cli/manifest_input.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -13,7 +14,8 @@ namespace volta::cli {
 std::optional<ManifestSelection>
 load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
                         driver::ReportInfo& info,
-                        const std::function<bool(const launch::ManifestEntry&)>& keep) {
+                        const std::function<bool(const launch::ManifestEntry&)>& keep,
+                        const std::string& kept_kind) {
   auto m = launch::read_manifest(flags.batch);
   if (!m.manifest) {
     for (const auto& d : m.diagnostics)
@@ -41,9 +43,31 @@ load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& opt
       return std::nullopt;
     }
   }
+  // An entry with an error has no trustworthy kind: every command reports it.
+  const auto kept = [&](const launch::ManifestEntry* e) {
+    return !keep || !e->error.empty() || keep(*e);
+  };
+  if (keep) {
+    // A command that runs nothing must not pass: `check --filter gemm` on equivalence entries
+    // only. (A shard may be empty; the selection before sharding may not.)
+    driver::BatchOptions unsharded = options;
+    unsharded.shard.reset();
+    const auto all = driver::select_entries(*selection.manifest, unsharded);
+    if (std::none_of(all.begin(), all.end(), kept)) {
+      if (flags.filter.empty()) {
+        std::cerr << fmt::format("{}: error: no {} entry in this manifest ({} entries)\n",
+                                 flags.batch, kept_kind, selection.manifest->entries.size());
+      } else {
+        std::cerr << fmt::format(
+            "volta-eg: error: --filter: \"{}\" selects no {} entry of {} ({} entries match "
+            "the filter)\n",
+            flags.filter, kept_kind, flags.batch, all.size());
+      }
+      return std::nullopt;
+    }
+  }
   for (const auto* e : driver::select_entries(*selection.manifest, options)) {
-    // An entry with an error has no trustworthy kind: every command reports it.
-    if (!keep || !e->error.empty() || keep(*e))
+    if (kept(e))
       selection.entries.push_back(e);
   }
   return selection;

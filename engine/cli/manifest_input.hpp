@@ -19,12 +19,13 @@ struct ManifestSelection {
 };
 
 // Fills `info` (manifest path, digest, filter, shard). `keep`: the entries this command runs
-// (empty: all). Prints the diagnostics and returns nullopt when the manifest is unusable or the
-// filter selects nothing.
+// (empty: all), `kept_kind` their name for messages ("race_check"). Prints the diagnostics and
+// returns nullopt when the manifest is unusable or the filter (or `keep`) selects nothing.
 std::optional<ManifestSelection>
 load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
                         driver::ReportInfo& info,
-                        const std::function<bool(const launch::ManifestEntry&)>& keep = {});
+                        const std::function<bool(const launch::ManifestEntry&)>& keep = {},
+                        const std::string& kept_kind = "");
 
 // One equivalence pair given as a JSON entry object (`--pair FILE`, the manifest's entry schema);
 // nullopt after printing located diagnostics.

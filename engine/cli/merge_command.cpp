@@ -32,6 +32,10 @@ int run_merge(const MergeArgs& args) {
         "volta-eg: error: --color: expected auto, always or never, got \"{}\"\n", args.color);
     return kBadInput;
   }
+  if (auto conflict = report_path_conflict(args.reports, args.inputs); !conflict.empty()) {
+    std::cerr << "volta-eg: error: " << conflict << "\n";
+    return kBadInput;
+  }
   std::vector<driver::LoadedReport> loaded;
   for (const auto& path : args.inputs) {
     std::string error;
@@ -49,8 +53,12 @@ int run_merge(const MergeArgs& args) {
     std::cerr << e << "\n";
   if (!outcome.report)
     return kBadInput;
-  if (!args.quiet)
-    driver::print_summary_table(std::cout, *outcome.report, use_color(args.color));
+  if (!args.quiet) {
+    // With `--report -` stdout holds the JSON alone.
+    const bool to_stderr = args.reports.json == "-";
+    driver::print_summary_table(to_stderr ? std::cerr : std::cout, *outcome.report,
+                                use_color(args.color, to_stderr ? 2 : 1));
+  }
   std::cout.flush();
   if (!write_reports(args.reports, *outcome.report))
     return kBadInput;

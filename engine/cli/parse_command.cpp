@@ -18,8 +18,10 @@ void register_parse_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "parse", "Parse PTX files; print version, target, kernels and an instruction histogram");
   auto files = std::make_shared<std::vector<std::string>>();
+  auto quiet = std::make_shared<bool>(false);
   cmd->add_option("files", *files, "PTX files to parse")->required();
-  cmd->callback([files, &exit_code] {
+  cmd->add_flag("-q,--quiet", *quiet, "print only the diagnostics (the exit status says the rest)");
+  cmd->callback([files, quiet, &exit_code] {
     bool all_parsed = true;
     bool first = true;
     for (const std::string& path : *files) {
@@ -29,6 +31,8 @@ void register_parse_command(CLI::App& app, int& exit_code) {
         all_parsed = false;
         continue;
       }
+      if (*quiet)
+        continue;
       if (!first) {
         std::cout << '\n';
       }

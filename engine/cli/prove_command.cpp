@@ -45,8 +45,20 @@ struct ProveArgs {
 std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   launch::ManifestEntry entry;
   entry.kind = launch::EntryKind::Equivalence;
-  if (!args.pair.empty())
+  if (!args.pair.empty()) {
+    // Flags beside --pair would be ignored without a word.
+    if (args.ref.given() || args.opt.given()) {
+      std::cerr << "volta-eg: error: --pair gives both kernels: it does not combine with "
+                   "--ref-*/--opt-*\n";
+      return std::nullopt;
+    }
+    if (!args.check_arrays.empty()) {
+      std::cerr << "volta-eg: error: --pair gives the compared arrays (\"check_arrays\"): it "
+                   "does not combine with --check-array\n";
+      return std::nullopt;
+    }
     return read_pair_file(args.pair);
+  }
   std::string error;
   auto ref = args.ref.config("ref-", error);
   std::optional<launch::KernelConfig> opt;
@@ -109,6 +121,7 @@ int run_prove(const ProveArgs& args) {
   RunRequest request;
   request.options = *options;
   request.reports = args.common.reports;
+  request.human = args.common.human_output();
   request.cache = cache.get();
   request.runner = [&](const launch::ManifestEntry& e, std::atomic<bool>& cancel) {
     if (e.kind == launch::EntryKind::RaceCheck) {

@@ -1,7 +1,9 @@
 #include "engine/cli/report_outputs.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <fmt/format.h>
+#include <unistd.h>
 #include <fstream>
 #include <iostream>
 
@@ -13,7 +15,9 @@ namespace volta::cli {
 namespace {
 
 bool write_file(const std::string& path, const std::string& text, const char* what) {
-  const std::string temp = path + ".tmp";
+  // Beside the report (rename does not cross file systems), named per process so that two runs
+  // writing the same report do not share a temporary file.
+  const std::string temp = fmt::format("{}.tmp.{}", path, getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     out << text;
@@ -37,12 +41,54 @@ std::string dump(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+// Whether two paths name the same file: the same path once normalized, or (both existing) the
+// same inode, as through a symbolic or hard link.
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec))
+    return true;
+  const fs::path ca = fs::weakly_canonical(a, ec);
+  if (ec)
+    return false;
+  const fs::path cb = fs::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
 } // namespace
+
+std::string report_path_conflict(const ReportPaths& paths, const std::vector<std::string>& inputs) {
+  const std::vector<std::pair<const char*, const std::string*>> outputs = {
+      {"--report", &paths.json}, {"--junit", &paths.junit}, {"--sarif", &paths.sarif}};
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto& [flag, path] = outputs[i];
+    if (path->empty() || *path == "-")
+      continue;
+    for (const auto& input : inputs) {
+      if (!input.empty() && same_file(*path, input)) {
+        return fmt::format("{} {}: this is an input of the run ({}); a report never overwrites "
+                           "an input",
+                           flag, *path, input);
+      }
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const auto& [other_flag, other] = outputs[j];
+      if (!other->empty() && *other != "-" && same_file(*path, *other))
+        return fmt::format("{} and {} name the same file {}", other_flag, flag, *path);
+    }
+  }
+  return "";
+}
 
 bool write_reports(const ReportPaths& paths, const nlohmann::json& report) {
   bool ok = true;
-  if (!paths.json.empty())
+  if (paths.json == "-") {
+    std::cout << dump(report);
+    std::cout.flush();
+    ok &= static_cast<bool>(std::cout);
+  } else if (!paths.json.empty()) {
     ok &= write_file(paths.json, dump(report), "JSON report");
+  }
   if (!paths.junit.empty())
     ok &= write_file(paths.junit, driver::junit_xml(report), "JUnit report");
   if (!paths.sarif.empty())

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace volta::cli {
 
@@ -14,6 +15,10 @@ struct ReportPaths {
   std::string sarif;
   bool any() const { return !json.empty() || !junit.empty() || !sarif.empty(); }
 };
+
+// Empty, or what is wrong when a report would overwrite an input (the manifest, a PTX file: a
+// typo in a CI script must not destroy the sources) or another report of the same run.
+std::string report_path_conflict(const ReportPaths& paths, const std::vector<std::string>& inputs);
 
 // False (with a message on stderr) when a file cannot be written.
 bool write_reports(const ReportPaths& paths, const nlohmann::json& report);

@@ -34,6 +34,7 @@ struct RunArgs {
   std::vector<std::string> types;
   size_t show = 8;
   uint64_t max_instructions = 4'000'000'000ull;
+  bool quiet = false;
 };
 
 // The configuration from the flags, or from the manifest entry named by --filter.
@@ -167,7 +168,8 @@ int write_outputs(const RunArgs& args, const emulate::EmulationResult& r) {
       std::cerr << "volta-eg: error: " << e << "\n";
       return kBadInput;
     }
-    std::cout << fmt::format("wrote {} ({} x {})\n", path, o.len, emulate::to_string(o.type));
+    if (!args.quiet)
+      std::cout << fmt::format("wrote {} ({} x {})\n", path, o.len, emulate::to_string(o.type));
   }
   return kSuccess;
 }
@@ -209,9 +211,12 @@ int run(const RunArgs& args) {
                              r.error->text());
     return r.error->kind == "bad input" ? kBadInput : kMismatch;
   }
-  std::cout << fmt::format("{}: ran {} thread-instructions\n", config->entry, r.instructions);
+  if (!args.quiet)
+    std::cout << fmt::format("{}: ran {} thread-instructions\n", config->entry, r.instructions);
   if (!args.out.empty())
     return write_outputs(args, r);
+  if (args.quiet)
+    return kSuccess;
   for (const auto& o : r.outputs) {
     uint64_t written = 0;
     for (auto w : o.written)
@@ -249,6 +254,7 @@ void register_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--show", args->show, "elements of each output to print")->capture_default_str();
   cmd->add_option("--max-instructions", args->max_instructions,
                   "stop after this many executed instructions (0: no limit)");
+  cmd->add_flag("-q,--quiet", args->quiet, "print nothing but errors (with --out: write the files)");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

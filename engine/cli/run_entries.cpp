@@ -1,8 +1,12 @@
 #include "engine/cli/run_entries.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <fmt/format.h>
 #include <iostream>
+#include <unistd.h>
 
 #include "engine/cli/exit_codes.hpp"
 #include "engine/driver/memory_limit.hpp"
@@ -10,14 +14,91 @@
 
 namespace volta::cli {
 
+namespace {
+
+// The signal number of the first SIGINT/SIGTERM of the batch (0: none). Lock-free, so that the
+// handler may set it.
+std::atomic<int> g_interrupt{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_interrupt(int signal) {
+  // A second signal: the user does not want to wait for the reports.
+  if (g_interrupt.load() != 0)
+    _exit(128 + signal);
+  g_interrupt.store(signal);
+}
+
+// While a batch runs, SIGINT and SIGTERM stop it cooperatively (run_batch starts no further
+// entry and cancels the running ones) so that the finished results are still reported.
+class InterruptHandlers {
+public:
+  InterruptHandlers() {
+    g_interrupt.store(0);
+    install(SIGINT, old_int_, true);
+    install(SIGTERM, old_term_, false);
+  }
+  ~InterruptHandlers() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptHandlers(const InterruptHandlers&) = delete;
+  InterruptHandlers& operator=(const InterruptHandlers&) = delete;
+
+private:
+  static void install(int signal, struct sigaction& old, bool keep_ignored) {
+    sigaction(signal, nullptr, &old);
+    // A shell starts background jobs with SIGINT ignored (`volta-eg ... &` must survive the
+    // Ctrl-C meant for the foreground): keep it so.
+    if (keep_ignored && old.sa_handler == SIG_IGN)
+      return;
+    struct sigaction action {};
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(signal, &action, nullptr);
+  }
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+std::string signal_name(int signal) {
+  if (signal == SIGINT)
+    return "SIGINT";
+  if (signal == SIGTERM)
+    return "SIGTERM";
+  return fmt::format("signal {}", signal);
+}
+
+} // namespace
+
 int run_entries(RunRequest& request) {
+  {
+    std::vector<std::string> inputs = {request.info.manifest};
+    for (const auto* e : request.entries) {
+      for (const auto* k : {&e->reference, &e->optimized, &e->kernel})
+        inputs.push_back(k->ptx_path);
+    }
+    if (auto conflict = report_path_conflict(request.reports, inputs); !conflict.empty()) {
+      std::cerr << "volta-eg: error: " << conflict << "\n";
+      return kBadInput;
+    }
+  }
   if (request.options.max_memory_bytes > 0) {
     const std::string note = driver::install_address_space_limit(request.options.max_memory_bytes);
     if (!note.empty())
       std::cerr << "volta-eg: note: --max-memory: " << note << "\n";
   }
   const auto start = std::chrono::steady_clock::now();
-  auto results = driver::run_batch(request.entries, request.runner, request.options);
+  std::vector<driver::EntryResult> results;
+  {
+    InterruptHandlers handlers;
+    request.options.interrupt = &g_interrupt;
+    results = driver::run_batch(request.entries, request.runner, request.options);
+    request.options.interrupt = nullptr;
+  }
+  const int interrupt = g_interrupt.load();
+  if (interrupt != 0)
+    request.info.interrupted_by = signal_name(interrupt);
   request.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   nlohmann::json report = driver::report_json(results, request.info);
@@ -39,24 +120,40 @@ int run_entries(RunRequest& request) {
                                r.name, r.detail);
     }
   }
-  if (!request.single) {
-    driver::print_summary_table(std::cout, report, request.options.color);
+  if (!request.single && request.human != nullptr) {
+    std::ostream& out = *request.human;
+    driver::print_summary_table(out, report, request.options.color);
     if (request.cache) {
       const auto plural = [](uint64_t n, const char* one, const char* many) {
         return fmt::format("{} {}", n, n == 1 ? one : many);
       };
-      std::cout << "proof cache: " << plural(request.cache->hits(), "hit", "hits") << ", "
+      out << "proof cache: " << plural(request.cache->hits(), "hit", "hits") << ", "
                 << plural(request.cache->stored(), "template stored", "templates stored");
       if (request.cache->ignored() > 0) {
-        std::cout << ", "
+        out << ", "
                   << plural(request.cache->ignored(), "damaged file ignored",
                             "damaged files ignored");
       }
-      std::cout << "\n";
+      out << "\n";
     }
   }
-  std::cout.flush();
-  if (!write_reports(request.reports, report))
+  if (request.human != nullptr)
+    request.human->flush();
+  if (interrupt != 0)
+    report["summary"]["exit_status"] = 128 + interrupt;
+  const bool written = write_reports(request.reports, report);
+  if (interrupt != 0) {
+    size_t not_run = 0;
+    for (const auto& r : results)
+      not_run += r.not_run ? 1 : 0;
+    std::cerr << fmt::format("volta-eg: interrupted by {}: {} of {} entries finished, {} not "
+                             "run{}\n",
+                             signal_name(interrupt), results.size() - not_run, results.size(),
+                             not_run,
+                             request.reports.any() ? "; the reports hold the finished ones" : "");
+    return 128 + interrupt;
+  }
+  if (!written)
     return kBadInput;
   return driver::exit_status(report["results"]);
 }

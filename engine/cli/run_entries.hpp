@@ -2,6 +2,7 @@
 // show them, print the summary table, write the reports, and return the exit status.
 #pragma once
 
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct RunRequest {
   ReportPaths reports;
   bool single = false; // one entry given by flags: no summary table
   driver::DirectoryProofCache* cache = nullptr;
+  std::ostream* human = &std::cout; // summary table; null: --quiet
 };
 
 int run_entries(RunRequest& request);

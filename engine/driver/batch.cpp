@@ -47,6 +47,18 @@ std::string progress_of(const EntryResult& r) {
   return "";
 }
 
+// An entry the batch did not finish because it was interrupted.
+void mark_not_run(EntryResult& r, bool started) {
+  r.verdict = Verdict::Unknown;
+  r.not_run = true;
+  r.guard = "interrupted";
+  r.detail = started ? "not finished: the batch was interrupted while it ran"
+                     : "not run: the batch was interrupted before it started";
+  r.failure.reset();
+  r.failure_kernel.clear();
+  r.counterexample.reset();
+}
+
 // Turns what the engine reported after a guard stopped it into UNKNOWN with the guard's reason.
 // A verdict the engine reached before it noticed the cancellation stands (a counterexample or a
 // race found in time is still a fact).
@@ -66,6 +78,13 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
                    ? fmt::format("memory limit of {} reached (an allocation failed)",
                                  gib(options.max_memory_bytes))
                    : "out of memory (an allocation failed)";
+    return;
+  }
+  if (reason == Watchdog::Reason::Interrupted) {
+    // A verdict reached before the cancellation was noticed stands (as for the other guards);
+    // anything the cancellation cut short is not run. An ERROR from bad input is final too.
+    if (r.verdict == Verdict::Unknown || (r.verdict == Verdict::Error && !r.bad_input))
+      mark_not_run(r, true);
     return;
   }
   if (r.verdict == Verdict::Unknown && reason != Watchdog::Reason::None) {
@@ -124,6 +143,7 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
   limits.seconds = options.timeout_seconds;
   limits.memory_bytes = options.max_memory_bytes;
   limits.resident_bytes = options.resident_bytes;
+  limits.interrupt = options.interrupt;
   Watchdog dog(std::move(limits));
   ProgressDisplay display(options.progress, options.terminal, entries.size(), style);
   const int jobs = std::max(1, options.jobs);
@@ -133,6 +153,12 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
 
   auto run_one = [&](size_t i, bool alone) {
     const auto& entry = *entries[i];
+    if (options.interrupt != nullptr && options.interrupt->load() != 0) {
+      results[i] = empty_result(entry);
+      results[i].index = entry.index;
+      mark_not_run(results[i], false);
+      return;
+    }
     display.started(i, entry.name);
     Watchdog::Entry watch;
     const auto start = Clock::now();

@@ -28,6 +28,9 @@ struct BatchOptions {
   double timeout_seconds = 0;               // per entry; 0: none
   uint64_t max_memory_bytes = 0;            // resident memory of the process; 0: none
   std::function<uint64_t()> resident_bytes; // memory probe (tests); empty: /proc/self/statm
+  // Nonzero (a signal number) once the batch must stop: no entry starts any more, the running
+  // ones are cancelled, and both end as not run. Null: not interruptible.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 // Runs one entry. `cancel` is set (by the watchdog) when the entry must stop: the runner passes

@@ -88,6 +88,9 @@ struct EntryResult {
   // The resource guard that stopped the entry ("time limit", "memory limit", "instruction
   // budget", "term budget"), empty when none did. The verdict is then UNKNOWN.
   std::string guard;
+  // The entry did not finish because the batch was interrupted (SIGINT/SIGTERM): never started,
+  // or cancelled while running. The verdict is then UNKNOWN and `guard` is "interrupted".
+  bool not_run = false;
 
   // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
   bool matches() const {

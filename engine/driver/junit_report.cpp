@@ -82,21 +82,25 @@ std::string junit_xml(const json& report) {
   const json& results = report.at("results");
   const std::string command = report.value("command", "prove");
   std::string manifest = report.value("manifest", "");
-  size_t failures = 0;
+  size_t failures = 0, skipped = 0;
   double seconds = 0;
   for (const auto& r : results) {
-    failures += r.value("match", false) ? 0 : 1;
+    // An entry an interrupt kept from finishing is skipped, not failed.
+    if (r.value("not_run", false))
+      ++skipped;
+    else
+      failures += r.value("match", false) ? 0 : 1;
     seconds += r.value("seconds", 0.0);
   }
   const std::string suite =
       fmt::format("{} {}{}", kToolName, command, manifest.empty() ? "" : " " + manifest);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml += fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
-                     "skipped=\"0\" time=\"{:.3f}\">\n",
-                     xml_escape(suite, true), results.size(), failures, seconds);
+                     "skipped=\"{}\" time=\"{:.3f}\">\n",
+                     xml_escape(suite, true), results.size(), failures, skipped, seconds);
   xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
-                     "skipped=\"0\" time=\"{:.3f}\">\n",
-                     xml_escape(suite, true), results.size(), failures, seconds);
+                     "skipped=\"{}\" time=\"{:.3f}\">\n",
+                     xml_escape(suite, true), results.size(), failures, skipped, seconds);
   xml += "    <properties>\n";
   xml += property("tool", fmt::format("{} {}", kToolName, kToolVersion)).substr(2);
   if (!manifest.empty())
@@ -128,7 +132,10 @@ std::string junit_xml(const json& report) {
       xml += property("cache_hits", std::to_string(r.value("cache_hits", 0)));
     xml += "      </properties>\n";
     const std::string text = entry_text(r);
-    if (!r.value("match", false)) {
+    if (r.value("not_run", false)) {
+      xml += fmt::format("      <skipped message=\"{}\"/>\n",
+                         xml_escape(r.value("detail", "not run"), true));
+    } else if (!r.value("match", false)) {
       const std::string message = fmt::format("verdict {}, expected {}", verdict, expected);
       xml += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
                          xml_escape(message, true), xml_escape(verdict, true),

@@ -40,6 +40,7 @@ json to_json(const EntryResult& r) {
   j["match"] = r.matches();
   j["bad_input"] = r.bad_input;
   j["guard"] = r.guard.empty() ? json(nullptr) : json(r.guard);
+  j["not_run"] = r.not_run;
   j["seconds"] = r.seconds;
   j["phases"] = r.phases;
   j["detail"] = r.detail;
@@ -120,7 +121,7 @@ json to_json(const EntryResult& r) {
 }
 
 json summarize(const json& results, double wall_seconds) {
-  size_t matched = 0, bad_input = 0;
+  size_t matched = 0, bad_input = 0, not_run = 0;
   double seconds = 0;
   uint64_t cache_hits = 0;
   json verdicts = json::object(), guards = json::object();
@@ -129,6 +130,7 @@ json summarize(const json& results, double wall_seconds) {
   for (const auto& r : results) {
     matched += r.value("match", false) ? 1 : 0;
     bad_input += r.value("bad_input", false) ? 1 : 0;
+    not_run += r.value("not_run", false) ? 1 : 0;
     seconds += r.value("seconds", 0.0);
     cache_hits += r.value("cache_hits", uint64_t{0});
     const std::string v = r.value("verdict", "ERROR");
@@ -146,6 +148,7 @@ json summarize(const json& results, double wall_seconds) {
           {"matched", matched},
           {"mismatched", results.size() - matched},
           {"bad_input", bad_input},
+          {"not_run", not_run},
           {"verdicts", verdicts},
           {"guards", guards},
           {"elements", elements},
@@ -178,6 +181,8 @@ json report_json(const std::vector<EntryResult>& results, const ReportInfo& info
   j["shard"] = info.shard ? json{{"index", info.shard->first}, {"count", info.shard->second}}
                           : json(nullptr);
   j["options"] = info.options;
+  j["interrupted"] = !info.interrupted_by.empty();
+  j["interrupt_signal"] = info.interrupted_by.empty() ? json(nullptr) : json(info.interrupted_by);
   json list = json::array();
   for (const auto& r : results)
     list.push_back(to_json(r));

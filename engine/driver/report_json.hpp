@@ -24,6 +24,8 @@ struct ReportInfo {
   std::optional<std::pair<int, int>> shard;          // --shard I/N
   nlohmann::json options = nlohmann::json::object(); // the guards and prover settings used
   double wall_seconds = 0;
+  // The signal that interrupted the batch ("SIGINT", "SIGTERM"); empty: it ran to the end.
+  std::string interrupted_by;
 };
 
 nlohmann::json to_json(const exec::Site& site);

@@ -195,6 +195,19 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
   if (!missing.empty())
     merged["missing_shards"] = missing;
   merged["options"] = first.report.value("options", json::object());
+  // An interrupted shard makes the merged batch interrupted: its not-run entries are in it.
+  merged["interrupted"] = false;
+  merged["interrupt_signal"] = nullptr;
+  for (const auto& in : inputs) {
+    if (in.report.value("interrupted", false)) {
+      merged["interrupted"] = true;
+      merged["interrupt_signal"] = in.report.value("interrupt_signal", json());
+      out.warnings.push_back(fmt::format("{}: warning: this shard was interrupted: its entries "
+                                         "marked not_run did not run",
+                                         in.path));
+      break;
+    }
+  }
   json results = json::array();
   for (auto& [index, entry] : entries)
     results.push_back(std::move(entry.first));

@@ -67,6 +67,10 @@ void Watchdog::loop() {
     if (stop_)
       break;
     const auto now = std::chrono::steady_clock::now();
+    if (limits_.interrupt != nullptr && limits_.interrupt->load() != 0) {
+      for (Entry* e : entries_)
+        e->trip(Reason::Interrupted);
+    }
     if (limits_.seconds > 0) {
       for (Entry* e : entries_) {
         if (now >= e->deadline_)

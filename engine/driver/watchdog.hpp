@@ -1,5 +1,6 @@
 // The per-entry resource guards of a batch, enforced from one background thread:
 //   - time: an entry running longer than `seconds` gets its cancel flag set;
+//   - interrupt: once the interrupt flag is set (SIGINT, SIGTERM), every running entry;
 //   - memory: when the process's resident memory exceeds `memory_bytes`, every running entry gets
 //     its cancel flag set (the batch cannot tell which entry holds the memory; run_batch re-runs
 //     alone those that were not alone, so that the verdict is attributable).
@@ -21,7 +22,7 @@ namespace volta::driver {
 
 class Watchdog {
 public:
-  enum class Reason : int { None = 0, TimeLimit = 1, MemoryLimit = 2 };
+  enum class Reason : int { None = 0, TimeLimit = 1, MemoryLimit = 2, Interrupted = 3 };
 
   struct Limits {
     double seconds = 0;        // per entry; 0: none
@@ -29,6 +30,8 @@ public:
     // How the resident memory is measured (tests substitute their own); empty: /proc/self/statm.
     std::function<uint64_t()> resident_bytes;
     std::chrono::milliseconds period{10}; // how often the limits are checked
+    // Nonzero (the signal number) once SIGINT/SIGTERM arrived: every running entry is cancelled.
+    const std::atomic<int>* interrupt = nullptr;
   };
 
   // What one running entry shares with the watchdog.
@@ -63,7 +66,9 @@ public:
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
-  bool active() const { return limits_.seconds > 0 || limits_.memory_bytes > 0; }
+  bool active() const {
+    return limits_.seconds > 0 || limits_.memory_bytes > 0 || limits_.interrupt != nullptr;
+  }
   const Limits& limits() const { return limits_; }
   // How many times the memory limit was found exceeded.
   uint64_t memory_trips() const { return memory_trips_.load(); }

@@ -1,6 +1,11 @@
 #include "engine/exec/run_kernel.hpp"
 
+#include <algorithm>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -15,14 +20,20 @@ namespace volta::exec {
 
 LoadResult load_kernel(const std::string& ptx_path, const std::string& entry) {
   LoadResult r;
-  std::ifstream in(ptx_path, std::ios::binary);
-  if (!in) {
+  auto cannot_read = [&](const std::string& why) {
     ptx::Diagnostic d;
     d.file = ptx_path;
-    d.message = "cannot read PTX file";
+    d.message = "cannot read PTX file: " + why;
     r.diagnostics.push_back(std::move(d));
     return r;
-  }
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(ptx_path, ec)) // an ifstream opens a folder, reads nothing
+    return cannot_read("it is a directory");
+  errno = 0;
+  std::ifstream in(ptx_path, std::ios::binary);
+  if (!in)
+    return cannot_read(errno != 0 ? std::strerror(errno) : "cannot open");
   std::stringstream buffer;
   buffer << in.rdbuf();
   auto kernel = std::make_shared<LoadedKernel>();

@@ -1,6 +1,11 @@
 #include "engine/launch/manifest.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <limits>
+#include <map>
 #include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -20,6 +25,67 @@ struct EntryError {
   throw EntryError{fmt::format("{}: {}", path, what)};
 }
 
+// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+} // namespace
+
+std::string unknown_key_message(std::string_view key, const std::vector<std::string_view>& known) {
+  std::string_view best;
+  size_t best_distance = std::numeric_limits<size_t>::max();
+  for (std::string_view k : known) {
+    const size_t d = edit_distance(key, k);
+    if (d < best_distance) {
+      best_distance = d;
+      best = k;
+    }
+  }
+  // Close enough to be a typo: a third of the shorter word (at least one edit).
+  const size_t allowed = std::max<size_t>(1, std::min(key.size(), best.size()) / 3);
+  if (!best.empty() && best_distance <= allowed)
+    return fmt::format("unknown key \"{}\"; did you mean \"{}\"?", key, best);
+  std::string list;
+  for (std::string_view k : known)
+    list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
+  return fmt::format("unknown key \"{}\" (known: {})", key, list);
+}
+
+namespace {
+
+// A misspelled key must never be ignored: `"cta": "all"` would otherwise check CTA 0 only and
+// let a wrong kernel pass. Every object of the schema lists the keys it knows.
+void check_keys(const json& obj, const std::string& path, const std::vector<std::string_view>& known) {
+  for (const auto& [key, value] : obj.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      fail(path + "." + key, unknown_key_message(key, known));
+  }
+}
+
+const std::vector<std::string_view> kKernelKeys = {
+    "ptx", "entry", "block", "grid", "arrays", "params", "dyn_shared_bytes", "globals", "ctas"};
+const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
+                                                  "len",  "kind", "type"};
+// Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
+const std::vector<std::string_view> kEntryKeys = {
+    "name",   "kind",   "expected", "reference", "optimized", "kernel",     "check_arrays",
+    "note",   "reason", "accept",   "category",  "paper_table", "description", "recorded"};
+const std::vector<std::string_view> kTopKeys = {"benchmarks", "conventions", "description",
+                                                "license",    "source",      "$schema"};
+
 const json& member(const json& obj, const std::string& path, const char* key) {
   auto it = obj.find(key);
   if (it == obj.end())
@@ -33,24 +99,34 @@ std::string get_string(const json& j, const std::string& path) {
   return j.get<std::string>();
 }
 
-uint64_t get_uint(const json& j, const std::string& path) {
+// Numbers are JSON numbers; only addresses (`base`) are written as strings ("0x10000"), and
+// command-line flags arrive as strings (`strings_allowed`).
+uint64_t get_uint(const json& j, const std::string& path, bool strings_allowed = false) {
   if (j.is_number_unsigned())
     return j.get<uint64_t>();
   if (j.is_number_integer() && j.get<int64_t>() >= 0)
     return static_cast<uint64_t>(j.get<int64_t>());
-  if (j.is_string()) {
-    // Bases are written as hex strings ("0x10000"); accept decimal strings too.
+  if (j.is_number_integer())
+    fail(path, fmt::format("expected a non-negative integer, got {}", j.get<int64_t>()));
+  if (j.is_string() && strings_allowed) {
     const std::string s = j.get<std::string>();
-    try {
-      size_t used = 0;
-      uint64_t v = std::stoull(s, &used, 0);
-      if (used == s.size())
-        return v;
-    } catch (...) {
+    // stoull would wrap "-1" to 2^64-1.
+    if (!s.empty() && s[0] != '-' && s[0] != '+') {
+      try {
+        size_t used = 0;
+        uint64_t v = std::stoull(s, &used, 0);
+        if (used == s.size())
+          return v;
+      } catch (...) {
+      }
     }
     fail(path, fmt::format("expected a non-negative integer, got \"{}\"", s));
   }
-  fail(path, "expected a non-negative integer");
+  if (j.is_string())
+    fail(path, fmt::format("expected a non-negative integer, got the string {} (write it "
+                           "without quotes)",
+                           j.dump()));
+  fail(path, fmt::format("expected a non-negative integer, got {}", j.dump()));
 }
 
 Dim3 get_dim3(const json& j, const std::string& path) {
@@ -67,20 +143,21 @@ Dim3 get_dim3(const json& j, const std::string& path) {
   return d;
 }
 
-ArraySpec get_array(const json& j, const std::string& path) {
+ArraySpec get_array(const json& j, const std::string& path, bool strings_allowed = false) {
   if (!j.is_object())
     fail(path, "expected an object with name, base, elem_width, len, kind");
+  check_keys(j, path, kArrayKeys);
   ArraySpec a;
   a.name = get_string(member(j, path, "name"), path + ".name");
   if (a.name.empty())
     fail(path + ".name", "array name is empty");
-  a.base = get_uint(member(j, path, "base"), path + ".base");
-  a.elem_width =
-      static_cast<uint32_t>(get_uint(member(j, path, "elem_width"), path + ".elem_width"));
+  a.base = get_uint(member(j, path, "base"), path + ".base", true);
+  a.elem_width = static_cast<uint32_t>(
+      get_uint(member(j, path, "elem_width"), path + ".elem_width", strings_allowed));
   if (a.elem_width != 1 && a.elem_width != 2 && a.elem_width != 4 && a.elem_width != 8) {
     fail(path + ".elem_width", "expected 1, 2, 4 or 8");
   }
-  a.len = get_uint(member(j, path, "len"), path + ".len");
+  a.len = get_uint(member(j, path, "len"), path + ".len", strings_allowed);
   if (a.len == 0)
     fail(path + ".len", "expected a positive length");
   if (a.len > (uint64_t{1} << 32))
@@ -124,6 +201,7 @@ std::string resolve(const std::string& base_dir, const std::string& p) {
 KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::string& path) {
   if (!j.is_object())
     fail(path, "expected a kernel configuration object");
+  check_keys(j, path, kKernelKeys);
   KernelConfig k;
   k.ptx_path = resolve(base_dir, get_string(member(j, path, "ptx"), path + ".ptx"));
   k.entry = get_string(member(j, path, "entry"), path + ".entry");
@@ -199,6 +277,7 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
     if (!j.is_object())
       fail(path, "expected an object");
     e.name = get_string(member(j, path, "name"), path + ".name");
+    check_keys(j, path, kEntryKeys);
     const std::string kind = get_string(member(j, path, "kind"), path + ".kind");
     if (kind == "equivalence") {
       e.kind = EntryKind::Equivalence;
@@ -207,6 +286,30 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
     } else {
       fail(path + ".kind",
            fmt::format("expected \"equivalence\" or \"race_check\", got \"{}\"", kind));
+    }
+    // A kernel block of the other kind would be ignored: say so instead.
+    const bool equivalence = e.kind == EntryKind::Equivalence;
+    for (const char* key : {"reference", "optimized", "kernel"}) {
+      const bool belongs = equivalence == (std::string_view(key) != "kernel");
+      if (!belongs && j.contains(key)) {
+        fail(path + "." + key,
+             fmt::format("an entry of kind \"{}\" has no \"{}\" (it has {})", kind, key,
+                         equivalence ? "\"reference\" and \"optimized\"" : "\"kernel\""));
+      }
+    }
+    for (const char* key : {"note", "reason", "category", "paper_table", "description"}) {
+      if (auto it = j.find(key); it != j.end() && !it->is_string() && !it->is_null())
+        fail(path + "." + key, "expected a string");
+    }
+    if (auto it = j.find("accept"); it != j.end() && !it->is_null()) {
+      if (!it->is_array())
+        fail(path + ".accept", "expected an array of verdict words");
+      for (size_t i = 0; i < it->size(); ++i) {
+        const std::string p = fmt::format("{}.accept[{}]", path, i);
+        const std::string word = get_string((*it)[i], p);
+        if (!verdict_from(word))
+          fail(p, fmt::format("unknown verdict \"{}\"", word));
+      }
     }
     if (auto it = j.find("expected"); it != j.end() && !it->is_null()) {
       const std::string word = get_string(*it, path + ".expected");
@@ -338,7 +441,7 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
   if (parts.size() == 6)
     j["type"] = parts[5];
   try {
-    return get_array(j, "--array");
+    return get_array(j, "--array", true);
   } catch (const EntryError& e) {
     error = e.message;
     return std::nullopt;
@@ -382,30 +485,60 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
     diag({}, "$: expected an object with a \"benchmarks\" array");
     return result;
   }
+  for (const auto& [key, value] : root.items()) {
+    if (std::find(kTopKeys.begin(), kTopKeys.end(), key) == kTopKeys.end()) {
+      diag({}, fmt::format("$.{}: {}", key, unknown_key_message(key, kTopKeys)));
+      return result;
+    }
+  }
   auto it = root.find("benchmarks");
   if (it == root.end() || !it->is_array()) {
     diag({}, "$.benchmarks: expected an array of benchmark entries");
     return result;
   }
+  if (it->empty()) {
+    diag({}, "$.benchmarks: the list is empty: there is nothing to run");
+    return result;
+  }
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   Manifest m;
   m.path = path;
-  for (size_t i = 0; i < it->size(); ++i)
-    m.entries.push_back(get_entry((*it)[i], i, base_dir));
+  std::map<std::string, size_t> first_with_name;
+  for (size_t i = 0; i < it->size(); ++i) {
+    ManifestEntry e = get_entry((*it)[i], i, base_dir);
+    // Names identify entries in reports, filters and merged shards: two entries with one name
+    // would be indistinguishable there.
+    const json& raw = (*it)[i];
+    if (raw.is_object() && raw.contains("name") && raw["name"].is_string()) {
+      auto [first, inserted] = first_with_name.emplace(e.name, i);
+      if (!inserted && e.error.empty()) {
+        e.error = fmt::format("$.benchmarks[{}].name: duplicate entry name \"{}\" (also "
+                              "$.benchmarks[{}])",
+                              i, e.name, first->second);
+      }
+    }
+    m.entries.push_back(std::move(e));
+  }
   result.manifest = std::move(m);
   return result;
 }
 
 ManifestResult read_manifest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto cannot_read = [&](std::string why) {
     ManifestResult r;
     ptx::Diagnostic d;
     d.file = path;
-    d.message = "cannot read manifest file";
+    d.message = "cannot read manifest file: " + why;
     r.diagnostics.push_back(std::move(d));
     return r;
-  }
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) // an ifstream opens a folder and reads nothing
+    return cannot_read("it is a directory");
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return cannot_read(errno != 0 ? std::strerror(errno) : "cannot open");
   std::stringstream buffer;
   buffer << in.rdbuf();
   return parse_manifest(buffer.str(), path);

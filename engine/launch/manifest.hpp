@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/launch/launch_config.hpp"
@@ -58,5 +59,9 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
 // Parses an array given on the command line: "name:base:width:len:kind".
 std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& error);
 std::optional<ArrayKind> array_kind_from(std::string_view word);
+
+// "unknown key \"cta\"; did you mean \"ctas\"?" (the closest known key within a few edits), or
+// the list of known keys when none is close.
+std::string unknown_key_message(std::string_view key, const std::vector<std::string_view>& known);
 
 } // namespace volta::launch

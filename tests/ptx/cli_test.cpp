@@ -92,6 +92,47 @@ TEST(Cli, MissingFileExitsTwo) {
   EXPECT_EQ(r.err.rfind("/nonexistent/file.ptx:0:0: error: cannot read file", 0), 0u) << r.err;
 }
 
+// Issue 16: PTX the tool does not know is refused where it is written, not at run time.
+TEST(Cli, UnknownOpcodeIsALocatedError) {
+  std::string bad = write_file("unknown-op.ptx", testing::kernel("\tfrobnicate.u32 %r1, 1;\n\tret;"));
+  ToolRun r = run_parse({bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind(bad + ":8:2: error: unknown instruction 'frobnicate' (not an opcode of "
+                               "PTX ISA 9.3 or older that this tool knows)",
+                        0),
+            0u)
+      << r.err;
+}
+
+TEST(Cli, NewerVersionAndTargetAreLocatedWarnings) {
+  std::string text = testing::kernel("\tret;");
+  const size_t version = text.find(".version");
+  ASSERT_NE(version, std::string::npos);
+  text.replace(version, text.find('\n', version) - version, ".version 9.9");
+  const size_t target = text.find(".target");
+  text.replace(target, text.find('\n', target) - target, ".target sm_200");
+  std::string newer = write_file("newer.ptx", text);
+  ToolRun r = run_parse({newer});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find(": warning: PTX ISA 9.9 is newer than the newest this tool knows (9.3)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": warning: target 'sm_200' is newer than the newest this tool knows "
+                       "(sm_121)"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Cli, DirectoryAndQuiet) {
+  ToolRun r = run_parse({scratch_dir().string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("error: cannot read file: Is a directory"), std::string::npos) << r.err;
+  std::string good = write_file("quiet.ptx", testing::kernel("\tret;"));
+  r = run_parse({"-q", good});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "");
+}
+
 TEST(Cli, NoFileIsAUsageError) {
   ToolRun r = run_parse({});
   EXPECT_EQ(r.exit_code, 2);
