@@ -354,27 +354,30 @@ Value CtaRunner::read(const Operand& o, uint32_t t) {
     return reg_value(o.reg, t);
   case OpKind::Imm:
     return Value{o.imm, 0};
-  case OpKind::Special: {
-    const auto s = static_cast<Special>(o.special);
-    if (s == Special::Clock || s == Special::Clock64 || s == Special::GlobalTimer) {
-      fail_unsupported(prog_.insts[current_pc_], t,
-                       "reads a clock register, whose value differs from run to run");
-      return Value{0, 0};
-    }
-    if (is_schedule_dependent(s)) {
-      // %warpid is not tid / 32 (a warp may migrate), %smid and %gridid depend on the hardware:
-      // an unknown, new at every read (the serial keeps reads apart and is never reported).
-      const uint32_t serial = ctx_.next_fresh.fetch_add(1, std::memory_order_relaxed);
-      return Value{
-          0, ctx_.store.intern(symbolic::Node{
-                 symbolic::Op::Fresh, static_cast<uint8_t>(symbolic::FreshKind::SpecialRegister), 0,
-                 serial, prog_.insts[current_pc_].line, static_cast<uint32_t>(s)})};
-    }
-    return Value{special(s, t), 0};
-  }
+  case OpKind::Special:
+    return read_special(o, t);
   default:
     return Value{0, 0};
   }
+}
+
+Value CtaRunner::read_special(const Operand& o, uint32_t t) {
+  const auto s = static_cast<Special>(o.special);
+  if (s == Special::Clock || s == Special::Clock64 || s == Special::GlobalTimer) {
+    fail_unsupported(prog_.insts[current_pc_], t,
+                     "reads a clock register, whose value differs from run to run");
+    return Value{0, 0};
+  }
+  if (is_schedule_dependent(s)) {
+    // %warpid is not tid / 32 (a warp may migrate), %smid and %gridid depend on the hardware:
+    // an unknown, new at every read (the serial keeps reads apart and is never reported).
+    const uint32_t serial = ctx_.next_fresh.fetch_add(1, std::memory_order_relaxed);
+    return Value{
+        0, ctx_.store.intern(symbolic::Node{
+               symbolic::Op::Fresh, static_cast<uint8_t>(symbolic::FreshKind::SpecialRegister), 0,
+               serial, prog_.insts[current_pc_].line, static_cast<uint32_t>(s)})};
+  }
+  return Value{special(s, t), 0};
 }
 
 namespace {
@@ -398,10 +401,49 @@ uint8_t float_format(ValType type) {
 }
 } // namespace
 
+namespace {
+// Operators whose value is a real number by construction (inputs, parameters, the real
+// constants and arithmetic over the reals): kind_of says Real for them without looking further,
+// so real_of takes them as they are without reading the whole node.
+constexpr bool real_by_operator(symbolic::Op op) {
+  using symbolic::Op;
+  switch (op) {
+  case Op::Input:
+  case Op::Param:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::Ln2:
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
 ExprId CtaRunner::real_of(Value v, ValType type) {
   auto& s = ctx_.store;
   if (v.symbolic()) {
     const symbolic::Op op = s.op(v.node);
+    if (real_by_operator(op))
+      return v.node; // the common case (float data through cvt, mov, ...)
     if (op != symbolic::Op::RawBits) {
       if (v.node == ctx_.undef || op == symbolic::Op::Undef)
         return v.node;

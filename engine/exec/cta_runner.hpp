@@ -57,6 +57,9 @@ private:
 
   // ---- operand access
   Value read(const Operand& o, uint32_t t);
+  // read() of a special register: out of line, so that register and immediate reads (the hot
+  // cases) need no stack frame.
+  [[gnu::noinline]] Value read_special(const Operand& o, uint32_t t);
   uint64_t special(Special s, uint32_t t);
   // The real value of an operand used as a float of `type` (Const for concrete bits).
   // The common case of real(), inline: a register holding a node that is a number (not raw
@@ -66,14 +69,31 @@ private:
   bool register_number(const Operand& o, uint32_t t, ExprId& node, symbolic::Op& op) const {
     if (o.kind != OpKind::Reg)
       return false;
-    const size_t i = size_t{o.reg} * threads_ + t;
+    return number_at(size_t{o.reg} * threads_ + t, node, op);
+  }
+  // register_number of register-file slot i (register * threads_ + thread).
+  bool number_at(size_t i, ExprId& node, symbolic::Op& op) const {
     node = nodes_[i];
     if (node == 0)
       return false;
     op = ctx_.store.op(node);
-    return op < symbolic::Op::Pack && op != symbolic::Op::RawBits &&
-           (op != symbolic::Op::Const || float_[i] != 0);
+    // One table lookup for the three tests (the operands of every float instruction ask).
+    const uint8_t c = kNumberClass[static_cast<uint8_t>(op)];
+    if (c == kNumber) [[likely]]
+      return true;
+    return c == kConstant && float_[i] != 0;
   }
+  // register_number's classes of operators: op < Pack and not RawBits is a number, except
+  // Const, which is one only when it came out of float data.
+  static constexpr uint8_t kNotNumber = 0, kNumber = 1, kConstant = 2;
+  static constexpr std::array<uint8_t, 256> kNumberClass = [] {
+    std::array<uint8_t, 256> c{};
+    for (size_t op = 0; op < static_cast<size_t>(symbolic::Op::Pack); ++op)
+      c[op] = kNumber;
+    c[static_cast<size_t>(symbolic::Op::RawBits)] = kNotNumber;
+    c[static_cast<size_t>(symbolic::Op::Const)] = kConstant;
+    return c;
+  }();
   ExprId real(const Operand& o, uint32_t t, ValType type) {
     ExprId node;
     symbolic::Op op;

@@ -300,7 +300,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     fail_unsupported(in, t, "accesses an unknown state space");
     return nullptr;
   }
-  if (space == Space::Shared && in_flight_words_ != 0 && !completing_copies_ &&
+  if (in_flight_words_ != 0 && space == Space::Shared && !completing_copies_ &&
       ctx_.options.check_races) [[unlikely]] {
     if (in_flight_race(address, size, t, kind))
       return nullptr;
@@ -414,7 +414,9 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t count = std::min<uint32_t>({n, static_cast<uint32_t>(in.srcs.size()), 8u});
   // Every lane's address and values first: lanes of the warp that store to one location in this
   // one instruction are one store (below).
-  std::array<uint64_t, 32> addresses{};
+  // Not value-initialized (a memset per instruction): only the lanes of `mask` are read, and
+  // each is written below before any read.
+  std::array<uint64_t, 32> addresses;
   if (store_values_.empty())
     store_values_.resize(32 * 8); // reused: no initialization per instruction
   auto values = [&](uint32_t lane) { return &store_values_[lane * 8]; };
@@ -448,8 +450,10 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
   // exactly one lane's store lands. Provably equal values (the same node, or the same concrete
   // bits) make that one store, performed by the lowest lane on behalf of all (no race among
   // them); values that may differ are a write conflict.
-  std::array<uint32_t, 32> group{}; // per leading lane: the lanes it stores for
-  uint32_t followers = 0;           // lanes whose store a lower lane performs
+  // Per leading lane: the lanes it stores for; zeroed only where the search below runs (it is
+  // read only when that search found followers).
+  std::array<uint32_t, 32> group;
+  uint32_t followers = 0; // lanes whose store a lower lane performs
   // Only shared and global memory are shared by the lanes: a local or param address names
   // each thread's own bytes.
   auto shared_by_lanes = [&](uint64_t a) {
@@ -467,6 +471,7 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
       first = false;
     }
     if (!increasing) { // the common case (distinct, increasing addresses) skips the search
+      group.fill(0);
       // The first of the stored values where lanes x and y differ (count: none).
       auto first_difference = [&](uint32_t x, uint32_t y) {
         for (uint32_t i = 0; i < count; ++i) {
@@ -509,7 +514,7 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
     const uint64_t a = addresses[l];
     const bool global = in.space == Space::Global ||
                         (in.space == Space::Generic && resolve_generic(a).first == Space::Global);
-    co_writers_ = group[l];
+    co_writers_ = followers != 0 ? group[l] : 0;
     ByteCell* cells = access(in.space, a, elem * n, elem * n, t, AccessKind::Write, global);
     co_writers_ = 0;
     if (!cells)

@@ -495,6 +495,15 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
   // Approximate instructions are read as the exact function (ex2 is reported by the lifter).
   if (in.approx && in.op != XOp::FEx2)
     idioms_.idealized(approx_name(in.op), static_cast<uint64_t>(std::popcount(mask)));
+  // The register-file rows of the register operands, once per instruction rather than per lane
+  // (this lane loop is the hottest loop of a GEMM). kNoRow: not a register.
+  constexpr size_t kNoRow = SIZE_MAX;
+  size_t rows[3] = {kNoRow, kNoRow, kNoRow};
+  for (size_t i = 0; i < operands; ++i) {
+    if (in.srcs[i].kind == OpKind::Reg)
+      rows[i] = size_t{in.srcs[i].reg} * threads_;
+  }
+  const ExprId undef_node = ctx_.undef;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     b_.set_stream(&streams_[t]);
@@ -503,8 +512,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       bool undef = false;
       for (size_t i = 0; i < operands; ++i) {
         Op op;
-        if (register_number(in.srcs[i], t, x[i], op)) { // one meta read answers both questions
-          undef |= x[i] == ctx_.undef || op == Op::Undef;
+        // register_number, with the row hoisted: one meta read answers both questions
+        if (rows[i] != kNoRow && number_at(rows[i] + t, x[i], op)) {
+          undef |= x[i] == undef_node || op == Op::Undef;
           continue;
         }
         x[i] = real_general(in.srcs[i], t, element);
@@ -844,11 +854,21 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t dw = type_width(dst), sw = type_width(src);
   const symbolic::IntType dt{symbolic::width_code(dw), is_signed(dst)};
   const symbolic::IntType st{symbolic::width_code(sw), is_signed(src)};
+  // Float width changes read as exact, counted per lane but recorded once per instruction (a
+  // string-keyed map update per lane was most of the time of a cvt-heavy kernel).
+  uint64_t idealized_lanes = 0;
+  auto record_idealized = [&] {
+    if (idealized_lanes != 0)
+      idioms_.idealized(sw > dw ? "float narrowing cvt read as exact" : "float widening cvt",
+                        idealized_lanes);
+  };
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     Value v = read(in.srcs[0], t);
-    if (failed_)
+    if (failed_) {
+      record_idealized();
       return;
+    }
     if (v.node == ctx_.undef) {
       set_dst(in.dsts[0], t, Value{0, ctx_.undef});
       continue;
@@ -890,13 +910,15 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       continue;
     }
     const ExprId x = real_of(v, src);
-    if (failed_)
+    if (failed_) {
+      record_idealized();
       return;
+    }
     if (is_float(dst)) {
       // Float to float: the identity over the reals (a width change is idealized), except a
       // rounding to an integral value.
       if (dw != sw)
-        idioms_.idealized(sw > dw ? "float narrowing cvt read as exact" : "float widening cvt", 1);
+        ++idealized_lanes;
       ExprId r = x;
       const bool to_integral = in.rounding == Rounding::Rni || in.rounding == Rounding::Rzi ||
                                in.rounding == Rounding::Rmi || in.rounding == Rounding::Rpi;
@@ -912,6 +934,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     // Float to integer: rounded by its mode, saturated to the destination's range.
     set_dst(in.dsts[0], t, integer_result(b_.real_to_int(x, round_kind(in.rounding), dt)));
   }
+  record_idealized();
 }
 
 void CtaRunner::exec_cvta(const Inst& in, uint32_t w, uint32_t mask) {

@@ -195,6 +195,9 @@ namespace {
 struct OpTraits {
   uint16_t own_taint = 0;
   uint8_t children = 0;
+  // The taint also depends on the node's aux or children (Fresh, FloatBits): one test on the
+  // common path instead of one per such operator (with_flags runs for every created node).
+  bool special = false;
 };
 constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits() {
   std::array<OpTraits, static_cast<size_t>(Op::Count_)> t{};
@@ -221,13 +224,25 @@ constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits()
     default:
       break;
     }
+    t[i].special = op == Op::Fresh || op == Op::FloatBits;
   }
   return t;
 }
 constexpr auto kOpTraits = make_op_traits();
-} // namespace
 
-Node ExprStore::with_flags(const Node& input) const {
+uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
+  uint16_t t = 0;
+  if (children >= 1 && n.a != kNoExpr)
+    t |= s.taint(n.a);
+  if (children >= 2 && n.b != kNoExpr)
+    t |= s.taint(n.b);
+  if (children >= 3 && n.c != kNoExpr)
+    t |= s.taint(n.c);
+  return t;
+}
+
+// with_flags of the operators whose taint the tables do not decide (Fresh, FloatBits).
+[[gnu::noinline]] Node with_special_flags(const ExprStore& s, const Node& input) {
   Node n = input;
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
   uint16_t t = traits.own_taint;
@@ -235,8 +250,21 @@ Node ExprStore::with_flags(const Node& input) const {
     t |= kTaintAtomicResult; // an atomic's return value depends on the order of the threads
   if (n.op == Op::Fresh && n.aux == static_cast<uint8_t>(FreshKind::SpecialRegister))
     t |= kTaintSchedule; // %smid, %warpid...: depends on the hardware and the schedule
-  if (n.op == Op::FloatBits && op(n.a) == Op::Input)
+  if (n.op == Op::FloatBits && s.op(n.a) == Op::Input)
     t = 0; // the integer view of an input element: a plain integer symbol
+  n.taint = t | children_taint(s, n, traits.children);
+  return n;
+}
+} // namespace
+
+Node ExprStore::with_flags(const Node& input) const {
+  Node n = input;
+  const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
+  // The operators whose taint the tables do not decide, out of line: every created node passes
+  // here, and the common path stays one test longer than the tables alone.
+  if (traits.special) [[unlikely]]
+    return with_special_flags(*this, input);
+  uint16_t t = traits.own_taint;
   if (traits.children >= 1 && n.a != kNoExpr)
     t |= taint(n.a);
   if (traits.children >= 2 && n.b != kNoExpr)

@@ -409,5 +409,38 @@ TEST(Integer, ParametersOfEveryWidth) {
   EXPECT_EQ(r.expr("out", 0), std::to_string(200 - 3 + 1000 - 5000000000LL));
 }
 
+// ExprStore::with_flags takes most taints from per-operator tables and handles the operators
+// whose taint depends on the node (Fresh, FloatBits) out of line: their taints stay exact, and
+// they reach the nodes above them, interned or appended as chain links.
+TEST(Integer, TaintsOfFreshValuesAndFloatBits) {
+  using symbolic::FreshKind;
+  using symbolic::kNoExpr;
+  using symbolic::Node;
+  using symbolic::Op;
+  symbolic::ExprStore store;
+  const ExprId old =
+      store.intern(Node{Op::Fresh, static_cast<uint8_t>(FreshKind::AtomicOld), 0, 1, 7, kNoExpr});
+  const ExprId smid = store.intern(
+      Node{Op::Fresh, static_cast<uint8_t>(FreshKind::SpecialRegister), 0, 2, 8, kNoExpr});
+  const auto has = [&](ExprId id, uint16_t taint) { return (store.taint(id) & taint) != 0; };
+  EXPECT_TRUE(has(old, symbolic::kTaintAtomicResult));
+  EXPECT_FALSE(has(old, symbolic::kTaintSchedule | symbolic::kTaintOpaque));
+  EXPECT_TRUE(has(smid, symbolic::kTaintSchedule));
+  EXPECT_FALSE(has(smid, symbolic::kTaintAtomicResult | symbolic::kTaintOpaque));
+  // The integer view of an input element is a plain integer symbol; of anything else, an
+  // opaque reinterpretation that keeps its operand's taints.
+  const ExprId in = store.input(0, 3);
+  const ExprId view = store.intern(Node{Op::FloatBits, 2, 0, in, kNoExpr, kNoExpr});
+  EXPECT_FALSE(has(view, symbolic::kTaintOpaque | symbolic::kTaintSchedule |
+                             symbolic::kTaintAtomicResult | symbolic::kTaintUndef));
+  const ExprId sum = store.intern(Node{Op::Add, 0, 0, in, smid, kNoExpr});
+  const ExprId bits = store.intern(Node{Op::FloatBits, 2, 0, sum, kNoExpr, kNoExpr});
+  EXPECT_TRUE(has(bits, symbolic::kTaintOpaque));
+  EXPECT_TRUE(has(bits, symbolic::kTaintSchedule));
+  const ExprId link = store.append(Node{Op::Fma, 0, 0, in, in, old});
+  EXPECT_TRUE(has(link, symbolic::kTaintAtomicResult));
+  EXPECT_TRUE(has(link, symbolic::kTransient));
+}
+
 } // namespace
 } // namespace volta::etest
