@@ -34,6 +34,7 @@ struct ProveArgs {
   uint64_t max_terms = 0;
   unsigned z3_timeout_ms = 10'000;
   bool no_z3 = false;
+  bool mutual = false;
   bool no_reuse = false;
   RuleFlags rules;
   KernelFlags ref;
@@ -112,6 +113,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.run.max_instructions = args.common.max_instructions;
   prove_options.timeout_seconds = args.common.timeout;
   prove_options.reuse_templates = !args.no_reuse;
+  prove_options.mutual = args.mutual;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
@@ -191,6 +193,9 @@ void register_prove_command(CLI::App& app, int& exit_code) {
          "milliseconds per Z3 fallback query (elements the canonical forms cannot decide; 0: none)")
       ->capture_default_str();
   cmd->add_flag("--no-z3", args->no_z3, "no Z3 fallback: such elements end UNKNOWN");
+  cmd->add_flag("--mutual", args->mutual,
+                "also require the reference to be defined wherever the optimized kernel is (two "
+                "peers rather than a kernel and its specification)");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
   args->rules.add_to(*cmd);
   args->ref.add_to(*cmd, "ref-", "reference kernel");

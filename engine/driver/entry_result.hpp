@@ -66,6 +66,20 @@ struct KernelSummary {
   bool cached = false;
 };
 
+// How the domain conditions of an equivalence entry were discharged (docs/semantics.md,
+// "Domains"): the reference's conditions are assumptions, the optimized kernel's obligations.
+// With --mutual, the converse direction's obligations are added to the same counts.
+struct DomainSummary {
+  size_t assumptions = 0; // conditions of the specification kernel
+  size_t obligations = 0; // conditions of the checked kernel
+  size_t by_sign = 0;     // discharged by the sign analysis
+  size_t by_guard = 0;    // by the select that guards the operation
+  size_t by_assumption = 0;
+  size_t failed = 0;    // refuted by a counterexample
+  size_t undecided = 0; // neither discharged nor refuted
+  bool mutual = false;  // both directions checked
+};
+
 struct EntryResult {
   size_t index = 0; // position of the entry in its manifest (reports are merged by it)
   std::string name;
@@ -80,6 +94,7 @@ struct EntryResult {
   std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
   ElementCounts elements;
   std::optional<EgraphStats> egraph; // equivalence entries that reached the prover
+  std::optional<DomainSummary> domain; // equivalence entries whose domains were checked
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;
   std::vector<OutputType> output_types; // equivalence entries, per compared array

@@ -53,6 +53,14 @@ json to_json(const EntryResult& r) {
                      {"cached", r.elements.cached},
                      {"not_equivalent", r.elements.not_equivalent},
                      {"unknown", r.elements.unknown}};
+    if (r.domain) {
+      const DomainSummary& d = *r.domain;
+      j["domain"] = {{"assumptions", d.assumptions},     {"obligations", d.obligations},
+                     {"by_sign", d.by_sign},             {"by_guard", d.by_guard},
+                     {"by_assumption", d.by_assumption}, {"by_z3", 0},
+                     {"failed", d.failed},               {"undecided", d.undecided},
+                     {"mutual", d.mutual}};
+    }
     if (r.egraph) {
       j["egraph"] = {{"nodes", r.egraph->nodes},
                      {"classes", r.egraph->classes},

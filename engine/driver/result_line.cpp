@@ -57,6 +57,13 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
     }
     out << where << off << "\n";
   }
+  if (r.counterexample && r.counterexample->inputs.empty() && r.counterexample->confirmed &&
+      !r.counterexample->reference_device.empty()) {
+    const auto& c = *r.counterexample;
+    out << fmt::format("    {}counterexample: every input 0; run on the emulator (IEEE "
+                       "arithmetic): {} stores {} (reference) vs {} (optimized){}\n",
+                       dim, c.element, c.reference_device, c.optimized_device, off);
+  }
   if (r.counterexample && !r.counterexample->inputs.empty()) {
     const auto& c = *r.counterexample;
     std::string inputs;

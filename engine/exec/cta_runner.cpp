@@ -42,6 +42,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
   streams_.resize(threads_);
+  b_.set_partial_log(&partial_log_);
   uncommitted_.resize(threads_);
   committed_.resize(threads_);
   stats_.ctas = 1;
@@ -110,7 +111,27 @@ bool CtaRunner::run() {
       break;
     }
   }
+  publish_decisions();
   return !failed_;
+}
+
+void CtaRunner::note_partials(uint32_t pc) {
+  for (ExprId id : partial_log_)
+    partial_pcs_.emplace(id, pc);
+  partial_log_.clear();
+}
+
+void CtaRunner::publish_decisions() {
+  if (partial_pcs_.empty() && control_roots_.empty())
+    return;
+  std::lock_guard guard(ctx_.decisions_mutex);
+  for (const auto& [id, pc] : partial_pcs_) {
+    auto [it, inserted] = ctx_.partial_pcs.emplace(id, pc);
+    if (!inserted && pc < it->second)
+      it->second = pc; // the earliest line, whatever the order of the CTAs
+  }
+  ctx_.control_roots.insert(ctx_.control_roots.end(), control_roots_.begin(),
+                            control_roots_.end());
 }
 
 void CtaRunner::run_warp(uint32_t w) {
@@ -145,6 +166,8 @@ void CtaRunner::run_warp(uint32_t w) {
     current_pc_ = min_pc;
     const Inst& in = prog_.insts[min_pc];
     execute(in, min_pc, w, mask);
+    if (!partial_log_.empty())
+      note_partials(min_pc);
     ++stats_.warp_instructions;
     const uint32_t lanes = static_cast<uint32_t>(std::popcount(mask));
     stats_.instructions += lanes;

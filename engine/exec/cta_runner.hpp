@@ -16,11 +16,13 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
 #include "engine/exec/race_shadow.hpp"
+#include "engine/symbolic/sign_analysis.hpp"
 
 namespace volta::exec {
 
@@ -200,6 +202,21 @@ private:
   Value load(ByteCell* cells, uint32_t size) { return load_value(cells, size, ctx_.undef, b_); }
   void materialize_atomics(uint64_t address, ByteCell* cells, uint32_t size);
 
+  // ---- data-dependent decisions (docs/semantics.md, "Domains", "Branches on data")
+  // The truth of a symbolic predicate where the signs of its operands decide it over the reals;
+  // a decision is recorded as a control root (its operands must be defined).
+  std::optional<bool> decide_predicate(ExprId pred);
+  void note_partials(uint32_t pc);
+  // A lane whose guard is an undecided predicate on data (exec_branch_merge.cpp): a branch runs
+  // both sides and merges the registers; a predicated register instruction merges its results.
+  // `cond`: the predicate under which the branch is taken / the instruction executes.
+  bool merge_data_branch(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
+  bool merge_predicated(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
+  bool run_side(const Inst& branch, uint32_t start, uint32_t end, uint32_t skip, uint32_t w,
+                uint32_t lane);
+  Value merge_values(ExprId cond, Value if_true, Value if_false, ValType type);
+  void publish_decisions();
+
   // ---- failures
   Site site(uint32_t t, uint32_t pc) const;
   Site site_of(uint32_t cta, uint32_t t, uint32_t pc) const;
@@ -294,6 +311,12 @@ private:
   }
   static constexpr size_t kPageCache = 256;
   std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
+
+  // data-dependent decisions
+  std::vector<ExprId> partial_log_;          // filled by the builder, emptied per instruction
+  std::map<ExprId, uint32_t> partial_pcs_;   // partial operation -> first pc
+  std::unordered_set<ExprId> control_roots_; // predicates decided over the reals
+  symbolic::SignAnalysis signs_{ctx_.store};
 };
 
 } // namespace volta::exec

@@ -14,14 +14,36 @@ using symbolic::Op;
 // Dispatch
 // ---------------------------------------------------------------------------------------------
 
+std::optional<bool> CtaRunner::decide_predicate(ExprId pred) {
+  auto decided = signs_.decide(pred);
+  if (decided)
+    control_roots_.insert(pred);
+  return decided;
+}
+
 void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   if (in.has_guard) {
     uint32_t active = 0;
+    uint32_t data_lanes = 0;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
       const uint32_t t = base + l;
-      auto p = concrete(reg_value(in.guard_reg, t), t, "the guard predicate of an instruction");
+      const Value g = reg_value(in.guard_reg, t);
+      std::optional<uint64_t> p;
+      if (g.symbolic() && g.node != ctx_.undef) {
+        if (auto d = decide_predicate(g.node)) {
+          p = *d ? 1 : 0;
+        } else if ((ctx_.store.taint(g.node) &
+                    (symbolic::kTaintUndef | symbolic::kTaintAtomicResult |
+                     symbolic::kTaintSchedule)) == 0 &&
+                   ctx_.store.op(g.node) != Op::RawBits) {
+          data_lanes |= 1u << (t - base); // both sides, merged below
+          continue;
+        }
+      }
+      if (!p)
+        p = concrete(g, t, "the guard predicate of an instruction");
       if (!p)
         return;
       const bool on = ((*p & 1u) != 0) != in.guard_negated;
@@ -30,6 +52,17 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       } else {
         ++pc_[t];
       }
+    }
+    // Lanes whose guard is a predicate on data the signs do not decide: each executes both
+    // possibilities and merges them (exec_branch_merge.cpp).
+    for (uint32_t m = data_lanes; m != 0; m &= m - 1) {
+      const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+      const ExprId g = node(in.guard_reg, base + l);
+      const ExprId cond = in.guard_negated ? b_.bool_not(g) : g;
+      const bool ok = in.op == XOp::Bra ? merge_data_branch(in, pc, w, l, cond)
+                                        : merge_predicated(in, pc, w, l, cond);
+      if (!ok)
+        return;
     }
     mask = active;
     if (mask == 0)

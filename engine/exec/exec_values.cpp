@@ -17,6 +17,12 @@ using symbolic::Op;
 
 namespace {
 
+// A number that is never NaN: a constant or an infinity.
+bool rank_of_constant(const symbolic::ExprStore& s, ExprId v) {
+  const Op op = s.op(v);
+  return op == Op::Const || op == Op::PosInf || op == Op::NegInf;
+}
+
 using symbolic::sign_extend;
 using symbolic::width_mask;
 
@@ -581,10 +587,22 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
       }
       const auto kind = real_cmp(in.cmp);
       const auto cmp_op = static_cast<ptx::CmpOp>(in.cmp);
-      if (cmp_op == ptx::CmpOp::Num) {
-        result = true;
-      } else if (cmp_op == ptx::CmpOp::Nan) {
-        result = false;
+      if (cmp_op == ptx::CmpOp::Num || cmp_op == ptx::CmpOp::Nan) {
+        // A NaN test: false on every defined value. Kept symbolic for symbolic operands, as
+        // x != x, so that whatever decides it later records that x must be defined (a NaN
+        // from 0/0 in the optimized kernel makes the test true on the device).
+        const bool nan = cmp_op == ptx::CmpOp::Nan;
+        ExprId tests = 0;
+        for (ExprId v : {x, y}) {
+          if (rank_of_constant(s, v))
+            continue;
+          const ExprId test = nan ? b_.cmp(CmpKind::Ne, v, v) : b_.cmp(CmpKind::Eq, v, v);
+          tests = tests == 0 ? test : b_.boolean(nan ? Op::Or : Op::And, tests, test);
+        }
+        if (tests == 0)
+          result = !nan;
+        else
+          sym = tests;
       } else if (!kind) {
         fail_unsupported(in, t, "uses an unknown comparison");
         return;
@@ -632,13 +650,9 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
             result = order >= 0;
             break;
           }
-        } else if (x == y &&
-                   (*kind == CmpKind::Eq || *kind == CmpKind::Le || *kind == CmpKind::Ge)) {
-          result = true;
-        } else if (x == y &&
-                   (*kind == CmpKind::Ne || *kind == CmpKind::Lt || *kind == CmpKind::Gt)) {
-          result = false;
         } else {
+          // Symbolic, even x == x: deciding it over the reals (at a branch, or in the prover)
+          // records that x must be defined.
           sym = b_.cmp(*kind, x, y);
         }
       }

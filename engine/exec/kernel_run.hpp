@@ -63,9 +63,23 @@ struct OutputArray {
   std::vector<launch::ElemType> store_types;
 };
 
+// Where a partial operation (division, rcp, sqrt, rsqrt, lg2, integer division) was executed:
+// its domain condition is reported at this line (docs/semantics.md, "Domains").
+struct PartialSite {
+  uint32_t ptx_line = 0;
+  std::string cuda_file; // from .loc, when present
+  uint32_t cuda_line = 0;
+};
+
 struct KernelRun {
   std::optional<Failure> failure; // the run stopped here
   std::vector<OutputArray> outputs;
+  // Every partial operation the kernel created, by node, with the first line that created it.
+  std::map<symbolic::ExprId, PartialSite> partial_sites;
+  // Predicates on data decided over the reals that steered control (a branch or a guarded
+  // instruction): the kernel's result depends on their operands being defined, as it depends
+  // on its stored values (docs/semantics.md, "Branches on data").
+  std::vector<symbolic::ExprId> control_roots;
   KernelStats stats;
   double seconds = 0;
 };

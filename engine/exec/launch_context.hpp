@@ -56,6 +56,12 @@ struct LaunchContext {
   // then no plain access needs to look for markers.
   std::atomic<bool> markers_written{false};
 
+  // The partial operations (node -> pc of its first creation) and the predicates decided over
+  // the reals (KernelRun::partial_sites, control_roots), gathered from every CTA.
+  std::mutex decisions_mutex;
+  std::map<ExprId, uint32_t> partial_pcs;
+  std::vector<ExprId> control_roots;
+
   void report(uint32_t cta, Failure f) {
     std::lock_guard guard(failure_mutex);
     if (!failure || cta < failure->first)

@@ -1,7 +1,6 @@
 #include "engine/exec/run_kernel.hpp"
 
 #include <algorithm>
-
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -225,6 +224,22 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
     for (const auto& [k, v] : s.idioms)
       run.stats.idioms[k] += v;
   }
+  for (const auto& [id, pc] : ctx.partial_pcs) {
+    PartialSite site;
+    if (pc < program.insts.size()) {
+      const Inst& in = program.insts[pc];
+      site.ptx_line = in.line;
+      if (in.debug_file >= 0 && static_cast<size_t>(in.debug_file) < program.cuda_files.size()) {
+        site.cuda_file = program.cuda_files[in.debug_file];
+        site.cuda_line = in.debug_line;
+      }
+    }
+    run.partial_sites.emplace(id, std::move(site));
+  }
+  std::sort(ctx.control_roots.begin(), ctx.control_roots.end());
+  ctx.control_roots.erase(std::unique(ctx.control_roots.begin(), ctx.control_roots.end()),
+                          ctx.control_roots.end());
+  run.control_roots = std::move(ctx.control_roots);
   if (ctx.failure) {
     run.failure = std::move(ctx.failure->second);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -130,6 +130,25 @@ Id EgraphBridge::compute(ExprId node) {
     return g_.add(op, {a, b});
   };
   switch (n.op) {
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+    // A condition the signs decide over the reals (a sum of exponentials == 0, x > -inf):
+    // its operands' domain conditions are checked apart (prove/domain_conditions.hpp).
+    if (auto decided = signs_.decide(n.op == Op::Select ? n.a : node)) {
+      if (n.op == Op::Select)
+        return add(*decided ? n.b : n.c);
+      ++added_;
+      return g_.add_constant(*decided ? 1 : 0);
+    }
+    break;
+  default:
+    break;
+  }
+  switch (n.op) {
   case Op::Add:
   case Op::Sub:
   case Op::Fma:

@@ -18,6 +18,7 @@
 
 #include "egraph/egraph.hpp"
 #include "engine/symbolic/expr_store.hpp"
+#include "engine/symbolic/sign_analysis.hpp"
 #include "rules/ml_language.hpp"
 
 namespace volta::prove {
@@ -56,6 +57,7 @@ private:
   bool shared(symbolic::ExprId node) const;
 
   const symbolic::ExprStore& store_;
+  symbolic::SignAnalysis signs_{store_};
   rules::MlLanguage& ml_;
   egraph::EGraph& g_;
   std::vector<uint8_t> parents_; // saturating parent counts, by node id

@@ -15,6 +15,8 @@
 #include <tbb/parallel_invoke.h>
 
 #include "engine/driver/safety_check.hpp"
+#include "engine/prove/case_split.hpp"
+#include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/evaluate.hpp"
 #include "engine/prove/shared_egraph.hpp"
 #include "engine/prove/templates.hpp"
@@ -51,8 +53,10 @@ double since(Clock::time_point t) {
 // subterms elements share (a softmax row's exponentials) are added and canonicalized once.
 class Session {
 public:
-  Session(const symbolic::ExprStore& store, const ProveOptions& options)
-      : store_(store), options_(options),
+  // `cases_store`: where a proof by cases builds its rewritten values (null: no such proofs).
+  Session(const symbolic::ExprStore& store, const ProveOptions& options,
+          symbolic::ExprStore* cases_store = nullptr)
+      : store_(store), cases_store_(cases_store), options_(options),
         egraph_(store, options.rules ? *options.rules : shipped_rule_library(), options.term_budget,
                 options.explanations) {}
 
@@ -114,6 +118,7 @@ public:
     }
     // Both roots into the shared e-graph: equal on insertion, or by their canonical forms.
     std::string undefined_reason;
+    std::string case_note;
     egraph::Id r = 0, o = 0;
     try {
       r = egraph_.add(ref);
@@ -136,6 +141,27 @@ public:
       out.how = "counterexample";
       out.counterexample = std::move(cex);
       return out;
+    }
+    // Selects on comparisons the signs do not decide (branches on data merged by the engine):
+    // by cases on those comparisons.
+    if (undefined_reason.empty() && cases_store_ != nullptr &&
+        (has_undecided_select(store_, ref) || has_undecided_select(store_, opt))) {
+      const CaseSplitResult cases =
+          prove_by_cases(*cases_store_, ref, opt, [&](ExprId a, ExprId b) {
+            try {
+              egraph_.prepare({a, b});
+              const egraph::Id x = egraph_.add(a), y = egraph_.add(b);
+              return egraph_.check_forms(x, y).kind == SharedEgraph::FormCheck::Kind::Equal;
+            } catch (const std::length_error&) {
+              return false;
+            }
+          });
+      if (cases.equal) {
+        out.kind = ElementOutcome::Kind::Equivalent;
+        out.how = fmt::format("cases ({} cases)", cases.leaves);
+        return out;
+      }
+      case_note = "; by cases: " + cases.reason;
     }
     // Outside the decided class (max of shifted values, sqrt, selects): the rule library. Its
     // rules are identities over the reals; integer elements (the ring operations share `+` and
@@ -165,7 +191,7 @@ public:
     out.kind = ElementOutcome::Kind::Unknown;
     out.reason = undefined_reason.empty()
                      ? "the canonical forms differ, the values agree at every sampled point" +
-                           saturation_note + ", and no fallback proved it"
+                           case_note + saturation_note + ", and no fallback proved it"
                      : "cannot canonicalize: " + undefined_reason;
     return out;
   }
@@ -515,6 +541,7 @@ private:
   }
 
   const symbolic::ExprStore& store_;
+  symbolic::ExprStore* cases_store_;
   const ProveOptions& options_;
   SharedEgraph egraph_;
 };
@@ -760,7 +787,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
 
   // ---- decide the elements
   const auto prove_start = Clock::now();
-  Session session(store, options);
+  Session session(store, options, pair.store.get());
   // Templates proved so far, most recently useful first. An element is matched against them
   // (an exact structural match with a one-to-one renaming of input leaves); one that matches
   // none is proved on its own and becomes a template.
@@ -872,7 +899,50 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
                             session.egraph().saturations(), session.egraph().rule_applications()};
   }
 
-  if (result.elements.not_equivalent > 0) {
+  // ---- domains: the optimized kernel must be defined wherever the reference is
+  std::string domain_failure;
+  if (result.elements.not_equivalent == 0 && !stopped) {
+    const auto domain_start = Clock::now();
+    DomainSide ref_side{"reference", {}, &*pair.ref_run}, opt_side{"optimized", {}, &*pair.opt_run};
+    for (const ElementJob& job : jobs) {
+      ref_side.elements.emplace_back(job.name(), job.ref);
+      opt_side.elements.emplace_back(job.name(), job.opt);
+    }
+    const CanonicalOf canonical_of = [&](ExprId node) {
+      return session.egraph().canonical_form(node);
+    };
+    driver::DomainSummary summary;
+    auto check = [&](const DomainSide& spec, const DomainSide& checked) {
+      DomainOutcome d = check_refinement(store, spec, checked, canonical_of);
+      summary.assumptions += d.summary.assumptions;
+      summary.obligations += d.summary.obligations;
+      summary.by_sign += d.summary.by_sign;
+      summary.by_guard += d.summary.by_guard;
+      summary.by_assumption += d.summary.by_assumption;
+      summary.failed += d.summary.failed;
+      summary.undecided += d.summary.undecided;
+      if (d.counterexample && domain_failure.empty()) {
+        domain_failure = d.failure_detail;
+        result.counterexample = std::move(d.counterexample);
+      } else if (!d.unknown_reason.empty() && !unknown_reason) {
+        unknown_reason = d.unknown_reason;
+      }
+    };
+    check(ref_side, opt_side);
+    if (options.mutual) {
+      summary.mutual = true;
+      check(opt_side, ref_side);
+    }
+    result.domain = summary;
+    result.phases["domains"] = since(domain_start);
+  }
+
+  if (!domain_failure.empty()) {
+    result.verdict = Verdict::NotEquivalent;
+    if (options.execute_counterexample)
+      options.execute_counterexample(entry, *result.counterexample);
+    result.detail = domain_failure;
+  } else if (result.elements.not_equivalent > 0) {
     result.verdict = Verdict::NotEquivalent;
     if (options.execute_counterexample && result.counterexample->confirmed)
       options.execute_counterexample(entry, *result.counterexample);
@@ -892,6 +962,13 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         result.elements.total, result.elements.direct, result.elements.reused,
         result.elements.rules ? fmt::format("{} by rules, ", result.elements.rules) : "",
         result.elements.z3, result.elements.cached);
+    if (result.domain && result.domain->obligations > 0) {
+      const driver::DomainSummary& d = *result.domain;
+      result.detail += fmt::format("; {} domain condition{} of the optimized kernel discharged "
+                                   "({} by signs, {} by guards, {} by the reference's)",
+                                   d.obligations, d.obligations == 1 ? "" : "s", d.by_sign,
+                                   d.by_guard, d.by_assumption);
+    }
   }
   return finish();
 }

@@ -71,6 +71,9 @@ struct ProveOptions {
   // above this layer) and fills what each kernel stores there; may be empty.
   std::function<void(const launch::ManifestEntry&, driver::Counterexample&)> execute_counterexample;
   ProofCache* cache = nullptr; // may be null
+  // Also check the converse refinement: the reference defined wherever the optimized kernel is
+  // (for two peers rather than a kernel and its specification).
+  bool mutual = false;
   std::atomic<bool>* cancel = nullptr;
 };
 

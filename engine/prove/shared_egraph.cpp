@@ -35,6 +35,20 @@ Id SharedEgraph::add(symbolic::ExprId node) {
   return bridge_.add(node);
 }
 
+std::optional<uint64_t> SharedEgraph::canonical_form(symbolic::ExprId node) {
+  try {
+    prepare({node});
+    const Id id = add(node);
+    graph_->rebuild();
+    const canonical::Id f = analysis_->form(*graph_, id);
+    if (f == rules::FormData::kNone || forms_.is_undefined(f))
+      return std::nullopt;
+    return forms_.canonical(f);
+  } catch (const std::exception&) { // too deep, or over the term budget: no form
+    return std::nullopt;
+  }
+}
+
 SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
   FormCheck out;
   graph_->rebuild();

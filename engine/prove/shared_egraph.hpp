@@ -53,6 +53,9 @@ public:
     std::string reason; // Undefined: why a form could not be built
   };
   FormCheck check_forms(egraph::Id ref, egraph::Id opt);
+  // The canonical form of a DAG node (its id in the canonical-form table), for matching domain
+  // conditions on values written differently; nullopt without one.
+  std::optional<uint64_t> canonical_form(symbolic::ExprId node);
 
   struct Saturation {
     bool equal = false;

@@ -41,7 +41,7 @@ ExprId Builder::mul(ExprId a, ExprId b) {
 ExprId Builder::div(ExprId a, ExprId b) {
   if (is_const(a) && is_const(b) && value(b) != 0)
     return s_.constant(value(a) / value(b));
-  return make(Op::Div, a, b);
+  return logged(make(Op::Div, a, b));
 }
 
 ExprId Builder::fma(ExprId a, ExprId b, ExprId c) {
@@ -100,7 +100,8 @@ ExprId Builder::unary(Op op, ExprId a) {
     return s_.constant(1);
   if (is_const(a) && op == Op::Rcp && value(a) != 0)
     return s_.constant(1 / value(a));
-  return make(op, a);
+  const ExprId r = make(op, a);
+  return op == Op::Rcp || op == Op::Sqrt || op == Op::Rsqrt || op == Op::Lg2 ? logged(r) : r;
 }
 
 ExprId Builder::cmp(CmpKind k, ExprId a, ExprId b) {
@@ -356,8 +357,9 @@ ExprId Builder::intop(BitOpKind k, IntType type, ExprId a, ExprId b, ExprId c, E
     third = make(Op::BitOp, c, d, kNoExpr, static_cast<uint8_t>(BitOpKind::Tuple));
   if (ext) // the source width (and signedness) is part of the operation's identity
     third = s_.constant(static_cast<long>(operand_width));
-  return make(Op::BitOp, a, b, third,
+  const ExprId r = make(Op::BitOp, a, b, third,
               static_cast<uint8_t>(static_cast<uint8_t>(k) | (type.code() << 5)));
+  return k == BitOpKind::Div || k == BitOpKind::Rem ? logged(r) : r;
 }
 
 ExprId Builder::int_to_real(ExprId a, IntType source, uint8_t format, RoundKind rounding) {

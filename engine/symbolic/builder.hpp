@@ -4,6 +4,8 @@
 // what the kernel computed.
 #pragma once
 
+#include <vector>
+
 #include "engine/symbolic/expr_store.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 
@@ -62,6 +64,10 @@ public:
   ExprStore& store() { return s_; }
   // Where chain links are appended (the engine points it at the current GPU thread's stream).
   void set_stream(ExprStore::Stream* stream) { stream_ = stream; }
+  // Where the partial operations this builder creates are logged (division, rcp, sqrt, rsqrt,
+  // lg2, integer division and remainder): the engine maps each to its PTX line, the prover
+  // turns each into a domain condition (engine/prove/domain_conditions.hpp).
+  void set_partial_log(std::vector<ExprId>* log) { partial_log_ = log; }
 
 private:
   bool is_const(ExprId id) const { return s_.op(id) == Op::Const; }
@@ -70,8 +76,14 @@ private:
   ExprId make(Op op, ExprId a, ExprId b = kNoExpr, ExprId c = kNoExpr, uint8_t aux = 0) {
     return s_.intern(Node{op, aux, 0, a, b, c});
   }
+  ExprId logged(ExprId partial) {
+    if (partial_log_ != nullptr)
+      partial_log_->push_back(partial);
+    return partial;
+  }
   ExprStore& s_;
   ExprStore::Stream* stream_ = nullptr;
+  std::vector<ExprId>* partial_log_ = nullptr;
 };
 
 } // namespace volta::symbolic

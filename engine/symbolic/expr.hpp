@@ -157,6 +157,12 @@ enum Taint : uint16_t {
   kTaintAtomicResult = 2, // the (schedule-dependent) result of an atomic flows into it
   kTaintOpaque = 4,       // an unresolved bit-level operation (BitOp, Extract, Pack, RawBits)
   kTaintSchedule = 8,     // a hardware/schedule-dependent special register (%smid, %warpid...)
+  // Not a taint of the value either: a partial operation (division, sqrt, rsqrt, lg2, an
+  // integer operation) is the node or below it, so the domain check must walk it.
+  kTaintPartial = 16,
+  // An infinity is the node or below it; without one, a defined value is finite (the sign
+  // analysis needs no walk below exp(x) to know it is positive).
+  kTaintInfinity = 32,
   // Not a taint of the value: the node, or one below it, is a transient link of a reduction
   // chain and was appended without a hash-cons lookup (ExprStore::append). Such a node cannot
   // be equal to an interned one, so nodes above it skip the lookup too.

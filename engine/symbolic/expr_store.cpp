@@ -221,6 +221,20 @@ constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits()
     case Op::RawBits:
       t[i].own_taint = kTaintOpaque;
       break;
+    // Partial operations (domain conditions) and integer operations, some of which are
+    // (division, remainder): the domain check walks only below such nodes.
+    case Op::Div:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Lg2:
+    case Op::BitOp:
+      t[i].own_taint = kTaintPartial;
+      break;
+    case Op::PosInf:
+    case Op::NegInf:
+      t[i].own_taint = kTaintInfinity;
+      break;
     default:
       break;
     }

@@ -167,7 +167,7 @@ TEST_F(SafetyManifest, DataDependentBranchIsRefusedWithItsLine) {
   const uint32_t line = r.failure->first->ptx_line;
   EXPECT_TRUE(contains(file_line(ptx_of("data_dependent_branch"), line), "bra")) << line;
   EXPECT_TRUE(contains(r.detail, ":" + std::to_string(line) + ":")) << r.detail;
-  EXPECT_TRUE(contains(r.detail, "input data")) << r.detail;
+  EXPECT_TRUE(contains(r.detail, "branches on data")) << r.detail;
 }
 
 TEST_F(SafetyManifest, MisalignedVectorLoad) {

@@ -1,0 +1,43 @@
+// Proof by cases on the comparisons that selects depend on (docs/semantics.md, "Branches on
+// data"). A branch on data merged with select (engine/exec/exec_branch_merge.cpp) leaves values
+// such as select(x > m, sum·e^(m-x), sum) that no canonical form relates to the fmaxf form
+// sum·e^(m - max(m, x)). Splitting on x > m decides both: in the case x > m the select takes
+// its first arm and max(m, x) is x; otherwise the second arm, and max(m, x) is m.
+//
+// The split is a decision tree: the innermost undecided select condition is assumed true, then
+// false; each assumption rewrites both values (selects on decided conditions take their arm,
+// max/min of operands whose order a case fact gives take that operand, comparisons the signs
+// decide fold), and the leaves, with no select left to split on, are compared by `equal`. The
+// values are equal when every leaf is. Sound whatever the cases: every input falls in some
+// leaf, where the rewritten values are the originals' (an infeasible leaf only costs a proof).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::prove {
+
+struct CaseSplitLimits {
+  size_t max_depth = 12;      // nested splits
+  size_t max_leaves = 512;    // leaves compared
+  size_t max_nodes = 200'000; // rewritten nodes, all leaves together
+};
+
+struct CaseSplitResult {
+  bool equal = false;
+  size_t leaves = 0;  // cases compared
+  std::string reason; // not equal: why (a leaf that differs, a limit)
+};
+
+// Does the DAG below `root` hold a select whose condition the signs do not decide?
+bool has_undecided_select(const symbolic::ExprStore& store, symbolic::ExprId root);
+
+CaseSplitResult prove_by_cases(symbolic::ExprStore& store, symbolic::ExprId ref,
+                               symbolic::ExprId opt,
+                               const std::function<bool(symbolic::ExprId, symbolic::ExprId)>& equal,
+                               const CaseSplitLimits& limits = {});
+
+} // namespace volta::prove

@@ -1,0 +1,554 @@
+#include "engine/prove/domain_conditions.hpp"
+
+#include <fmt/format.h>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/int_semantics.hpp"
+#include "engine/symbolic/printer.hpp"
+
+namespace volta::prove {
+
+using symbolic::CmpKind;
+using symbolic::ExprId;
+using symbolic::Node;
+using symbolic::Op;
+
+namespace {
+
+constexpr size_t kMaxGuardDepth = 6;
+
+bool is_integer_division(const Node& n) {
+  const auto kind = static_cast<symbolic::BitOpKind>(n.aux & 31);
+  return n.op == Op::BitOp &&
+         (kind == symbolic::BitOpKind::Div || kind == symbolic::BitOpKind::Rem);
+}
+
+// Does `have` (an assumption's kind) imply `need`?
+bool implies(uint8_t have, ConditionKind need) {
+  auto has = [&](ConditionKind k) { return (have >> static_cast<int>(k) & 1) != 0; };
+  switch (need) {
+  case ConditionKind::NonZero:
+    return has(ConditionKind::NonZero) || has(ConditionKind::Positive);
+  case ConditionKind::NonNegative:
+    return has(ConditionKind::NonNegative) || has(ConditionKind::Positive);
+  case ConditionKind::Positive:
+    return has(ConditionKind::Positive) ||
+           (has(ConditionKind::NonZero) && has(ConditionKind::NonNegative));
+  }
+  return false;
+}
+
+bool by_signs(symbolic::SignAnalysis& signs, ConditionKind kind, ExprId arg) {
+  switch (kind) {
+  case ConditionKind::NonZero:
+    return signs.nonzero(arg);
+  case ConditionKind::NonNegative:
+    return signs.nonnegative(arg);
+  case ConditionKind::Positive:
+    return signs.positive(arg);
+  }
+  return false;
+}
+
+// Does the literal `cond` (true when `polarity`) state the condition about `arg` outright?
+bool literal_implies(const symbolic::ExprStore& store, ExprId cond, bool polarity,
+                     ConditionKind kind, ExprId arg, int depth = 0) {
+  if (depth > 8)
+    return false;
+  const Node& n = store.node(cond);
+  if (n.op == Op::Not)
+    return literal_implies(store, n.a, !polarity, kind, arg, depth + 1);
+  if ((n.op == Op::And && polarity) || (n.op == Op::Or && !polarity))
+    return literal_implies(store, n.a, polarity, kind, arg, depth + 1) ||
+           literal_implies(store, n.b, polarity, kind, arg, depth + 1);
+  if (n.op != Op::Cmp)
+    return false;
+  auto is_zero = [&](ExprId id) { return store.op(id) == Op::Const && store.rational(id) == 0; };
+  CmpKind k = static_cast<CmpKind>(n.aux & 7);
+  if (n.a == arg && is_zero(n.b)) {
+    // arg k 0
+  } else if (n.b == arg && is_zero(n.a)) {
+    // 0 k arg: mirror it to arg k' 0
+    switch (k) {
+    case CmpKind::Lt:
+      k = CmpKind::Gt;
+      break;
+    case CmpKind::Le:
+      k = CmpKind::Ge;
+      break;
+    case CmpKind::Gt:
+      k = CmpKind::Lt;
+      break;
+    case CmpKind::Ge:
+      k = CmpKind::Le;
+      break;
+    default:
+      break;
+    }
+  } else {
+    return false;
+  }
+  if (!polarity) { // not (arg k 0): the complementary comparison
+    static constexpr CmpKind kNot[] = {CmpKind::Ne, CmpKind::Eq, CmpKind::Ge,
+                                       CmpKind::Gt, CmpKind::Le, CmpKind::Lt};
+    k = kNot[static_cast<int>(k)];
+  }
+  switch (kind) {
+  case ConditionKind::NonZero:
+    return k == CmpKind::Ne || k == CmpKind::Gt || k == CmpKind::Lt;
+  case ConditionKind::NonNegative:
+    return k == CmpKind::Gt || k == CmpKind::Ge;
+  case ConditionKind::Positive:
+    return k == CmpKind::Gt;
+  }
+  return false;
+}
+
+std::string_view relation_text(ConditionKind kind) {
+  switch (kind) {
+  case ConditionKind::NonZero:
+    return "!= 0";
+  case ConditionKind::NonNegative:
+    return ">= 0";
+  case ConditionKind::Positive:
+    return "> 0";
+  }
+  return "";
+}
+
+// "divides by zero", "takes the square root of a negative number", ...
+std::string failure_words(const symbolic::ExprStore& store, ExprId site) {
+  const Node& n = store.node(site);
+  switch (n.op) {
+  case Op::Div:
+  case Op::Rcp:
+    return "divides by zero";
+  case Op::Sqrt:
+    return "takes the square root of a negative number";
+  case Op::Rsqrt:
+    return "takes rsqrt of a number that is not positive";
+  case Op::Lg2:
+    return "takes the logarithm of a number that is not positive";
+  default:
+    return is_integer_division(n) ? "divides an integer by zero" : "leaves its domain";
+  }
+}
+
+std::string operation_words(const symbolic::ExprStore& store, ExprId site) {
+  const Node& n = store.node(site);
+  switch (n.op) {
+  case Op::Div:
+    return "division";
+  case Op::Rcp:
+    return "reciprocal";
+  case Op::Sqrt:
+    return "square root";
+  case Op::Rsqrt:
+    return "rsqrt";
+  case Op::Lg2:
+    return "logarithm";
+  default:
+    return "integer division";
+  }
+}
+
+std::string where(const exec::KernelRun* run, ExprId site) {
+  if (run == nullptr)
+    return "";
+  auto it = run->partial_sites.find(site);
+  if (it == run->partial_sites.end() || it->second.ptx_line == 0)
+    return "";
+  const exec::PartialSite& s = it->second;
+  if (s.cuda_file.empty())
+    return fmt::format(" at PTX line {}", s.ptx_line);
+  return fmt::format(" at PTX line {} ({}:{})", s.ptx_line, s.cuda_file, s.cuda_line);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Collection
+// ---------------------------------------------------------------------------------------------
+
+DomainConditions::DomainConditions(const symbolic::ExprStore& store, symbolic::SignAnalysis& signs)
+    : store_(store), signs_(signs) {
+  guards_.emplace_back(); // 0: no guard
+}
+
+uint32_t DomainConditions::extend(uint32_t guard, ExprId cond, bool polarity) {
+  GuardSet g = guards_[guard];
+  if (g.truncated || g.literals.size() >= kMaxGuardDepth) {
+    g.truncated = true;
+  } else {
+    g.literals.emplace_back(cond, polarity);
+    std::sort(g.literals.begin(), g.literals.end());
+    g.literals.erase(std::unique(g.literals.begin(), g.literals.end()), g.literals.end());
+  }
+  auto key = g.literals;
+  if (g.truncated)
+    key.emplace_back(0, true); // truncated sets are kept apart from exact ones
+  auto [it, inserted] = guard_index_.emplace(std::move(key), static_cast<uint32_t>(guards_.size()));
+  if (inserted)
+    guards_.push_back(std::move(g));
+  return it->second;
+}
+
+void DomainConditions::note(ConditionKind kind, ExprId arg, ExprId site, uint32_t guard,
+                            size_t root) {
+  if (noted_.emplace(static_cast<uint8_t>(kind), arg, guard).second)
+    conditions_.push_back(DomainCondition{kind, arg, site, guard, root});
+}
+
+void DomainConditions::add_root(ExprId root, size_t root_index) {
+  if (root == symbolic::kNoExpr || !(store_.taint(root) & symbolic::kTaintPartial))
+    return;
+  std::vector<std::pair<ExprId, uint32_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto [id, guard] = stack.back();
+    stack.pop_back();
+    if (id == symbolic::kNoExpr)
+      continue;
+    // A node already walked without a guard has given its strongest conditions.
+    if (guard != 0 && visited_.count(uint64_t{id} << 32))
+      continue;
+    if (!visited_.insert(uint64_t{id} << 32 | guard).second)
+      continue;
+    const Node& n = store_.node(id);
+    switch (n.op) {
+    case Op::Div:
+      note(ConditionKind::NonZero, n.b, id, guard, root_index);
+      break;
+    case Op::Rcp:
+      note(ConditionKind::NonZero, n.a, id, guard, root_index);
+      break;
+    case Op::Sqrt:
+      note(ConditionKind::NonNegative, n.a, id, guard, root_index);
+      break;
+    case Op::Rsqrt:
+    case Op::Lg2:
+      note(ConditionKind::Positive, n.a, id, guard, root_index);
+      break;
+    case Op::BitOp:
+      if (is_integer_division(n))
+        note(ConditionKind::NonZero, n.b, id, guard, root_index);
+      break;
+    case Op::Select: {
+      // The condition is always evaluated; an arm matters only where it is chosen.
+      if (!(n.a != symbolic::kNoExpr && (store_.taint(n.a) & symbolic::kTaintPartial)) &&
+          !(store_.taint(n.b) & symbolic::kTaintPartial) &&
+          !(store_.taint(n.c) & symbolic::kTaintPartial))
+        continue;
+      stack.emplace_back(n.a, guard);
+      if (auto c = signs_.decide(n.a)) {
+        stack.emplace_back(*c ? n.b : n.c, guard);
+      } else {
+        stack.emplace_back(n.b, extend(guard, n.a, true));
+        stack.emplace_back(n.c, extend(guard, n.a, false));
+      }
+      continue;
+    }
+    default:
+      break;
+    }
+    const ExprId kids[3] = {n.a, n.b, n.c};
+    for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+      // Below a node without a partial operation there is no condition (and selects below
+      // it have none in their arms either).
+      if (kids[i] != symbolic::kNoExpr && (store_.taint(kids[i]) & symbolic::kTaintPartial))
+        stack.emplace_back(kids[i], guard);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refinement
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+class RefinementCheck {
+public:
+  RefinementCheck(const symbolic::ExprStore& store, const DomainSide& spec,
+                  const DomainSide& checked, const CanonicalOf& canonical_of)
+      : store_(store), spec_(spec), checked_(checked), canonical_of_(canonical_of), signs_(store),
+        obligations_(store, signs_), assumptions_(store, signs_) {}
+
+  DomainOutcome run() {
+    DomainOutcome out;
+    if (checked_.run == nullptr || checked_.run->partial_sites.empty())
+      return out; // no partial operation at all: nothing to discharge
+    collect(checked_, obligations_);
+    std::vector<const DomainCondition*> pending;
+    for (const DomainCondition& c : obligations_.conditions()) {
+      ++out.summary.obligations;
+      if (by_signs(signs_, c.kind, c.arg)) {
+        ++out.summary.by_sign;
+      } else if (by_own_guard(c)) {
+        ++out.summary.by_guard;
+      } else {
+        pending.push_back(&c);
+      }
+    }
+    if (pending.empty())
+      return out;
+    if (spec_.run != nullptr && !spec_.run->partial_sites.empty())
+      collect(spec_, assumptions_);
+    out.summary.assumptions = assumptions_.conditions().size();
+    index_assumptions();
+    for (const DomainCondition* c : pending) {
+      if (by_assumption(*c)) {
+        ++out.summary.by_assumption;
+        continue;
+      }
+      if (!out.counterexample) {
+        if (auto cex = refute(*c)) {
+          ++out.summary.failed;
+          out.failure_detail = fmt::format(
+              "the {} kernel {}{} for this input, where the {} is defined", checked_.role,
+              failure_words(store_, c->site), where(checked_.run, c->site), spec_.role);
+          out.counterexample = std::move(cex);
+          continue;
+        }
+      }
+      ++out.summary.undecided;
+      if (out.unknown_reason.empty())
+        out.unknown_reason = fmt::format(
+            "the {} kernel's {}{} needs {} {}{}, which neither the sign analysis nor the {}'s "
+            "domain implies",
+            checked_.role, operation_words(store_, c->site), where(checked_.run, c->site),
+            symbolic::to_sexpr(store_, c->arg, 120), relation_text(c->kind),
+            c->guard != 0 ? " (where its select chooses it)" : "", spec_.role);
+    }
+    return out;
+  }
+
+private:
+  void collect(const DomainSide& side, DomainConditions& into) {
+    for (size_t i = 0; i < side.elements.size(); ++i)
+      into.add_root(side.elements[i].second, i);
+    if (side.run != nullptr) {
+      for (size_t k = 0; k < side.run->control_roots.size(); ++k)
+        into.add_root(side.run->control_roots[k], side.elements.size() + k);
+    }
+  }
+
+  bool by_own_guard(const DomainCondition& c) {
+    const GuardSet& g = obligations_.guard(c.guard);
+    for (const auto& [cond, polarity] : g.literals) {
+      if (literal_implies(store_, cond, polarity, c.kind, c.arg))
+        return true;
+    }
+    return false;
+  }
+
+  void index_assumptions() {
+    for (const DomainCondition& a : assumptions_.conditions()) {
+      if (a.guard != 0)
+        continue; // "guard => condition" is not the condition
+      assume(a.kind, a.arg, 0);
+    }
+  }
+
+  // Records an assumption and what follows from it about the operands: sqrt(u) != 0 gives
+  // u != 0 (with sqrt's own u >= 0, u > 0: 1/sqrtf(x) assumes what rsqrtf(x) needs), a
+  // product is nonzero only with nonzero factors.
+  void assume(ConditionKind kind, ExprId arg, int depth) {
+    by_node_[arg] |= static_cast<uint8_t>(1u << static_cast<int>(kind));
+    if (depth > 16)
+      return;
+    const Node& n = store_.node(arg);
+    switch (n.op) {
+    case Op::Sqrt:
+      if (kind != ConditionKind::NonNegative)
+        assume(kind, n.a, depth + 1);
+      break;
+    case Op::Mul:
+      if (kind == ConditionKind::NonZero) {
+        assume(kind, n.a, depth + 1);
+        assume(kind, n.b, depth + 1);
+      }
+      break;
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Div:
+      if (kind == ConditionKind::NonZero || (n.op == Op::Abs && kind == ConditionKind::Positive))
+        assume(ConditionKind::NonZero, n.a, depth + 1);
+      break;
+    default:
+      break;
+    }
+  }
+
+  bool by_assumption(const DomainCondition& c) {
+    if (auto it = by_node_.find(c.arg); it != by_node_.end() && implies(it->second, c.kind))
+      return true;
+    if (!canonical_of_)
+      return false;
+    if (!by_form_ready_) {
+      by_form_ready_ = true;
+      for (const auto& [node, kinds] : by_node_) {
+        if (auto f = canonical_of_(node))
+          by_form_[*f] |= kinds;
+      }
+    }
+    auto f = canonical_of_(c.arg);
+    if (!f)
+      return false;
+    auto it = by_form_.find(*f);
+    return it != by_form_.end() && implies(it->second, c.kind);
+  }
+
+  // Is the condition certainly violated / certainly satisfied at the evaluated value?
+  static bool violated(ConditionKind kind, const EvalValue& v) {
+    if (v.kind == EvalValue::Kind::Exact) {
+      const int s = sgn(v.exact);
+      return kind == ConditionKind::NonZero       ? s == 0
+             : kind == ConditionKind::NonNegative ? s < 0
+                                                  : s <= 0;
+    }
+    if (v.kind == EvalValue::Kind::Approx)
+      return kind != ConditionKind::NonZero && v.approx.hi < 0;
+    return v.kind == EvalValue::Kind::NegInf && kind != ConditionKind::NonZero;
+  }
+  static bool satisfied(ConditionKind kind, const EvalValue& v) {
+    if (v.kind == EvalValue::Kind::Exact) {
+      const int s = sgn(v.exact);
+      return kind == ConditionKind::NonZero       ? s != 0
+             : kind == ConditionKind::NonNegative ? s >= 0
+                                                  : s > 0;
+    }
+    if (v.kind == EvalValue::Kind::Approx) {
+      const Interval i = v.approx;
+      return kind == ConditionKind::NonZero
+                 ? (i.lo > 0 || i.hi < 0)
+                 : (kind == ConditionKind::NonNegative ? i.lo >= 0 : i.lo > 0);
+    }
+    return v.kind == EvalValue::Kind::PosInf;
+  }
+  // Does the guard hold certainly (1), fail certainly (0), or neither (-1)?
+  static int guard_value(Evaluator& ev, const GuardSet& g) {
+    if (g.truncated)
+      return -1;
+    bool all = true;
+    for (const auto& [cond, polarity] : g.literals) {
+      const EvalValue v = ev.eval(cond);
+      if (v.kind != EvalValue::Kind::Exact) {
+        all = false;
+        continue;
+      }
+      if ((v.exact != 0) != polarity)
+        return 0;
+    }
+    return all ? 1 : -1;
+  }
+
+  // A point where every assumption of the specification holds and `c` fails.
+  std::optional<driver::Counterexample> refute(const DomainCondition& c) {
+    const GuardSet& guard = obligations_.guard(c.guard);
+    if (guard.truncated)
+      return std::nullopt;
+    std::vector<ExprId> roots{c.arg};
+    for (const auto& [cond, polarity] : guard.literals)
+      roots.push_back(cond);
+    // The assumptions' leaves take values too, so that they can hold (within a bound).
+    constexpr size_t kMaxAssumptions = 4096;
+    const auto& assumed = assumptions_.conditions();
+    if (assumed.size() <= kMaxAssumptions) {
+      for (const DomainCondition& a : assumed) {
+        roots.push_back(a.arg);
+        for (const auto& [cond, polarity] : assumptions_.guard(a.guard).literals)
+          roots.push_back(cond);
+      }
+    }
+    const std::vector<ExprId> leaves = leaves_below(store_, roots);
+    if (leaves.size() > 65536)
+      return std::nullopt;
+    std::mt19937_64 rng(0xd0a1 ^ c.arg);
+    std::uniform_int_distribution<int> numerator(-8, 8);
+    std::uniform_int_distribution<int> coin(0, 1);
+    for (int attempt = 0; attempt < 48; ++attempt) {
+      Assignment point;
+      for (ExprId leaf : leaves) {
+        // Zeros are where most partial operations fail: attempt 0 is all zeros, later ones
+        // zero about half the leaves.
+        const bool zero = attempt == 0 || coin(rng) == 0;
+        const int x = zero ? 0 : numerator(rng);
+        if (auto w = integer_leaf_width(store_, leaf)) {
+          const uint64_t bits =
+              static_cast<uint64_t>(static_cast<int64_t>(x)) & symbolic::width_mask(*w);
+          point.values[Assignment::key_of(store_, leaf)] = symbolic::Rational(std::to_string(bits));
+        } else {
+          point.values[Assignment::key_of(store_, leaf)] = symbolic::Rational(x);
+        }
+      }
+      Evaluator ev(store_, point);
+      if (!violated(c.kind, ev.eval(c.arg)) || guard_value(ev, guard) != 1)
+        continue;
+      bool spec_defined = assumed.size() <= kMaxAssumptions;
+      for (size_t i = 0; spec_defined && i < assumed.size(); ++i) {
+        const DomainCondition& a = assumed[i];
+        const int g = guard_value(ev, assumptions_.guard(a.guard));
+        if (g == 0)
+          continue;
+        spec_defined = g == 1 && satisfied(a.kind, ev.eval(a.arg));
+      }
+      if (!spec_defined)
+        continue;
+      return counterexample(c, point, leaves, ev);
+    }
+    return std::nullopt;
+  }
+
+  driver::Counterexample counterexample(const DomainCondition& c, const Assignment& point,
+                                        const std::vector<ExprId>& leaves, Evaluator& ev) {
+    driver::Counterexample cex;
+    cex.confirmed = true;
+    const bool element = c.root < checked_.elements.size();
+    cex.element = element ? checked_.elements[c.root].first : "a branch condition";
+    for (ExprId leaf : leaves) {
+      auto it = point.values.find(Assignment::key_of(store_, leaf));
+      if (it != point.values.end() && it->second != 0)
+        cex.inputs.emplace_back(symbolic::leaf_name(store_, leaf), it->second.get_str());
+    }
+    cex.optimized_value =
+        fmt::format("undefined: {}{}", failure_words(store_, c.site), where(checked_.run, c.site));
+    cex.optimized_expr = symbolic::to_sexpr(store_, c.site, 600);
+    if (element) {
+      for (const auto& [name, root] : spec_.elements) {
+        if (name != cex.element)
+          continue;
+        cex.reference_value = ev.eval(root).to_string();
+        cex.reference_expr = symbolic::to_sexpr(store_, root, 600);
+      }
+    }
+    if (cex.reference_value.empty())
+      cex.reference_value = "(defined)";
+    if (checked_.role == "reference")
+      std::swap(cex.reference_value, cex.optimized_value),
+          std::swap(cex.reference_expr, cex.optimized_expr);
+    return cex;
+  }
+
+  const symbolic::ExprStore& store_;
+  const DomainSide& spec_;
+  const DomainSide& checked_;
+  const CanonicalOf& canonical_of_;
+  symbolic::SignAnalysis signs_;
+  DomainConditions obligations_;
+  DomainConditions assumptions_;
+  std::unordered_map<ExprId, uint8_t> by_node_;
+  std::unordered_map<uint64_t, uint8_t> by_form_;
+  bool by_form_ready_ = false;
+};
+
+} // namespace
+
+DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSide& spec,
+                               const DomainSide& checked, const CanonicalOf& canonical_of) {
+  return RefinementCheck(store, spec, checked, canonical_of).run();
+}
+
+} // namespace volta::prove

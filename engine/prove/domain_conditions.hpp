@@ -1,0 +1,103 @@
+// Domain conditions and refinement (docs/semantics.md, "Domains"): the reference is the
+// specification, so on every input where the reference's execution is defined the optimized
+// kernel's must be defined too. Every partial operation whose value reaches a stored element
+// or a decided branch (division and rcp: divisor != 0; sqrt: >= 0; rsqrt and lg2: > 0; integer
+// division and remainder: divisor != 0) is a condition: an *assumption* in the reference, an
+// *obligation* in the optimized kernel.
+//
+// An operation below one arm of a select only matters when that arm is chosen (a NaN in the
+// arm a select does not pick never reaches memory), so its condition carries the select's
+// condition as a guard: an assumption "guard => condition", an obligation needed only where
+// its guard holds.
+//
+// An obligation is discharged, in this order, by
+//   1. the sign analysis (engine/symbolic/sign_analysis.hpp): a sum of exponentials is > 0;
+//   2. its own guard (`s == 0 ? 0 : 1/s` divides only where s != 0);
+//   3. an assumption of the reference on the same value (the same node, or the same
+//      canonical form in the shared e-graph);
+// and otherwise refuted by a point where every assumption of the reference holds and the
+// obligation fails (NOT_EQUIVALENT, with the reference's value there), or left UNKNOWN with
+// the condition named. With these discharged, canonical forms that cancel a factor (x·y/y = x)
+// are equal exactly where it matters: the reference's assumptions make them valid.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_set>
+#include <vector>
+
+#include "engine/driver/entry_result.hpp"
+#include "engine/exec/kernel_run.hpp"
+#include "engine/symbolic/expr_store.hpp"
+#include "engine/symbolic/sign_analysis.hpp"
+
+namespace volta::prove {
+
+enum class ConditionKind : uint8_t { NonZero, NonNegative, Positive };
+
+struct DomainCondition {
+  ConditionKind kind = ConditionKind::NonZero;
+  symbolic::ExprId arg = 0;  // the operand the condition is about
+  symbolic::ExprId site = 0; // the partial operation
+  uint32_t guard = 0;        // index into DomainConditions::guards (0: unconditional)
+  size_t root = 0;           // the first root (an element, or a control root) it lies under
+};
+
+// A conjunction of select conditions, each with the polarity of the arm taken.
+struct GuardSet {
+  std::vector<std::pair<symbolic::ExprId, bool>> literals;
+  bool truncated = false; // nested deeper than tracked: the guard is not known exactly
+};
+
+// The conditions below a set of roots (one kernel's stored elements and control roots).
+class DomainConditions {
+public:
+  DomainConditions(const symbolic::ExprStore& store, symbolic::SignAnalysis& signs);
+  void add_root(symbolic::ExprId root, size_t root_index);
+
+  const std::vector<DomainCondition>& conditions() const { return conditions_; }
+  const GuardSet& guard(uint32_t index) const { return guards_[index]; }
+
+private:
+  uint32_t extend(uint32_t guard, symbolic::ExprId cond, bool polarity);
+  void note(ConditionKind kind, symbolic::ExprId arg, symbolic::ExprId site, uint32_t guard,
+            size_t root);
+
+  const symbolic::ExprStore& store_;
+  symbolic::SignAnalysis& signs_;
+  std::vector<DomainCondition> conditions_;
+  std::vector<GuardSet> guards_;
+  std::map<std::vector<std::pair<symbolic::ExprId, bool>>, uint32_t> guard_index_;
+  std::unordered_set<uint64_t> visited_; // node << 32 | guard
+  std::set<std::tuple<uint8_t, symbolic::ExprId, uint32_t>> noted_;
+};
+
+struct DomainOutcome {
+  driver::DomainSummary summary;
+  std::optional<driver::Counterexample> counterexample; // a refuted obligation
+  std::string unknown_reason;                           // the first undecided obligation, named
+  std::string failure_detail;                           // the refuted obligation, in words
+};
+
+// One side of the check: a kernel's roots (stored elements, named, then control roots) and its
+// partial operations' lines.
+struct DomainSide {
+  std::string role; // "reference" / "optimized"
+  std::vector<std::pair<std::string, symbolic::ExprId>> elements;
+  const exec::KernelRun* run = nullptr;
+};
+
+// Canonical-form identity of a node (the shared e-graph's), for matching conditions on values
+// written differently; nullopt when the node has no canonical form.
+using CanonicalOf = std::function<std::optional<uint64_t>(symbolic::ExprId)>;
+
+// Checks that `checked` is defined wherever `spec` is.
+DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSide& spec,
+                               const DomainSide& checked, const CanonicalOf& canonical_of);
+
+} // namespace volta::prove

@@ -1,0 +1,307 @@
+#include "engine/symbolic/sign_analysis.hpp"
+
+#include <array>
+#include <vector>
+
+namespace volta::symbolic {
+
+namespace {
+
+// The five sign atoms in value order: -inf < negative < 0 < positive < +inf. An atom's index i
+// is the bit 1 << kBit[i] of a SignSet.
+enum Atom : uint8_t { NI, N, Z, P, PI };
+constexpr std::array<SignSet, 5> kBit = {kSignNegInf, kSignNeg, kSignZero, kSignPos, kSignPosInf};
+constexpr SignSet kUndefined = 0; // a combination that is undefined over the reals (inf - inf)
+
+// Applies `f` (atom, atom) -> SignSet to every pair of atoms of two sets.
+template <class F>
+SignSet pairwise(SignSet a, SignSet b, F f) {
+  SignSet out = 0;
+  for (uint8_t i = 0; i < 5; ++i) {
+    if (!(a & kBit[i]))
+      continue;
+    for (uint8_t j = 0; j < 5; ++j) {
+      if (b & kBit[j])
+        out |= f(static_cast<Atom>(i), static_cast<Atom>(j));
+    }
+  }
+  return out;
+}
+
+template <class F>
+SignSet each(SignSet a, F f) {
+  SignSet out = 0;
+  for (uint8_t i = 0; i < 5; ++i) {
+    if (a & kBit[i])
+      out |= f(static_cast<Atom>(i));
+  }
+  return out;
+}
+
+SignSet add_atoms(Atom x, Atom y) {
+  if (x > y)
+    std::swap(x, y);
+  if (x == NI)
+    return y == PI ? kUndefined : kSignNegInf; // inf - inf is undefined
+  if (y == PI)
+    return kSignPosInf;
+  if (x == Z)
+    return kBit[y];
+  if (x == N)
+    return y == P ? kSignFinite : kSignNeg;
+  return kSignPos; // P + P
+}
+
+SignSet mul_atoms(Atom x, Atom y) {
+  const bool inf = x == NI || x == PI || y == NI || y == PI;
+  if (x == Z || y == Z)
+    return inf ? kUndefined : kSignZero; // 0 * inf is undefined
+  const bool negative = (x == NI || x == N) != (y == NI || y == N);
+  if (inf)
+    return negative ? kSignNegInf : kSignPosInf;
+  return negative ? kSignNeg : kSignPos;
+}
+
+SignSet neg_atom(Atom x) {
+  return kBit[4 - x];
+}
+
+SignSet inverse_atom(Atom x) {
+  switch (x) {
+  case Z:
+    return kUndefined; // division by zero: a domain condition of its own
+  case NI:
+  case PI:
+    return kSignZero;
+  default:
+    return kBit[x];
+  }
+}
+
+SignSet exp_atom(Atom x) {
+  return x == NI ? kSignZero : x == PI ? kSignPosInf : kSignPos;
+}
+
+SignSet square_atom(Atom x) {
+  return x == Z ? kSignZero : (x == NI || x == PI) ? kSignPosInf : kSignPos;
+}
+
+// The possible order relations between values of two atoms: bit 1 less, 2 equal, 4 greater.
+uint8_t relation(Atom x, Atom y) {
+  if (x != y)
+    return x < y ? 1 : 4;
+  return (x == N || x == P) ? 7 : 2; // two negatives (positives) can be in any order
+}
+
+} // namespace
+
+SignSet SignAnalysis::signs(ExprId root) {
+  if (auto it = memo_.find(root); it != memo_.end())
+    return it->second;
+  // Post-order without recursion: reduction chains are thousands of nodes deep.
+  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
+  while (!stack.empty()) {
+    auto [id, expanded] = stack.back();
+    stack.pop_back();
+    if (memo_.count(id))
+      continue;
+    const Node& n = store_.node(id);
+    const int kids = child_count(n.op);
+    if ((n.op == Op::Exp || n.op == Op::Ex2) && !(store_.taint(n.a) & kTaintInfinity)) {
+      memo_.emplace(id, kSignPos); // e^x of a finite x: no need to look at x
+      continue;
+    }
+    if (!expanded && kids > 0 && n.op != Op::BitOp) {
+      stack.emplace_back(id, true);
+      const ExprId ks[3] = {n.a, n.b, n.c};
+      for (int i = 0; i < kids; ++i) {
+        if (ks[i] != kNoExpr && !memo_.count(ks[i]))
+          stack.emplace_back(ks[i], false);
+      }
+      continue;
+    }
+    memo_.emplace(id, compute(id));
+  }
+  return memo_.at(root);
+}
+
+SignSet SignAnalysis::compute(ExprId id) {
+  const Node& n = store_.node(id);
+  auto s = [&](ExprId k) { return memo_.at(k); };
+  switch (n.op) {
+  case Op::Const: {
+    const int sg = sgn(store_.rational(id));
+    return sg < 0 ? kSignNeg : sg == 0 ? kSignZero : kSignPos;
+  }
+  case Op::PosInf:
+    return kSignPosInf;
+  case Op::NegInf:
+    return kSignNegInf;
+  case Op::Ln2:
+    return kSignPos;
+  case Op::Input: // inputs and parameters are real numbers: finite
+  case Op::Param:
+    return kSignFinite;
+  case Op::Add:
+    return pairwise(s(n.a), s(n.b), add_atoms);
+  case Op::Sub:
+    return pairwise(s(n.a), each(s(n.b), neg_atom), add_atoms);
+  case Op::Neg:
+    return each(s(n.a), neg_atom);
+  case Op::Mul:
+    if (n.a == n.b)
+      return each(s(n.a), square_atom);
+    return pairwise(s(n.a), s(n.b), mul_atoms);
+  case Op::Fma: {
+    const SignSet product =
+        n.a == n.b ? each(s(n.a), square_atom) : pairwise(s(n.a), s(n.b), mul_atoms);
+    return pairwise(product, s(n.c), add_atoms);
+  }
+  case Op::Div:
+    return pairwise(s(n.a), each(s(n.b), inverse_atom), mul_atoms);
+  case Op::Rcp:
+    return each(s(n.a), inverse_atom);
+  case Op::Exp:
+  case Op::Ex2:
+    return each(s(n.a), exp_atom);
+  case Op::Abs: // |x| has the signs of x * x
+    return each(s(n.a), square_atom);
+  case Op::Sqrt:
+    return s(n.a) & (kSignZero | kSignPos | kSignPosInf); // negative: undefined
+  case Op::Rsqrt:
+    return each(s(n.a) & (kSignPos | kSignPosInf),
+                [](Atom x) { return x == PI ? kSignZero : kSignPos; });
+  case Op::Lg2:
+    return each(s(n.a), [](Atom x) -> SignSet {
+      return x == P ? kSignFinite : x == PI ? kSignPosInf : kUndefined;
+    });
+  case Op::Tanh:
+    return each(s(n.a), [](Atom x) -> SignSet {
+      return x == NI ? kSignNeg : x == PI ? kSignPos : kBit[x];
+    });
+  case Op::Sin:
+  case Op::Cos:
+    return (s(n.a) & kSignFinite) ? kSignFinite : kUndefined;
+  case Op::Max:
+    return pairwise(s(n.a), s(n.b), [](Atom x, Atom y) { return kBit[std::max(x, y)]; });
+  case Op::Min:
+    return pairwise(s(n.a), s(n.b), [](Atom x, Atom y) { return kBit[std::min(x, y)]; });
+  case Op::Select:
+    if (auto c = decide(n.a))
+      return *c ? s(n.b) : s(n.c);
+    return s(n.b) | s(n.c);
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+    if (auto c = decide(id))
+      return *c ? kSignPos : kSignZero;
+    return kSignZero | kSignPos;
+  case Op::IntToReal:
+    return IntType::from_code(n.aux & 7).is_signed ? kSignFinite : kSignZero | kSignPos;
+  case Op::RoundReal:
+    return each(s(n.a), [](Atom x) -> SignSet {
+      return x == N ? kSignNeg | kSignZero : x == P ? kSignZero | kSignPos : kBit[x];
+    });
+  default:
+    return kSignAny;
+  }
+}
+
+std::optional<bool> SignAnalysis::decide_cmp(const Node& n) {
+  const auto kind = static_cast<CmpKind>(n.aux & 7);
+  uint8_t rel = 0; // possible relations of a to b: 1 less, 2 equal, 4 greater
+  if (n.a == n.b) {
+    rel = 2; // a defined value equals itself (a NaN test on a defined value is false)
+  } else {
+    // a running maximum is >= each of its operands (and a minimum <=)
+    auto bound_of = [&](ExprId outer, ExprId inner, Op op) {
+      for (int depth = 0; depth < 64 && store_.op(outer) == op; ++depth) {
+        const Node& m = store_.node(outer);
+        if (m.a == inner || m.b == inner)
+          return true;
+        outer = store_.op(m.a) == op ? m.a : m.b;
+      }
+      return false;
+    };
+    if (bound_of(n.b, n.a, Op::Max) || bound_of(n.a, n.b, Op::Min))
+      rel = 1 | 2; // a <= b
+    else if (bound_of(n.a, n.b, Op::Max) || bound_of(n.b, n.a, Op::Min))
+      rel = 2 | 4; // a >= b
+    else {
+      const SignSet sa = signs(n.a), sb = signs(n.b);
+      for (uint8_t i = 0; i < 5; ++i) {
+        if (!(sa & kBit[i]))
+          continue;
+        for (uint8_t j = 0; j < 5; ++j) {
+          if (sb & kBit[j])
+            rel |= relation(static_cast<Atom>(i), static_cast<Atom>(j));
+        }
+      }
+    }
+  }
+  if (rel == 0)
+    return std::nullopt; // no defined value at all
+  uint8_t holds = 0;     // the relations under which the comparison is true
+  switch (kind) {
+  case CmpKind::Eq:
+    holds = 2;
+    break;
+  case CmpKind::Ne:
+    holds = 1 | 4;
+    break;
+  case CmpKind::Lt:
+    holds = 1;
+    break;
+  case CmpKind::Le:
+    holds = 1 | 2;
+    break;
+  case CmpKind::Gt:
+    holds = 4;
+    break;
+  case CmpKind::Ge:
+    holds = 2 | 4;
+    break;
+  }
+  if ((rel & ~holds) == 0)
+    return true;
+  if ((rel & holds) == 0)
+    return false;
+  return std::nullopt;
+}
+
+std::optional<bool> SignAnalysis::decide(ExprId pred) {
+  const Node& n = store_.node(pred);
+  switch (n.op) {
+  case Op::Cmp:
+    return decide_cmp(n);
+  case Op::Not:
+    if (auto x = decide(n.a))
+      return !*x;
+    return std::nullopt;
+  case Op::And:
+  case Op::Or: {
+    const bool is_and = n.op == Op::And;
+    const auto x = decide(n.a), y = decide(n.b);
+    // false absorbs an and, true an or
+    if ((x && *x != is_and) || (y && *y != is_and))
+      return !is_and;
+    if (x && y)
+      return is_and;
+    return std::nullopt;
+  }
+  case Op::Xor: {
+    const auto x = decide(n.a), y = decide(n.b);
+    if (x && y)
+      return *x != *y;
+    return std::nullopt;
+  }
+  case Op::Const:
+    return sgn(store_.rational(pred)) != 0;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace volta::symbolic

@@ -1,0 +1,48 @@
+// A sign analysis of real-valued DAG nodes (docs/semantics.md, "Domains"): for every node, the
+// set of signs its value can have — negative, zero, positive, and the two infinities — read over
+// the reals on every input where the node is defined. exp(·) > 0, squares are >= 0, sums and
+// products of known signs combine, max with a positive operand is positive, exp(-inf) = 0.
+//
+// It discharges domain conditions without a solver (a softmax denominator, a sum of
+// exponentials, is > 0; layernorm's var + eps with var a mean of squares is > 0) and decides
+// branch conditions over the reals (`sum == 0` on such a sum is false, `x > -inf` on a finite x
+// is true). Every answer assumes that the node itself is defined; the partial operations below
+// it are domain conditions of their own, collected separately (engine/prove/domain_conditions).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::symbolic {
+
+// A set of possible signs: an or of these bits.
+using SignSet = uint8_t;
+inline constexpr SignSet kSignNeg = 1, kSignZero = 2, kSignPos = 4, kSignNegInf = 8,
+                         kSignPosInf = 16;
+inline constexpr SignSet kSignFinite = kSignNeg | kSignZero | kSignPos;
+inline constexpr SignSet kSignAny = kSignFinite | kSignNegInf | kSignPosInf;
+
+class SignAnalysis {
+public:
+  explicit SignAnalysis(const ExprStore& store) : store_(store) {}
+
+  SignSet signs(ExprId id);
+  bool positive(ExprId id) { return (signs(id) & ~kSignPos) == 0; }
+  bool nonnegative(ExprId id) { return (signs(id) & ~(kSignPos | kSignZero)) == 0; }
+  bool nonzero(ExprId id) { return (signs(id) & kSignZero) == 0; }
+
+  // The truth of a predicate node (Cmp, And, Or, Xor, Not) where the signs decide it, on
+  // every input where its operands are defined; nullopt otherwise.
+  std::optional<bool> decide(ExprId pred);
+
+private:
+  SignSet compute(ExprId id);
+  std::optional<bool> decide_cmp(const Node& n);
+  const ExprStore& store_;
+  std::unordered_map<ExprId, SignSet> memo_;
+};
+
+} // namespace volta::symbolic
