@@ -75,6 +75,7 @@ struct DomainSummary {
   size_t by_sign = 0;     // discharged by the sign analysis
   size_t by_guard = 0;    // by the select that guards the operation
   size_t by_assumption = 0;
+  size_t by_z3 = 0;     // by the solver, under the assumptions
   size_t failed = 0;    // refuted by a counterexample
   size_t undecided = 0; // neither discharged nor refuted
   bool mutual = false;  // both directions checked

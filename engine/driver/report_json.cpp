@@ -1,6 +1,7 @@
 #include "engine/driver/report_json.hpp"
 
 #include "engine/cli/exit_codes.hpp"
+#include "engine/driver/content_hash.hpp"
 #include "engine/driver/tool_version.hpp"
 
 namespace volta::driver {
@@ -55,10 +56,14 @@ json to_json(const EntryResult& r) {
                      {"unknown", r.elements.unknown}};
     if (r.domain) {
       const DomainSummary& d = *r.domain;
-      j["domain"] = {{"assumptions", d.assumptions},     {"obligations", d.obligations},
-                     {"by_sign", d.by_sign},             {"by_guard", d.by_guard},
-                     {"by_assumption", d.by_assumption}, {"by_z3", 0},
-                     {"failed", d.failed},               {"undecided", d.undecided},
+      j["domain"] = {{"assumptions", d.assumptions},
+                     {"obligations", d.obligations},
+                     {"by_sign", d.by_sign},
+                     {"by_guard", d.by_guard},
+                     {"by_assumption", d.by_assumption},
+                     {"by_z3", d.by_z3},
+                     {"failed", d.failed},
+                     {"undecided", d.undecided},
                      {"mutual", d.mutual}};
     }
     if (r.egraph) {
@@ -177,6 +182,13 @@ int exit_status(const json& results) {
   return mismatch ? cli::kMismatch : cli::kSuccess;
 }
 
+const std::string& tool_digest() {
+  // The executable's own bytes: two builds of one version differ here, so shards run by
+  // different builds are not merged.
+  static const std::string digest = file_digest("/proc/self/exe").value_or("unknown");
+  return digest;
+}
+
 json report_json(const std::vector<EntryResult>& results, const ReportInfo& info) {
   json j;
   j["tool"] = kToolName;
@@ -185,6 +197,8 @@ json report_json(const std::vector<EntryResult>& results, const ReportInfo& info
   j["command"] = info.command;
   j["manifest"] = info.manifest;
   j["manifest_digest"] = info.manifest_digest ? json(*info.manifest_digest) : json(nullptr);
+  j["inputs_digest"] = info.inputs_digest ? json(*info.inputs_digest) : json(nullptr);
+  j["tool_digest"] = tool_digest();
   j["filter"] = info.filter ? json(*info.filter) : json(nullptr);
   j["shard"] = info.shard ? json{{"index", info.shard->first}, {"count", info.shard->second}}
                           : json(nullptr);

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -272,8 +273,10 @@ namespace {
 class RefinementCheck {
 public:
   RefinementCheck(const symbolic::ExprStore& store, const DomainSide& spec,
-                  const DomainSide& checked, const CanonicalOf& canonical_of)
-      : store_(store), spec_(spec), checked_(checked), canonical_of_(canonical_of), signs_(store),
+                  const DomainSide& checked, const CanonicalOf& canonical_of,
+                  symbolic::ExprStore* build_store, const DomainProver* prover)
+      : store_(store), spec_(spec), checked_(checked), canonical_of_(canonical_of),
+        build_store_(build_store), prover_(prover), signs_(store),
         obligations_(store, signs_), assumptions_(store, signs_) {}
 
   DomainOutcome run() {
@@ -310,6 +313,14 @@ public:
               "the {} kernel {}{} for this input, where the {} is defined", checked_.role,
               failure_words(store_, c->site), where(checked_.run, c->site), spec_.role);
           out.counterexample = std::move(cex);
+          continue;
+        }
+      }
+      // After a refutation the verdict is decided: the rest is not sent to the solver.
+      if (!out.counterexample && prover_ != nullptr && *prover_ && build_store_ != nullptr) {
+        ++out.solver_queries;
+        if (auto holds = (*prover_)(store_, solver_query(*c)); holds && *holds) {
+          ++out.summary.by_z3;
           continue;
         }
       }
@@ -532,10 +543,46 @@ private:
     return cex;
   }
 
+  // The predicate the solver must find unsatisfiable: every unguarded assumption, every guarded
+  // one as an implication, the obligation's guard, and the obligation's violation.
+  ExprId solver_query(const DomainCondition& c) {
+    symbolic::Builder b(*build_store_);
+    const ExprId zero = build_store_->constant(0);
+    auto holds = [&](ConditionKind kind, ExprId arg) {
+      return b.cmp(kind == ConditionKind::NonZero       ? CmpKind::Ne
+                   : kind == ConditionKind::NonNegative ? CmpKind::Ge
+                                                        : CmpKind::Gt,
+                   arg, zero);
+    };
+    auto guard_of = [&](const GuardSet& g) -> ExprId {
+      ExprId all = 0;
+      for (const auto& [cond, polarity] : g.literals) {
+        const ExprId lit = polarity ? cond : b.bool_not(cond);
+        all = all == 0 ? lit : b.boolean(Op::And, all, lit);
+      }
+      return all;
+    };
+    ExprId query = b.bool_not(holds(c.kind, c.arg));
+    if (const ExprId g = guard_of(obligations_.guard(c.guard)))
+      query = b.boolean(Op::And, query, g);
+    for (const DomainCondition& a : assumptions_.conditions()) {
+      const GuardSet& g = assumptions_.guard(a.guard);
+      if (g.truncated)
+        continue; // an assumption under guards not tracked: left out (fewer assumptions)
+      ExprId fact = holds(a.kind, a.arg);
+      if (const ExprId when = guard_of(g))
+        fact = b.boolean(Op::Or, b.bool_not(when), fact);
+      query = b.boolean(Op::And, query, fact);
+    }
+    return query;
+  }
+
   const symbolic::ExprStore& store_;
   const DomainSide& spec_;
   const DomainSide& checked_;
   const CanonicalOf& canonical_of_;
+  symbolic::ExprStore* build_store_;
+  const DomainProver* prover_;
   symbolic::SignAnalysis signs_;
   DomainConditions obligations_;
   DomainConditions assumptions_;
@@ -547,8 +594,9 @@ private:
 } // namespace
 
 DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSide& spec,
-                               const DomainSide& checked, const CanonicalOf& canonical_of) {
-  return RefinementCheck(store, spec, checked, canonical_of).run();
+                               const DomainSide& checked, const CanonicalOf& canonical_of,
+                               symbolic::ExprStore* build_store, const DomainProver* prover) {
+  return RefinementCheck(store, spec, checked, canonical_of, build_store, prover).run();
 }
 
 } // namespace volta::prove

@@ -15,6 +15,8 @@
 //   2. its own guard (`s == 0 ? 0 : 1/s` divides only where s != 0);
 //   3. an assumption of the reference on the same value (the same node, or the same
 //      canonical form in the shared e-graph);
+//   4. the solver (Z3, when installed): no input satisfies the reference's assumptions and
+//      violates the obligation;
 // and otherwise refuted by a point where every assumption of the reference holds and the
 // obligation fails (NOT_EQUIVALENT, with the reference's value there), or left UNKNOWN with
 // the condition named. With these discharged, canonical forms that cancel a factor (x·y/y = x)
@@ -82,6 +84,7 @@ struct DomainOutcome {
   std::optional<driver::Counterexample> counterexample; // a refuted obligation
   std::string unknown_reason;                           // the first undecided obligation, named
   std::string failure_detail;                           // the refuted obligation, in words
+  size_t solver_queries = 0; // obligations the solver was asked about
 };
 
 // One side of the check: a kernel's roots (stored elements, named, then control roots) and its
@@ -96,8 +99,19 @@ struct DomainSide {
 // written differently; nullopt when the node has no canonical form.
 using CanonicalOf = std::function<std::optional<uint64_t>(symbolic::ExprId)>;
 
-// Checks that `checked` is defined wherever `spec` is.
+// The solver for the domain obligations nothing cheaper discharged (prove/domain_conditions.hpp):
+// given a predicate node (every assumption of the specification kernel, the obligation's guard,
+// and the obligation's violation), is it unsatisfiable where its operations are defined?
+// true: the obligation holds wherever the specification is defined; false: it may fail there
+// (the solver's point is not a confirmed input); nullopt: refused or undecided.
+using DomainProver =
+    std::function<std::optional<bool>(const symbolic::ExprStore& store, symbolic::ExprId query)>;
+
+// Checks that `checked` is defined wherever `spec` is. `build_store` (where the solver's query
+// predicates are built) and `prover` may be null: no solver then.
 DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSide& spec,
-                               const DomainSide& checked, const CanonicalOf& canonical_of);
+                               const DomainSide& checked, const CanonicalOf& canonical_of,
+                               symbolic::ExprStore* build_store = nullptr,
+                               const DomainProver* prover = nullptr);
 
 } // namespace volta::prove

@@ -14,6 +14,7 @@
 #include <range/v3/view/zip.hpp>
 #include <tbb/parallel_invoke.h>
 
+#include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/domain_conditions.hpp"
@@ -627,6 +628,46 @@ ElementOutcome prove_element(const symbolic::ExprStore& store, ExprId ref, ExprI
   return session.prove(ref, opt, element);
 }
 
+// Fail fast: parses and lowers both kernels (in parallel, into the cache that execution then
+// reads) and checks both launch configurations before either kernel executes, so that a
+// refusal in one kernel (an unknown opcode, a lowering error, a parameter that does not match
+// its declaration) is reported at once instead of after the other kernel ran for seconds. On a
+// problem it fills `result` (reference first) and returns false.
+static bool preflight_pair(const launch::ManifestEntry& entry, driver::KernelCache& cache,
+                           EntryResult& result) {
+  const auto start = std::chrono::steady_clock::now();
+  exec::LoadResult loads[2];
+  tbb::parallel_invoke(
+      [&] { loads[0] = cache.load(entry.reference.ptx_path, entry.reference.entry); },
+      [&] { loads[1] = cache.load(entry.optimized.ptx_path, entry.optimized.entry); });
+  result.phases["load"] +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const launch::KernelConfig* configs[2] = {&entry.reference, &entry.optimized};
+  const char* roles[2] = {"reference", "optimized"};
+  for (int i = 0; i < 2; ++i) {
+    std::string problem;
+    if (!loads[i].kernel) {
+      const auto& diags = loads[i].diagnostics;
+      const auto error = std::find_if(diags.begin(), diags.end(), [](const ptx::Diagnostic& d) {
+        return d.severity == ptx::Severity::Error;
+      });
+      problem = error != diags.end() ? driver::diagnostic_headline(*error)
+                : diags.empty()      ? "cannot load kernel"
+                                     : driver::diagnostic_headline(diags.front());
+    } else {
+      problem = exec::check_config(loads[i].kernel->program, *configs[i]);
+    }
+    if (problem.empty())
+      continue;
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = fmt::format("{} kernel: {}", roles[i], problem);
+    result.failure_kernel = roles[i];
+    return false;
+  }
+  return true;
+}
+
 // Executes both kernels of an entry into one DAG and lists the element pairs to decide. On a
 // bad input, a safety failure or a difference in the written index sets it fills `result`
 // (verdict, detail) and returns false.
@@ -640,6 +681,9 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
     result.detail = entry.error;
     return finish();
   }
+
+  if (!preflight_pair(entry, cache, result))
+    return finish();
 
   // ---- execute both kernels into one DAG
   std::optional<exec::KernelRun>& ref_run = pair.ref_run;
@@ -913,12 +957,15 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     };
     driver::DomainSummary summary;
     auto check = [&](const DomainSide& spec, const DomainSide& checked) {
-      DomainOutcome d = check_refinement(store, spec, checked, canonical_of);
+      DomainOutcome d = check_refinement(store, spec, checked, canonical_of, pair.store.get(),
+                                         &options.domain_prover);
+      result.z3_calls += d.solver_queries;
       summary.assumptions += d.summary.assumptions;
       summary.obligations += d.summary.obligations;
       summary.by_sign += d.summary.by_sign;
       summary.by_guard += d.summary.by_guard;
       summary.by_assumption += d.summary.by_assumption;
+      summary.by_z3 += d.summary.by_z3;
       summary.failed += d.summary.failed;
       summary.undecided += d.summary.undecided;
       if (d.counterexample && domain_failure.empty()) {
@@ -965,9 +1012,9 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     if (result.domain && result.domain->obligations > 0) {
       const driver::DomainSummary& d = *result.domain;
       result.detail += fmt::format("; {} domain condition{} of the optimized kernel discharged "
-                                   "({} by signs, {} by guards, {} by the reference's)",
+                                   "({} by signs, {} by guards, {} by the reference's, {} by Z3)",
                                    d.obligations, d.obligations == 1 ? "" : "s", d.by_sign,
-                                   d.by_guard, d.by_assumption);
+                                   d.by_guard, d.by_assumption, d.by_z3);
     }
   }
   return finish();

@@ -21,6 +21,7 @@
 #include "engine/driver/entry_result.hpp"
 #include "engine/driver/kernel_cache.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/shared_egraph.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
@@ -67,6 +68,7 @@ struct ProveOptions {
   SaturationLimits saturation;
   bool explanations = false; // record the e-graph's proof forest (volta-eg explain)
   FallbackProver fallback;   // may be empty
+  DomainProver domain_prover; // may be empty
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.
   std::function<void(const launch::ManifestEntry&, driver::Counterexample&)> execute_counterexample;

@@ -164,4 +164,36 @@ prove::FallbackProver make_z3_fallback(unsigned timeout_ms, Z3Options options) {
   };
 }
 
+prove::DomainProver make_z3_domain_prover(unsigned timeout_ms, Z3Options options) {
+  options.budget.timeout_ms = timeout_ms;
+  return [options](const symbolic::ExprStore& store, ExprId query) -> std::optional<bool> {
+    try {
+      if (translation_refusal(store, query, query, options.translate))
+        return std::nullopt;
+      Query q(options.budget);
+      try {
+        auto translated = translate_pair(q.ctx(), store, query, query, options.translate);
+        if (std::holds_alternative<std::string>(translated))
+          return std::nullopt;
+        const Translation& t = std::get<Translation>(translated);
+        z3::context& ctx = q.ctx();
+        LawOptions law_options = options.laws;
+        law_options.deadline = std::min(law_options.deadline, q.deadline());
+        const z3::expr_vector laws = ground_laws(ctx, store, t, law_options);
+        const CheckResult r = q.check(with(laws, holds(ctx, t.ref_defined) && t.ref != 0), {},
+                                      procedure_for(t));
+        if (r.status == Status::Unsat)
+          return true;
+        if (r.status == Status::Sat)
+          return false;
+        return std::nullopt;
+      } catch (const z3::exception&) {
+        return std::nullopt;
+      }
+    } catch (const std::exception&) { // Z3 errors, out of memory: undecided
+      return std::nullopt;
+    }
+  };
+}
+
 } // namespace volta::smt

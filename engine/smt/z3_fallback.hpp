@@ -40,4 +40,9 @@ prove::ElementOutcome decide_with_z3(const symbolic::ExprStore& store, symbolic:
 // options.budget.timeout_ms (0 = no limit).
 prove::FallbackProver make_z3_fallback(unsigned timeout_ms, Z3Options options = {});
 
+// The DomainProver to install in ProveOptions::domain_prover: UNSAT of "the query predicate
+// holds, every operation in it defined" (with the ground laws of exp, sqrt, ...) discharges an
+// obligation; SAT leaves it to the prover's own search; anything else is nullopt.
+prove::DomainProver make_z3_domain_prover(unsigned timeout_ms, Z3Options options = {});
+
 } // namespace volta::smt
