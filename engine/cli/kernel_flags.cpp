@@ -16,7 +16,8 @@ void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::st
   app.add_option("--" + prefix + "array", arrays,
                  "array NAME:BASE:WIDTH:LEN:KIND[:TYPE] (repeatable; TYPE f32, s32, ...)");
   app.add_option("--" + prefix + "param", params,
-                 "parameter ptr:A | sym:NAME | float:V | int:V, in order (repeatable)");
+                 "parameter ptr:A | sym:NAME | float:V | int:V | struct:SIZE[:bytes=FILE] (a "
+                 "by-value aggregate; typed fields need a manifest), in order (repeatable)");
   app.add_option("--" + prefix + "global", globals, "module variable NAME=INT (repeatable)");
   app.add_option("--" + prefix + "ctas", ctas, "first (CTA 0 only) or all")->capture_default_str();
   app.add_option("--" + prefix + "dyn-shared", dyn_shared, "dynamic shared memory bytes");

@@ -30,6 +30,17 @@ load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& opt
   selection.manifest = std::make_shared<const launch::Manifest>(std::move(*m.manifest));
   info.manifest = flags.batch;
   info.manifest_digest = driver::file_digest(flags.batch);
+  {
+    // Every PTX file of the manifest (not only this shard's), so that all shards agree.
+    std::string all = info.manifest_digest.value_or("unreadable");
+    for (const auto& e : selection.manifest->entries) {
+      for (const auto* k : {&e.reference, &e.optimized, &e.kernel}) {
+        if (!k->ptx_path.empty())
+          all += "\n" + k->ptx_path + " " + driver::file_digest(k->ptx_path).value_or("unreadable");
+      }
+    }
+    info.inputs_digest = "fnv1a64:" + driver::hex64(driver::fnv1a64(all));
+  }
   if (!flags.filter.empty())
     info.filter = flags.filter;
   info.shard = options.shard;

@@ -83,6 +83,24 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   return entry;
 }
 
+// The Z3 fallback under --max-terms N: an element refused as larger than N DAG nodes ends
+// UNKNOWN naming the term budget, the guard that stopped it (the report's `guard` field).
+prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_terms) {
+  return
+      [inner = std::move(inner), max_terms](const symbolic::ExprStore& store, symbolic::ExprId ref,
+                                            symbolic::ExprId opt, const std::string& element) {
+        auto outcome = inner(store, ref, opt, element);
+        if (outcome && outcome->kind == prove::ElementOutcome::Kind::Unknown &&
+            outcome->reason.find("Z3 translation limit") != std::string::npos) {
+          outcome->reason = fmt::format(
+              "term budget of {} terms (--max-terms) exceeded: the element has more DAG nodes, not "
+              "sent to Z3",
+              max_terms);
+        }
+        return outcome;
+      };
+}
+
 int run_prove(const ProveArgs& args) {
   std::string error;
   auto options = args.common.resolve(error);
@@ -143,7 +161,15 @@ int run_prove(const ProveArgs& args) {
         z3.budget.memory_mb =
             static_cast<unsigned>(std::max(1.0, args.common.max_memory_gib * 1024));
       }
+      // --max-terms bounds the whole entry's work: Z3 is not given an element larger than the
+      // canonical forms may grow (an element over the term budget would otherwise go to Z3 and
+      // spend its timeout there, element after element).
+      if (args.max_terms > 0)
+        z3.translate.max_nodes = std::min<uint64_t>(z3.translate.max_nodes, args.max_terms);
       o.fallback = smt::make_z3_fallback(args.z3_timeout_ms, z3);
+      if (args.max_terms > 0)
+        o.fallback = term_bounded(std::move(o.fallback), args.max_terms);
+      o.domain_prover = smt::make_z3_domain_prover(args.z3_timeout_ms, z3);
     }
     o.execute_counterexample = emulate::execute_counterexample;
     return prove::prove_pair_entry(e, kernels, o);

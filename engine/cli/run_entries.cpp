@@ -1,5 +1,6 @@
 #include "engine/cli/run_entries.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -84,7 +85,10 @@ int run_entries(RunRequest& request) {
     }
   }
   if (request.options.max_memory_bytes > 0) {
-    const std::string note = driver::install_address_space_limit(request.options.max_memory_bytes);
+    // --max-memory is per entry: with -j N up to N entries hold their budget at once.
+    const uint64_t jobs = static_cast<uint64_t>(std::max(1, request.options.jobs));
+    const std::string note = driver::install_address_space_limit(
+        std::min(request.options.max_memory_bytes, (uint64_t{1} << 50) / jobs) * jobs);
     if (!note.empty())
       std::cerr << "volta-eg: note: --max-memory: " << note << "\n";
   }

@@ -106,6 +106,8 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
     r.guard = "instruction budget";
   } else if (r.detail.find("term budget") != std::string::npos) {
     r.guard = "term budget";
+  } else if (r.detail.find("e-node budget") != std::string::npos) {
+    r.guard = "e-node budget"; // --rule-nodes stopped the saturation of an element left apart
   } else if (r.detail.rfind("time limit", 0) == 0) {
     r.guard = "time limit"; // the prover's own check between elements
   }

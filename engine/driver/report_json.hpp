@@ -17,9 +17,12 @@ inline constexpr int kReportSchemaVersion = 1;
 
 // What the report says about the run as a whole.
 struct ReportInfo {
-  std::string command;                               // "prove" | "check"
-  std::string manifest;                              // the manifest path as given ("" for one pair)
-  std::optional<std::string> manifest_digest;        // content hash of the manifest file
+  std::string command;                        // "prove" | "check"
+  std::string manifest;                       // the manifest path as given ("" for one pair)
+  std::optional<std::string> manifest_digest; // content hash of the manifest file
+  // Content hash of the manifest and of every PTX file it names (a shard report of an older
+  // run, after a kernel changed, is refused by `merge`).
+  std::optional<std::string> inputs_digest;
   std::optional<std::string> filter;                 // --filter
   std::optional<std::pair<int, int>> shard;          // --shard I/N
   nlohmann::json options = nlohmann::json::object(); // the guards and prover settings used
@@ -31,6 +34,8 @@ struct ReportInfo {
 nlohmann::json to_json(const exec::Site& site);
 nlohmann::json to_json(const exec::Failure& failure);
 nlohmann::json to_json(const EntryResult& result);
+// "fnv1a64:<hex>" of this executable's file ("unknown" when it cannot be read).
+const std::string& tool_digest();
 nlohmann::json report_json(const std::vector<EntryResult>& results, const ReportInfo& info);
 
 // The `summary` object of a report from its `results` array.

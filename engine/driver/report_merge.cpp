@@ -103,14 +103,22 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
   }
   const LoadedReport& first = inputs.front();
   // Same batch: the same command over the same manifest content with the same filter.
-  for (const char* key : {"command", "manifest_digest", "filter"}) {
+  // Same inputs and same tool: a report left by an older run (a kernel changed since, another
+  // build) is refused rather than merged as if it were current.
+  const std::map<std::string, const char*> what_differs = {
+      {"command", "different commands"},
+      {"manifest_digest", "different manifests"},
+      {"inputs_digest", "different inputs (the manifest or a PTX file changed between runs)"},
+      {"version", "different volta-eg versions"},
+      {"tool_digest", "different volta-eg builds"},
+      {"filter", "different --filter expressions"}};
+  for (const char* key :
+       {"command", "manifest_digest", "inputs_digest", "version", "tool_digest", "filter"}) {
     for (const auto& in : inputs) {
       const std::string a = text_or_null(first.report, key), b = text_or_null(in.report, key);
       if (a == b)
         continue;
-      const char* what = std::string(key) == "manifest_digest" ? "different manifests"
-                         : std::string(key) == "command"       ? "different commands"
-                                                               : "different --filter expressions";
+      const char* what = what_differs.at(key);
       out.errors.push_back(
           fmt::format("{}: error: cannot merge reports of {}: $.{} is {} here but {} in {}",
                       in.path, what, key, b, a, first.path));
@@ -187,8 +195,8 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
     }
   }
   json merged = json::object();
-  for (const char* key :
-       {"tool", "version", "schema_version", "command", "manifest", "manifest_digest", "filter"}) {
+  for (const char* key : {"tool", "version", "schema_version", "command", "manifest",
+                          "manifest_digest", "inputs_digest", "tool_digest", "filter"}) {
     merged[key] = first.report.value(key, json());
   }
   merged["shard"] = nullptr;

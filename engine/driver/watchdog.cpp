@@ -40,7 +40,21 @@ Watchdog::~Watchdog() {
     thread_.join();
 }
 
+namespace {
+
+uint64_t probe(const std::function<uint64_t()>& resident_bytes) {
+  try {
+    return resident_bytes();
+  } catch (...) {
+    return 0; // a failing probe must not end the watchdog (nor the batch)
+  }
+}
+
+} // namespace
+
 void Watchdog::add(Entry& entry) {
+  if (limits_.memory_bytes > 0)
+    entry.base_ = probe(limits_.resident_bytes);
   if (limits_.seconds > 0) {
     entry.deadline_ = std::chrono::steady_clock::now() +
                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -78,13 +92,17 @@ void Watchdog::loop() {
       }
     }
     if (limits_.memory_bytes > 0 && !entries_.empty()) {
-      uint64_t resident = 0;
-      try {
-        resident = limits_.resident_bytes();
-      } catch (...) {
-        resident = 0; // a failing probe must not end the watchdog (nor the batch)
-      }
-      if (resident > limits_.memory_bytes) {
+      const uint64_t resident = probe(limits_.resident_bytes);
+      // Per entry: what the process held before the earliest of the running entries started,
+      // plus one budget for each running entry (saturating).
+      uint64_t base = UINT64_MAX;
+      for (const Entry* e : entries_)
+        base = std::min(base, e->base_);
+      const uint64_t n = entries_.size();
+      const uint64_t budget = limits_.memory_bytes > (UINT64_MAX - base) / n
+                                  ? UINT64_MAX
+                                  : base + limits_.memory_bytes * n;
+      if (resident > budget) {
         bool tripped = false;
         for (Entry* e : entries_) {
           if (!e->cancel_.load()) {

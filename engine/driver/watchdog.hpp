@@ -1,9 +1,12 @@
 // The per-entry resource guards of a batch, enforced from one background thread:
 //   - time: an entry running longer than `seconds` gets its cancel flag set;
 //   - interrupt: once the interrupt flag is set (SIGINT, SIGTERM), every running entry;
-//   - memory: when the process's resident memory exceeds `memory_bytes`, every running entry gets
-//     its cancel flag set (the batch cannot tell which entry holds the memory; run_batch re-runs
-//     alone those that were not alone, so that the verdict is attributable).
+//   - memory: `memory_bytes` is a budget per entry: each entry records the process's resident
+//     memory when it starts (its base); when the resident memory exceeds the lowest base of the
+//     running entries plus `memory_bytes` for each of them, every running entry gets its cancel
+//     flag set (the batch cannot tell which entry holds the memory; run_batch re-runs alone those
+//     that were not alone, so that the verdict is attributable). Alone, an entry is stopped when
+//     it has grown the process by more than `memory_bytes`.
 // Cancellation is cooperative: the engine polls the flag (the interpreter every 65,536 executed
 // thread-instructions, the prover before each element) and ends the entry UNKNOWN; the watchdog
 // only records why it asked. A watch ends when its Scope is destroyed.
@@ -26,7 +29,7 @@ public:
 
   struct Limits {
     double seconds = 0;        // per entry; 0: none
-    uint64_t memory_bytes = 0; // resident memory of the process; 0: none
+    uint64_t memory_bytes = 0; // resident memory per running entry; 0: none
     // How the resident memory is measured (tests substitute their own); empty: /proc/self/statm.
     std::function<uint64_t()> resident_bytes;
     std::chrono::milliseconds period{10}; // how often the limits are checked
@@ -46,6 +49,7 @@ public:
     std::atomic<bool> cancel_{false};
     std::atomic<Reason> reason_{Reason::None};
     std::chrono::steady_clock::time_point deadline_{};
+    uint64_t base_ = 0; // resident bytes of the process when the entry started
   };
 
   // Watches one entry from construction to destruction.

@@ -126,8 +126,16 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
   for (size_t i = 0; i < config.params.size(); ++i) {
     const auto& p = config.params[i];
     const uint32_t width = std::max<uint32_t>(1, exec::width_of(prog.param_types[i]) / 8);
+    if (p.kind == launch::ParamSpec::Kind::Struct) {
+      const std::vector<uint8_t> bytes = launch::aggregate_bytes(p, config);
+      for (size_t k = 0; k < bytes.size(); ++k)
+        put(s.params, prog.param_offsets[i] + k, bytes[k], 1);
+      continue;
+    }
     uint64_t v = 0;
     switch (p.kind) {
+    case launch::ParamSpec::Kind::Struct:
+      break;
     case launch::ParamSpec::Kind::Ptr: {
       const auto* a = config.find_array(p.name);
       if (a == nullptr)

@@ -265,6 +265,8 @@ private:
       p_.param_offsets.push_back(cursor);
       p_.param_types.push_back(val_type(param.type));
       p_.param_names.push_back(param.name);
+      p_.param_sizes.push_back(size);
+      p_.param_aggregate.push_back(!param.dims.empty());
       cursor += size;
     }
     p_.param_bytes = align_up(cursor, 16);
@@ -581,6 +583,8 @@ private:
       return simple(ins, x, XOp::FCos, 1, 1);
     case Opcode::Tanh:
       return simple(ins, x, XOp::FTanh, 1, 1);
+    case Opcode::Copysign:
+      return simple(ins, x, XOp::FCopysign, 2, 2);
     case Opcode::Testp:
       return simple(ins, x, XOp::Unsupported, 1, 1);
     case Opcode::And:
@@ -634,7 +638,12 @@ private:
         x.op = XOp::Unsupported;
         return;
       }
-      return simple(ins, x, XOp::Cvt, 1, 1);
+      {
+        // cvt.rn.f16x2.f32 d, a, b (and .bf16x2): two sources, d.hi = a, d.lo = b.
+        const bool packed =
+            ins.types[0] == ptx::ScalarType::F16x2 || ins.types[0] == ptx::ScalarType::BF16x2;
+        return simple(ins, x, XOp::Cvt, packed ? 2 : 1, packed ? 2 : 1);
+      }
     case Opcode::Cvta:
       x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0; // 1: generic -> space
       return simple(ins, x, XOp::Cvta, 1, 1);

@@ -70,6 +70,7 @@ enum class XOp : uint8_t {
   FSin,
   FCos,
   FTanh,
+  FCopysign, // copysign.f32 d, a, b: |b| with the sign of a
   Testp,
   // conversions and moves
   Mov,
@@ -265,6 +266,10 @@ struct Program {
   std::vector<uint64_t> param_offsets;   // offset of each kernel parameter
   std::vector<ValType> param_types;
   std::vector<std::string> param_names;
+  // Size in bytes of each kernel parameter, and whether it is an aggregate (an array
+  // declaration such as `.param .align 8 .b8 NAME[472]`, a by-value struct).
+  std::vector<uint64_t> param_sizes;
+  std::vector<bool> param_aggregate;
   // Module `.global`/.const initial contents: (address, bytes)
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> initial_data;
   uint32_t scratch_param_bytes = 0; // per-thread space for call-sequence `.param` variables

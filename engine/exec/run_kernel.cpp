@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
+#include <tbb/combinable.h>
 #include <tbb/parallel_for.h>
 
 #include "engine/exec/address_map.hpp"
@@ -60,6 +61,29 @@ std::string check_config(const Program& program, const launch::KernelConfig& con
   for (size_t i = 0; i < config.params.size(); ++i) {
     const auto& p = config.params[i];
     const uint32_t width = width_of(program.param_types[i]);
+    // A scalar for an aggregate would fill its first bytes and leave the rest zero: the kernel
+    // would read null pointers and zero sizes, run nothing and pass. Both mismatches are errors.
+    const bool aggregate = i < program.param_aggregate.size() && program.param_aggregate[i];
+    const uint64_t size = i < program.param_sizes.size() ? program.param_sizes[i] : width / 8;
+    if (aggregate && p.kind != launch::ParamSpec::Kind::Struct) {
+      return fmt::format("params[{}]: parameter {} ({}) is a {}-byte aggregate (.b8 [{}]), but the "
+                         "configuration gives the scalar \"{}\"; give it as {{\"struct\": {}, "
+                         "\"bytes\": FILE, \"fields\": [...]}}",
+                         i, i, program.param_names[i], size, size, p.text, size);
+    }
+    if (!aggregate && p.kind == launch::ParamSpec::Kind::Struct) {
+      return fmt::format("params[{}]: parameter {} ({}) is a {}-bit scalar, but the configuration "
+                         "gives a struct",
+                         i, i, program.param_names[i], width);
+    }
+    if (aggregate) {
+      if (p.struct_size != size) {
+        return fmt::format("params[{}]: the struct is {} bytes, but parameter {} ({}) is declared "
+                           "with {} bytes",
+                           i, p.struct_size, i, program.param_names[i], size);
+      }
+      continue;
+    }
     if (p.kind == launch::ParamSpec::Kind::Ptr && width != 64 && width != 32) {
       return fmt::format("parameter {} ({}) is {} bits wide and cannot hold the pointer \"{}\"", i,
                          program.param_names[i], width, p.text);
@@ -85,8 +109,18 @@ std::vector<ByteCell> parameter_cells(const Program& program, const launch::Kern
     const auto& p = config.params[i];
     const uint64_t offset = program.param_offsets[i];
     const uint32_t width = std::max<uint32_t>(1, width_of(program.param_types[i]) / 8);
+    if (p.kind == launch::ParamSpec::Kind::Struct) {
+      // Concrete bytes (symbolic fields are refused by the manifest reader); check_config made
+      // sure the struct has the declared size.
+      const std::vector<uint8_t> bytes = launch::aggregate_bytes(p, config);
+      for (size_t k = 0; k < bytes.size() && offset + k < cells.size(); ++k)
+        store_value(&cells[offset + k], Value{bytes[k], 0}, 1);
+      continue;
+    }
     Value v;
     switch (p.kind) {
+    case launch::ParamSpec::Kind::Struct:
+      break;
     case launch::ParamSpec::Kind::Ptr:
       v.bits = config.find_array(p.name)->base;
       break;
@@ -199,13 +233,25 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
 
   const uint32_t ctas =
       config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
-  std::vector<KernelStats> stats(ctas);
+  // Statistics add up per worker thread, not per CTA: a vector of one KernelStats per CTA is
+  // 88 bytes each, 1.7 GB for a 2*10^7-CTA grid, allocated and summed where no guard polls
+  // (issue 16: the memory and time overshoot of large `ctas: "all"` grids).
+  tbb::combinable<KernelStats> stats;
+  const auto add_stats = [](KernelStats& into, const KernelStats& s) {
+    into.instructions += s.instructions;
+    into.warp_instructions += s.warp_instructions;
+    into.barriers += s.barriers;
+    into.warp_syncs += s.warp_syncs;
+    into.ctas += s.ctas;
+    for (const auto& [k, v] : s.idioms)
+      into.idioms[k] += v;
+  };
   auto run_cta = [&](uint32_t c) {
     if (ctx.should_stop(c))
       return;
     CtaRunner runner(ctx, c);
     runner.run();
-    stats[c] = runner.stats();
+    add_stats(stats.local(), runner.stats());
   };
   if (ctas == 1) {
     run_cta(0);
@@ -215,15 +261,7 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
   } else {
     tbb::parallel_for(uint32_t{0}, ctas, [&](uint32_t c) { run_cta(c); });
   }
-  for (const auto& s : stats) {
-    run.stats.instructions += s.instructions;
-    run.stats.warp_instructions += s.warp_instructions;
-    run.stats.barriers += s.barriers;
-    run.stats.warp_syncs += s.warp_syncs;
-    run.stats.ctas += s.ctas;
-    for (const auto& [k, v] : s.idioms)
-      run.stats.idioms[k] += v;
-  }
+  stats.combine_each([&](const KernelStats& s) { add_stats(run.stats, s); });
   for (const auto& [id, pc] : ctx.partial_pcs) {
     PartialSite site;
     if (pc < program.insts.size()) {

@@ -1,5 +1,6 @@
 #include "engine/launch/launch_config.hpp"
 
+#include <algorithm>
 #include <iterator>
 
 namespace volta::launch {
@@ -65,6 +66,47 @@ const ArraySpec* KernelConfig::find_array(std::string_view name) const {
       return &a;
   }
   return nullptr;
+}
+
+namespace {
+struct FieldTypeInfo {
+  std::string_view name;
+  uint32_t bytes;
+};
+constexpr FieldTypeInfo kFieldTypes[] = {{"u64", 8}, {"s64", 8},  {"u32", 4}, {"s32", 4},
+                                         {"u8", 1},  {"bool", 1}, {"f32", 4}};
+static_assert(std::size(kFieldTypes) == static_cast<size_t>(StructField::Type::F32) + 1);
+} // namespace
+
+std::optional<StructField::Type> struct_field_type_from(std::string_view word) {
+  for (size_t i = 0; i < std::size(kFieldTypes); ++i) {
+    if (kFieldTypes[i].name == word)
+      return static_cast<StructField::Type>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(StructField::Type t) {
+  return kFieldTypes[static_cast<size_t>(t)].name;
+}
+
+uint32_t byte_width(StructField::Type t) {
+  return kFieldTypes[static_cast<size_t>(t)].bytes;
+}
+
+std::vector<uint8_t> aggregate_bytes(const ParamSpec& p, const KernelConfig& config) {
+  std::vector<uint8_t> bytes(p.struct_size, 0);
+  std::copy_n(p.struct_bytes.begin(), std::min(p.struct_bytes.size(), bytes.size()), bytes.begin());
+  for (const auto& f : p.struct_fields) {
+    uint64_t bits = f.bits;
+    if (!f.array.empty()) {
+      const ArraySpec* a = config.find_array(f.array);
+      bits = a ? a->base : 0;
+    }
+    for (uint32_t i = 0; i < byte_width(f.type) && f.offset + i < bytes.size(); ++i)
+      bytes[f.offset + i] = static_cast<uint8_t>(bits >> (8 * i));
+  }
+  return bytes;
 }
 
 } // namespace volta::launch

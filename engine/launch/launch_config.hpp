@@ -63,19 +63,43 @@ struct ArraySpec {
   uint64_t end() const { return base + size_bytes(); }
 };
 
+// One typed value at a byte offset of an aggregate (by-value struct) parameter.
+struct StructField {
+  enum class Type : uint8_t { U64, S64, U32, S32, U8, Bool, F32 };
+  uint64_t offset = 0;
+  Type type = Type::U64;
+  std::string array; // non-empty: the field holds this array's base address (a u64 pointer)
+  uint64_t bits = 0; // otherwise: the field's little-endian bits (low `width` bytes)
+  std::string text;  // the value as written ("ptr:Q", "int:4096"), for messages
+};
+std::optional<StructField::Type> struct_field_type_from(std::string_view word);
+std::string_view to_string(StructField::Type t);
+uint32_t byte_width(StructField::Type t);
+
 struct ParamSpec {
-  enum class Kind { Ptr, Sym, Float, Int };
+  // Struct: a by-value aggregate (`.param .align 8 .b8 NAME[SIZE]`), given as raw bytes and/or
+  // typed fields; the engine reads it, through the parameter's address too, byte by byte.
+  enum class Kind { Ptr, Sym, Float, Int, Struct };
   Kind kind = Kind::Int;
   std::string name;               // array name (Ptr) or symbol name (Sym)
   symbolic::Rational float_value; // Float: the exact decimal written in the manifest
   int64_t int_value = 0;          // Int
   std::string text;               // as written ("ptr:A"), for messages
+  uint64_t struct_size = 0;       // Struct: SIZE, which must equal the PTX declaration
+  std::vector<uint8_t> struct_bytes;      // Struct: the `bytes` file (empty, or exactly SIZE)
+  std::vector<StructField> struct_fields; // Struct: they override struct_bytes
 };
 
 enum class CtaMode {
   First, // CTA (0,0,0) only: Volta's symmetry assumption (the default)
   All,   // every CTA of the grid
 };
+
+struct KernelConfig;
+// The bytes of a Struct parameter: zeros, then the `bytes` file, then every field (pointer
+// fields hold the base of their array in `config`; an unknown array leaves the field 0, which
+// the manifest reader and the flag parser refuse beforehand).
+std::vector<uint8_t> aggregate_bytes(const ParamSpec& p, const KernelConfig& config);
 
 struct KernelConfig {
   std::string ptx_path; // resolved against the manifest's folder

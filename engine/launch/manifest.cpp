@@ -198,6 +198,133 @@ std::string resolve(const std::string& base_dir, const std::string& p) {
   return (std::filesystem::path(base_dir) / path).lexically_normal().string();
 }
 
+const std::vector<std::string_view> kStructKeys = {"struct", "bytes", "fields"};
+const std::vector<std::string_view> kFieldKeys = {"offset", "type", "value"};
+
+// The bytes of an aggregate's `bytes` file; its size must be the aggregate's.
+std::vector<uint8_t> read_struct_bytes(const std::string& file, uint64_t size,
+                                       const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    fail(path, fmt::format("cannot read \"{}\": it is a directory", file));
+  errno = 0;
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    fail(path, fmt::format("cannot read \"{}\": {}", file,
+                           errno != 0 ? std::strerror(errno) : "cannot open"));
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (bytes.size() != size)
+    fail(path, fmt::format("\"{}\" holds {} bytes, but the struct is {} bytes", file, bytes.size(),
+                           size));
+  return bytes;
+}
+
+// One typed field of an aggregate: its value in the positional syntax, checked against its type.
+StructField get_field(const json& j, uint64_t struct_size, const std::string& path) {
+  if (!j.is_object())
+    fail(path, "expected an object with offset, type, value");
+  check_keys(j, path, kFieldKeys);
+  StructField f;
+  f.offset = get_uint(member(j, path, "offset"), path + ".offset");
+  const std::string type = get_string(member(j, path, "type"), path + ".type");
+  auto t = struct_field_type_from(type);
+  if (!t)
+    fail(path + ".type",
+         fmt::format("unknown field type \"{}\" (expected u64, s64, u32, s32, u8, bool or f32)",
+                     type));
+  f.type = *t;
+  const uint32_t width = byte_width(f.type);
+  if (f.offset >= struct_size || struct_size - f.offset < width)
+    fail(path + ".offset", fmt::format("a {}-byte {} at offset {} lies outside the {}-byte struct",
+                                       width, type, f.offset, struct_size));
+  const std::string vpath = path + ".value";
+  f.text = get_string(member(j, path, "value"), vpath);
+  std::string error;
+  auto v = parse_param(f.text, error);
+  if (!v)
+    fail(vpath, error);
+  switch (v->kind) {
+  case ParamSpec::Kind::Ptr:
+    if (f.type != StructField::Type::U64)
+      fail(vpath, fmt::format("a pointer field is u64, not {}", type));
+    f.array = v->name;
+    break;
+  case ParamSpec::Kind::Sym:
+    fail(vpath, "symbolic values inside a struct are not supported yet (give a concrete "
+                "int: or float:)");
+  case ParamSpec::Kind::Struct:
+    fail(vpath, "expected ptr:ARRAY, int:VALUE or float:VALUE");
+  case ParamSpec::Kind::Float:
+    if (f.type != StructField::Type::F32)
+      fail(vpath, fmt::format("a float value needs type f32, not {}", type));
+    f.bits = symbolic::nearest_f32_bits(v->float_value);
+    break;
+  case ParamSpec::Kind::Int: {
+    const int64_t x = v->int_value;
+    bool fits = true;
+    switch (f.type) {
+    case StructField::Type::U64:
+      fits = x >= 0;
+      break;
+    case StructField::Type::S64:
+      break;
+    case StructField::Type::U32:
+      fits = x >= 0 && x <= 0xffffffffll;
+      break;
+    case StructField::Type::S32:
+      fits = x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max();
+      break;
+    case StructField::Type::U8:
+      fits = x >= 0 && x <= 0xff;
+      break;
+    case StructField::Type::Bool:
+      fits = x == 0 || x == 1;
+      break;
+    case StructField::Type::F32:
+      fail(vpath, "a field of type f32 takes float:VALUE");
+    }
+    if (!fits)
+      fail(vpath, fmt::format("{} does not fit in a field of type {}", x, type));
+    f.bits = static_cast<uint64_t>(x);
+    break;
+  }
+  }
+  return f;
+}
+
+// An aggregate parameter: {"struct": SIZE, "bytes": FILE, "fields": [...]}.
+ParamSpec get_struct_param(const json& j, const std::string& base_dir, const std::string& path) {
+  check_keys(j, path, kStructKeys);
+  ParamSpec p;
+  p.kind = ParamSpec::Kind::Struct;
+  p.struct_size = get_uint(member(j, path, "struct"), path + ".struct");
+  if (p.struct_size == 0 || p.struct_size > (uint64_t{1} << 16))
+    fail(path + ".struct", "expected the struct's size in bytes (1 to 65536)");
+  p.text = fmt::format("struct of {} bytes", p.struct_size);
+  if (auto it = j.find("bytes"); it != j.end()) {
+    const std::string file = resolve(base_dir, get_string(*it, path + ".bytes"));
+    p.struct_bytes = read_struct_bytes(file, p.struct_size, path + ".bytes");
+  }
+  if (auto it = j.find("fields"); it != j.end()) {
+    if (!it->is_array())
+      fail(path + ".fields", "expected an array of {offset, type, value} objects");
+    for (size_t i = 0; i < it->size(); ++i) {
+      const std::string fp = fmt::format("{}.fields[{}]", path, i);
+      StructField f = get_field((*it)[i], p.struct_size, fp);
+      for (size_t k = 0; k < p.struct_fields.size(); ++k) {
+        const StructField& o = p.struct_fields[k];
+        if (f.offset < o.offset + byte_width(o.type) && o.offset < f.offset + byte_width(f.type))
+          fail(fp + ".offset", fmt::format("bytes {}..{} overlap {}.fields[{}] (bytes {}..{})",
+                                           f.offset, f.offset + byte_width(f.type) - 1, path, k,
+                                           o.offset, o.offset + byte_width(o.type) - 1));
+      }
+      p.struct_fields.push_back(std::move(f));
+    }
+  }
+  return p;
+}
+
 KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::string& path) {
   if (!j.is_object())
     fail(path, "expected a kernel configuration object");
@@ -228,15 +355,29 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
   }
   if (auto it = j.find("params"); it != j.end()) {
     if (!it->is_array())
-      fail(path + ".params", "expected an array of strings");
+      fail(path + ".params", "expected an array of parameters (strings, or struct objects)");
     for (size_t i = 0; i < it->size(); ++i) {
       const std::string p = fmt::format("{}.params[{}]", path, i);
-      std::string error;
-      auto param = parse_param(get_string((*it)[i], p), error);
-      if (!param)
-        fail(p, error);
+      std::optional<ParamSpec> param;
+      if ((*it)[i].is_object()) {
+        param = get_struct_param((*it)[i], base_dir, p);
+      } else {
+        if (!(*it)[i].is_string())
+          fail(p, "expected a string (ptr:, sym:, float:, int:) or a struct object "
+                  "{\"struct\": SIZE, \"bytes\": FILE, \"fields\": [...]}");
+        std::string error;
+        param = parse_param(get_string((*it)[i], p), error);
+        if (!param)
+          fail(p, error);
+      }
       if (param->kind == ParamSpec::Kind::Ptr && !k.find_array(param->name)) {
         fail(p, fmt::format("no array named \"{}\" in {}.arrays", param->name, path));
+      }
+      for (size_t f = 0; f < param->struct_fields.size(); ++f) {
+        const std::string& array = param->struct_fields[f].array;
+        if (!array.empty() && !k.find_array(array))
+          fail(fmt::format("{}.fields[{}].value", p, f),
+               fmt::format("no array named \"{}\" in {}.arrays", array, path));
       }
       k.params.push_back(std::move(*param));
     }
@@ -379,7 +520,9 @@ std::optional<ArrayKind> array_kind_from(std::string_view word) {
 std::optional<ParamSpec> parse_param(const std::string& text, std::string& error) {
   const size_t colon = text.find(':');
   if (colon == std::string::npos) {
-    error = fmt::format("expected ptr:ARRAY, sym:NAME, float:VALUE or int:VALUE, got \"{}\"", text);
+    error = fmt::format("expected ptr:ARRAY, sym:NAME, float:VALUE, int:VALUE or "
+                        "struct:SIZE[:bytes=FILE], got \"{}\"",
+                        text);
     return std::nullopt;
   }
   const std::string kind = text.substr(0, colon);
@@ -419,7 +562,39 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
       return std::nullopt;
     }
   }
-  error = fmt::format("unknown parameter kind \"{}\" (expected ptr, sym, float or int)", kind);
+  if (kind == "struct") {
+    // The command line's aggregate: struct:SIZE or struct:SIZE:bytes=FILE (typed fields need a
+    // manifest or a --config JSON object).
+    const size_t colon2 = rest.find(':');
+    const std::string size_text = rest.substr(0, colon2);
+    try {
+      size_t used = 0;
+      if (size_text.empty() || size_text[0] == '-' || size_text[0] == '+')
+        throw std::invalid_argument("sign");
+      json j = {{"struct", std::stoull(size_text, &used, 0)}};
+      if (used != size_text.size())
+        throw std::invalid_argument("trailing");
+      if (colon2 != std::string::npos) {
+        const std::string option = rest.substr(colon2 + 1);
+        if (option.rfind("bytes=", 0) != 0 || option.size() == 6) {
+          error = fmt::format("expected struct:SIZE or struct:SIZE:bytes=FILE, got \"{}\"", text);
+          return std::nullopt;
+        }
+        j["bytes"] = option.substr(6);
+      }
+      ParamSpec p = get_struct_param(j, "", "struct");
+      p.text = text;
+      return p;
+    } catch (const EntryError& e) {
+      error = e.message;
+      return std::nullopt;
+    } catch (...) {
+      error = fmt::format("\"{}\" is not a struct size", size_text);
+      return std::nullopt;
+    }
+  }
+  error =
+      fmt::format("unknown parameter kind \"{}\" (expected ptr, sym, float, int or struct)", kind);
   return std::nullopt;
 }
 

@@ -92,6 +92,36 @@ TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
   EXPECT_GE(dog.memory_trips(), 1u);
 }
 
+// --max-memory is per entry (issue 16): two entries that each grow the process by less than the
+// limit run side by side; one that grows it by more than the limit alone is stopped.
+TEST(DriverUnits, WatchdogMemoryLimitIsPerEntry) {
+  std::atomic<uint64_t> resident{100};
+  driver::Watchdog::Limits limits;
+  limits.memory_bytes = 1000;
+  limits.resident_bytes = [&] { return resident.load(); };
+  driver::Watchdog dog(limits);
+  {
+    driver::Watchdog::Entry a, b;
+    driver::Watchdog::Scope sa(&dog, a), sb(&dog, b);
+    resident = 100 + 2 * 900; // each entry 900 of its 1000
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_FALSE(a.cancel_flag().load());
+    EXPECT_FALSE(b.cancel_flag().load());
+  }
+  resident = 1900; // left over by the previous entries: the next one's base
+  driver::Watchdog::Entry c;
+  driver::Watchdog::Scope sc(&dog, c);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(c.cancel_flag().load());
+  resident = 1900 + 1001;
+  const auto start = std::chrono::steady_clock::now();
+  while (!c.cancel_flag().load() &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(c.reason(), driver::Watchdog::Reason::MemoryLimit);
+}
+
 TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
   launch::Manifest m;
   for (int i = 0; i < 4; ++i) {

@@ -156,3 +156,58 @@ TEST(ShardMerge, MoreShardsThanEntriesGivesEmptyShards) {
 
 } // namespace
 } // namespace volta::cli_test
+
+namespace volta::cli_test {
+namespace {
+
+// A shard report left by an older run (a PTX file changed since) is refused, not merged
+// (issue 16): reports carry a digest of the manifest and of every PTX file, and of the tool.
+TEST(ShardMerge, MergeRefusesAShardOfAnOlderRun) {
+  const auto dir = scratch_dir("stale-shard");
+  const auto ptx = [](const std::string& extra) {
+    return ".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 "
+           "p0\n)\n{\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, %tid.x;\n" +
+           extra + "\tret;\n}\n";
+  };
+  write_file(dir / "k.ptx", ptx(""));
+  nlohmann::json entry = {{"kind", "race_check"},
+                          {"expected", "RACE_FREE"},
+                          {"kernel",
+                           {{"ptx", "k.ptx"},
+                            {"entry", "k"},
+                            {"block", {32, 1, 1}},
+                            {"grid", {1, 1, 1}},
+                            {"arrays", nlohmann::json::array({{{"name", "A"},
+                                                               {"base", "0x100000"},
+                                                               {"elem_width", 4},
+                                                               {"len", 32},
+                                                               {"kind", "in"}}})},
+                            {"params", {"ptr:A"}}}}};
+  nlohmann::json m = {{"benchmarks", nlohmann::json::array()}};
+  for (const char* name : {"a", "b"}) {
+    entry["name"] = name;
+    m["benchmarks"].push_back(entry);
+  }
+  write_file(dir / "m.json", m.dump());
+  const auto shard = [&](int i) {
+    return run_tool({"check", "--batch", "m.json", "--shard", fmt::format("{}/2", i), "--report",
+                     fmt::format("s{}.json", i)},
+                    dir);
+  };
+  ASSERT_EQ(shard(0).exit_code, 0);
+  ASSERT_EQ(shard(1).exit_code, 0);
+  const json s0 = read_json(dir / "s0.json");
+  EXPECT_TRUE(s0["inputs_digest"].is_string());
+  EXPECT_TRUE(s0["tool_digest"].is_string());
+  ToolRun ok = run_tool({"merge", "s0.json", "s1.json", "-q"}, dir);
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  // The kernel changes; only shard 1 runs again: shard 0's report is stale.
+  write_file(dir / "k.ptx", ptx("\tmov.u32 %r2, %ctaid.x;\n"));
+  ASSERT_EQ(shard(1).exit_code, 0);
+  ToolRun stale = run_tool({"merge", "s0.json", "s1.json", "-q"}, dir);
+  EXPECT_EQ(stale.exit_code, 2);
+  EXPECT_NE(stale.err.find("different inputs"), std::string::npos) << stale.err;
+}
+
+} // namespace
+} // namespace volta::cli_test
