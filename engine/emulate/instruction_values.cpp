@@ -88,6 +88,7 @@ void Cta::exec_value(const Inst& in, uint32_t t) {
   case XOp::FSin:
   case XOp::FCos:
   case XOp::FTanh:
+  case XOp::FCopysign:
     return exec_float(in, t);
   case XOp::Setp:
   case XOp::Set:
@@ -368,6 +369,11 @@ void Cta::exec_float(const Inst& in, uint32_t t) {
     case XOp::FTanh:
       r = approx(Approx::Tanh, f, x[0]);
       break;
+    case XOp::FCopysign: { // the bits of b with the sign bit of a (NaNs included)
+      const uint64_t sign = uint64_t{1} << (lw - 1);
+      r = (x[1] & ~sign) | (x[0] & sign);
+      break;
+    }
     default:
       throw Trouble("unsupported", "this float instruction is not supported by the emulator");
     }

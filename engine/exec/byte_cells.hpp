@@ -21,6 +21,10 @@ struct Value {
   // are bit tricks, not arithmetic: only integer-typed data (the corpus's int reductions) is
   // treated as a real number by add.s32 and friends.
   bool fl = false;
+  // The value is bf16 data (a cvt to bf16, bf16x2 arithmetic, an unpack of either): its bits
+  // placed in the high half of a 32-bit register are that f32 exactly (nvcc's widening
+  // mov.b32 %f, {0, %h}); an f16's are not.
+  bool bf16 = false;
   bool symbolic() const { return node != 0; }
 };
 

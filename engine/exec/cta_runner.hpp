@@ -44,13 +44,13 @@ private:
   ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * threads_ + t]; }
   Value reg_value(uint32_t reg, uint32_t t) {
     const size_t i = size_t{reg} * threads_ + t;
-    return Value{bits_[i], nodes_[i], float_[i] != 0};
+    return Value{bits_[i], nodes_[i], float_[i] != 0, (float_[i] & 2) != 0};
   }
   void set(uint32_t reg, uint32_t t, Value v) {
     const size_t i = size_t{reg} * threads_ + t;
     bits_[i] = v.bits;
     nodes_[i] = v.node;
-    float_[i] = v.fl;
+    float_[i] = static_cast<uint8_t>(v.fl | (v.bf16 ? 2 : 0));
   }
   void set_dst(const Operand& d, uint32_t t, Value v) {
     if (d.kind == OpKind::Reg)
@@ -107,6 +107,9 @@ private:
   ExprId real_of(Value v, ValType type);
   // The real value of an integer operand (Const of the integer for concrete bits).
   ExprId int_real(Value v, ValType type);
+  // v is a 16-bit bf16 value: tagged so by the instruction that made it, or an input element of
+  // an array declared bf16 (whose real view is its bytes read as a bf16).
+  bool is_bf16_data(Value v) const;
   // The value as integer data of `type`'s width (docs/semantics.md): concrete bits and integer
   // constants as constants, float data by its bits (FloatBits), integers of another width
   // extended or truncated (signedness of `type`).

@@ -26,6 +26,7 @@ bool register_only(XOp op) {
   case XOp::Mov:
   case XOp::Cvt:
   case XOp::Testp:
+  case XOp::FCopysign:
     return true;
   default:
     return (op >= XOp::IAdd && op <= XOp::Sad) || (op >= XOp::FAdd && op <= XOp::FTanh);

@@ -131,6 +131,7 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
   case XOp::FSin:
   case XOp::FCos:
   case XOp::FTanh:
+  case XOp::FCopysign:
     exec_float(in, w, mask);
     break;
   case XOp::Setp:

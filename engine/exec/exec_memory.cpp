@@ -275,6 +275,15 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
         fail_unsupported(in, t, "writes a kernel parameter");
         return nullptr;
       }
+      // Inside one declared parameter: the padding between parameters (and after a struct)
+      // holds no value the host passed, so reading it is out of bounds, not zeros.
+      bool inside = false;
+      for (size_t i = 0; i < prog_.param_offsets.size() && i < prog_.param_sizes.size(); ++i) {
+        const uint64_t begin = prog_.param_offsets[i];
+        inside |= address >= begin && address + size <= begin + prog_.param_sizes[i];
+      }
+      if (!inside)
+        return out_of_bounds(describe_address(space, address));
       cells = &ctx_.params[address];
     } else if (address >= prog_.param_bytes &&
                address + size <= prog_.param_bytes + prog_.scratch_param_bytes) {
@@ -565,6 +574,16 @@ void CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t
   ctx_.report(cta_, std::move(f));
 }
 
+namespace {
+// Two atom.inc / atom.dec limits are the same function's: equal concrete bits, or one node
+// (hash-consed: the same term, a parameter symbol, say).
+bool same_limit(const Value& a, const Value& b) {
+  if (a.symbolic() || b.symbolic())
+    return a.node == b.node;
+  return (a.bits & 0xffffffffu) == (b.bits & 0xffffffffu);
+}
+} // namespace
+
 void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const auto op = static_cast<AtomOp>(in.sub);
@@ -597,10 +616,6 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
       fail_unsupported(in, t, "applies a bitwise atomic to data");
       return;
     }
-    if (wrapping && x.symbolic()) {
-      fail_unsupported(in, t, "applies atom.inc / atom.dec with a limit that depends on data");
-      return;
-    }
     Space space = in.space;
     uint64_t address = *a;
     if (space == Space::Generic)
@@ -622,8 +637,6 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
         p.type = in.type;
         p.width = elem;
         p.base = load(cells, elem);
-        if (wrapping && p.base.symbolic() && p.base.node != ctx_.undef)
-          return "applies atom.inc / atom.dec to a location that holds data";
         if (integer_atomic && p.base.symbolic() && p.base.node != ctx_.undef)
           p.base = Value{0, int_view(p.base, in.type)};
         it = table.emplace(address, std::move(p)).first;
@@ -635,8 +648,7 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
       } else if (it->second.op != op || it->second.type != in.type) {
         return "mixes different atomic operations on one location";
       } else if (wrapping && !it->second.contributions.empty() &&
-                 (it->second.contributions.front().value.bits & 0xffffffffu) !=
-                     (x.bits & 0xffffffffu)) {
+                 !same_limit(it->second.contributions.front().value, x)) {
         return "applies atom.inc / atom.dec with different limits to one location (the result "
                "depends on the order of the threads)";
       }

@@ -487,6 +487,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
     case XOp::FTanh:
       r = b_.unary(Op::Tanh, a);
       break;
+    case XOp::FCopysign:
+      r = idioms_.copysign(a, b);
+      break;
     default:
       break;
     }
@@ -528,7 +531,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       }
       if (failed_)
         return;
-      set_dst(in.dsts[0], t, Value{0, undef ? ctx_.undef : compute(x[0], x[1], x[2]), true});
+      set_dst(
+          in.dsts[0], t,
+          Value{0, undef ? ctx_.undef : compute(x[0], x[1], x[2]), true, element == ValType::BF16});
       continue;
     }
     // Packed halves: apply the operation to each half.
@@ -542,12 +547,18 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
                                   : Value{(v.bits >> (16 * h)) & 0xffff, 0};
         undef |= v.node == ctx_.undef;
         x[i] = real_of(part, element);
+        // bf16 data read by an f16x2 instruction: its bits read as an f16 are another number,
+        // an opaque reinterpretation (never the bf16's value).
+        if (v.bf16 && element == ValType::F16 && part.symbolic() && !undef && !failed_)
+          x[i] = b_.bits_float(b_.float_bits(x[i], symbolic::kFormatBF16), 1);
       }
       halves[h] = compute(x[0], x[1], x[2]);
     }
     if (failed_)
       return;
-    set_dst(in.dsts[0], t, Value{0, undef ? ctx_.undef : b_.pack(halves[0], halves[1], 16), true});
+    set_dst(in.dsts[0], t,
+            Value{0, undef ? ctx_.undef : b_.pack(halves[0], halves[1], 16), true,
+                  element == ValType::BF16});
   }
 }
 
@@ -756,13 +767,26 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const ExprId x = fl ? real_of(a, in.type) : int_view(a, in.type);
     const ExprId y = fl ? real_of(b, in.type) : int_view(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
-    set_dst(in.dsts[0], t, Value{0, b_.select(cond, x, y), fl});
+    set_dst(in.dsts[0], t, Value{0, fl ? idioms_.select(cond, x, y) : b_.select(cond, x, y), fl});
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Moves and conversions
 // ---------------------------------------------------------------------------------------------
+
+bool CtaRunner::is_bf16_data(Value v) const {
+  if (v.bf16)
+    return true;
+  if (!v.symbolic() || ctx_.store.op(v.node) != symbolic::Op::Input)
+    return false;
+  const std::string& name = ctx_.store.array_name(ctx_.store.node(v.node).a);
+  for (const auto& a : ctx_.config.arrays) {
+    if (a.name == name)
+      return a.elem_width == 2 && a.type == launch::ElemType::BF16;
+  }
+  return false;
+}
 
 void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
@@ -777,6 +801,14 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       for (uint32_t i = 0; i < parts; ++i) {
         vs[i] = read(in.srcs[i], t);
         symbolic |= vs[i].symbolic();
+      }
+      if (parts == 2 && part_width == 16 && vs[1].symbolic() && !vs[0].symbolic() &&
+          (vs[0].bits & 0xffff) == 0 && is_bf16_data(vs[1])) {
+        // nvcc's bf16 widening mov.b32 %f, {0, %h}: a bf16's bits in the high half of an f32
+        // with zero low bits are that f32 exactly, so the f32 is the same real number (only
+        // for bf16 data: an f16's bits there are another number, left to the bits below).
+        set_dst(in.dsts[0], t, Value{0, vs[1].node, true});
+        continue;
       }
       if (!symbolic) {
         uint64_t bits = 0;
@@ -813,7 +845,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       for (uint32_t i = 0; i < parts; ++i) {
         if (!v.symbolic()) {
           set_dst(in.dsts[i], t,
-                  Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl});
+                  Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl, v.bf16});
         } else if (v.node == ctx_.undef) {
           set_dst(in.dsts[i], t, Value{0, ctx_.undef});
         } else {
@@ -821,7 +853,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
                   Value{0,
                         b_.extract(v.node, static_cast<int>(i * part_width),
                                    static_cast<int>(part_width)),
-                        v.fl});
+                        v.fl, v.bf16});
         }
       }
       continue;
@@ -871,13 +903,45 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
   // Float width changes read as exact, counted per lane but recorded once per instruction (a
   // string-keyed map update per lane was most of the time of a cvt-heavy kernel).
   uint64_t idealized_lanes = 0;
+  const bool packed_dst = dst == ValType::F16x2 || dst == ValType::BF16x2;
   auto record_idealized = [&] {
     if (idealized_lanes != 0)
-      idioms_.idealized(sw > dw ? "float narrowing cvt read as exact" : "float widening cvt",
+      idioms_.idealized(sw > dw || packed_dst ? "float narrowing cvt read as exact"
+                                              : "float widening cvt",
                         idealized_lanes);
   };
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
+    if (packed_dst) {
+      // cvt.rn.f16x2.f32 d, a, b (and .bf16x2): d.hi = a, d.lo = b, each half the f32's real
+      // value (the narrowing is idealized, two per lane).
+      const Value hi = read(in.srcs[0], t), lo = read(in.srcs[1], t);
+      if (failed_) {
+        record_idealized();
+        return;
+      }
+      if (hi.node == ctx_.undef || lo.node == ctx_.undef) {
+        set_dst(in.dsts[0], t, Value{0, ctx_.undef});
+        continue;
+      }
+      b_.set_stream(&streams_[t]);
+      const ExprId h = real_of(hi, src), l = real_of(lo, src);
+      if (failed_) {
+        record_idealized();
+        return;
+      }
+      idealized_lanes += 2;
+      ExprId halves[2] = {l, h};
+      for (ExprId& x : halves) {
+        if (in.sat)
+          x = b_.saturate(x);
+        if (in.relu)
+          x = b_.relu(x);
+      }
+      set_dst(in.dsts[0], t,
+              Value{0, b_.pack(halves[0], halves[1], 16), true, dst == ValType::BF16x2});
+      continue;
+    }
     Value v = read(in.srcs[0], t);
     if (failed_) {
       record_idealized();
@@ -942,7 +1006,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
         r = b_.saturate(r);
       if (in.relu)
         r = b_.relu(r);
-      set_dst(in.dsts[0], t, Value{0, r, true});
+      set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16});
       continue;
     }
     // Float to integer: rounded by its mode, saturated to the destination's range.

@@ -15,6 +15,25 @@ constexpr uint32_t kHalf = 0x3F000000;      // 0.5
 constexpr uint32_t k252 = 0x437C0000;       // 252
 constexpr uint32_t kMagic = 0x4B400001;     // 1.5 * 2^23 + 1
 constexpr uint32_t kMagicBias = 0xCB40007F; // -(1.5 * 2^23 + 127)
+// nvcc's accurate tanhf (sm_80, CUDA 13)
+constexpr uint32_t kTanhSmall = 0x3F19999A; // 0.6: below it the odd polynomial
+constexpr uint32_t kTanhOne = 0x41102CB4;   // ~9.01: above it the result is 1 (copysigned)
+constexpr uint32_t kTwoLog2e = 0x4038AA3B;  // 2 log2(e): ex2(2|x| log2 e) = e^(2|x|)
+constexpr uint32_t kMinusTwo = 0xC0000000;
+constexpr uint32_t kOne = 0x3F800000;
+constexpr uint32_t kTanhPoly[4] = {0x3C80F082, 0xBD563CAE, 0x3E085941, 0xBEAAA9ED};
+// nvcc's accurate logf (sm_80, CUDA 13)
+constexpr uint32_t kLn2 = 0x3F317218;          // ln 2 rounded to f32
+constexpr uint32_t kMinNormal = 0x00800000;    // 2^-126
+constexpr uint32_t kTwo23 = 0x4B000000;        // 2^23
+constexpr uint32_t kMinus23 = 0xC1B80000;      // -23
+constexpr uint32_t kTwoMinus23 = 0x34000000;   // 2^-23
+constexpr uint32_t kMinusOne = 0xBF800000;     // -1
+constexpr uint32_t kPosInf = 0x7F800000;       // +inf (and the bits of the first non-finite)
+constexpr uint64_t kLogOffset = 0xC0D55555;    // -0x3F2AAAAB: splits at 2/3 (bits of 0.6666667)
+constexpr uint64_t kExponentMask = 0xFF800000; // sign and exponent bits
+constexpr uint32_t kLogPoly[9] = {0xBE055027, 0x3E1039F6, 0xBDF8CDCC, 0x3E0F2955, 0xBE2AD8B9,
+                                  0x3E4CED0B, 0xBE7FFF22, 0x3EAAAA78, 0xBF000000};
 } // namespace
 
 bool IdiomLifter::is_const(ExprId id, uint32_t f32_bits) const {
@@ -39,9 +58,133 @@ ExprId IdiomLifter::symexp(ExprId x) {
   return lifted("__symexpf", x);
 }
 
+bool IdiomLifter::same_term(ExprId a, ExprId b) const {
+  if (a == b)
+    return true;
+  if (a == symbolic::kNoExpr || b == symbolic::kNoExpr)
+    return false;
+  auto& s = b_.store();
+  const Node na = s.node(a), nb = s.node(b);
+  if (na.op != nb.op || na.aux != nb.aux)
+    return false;
+  const int n = symbolic::arity(na.op);
+  if (n == 0) // leaves are hash-consed: different ids are different leaves
+    return false;
+  // Fields past the operands (an extract's offset and width, ...) must be equal as they are.
+  if ((n < 2 && na.b != nb.b) || (n < 3 && na.c != nb.c))
+    return false;
+  // The templates are small trees over shared operands: the recursion stops at the first
+  // shared (hash-consed) node.
+  return same_term(na.a, nb.a) && (n < 2 || same_term(na.b, nb.b)) &&
+         (n < 3 || same_term(na.c, nb.c));
+}
+
+ExprId IdiomLifter::f32(uint32_t bits) {
+  return *b_.store().float_bits(bits, 32);
+}
+
+ExprId IdiomLifter::copysign(ExprId a, ExprId b) {
+  const ExprId m = b_.abs(b);
+  auto& s = b_.store();
+  if (s.op(a) == Op::Const) // a concrete sign decides (a -0.0 reads as 0: see the header)
+    return s.rational(a) < 0 ? b_.neg(m) : m;
+  return b_.select(b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0)), b_.neg(m), m);
+}
+
+ExprId IdiomLifter::accurate_tanhf_argument(ExprId cond, ExprId large, ExprId small) {
+  auto& s = b_.store();
+  // cond = |x| >= 0.6: cheap checks first (every select of reals asks).
+  if (s.op(cond) != Op::Cmp)
+    return 0;
+  const Node c = s.node(cond);
+  if (static_cast<symbolic::CmpKind>(c.aux) != symbolic::CmpKind::Ge || s.op(c.a) != Op::Abs ||
+      !is_const(c.b, kTanhSmall) || s.op(small) != Op::Fma)
+    return 0;
+  const ExprId ax = c.a;
+  const ExprId x = s.node(ax).a;
+  // Rebuild the whole sequence from x with the builder calls the instructions make: hash-
+  // consing makes equal node ids mean equal terms, every constant included.
+  const ExprId e = b_.unary(Op::Ex2, b_.mul(ax, f32(kTwoLog2e)));
+  const ExprId r = b_.fma(b_.unary(Op::Rcp, b_.add(e, f32(kOne))), f32(kMinusTwo), f32(kOne));
+  const ExprId clamped = b_.select(b_.cmp(symbolic::CmpKind::Ge, ax, f32(kTanhOne)), f32(kOne), r);
+  if (!same_term(copysign(x, clamped), large))
+    return 0;
+  const ExprId sq = b_.mul(x, x);
+  ExprId p = b_.fma(f32(kTanhPoly[0]), sq, f32(kTanhPoly[1]));
+  p = b_.fma(p, sq, f32(kTanhPoly[2]));
+  p = b_.fma(p, sq, f32(kTanhPoly[3]));
+  p = b_.fma(p, sq, s.constant(0));
+  if (!same_term(b_.fma(p, x, x), small))
+    return 0;
+  return x;
+}
+
+ExprId IdiomLifter::log_of(const char* idiom, ExprId x) {
+  ++counts_[idiom];
+  return b_.mul(b_.unary(Op::Lg2, x), b_.store().intern(Node{Op::Ln2}));
+}
+
+ExprId IdiomLifter::accurate_logf_argument(ExprId cond, ExprId if_true, ExprId if_false) {
+  auto& s = b_.store();
+  // cond = (f == 0), if_true = -inf, f = select(x < 2^-126, x * 2^23, x): cheap checks first.
+  if (s.op(cond) != Op::Cmp || s.op(if_true) != Op::NegInf || s.op(if_false) != Op::Select)
+    return 0;
+  const Node c = s.node(cond);
+  if (static_cast<symbolic::CmpKind>(c.aux) != symbolic::CmpKind::Eq || !is_int(c.b, 0) ||
+      s.op(c.a) != Op::Select)
+    return 0;
+  const ExprId f = c.a;
+  const Node fs = s.node(f);
+  if (s.op(fs.a) != Op::Cmp)
+    return 0;
+  const ExprId x = s.node(fs.a).a;
+  // Rebuild the sequence from x, call for call as the instructions build it.
+  using symbolic::BitOpKind;
+  using symbolic::CmpKind;
+  constexpr uint8_t w32 = 2;
+  const symbolic::IntType u32{w32, false}, s32{w32, true};
+  const ExprId small = b_.cmp(CmpKind::Lt, x, f32(kMinNormal));
+  if (!same_term(b_.select(small, b_.mul(x, f32(kTwo23)), x), f))
+    return 0;
+  const ExprId bias = b_.select(small, f32(kMinus23), s.constant(0));
+  const ExprId bits = b_.float_bits(f, w32);
+  const ExprId e_bits =
+      b_.intop(BitOpKind::And, u32, b_.iadd(bits, b_.int_const(kLogOffset, w32), w32),
+               b_.int_const(kExponentMask, w32));
+  const ExprId m = b_.bits_float(b_.isub(bits, e_bits, w32), w32);
+  const ExprId e =
+      b_.fma(b_.int_to_real(e_bits, s32, static_cast<uint8_t>(symbolic::FloatFormat::F32),
+                            symbolic::RoundKind::NearestEven),
+             f32(kTwoMinus23), bias);
+  const ExprId t = b_.add(m, f32(kMinusOne));
+  ExprId p = b_.fma(f32(kLogPoly[0]), t, f32(kLogPoly[1]));
+  for (size_t i = 2; i < std::size(kLogPoly); ++i)
+    p = b_.fma(p, t, f32(kLogPoly[i]));
+  const ExprId main = b_.fma(e, f32(kLn2), b_.fma(b_.mul(t, p), t, t));
+  const ExprId finite = b_.icmp(CmpKind::Lt, u32, bits, b_.int_const(kPosInf, w32));
+  const ExprId inf = f32(kPosInf);
+  if (!same_term(b_.select(finite, main, b_.fma(f, inf, inf)), if_false))
+    return 0;
+  return x;
+}
+
+ExprId IdiomLifter::select(ExprId cond, ExprId x, ExprId y) {
+  if (ExprId arg = accurate_logf_argument(cond, x, y))
+    return log_of("logf", arg);
+  if (ExprId arg = accurate_tanhf_argument(cond, x, y)) {
+    ++counts_["tanhf"];
+    return b_.unary(Op::Tanh, arg);
+  }
+  return b_.select(cond, x, y);
+}
+
 ExprId IdiomLifter::ex2(ExprId t) {
   auto& s = b_.store();
   const Node n = s.node(t);
+  // Part of the accurate tanhf sequence: ex2(|x| * 2 log2 e) stays ex2 until the final select
+  // lifts the whole sequence (2^t over the reals either way).
+  if (n.op == Op::Mul && s.op(n.a) == Op::Abs && is_const(n.b, kTwoLog2e))
+    return b_.unary(Op::Ex2, t);
   if (n.op == Op::NegInf)
     return s.constant(0); // 2^-inf = 0
   if (n.op == Op::PosInf)
@@ -113,6 +256,11 @@ ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
 }
 
 ExprId IdiomLifter::mul(ExprId a, ExprId b) {
+  auto& s = b_.store();
+  if (s.op(a) == Op::Lg2 && is_const(b, kLn2))
+    return log_of("__logf", s.node(a).a);
+  if (s.op(b) == Op::Lg2 && is_const(a, kLn2))
+    return log_of("__logf", s.node(b).a);
   if (ExprId x = accurate_expf_argument(a, b))
     return lifted("expf", x);
   if (ExprId x = accurate_expf_argument(b, a))

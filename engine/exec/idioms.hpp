@@ -8,6 +8,21 @@
 //                     j = fma.rm(sat(fma(x, 0f3BBB989D, 0.5)), 0f437C0000, 0f4B400001),
 //                     scale = bits(shl(bits(j), 23)); p * scale (or fused: fma(p, scale, acc)).
 //                     Every constant is checked exactly, the clamp's bounds [0, 1] included.
+//   * "tanhf":        nvcc's accurate tanhf, lifted to tanh(x) at its final select:
+//                     |x| >= 0f3F19999A (0.6) ? copysign(x, |x| >= 0f41102CB4 ? 1 : fma(rcp(
+//                     ex2(|x| * 0f4038AA3B) + 1), -2, 1)) : fma(poly(x*x), x, x), with
+//                     poly(s) = fma(fma(fma(fma(0f3C80F082, s, 0fBD563CAE), s, 0f3E085941), s,
+//                     0fBEAAA9ED), s, 0). Every constant and both thresholds checked exactly.
+//   * "__logf":       lg2.approx(x) * 0f3F317218 (logf under --use_fast_math), lifted to
+//                     lg2(x) * ln2 = log(x);
+//   * "logf":         nvcc's accurate logf, lifted to lg2(x) * ln2 at its final select: the
+//                     subnormal scaling (x < 2^-126: x * 2^23, exponent bias -23), the
+//                     bit-level reduction m = bits(b - ((b + 0xC0D55555) & 0xFF800000)) of
+//                     b = bits(x), the exponent e = (float)((b + 0xC0D55555) & 0xFF800000) *
+//                     2^-23, the degree-10 polynomial in m - 1, e * 0f3F317218 added, and the
+//                     special cases (b >= 0x7F800000: x * inf + inf, x == 0: -inf); every
+//                     constant checked by rebuilding the sequence from x. lg2 carries the
+//                     domain condition x > 0.
 // Over the reals each of these is exp(x) up to the rounding of log2(e) to float, which is the
 // meaning the programmer intended; the report lists every lift so that a user sees the
 // idealization. Bit tricks that match none of these stay opaque and make a kernel UNSUPPORTED
@@ -30,6 +45,11 @@ public:
   symbolic::ExprId mul(symbolic::ExprId a, symbolic::ExprId b);
   symbolic::ExprId fma(symbolic::ExprId a, symbolic::ExprId b, symbolic::ExprId c);
   symbolic::ExprId symexp(symbolic::ExprId x);
+  // copysign.f32 d, a, b over the reals: a < 0 ? -|b| : |b| (the sign of a zero a is not
+  // modelled: reals have one zero).
+  symbolic::ExprId copysign(symbolic::ExprId a, symbolic::ExprId b);
+  // A data-dependent select of reals (selp): the tanhf lift, else the plain select.
+  symbolic::ExprId select(symbolic::ExprId cond, symbolic::ExprId x, symbolic::ExprId y);
   // Records an idealization that is not a lift (a float width change, an approximate
   // instruction read as its exact function), so that the report lists it with the lifts.
   void idealized(const std::string& what, uint64_t lanes) { counts_[what] += lanes; }
@@ -40,6 +60,17 @@ private:
   bool is_int(symbolic::ExprId id, long value) const;
   bool is_const(symbolic::ExprId id, uint32_t f32_bits) const;
   symbolic::ExprId lifted(const char* idiom, symbolic::ExprId x);
+  // x when select(cond, large, small) is nvcc's accurate tanhf of x, else 0.
+  symbolic::ExprId accurate_tanhf_argument(symbolic::ExprId cond, symbolic::ExprId large,
+                                           symbolic::ExprId small);
+  symbolic::ExprId f32(uint32_t bits);
+  // The same term: the same node, or the same operator, modifiers and operands (links of sum
+  // chains are appended without hash-consing, so a rebuilt sum is another node).
+  bool same_term(symbolic::ExprId a, symbolic::ExprId b) const;
+  // x when select(cond, x_, y) is nvcc's accurate logf of x, else 0.
+  symbolic::ExprId accurate_logf_argument(symbolic::ExprId cond, symbolic::ExprId if_true,
+                                          symbolic::ExprId if_false);
+  symbolic::ExprId log_of(const char* idiom, symbolic::ExprId x);
 
   symbolic::Builder& b_;
   std::map<std::string, uint64_t>& counts_;

@@ -26,6 +26,31 @@ ExprId as_real(const Value& v, ValType type, symbolic::ExprStore& s) {
   }
 }
 
+// n applications of atom.inc (dec: atom.dec) with limit L to x, as one term. Every contribution
+// applies the same function f, so the final value is f^n(x) in every order (the return values
+// are not: they are fresh unknowns). On [0, L] f is a rotation of the cycle 0..L (inc: v + 1,
+// dec: v - 1, both modulo L + 1); a start above L first goes to 0 (inc) or L (dec) and then
+// rotates n - 1 times. Computed in 64 bits (L + 1 and x + n do not wrap there) and truncated.
+ExprId wrapped(symbolic::Builder& b, bool inc, ExprId x, ExprId limit, uint64_t n) {
+  using symbolic::BitOpKind;
+  constexpr uint8_t w32 = 2, w64 = 3; // width codes
+  const symbolic::IntType u32{w32, false}, u64{w64, false};
+  auto wide = [&](ExprId v) { return b.intop(BitOpKind::Ext, u64, v, 0, 0, 0, 32); };
+  auto mod = [&](ExprId v, ExprId m) { return b.intop(BitOpKind::Rem, u64, v, m); };
+  const ExprId m = b.iadd(wide(limit), b.int_const(1, w64), w64); // L + 1, in [1, 2^32]
+  const ExprId in_cycle =
+      mod(inc ? b.iadd(wide(x), b.int_const(n, w64), w64)
+              : b.isub(b.iadd(wide(x), m, w64), mod(b.int_const(n, w64), m), w64),
+          m);
+  const ExprId first = inc ? b.int_const(0, w64) : wide(limit);
+  const ExprId after_first =
+      mod(inc ? b.iadd(first, b.int_const(n - 1, w64), w64)
+              : b.isub(b.iadd(first, m, w64), mod(b.int_const(n - 1, w64), m), w64),
+          m);
+  const ExprId r = b.select(b.icmp(symbolic::CmpKind::Le, u32, x, limit), in_cycle, after_first);
+  return b.intop(BitOpKind::Ext, u32, r, 0, 0, 0, 64);
+}
+
 } // namespace
 
 Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
@@ -94,6 +119,13 @@ Value materialize(PendingAtomic& p, symbolic::Builder& b, ExprId undef) {
     const symbolic::IntType type{wc, is_signed(p.type)};
     auto as_int = [&](const Value& v) { return v.symbolic() ? v.node : b.int_const(v.bits, wc); };
     ExprId acc = as_int(p.base);
+    if ((p.op == AtomOp::Inc || p.op == AtomOp::Dec) && !p.contributions.empty()) {
+      // One limit for every contribution (exec_atom refuses different ones).
+      const Value& limit = p.contributions.front().value;
+      if (limit.node == undef)
+        return Value{0, undef};
+      return Value{0, wrapped(b, p.op == AtomOp::Inc, acc, as_int(limit), p.contributions.size())};
+    }
     for (const auto& c : p.contributions) {
       if (c.value.node == undef)
         return Value{0, undef};
