@@ -1,7 +1,10 @@
 # Compiler settings shared by every target: warnings, sanitizers, ccache.
+# Paths below the source tree are hashed relative to it (and the build folder not at all), so
+# that a fresh clone elsewhere (CI's) reuses what an earlier build compiled.
 find_program(VOLTA_CCACHE ccache)
 if(VOLTA_CCACHE)
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${VOLTA_CCACHE})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
+                                  CCACHE_NOHASHDIR=true ${VOLTA_CCACHE})
 endif()
 
 add_library(volta_warnings INTERFACE)
