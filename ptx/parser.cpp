@@ -98,20 +98,33 @@ struct WordInfo {
 // instruction of a newer ISA): it is refused where it is written, rather than parsed and left
 // to fail as UNSUPPORTED when the kernel runs.
 constexpr std::array kPtxOpcodes = {
-    "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar",
-    "barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call",
-    "clusterlaunchcontrol", "clz", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
-    "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence", "fma", "fns", "getctarank",
-    "griddepcontrol", "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2", "lop3", "mad",
-    "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov",
-    "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc",
-    "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret", "rsqrt", "sad", "selp",
-    "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin", "slct", "sqrt", "st",
-    "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld", "suq", "sured", "sust",
-    "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap", "txq", "vabsdiff",
-    "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax",
-    "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset", "vset2", "vset4", "vshl", "vshr",
-    "vsub", "vsub2", "vsub4", "wgmma", "wmma", "xor",
+    "abs",          "activemask",    "add",       "addc",       "alloca",
+    "and",          "applypriority", "atom",      "bar",        "barrier",
+    "bfe",          "bfi",           "bfind",     "bmsk",       "bra",
+    "brev",         "brkpt",         "brx",       "call",       "clusterlaunchcontrol",
+    "clz",          "cnot",          "copysign",  "cos",        "cp",
+    "createpolicy", "cvt",           "cvta",      "discard",    "div",
+    "dp2a",         "dp4a",          "elect",     "ex2",        "exit",
+    "fence",        "fma",           "fns",       "getctarank", "griddepcontrol",
+    "isspacep",     "istypep",       "ld",        "ldmatrix",   "ldu",
+    "lg2",          "lop3",          "mad",       "mad24",      "madc",
+    "mapa",         "match",         "max",       "mbarrier",   "membar",
+    "min",          "mma",           "mov",       "movmatrix",  "mul",
+    "mul24",        "multimem",      "nanosleep", "neg",        "not",
+    "or",           "pmevent",       "popc",      "prefetch",   "prefetchu",
+    "prmt",         "rcp",           "red",       "redux",      "rem",
+    "ret",          "rsqrt",         "sad",       "selp",       "set",
+    "setmaxnreg",   "setp",          "shf",       "shfl",       "shl",
+    "shr",          "sin",           "slct",      "sqrt",       "st",
+    "stackrestore", "stacksave",     "stmatrix",  "sub",        "subc",
+    "suld",         "suq",           "sured",     "sust",       "szext",
+    "tanh",         "tcgen05",       "tensormap", "testp",      "tex",
+    "tld4",         "trap",          "txq",       "vabsdiff",   "vabsdiff2",
+    "vabsdiff4",    "vadd",          "vadd2",     "vadd4",      "vavrg2",
+    "vavrg4",       "vmad",          "vmax",      "vmax2",      "vmax4",
+    "vmin",         "vmin2",         "vmin4",     "vote",       "vset",
+    "vset2",        "vset4",         "vshl",      "vshr",       "vsub",
+    "vsub2",        "vsub4",         "wgmma",     "wmma",       "xor",
 };
 
 bool is_ptx_opcode(std::string_view name) {
@@ -568,7 +581,8 @@ private:
     }
     module_.version_major = static_cast<uint32_t>(major);
     module_.version_minor = static_cast<uint32_t>(minor);
-    if (major > kNewestVersionMajor || (major == kNewestVersionMajor && minor > kNewestVersionMinor)) {
+    if (major > kNewestVersionMajor ||
+        (major == kNewestVersionMajor && minor > kNewestVersionMinor)) {
       report(Severity::Warning, cur_.loc, cur_.offset,
              "PTX ISA " + std::string(v) + " is newer than the newest this tool knows (" +
                  std::to_string(kNewestVersionMajor) + "." + std::to_string(kNewestVersionMinor) +
@@ -1311,8 +1325,8 @@ private:
     const Opcode* op = t.opcodes.find(name);
     if (op == nullptr && !is_ptx_opcode(name)) {
       return fail("unknown instruction " + quote(name) + " (not an opcode of PTX ISA " +
-                  std::to_string(kNewestVersionMajor) + "." +
-                  std::to_string(kNewestVersionMinor) + " or older that this tool knows)");
+                  std::to_string(kNewestVersionMajor) + "." + std::to_string(kNewestVersionMinor) +
+                  " or older that this tool knows)");
     }
     ins.opcode = op != nullptr ? *op : Opcode::Other;
     const bool compares = ins.opcode == Opcode::Setp || ins.opcode == Opcode::Set;

@@ -37,8 +37,8 @@ struct BatchFlags {
   // Where the human-readable output goes: stdout, stderr when the JSON report goes to stdout
   // (`--report -`), nowhere with --quiet.
   std::ostream* human_output() const;
-  // The driver's options (progress on human_output()); nullopt with `error` ("--shard: ...") when a flag
-  // is invalid.
+  // The driver's options (progress on human_output()); nullopt with `error` ("--shard: ...") when a
+  // flag is invalid.
   std::optional<driver::BatchOptions> resolve(std::string& error) const;
   // The guards and settings as the report's `options` object.
   nlohmann::json options_json() const;

@@ -11,11 +11,9 @@
 
 namespace volta::cli {
 
-std::optional<ManifestSelection>
-load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
-                        driver::ReportInfo& info,
-                        const std::function<bool(const launch::ManifestEntry&)>& keep,
-                        const std::string& kept_kind) {
+std::optional<ManifestSelection> load_manifest_selection(
+    const BatchFlags& flags, const driver::BatchOptions& options, driver::ReportInfo& info,
+    const std::function<bool(const launch::ManifestEntry&)>& keep, const std::string& kept_kind) {
   auto m = launch::read_manifest(flags.batch);
   if (!m.manifest) {
     for (const auto& d : m.diagnostics)

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
-#include <unistd.h>
 #include <fstream>
 #include <iostream>
+#include <unistd.h>
 
 #include "engine/driver/junit_report.hpp"
 #include "engine/driver/sarif_report.hpp"

@@ -254,7 +254,8 @@ void register_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--show", args->show, "elements of each output to print")->capture_default_str();
   cmd->add_option("--max-instructions", args->max_instructions,
                   "stop after this many executed instructions (0: no limit)");
-  cmd->add_flag("-q,--quiet", args->quiet, "print nothing but errors (with --out: write the files)");
+  cmd->add_flag("-q,--quiet", args->quiet,
+                "print nothing but errors (with --out: write the files)");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 

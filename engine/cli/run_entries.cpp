@@ -132,11 +132,10 @@ int run_entries(RunRequest& request) {
         return fmt::format("{} {}", n, n == 1 ? one : many);
       };
       out << "proof cache: " << plural(request.cache->hits(), "hit", "hits") << ", "
-                << plural(request.cache->stored(), "template stored", "templates stored");
+          << plural(request.cache->stored(), "template stored", "templates stored");
       if (request.cache->ignored() > 0) {
         out << ", "
-                  << plural(request.cache->ignored(), "damaged file ignored",
-                            "damaged files ignored");
+            << plural(request.cache->ignored(), "damaged file ignored", "damaged files ignored");
       }
       out << "\n";
     }

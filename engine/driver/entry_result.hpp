@@ -94,7 +94,7 @@ struct EntryResult {
   std::optional<exec::Failure> failure; // safety failure or refusal
   std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
   ElementCounts elements;
-  std::optional<EgraphStats> egraph; // equivalence entries that reached the prover
+  std::optional<EgraphStats> egraph;   // equivalence entries that reached the prover
   std::optional<DomainSummary> domain; // equivalence entries whose domains were checked
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;

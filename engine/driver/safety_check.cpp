@@ -20,12 +20,12 @@ execute_config(const launch::KernelConfig& config, const std::string& role, Kern
     result.verdict = Verdict::Error;
     result.bad_input = true;
     // The first error, not a warning before it (a newer `.version`).
-    const auto error = std::find_if(
-        loaded.diagnostics.begin(), loaded.diagnostics.end(),
-        [](const ptx::Diagnostic& d) { return d.severity == ptx::Severity::Error; });
+    const auto error =
+        std::find_if(loaded.diagnostics.begin(), loaded.diagnostics.end(),
+                     [](const ptx::Diagnostic& d) { return d.severity == ptx::Severity::Error; });
     result.detail = error != loaded.diagnostics.end() ? diagnostic_headline(*error)
                     : loaded.diagnostics.empty()      ? "cannot load kernel"
-                                                      : diagnostic_headline(loaded.diagnostics.front());
+                                                 : diagnostic_headline(loaded.diagnostics.front());
     result.failure_kernel = role;
     return std::nullopt;
   }

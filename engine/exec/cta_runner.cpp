@@ -130,8 +130,7 @@ void CtaRunner::publish_decisions() {
     if (!inserted && pc < it->second)
       it->second = pc; // the earliest line, whatever the order of the CTAs
   }
-  ctx_.control_roots.insert(ctx_.control_roots.end(), control_roots_.begin(),
-                            control_roots_.end());
+  ctx_.control_roots.insert(ctx_.control_roots.end(), control_roots_.begin(), control_roots_.end());
 }
 
 void CtaRunner::run_warp(uint32_t w) {

@@ -81,11 +81,11 @@ struct ParamSpec {
   // typed fields; the engine reads it, through the parameter's address too, byte by byte.
   enum class Kind { Ptr, Sym, Float, Int, Struct };
   Kind kind = Kind::Int;
-  std::string name;               // array name (Ptr) or symbol name (Sym)
-  symbolic::Rational float_value; // Float: the exact decimal written in the manifest
-  int64_t int_value = 0;          // Int
-  std::string text;               // as written ("ptr:A"), for messages
-  uint64_t struct_size = 0;       // Struct: SIZE, which must equal the PTX declaration
+  std::string name;                       // array name (Ptr) or symbol name (Sym)
+  symbolic::Rational float_value;         // Float: the exact decimal written in the manifest
+  int64_t int_value = 0;                  // Int
+  std::string text;                       // as written ("ptr:A"), for messages
+  uint64_t struct_size = 0;               // Struct: SIZE, which must equal the PTX declaration
   std::vector<uint8_t> struct_bytes;      // Struct: the `bytes` file (empty, or exactly SIZE)
   std::vector<StructField> struct_fields; // Struct: they override struct_bytes
 };

@@ -4,10 +4,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <limits>
-#include <map>
 #include <fmt/format.h>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -68,7 +68,8 @@ namespace {
 
 // A misspelled key must never be ignored: `"cta": "all"` would otherwise check CTA 0 only and
 // let a wrong kernel pass. Every object of the schema lists the keys it knows.
-void check_keys(const json& obj, const std::string& path, const std::vector<std::string_view>& known) {
+void check_keys(const json& obj, const std::string& path,
+                const std::vector<std::string_view>& known) {
   for (const auto& [key, value] : obj.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end())
       fail(path + "." + key, unknown_key_message(key, known));
@@ -81,8 +82,8 @@ const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
                                                   "len",  "kind", "type"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
 const std::vector<std::string_view> kEntryKeys = {
-    "name",   "kind",   "expected", "reference", "optimized", "kernel",     "check_arrays",
-    "note",   "reason", "accept",   "category",  "paper_table", "description", "recorded"};
+    "name", "kind",   "expected", "reference", "optimized",   "kernel",      "check_arrays",
+    "note", "reason", "accept",   "category",  "paper_table", "description", "recorded"};
 const std::vector<std::string_view> kTopKeys = {"benchmarks", "conventions", "description",
                                                 "license",    "source",      "$schema"};
 

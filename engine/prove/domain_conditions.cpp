@@ -276,8 +276,8 @@ public:
                   const DomainSide& checked, const CanonicalOf& canonical_of,
                   symbolic::ExprStore* build_store, const DomainProver* prover)
       : store_(store), spec_(spec), checked_(checked), canonical_of_(canonical_of),
-        build_store_(build_store), prover_(prover), signs_(store),
-        obligations_(store, signs_), assumptions_(store, signs_) {}
+        build_store_(build_store), prover_(prover), signs_(store), obligations_(store, signs_),
+        assumptions_(store, signs_) {}
 
   DomainOutcome run() {
     DomainOutcome out;

@@ -84,7 +84,7 @@ struct DomainOutcome {
   std::optional<driver::Counterexample> counterexample; // a refuted obligation
   std::string unknown_reason;                           // the first undecided obligation, named
   std::string failure_detail;                           // the refuted obligation, in words
-  size_t solver_queries = 0; // obligations the solver was asked about
+  size_t solver_queries = 0;                            // obligations the solver was asked about
 };
 
 // One side of the check: a kernel's roots (stored elements, named, then control roots) and its

@@ -66,8 +66,8 @@ struct ProveOptions {
   const rules::RuleLibrary* rules = nullptr;
   bool saturate = true;
   SaturationLimits saturation;
-  bool explanations = false; // record the e-graph's proof forest (volta-eg explain)
-  FallbackProver fallback;   // may be empty
+  bool explanations = false;  // record the e-graph's proof forest (volta-eg explain)
+  FallbackProver fallback;    // may be empty
   DomainProver domain_prover; // may be empty
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.

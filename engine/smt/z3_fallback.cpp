@@ -180,8 +180,8 @@ prove::DomainProver make_z3_domain_prover(unsigned timeout_ms, Z3Options options
         LawOptions law_options = options.laws;
         law_options.deadline = std::min(law_options.deadline, q.deadline());
         const z3::expr_vector laws = ground_laws(ctx, store, t, law_options);
-        const CheckResult r = q.check(with(laws, holds(ctx, t.ref_defined) && t.ref != 0), {},
-                                      procedure_for(t));
+        const CheckResult r =
+            q.check(with(laws, holds(ctx, t.ref_defined) && t.ref != 0), {}, procedure_for(t));
         if (r.status == Status::Unsat)
           return true;
         if (r.status == Status::Sat)

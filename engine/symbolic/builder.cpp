@@ -358,7 +358,7 @@ ExprId Builder::intop(BitOpKind k, IntType type, ExprId a, ExprId b, ExprId c, E
   if (ext) // the source width (and signedness) is part of the operation's identity
     third = s_.constant(static_cast<long>(operand_width));
   const ExprId r = make(Op::BitOp, a, b, third,
-              static_cast<uint8_t>(static_cast<uint8_t>(k) | (type.code() << 5)));
+                        static_cast<uint8_t>(static_cast<uint8_t>(k) | (type.code() << 5)));
   return k == BitOpKind::Div || k == BitOpKind::Rem ? logged(r) : r;
 }
 

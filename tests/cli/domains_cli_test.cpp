@@ -26,8 +26,8 @@ std::filesystem::path one_entry(const std::string& test, const std::string& name
 }
 
 json prove(const std::filesystem::path& dir, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"prove", "--batch", (dir / "m.json").string(), "--no-z3",
-                                   "--report", (dir / "r.json").string()};
+  std::vector<std::string> args = {"prove",   "--batch",  (dir / "m.json").string(),
+                                   "--no-z3", "--report", (dir / "r.json").string()};
   args.insert(args.end(), extra.begin(), extra.end());
   const ToolRun r = run_tool(args);
   EXPECT_NE(r.exit_code, 124) << r.err;

@@ -28,8 +28,8 @@ json spin_entry(const std::string& name, uint64_t n) {
            {{"ptx", source_dir() + "/tests/cli/data/spin.ptx"},
             {"entry", "spin"},
             {"block", {1, 1, 1}},
-            {"arrays", {{{"name", "O"}, {"base", "0x1000"}, {"elem_width", 4}, {"len", 1},
-                         {"kind", "out"}}}},
+            {"arrays",
+             {{{"name", "O"}, {"base", "0x1000"}, {"elem_width", 4}, {"len", 1}, {"kind", "out"}}}},
             {"params", {"ptr:O", fmt::format("int:{}", n)}}}}};
 }
 

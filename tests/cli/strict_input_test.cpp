@@ -145,11 +145,10 @@ TEST(StrictManifest, DuplicateNamesAndEmptyList) {
 
 TEST(StrictManifest, EveryShippedManifestStillReads) {
   const std::string root = source_dir();
-  for (const char* path :
-       {"examples/manifest.json", "examples/advanced/manifest.json",
-        "examples/idioms/manifest.json", "examples/mutations/manifest.json",
-        "examples/safety/manifest.json", "examples/soundness/manifest.json",
-        "../shared/volta-corpus/benchmarks.json"}) {
+  for (const char* path : {"examples/manifest.json", "examples/advanced/manifest.json",
+                           "examples/idioms/manifest.json", "examples/mutations/manifest.json",
+                           "examples/safety/manifest.json", "examples/soundness/manifest.json",
+                           "../shared/volta-corpus/benchmarks.json"}) {
     const std::string file = root + "/" + path;
     if (!std::filesystem::exists(file))
       continue; // the shared corpus is not in every checkout

@@ -94,11 +94,12 @@ TEST(Cli, MissingFileExitsTwo) {
 
 // Issue 16: PTX the tool does not know is refused where it is written, not at run time.
 TEST(Cli, UnknownOpcodeIsALocatedError) {
-  std::string bad = write_file("unknown-op.ptx", testing::kernel("\tfrobnicate.u32 %r1, 1;\n\tret;"));
+  std::string bad =
+      write_file("unknown-op.ptx", testing::kernel("\tfrobnicate.u32 %r1, 1;\n\tret;"));
   ToolRun r = run_parse({bad});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind(bad + ":8:2: error: unknown instruction 'frobnicate' (not an opcode of "
-                               "PTX ISA 9.3 or older that this tool knows)",
+                              "PTX ISA 9.3 or older that this tool knows)",
                         0),
             0u)
       << r.err;
