@@ -6,6 +6,7 @@
 
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/exec/special_registers.hpp"
+#include "engine/symbolic/printer.hpp"
 
 namespace volta::driver {
 
@@ -99,6 +100,24 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
   return std::nullopt;
 }
 
+namespace {
+
+// Why a RACE_FREE answer would rest on a domain assumption: a predicate decided over the reals
+// whose value involves a partial operation (division, root, logarithm, integer division).
+std::optional<std::string> partial_decision(const exec::KernelRun& run,
+                                            const symbolic::ExprStore& store) {
+  for (symbolic::ExprId root : run.control_roots) {
+    if (store.taint(root) & symbolic::kTaintPartial)
+      return fmt::format("a branch was decided over the reals on {}, which involves a division "
+                         "or another partial operation: on inputs where that is undefined the "
+                         "device may take the other path, so no RACE_FREE is claimed",
+                         symbolic::to_sexpr(store, root, 160));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& cache,
                                const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -119,6 +138,12 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
         result.detail = f->message;
         result.failure = f;
         result.failure_kernel = "kernel";
+      } else if (auto relied = partial_decision(*run, store)) {
+        // A branch decided over the reals assumed a value defined that an input can make
+        // undefined (a NaN from 0/0 takes the other path on the device), and a race check has no
+        // reference to assume it: RACE_FREE would not hold for every input.
+        result.verdict = Verdict::Unknown;
+        result.detail = *relied;
       } else {
         result.verdict = Verdict::RaceFree;
         result.detail =

@@ -320,6 +320,7 @@ private:
   std::map<ExprId, uint32_t> partial_pcs_;   // partial operation -> first pc
   std::unordered_set<ExprId> control_roots_; // predicates decided over the reals
   symbolic::SignAnalysis signs_{ctx_.store};
+  uint32_t merge_depth_ = 0; // > 0 while a side of a merged branch runs
 };
 
 } // namespace volta::exec

@@ -48,12 +48,16 @@ Value CtaRunner::merge_values(ExprId cond, Value if_true, Value if_false, ValTyp
     return Value{0, b_.select(cond, pred(if_true), pred(if_false))};
   }
   if (if_true.fl || if_false.fl || is_float(type)) {
-    const ValType real_type = is_float(type) ? type
-                                             : (width_of(type) == 64   ? ValType::F64
-                                                : width_of(type) == 16 ? ValType::F16
-                                                                       : ValType::F32);
+    // A 16-bit half is read in its own format: concrete bf16 bits read as an f16 would be
+    // another number.
+    const bool bf16 = if_true.bf16 || if_false.bf16;
+    ValType real_type = is_float(type) ? type : ValType::F32;
+    if (!is_float(type) && width_of(type) == 64)
+      real_type = ValType::F64;
+    else if (!is_float(type) && width_of(type) == 16)
+      real_type = bf16 ? ValType::BF16 : ValType::F16;
     return Value{0, b_.select(cond, real_of(if_true, real_type), real_of(if_false, real_type)),
-                 true};
+                 true, if_true.bf16 && if_false.bf16};
   }
   const ValType int_type = type == ValType::None ? ValType::B32 : type;
   return integer_result(b_.select(cond, int_view(if_true, int_type), int_view(if_false, int_type)));
@@ -90,6 +94,11 @@ bool CtaRunner::run_side(const Inst& branch, uint32_t start, uint32_t end, uint3
                          uint32_t w, uint32_t lane) {
   const uint32_t t = w * 32 + lane;
   pc_[t] = start;
+  ++merge_depth_;
+  struct Leave {
+    uint32_t& depth;
+    ~Leave() { --depth; }
+  } leave{merge_depth_};
   for (uint32_t steps = 0; pc_[t] != end; ++steps) {
     const uint32_t pc = pc_[t];
     if (pc < start || pc > end || steps > kMaxSideSteps) {

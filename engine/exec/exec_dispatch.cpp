@@ -32,7 +32,9 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       const Value g = reg_value(in.guard_reg, t);
       std::optional<uint64_t> p;
       if (g.symbolic() && g.node != ctx_.undef) {
-        if (auto d = decide_predicate(g.node)) {
+        // Inside a side of a merged branch a decision would be recorded as if every input took
+        // that side; there the guard is merged instead, and the prover decides the select.
+        if (auto d = merge_depth_ == 0 ? decide_predicate(g.node) : std::nullopt) {
           p = *d ? 1 : 0;
         } else if ((ctx_.store.taint(g.node) &
                     (symbolic::kTaintUndef | symbolic::kTaintAtomicResult |

@@ -604,9 +604,11 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
         // from 0/0 in the optimized kernel makes the test true on the device).
         const bool nan = cmp_op == ptx::CmpOp::Nan;
         ExprId tests = 0;
-        for (ExprId v : {x, y}) {
+        const ExprId operands[2] = {x, y};
+        for (int k = 0; k < (x == y ? 1 : 2); ++k) { // x == y: one test
+          const ExprId v = operands[k];
           if (rank_of_constant(s, v))
-            continue;
+            continue; // never NaN
           const ExprId test = nan ? b_.cmp(CmpKind::Ne, v, v) : b_.cmp(CmpKind::Eq, v, v);
           tests = tests == 0 ? test : b_.boolean(nan ? Op::Or : Op::And, tests, test);
         }

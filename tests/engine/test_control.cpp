@@ -223,6 +223,34 @@ TEST(Control, PredicatedInstructions) {
     EXPECT_EQ(r.expr("out", t), "207");
 }
 
+TEST(Control, ABranchOnDataMergesBothSides) {
+  // if (x > 0.5) { q = y / y; r = (q == q) ? x : x + 1 } written with a predicated mov inside the
+  // side: the side's guard is not decided there (a decision would be recorded as if every input
+  // took that side, assuming y / y defined); it is merged like the branch itself.
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  ld.global.f32 %f1, [%rd1];
+  ld.global.f32 %f2, [%rd1+4];
+  mov.f32 %f5, %f1;
+  setp.gt.f32 %p1, %f1, 0f3F000000;
+  @!%p1 bra $L_join;
+  div.rn.f32 %f3, %f2, %f2;
+  setp.eq.f32 %p2, %f3, %f3;
+  add.f32 %f5, %f1, 0f3F800000;
+  @%p2 mov.f32 %f5, %f1;
+$L_join:
+  st.global.f32 [%rd0], %f5;
+  ret;)";
+  Launch l = one_out(1);
+  l.arrays.push_back("in:0x200000:4:2:in");
+  l.params.push_back("ptr:in");
+  const auto r = run_ptx(kernel(".param .u64 p_out, .param .u64 p_in", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "(select (not (cmp.gt in[0] 1/2)) in[0] (select (cmp.eq (/ in[1] "
+                              "in[1]) (/ in[1] in[1])) in[0] (+ in[0] 1)))");
+}
+
 TEST(Control, LoopWithBackwardBranch) {
   // sum of 1..n with n a parameter.
   const std::string body = R"(
