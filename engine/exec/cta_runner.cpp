@@ -23,7 +23,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   barrier_id_.assign(threads_, 0);
   barrier_count_.assign(threads_, 0);
   warp_phase_.assign(warps_, 0);
-  warp_partial_sync_.assign(warps_, 0);
+  warp_syncs_.assign(warps_, WarpSyncLog{});
   shared_size_ = prog_.shared_dynamic_base + ctx.config.dyn_shared_bytes;
   // Shared memory starts uninitialized.
   shared_.assign(shared_size_, ByteCell{ctx.undef, 0, 0});
@@ -277,7 +277,12 @@ bool CtaRunner::fire_barriers() {
     }
     ++stats_.barriers;
     stamp_ = ctx_.next_stamp.fetch_add(1); // a new epoch
-    std::fill(warp_partial_sync_.begin(), warp_partial_sync_.end(), 0);
+    // Accesses before the barrier are ordered by its new epoch: the partial syncs that ordered
+    // some of them matter no more.
+    for (uint32_t w = 0; w < warps_; ++w) {
+      warp_syncs_[w].full_phase = warp_phase_[w];
+      warp_syncs_[w].masks.clear();
+    }
     return true;
   }
   return false;
@@ -385,9 +390,15 @@ Value CtaRunner::read(const Operand& o, uint32_t t) {
 
 Value CtaRunner::read_special(const Operand& o, uint32_t t) {
   const auto s = static_cast<Special>(o.special);
-  if (s == Special::Clock || s == Special::Clock64 || s == Special::GlobalTimer) {
+  if (is_clock(s)) {
     fail_unsupported(prog_.insts[current_pc_], t,
                      "reads a clock register, whose value differs from run to run");
+    return Value{0, 0};
+  }
+  if (s == Special::Unmodelled) {
+    fail_unsupported(prog_.insts[current_pc_], t,
+                     "reads a special register that depends on the driver or on a cluster "
+                     "launch, which is not modelled");
     return Value{0, 0};
   }
   if (is_schedule_dependent(s)) {

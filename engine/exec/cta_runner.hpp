@@ -245,7 +245,7 @@ private:
   std::vector<uint32_t> barrier_id_;    // AtBarrier: which barrier
   std::vector<uint32_t> barrier_count_; // AtBarrier: expected thread count (0: all)
   std::vector<uint32_t> warp_phase_;
-  std::vector<uint8_t> warp_partial_sync_;
+  std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
 
   std::vector<symbolic::ExprStore::Stream> streams_; // per thread: where its chain links go
   std::vector<ByteCell> shared_;

@@ -388,14 +388,17 @@ bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint3
 }
 
 void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {
-  // A sync over every live lane of the warp starts a new phase: it orders all earlier accesses
-  // of the warp's lanes with all later ones. A partial-mask sync orders less; it is noted so
-  // that a race it might excuse is reported as UNSUPPORTED rather than as a race.
+  // Every sync starts a new phase of the warp. One over every live lane orders all earlier
+  // accesses of the warp's lanes with all later ones; a partial-mask sync orders its members
+  // only, and is logged for the race check to follow chains of them (race_shadow.hpp).
   const uint32_t live = existing_lanes(w) & ~exited_lanes(w);
+  WarpSyncLog& log = warp_syncs_[w];
+  ++warp_phase_[w];
   if ((members & live) == live) {
-    ++warp_phase_[w];
+    log.full_phase = warp_phase_[w];
+    log.masks.clear();
   } else {
-    warp_partial_sync_[w] = 1;
+    log.masks.push_back(members);
   }
 }
 

@@ -162,8 +162,7 @@ std::string CtaRunner::describe_outside_global(uint64_t address) const {
 ByteCell* CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
                                  const Conflict& c) {
   const Inst& in = prog_.insts[current_pc_];
-  const uint32_t w = t / 32;
-  const bool partial_sync = (c.cta == cta_ && c.warp == w && warp_partial_sync_[w]);
+  const bool partial_sync = c.approximate;
   Failure f;
   f.verdict = partial_sync ? Verdict::Unsupported : Verdict::DataRace;
   f.kind = fmt::format("{}-{} race", kind_word(c.previous), kind_word(kind));
@@ -181,9 +180,8 @@ ByteCell* CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t,
       f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
       c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0);
   if (partial_sync) {
-    f.message +=
-        "; the warp used partial-mask synchronization, which the race check does not model, so "
-        "this may be a false alarm";
+    f.message += "; the race check merged reads of this warp across its partial-mask syncs, so the "
+                 "earlier access may in fact be ordered: this may be a false alarm";
   }
   failed_ = true;
   ctx_.report(cta_, std::move(f));
@@ -323,7 +321,10 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
   }
   if (shadow != nullptr) {
     const uint32_t w = t / 32;
-    Accessor a{cta_, t, w, t % 32, stamp_, warp_phase_[w], current_pc_, co_writers_};
+    const WarpSyncLog& syncs = warp_syncs_[w];
+    Accessor a{cta_,        t,           w,
+               t % 32,      stamp_,      warp_phase_[w],
+               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
     Conflict c;
     uint32_t conflict_byte = 0;
     if (shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte)) [[unlikely]] {

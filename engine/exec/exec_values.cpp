@@ -8,6 +8,7 @@
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
 #include "engine/symbolic/int_semantics.hpp"
+#include "engine/symbolic/printer.hpp"
 
 namespace volta::exec {
 
@@ -402,6 +403,29 @@ ExprId CtaRunner::symbolic_integer(const Inst& in, const Value* v, uint32_t t) {
 // Floats (over the reals)
 
 namespace {
+// A concrete nonzero value below the smallest normal number of `type`'s format: what `.ftz`
+// flushes to a zero on the device. On symbolic data the flush is a rounding, idealized like every
+// rounding (docs/semantics.md); on a constant the model would know the value's bits and could
+// show them (a branch, a reinterpretation, a byte comparison), so such an instruction is refused.
+bool ftz_flushes_constant(const symbolic::ExprStore& store, ExprId id, ValType type) {
+  if (id == symbolic::kNoExpr || store.op(id) != Op::Const)
+    return false;
+  const symbolic::Rational& v = store.rational(id);
+  if (v == 0)
+    return false;
+  const unsigned min_exponent = type == ValType::F16 || type == ValType::F16x2 ? 14
+                                : type == ValType::F64                         ? 1022
+                                                                               : 126;
+  const symbolic::Rational smallest_normal(mpz_class(1), mpz_class(1) << min_exponent);
+  return abs(v) < smallest_normal;
+}
+
+std::string ftz_refusal(const symbolic::ExprStore& store, ExprId id) {
+  const auto bits = symbolic::exact_f32_bits(store.rational(id));
+  return fmt::format("computes with the subnormal value {}, which .ftz flushes to zero on the "
+                     "device while the model computes over the reals",
+                     bits ? fmt::format("0f{:08X}", *bits) : symbolic::leaf_name(store, id));
+}
 const char* approx_name(XOp op) {
   switch (op) {
   case XOp::FRcp:
@@ -531,9 +555,16 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       }
       if (failed_)
         return;
-      set_dst(
-          in.dsts[0], t,
-          Value{0, undef ? ctx_.undef : compute(x[0], x[1], x[2]), true, element == ValType::BF16});
+      const ExprId result = undef ? ctx_.undef : compute(x[0], x[1], x[2]);
+      if (in.ftz && !undef) {
+        for (ExprId e : {x[0], x[1], x[2], result}) {
+          if (ftz_flushes_constant(ctx_.store, e, element)) {
+            fail_unsupported(in, t, ftz_refusal(ctx_.store, e));
+            return;
+          }
+        }
+      }
+      set_dst(in.dsts[0], t, Value{0, result, true, element == ValType::BF16});
       continue;
     }
     // Packed halves: apply the operation to each half.
@@ -553,6 +584,14 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
           x[i] = b_.bits_float(b_.float_bits(x[i], symbolic::kFormatBF16), 1);
       }
       halves[h] = compute(x[0], x[1], x[2]);
+      if (in.ftz && !undef && !failed_) {
+        for (ExprId e : {x[0], x[1], x[2], halves[h]}) {
+          if (ftz_flushes_constant(ctx_.store, e, element)) {
+            fail_unsupported(in, t, ftz_refusal(ctx_.store, e));
+            return;
+          }
+        }
+      }
     }
     if (failed_)
       return;
@@ -595,6 +634,14 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
         if (in.dsts.size() > 1)
           set_dst(in.dsts[1], t, Value{0, ctx_.undef});
         continue;
+      }
+      if (in.ftz) {
+        for (ExprId e : {x, y}) {
+          if (ftz_flushes_constant(s, e, ct)) {
+            fail_unsupported(in, t, ftz_refusal(s, e));
+            return;
+          }
+        }
       }
       const auto kind = real_cmp(in.cmp);
       const auto cmp_op = static_cast<ptx::CmpOp>(in.cmp);
@@ -994,6 +1041,12 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       record_idealized();
       return;
     }
+    // .ftz flushes an f32 source, and an f32 destination.
+    if (in.ftz && src == ValType::F32 && ftz_flushes_constant(ctx_.store, x, src)) {
+      fail_unsupported(in, t, ftz_refusal(ctx_.store, x));
+      record_idealized();
+      return;
+    }
     if (is_float(dst)) {
       // Float to float: the identity over the reals (a width change is idealized), except a
       // rounding to an integral value.
@@ -1008,6 +1061,11 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
         r = b_.saturate(r);
       if (in.relu)
         r = b_.relu(r);
+      if (in.ftz && dst == ValType::F32 && ftz_flushes_constant(ctx_.store, r, dst)) {
+        fail_unsupported(in, t, ftz_refusal(ctx_.store, r));
+        record_idealized();
+        return;
+      }
       set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16});
       continue;
     }

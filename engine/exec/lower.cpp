@@ -21,6 +21,57 @@ struct Symbol {
   uint64_t address;
 };
 
+// The special registers of the ISA that have no value in this model: timers and counters, which
+// differ from run to run, and the registers that depend on the driver or on cluster launches.
+std::optional<Special> counter_or_unmodelled_special(std::string_view name) {
+  static const std::pair<std::string_view, Special> table[] = {
+      {"%clock_hi", Special::ClockHi},
+      {"%globaltimer_lo", Special::GlobalTimerLo},
+      {"%globaltimer_hi", Special::GlobalTimerHi},
+      {"%is_explicit_cluster", Special::Unmodelled},
+      {"%cluster_ctarank", Special::Unmodelled},
+      {"%cluster_nctarank", Special::Unmodelled},
+      {"%aggr_smem_size", Special::Unmodelled},
+      {"%current_graph_exec", Special::Unmodelled},
+      {"%reserved_smem_offset_begin", Special::Unmodelled},
+      {"%reserved_smem_offset_end", Special::Unmodelled},
+      {"%reserved_smem_offset_cap", Special::Unmodelled},
+  };
+  for (const auto& [n, s] : table) {
+    if (n == name)
+      return s;
+  }
+  // Families with an index or a component: %pm0..%pm7, %pm0_64..%pm7_64, %envreg0..%envreg31,
+  // %reserved_smem_offset_0/_1, %clusterid.x, %nclusterid.y, %cluster_ctaid.z, %cluster_nctaid.x.
+  auto indexed = [&](std::string_view prefix, std::string_view suffix, int count) {
+    if (!name.starts_with(prefix) || !name.ends_with(suffix) ||
+        name.size() <= prefix.size() + suffix.size())
+      return false;
+    const std::string_view digits =
+        name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (digits.size() > 2 || (digits.size() == 2 && digits[0] == '0'))
+      return false;
+    int value = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9')
+        return false;
+      value = value * 10 + (c - '0');
+    }
+    return value < count;
+  };
+  if (indexed("%pm", "", 8) || indexed("%pm", "_64", 8))
+    return Special::PerfCounter;
+  if (indexed("%envreg", "", 32) || indexed("%reserved_smem_offset_", "", 2))
+    return Special::Unmodelled;
+  for (std::string_view base : {"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"}) {
+    for (std::string_view component : {".x", ".y", ".z"}) {
+      if (name.size() == base.size() + 2 && name.starts_with(base) && name.ends_with(component))
+        return Special::Unmodelled;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Special> special_from(std::string_view name) {
   static const std::pair<std::string_view, Special> table[] = {
       {"%tid.x", Special::TidX},
@@ -56,7 +107,7 @@ std::optional<Special> special_from(std::string_view name) {
     if (n == name)
       return s;
   }
-  return std::nullopt;
+  return counter_or_unmodelled_special(name);
 }
 
 Space space_of(ptx::StateSpace s) {

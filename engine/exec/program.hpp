@@ -168,6 +168,16 @@ enum class Special : uint8_t {
   GlobalTimer,
   DynSmemSize,
   TotalSmemSize,
+  // Timers and counters whose value differs from run to run: %clock_hi, %globaltimer_lo/_hi,
+  // the performance-monitoring counters %pm0..%pm7 and %pm0_64..%pm7_64.
+  ClockHi,
+  GlobalTimerLo,
+  GlobalTimerHi,
+  PerfCounter,
+  // Registers the ISA lists that no launch configuration here gives a value: %envreg<32>
+  // (set by the driver), the cluster registers (sm_90), the reserved shared-memory offsets,
+  // %aggr_smem_size, %current_graph_exec. Refused at the read.
+  Unmodelled,
 };
 
 struct Operand {

@@ -3,6 +3,35 @@
 namespace volta::exec {
 namespace {
 
+// The lanes from which a chain of the partial syncs logged after phase `since` leads to a's
+// lane. Past kMaxChain of them, only a's lane (a caller then reports a conflict that may be a
+// false alarm, as `approximate`).
+constexpr uint32_t kMaxChain = 4096;
+[[gnu::noinline]] uint32_t chained_lanes(uint32_t since, const Accessor& a, bool& approximate) {
+  const WarpSyncLog* log = a.syncs;
+  if (a.phase - since > kMaxChain) {
+    approximate = true;
+    return 1u << a.lane;
+  }
+  // Backwards from a: a sync that includes a lane already known to reach a lets all its
+  // members reach a.
+  uint32_t reach = 1u << a.lane;
+  for (uint32_t phase = a.phase; phase > since; --phase) {
+    const uint32_t members = log->masks[phase - log->full_phase - 1];
+    if (members & reach)
+      reach |= members;
+  }
+  return reach;
+}
+// The lanes of a's warp whose accesses in phase `since` (earlier than a's) are ordered before a:
+// every lane when a full-warp sync came after `since`, else those chained_lanes finds.
+[[gnu::always_inline]] inline uint32_t ordered_lanes(uint32_t since, const Accessor& a,
+                                                     bool& approximate) {
+  if (a.syncs == nullptr || since < a.syncs->full_phase) [[likely]]
+    return ~0u; // the common case: a full-warp sync came in between
+  return chained_lanes(since, a, approximate);
+}
+
 // Is an access recorded in `summary` unordered with `a`? Fills `c` with one such access.
 [[gnu::always_inline]] inline bool summary_conflicts(const AccessSummary& s, const Accessor& a,
                                                      AccessKind previous, Conflict& c) {
@@ -39,18 +68,20 @@ namespace {
       return false;
     if (s.warp() != a.warp)
       return report(s.cta, s.thread, s.pc, 0u);
-    if (s.phase != a.phase)
-      return false; // a full-warp sync came in between
-    if ((s.lanes & ~(1u << a.lane)) == 0)
-      return false; // only a itself
     {
-      // Report another lane of the warp (the latest access if it is not a).
+      uint32_t unordered = s.lanes & ~(1u << a.lane); // a itself is ordered with its own reads
+      bool approximate = s.merged_phases;
+      if (s.phase != a.phase) // a sync came in between: which lanes does it order before a?
+        unordered &= ~ordered_lanes(s.phase, a, approximate);
+      if (unordered == 0)
+        return false;
+      // Report an unordered lane (the latest access if it is one).
       uint32_t thread = s.thread;
-      if (thread == a.thread) {
-        const uint32_t others = s.lanes & ~(1u << a.lane);
-        thread = a.warp * 32 + static_cast<uint32_t>(__builtin_ctz(others));
-      }
-      return report(s.cta, thread, s.pc, 0u);
+      if (!((unordered >> (thread % 32u)) & 1u))
+        thread = a.warp * 32 + static_cast<uint32_t>(__builtin_ctz(unordered));
+      report(s.cta, thread, s.pc, 0u);
+      c.approximate = approximate;
+      return true;
     }
   }
   return false;
@@ -65,6 +96,7 @@ namespace {
   };
   auto reset = [&]() {
     s.state = State::OneWarp;
+    s.merged_phases = false;
     s.stamp = a.stamp;
     s.cta = a.cta;
     s.phase = a.phase;
@@ -113,8 +145,12 @@ namespace {
       return;
     }
     if (s.phase != a.phase) {
+      // Reads ordered before a's can be forgotten: whatever is ordered after a's read is
+      // ordered after them too. The others are kept, as if made in a's phase (see above).
+      bool approximate = false;
+      s.lanes &= ~ordered_lanes(s.phase, a, approximate);
+      s.merged_phases = s.lanes != 0;
       s.phase = a.phase;
-      s.lanes = 0;
     }
     s.lanes |= 1u << a.lane;
     latest();
@@ -138,11 +174,18 @@ namespace {
     return false;
   if (s.w_thread / 32u != a.warp)
     return report();
-  if (s.w_phase != a.phase)
-    return false;
   if ((s.w_lanes >> a.lane) & 1u)
     return false; // a's own store of the same value, performed by another lane of its warp
-  return report();
+  if (s.w_phase == a.phase)
+    return report();
+  // A sync came in between: it orders the write before a if it orders every lane the write
+  // stands for (which one of them stored is not known).
+  bool approximate = false;
+  if ((s.w_lanes & ~ordered_lanes(s.w_phase, a, approximate)) == 0)
+    return false;
+  report();
+  c.approximate = approximate;
+  return true;
 }
 
 [[gnu::always_inline]] inline bool check_and_record_byte(ByteShadow& s, const Accessor& a,

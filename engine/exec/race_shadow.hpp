@@ -8,8 +8,18 @@
 // Each byte keeps the last plain write, a summary of the reads and one of the atomics since
 // then. A summary is exact: it records one warp (with the reading lanes of its current phase)
 // or remembers that several warps / several CTAs accessed the byte, which is all a later
-// conflicting access needs to know. Partial-mask warp synchronization is not modeled: a race
-// that such a sync might excuse is reported as UNSUPPORTED by the caller, never as DATA_RACE.
+// conflicting access needs to know.
+//
+// Partial-mask warp synchronization (`__syncwarp(mask)`, a shfl.sync over some lanes) orders only
+// its member lanes, transitively: every sync of a warp starts a new phase, and the syncs since
+// the warp's last full-warp sync are kept in a WarpSyncLog. An access of lane k in phase p is
+// ordered before lane l's access now iff a full-warp sync came after p, or a chain of the logged
+// syncs after p leads from k to l (the happens-before of vector clocks, computed when asked).
+// A read summary holds one phase for its lanes: a read in a later phase forgets the reads
+// ordered before it (what is ordered after it is ordered after them), and keeps the others as if
+// made in the later phase, which can only find fewer orderings; a conflict found through such a
+// merged summary is marked `approximate`, and the caller reports it as UNSUPPORTED rather than
+// as DATA_RACE.
 #pragma once
 
 #include <array>
@@ -18,6 +28,13 @@
 #include <vector>
 
 namespace volta::exec {
+
+// The partial-mask syncs of one warp since its last full-warp sync, which started phase
+// `full_phase`: masks[i] holds the member lanes of the sync that started phase full_phase+1+i.
+struct WarpSyncLog {
+  uint32_t full_phase = 0;
+  std::vector<uint32_t> masks;
+};
 
 // Who is accessing, and when.
 struct Accessor {
@@ -32,6 +49,8 @@ struct Accessor {
   // the same instruction (one lane performs the store for all of them, see exec_st). A later
   // access by one of those lanes is ordered after "its" write.
   uint32_t lanes = 0;
+  // The warp's partial-mask syncs since its last full-warp sync; null when there are none.
+  const WarpSyncLog* syncs = nullptr;
 };
 
 enum class AccessKind : uint8_t { Read, Write, Atomic };
@@ -43,15 +62,19 @@ struct Conflict {
   uint32_t thread = 0;
   uint32_t pc = 0;
   uint32_t warp = 0;
+  // Found through a summary that merged reads of different phases of a warp with partial
+  // syncs between them: the earlier reads may in fact be ordered (a possible false alarm).
+  bool approximate = false;
 };
 
 // Summary of the reads (or atomics) of one byte. Warps are threads / 32.
 struct AccessSummary {
   enum class State : uint8_t { None, OneWarp, ManyWarps, ManyCtas };
   State state = State::None;
-  uint16_t thread = 0;       // the latest access (its warp is the summary's warp)
-  uint16_t other_thread = 0; // one access from another warp or CTA, for reports
-  uint32_t stamp = 0;        // epoch stamp of the recorded accesses
+  bool merged_phases = false; // OneWarp: lanes of earlier phases taken as of `phase` (above)
+  uint16_t thread = 0;        // the latest access (its warp is the summary's warp)
+  uint16_t other_thread = 0;  // one access from another warp or CTA, for reports
+  uint32_t stamp = 0;         // epoch stamp of the recorded accesses
   uint32_t cta = 0;
   uint32_t phase = 0;
   uint32_t lanes = 0; // lanes of the warp that accessed in `phase`

@@ -3,7 +3,7 @@
 // SpecialRegister; a = serial, b = PTX line, c = the register), tainted kTaintSchedule, so that
 // an output, address or branch that depends on one is refused naming the register and the line
 // that read it. (%laneid is tid % 32 and stays concrete; %clock and friends are refused at the
-// read.)
+// read, and so are the registers of `Special::Unmodelled`.)
 #pragma once
 
 #include <optional>
@@ -18,6 +18,13 @@ namespace volta::exec {
 inline bool is_schedule_dependent(Special s) {
   return s == Special::WarpId || s == Special::NWarpId || s == Special::SmId ||
          s == Special::NSmId || s == Special::GridId;
+}
+
+// Timers and counters: a read is refused, whatever the value is used for.
+inline bool is_clock(Special s) {
+  return s == Special::Clock || s == Special::Clock64 || s == Special::ClockHi ||
+         s == Special::GlobalTimer || s == Special::GlobalTimerLo || s == Special::GlobalTimerHi ||
+         s == Special::PerfCounter;
 }
 
 inline const char* special_register_name(uint32_t s) {

@@ -55,8 +55,8 @@ bool supported(Op op) {
   }
 }
 
-// Integer operations are bit-vector terms (docs/semantics.md); the bit-permuting ones and
-// reinterpretations of real data have no translation.
+// Integer operations are bit-vector terms (docs/semantics.md); reinterpretations of real data
+// other than an input's integer view have no translation.
 bool supported_node(const symbolic::ExprStore& store, ExprId id) {
   const Node& n = store.node(id);
   if (n.op == Op::FloatBits)
@@ -84,6 +84,16 @@ bool supported_node(const symbolic::ExprStore& store, ExprId id) {
   case symbolic::BitOpKind::ExtSat:
   case symbolic::BitOpKind::SatAdd:
   case symbolic::BitOpKind::SatSub:
+  case symbolic::BitOpKind::Popc:
+  case symbolic::BitOpKind::Clz:
+  case symbolic::BitOpKind::Brev:
+  case symbolic::BitOpKind::Bfe:
+  case symbolic::BitOpKind::Bfi:
+  case symbolic::BitOpKind::Prmt:
+  case symbolic::BitOpKind::Lop3:
+  case symbolic::BitOpKind::ShfL:
+  case symbolic::BitOpKind::ShfR:
+  case symbolic::BitOpKind::Tuple: // the third and fourth operands of bfi, lop3, shf
     return true;
   default:
     return false;
@@ -262,7 +272,9 @@ private:
         const uint32_t w = width_of_node(id);
         return all_of({defined(n.a), defined(n.b), bv(n.b, w) != ctx_.bv_val(0, w)});
       }
-      return all_of({defined(n.a), defined(n.b)});
+      // Every operand, the third (bfe's length, sad's addend, a Tuple) included.
+      return all_of({defined(n.a), defined(n.b),
+                     n.c == symbolic::kNoExpr ? std::optional<z3::expr>{} : defined(n.c)});
     }
     case Op::Select: {
       const auto on_true = defined(n.b), on_false = defined(n.c);
@@ -582,6 +594,155 @@ private:
         return ctx_.bv_val(u.get_str().c_str(), w + 2);
       };
       return resize(z3::ite(r < num(lo), num(lo), z3::ite(num(hi) < r, num(hi), r)), w, false);
+    }
+    case BitOpKind::Popc:
+    case BitOpKind::Clz:
+    case BitOpKind::Brev:
+    case BitOpKind::Bfe:
+    case BitOpKind::Bfi:
+    case BitOpKind::Prmt:
+    case BitOpKind::Lop3:
+    case BitOpKind::ShfL:
+    case BitOpKind::ShfR:
+      return bit_permutation(kind, n, w, sign);
+    case BitOpKind::Tuple: // read by its parent (operands()); a placeholder of its own
+      return ctx_.bool_val(true);
+    default:
+      throw std::logic_error("untranslatable integer operation reached translate()");
+    }
+  }
+
+  // The low `w` bits of an integer operand whose own width the operation does not fix (bfe's
+  // position, prmt's selector, a lop3 table): every evaluator reads only those bits.
+  z3::expr low_bits(ExprId id, uint32_t w) {
+    if (store_.op(id) == Op::Const)
+      return bv(id, w);
+    const z3::expr e = get(id);
+    if (!e.is_bv())
+      throw std::logic_error("integer operand that is not a bit-vector");
+    return resize(e, w, false);
+  }
+
+  // The bits below `n` of a w-bit vector: all ones for n >= w (bvshl by the width or more is 0).
+  z3::expr low_mask(const z3::expr& n, uint32_t w) { return ~z3::shl(~ctx_.bv_val(0, w), n); }
+
+  // The bit-permuting operations, exactly as eval_bitop (engine/symbolic/int_semantics.cpp).
+  z3::expr bit_permutation(symbolic::BitOpKind kind, const Node& n, uint32_t w, bool sign) {
+    using symbolic::BitOpKind;
+    // Operands c and d travel as a Tuple node when there are four.
+    ExprId c = n.c, d = symbolic::kNoExpr;
+    if (c != symbolic::kNoExpr && store_.op(c) == Op::BitOp &&
+        static_cast<BitOpKind>(store_.node(c).aux & 31) == BitOpKind::Tuple) {
+      d = store_.node(c).b;
+      c = store_.node(c).a;
+    }
+    auto bit = [&](const z3::expr& x, uint32_t i) { return x.extract(i, i); };
+    switch (kind) {
+    case BitOpKind::Popc: {
+      // A balanced tree of adders, each one bit wider than its operands: far easier for Z3's
+      // bit-blaster than a chain of w-bit additions (popc(a) = 32 - popc(~a): 12 s -> < 1 s).
+      const z3::expr a = bv(n.a, w);
+      std::vector<z3::expr> level;
+      for (uint32_t i = 0; i < w; ++i)
+        level.push_back(bit(a, i));
+      while (level.size() > 1) {
+        std::vector<z3::expr> next;
+        for (size_t i = 0; i + 1 < level.size(); i += 2)
+          next.push_back(z3::zext(level[i], 1) + z3::zext(level[i + 1], 1));
+        if (level.size() % 2 != 0)
+          next.push_back(z3::zext(level.back(), 1));
+        level = std::move(next);
+      }
+      return resize(level[0], w, false);
+    }
+    case BitOpKind::Clz: {
+      const z3::expr a = bv(n.a, w);
+      z3::expr r = ctx_.bv_val(w, w);  // no bit set
+      for (uint32_t i = 0; i < w; ++i) // the highest set bit decides: it is tested last
+        r = z3::ite(bit(a, i) == ctx_.bv_val(1, 1), ctx_.bv_val(w - 1 - i, w), r);
+      return r;
+    }
+    case BitOpKind::Brev: {
+      const z3::expr a = bv(n.a, w);
+      z3::expr r = bit(a, 0); // bit 0 becomes the most significant
+      for (uint32_t i = 1; i < w; ++i)
+        r = z3::concat(r, bit(a, i));
+      return r;
+    }
+    case BitOpKind::Bfe: {
+      // d[i] = (i < len && pos + i < w) ? a[pos + i] : sbit, with pos and len 8 bits each and
+      // sbit = a[min(pos + len - 1, w - 1)] for a signed type and len > 0, else 0.
+      const z3::expr a = bv(n.a, w);
+      const z3::expr pos = z3::zext(low_bits(n.b, 8), 8), len = z3::zext(low_bits(c, 8), 8);
+      const z3::expr width = ctx_.bv_val(w, 16);
+      const z3::expr room = z3::ite(z3::ult(pos, width), width - pos, ctx_.bv_val(0, 16));
+      const z3::expr count = z3::ite(z3::ult(len, room), len, room);
+      const z3::expr valid = low_mask(resize(count, w, false), w);
+      const z3::expr shifted = z3::lshr(a, resize(pos, w, false));
+      if (!sign)
+        return shifted & valid;
+      const z3::expr top = pos + len - ctx_.bv_val(1, 16);
+      const z3::expr index = z3::ite(z3::ult(top, width), top, ctx_.bv_val(w - 1, 16));
+      const z3::expr sbit = z3::lshr(a, resize(index, w, false)).extract(0, 0);
+      const z3::expr fill = z3::ite(len != ctx_.bv_val(0, 16) && sbit == ctx_.bv_val(1, 1),
+                                    ~ctx_.bv_val(0, w), ctx_.bv_val(0, w));
+      return (shifted & valid) | (fill & ~valid);
+    }
+    case BitOpKind::Bfi: {
+      // bfi f, a, b, pos, len: b with bits [pos, pos + len) (those below w) taken from a.
+      const z3::expr a = bv(n.a, w), b = bv(n.b, w);
+      const z3::expr pos = z3::zext(low_bits(c, 8), 8), len = z3::zext(low_bits(d, 8), 8);
+      const z3::expr width = ctx_.bv_val(w, 16);
+      const z3::expr room = z3::ite(z3::ult(pos, width), width - pos, ctx_.bv_val(0, 16));
+      const z3::expr count = z3::ite(z3::ult(len, room), len, room);
+      const z3::expr shift = resize(pos, w, false);
+      const z3::expr field = z3::shl(low_mask(resize(count, w, false), w), shift);
+      return (b & ~field) | (z3::shl(a, shift) & field);
+    }
+    case BitOpKind::Prmt: {
+      // Byte i of the result: byte (sel & 7) of b:a, or its sign replicated when sel & 8.
+      const z3::expr bytes = z3::concat(low_bits(n.b, 32), low_bits(n.a, 32));
+      const z3::expr selector = low_bits(c, 16);
+      z3::expr r = ctx_.bv_val(0, 8);
+      for (uint32_t i = 0; i < 4; ++i) {
+        const z3::expr sel = selector.extract(4 * i + 3, 4 * i);
+        z3::expr byte = bytes.extract(7, 0);
+        for (uint32_t k = 1; k < 8; ++k)
+          byte = z3::ite(sel.extract(2, 0) == ctx_.bv_val(k, 3), bytes.extract(8 * k + 7, 8 * k),
+                         byte);
+        byte = z3::ite(sel.extract(3, 3) == ctx_.bv_val(1, 1),
+                       z3::ite(byte.extract(7, 7) == ctx_.bv_val(1, 1), ctx_.bv_val(0xff, 8),
+                               ctx_.bv_val(0, 8)),
+                       byte);
+        r = i == 0 ? byte : z3::concat(byte, r);
+      }
+      return resize(r, w, false);
+    }
+    case BitOpKind::Lop3: {
+      // Bit i is bit (a[i] << 2 | b[i] << 1 | c[i]) of the table: the OR of the minterms the
+      // table selects.
+      const z3::expr a = low_bits(n.a, w), b = low_bits(n.b, w), cc = low_bits(c, w);
+      const z3::expr table = low_bits(d, 8);
+      z3::expr r = ctx_.bv_val(0, w);
+      for (uint32_t idx = 0; idx < 8; ++idx) {
+        const z3::expr term = ((idx & 4) ? a : ~a) & ((idx & 2) ? b : ~b) & ((idx & 1) ? cc : ~cc);
+        r = r | z3::ite(table.extract(idx, idx) == ctx_.bv_val(1, 1), term, ctx_.bv_val(0, w));
+      }
+      return r;
+    }
+    case BitOpKind::ShfL:
+    case BitOpKind::ShfR: {
+      // d: 1 = .wrap (amount mod 32), 0 = .clamp (amount at most 32); on b:a, 64 bits.
+      const z3::expr joined = z3::concat(low_bits(n.b, 32), low_bits(n.a, 32));
+      const z3::expr amount = low_bits(c, 32);
+      const z3::expr wrapped = amount & ctx_.bv_val(31, 32);
+      const z3::expr clamped =
+          z3::ite(z3::ult(amount, ctx_.bv_val(32, 32)), amount, ctx_.bv_val(32, 32));
+      const z3::expr wrap = low_bits(d, 32) != ctx_.bv_val(0, 32);
+      const z3::expr by = z3::zext(z3::ite(wrap, wrapped, clamped), 32);
+      const z3::expr r = kind == BitOpKind::ShfL ? z3::shl(joined, by).extract(63, 32)
+                                                 : z3::lshr(joined, by).extract(31, 0);
+      return resize(r, w, false);
     }
     default:
       throw std::logic_error("untranslatable integer operation reached translate()");

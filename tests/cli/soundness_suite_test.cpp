@@ -27,11 +27,7 @@ const std::set<std::string> kKnownFailures = {
     "c1_u32_copy_of_floats",   // 1-untyped-data: UNKNOWN (f32 vs u32 stores of symbolic data)
     "c9_f32_copy_vs_u32_copy", // 9-proof-cache: UNKNOWN (same)
     "c2_add_cc_u64",           // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
-    "c3_popc_complement",      // 3-opaque-ops: UNKNOWN (popc has no Z3 translation)
-    "c3_prmt_identity",        // 3-opaque-ops: UNKNOWN (prmt has no Z3 translation)
-    "c5_globaltimer",          // 5-special-registers: ERROR (%globaltimer_lo unknown to the parser)
     "c8_bar_arrive_producer",  // 8-sync-cp-async: UNSUPPORTED (bar.arrive is not modelled)
-    "c8_syncwarp_half_mask_ok", // 8-sync-cp-async: UNSUPPORTED (partial-mask __syncwarp)
 };
 
 const std::set<std::string> kPositive = {"EQUIVALENT", "RACE_FREE"};

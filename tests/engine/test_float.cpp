@@ -74,6 +74,40 @@ TEST(Float, ArithmeticBuildsRealExpressions) {
   });
 }
 
+TEST(Float, FtzIsTheIdentityOverTheRealsOnData) {
+  // Flush to zero is a rounding: on symbolic data the .ftz and plain forms are one real term.
+  expect_cases({
+      {"mul.rn.ftz.f32 %f10, %f1, %f2;", "(* in[0] in[1])"},
+      {"fma.rn.ftz.f32 %f10, %f1, %f2, %f3;", "(fma in[0] in[1] in[2])"},
+      {"max.ftz.f32 %f10, %f1, %f2;", "(max in[0] in[1])"},
+      // Normal constants are untouched: 2^-126 is the smallest normal f32.
+      {"mov.f32 %f5, 0f00800000;\n  mul.rn.ftz.f32 %f10, %f5, 0f40000000;",
+       "1/42535295865117307932921825928971026432"},
+  });
+}
+
+TEST(Float, FtzOnASubnormalConstantIsRefusedWithItsLine) {
+  // The device flushes these constants (or results) to zero; over the reals they are not 0,
+  // and a constant's bits can reach an output, a branch or an address.
+  for (const std::string code :
+       {"mov.f32 %f5, 0f00000001;\n  mul.rn.ftz.f32 %f10, %f5, 0f40000000;",
+        "mov.f32 %f5, 0f00800000;\n  mul.rn.ftz.f32 %f10, %f5, 0f3F000000;",
+        "mov.f32 %f5, 0f00000010;\n  add.rn.ftz.f32 %f10, %f1, %f5;",
+        "mov.f32 %f5, 0f80000010;\n  setp.lt.ftz.f32 %p1, %f5, 0f00000000;\n  selp.f32 %f10, "
+        "%f1, %f2, %p1;",
+        "mov.f32 %f5, 0f00000010;\n  cvt.rpi.ftz.f32.f32 %f10, %f5;"}) {
+    SCOPED_TRACE(code);
+    const auto r = run_float(code + "\n  st.global.f32 [%rd0], %f10;");
+    ASSERT_NE(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
+    EXPECT_NE(r.failure()->message.find("subnormal"), std::string::npos) << r.failure()->message;
+    EXPECT_NE(r.failure()->message.find("ftz"), std::string::npos) << r.failure()->message;
+  }
+  // Without .ftz the device keeps the subnormal: exact.
+  expect_cases({{"mov.f32 %f5, 0f00000001;\n  mul.rn.f32 %f10, %f5, 0f40000000;",
+                 "1/356811923176489970264571492362373784095686656"}});
+}
+
 TEST(Float, SaturateClampsToTheUnitInterval) {
   expect_cases({
       {"add.sat.f32 %f10, %f1, %f2;", "(min (max (+ in[0] in[1]) 0) 1)"},

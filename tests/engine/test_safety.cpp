@@ -2,6 +2,7 @@
 // report, and small kernels of our own for each class (races between warps and CTAs, races a warp
 // collective orders, deadlocks, barrier divergence, out-of-bounds and misaligned accesses,
 // uninitialized values, and kernels outside the structured-CTA class).
+#include <fmt/format.h>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <string>
@@ -223,6 +224,78 @@ TEST(Races, ShadowWordsSplitOnByteAccessesAndMergeOnWholeWrites) {
   EXPECT_FALSE(wide.check_and_record(40, 4, at(0, 4), AccessKind::Write, c, byte));
   EXPECT_TRUE(wide.check_and_record(32, 16, at(33, 4), AccessKind::Write, c, byte));
   EXPECT_EQ(byte, 40u);
+}
+
+// Partial-mask syncs order their members only, and transitively: lane 0's write reaches lane 2
+// through syncs {0,1} then {1,2}, not through {1,2} then {0,1}.
+TEST(Races, PartialMaskSyncsOrderChainsOfMembers) {
+  using exec::AccessKind;
+  auto at = [](uint32_t lane, uint32_t phase, const exec::WarpSyncLog* log) {
+    exec::Accessor a{0, lane, 0, lane, 1, phase, lane};
+    a.syncs = log;
+    return a;
+  };
+  exec::Conflict c;
+  uint32_t byte = 0;
+  exec::WarpSyncLog forward{0, {0b011u, 0b110u}};
+  exec::ShadowPage page(16);
+  EXPECT_FALSE(page.check_and_record(0, 4, at(0, 0, nullptr), AccessKind::Write, c, byte));
+  EXPECT_FALSE(page.check_and_record(0, 4, at(2, 2, &forward), AccessKind::Read, c, byte));
+  EXPECT_TRUE(page.check_and_record(0, 4, at(3, 2, &forward), AccessKind::Read, c, byte));
+  EXPECT_EQ(c.thread, 0u);
+  EXPECT_FALSE(c.approximate);
+
+  exec::WarpSyncLog backward{0, {0b110u, 0b011u}};
+  exec::ShadowPage other(16);
+  EXPECT_FALSE(other.check_and_record(0, 4, at(0, 0, nullptr), AccessKind::Write, c, byte));
+  EXPECT_TRUE(other.check_and_record(0, 4, at(2, 2, &backward), AccessKind::Read, c, byte));
+  EXPECT_FALSE(c.approximate);
+  // A full-warp sync after the write (the log starts at phase 1) orders it for every lane.
+  exec::WarpSyncLog after_full{1, {0b110u}};
+  EXPECT_FALSE(other.check_and_record(0, 4, at(7, 2, &after_full), AccessKind::Read, c, byte));
+
+  // Reads of one warp merged across a partial sync: a conflict found through them is marked
+  // approximate (the earlier read may be ordered).
+  exec::WarpSyncLog one{0, {0b011u}};
+  exec::ShadowPage merged(16);
+  EXPECT_FALSE(merged.check_and_record(0, 4, at(0, 0, nullptr), AccessKind::Read, c, byte));
+  EXPECT_FALSE(merged.check_and_record(0, 4, at(5, 1, &one), AccessKind::Read, c, byte));
+  EXPECT_TRUE(merged.check_and_record(0, 4, at(1, 1, &one), AccessKind::Write, c, byte));
+  EXPECT_TRUE(c.approximate);
+}
+
+TEST(Races, HalfWarpSyncwarpOrdersItsHalfOnly) {
+  // Every lane writes s[lane]; lanes 0..15 __syncwarp(0xffff), then read s[lane ^ r] for
+  // r = 1 (a lane of the same half: ordered) or 16 (a lane that did not take part: a race).
+  auto text = [](int other) {
+    return kernel(".param .u64 p_out",
+                  fmt::format(R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  mov.u64 %rd3, s_words;
+  add.s64 %rd4, %rd3, %rd2;
+  st.shared.u32 [%rd4], %r1;
+  setp.ge.u32 %p1, %r1, 16;
+  @%p1 bra $L_end;
+  bar.warp.sync 65535;
+  xor.b32 %r5, %r1, {};
+  mul.wide.u32 %rd5, %r5, 4;
+  add.s64 %rd6, %rd3, %rd5;
+  ld.shared.u32 %r8, [%rd6];
+  setp.ne.u32 %p2, %r1, 0;
+  @%p2 bra $L_end;
+  st.global.u32 [%rd0], %r8;
+$L_end:
+  ret;)",
+                              other),
+                  ".shared .align 4 .b8 s_words[128];\n");
+  };
+  const auto ok = run_ptx(text(1), one_out(1, {32, 1, 1}));
+  EXPECT_EQ(ok.failure(), nullptr) << ok.describe();
+  const auto racy = run_ptx(text(16), one_out(1, {32, 1, 1}));
+  ASSERT_NE(racy.failure(), nullptr) << racy.describe();
+  EXPECT_EQ(racy.failure()->verdict, Verdict::DataRace) << racy.failure()->message;
 }
 
 TEST(Races, WriteWriteRaceBetweenTwoWarps) {
@@ -741,6 +814,28 @@ TEST(Structured, ClockReadIsUnsupportedWithItsLine) {
   EXPECT_TRUE(contains(r.failure()->message, ":" + std::to_string(line) + ":"))
       << r.failure()->message;
   EXPECT_TRUE(contains(r.failure()->message, "clock")) << r.failure()->message;
+}
+
+TEST(Structured, TimersCountersAndDriverRegistersAreUnsupportedWithTheirLine) {
+  // Every special register the PTX ISA lists parses; those without a value in this model are
+  // refused at the read, naming it (the instruction text is in the message).
+  for (const std::string reg :
+       {"%globaltimer_lo", "%globaltimer_hi", "%clock_hi", "%pm3", "%pm7", "%envreg31",
+        "%clusterid.x", "%cluster_nctaid.z", "%cluster_ctarank", "%is_explicit_cluster",
+        "%aggr_smem_size", "%reserved_smem_offset_1", "%pm0_64", "%current_graph_exec"}) {
+    SCOPED_TRACE(reg);
+    const bool wide = reg == "%pm0_64" || reg == "%current_graph_exec";
+    const std::string read =
+        wide ? "mov.u64 %rd1, " + reg + ";\n  cvt.u32.u64 %r1, %rd1;" : "mov.u32 %r1, " + reg + ";";
+    const auto text = kernel(".param .u64 p_out", "\n  ld.param.u64 %rd0, [p_out];\n  " + read +
+                                                      "\n  st.global.u32 [%rd0], %r1;\n  ret;");
+    const auto r = run_ptx(text, one_out(1));
+    ASSERT_NE(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
+    const uint32_t line = line_of(text, reg);
+    EXPECT_EQ(r.failure()->first->ptx_line, line);
+    EXPECT_TRUE(contains(r.failure()->message, reg)) << r.failure()->message;
+  }
 }
 
 TEST(Structured, DataDependentAddressIsUnsupported) {
