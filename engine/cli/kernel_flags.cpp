@@ -4,12 +4,19 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "engine/launch/cuda_source.hpp"
 #include "engine/launch/manifest.hpp"
 
 namespace volta::cli {
 
 void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::string& who) {
   app.add_option("--" + prefix + "ptx", ptx, "PTX file of the " + who);
+  app.add_option("--" + prefix + "cu", cu,
+                 "CUDA source of the " + who + " instead of --" + prefix +
+                     "ptx: compiled with nvcc -ptx -lineinfo (nvcc on PATH or in $CUDA_HOME/bin; "
+                     "cached by content)");
+  app.add_option("--" + prefix + "arch", arch, "nvcc architecture for --" + prefix + "cu")
+      ->capture_default_str();
   app.add_option("--" + prefix + "kernel", kernel, "kernel entry name of the " + who);
   app.add_option("--" + prefix + "block", block, "CTA size X[,Y[,Z]]")->capture_default_str();
   app.add_option("--" + prefix + "grid", grid, "grid size X[,Y[,Z]]")->capture_default_str();
@@ -53,15 +60,28 @@ std::optional<launch::Dim3> parse_dim3(const std::string& text) {
 std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefix,
                                                         std::string& error) const {
   launch::KernelConfig k;
-  if (ptx.empty()) {
-    error = fmt::format("--{}ptx is required", prefix);
+  if (ptx.empty() == cu.empty()) {
+    error = ptx.empty() ? fmt::format("--{}ptx (or --{}cu) is required", prefix, prefix)
+                        : fmt::format("--{}ptx and --{}cu: give one of them", prefix, prefix);
     return std::nullopt;
+  }
+  if (!cu.empty()) {
+    launch::CudaCompileRequest request;
+    request.source = cu;
+    request.arch = arch;
+    const auto compiled = launch::compile_cuda(request);
+    if (!compiled.ok()) {
+      error = fmt::format("--{}cu: {}", prefix, compiled.error);
+      return std::nullopt;
+    }
+    k.ptx_path = compiled.ptx_path;
+  } else {
+    k.ptx_path = ptx;
   }
   if (kernel.empty()) {
     error = fmt::format("--{}kernel is required", prefix);
     return std::nullopt;
   }
-  k.ptx_path = ptx;
   k.entry = kernel;
   auto b = parse_dim3(block);
   auto g = parse_dim3(grid);

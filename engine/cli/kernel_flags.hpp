@@ -16,6 +16,8 @@ namespace volta::cli {
 
 struct KernelFlags {
   std::string ptx;
+  std::string cu;             // CUDA source instead of PTX: compiled by nvcc (launch/cuda_source)
+  std::string arch = "sm_80"; // for cu
   std::string kernel;
   std::string block = "1,1,1";
   std::string grid = "1,1,1";
@@ -29,9 +31,9 @@ struct KernelFlags {
   // Whether any of these flags differs from its default (so that a flag --batch or --pair would
   // ignore is refused rather than dropped).
   bool given() const {
-    return !ptx.empty() || !kernel.empty() || block != "1,1,1" || grid != "1,1,1" ||
-           !arrays.empty() || !params.empty() || !globals.empty() || ctas != "first" ||
-           dyn_shared != 0;
+    return !ptx.empty() || !cu.empty() || arch != "sm_80" || !kernel.empty() || block != "1,1,1" ||
+           grid != "1,1,1" || !arrays.empty() || !params.empty() || !globals.empty() ||
+           ctas != "first" || dyn_shared != 0;
   }
   // The configuration, or nullopt with `error` set ("--ref-block: ...").
   std::optional<launch::KernelConfig> config(const std::string& prefix, std::string& error) const;

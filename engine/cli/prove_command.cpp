@@ -15,13 +15,14 @@
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
 #include "engine/cli/run_entries.hpp"
+#include "engine/driver/content_hash.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/prove/pair_prover.hpp"
-#include "engine/smt/z3_fallback.hpp"
+#include "engine/session/entry_runner.hpp"
 
 namespace volta::cli {
 
@@ -83,24 +84,6 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   return entry;
 }
 
-// The Z3 fallback under --max-terms N: an element refused as larger than N DAG nodes ends
-// UNKNOWN naming the term budget, the guard that stopped it (the report's `guard` field).
-prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_terms) {
-  return
-      [inner = std::move(inner), max_terms](const symbolic::ExprStore& store, symbolic::ExprId ref,
-                                            symbolic::ExprId opt, const std::string& element) {
-        auto outcome = inner(store, ref, opt, element);
-        if (outcome && outcome->kind == prove::ElementOutcome::Kind::Unknown &&
-            outcome->reason.find("Z3 translation limit") != std::string::npos) {
-          outcome->reason = fmt::format(
-              "term budget of {} terms (--max-terms) exceeded: the element has more DAG nodes, not "
-              "sent to Z3",
-              max_terms);
-        }
-        return outcome;
-      };
-}
-
 int run_prove(const ProveArgs& args) {
   std::string error;
   auto options = args.common.resolve(error);
@@ -109,9 +92,15 @@ int run_prove(const ProveArgs& args) {
     return kBadInput;
   }
   std::unique_ptr<driver::DirectoryProofCache> cache;
+  std::unique_ptr<driver::RunCache> runs;
+  std::unique_ptr<driver::EntryCache> entries;
   if (!args.cache.empty()) {
     cache = driver::DirectoryProofCache::open(args.cache, &std::cerr, error);
-    if (!cache) {
+    if (cache)
+      runs = driver::RunCache::open(args.cache, &std::cerr, error);
+    if (runs)
+      entries = driver::EntryCache::open(args.cache, &std::cerr, error);
+    if (!cache || !runs || !entries) {
       std::cerr << "volta-eg: error: " << error << "\n";
       return kBadInput;
     }
@@ -135,45 +124,25 @@ int run_prove(const ProveArgs& args) {
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
-  driver::CheckOptions check_options;
-  check_options.run = prove_options.run;
+  prove_options.runs = runs.get();
 
   RunRequest request;
   request.options = *options;
   request.reports = args.common.reports;
   request.human = args.common.human_output();
   request.cache = cache.get();
-  request.runner = [&](const launch::ManifestEntry& e, std::atomic<bool>& cancel) {
-    if (e.kind == launch::EntryKind::RaceCheck) {
-      driver::CheckOptions c = check_options;
-      c.run.cancel = &cancel;
-      return driver::check_kernel_entry(e, kernels, c);
-    }
-    prove::ProveOptions o = prove_options;
-    o.cancel = &cancel;
-    o.run.cancel = &cancel;
-    if (!args.no_z3) {
-      // Per entry: the fallback's queries stop with the entry's cancel flag; each check runs in
-      // a child process, held to --max-memory where the address space can be limited.
-      smt::Z3Options z3;
-      z3.budget.cancel = &cancel;
-      if (args.common.max_memory_gib > 0 && driver::address_space_limits_work()) {
-        z3.budget.memory_mb =
-            static_cast<unsigned>(std::max(1.0, args.common.max_memory_gib * 1024));
-      }
-      // --max-terms bounds the whole entry's work: Z3 is not given an element larger than the
-      // canonical forms may grow (an element over the term budget would otherwise go to Z3 and
-      // spend its timeout there, element after element).
-      if (args.max_terms > 0)
-        z3.translate.max_nodes = std::min<uint64_t>(z3.translate.max_nodes, args.max_terms);
-      o.fallback = smt::make_z3_fallback(args.z3_timeout_ms, z3);
-      if (args.max_terms > 0)
-        o.fallback = term_bounded(std::move(o.fallback), args.max_terms);
-      o.domain_prover = smt::make_z3_domain_prover(args.z3_timeout_ms, z3);
-    }
-    o.execute_counterexample = emulate::execute_counterexample;
-    return prove::prove_pair_entry(e, kernels, o);
-  };
+  request.runs = runs.get();
+  request.entry_cache = entries.get();
+  session::Z3Settings z3;
+  z3.enabled = !args.no_z3;
+  z3.timeout_ms = args.z3_timeout_ms;
+  z3.max_terms = args.max_terms;
+  z3.max_memory_gib = args.common.max_memory_gib;
+  std::string rules_identity;
+  for (const auto& file : args.rules.files)
+    rules_identity += driver::file_digest(file).value_or("unreadable " + file) + " ";
+  request.runner =
+      session::make_entry_runner(prove_options, z3, kernels, entries.get(), rules_identity);
   request.info.command = "prove";
   request.info.options = args.common.options_json();
   request.info.options["max_terms"] = prove_options.term_budget;
@@ -209,7 +178,8 @@ void register_prove_command(CLI::App& app, int& exit_code) {
   args->common.add_to(*cmd);
   cmd->add_option("--pair", args->pair, "one pair given as a JSON entry object (manifest schema)");
   cmd->add_option("--cache", args->cache,
-                  "proof cache folder: templates proved once are not proved again");
+                  "cache folder: kernels executed once are not executed again (same PTX, launch "
+                  "configuration and volta-eg build), templates proved once are not proved again");
   cmd->add_option("--max-terms", args->max_terms,
                   "canonical-form terms per entry; past it the element ends UNKNOWN (0: the "
                   "default, 50,000,000)");

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "engine/driver/atomic_file.hpp"
 #include "engine/driver/junit_report.hpp"
 #include "engine/driver/sarif_report.hpp"
 
@@ -15,25 +16,10 @@ namespace volta::cli {
 namespace {
 
 bool write_file(const std::string& path, const std::string& text, const char* what) {
-  // Beside the report (rename does not cross file systems), named per process so that two runs
-  // writing the same report do not share a temporary file.
-  const std::string temp = fmt::format("{}.tmp.{}", path, getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::cerr << fmt::format("{}: error: cannot write the {} file\n", path, what);
-      std::remove(temp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    std::cerr << fmt::format("{}: error: cannot write the {} file\n", path, what);
-    std::remove(temp.c_str());
-    return false;
-  }
-  return true;
+  if (driver::write_file_atomically(path, text))
+    return true;
+  std::cerr << fmt::format("{}: error: cannot write the {} file\n", path, what);
+  return false;
 }
 
 // Invalid UTF-8 (from a PTX file's bytes in a message) is replaced, never a reason to fail.

@@ -111,6 +111,19 @@ int run_entries(RunRequest& request) {
                        {"misses", request.cache->misses()},
                        {"stored", request.cache->stored()},
                        {"ignored", request.cache->ignored()}};
+    if (request.runs) {
+      report["cache"]["executions"] = {{"hits", request.runs->hits()},
+                                       {"misses", request.runs->misses()},
+                                       {"stored", request.runs->stored()},
+                                       {"ignored", request.runs->ignored()},
+                                       {"too_large", request.runs->too_large()}};
+    }
+    if (request.entry_cache) {
+      report["cache"]["entries"] = {{"hits", request.entry_cache->hits()},
+                                    {"misses", request.entry_cache->misses()},
+                                    {"stored", request.entry_cache->stored()},
+                                    {"ignored", request.entry_cache->ignored()}};
+    }
   }
   std::cout.flush();
   // Bad input again on stderr, located, in manifest order: what a CI log greps for.
@@ -133,10 +146,18 @@ int run_entries(RunRequest& request) {
       };
       out << "proof cache: " << plural(request.cache->hits(), "hit", "hits") << ", "
           << plural(request.cache->stored(), "template stored", "templates stored");
-      if (request.cache->ignored() > 0) {
-        out << ", "
-            << plural(request.cache->ignored(), "damaged file ignored", "damaged files ignored");
+      if (request.entry_cache)
+        out << "; " << plural(request.entry_cache->hits(), "entry answered", "entries answered")
+            << " from the cache";
+      if (request.runs) {
+        out << "; " << plural(request.runs->hits(), "kernel run reused", "kernel runs reused")
+            << ", " << plural(request.runs->stored(), "run stored", "runs stored");
       }
+      const uint64_t ignored = request.cache->ignored() +
+                               (request.runs ? request.runs->ignored() : 0) +
+                               (request.entry_cache ? request.entry_cache->ignored() : 0);
+      if (ignored > 0)
+        out << ", " << plural(ignored, "damaged file ignored", "damaged files ignored");
       out << "\n";
     }
   }

@@ -8,8 +8,10 @@
 
 #include "engine/cli/batch_flags.hpp"
 #include "engine/driver/batch.hpp"
+#include "engine/driver/entry_cache.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/report_json.hpp"
+#include "engine/driver/run_cache.hpp"
 
 namespace volta::cli {
 
@@ -21,7 +23,9 @@ struct RunRequest {
   ReportPaths reports;
   bool single = false; // one entry given by flags: no summary table
   driver::DirectoryProofCache* cache = nullptr;
-  std::ostream* human = &std::cout; // summary table; null: --quiet
+  driver::RunCache* runs = nullptr;          // with cache (--cache DIR)
+  driver::EntryCache* entry_cache = nullptr; // with cache
+  std::ostream* human = &std::cout;          // summary table; null: --quiet
 };
 
 int run_entries(RunRequest& request);

@@ -107,6 +107,11 @@ struct EntryResult {
   // The entry did not finish because the batch was interrupted (SIGINT/SIGTERM): never started,
   // or cancelled while running. The verdict is then UNKNOWN and `guard` is "interrupted".
   bool not_run = false;
+  // The result was read from the entry cache (`--cache DIR`): an earlier run of the same kernels,
+  // configurations, options and volta-eg build; `seconds` is the time to read it and
+  // `original_seconds` the time that run took.
+  bool cached = false;
+  double original_seconds = 0;
 
   // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
   bool matches() const {

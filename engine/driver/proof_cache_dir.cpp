@@ -5,9 +5,9 @@
 #include <ostream>
 #include <sstream>
 #include <system_error>
-#include <thread>
 #include <unistd.h>
 
+#include "engine/driver/atomic_file.hpp"
 #include "engine/driver/content_hash.hpp"
 
 namespace volta::driver {
@@ -115,25 +115,7 @@ void DirectoryProofCache::insert(const std::string& key) {
   const fs::path path = path_of(key);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  // A name no other writer uses (process, thread, counter), then an atomic rename.
-  const fs::path temp =
-      path.parent_path() / fmt::format(".tmp-{}-{}-{}", getpid(),
-                                       std::hash<std::thread::id>{}(std::this_thread::get_id()),
-                                       temp_counter_.fetch_add(1));
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << file_text(key);
-    out.flush();
-    if (!out) {
-      fs::remove(temp, ec);
-      warn(path.string(),
-           fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
-      return;
-    }
-  }
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ec);
+  if (!write_file_atomically(path.string(), file_text(key))) {
     warn(path.string(),
          fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
     return;

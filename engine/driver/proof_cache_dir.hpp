@@ -53,7 +53,7 @@ private:
   std::mutex mutex_;                       // known_ and warnings_
   std::unordered_set<std::string> known_;  // keys verified or written by this process
   std::unordered_set<std::string> warned_; // damaged files already reported
-  std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0}, temp_counter_{0};
+  std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0};
 };
 
 // A key is 32 lower-case hex digits (prove::template_key); anything else is refused, so that a

@@ -43,6 +43,9 @@ json to_json(const EntryResult& r) {
   j["guard"] = r.guard.empty() ? json(nullptr) : json(r.guard);
   j["not_run"] = r.not_run;
   j["seconds"] = r.seconds;
+  j["cached"] = r.cached;
+  if (r.cached)
+    j["original_seconds"] = r.original_seconds;
   j["phases"] = r.phases;
   j["detail"] = r.detail;
   if (r.kind == "equivalence") {
@@ -118,6 +121,7 @@ json to_json(const EntryResult& r) {
                {"entry", k.entry},
                {"entry_line", k.entry_line},
                {"seconds", k.seconds},
+               {"cached", k.cached},
                {"instructions", k.stats.instructions},
                {"warp_instructions", k.stats.warp_instructions},
                {"barriers", k.stats.barriers},
@@ -180,13 +184,6 @@ int exit_status(const json& results) {
   if (bad)
     return cli::kBadInput;
   return mismatch ? cli::kMismatch : cli::kSuccess;
-}
-
-const std::string& tool_digest() {
-  // The executable's own bytes: two builds of one version differ here, so shards run by
-  // different builds are not merged.
-  static const std::string digest = file_digest("/proc/self/exe").value_or("unknown");
-  return digest;
 }
 
 json report_json(const std::vector<EntryResult>& results, const ReportInfo& info) {

@@ -34,8 +34,6 @@ struct ReportInfo {
 nlohmann::json to_json(const exec::Site& site);
 nlohmann::json to_json(const exec::Failure& failure);
 nlohmann::json to_json(const EntryResult& result);
-// "fnv1a64:<hex>" of this executable's file ("unknown" when it cannot be read).
-const std::string& tool_digest();
 nlohmann::json report_json(const std::vector<EntryResult>& results, const ReportInfo& info);
 
 // The `summary` object of a report from its `results` array.

@@ -1,5 +1,7 @@
 #include "engine/driver/report_merge.hpp"
 
+#include <functional>
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
@@ -220,19 +222,26 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
   for (auto& [index, entry] : entries)
     results.push_back(std::move(entry.first));
   merged["summary"] = summarize(results, wall);
-  // Cache counters (when the shards used --cache) add up.
+  // Cache counters (when the shards used --cache) add up, those of the execution and entry
+  // caches (nested objects) too.
+  const std::function<void(json&, const json&)> add = [&add](json& into, const json& from) {
+    for (auto& [k, v] : into.items()) {
+      if (!from.contains(k))
+        continue;
+      if (v.is_number_unsigned() && from[k].is_number_unsigned())
+        v = v.get<uint64_t>() + from[k].get<uint64_t>();
+      else if (v.is_object() && from[k].is_object())
+        add(v, from[k]);
+    }
+  };
   json cache;
   for (const auto& in : inputs) {
     if (!in.report.contains("cache") || !in.report["cache"].is_object())
       continue;
-    if (cache.is_null()) {
+    if (cache.is_null())
       cache = in.report["cache"];
-      continue;
-    }
-    for (auto& [k, v] : cache.items()) {
-      if (v.is_number_unsigned())
-        v = v.get<uint64_t>() + in.report["cache"].value(k, uint64_t{0});
-    }
+    else
+      add(cache, in.report["cache"]);
   }
   if (!cache.is_null())
     merged["cache"] = cache;

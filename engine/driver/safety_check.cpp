@@ -10,13 +10,54 @@
 
 namespace volta::driver {
 
-std::optional<exec::KernelRun>
-execute_config(const launch::KernelConfig& config, const std::string& role, KernelCache& cache,
-               symbolic::ExprStore& store, const exec::RunOptions& options, EntryResult& result) {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Reports a run (executed or read from the cache) in `result`.
+void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
+                const std::string& role, uint32_t entry_line, double seconds, bool cached,
+                EntryResult& result) {
+  KernelSummary summary;
+  summary.role = role;
+  summary.ptx = config.ptx_path;
+  summary.entry = config.entry;
+  summary.entry_line = entry_line;
+  summary.stats = run.stats;
+  summary.seconds = seconds;
+  summary.cached = cached;
+  result.kernels.push_back(summary);
+  result.phases["execute"] += seconds;
+  if (run.failure) {
+    result.verdict = run.failure->verdict;
+    result.bad_input =
+        run.failure->verdict == Verdict::Error && run.failure->kind == "bad launch configuration";
+    result.detail = run.failure->message;
+    result.failure = run.failure;
+    result.failure_kernel = role;
+  }
+}
+
+} // namespace
+
+std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config,
+                                              const std::string& role, KernelCache& cache,
+                                              symbolic::ExprStore& store,
+                                              const exec::RunOptions& options, EntryResult& result,
+                                              RunCache* runs) {
   const auto start = std::chrono::steady_clock::now();
+  const std::optional<std::string> key = runs ? RunCache::key(config, options) : std::nullopt;
+  if (key) {
+    if (auto hit = runs->load(*key, store)) {
+      record_run(hit->run, config, role, hit->entry_line, seconds_since(start), true, result);
+      return std::move(hit->run);
+    }
+  }
+  const auto load_start = std::chrono::steady_clock::now();
   auto loaded = cache.load(config.ptx_path, config.entry);
-  result.phases["load"] +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.phases["load"] += seconds_since(load_start);
   if (!loaded.kernel) {
     result.verdict = Verdict::Error;
     result.bad_input = true;
@@ -31,24 +72,12 @@ execute_config(const launch::KernelConfig& config, const std::string& role, Kern
     return std::nullopt;
   }
   exec::KernelRun run = exec::run_kernel(loaded.kernel->program, config, store, options);
-  KernelSummary summary;
-  summary.role = role;
-  summary.ptx = config.ptx_path;
-  summary.entry = config.entry;
+  uint32_t entry_line = 0;
   if (const ptx::Function* f = loaded.kernel->module.find_function(config.entry))
-    summary.entry_line = f->loc.line;
-  summary.stats = run.stats;
-  summary.seconds = run.seconds;
-  result.kernels.push_back(summary);
-  result.phases["execute"] += run.seconds;
-  if (run.failure) {
-    result.verdict = run.failure->verdict;
-    result.bad_input =
-        run.failure->verdict == Verdict::Error && run.failure->kind == "bad launch configuration";
-    result.detail = run.failure->message;
-    result.failure = run.failure;
-    result.failure_kernel = role;
-  }
+    entry_line = f->loc.line;
+  record_run(run, config, role, entry_line, run.seconds, false, result);
+  if (key)
+    runs->keep(*key, run, entry_line, store);
   return run;
 }
 
@@ -131,7 +160,8 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
     result.detail = entry.error;
   } else {
     symbolic::ExprStore store;
-    auto run = execute_config(entry.kernel, "kernel", cache, store, options.run, result);
+    auto run =
+        execute_config(entry.kernel, "kernel", cache, store, options.run, result, options.runs);
     if (run && !run->failure) {
       if (auto f = output_failure(*run, store, false)) {
         result.verdict = f->verdict;

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/launch/cuda_source.hpp"
+
 namespace volta::launch {
 namespace {
 
@@ -76,8 +78,10 @@ void check_keys(const json& obj, const std::string& path,
   }
 }
 
-const std::vector<std::string_view> kKernelKeys = {
-    "ptx", "entry", "block", "grid", "arrays", "params", "dyn_shared_bytes", "globals", "ctas"};
+const std::vector<std::string_view> kKernelKeys = {"ptx",        "cuda",    "arch",
+                                                   "nvcc_flags", "entry",   "block",
+                                                   "grid",       "arrays",  "dyn_shared_bytes",
+                                                   "params",     "globals", "ctas"};
 const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
                                                   "len",  "kind", "type"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
@@ -326,12 +330,46 @@ ParamSpec get_struct_param(const json& j, const std::string& base_dir, const std
   return p;
 }
 
+// The PTX of a kernel: "ptx", or "cuda" compiled by nvcc for "arch" (default sm_80) with
+// "nvcc_flags" (launch/cuda_source.hpp).
+std::string kernel_ptx(const json& j, const std::string& base_dir, const std::string& path) {
+  const bool has_ptx = j.contains("ptx");
+  const bool has_cuda = j.contains("cuda");
+  if (has_ptx && has_cuda)
+    fail(path + ".cuda", "give either \"ptx\" or \"cuda\", not both");
+  if (!has_cuda) {
+    for (const char* key : {"arch", "nvcc_flags"}) {
+      if (j.contains(key))
+        fail(path + "." + key, fmt::format("\"{}\" goes with \"cuda\" (a CUDA source)", key));
+    }
+    return resolve(base_dir, get_string(member(j, path, "ptx"), path + ".ptx"));
+  }
+  CudaCompileRequest request;
+  request.source = resolve(base_dir, get_string(j.at("cuda"), path + ".cuda"));
+  if (auto it = j.find("arch"); it != j.end())
+    request.arch = get_string(*it, path + ".arch");
+  if (auto it = j.find("nvcc_flags"); it != j.end()) {
+    if (!it->is_array())
+      fail(path + ".nvcc_flags", "expected an array of strings");
+    for (size_t i = 0; i < it->size(); ++i)
+      request.flags.push_back(get_string((*it)[i], fmt::format("{}.nvcc_flags[{}]", path, i)));
+  }
+  if (!valid_cuda_arch(request.arch))
+    fail(path + ".arch", fmt::format("\"{}\" is not a CUDA architecture (expected sm_NN, e.g. "
+                                     "sm_80)",
+                                     request.arch));
+  const CudaCompileResult compiled = compile_cuda(request);
+  if (!compiled.ok())
+    fail(path + ".cuda", compiled.error);
+  return compiled.ptx_path;
+}
+
 KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::string& path) {
   if (!j.is_object())
     fail(path, "expected a kernel configuration object");
   check_keys(j, path, kKernelKeys);
   KernelConfig k;
-  k.ptx_path = resolve(base_dir, get_string(member(j, path, "ptx"), path + ".ptx"));
+  k.ptx_path = kernel_ptx(j, base_dir, path);
   k.entry = get_string(member(j, path, "entry"), path + ".entry");
   k.block = get_dim3(member(j, path, "block"), path + ".block");
   if (auto it = j.find("grid"); it != j.end())

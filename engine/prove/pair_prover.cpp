@@ -692,11 +692,11 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
   tbb::parallel_invoke(
       [&] {
         ref_run = driver::execute_config(entry.reference, "reference", cache, store, options.run,
-                                         ref_part);
+                                         ref_part, options.runs);
       },
       [&] {
         opt_run = driver::execute_config(entry.optimized, "optimized", cache, store, options.run,
-                                         opt_part);
+                                         opt_part, options.runs);
       });
   for (auto* part : {&ref_part, &opt_part}) {
     result.kernels.insert(result.kernels.end(), part->kernels.begin(), part->kernels.end());

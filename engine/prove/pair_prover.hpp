@@ -20,6 +20,7 @@
 
 #include "engine/driver/entry_result.hpp"
 #include "engine/driver/kernel_cache.hpp"
+#include "engine/driver/run_cache.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/shared_egraph.hpp"
@@ -72,7 +73,8 @@ struct ProveOptions {
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.
   std::function<void(const launch::ManifestEntry&, driver::Counterexample&)> execute_counterexample;
-  ProofCache* cache = nullptr; // may be null
+  ProofCache* cache = nullptr;      // may be null
+  driver::RunCache* runs = nullptr; // kept kernel runs (`--cache DIR`); may be null
   // Also check the converse refinement: the reference defined wherever the optimized kernel is
   // (for two peers rather than a kernel and its specification).
   bool mutual = false;

@@ -1,5 +1,8 @@
-// --cache DIR: a second run of the same batch proves from the cache, with the same verdicts; a
-// damaged cache file is ignored with a warning and proved again, never trusted.
+// --cache DIR, its proof-cache part: a second run of the same batch proves from the cache, with
+// the same verdicts; a damaged cache file is ignored with a warning and proved again, never
+// trusted. The whole-entry and execution caches in the same folder would answer the second run
+// without proving anything (execution_cache_test.cpp), so these tests remove them in between.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
@@ -23,13 +26,22 @@ std::vector<std::string> verdicts(const json& report) {
   return v;
 }
 
+// The proof-cache files (not those of DIR/runs and DIR/entries).
 std::vector<fs::path> cache_files(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& f : fs::recursive_directory_iterator(dir)) {
-    if (f.is_regular_file())
+    const std::string top = fs::relative(f.path(), dir).begin()->string();
+    if (f.is_regular_file() && top != "runs" && top != "entries")
       files.push_back(f.path());
   }
+  std::sort(files.begin(), files.end());
   return files;
+}
+
+// Keeps only the proof cache of DIR: the next run proves every entry again.
+void forget_entries_and_runs(const fs::path& dir) {
+  fs::remove_all(dir / "entries");
+  fs::remove_all(dir / "runs");
 }
 
 TEST(ProofCache, SecondRunHitsWithTheSameVerdicts) {
@@ -40,6 +52,7 @@ TEST(ProofCache, SecondRunHitsWithTheSameVerdicts) {
   EXPECT_GT(r1["cache"]["stored"].get<uint64_t>(), 0u);
   EXPECT_FALSE(cache_files(dir / "cache").empty());
 
+  forget_entries_and_runs(dir / "cache");
   ToolRun second = run_tool(prove_args("r2.json"), dir);
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.err, "");
@@ -71,6 +84,7 @@ TEST(ProofCache, DamagedFilesAreIgnoredWithAWarning) {
     write_file(files[1], read_file(files[1]).substr(0, 20));
   if (files.size() > 2)
     write_file(files[2], "EQUIVALENT\n");
+  forget_entries_and_runs(dir / "cache");
 
   ToolRun r = run_tool(prove_args("r2.json"), dir);
   EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -86,6 +100,7 @@ TEST(ProofCache, DamagedFilesAreIgnoredWithAWarning) {
   EXPECT_NE(r.out.find("damaged file"), std::string::npos) << r.out;
 
   // Repaired: a third run has no warning.
+  forget_entries_and_runs(dir / "cache");
   ToolRun third = run_tool(prove_args("r3.json"), dir);
   EXPECT_EQ(third.exit_code, 0);
   EXPECT_EQ(third.err, "");
@@ -145,6 +160,7 @@ TEST(ProofCache, KeyIncludesTheStoreTypes) {
   EXPECT_GT(r1["cache"]["stored"].get<uint64_t>(), 0u);
 
   write_file(dir / "m.json", manifest("int.ptx", "int"));
+  forget_entries_and_runs(dir / "cache");
   ToolRun second = prove("r2.json");
   const json r2 = read_json(dir / "r2.json");
   EXPECT_EQ(r2["results"][0]["verdict"], "NOT_EQUIVALENT") << second.out << second.err;

@@ -1,0 +1,77 @@
+// `--cache DIR`: the execution cache, beside the proof cache. In an optimization loop the
+// reference stays and the candidates change; each kernel run (its output DAGs, the partial
+// operations and data-dependent branches they rest on, its safety finding, its statistics) is
+// kept under a key that hashes everything the run depends on: the bytes of the PTX file, the
+// entry, the whole launch configuration (arrays with their bases, lengths, kinds and types,
+// every parameter, grid, block, CTA mode, dynamic shared memory, globals), the run options
+// that change its result, and the digest of the volta-eg build (driver::tool_digest), so that
+// another build never reads it. A rerun with one new candidate executes only that candidate.
+//
+// Files are DIR/runs/<first 2 hex digits>/<32 hex digits> (driver/cache_folder.hpp). Runs
+// stopped by a guard (time, memory, instruction budget, interrupt) or by bad input are not
+// kept: they say nothing about the kernel; nor are runs whose output DAGs are so large for
+// their execution time that reading them back would not be several times faster (a naive
+// GEMM). Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/driver/cache_folder.hpp"
+#include "engine/exec/kernel_run.hpp"
+#include "engine/exec/launch_context.hpp"
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::driver {
+
+// A kept run: the run, with its output values in the store it was read into, and the line of
+// the kernel's `.entry` in its PTX file.
+struct CachedRun {
+  exec::KernelRun run;
+  uint32_t entry_line = 0;
+};
+
+class RunCache {
+public:
+  // Creates DIR/runs when needed. `warnings` receives one line per ignored file (may be null).
+  static std::unique_ptr<RunCache> open(const std::string& dir, std::ostream* warnings,
+                                        std::string& error);
+
+  // 32 hex digits; nullopt when the PTX file cannot be read (the run is then not cached).
+  static std::optional<std::string> key(const launch::KernelConfig& config,
+                                        const exec::RunOptions& options);
+
+  // The run kept under `key`, read into `store`; nullopt on a miss.
+  std::optional<CachedRun> load(const std::string& key, symbolic::ExprStore& store);
+  // Keeps `run` (whose values live in `store`) unless a guard or bad input stopped it or it is
+  // too large for its execution time.
+  void keep(const std::string& key, const exec::KernelRun& run, uint32_t entry_line,
+            const symbolic::ExprStore& store);
+
+  // Whether a run can be kept: it ended by itself (finished, or stopped by a safety finding).
+  static bool keepable(const exec::KernelRun& run);
+
+  uint64_t hits() const { return folder_.hits(); }
+  uint64_t misses() const { return folder_.misses(); }
+  uint64_t stored() const { return folder_.stored(); }
+  uint64_t ignored() const { return folder_.ignored(); }
+  // Runs not kept because reading them back would not be much faster than executing them.
+  uint64_t too_large() const { return too_large_.load(); }
+
+  std::filesystem::path path_of(const std::string& key) const { return folder_.path_of(key); }
+  // The bytes of a cache file (exposed for tests).
+  std::string file_bytes(const std::string& key, const exec::KernelRun& run, uint32_t entry_line,
+                         const symbolic::ExprStore& store) const;
+
+private:
+  RunCache(std::filesystem::path dir, std::ostream* warnings)
+      : folder_(std::move(dir), "volta-eg run-cache 2", "execution-cache",
+                "the kernel is executed again", warnings) {}
+
+  CacheFolder folder_;
+  std::atomic<uint64_t> too_large_{0};
+};
+
+} // namespace volta::driver

@@ -1,0 +1,91 @@
+#include "engine/session/entry_runner.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "engine/driver/memory_limit.hpp"
+#include "engine/emulate/counterexample_run.hpp"
+#include "engine/smt/z3_fallback.hpp"
+
+namespace volta::session {
+
+namespace {
+
+// The Z3 fallback under a term budget: an element refused as larger than the budget ends
+// UNKNOWN naming the term budget, the guard that stopped it (the report's `guard` field).
+prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_terms) {
+  return
+      [inner = std::move(inner), max_terms](const symbolic::ExprStore& store, symbolic::ExprId ref,
+                                            symbolic::ExprId opt, const std::string& element) {
+        auto outcome = inner(store, ref, opt, element);
+        if (outcome && outcome->kind == prove::ElementOutcome::Kind::Unknown &&
+            outcome->reason.find("Z3 translation limit") != std::string::npos) {
+          outcome->reason = fmt::format(
+              "term budget of {} terms (--max-terms) exceeded: the element has more DAG nodes, not "
+              "sent to Z3",
+              max_terms);
+        }
+        return outcome;
+      };
+}
+
+// What a kept result depends on beyond its kernels: the prover's options and the rule library,
+// not the guards (a result a guard stopped is never kept).
+std::string result_dependencies(const prove::ProveOptions& o, const Z3Settings& z3,
+                                const std::string& rules_identity) {
+  return fmt::format("terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
+                     "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}]",
+                     o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference,
+                     o.saturate, o.saturation.iterations, o.saturation.new_nodes,
+                     o.saturation.seconds, o.mutual, z3.enabled, z3.timeout_ms, z3.max_terms,
+                     o.rules ? rules_identity : "shipped");
+}
+
+} // namespace
+
+driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
+                                      const Z3Settings& z3, driver::KernelCache& kernels,
+                                      driver::EntryCache* entries,
+                                      const std::string& rules_identity) {
+  if (entries) {
+    return driver::with_entry_cache(make_entry_runner(prove_options, z3, kernels), *entries,
+                                    prove_options.run,
+                                    result_dependencies(prove_options, z3, rules_identity));
+  }
+  driver::CheckOptions check_options;
+  check_options.run = prove_options.run;
+  check_options.runs = prove_options.runs;
+  return [prove_options, check_options, z3, &kernels](const launch::ManifestEntry& e,
+                                                      std::atomic<bool>& cancel) {
+    if (e.kind == launch::EntryKind::RaceCheck) {
+      driver::CheckOptions c = check_options;
+      c.run.cancel = &cancel;
+      return driver::check_kernel_entry(e, kernels, c);
+    }
+    prove::ProveOptions o = prove_options;
+    o.cancel = &cancel;
+    o.run.cancel = &cancel;
+    if (z3.enabled) {
+      // Per entry: the fallback's queries stop with the entry's cancel flag; each check runs in
+      // a child process, held to the memory limit where the address space can be limited.
+      smt::Z3Options options;
+      options.budget.cancel = &cancel;
+      if (z3.max_memory_gib > 0 && driver::address_space_limits_work()) {
+        options.budget.memory_mb = static_cast<unsigned>(std::max(1.0, z3.max_memory_gib * 1024));
+      }
+      // The term budget bounds the whole entry's work: Z3 is not given an element larger than
+      // the canonical forms may grow (an element over the budget would otherwise go to Z3 and
+      // spend its timeout there, element after element).
+      if (z3.max_terms > 0)
+        options.translate.max_nodes = std::min<uint64_t>(options.translate.max_nodes, z3.max_terms);
+      o.fallback = smt::make_z3_fallback(z3.timeout_ms, options);
+      if (z3.max_terms > 0)
+        o.fallback = term_bounded(std::move(o.fallback), z3.max_terms);
+      o.domain_prover = smt::make_z3_domain_prover(z3.timeout_ms, options);
+    }
+    o.execute_counterexample = emulate::execute_counterexample;
+    return prove::prove_pair_entry(e, kernels, o);
+  };
+}
+
+} // namespace volta::session

@@ -1,0 +1,29 @@
+// Candidate: cand_block whose grid-stride guard skips the last row (row < ROWS - 1), so y's last
+// row is never written. Wrong. Launch: block (64, 1, 1), grid (4, 1, 1).
+#define ROWS 4
+#define COLS 40
+#define THREADS 64
+
+extern "C" __global__ void cand_block_last_row(const float* x, float* y) {
+  __shared__ float red[THREADS];
+  int row = blockIdx.x, t = threadIdx.x;
+  if (row >= ROWS - 1) return;
+  const float* xr = x + row * COLS;
+  float* yr = y + row * COLS;
+  red[t] = t < COLS ? xr[t] : xr[0];
+  __syncthreads();
+  for (int step = THREADS / 2; step > 0; step /= 2) {
+    if (t < step) red[t] = fmaxf(red[t], red[t + step]);
+    __syncthreads();
+  }
+  float m = red[0];
+  __syncthreads();
+  red[t] = t < COLS ? expf(xr[t] - m) : 0.0f;
+  __syncthreads();
+  for (int step = THREADS / 2; step > 0; step /= 2) {
+    if (t < step) red[t] += red[t + step];
+    __syncthreads();
+  }
+  float s = red[0];
+  if (t < COLS) yr[t] = expf(xr[t] - m) / s;
+}

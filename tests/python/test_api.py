@@ -1,0 +1,196 @@
+"""Every function of the API on the example kernels: prove, check, run, prove_batch, reports."""
+
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import volta_eg as ve
+from conftest import COLS, ROWS, softmax_kernel
+
+
+def test_prove_equivalent(reference):
+    r = ve.prove(reference, softmax_kernel("cand_online"))
+    assert r.verdict == "EQUIVALENT"
+    assert r.ok
+    assert r.elements["total"] == ROWS * COLS
+    assert r.counterexample is None
+    assert r.seconds > 0
+    assert "elements equal over the reals" in r.detail
+
+
+def test_prove_not_equivalent_gives_a_counterexample(reference):
+    r = ve.prove(reference, softmax_kernel("cand_tiled_no_tail"), expected="NOT_EQUIVALENT")
+    assert r.verdict == "NOT_EQUIVALENT" and r.ok
+    cx = r.counterexample
+    assert cx.element.startswith("y[")
+    assert cx.reference_value != cx.optimized_value
+    # The inputs as numpy arrays of the kernel's shape (every input not listed is 0).
+    assert cx.inputs["x"].shape == (ROWS, COLS)
+    assert all(isinstance(i, int) for i in cx.values.get("x", {}))
+    # What each kernel stores there on the emulator.
+    assert cx.reference_device and cx.optimized_device
+
+
+def test_counterexample_reproduces_on_the_emulator(reference):
+    wrong = softmax_kernel("cand_online_no_rescale")
+    cx = ve.prove(reference, wrong).counterexample
+    x = cx.inputs["x"].astype(np.float32)
+    index = int(cx.element[cx.element.index("[") + 1:-1])
+    ref_y = ve.run(reference, {"x": x})["y"].ravel()[index]
+    opt_y = ve.run(wrong, {"x": x})["y"].ravel()[index]
+    assert ref_y != opt_y
+
+
+def test_check_race_and_race_free(kernels_dir):
+    racy = softmax_kernel("cand_block_no_barrier", launch="block")
+    r = ve.check(racy)
+    assert r.verdict == "DATA_RACE"
+    assert r.safety is not None
+    assert "cand_block_no_barrier.cu" in json.dumps(r.report())
+    assert ve.check(softmax_kernel("cand_block", launch="block")).verdict == "RACE_FREE"
+
+
+def test_prove_reports_unsafe_optimized_kernel(reference):
+    r = ve.prove(reference, softmax_kernel("cand_tiled_unguarded"))
+    assert r.verdict == "OUT_OF_BOUNDS"
+    assert not r.ok
+
+
+def test_run_matches_numpy(reference):
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-2, 2, size=(ROWS, COLS)).astype(np.float32)
+    y = ve.run(reference, {"x": x})["y"]
+    assert y.shape == (ROWS, COLS) and y.dtype == np.float32
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
+def test_run_checks_its_inputs(reference):
+    with pytest.raises(ve.ManifestError, match="no value for x"):
+        ve.run(reference, {})
+    with pytest.raises(ve.ManifestError, match="160"):
+        ve.run(reference, {"x": np.zeros(5)})
+    with pytest.raises(ve.ManifestError, match="no array or Sym"):
+        ve.run(reference, {"x": np.zeros((ROWS, COLS)), "z": 1})
+
+
+def test_run_reports_emulation_errors():
+    k = softmax_kernel("cand_tiled_unguarded")
+    with pytest.raises(ve.EmulationError, match="out of bounds") as e:
+        ve.run(k, {"x": np.zeros((ROWS, COLS))})
+    assert e.value.line  # the PTX line
+
+
+def test_addresses_are_assigned_and_reported(reference):
+    bases = reference.addresses
+    assert set(bases) == {"x", "y"}
+    assert bases["y"] >= bases["x"] + ROWS * COLS * 4 + 0x10000
+    cfg = reference.config()
+    assert [a["base"] for a in cfg["arrays"]] == [bases["x"], bases["y"]]
+
+
+def test_scalars_and_structs_reach_the_manifest(kernels_dir):
+    k = ve.Kernel(ptx=kernels_dir / "softmax_ref.ptx",
+                  args=[ve.In("x", 4), ve.Int(64), ve.Float(0.125), ve.Sym("alpha"),
+                        ve.Struct(16, fields=[(0, "u64", ve.Zero("z", 4)), (8, "f32", 0.5)]),
+                        ve.Struct(4, bytes=b"\x01\x02\x03\x04")])
+    params = k.config()["params"]
+    assert params[:4] == ["ptr:x", "int:64", "float:0.125", "sym:alpha"]
+    assert params[4]["fields"] == [{"offset": 0, "type": "u64", "value": "ptr:z"},
+                                   {"offset": 8, "type": "f32", "value": "float:0.5"}]
+    assert params[5]["struct"] == 4 and os.path.exists(params[5]["bytes"])
+    assert set(k.addresses) == {"x", "z"}
+    # The engine compares them with the PTX's parameters: softmax_ref takes two pointers.
+    with pytest.raises(ve.ManifestError, match="param"):
+        ve.check(k)
+
+
+def test_prove_batch_streams_every_result(reference):
+    names = ["cand_online", "cand_tiled_no_tail", "cand_reciprocal", "cand_row_stride"]
+    pairs = [ve.Pair(reference, softmax_kernel(n), name=n) for n in names]
+    pairs.append(softmax_kernel("cand_block_no_barrier", launch="block"))  # a race check
+    seen = {}
+    for r in ve.prove_batch(pairs, jobs=2):
+        seen[r.index] = r
+    assert sorted(seen) == list(range(5))
+    assert [seen[i].name for i in range(4)] == names
+    assert [seen[i].verdict for i in range(5)] == [
+        "EQUIVALENT", "NOT_EQUIVALENT", "EQUIVALENT", "NOT_EQUIVALENT", "DATA_RACE"]
+
+
+def test_prove_batch_reads_a_manifest(tmp_path, reference):
+    entry = ve.Pair(reference, softmax_kernel("cand_zero_max"), name="zero max",
+                    expected="EQUIVALENT").entry()
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"benchmarks": [entry]}))
+    [r] = list(ve.prove_batch(path))
+    assert (r.name, r.verdict, r.expected) == ("zero max", "EQUIVALENT", "EQUIVALENT")
+
+
+def test_report_is_the_cli_report_entry(tmp_path, reference):
+    pair = ve.Pair(reference, softmax_kernel("cand_tiled_no_tail"), name="p")
+    mine = ve.prove(pair.reference, pair.optimized, name="p").report()
+    binary = os.environ.get("VOLTA_EG_BINARY")
+    if not binary:
+        pytest.skip("VOLTA_EG_BINARY not set (ctest sets it)")
+    (tmp_path / "pair.json").write_text(json.dumps(pair.entry()))
+    subprocess.run([binary, "prove", "--pair", str(tmp_path / "pair.json"), "--report",
+                    str(tmp_path / "r.json"), "--quiet"], check=False)
+    cli = json.loads((tmp_path / "r.json").read_text())["results"][0]
+    assert set(cli) == set(mine)
+    for key in ("verdict", "detail", "elements", "counterexample", "name", "kind"):
+        assert cli[key] == mine[key], key
+
+
+def test_unknown_option_is_refused(reference):
+    with pytest.raises(TypeError, match="timeuot"):
+        ve.prove(reference, reference, timeuot=3)
+
+
+def test_guards_end_unknown(reference):
+    r = ve.prove(reference, softmax_kernel("cand_online"), max_instructions=100)
+    assert r.verdict == "UNKNOWN"
+    assert "instruction" in r.detail
+
+
+SCALE_PTX = """.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry scale(.param .u64 p_y, .param .f32 p_a)
+{
+  .reg .b32 %r<2>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [p_y];
+  ld.param.f32 %f1, [p_a];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  mul.f32 %f3, %f2, %f1;
+  st.global.f32 [%rd4], %f3;
+  ret;
+}
+"""
+
+
+def test_ptx_text_inout_and_scalars():
+    sym = ve.Kernel(ptx=SCALE_PTX, block=32, args=[ve.InOut("y", 32), ve.Sym("alpha")])
+    assert sym.entry == "scale"  # the only kernel of the PTX
+    y = np.arange(32, dtype=np.float32)
+    np.testing.assert_array_equal(ve.run(sym, {"y": y, "alpha": 0.5})["y"], y * 0.5)
+    half = ve.Kernel(ptx=SCALE_PTX, block=32, args=[ve.InOut("y", 32), ve.Float(0.5)])
+    np.testing.assert_array_equal(ve.run(half, {"y": y})["y"], y * 0.5)
+    assert ve.check(sym).verdict == "RACE_FREE"
+    assert ve.prove(sym, sym).verdict == "EQUIVALENT"
+    r = ve.prove(half, ve.Kernel(ptx=SCALE_PTX, block=32, args=[ve.InOut("y", 32), ve.Float(2)]))
+    assert r.verdict == "NOT_EQUIVALENT"
+    assert r.counterexample.inputs["y"].shape == (32,)
+
+
+def test_empty_batch():
+    assert list(ve.prove_batch([])) == []
