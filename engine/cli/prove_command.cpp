@@ -181,8 +181,8 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "cache folder: kernels executed once are not executed again (same PTX, launch "
                   "configuration and volta-eg build), templates proved once are not proved again");
   cmd->add_option("--max-terms", args->max_terms,
-                  "canonical-form terms per entry; past it the element ends UNKNOWN (0: the "
-                  "default, 50,000,000)");
+                  "new canonical-form terms per element; past it the element ends UNKNOWN "
+                  "and the next one starts afresh (0: the default, 50,000,000)");
   cmd->add_flag("--no-reuse", args->no_reuse, "prove every element directly (no template reuse)");
   cmd->add_option(
          "--z3-timeout", args->z3_timeout_ms,

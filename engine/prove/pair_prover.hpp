@@ -58,7 +58,7 @@ public:
 struct ProveOptions {
   exec::RunOptions run;
   double timeout_seconds = 0;      // 0: none (whole entry, execution included)
-  size_t term_budget = 50'000'000; // canonical-form terms per entry
+  size_t term_budget = 50'000'000; // new canonical-form terms per element
   int random_points = 4;
   bool reuse_templates = true;
   bool stop_at_first_difference = true;

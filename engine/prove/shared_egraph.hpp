@@ -41,7 +41,12 @@ public:
   SharedEgraph& operator=(const SharedEgraph&) = delete;
 
   // Counts parents below an element's roots (before adding them).
-  void prepare(const std::vector<symbolic::ExprId>& roots) { bridge_.count_parents(roots); }
+  // Before the roots of one element (or one condition) are added: counts their parents for the
+  // bridge and gives them a fresh canonical-form term budget.
+  void prepare(const std::vector<symbolic::ExprId>& roots) {
+    forms_.reset_term_count();
+    bridge_.count_parents(roots);
+  }
   // Adds a DAG node (throws std::length_error for a DAG too deep to walk).
   egraph::Id add(symbolic::ExprId node);
 

@@ -111,6 +111,10 @@ public:
   size_t form_count() const { return forms_.size(); }
   size_t sum_count() const { return sums_.size(); }
   void set_term_budget(size_t terms) { term_budget_ = terms; }
+  // Starts a new budget: the prover gives each output element the whole budget of new terms
+  // (the forms earlier elements interned stay shared), so that one large element cannot starve
+  // every element after it.
+  void reset_term_count() { terms_used_ = 0; }
 
   // ---- internal representation (exposed for evaluation and tests)
   struct Monomial {

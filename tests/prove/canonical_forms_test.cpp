@@ -111,5 +111,23 @@ TEST_F(Forms, BudgetStopsBlowUp) {
   EXPECT_TRUE(stopped);
 }
 
+// The prover resets the count before each element: one element that blew the budget does not
+// starve the next ones (a layernorm's later rows used to end UNKNOWN one after another).
+TEST_F(Forms, BudgetIsRenewedPerElement) {
+  f.set_term_budget(2000);
+  Id p = c(1);
+  EXPECT_THROW(
+      {
+        for (int i = 0; i < 20; ++i)
+          p = f.canonical(f.mul(p, f.add(x, f.add(y, f.symbol(100 + i, "w")))));
+      },
+      BudgetExceeded);
+  EXPECT_THROW((void)f.canonical(f.mul(f.add(x, y), f.add(x, y))), BudgetExceeded)
+      << "without a reset every later form is refused";
+  f.reset_term_count();
+  const Id square = f.canonical(f.mul(f.add(x, y), f.add(x, y)));
+  EXPECT_TRUE(f.equal(square, f.add(f.mul(x, x), f.add(f.mul(c(2), f.mul(x, y)), f.mul(y, y)))));
+}
+
 } // namespace
 } // namespace volta::canonical
