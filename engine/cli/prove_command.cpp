@@ -23,6 +23,7 @@
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/session/entry_runner.hpp"
+#include "engine/smt/solver_worker.hpp"
 
 namespace volta::cli {
 
@@ -85,6 +86,10 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
 }
 
 int run_prove(const ProveArgs& args) {
+  // Z3 queries run in children of a worker forked now, while this process is small, rather than
+  // in forks of a process that may hold gigabytes of expressions by then.
+  if (!args.no_z3)
+    smt::start_solver_worker();
   std::string error;
   auto options = args.common.resolve(error);
   if (!options) {

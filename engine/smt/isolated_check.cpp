@@ -12,57 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/smt/child_reply.hpp"
+
 namespace volta::smt {
 
 namespace {
-
-constexpr auto kCancelPoll = std::chrono::milliseconds(20);
-
-// The reply: status, reason and values, one per line (newlines in texts become spaces).
-std::string encode(const CheckResult& r) {
-  auto line = [](std::string s) {
-    for (char& ch : s) {
-      if (ch == '\n' || ch == '\r')
-        ch = ' ';
-    }
-    return s + '\n';
-  };
-  std::string out = line(status_name(r.status)) + line(r.reason);
-  for (const auto& v : r.values)
-    out += line(v);
-  return out;
-}
-
-bool decode(const std::string& text, CheckResult& r) {
-  std::istringstream in(text);
-  std::string status;
-  if (!std::getline(in, status) || !std::getline(in, r.reason))
-    return false;
-  if (status == "sat") {
-    r.status = Status::Sat;
-  } else if (status == "unsat") {
-    r.status = Status::Unsat;
-  } else if (status == "unknown") {
-    r.status = Status::Unknown;
-  } else {
-    return false;
-  }
-  for (std::string v; std::getline(in, v);)
-    r.values.push_back(v);
-  return true;
-}
-
-void write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    done += static_cast<size_t>(n);
-  }
-}
 
 [[noreturn]] void run_child(int fd, z3::context& ctx, const z3::expr_vector& assertions,
                             const std::vector<z3::expr>& observe, const ChildLimits& limits) {
@@ -75,7 +29,7 @@ void write_all(int fd, const std::string& text) {
   // copy, and waiting for one of them would never end. The parent's kill is the time limit.
   const CheckResult r =
       solve_once(ctx, assertions, observe, SolveSettings{0, limits.rlimit, limits.procedure});
-  write_all(fd, encode(r));
+  write_all(fd, encode_reply(r));
   ::close(fd);
   // No exit handlers or destructors: they belong to the parent (and may take locks it held).
   ::_exit(0);
@@ -133,39 +87,8 @@ CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
     return finish(fmt::format("cannot start the Z3 process (errno {})", errno));
   }
 
-  // Read the reply until the child closes the pipe, the deadline passes or cancel is raised.
   std::string reply;
-  std::string stopped;
-  char buffer[4096];
-  for (;;) {
-    const auto now = Clock::now();
-    if (limits.cancel && limits.cancel->load()) {
-      stopped = "cancelled";
-      break;
-    }
-    if (now >= limits.deadline) {
-      stopped = "timeout";
-      break;
-    }
-    auto wait = limits.deadline - now;
-    if (limits.cancel)
-      wait = std::min<Clock::duration>(wait, kCancelPoll);
-    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(ms, 1 << 30)));
-    if (ready < 0 && errno != EINTR) {
-      stopped = "lost the Z3 process (poll failed)";
-      break;
-    }
-    if (ready <= 0)
-      continue;
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break; // end of the reply
-    reply.append(buffer, static_cast<size_t>(n));
-  }
+  const std::string stopped = read_reply(fds[0], limits.deadline, limits.cancel, reply);
   ::close(fds[0]);
   if (!stopped.empty())
     ::kill(pid, SIGKILL);
@@ -179,7 +102,7 @@ CheckResult check_in_child(z3::context& ctx, const z3::expr_vector& assertions,
   if (WIFSIGNALED(status)) {
     return finish(fmt::format("Z3 process crashed (signal {})", WTERMSIG(status)));
   }
-  if (!decode(reply, r))
+  if (!decode_reply(reply, r))
     return finish("the Z3 process gave no answer");
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return r;

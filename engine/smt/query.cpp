@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "engine/smt/solver_worker.hpp"
+
 namespace volta::smt {
 
 Query::Query(const Budget& budget)
@@ -78,7 +80,9 @@ CheckResult Query::check(const z3::expr_vector& assertions, const std::vector<z3
   if (!budget_.isolate)
     return check_in_process(assertions, observe, procedure);
   const ChildLimits limits{deadline_, budget_.cancel, budget_.rlimit, budget_.memory_mb, procedure};
-  CheckResult r = check_in_child(*ctx_, assertions, observe, limits);
+  std::optional<CheckResult> from_worker = check_in_worker(*ctx_, assertions, observe, limits);
+  CheckResult r =
+      from_worker ? std::move(*from_worker) : check_in_child(*ctx_, assertions, observe, limits);
   if (r.status == Status::Unknown && r.reason == "timeout") {
     r.reason = timeout_reason();
   } else if (r.status == Status::Unknown && r.reason != "cancelled") {
