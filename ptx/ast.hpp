@@ -346,6 +346,11 @@ struct DebugLocation {
   uint32_t file = 0; // the `.file` index
   uint32_t line = 0;
   uint32_t column = 0;
+  // `inlined_at FILE LINE COLUMN`, followed through a chain of nested inlines to the outermost
+  // call (the kernel's line that called a CUDA header's intrinsic); line 0 when not inlined.
+  uint32_t inlined_file = 0;
+  uint32_t inlined_line = 0;
+  uint32_t inlined_column = 0;
   friend bool operator==(const DebugLocation&, const DebugLocation&) = default;
 };
 

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "ptx/lexer.hpp"
 #include "ptx/number.hpp"
@@ -1111,6 +1112,7 @@ private:
     advance();
     f.has_body = true;
     debug_loc_.reset();
+    outermost_callers_.clear();
     size_t depth = 0;
     std::vector<Statement>& body = f.body;
     // Reserve for the statements up to the function's closing brace (nvcc puts it at the start
@@ -1223,6 +1225,31 @@ private:
     return fail("unknown or unsupported directive " + quote(d) + " in a function body");
   }
 
+  // `, inlined_at FILE LINE COLUMN` in what follows a `.loc`'s column (after `function_name`):
+  // kept when well formed, ignored otherwise (the rest stays verbatim either way).
+  static void read_inlined_at(std::string_view rest, DebugLocation& where) {
+    constexpr std::string_view kKey = "inlined_at";
+    const size_t at = rest.find(kKey);
+    if (at == std::string_view::npos)
+      return;
+    std::array<uint32_t, 3> values{};
+    size_t i = at + kKey.size();
+    for (uint32_t& value : values) {
+      while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t'))
+        ++i;
+      const size_t start = i;
+      uint64_t v = 0;
+      while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9' && v <= 0xffffffffull)
+        v = v * 10 + static_cast<uint64_t>(rest[i++] - '0');
+      if (i == start || v > 0xffffffffull)
+        return;
+      value = static_cast<uint32_t>(v);
+    }
+    where.inlined_file = values[0];
+    where.inlined_line = values[1];
+    where.inlined_column = values[2];
+  }
+
   // `.loc file line column [anything else on the line]`
   bool parse_loc(std::vector<Statement>& body) {
     LocDirective l;
@@ -1241,6 +1268,17 @@ private:
     l.where.column = static_cast<uint32_t>(v.bits);
     // The lexer stands right after the column: what follows on the line is kept verbatim.
     l.rest.assign(lex_.rest_of_line());
+    read_inlined_at(l.rest, l.where);
+    if (l.where.inlined_line != 0) {
+      std::array<uint32_t, 3> caller = {l.where.inlined_file, l.where.inlined_line,
+                                        l.where.inlined_column};
+      if (auto it = outermost_callers_.find(caller); it != outermost_callers_.end())
+        caller = it->second;
+      outermost_callers_[{l.where.file, l.where.line, l.where.column}] = caller;
+      l.where.inlined_file = caller[0];
+      l.where.inlined_line = caller[1];
+      l.where.inlined_column = caller[2];
+    }
     advance();
     debug_loc_ = l.where;
     body.emplace_back(std::move(l));
@@ -1553,6 +1591,9 @@ private:
   bool seen_version_ = false;
   bool complained_version_ = false;
   std::optional<DebugLocation> debug_loc_;
+  // For each inlined position of the current body, the outermost call it was inlined into:
+  // nvcc writes a nested inline chain as consecutive `.loc`s, each `inlined_at` the one before.
+  std::map<std::array<uint32_t, 3>, std::array<uint32_t, 3>> outermost_callers_;
   size_t next_close_ = 0; // offset of the next `}` that starts a line (see parse_body)
 };
 

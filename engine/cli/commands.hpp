@@ -15,5 +15,7 @@ void register_merge_command(CLI::App& app, int& exit_code);
 void register_rules_command(CLI::App& app, int& exit_code);
 void register_explain_command(CLI::App& app, int& exit_code);
 void register_run_command(CLI::App& app, int& exit_code);
+// Last: it describes the commands registered before it.
+void register_completion_command(CLI::App& app, int& exit_code);
 
 } // namespace volta::cli

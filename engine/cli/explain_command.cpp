@@ -9,13 +9,16 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/exit_codes.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
+#include "engine/driver/printable_text.hpp"
 #include "engine/driver/result_line.hpp"
+#include "engine/prove/explanation_text.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
@@ -33,7 +36,17 @@ struct ExplainArgs {
   size_t steps = 60;
 };
 
+// Characters of each value shown (they can be megabytes long).
+constexpr size_t kValueWidth = 400;
+
 int run_explain(const ExplainArgs& args) {
+  if (args.selection.color != "auto" && args.selection.color != "always" &&
+      args.selection.color != "never") {
+    std::cerr << fmt::format(
+        "volta-eg: error: --color: expected auto, always or never, got \"{}\"\n",
+        args.selection.color);
+    return kBadInput;
+  }
   if (args.selection.batch.empty() == args.pair.empty()) {
     std::cerr << "volta-eg: error: explain needs exactly one of --batch MANIFEST (with --filter) "
                  "or --pair FILE\n";
@@ -63,7 +76,7 @@ int run_explain(const ExplainArgs& args) {
           "volta-eg: error: --filter selects {} equivalence entries; explain needs exactly one:\n",
           selection->entries.size());
       for (const auto* e : selection->entries)
-        std::cerr << "  " << e->name << "\n";
+        std::cerr << "  " << driver::printable(e->name) << "\n";
       return kBadInput;
     }
     entry = *selection->entries[0];
@@ -78,58 +91,77 @@ int run_explain(const ExplainArgs& args) {
   driver::KernelCache kernels;
   const prove::ElementExplanation x =
       prove::explain_element(*entry, kernels, options, args.element, args.steps);
-  std::cout << entry->name << "  " << args.element << "\n";
-  if (x.stopped) {
-    std::cout << fmt::format("  the entry ends before its elements are compared: {}\n    {}\n",
-                             to_string(x.stopped->verdict), x.stopped->detail);
-    return x.stopped->bad_input ? kBadInput : kMismatch;
-  }
-  if (!x.note.empty() && x.reference_expr.empty()) {
-    std::cout << "  " << x.note << "\n";
-    return kBadInput;
-  }
-  std::cout << "  reference: " << x.reference_expr << "\n";
-  std::cout << "  optimized: " << x.optimized_expr << "\n";
-  const prove::ElementOutcome& o = x.outcome;
-  switch (o.kind) {
-  case prove::ElementOutcome::Kind::Equivalent:
-    std::cout << fmt::format("  EQUIVALENT ({})\n", o.how);
-    if (!o.rules_used.empty()) {
-      std::string used;
-      for (const auto& r : o.rules_used)
-        used += (used.empty() ? "" : ", ") + r;
-      std::cout << "  rules that fired: " << used << "\n";
+  // With --quiet nothing goes to stdout: the exit status says the verdict.
+  std::ostringstream out;
+  const bool color = use_color(args.selection.color);
+  const auto verdict_word = [&](Verdict v, bool good) {
+    const std::string word(to_string(v));
+    if (!color)
+      return word;
+    return std::string(driver::verdict_color(good, v)) + word + driver::kReset;
+  };
+  const int status = [&] {
+    out << driver::printable(entry->name) << "  " << args.element << "\n";
+    if (x.stopped) {
+      out << fmt::format("  the entry ends before its elements are compared: {}\n    {}\n",
+                         verdict_word(x.stopped->verdict, false), x.stopped->detail);
+      return x.stopped->bad_input ? kBadInput : kMismatch;
     }
-    break;
-  case prove::ElementOutcome::Kind::NotEquivalent: {
-    std::cout << "  NOT_EQUIVALENT\n";
-    if (o.counterexample) {
-      const auto& c = *o.counterexample;
-      std::string inputs;
-      for (const auto& [k, v] : c.inputs)
-        inputs += fmt::format("{}{}={}", inputs.empty() ? "" : ", ", k, v);
-      std::cout << fmt::format(
-          "  counterexample: {} (every other input 0): {} (reference) vs {} (optimized){}\n",
-          inputs.empty() ? "all inputs 0" : inputs, c.reference_value, c.optimized_value,
-          c.confirmed ? ", confirmed by exact evaluation" : "");
+    if (!x.note.empty() && x.reference_expr.empty()) {
+      out << "  " << x.note << "\n";
+      return kBadInput;
     }
-    break;
-  }
-  case prove::ElementOutcome::Kind::Unknown:
-    std::cout << "  UNKNOWN: " << o.reason << "\n";
-    break;
-  }
-  if (!x.steps.empty()) {
-    std::cout << fmt::format(
-        "  rewrite chain ({} steps{}):\n", x.total_steps,
-        x.total_steps > x.steps.size() ? fmt::format(", first {}", x.steps.size()) : "");
-    for (const auto& s : x.steps)
-      std::cout << "  " << s << "\n";
-    std::cout << "  checker: " << x.check << "\n";
-  } else if (!x.note.empty()) {
-    std::cout << "  " << x.note << "\n";
-  }
-  return o.kind == prove::ElementOutcome::Kind::Equivalent ? kSuccess : kMismatch;
+    for (const auto& line :
+         prove::describe_value_pair(x.reference_expr, x.optimized_expr, kValueWidth))
+      out << "  " << line << "\n";
+    const prove::ElementOutcome& o = x.outcome;
+    switch (o.kind) {
+    case prove::ElementOutcome::Kind::Equivalent:
+      out << fmt::format("  {} ({})\n", verdict_word(Verdict::Equivalent, true), o.how);
+      if (!o.rules_used.empty()) {
+        std::string used;
+        for (const auto& r : o.rules_used)
+          used += (used.empty() ? "" : ", ") + r;
+        out << "  rules that fired: " << used << "\n";
+      }
+      break;
+    case prove::ElementOutcome::Kind::NotEquivalent: {
+      out << "  " << verdict_word(Verdict::NotEquivalent, false) << "\n";
+      if (o.counterexample) {
+        const auto& c = *o.counterexample;
+        std::string inputs;
+        for (const auto& [k, v] : c.inputs)
+          inputs += fmt::format("{}{}={}", inputs.empty() ? "" : ", ", k, v);
+        out << fmt::format(
+            "  counterexample: {} (every other input 0): {} (reference) vs {} (optimized){}\n",
+            inputs.empty() ? "all inputs 0" : inputs, c.reference_value, c.optimized_value,
+            c.confirmed ? ", confirmed by exact evaluation" : "");
+      }
+      break;
+    }
+    case prove::ElementOutcome::Kind::Unknown:
+      out << "  " << verdict_word(Verdict::Unknown, false) << ": " << o.reason << "\n";
+      break;
+    }
+    if (!x.steps.empty()) {
+      out << fmt::format(
+          "  rewrite chain from the reference to the optimized value ({} step{}{}):\n",
+          x.total_steps, x.total_steps == 1 ? "" : "s",
+          x.total_steps > x.steps.size() ? fmt::format(", the first {} shown", x.steps.size())
+                                         : "");
+      for (const auto& s : x.steps)
+        out << "  " << s << "\n";
+      out << "  checker: " << x.check << "\n";
+    } else if (!x.note.empty()) {
+      out << "  " << x.note << "\n";
+    }
+    return o.kind == prove::ElementOutcome::Kind::Equivalent ? kSuccess : kMismatch;
+  }();
+  if (!args.selection.quiet)
+    std::cout << out.str();
+  else if (status == kBadInput)
+    std::cerr << out.str(); // an error is shown even with --quiet
+  return status;
 }
 
 } // namespace
@@ -148,6 +180,11 @@ void register_explain_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--z3-timeout", args->z3_timeout_ms, "milliseconds for the Z3 fallback")
       ->capture_default_str();
   cmd->add_flag("--no-z3", args->no_z3, "no Z3 fallback");
+  cmd->add_option("--color", args->selection.color,
+                  "ANSI colors: auto (a terminal), always or never")
+      ->capture_default_str();
+  cmd->add_flag("-q,--quiet", args->selection.quiet,
+                "print nothing on stdout (errors only): the exit status says the verdict");
   args->rules.add_to(*cmd);
   cmd->callback([args, &exit_code] { exit_code = run_explain(*args); });
 }

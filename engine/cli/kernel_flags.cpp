@@ -104,7 +104,7 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
     std::string e;
     auto spec = launch::parse_array_flag(a, e);
     if (!spec) {
-      error = fmt::format("--{}array: {}", prefix, e);
+      error = fmt::format("--{}array {}: {}", prefix, a, e);
       return std::nullopt;
     }
     k.arrays.push_back(*spec);

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   volta::cli::register_rules_command(app, exit_code);
   volta::cli::register_explain_command(app, exit_code);
   volta::cli::register_run_command(app, exit_code);
+  volta::cli::register_completion_command(app, exit_code);
 
   if (refuse_unknown_command(app, argc, argv))
     return volta::cli::kBadInput;

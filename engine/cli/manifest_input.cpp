@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 #include "engine/driver/content_hash.hpp"
 #include "engine/driver/diagnostic_text.hpp"
@@ -82,25 +84,63 @@ std::optional<ManifestSelection> load_manifest_selection(
   return selection;
 }
 
+namespace {
+
+// A pair file is read as the one entry of a wrapped manifest; its messages speak of the file
+// as written ("$.reference.ptx", not "$.benchmarks[0].reference.ptx").
+constexpr std::string_view kWrappedEntry = "$.benchmarks[0]";
+
+std::string unwrap_entry_path(const std::string& message) {
+  std::string out;
+  size_t from = 0;
+  for (size_t at = message.find(kWrappedEntry); at != std::string::npos;
+       at = message.find(kWrappedEntry, from)) {
+    out.append(message, from, at - from);
+    out += '$';
+    from = at + kWrappedEntry.size();
+  }
+  out.append(message, from);
+  return out;
+}
+
+} // namespace
+
 std::optional<launch::ManifestEntry> read_pair_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
     std::cerr << fmt::format("{}: error: cannot read pair file\n", path);
     return std::nullopt;
   }
-  std::stringstream text;
-  text << "{\"benchmarks\": [" << in.rdbuf() << "]}";
-  auto m = launch::parse_manifest(text.str(), path);
+  std::stringstream content;
+  content << in.rdbuf();
+  // A whole manifest given where one entry is expected would otherwise be refused for lacking
+  // an entry's members ("missing 'name'").
+  const auto parsed = nlohmann::json::parse(content.str(), nullptr, false);
+  if (parsed.is_object() && parsed.contains("benchmarks")) {
+    std::cerr << fmt::format(
+        "{}: error: this is a manifest (it has \"benchmarks\"), not one pair: give it with "
+        "--batch (and --filter to pick entries), or give --pair a file holding one entry "
+        "object\n",
+        path);
+    return std::nullopt;
+  }
+  // The entry on a line of its own, so that its lines keep their columns (one line down).
+  const std::string text = "{\"benchmarks\": [\n" + content.str() + "\n]}";
+  auto m = launch::parse_manifest(text, path);
   if (!m.manifest || m.manifest->entries.size() != 1) {
-    for (const auto& d : m.diagnostics)
+    for (auto d : m.diagnostics) {
+      if (d.where.line > 1)
+        --d.where.line;
+      d.message = unwrap_entry_path(d.message);
       std::cerr << driver::diagnostic_text(d) << "\n";
+    }
     if (m.diagnostics.empty())
       std::cerr << fmt::format("{}: error: expected one pair object\n", path);
     return std::nullopt;
   }
   launch::ManifestEntry entry = m.manifest->entries[0];
   if (!entry.error.empty()) {
-    std::cerr << fmt::format("{}: error: {}\n", path, entry.error);
+    std::cerr << fmt::format("{}: error: {}\n", path, unwrap_entry_path(entry.error));
     return std::nullopt;
   }
   return entry;

@@ -1,6 +1,7 @@
 #include "engine/cli/rule_options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <fmt/format.h>
 #include <iostream>
 
@@ -9,6 +10,29 @@
 
 namespace volta::cli {
 
+namespace {
+
+// CLI11's PositiveNumber says "Value 0 not in range 0.000000 to 1.797693e+308" (written out in
+// full): name what is expected instead.
+CLI::Validator positive_number(const std::string& what) {
+  return CLI::Validator(
+      [what](const std::string& text) -> std::string {
+        double value = 0;
+        size_t used = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || !std::isfinite(value) || value <= 0)
+          return fmt::format("expected a positive number of {}, got \"{}\"", what, text);
+        return {};
+      },
+      what + " > 0");
+}
+
+} // namespace
+
 void RuleFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--rules", files,
                  "add the rules of this file to the shipped library (repeatable); every rule is "
@@ -16,11 +40,12 @@ void RuleFlags::add_to(CLI::App& cmd) {
       ->check(CLI::ExistingFile);
   cmd.add_flag("--no-rules", none, "do not saturate with the rule library (canonical forms only)");
   cmd.add_option("--rule-seconds", seconds, "seconds per rule-library saturation of one element")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positive_number("seconds"));
   cmd.add_option("--rule-nodes", nodes,
                  "e-nodes one rule-library saturation may add to the shared e-graph")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number("new e-nodes"));
 }
 
 prove::FallbackProver rule_prover(unsigned timeout_ms) {

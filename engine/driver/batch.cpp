@@ -12,6 +12,7 @@
 
 #include "engine/cli/exit_codes.hpp"
 #include "engine/driver/memory_limit.hpp"
+#include "engine/driver/printable_text.hpp"
 #include "engine/driver/progress_display.hpp"
 #include "engine/driver/watchdog.hpp"
 
@@ -41,8 +42,26 @@ std::string progress_of(const EntryResult& r) {
     return fmt::format(" while executing the {} kernel", r.failure_kernel);
   }
   if (r.elements.total > 0) {
-    return fmt::format(" after {} of {} elements", r.elements.total - r.elements.unknown,
-                       r.elements.total);
+    const ElementCounts& e = r.elements;
+    std::string text = fmt::format(" after {} of {} elements", e.total - e.unknown, e.total);
+    std::string how;
+    for (const auto& [n, way] : {std::pair{e.direct, "by canonical forms"},
+                                 {e.reused, "by template reuse"},
+                                 {e.rules, "by the rule library"},
+                                 {e.z3, "by Z3"},
+                                 {e.cached, "from the proof cache"},
+                                 {e.not_equivalent, "found to differ"}}) {
+      if (n > 0)
+        how += fmt::format("{}{} {}", how.empty() ? "" : ", ", n, way);
+    }
+    if (!how.empty())
+      text += " (" + how + ")";
+    // The prover's own account names the element it was on and what stopped it there ("out[7]:
+    // z3: cancelled", "C[0]: ... term budget"); a bare "cancelled" says nothing more.
+    if (!r.detail.empty() && r.detail != "cancelled" &&
+        r.detail.find("reached") == std::string::npos)
+      text += "; at the stop: " + r.detail;
+    return text;
   }
   return "";
 }
@@ -56,6 +75,8 @@ void mark_not_run(EntryResult& r, bool started) {
                      : "not run: the batch was interrupted before it started";
   r.failure.reset();
   r.failure_kernel.clear();
+  r.races.clear();
+  r.races_truncated = false;
   r.counterexample.reset();
 }
 
@@ -108,6 +129,8 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
     r.guard = "term budget";
   } else if (r.detail.find("e-node budget") != std::string::npos) {
     r.guard = "e-node budget"; // --rule-nodes stopped the saturation of an element left apart
+  } else if (r.detail.find("stopped: time limit of") != std::string::npos) {
+    r.guard = "saturation time limit"; // --rule-seconds, likewise
   } else if (r.detail.rfind("time limit", 0) == 0) {
     r.guard = "time limit"; // the prover's own check between elements
   }
@@ -139,7 +162,7 @@ std::vector<EntryResult> run_batch(const std::vector<const launch::ManifestEntry
   std::vector<EntryResult> results(entries.size());
   size_t name_width = 0;
   for (const auto* e : entries)
-    name_width = std::max(name_width, e->name.size());
+    name_width = std::max(name_width, printable(e->name).size());
   LineStyle style{options.color, std::min<size_t>(name_width, 48)};
   Watchdog::Limits limits;
   limits.seconds = options.timeout_seconds;

@@ -26,7 +26,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   if (!entry.error.empty())
     return std::nullopt;
   symbolic::ByteWriter text;
-  text.str("volta-eg entry-cache 1");
+  text.str("volta-eg entry-cache 2");
   text.str(tool_digest());
   text.u8(static_cast<uint8_t>(entry.kind));
   const bool race_check = entry.kind == launch::EntryKind::RaceCheck;
@@ -46,7 +46,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
 
 bool EntryCache::keepable(const EntryResult& r) {
   return !r.bad_input && !r.not_run && r.guard.empty() && r.verdict != Verdict::Unknown &&
-         r.verdict != Verdict::Error;
+         r.verdict != Verdict::Error && !r.races_cut_short;
 }
 
 EntryResult EntryCache::answer(const launch::ManifestEntry& entry,

@@ -93,6 +93,11 @@ struct EntryResult {
   std::string detail;                   // one line
   std::optional<exec::Failure> failure; // safety failure or refusal
   std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
+  // Every distinct data race of that kernel (exec::KernelRun::races): `failure` is the first
+  // of them when it is a race.
+  std::vector<exec::Failure> races;
+  bool races_truncated = false; // more distinct races than exec::kMaxReportedRaces
+  bool races_cut_short = false; // a guard stopped the run after its first race (not cached)
   ElementCounts elements;
   std::optional<EgraphStats> egraph;   // equivalence entries that reached the prover
   std::optional<DomainSummary> domain; // equivalence entries whose domains were checked

@@ -58,11 +58,18 @@ std::string entry_text(const json& r) {
   if (r.contains("safety") && r["safety"].is_object()) {
     const auto& s = r["safety"];
     const std::string ptx = kernel_ptx(r, s.value("kernel", ""));
-    if (s.contains("access") && s["access"].is_object())
-      text += "\nat " + site_description(s["access"], ptx);
-    if (s.contains("conflicting_access") && s["conflicting_access"].is_object()) {
+    const auto site = [&](const char* key) -> const json* {
+      return s.contains(key) && s[key].is_object() ? &s[key] : nullptr;
+    };
+    const json* first = site("access");
+    const json* second = site("conflicting_access");
+    const bool name_cta =
+        (first && outside_first_cta(*first)) || (second && outside_first_cta(*second));
+    if (first)
+      text += "\nat " + site_description(*first, ptx, name_cta);
+    if (second) {
       text += (s.value("verdict", "") == "DATA_RACE" ? "\nconflicting access at " : "\nand at ") +
-              site_description(s["conflicting_access"], ptx);
+              site_description(*second, ptx, name_cta);
     }
   }
   const std::string inputs = counterexample_inputs(r);

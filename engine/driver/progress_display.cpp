@@ -6,6 +6,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "engine/driver/printable_text.hpp"
+
 namespace volta::driver {
 
 size_t terminal_columns() {
@@ -37,7 +39,7 @@ ProgressDisplay::~ProgressDisplay() {
 
 void ProgressDisplay::started(size_t slot, const std::string& name) {
   std::lock_guard guard(mutex_);
-  running_.push_back(Running{slot, name, std::chrono::steady_clock::now()});
+  running_.push_back(Running{slot, printable(name), std::chrono::steady_clock::now()});
   if (terminal_)
     draw_live_line();
 }

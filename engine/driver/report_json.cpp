@@ -113,6 +113,13 @@ json to_json(const EntryResult& r) {
   } else {
     j["safety"] = nullptr;
   }
+  json races = json::array();
+  for (const exec::Failure& race : r.races) {
+    races.push_back(to_json(race));
+    races.back()["kernel"] = r.failure_kernel;
+  }
+  j["races"] = races;
+  j["races_truncated"] = r.races_truncated;
   json kernels = json::array();
   std::map<std::string, uint64_t> idioms;
   for (const auto& k : r.kernels) {

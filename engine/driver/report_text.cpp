@@ -16,7 +16,12 @@ std::string counterexample_inputs(const nlohmann::json& entry) {
   return text;
 }
 
-std::string site_description(const nlohmann::json& site, const std::string& ptx) {
+bool outside_first_cta(const nlohmann::json& site) {
+  const auto& cta = site.value("cta", nlohmann::json::array({0, 0, 0}));
+  return cta.is_array() && cta.size() == 3 && (cta[0] != 0 || cta[1] != 0 || cta[2] != 0);
+}
+
+std::string site_description(const nlohmann::json& site, const std::string& ptx, bool name_cta) {
   std::string text;
   if (site.contains("cuda") && site["cuda"].is_object()) {
     text = fmt::format("{}:{} (PTX {}:{}:{})", site["cuda"].value("file", ""),
@@ -27,7 +32,7 @@ std::string site_description(const nlohmann::json& site, const std::string& ptx)
   }
   const auto& cta = site.value("cta", nlohmann::json::array({0, 0, 0}));
   text += fmt::format(", thread {}", site.value("linear_thread", 0));
-  if (cta.is_array() && cta.size() == 3 && (cta[0] != 0 || cta[1] != 0 || cta[2] != 0)) {
+  if (cta.is_array() && cta.size() == 3 && (name_cta || outside_first_cta(site))) {
     text +=
         fmt::format(" of CTA ({},{},{})", cta[0].get<int>(), cta[1].get<int>(), cta[2].get<int>());
   }

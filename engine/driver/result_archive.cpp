@@ -71,6 +71,26 @@ std::optional<exec::Failure> read_failure(ByteReader& in) {
   return f;
 }
 
+void write_races(ByteWriter& out, const std::vector<exec::Failure>& races, bool truncated) {
+  out.u64(races.size());
+  for (const exec::Failure& race : races)
+    write_failure(out, race);
+  out.u8(truncated ? 1 : 0);
+}
+
+std::vector<exec::Failure> read_races(ByteReader& in, bool& truncated) {
+  std::vector<exec::Failure> races;
+  const uint64_t count = in.count(2); // a failure takes more than two bytes
+  for (uint64_t i = 0; i < count; ++i) {
+    std::optional<exec::Failure> race = read_failure(in);
+    if (!race)
+      throw symbolic::ByteStreamError("a race without a failure");
+    races.push_back(std::move(*race));
+  }
+  truncated = in.u8() != 0;
+  return races;
+}
+
 void write_stats(ByteWriter& out, const exec::KernelStats& s) {
   for (uint64_t v : {s.instructions, s.warp_instructions, s.barriers, s.warp_syncs, s.ctas})
     out.u64(v);
@@ -154,6 +174,7 @@ void write_entry_result(ByteWriter& out, const EntryResult& r) {
   out.str(r.detail);
   write_failure(out, r.failure);
   out.str(r.failure_kernel);
+  write_races(out, r.races, r.races_truncated);
   const ElementCounts& e = r.elements;
   for (uint64_t v :
        {e.total, e.direct, e.reused, e.rules, e.z3, e.cached, e.not_equivalent, e.unknown})
@@ -206,6 +227,7 @@ EntryResult read_entry_result(ByteReader& in) {
   r.detail = in.str();
   r.failure = read_failure(in);
   r.failure_kernel = in.str();
+  r.races = read_races(in, r.races_truncated);
   ElementCounts& e = r.elements;
   for (uint64_t* v :
        {&e.total, &e.direct, &e.reused, &e.rules, &e.z3, &e.cached, &e.not_equivalent, &e.unknown})

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "engine/driver/entry_result.hpp"
 #include "engine/symbolic/byte_stream.hpp"
@@ -14,6 +15,10 @@ void write_site(symbolic::ByteWriter& out, const std::optional<exec::Site>& site
 std::optional<exec::Site> read_site(symbolic::ByteReader& in);
 void write_failure(symbolic::ByteWriter& out, const std::optional<exec::Failure>& failure);
 std::optional<exec::Failure> read_failure(symbolic::ByteReader& in);
+// The distinct races of a run (exec::KernelRun::races) and whether there were more.
+void write_races(symbolic::ByteWriter& out, const std::vector<exec::Failure>& races,
+                 bool truncated);
+std::vector<exec::Failure> read_races(symbolic::ByteReader& in, bool& truncated);
 void write_stats(symbolic::ByteWriter& out, const exec::KernelStats& stats);
 exec::KernelStats read_stats(symbolic::ByteReader& in);
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <ostream>
 
+#include "engine/driver/printable_text.hpp"
+
 namespace volta::driver {
 
 const char* verdict_color(bool matches, Verdict v) {
@@ -21,8 +23,14 @@ std::string site_text(const exec::Site& s) {
   return fmt::format("PTX line {}", s.ptx_line);
 }
 
-std::string thread_text(const exec::Site& s) {
-  if (s.ctaid[0] == 0 && s.ctaid[1] == 0 && s.ctaid[2] == 0)
+bool in_first_cta(const exec::Site& s) {
+  return s.ctaid[0] == 0 && s.ctaid[1] == 0 && s.ctaid[2] == 0;
+}
+
+// The CTA is left out only when every site of the failure lies in CTA (0,0,0): "thread 0" next
+// to "thread 0 of CTA (1,0,0)" would read as the same thread.
+std::string thread_text(const exec::Site& s, bool name_cta) {
+  if (!name_cta)
     return fmt::format("thread {}", s.thread);
   return fmt::format("thread {} of CTA ({},{},{})", s.thread, s.ctaid[0], s.ctaid[1], s.ctaid[2]);
 }
@@ -35,7 +43,7 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
   const char* off = style.color ? kReset : "";
   const char* dim = style.color ? kDim : "";
   std::string line = fmt::format("{}{:<18}{} {:<{}}  {:>8.3f}s", on, to_string(r.verdict), off,
-                                 r.name, style.name_width, r.seconds);
+                                 printable(r.name), style.name_width, r.seconds);
   if (!ok) {
     line += r.expected ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
                        : fmt::format("  {}expected {}{}", on,
@@ -48,12 +56,13 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
     out << "    " << r.detail << "\n";
   if (r.failure && r.failure->first && !r.failure->first->cuda_file.empty()) {
     const auto& f = *r.failure;
+    const bool name_cta = !in_first_cta(*f.first) || (f.second && !in_first_cta(*f.second));
     std::string where =
-        fmt::format("    {}at {} ({})", dim, site_text(*f.first), thread_text(*f.first));
+        fmt::format("    {}at {} ({})", dim, site_text(*f.first), thread_text(*f.first, name_cta));
     if (f.second) {
       where += fmt::format(", {} {} ({})",
                            f.verdict == Verdict::DataRace ? "conflicting access at" : "and at",
-                           site_text(*f.second), thread_text(*f.second));
+                           site_text(*f.second), thread_text(*f.second, name_cta));
     }
     out << where << off << "\n";
   }

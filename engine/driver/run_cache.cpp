@@ -12,7 +12,7 @@ using symbolic::ByteWriter;
 
 namespace {
 
-constexpr std::string_view kMagic = "volta-eg run-cache 2"; // also in the header
+constexpr std::string_view kMagic = "volta-eg run-cache 3"; // also in the header
 
 // Measured on a naive GEMM: reading back takes about 170 ns a node (page faults of the store's
 // chunks included), executing it produced 7 M nodes a second; 1.5 M nodes per second of
@@ -86,6 +86,7 @@ std::optional<std::string> body_bytes(const exec::KernelRun& run, uint32_t entry
   out.f64(run.seconds);
   write_stats(out, run.stats);
   write_failure(out, run.failure);
+  write_races(out, run.races, run.races_truncated);
   out.u64(run.outputs.size());
   for (const auto& o : run.outputs) {
     out.str(o.name);
@@ -123,6 +124,7 @@ CachedRun read_body(ByteReader& in, symbolic::ExprStore& store) {
   run.seconds = in.f64();
   run.stats = read_stats(in);
   run.failure = read_failure(in);
+  run.races = read_races(in, run.races_truncated);
   const uint64_t outputs = in.count(8);
   for (uint64_t i = 0; i < outputs; ++i) {
     exec::OutputArray o;
@@ -187,6 +189,8 @@ std::optional<std::string> RunCache::key(const launch::KernelConfig& config,
 }
 
 bool RunCache::keepable(const exec::KernelRun& run) {
+  if (run.races_cut_short)
+    return false;
   return !run.failure ||
          (run.failure->verdict != Verdict::Unknown && run.failure->verdict != Verdict::Error);
 }

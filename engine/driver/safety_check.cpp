@@ -37,6 +37,14 @@ void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
     result.detail = run.failure->message;
     result.failure = run.failure;
     result.failure_kernel = role;
+    result.races = run.races;
+    result.races_truncated = run.races_truncated;
+    result.races_cut_short = run.races_cut_short;
+    if (run.races.size() > 1) {
+      result.detail +=
+          fmt::format(" (and {}{} more distinct race{})", run.races_truncated ? "at least " : "",
+                      run.races.size() - 1, run.races.size() > 2 ? "s" : "");
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <ostream>
 
+#include "engine/driver/printable_text.hpp"
 #include "engine/driver/result_line.hpp"
 
 namespace volta::driver {
@@ -52,7 +53,7 @@ void print_summary_table(std::ostream& out, const nlohmann::json& report, bool c
   const auto& summary = report.at("summary");
   size_t name_width = 5;
   for (const auto& r : results)
-    name_width = std::max(name_width, width_of(clip(r.value("name", ""))));
+    name_width = std::max(name_width, width_of(clip(printable(r.value("name", "")))));
   const char* bold = color ? kBold : "";
   const char* off = color ? kReset : "";
   out << "\n"
@@ -67,8 +68,8 @@ void print_summary_table(std::ostream& out, const nlohmann::json& report, bool c
     const auto v = verdict_from(verdict).value_or(Verdict::Error);
     const char* on = color ? verdict_color(match, v) : "";
     out << fmt::format("{}  {}{:<18}{} {:<18} {}{:<5}{} {:>9.3f}\n",
-                       pad(clip(r.value("name", "")), name_width), on, verdict, off, expected,
-                       match ? "" : on, match ? "yes" : "NO", match ? "" : off,
+                       pad(clip(printable(r.value("name", ""))), name_width), on, verdict, off,
+                       expected, match ? "" : on, match ? "yes" : "NO", match ? "" : off,
                        r.value("seconds", 0.0));
   }
   const size_t entries = summary.value("entries", size_t{0});

@@ -191,8 +191,11 @@ private:
                                                uint32_t t, AccessKind kind, std::string what);
   [[gnu::cold]] ByteCell* report_misaligned(Space space, uint64_t address, uint32_t size,
                                             uint32_t alignment, uint32_t t);
-  [[gnu::cold]] ByteCell* report_race(Space space, uint64_t byte_address, uint32_t t,
-                                      AccessKind kind, const Conflict& c);
+  // A data race: reported and logged (LaunchContext::report_race). Returns true when the run
+  // goes on (the racy access is then made), false when it stops (the race log is full).
+  [[gnu::cold]] bool report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
+                                 const Conflict& c);
+  [[gnu::cold]] bool note_race(Failure f);
   [[gnu::cold]] std::string describe_outside_global(uint64_t address) const;
   std::optional<uint64_t> address_of(const MemRef& m, uint32_t t) {
     if (!m.has_base)
@@ -273,9 +276,10 @@ private:
   };
   // The hardware reads the source of a cp.async at some time before the wait that completes
   // it, barriers notwithstanding: a write by another thread since the issue is a race.
+  // Reports it; returns true when the run stops.
   bool source_overwritten(const PendingCopy& c, uint32_t t);
   // The thread touches memory an unfinished cp.async of its own reads or writes: a hazard the
-  // hardware does not order. Reports it (as a data race) and returns true.
+  // hardware does not order. Reports it (as a data race); returns true when the run stops.
   bool copy_hazard(Space space, uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
   // Destination bytes of cp.async copies in flight, per 4-byte shared word (copies are 4, 8 or
   // 16 aligned bytes): the issuing thread + 1 (0: none) and the cp.async's pc. Any access by
@@ -285,11 +289,14 @@ private:
   uint32_t in_flight_words_ = 0;
   void mark_in_flight(const PendingCopy& c, uint32_t t);
   void clear_in_flight(const PendingCopy& c, uint32_t t);
+  // Reports an access to an in-flight destination by another thread; true when the run stops.
   [[gnu::cold]] bool in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
   // exec_st: the other lanes whose identical store the current access performs (Accessor::lanes).
   uint32_t co_writers_ = 0;
   std::vector<Value> store_values_; // exec_st: 8 values per lane
-  [[gnu::cold]] void report_store_conflict(const Inst& in, uint64_t address, uint32_t t1,
+  // Returns true when the run goes on after the race (the two lanes then store one after the
+  // other).
+  [[gnu::cold]] bool report_store_conflict(const Inst& in, uint64_t address, uint32_t t1,
                                            uint32_t t2, Value v1, Value v2);
   std::string describe_value(Value v) const;
   bool completing_copies_ = false;
@@ -302,6 +309,7 @@ private:
   uint32_t stamp_ = 0;
   uint64_t atomic_sequence_ = 0;
   bool failed_ = false;
+  uint32_t races_found_ = 0; // data races this CTA reported (their order in the race log)
   uint32_t current_pc_ = 0;
   KernelStats stats_;
   // A direct-mapped cache of global pages (the page table takes a lock).

@@ -159,8 +159,15 @@ std::string CtaRunner::describe_outside_global(uint64_t address) const {
   return what;
 }
 
-ByteCell* CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
-                                 const Conflict& c) {
+bool CtaRunner::note_race(Failure f) {
+  if (ctx_.report_race(cta_, races_found_++, std::move(f)))
+    return true;
+  failed_ = true;
+  return false;
+}
+
+bool CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
+                            const Conflict& c) {
   const Inst& in = prog_.insts[current_pc_];
   const bool partial_sync = c.approximate;
   Failure f;
@@ -171,10 +178,13 @@ ByteCell* CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t,
   f.location = describe_address(space, byte_address);
   f.first = site(t, current_pc_);
   f.second = site_of(c.cta, c.thread, c.pc);
-  const std::string who_now =
-      c.cta == cta_ ? fmt::format("thread {}", t) : fmt::format("thread {} of CTA {}", t, cta_);
-  const std::string who_then = c.cta == cta_ ? fmt::format("thread {}", c.thread)
-                                             : fmt::format("thread {} of CTA {}", c.thread, c.cta);
+  // CTAs by their coordinates, as every other message and report names them.
+  const auto of_cta = [](const Site& s) {
+    return fmt::format("thread {} of CTA ({},{},{})", s.thread, s.ctaid[0], s.ctaid[1], s.ctaid[2]);
+  };
+  const std::string who_now = c.cta == cta_ ? fmt::format("thread {}", t) : of_cta(*f.first);
+  const std::string who_then =
+      c.cta == cta_ ? fmt::format("thread {}", c.thread) : of_cta(*f.second);
   f.message = fmt::format(
       "data race on {} {}: {} by {} (PTX line {}) conflicts with {} by {} (PTX line {})", f.space,
       f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
@@ -183,9 +193,7 @@ ByteCell* CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t,
     f.message += "; the race check merged reads of this warp across its partial-mask syncs, so the "
                  "earlier access may in fact be ordered: this may be a false alarm";
   }
-  failed_ = true;
-  ctx_.report(cta_, std::move(f));
-  return nullptr;
+  return note_race(std::move(f));
 }
 
 ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32_t alignment,
@@ -327,13 +335,14 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
                current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
     Conflict c;
     uint32_t conflict_byte = 0;
-    if (shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte)) [[unlikely]] {
-      if (lock)
-        lock->clear(std::memory_order_release);
-      return report_race(space, address + (conflict_byte - shadow_offset), t, kind, c);
-    }
+    const bool raced = shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte);
     if (lock)
       lock->clear(std::memory_order_release);
+    // After a race the access is made as any other (the run goes on, for the races after it).
+    if (raced) [[unlikely]] {
+      if (!report_race(space, address + (conflict_byte - shadow_offset), t, kind, c))
+        return nullptr;
+    }
   }
   // A location with pending atomics is settled before a plain access sees it.
   if (kind != AccessKind::Atomic && ctx_.markers_written.load(std::memory_order_acquire)) {
@@ -509,9 +518,10 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
         if (!shared_by_lanes(addresses[y]))
           continue;
         if (const uint32_t d = first_difference(leader, y); d < count) {
-          report_store_conflict(in, addresses[y], base + y, base + leader, values(y)[d],
-                                values(leader)[d]);
-          return;
+          if (!report_store_conflict(in, addresses[y], base + y, base + leader, values(y)[d],
+                                     values(leader)[d]))
+            return;
+          continue; // lane y stores on its own, after its leader
         }
         group[leader] |= 1u << y;
         followers |= 1u << y;
@@ -552,7 +562,7 @@ std::string CtaRunner::describe_value(Value v) const {
   return symbolic::to_sexpr(ctx_.store, v.node, 120);
 }
 
-void CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t t1, uint32_t t2,
+bool CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t t1, uint32_t t2,
                                       Value v1, Value v2) {
   Space space = in.space;
   if (space == Space::Generic)
@@ -571,8 +581,7 @@ void CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t
       "stores lands, which one depends on the hardware",
       f.space, f.location, t2, t1, t2 % 32, t1 % 32, t1 / 32, in.text, in.line, describe_value(v2),
       describe_value(v1));
-  failed_ = true;
-  ctx_.report(cta_, std::move(f));
+  return note_race(std::move(f));
 }
 
 namespace {
@@ -782,9 +791,7 @@ bool CtaRunner::in_flight_race(uint64_t address, uint32_t size, uint32_t t, Acce
         "thread {} must wait for it (cp.async.wait_group / wait_all) before a barrier that "
         "orders this access",
         f.location, kind_word(kind), t, in.text, in.line, u, prog_.insts[copy_pc].line, u);
-    failed_ = true;
-    ctx_.report(cta_, std::move(f));
-    return true;
+    return !note_race(std::move(f)); // one report per access
   }
   return false;
 }
@@ -842,9 +849,7 @@ bool CtaRunner::source_overwritten(const PendingCopy& c, uint32_t t) {
         prog_.insts[c.pc].line);
     f.first = site(t, c.pc);
     f.second = site_of(w_cta, w_thread, w_pc);
-    failed_ = true;
-    ctx_.report(cta_, std::move(f));
-    return true;
+    return !note_race(std::move(f)); // one report per copy (the copy is then made)
   }
   return false;
 }
@@ -856,13 +861,13 @@ bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32
   auto overlaps = [&](uint64_t start, uint32_t length) {
     return address < start + length && start < address + size;
   };
+  Failure f;
   auto check = [&](const PendingCopy& c) {
     const bool on_destination = space == Space::Shared && overlaps(c.dst, c.size);
     const bool on_source =
         space == Space::Global && kind != AccessKind::Read && overlaps(c.src, c.size);
     if (!on_destination && !on_source)
       return false;
-    Failure f;
     f.verdict = Verdict::DataRace;
     f.kind = "cp.async hazard";
     f.space = space == Space::Shared ? "shared" : "global";
@@ -875,18 +880,17 @@ bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32
                     prog_.insts[c.pc].line, on_destination ? "writes" : "reads");
     f.first = site(t, current_pc_);
     f.second = site(t, c.pc);
-    failed_ = true;
-    ctx_.report(cta_, std::move(f));
     return true;
   };
+  // One report per access, against the first such copy (the access is then made).
   for (const auto& c : uncommitted_[t]) {
     if (check(c))
-      return true;
+      return !note_race(std::move(f));
   }
   for (const auto& g : committed_[t]) {
     for (const auto& c : g) {
       if (check(c))
-        return true;
+        return !note_race(std::move(f));
     }
   }
   return false;

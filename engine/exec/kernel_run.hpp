@@ -1,7 +1,8 @@
 // What executing one kernel produces: the output expressions of every written element, or the
-// first safety failure, plus statistics.
+// first safety failure and every distinct data race, plus statistics.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -40,6 +41,10 @@ struct Failure {
   std::optional<Site> second; // the earlier conflicting access (races)
 };
 
+// At most this many distinct data races are reported per kernel run (docs/report-schema.md,
+// "races"); the run stops at the next distinct one.
+inline constexpr std::size_t kMaxReportedRaces = 16;
+
 struct KernelStats {
   uint64_t instructions = 0; // executed thread-instructions
   uint64_t warp_instructions = 0;
@@ -72,7 +77,16 @@ struct PartialSite {
 };
 
 struct KernelRun {
-  std::optional<Failure> failure; // the run stopped here
+  std::optional<Failure> failure; // the first failure: the run stopped here, or at a race went on
+  // Every distinct data race the run found (race_log.hpp), in the order of a run of the CTAs
+  // one after another; `failure` is the first of them when it is a race. A run goes on after a
+  // race and stops at any other failure, so races after that one are not looked for.
+  std::vector<Failure> races;
+  bool races_truncated = false; // another distinct race was found past kMaxReportedRaces
+  // A guard (cancellation, instruction budget) stopped the run after its first race, so that
+  // `races` may miss some (or the run in CTA order, so that they depend on the schedule): such a
+  // run is not cached (the guards are not part of a cache key).
+  bool races_cut_short = false;
   std::vector<OutputArray> outputs;
   // Every partial operation the kernel created, by node, with the first line that created it.
   std::map<symbolic::ExprId, PartialSite> partial_sites;

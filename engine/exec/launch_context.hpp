@@ -1,6 +1,6 @@
 // What every CTA of one kernel launch shares: the program, the configuration, the expression
-// store, global/param/const memory, the epoch-stamp counter, and the first failure (which stops
-// every CTA).
+// store, global/param/const memory, the epoch-stamp counter, the first failure (which stops
+// every CTA, unless it is a data race) and the distinct data races.
 #pragma once
 
 #include <atomic>
@@ -12,6 +12,7 @@
 #include "engine/exec/kernel_run.hpp"
 #include "engine/exec/pending_atomics.hpp"
 #include "engine/exec/program.hpp"
+#include "engine/exec/race_log.hpp"
 #include "engine/launch/launch_config.hpp"
 #include "engine/symbolic/builder.hpp"
 
@@ -40,13 +41,19 @@ struct LaunchContext {
   // Serials of Op::Fresh nodes (atomic return values, schedule-dependent special registers):
   // they keep the nodes of different dynamic executions apart and appear in no report.
   std::atomic<uint32_t> next_fresh{1};
-  // The lowest CTA index that failed so far: CTAs with a higher index stop early, lower ones run
-  // on, so that the reported failure is the one of the lowest failing CTA whatever the schedule.
+  // The lowest CTA index that failed so far (or, after a data race, the last CTA that still
+  // looks for races): CTAs with a higher index stop early, lower ones run on, so that the
+  // reported failure is the one of the lowest failing CTA whatever the schedule.
   std::atomic<uint32_t> failed_cta{UINT32_MAX};
   std::atomic<uint64_t> instructions{0};
 
   std::mutex failure_mutex;
   std::optional<std::pair<uint32_t, Failure>> failure; // (cta, failure): lowest CTA wins
+  RaceLog races;                                       // under failure_mutex
+  // After a data race the run goes on for the races after it, over the CTA that found it and
+  // at most this many CTAs after it (most kernels repeat the same races in every CTA; the bound
+  // keeps a racy kernel with a large grid about as fast as when the first race stopped it).
+  static constexpr uint32_t kCtasAfterRace = 64;
 
   // Pending order-independent atomics on global memory, by address.
   std::mutex atomics_mutex;
@@ -66,8 +73,24 @@ struct LaunchContext {
     std::lock_guard guard(failure_mutex);
     if (!failure || cta < failure->first)
       failure.emplace(cta, std::move(f));
+    stop_after(cta);
+  }
+  // A data race, the `seq`-th that CTA `cta` found: the first failure as for report(), and an
+  // entry of the race log. Returns true when the run goes on; false when the race is a distinct
+  // one past the log's limit (the CTA then stops as after any other failure).
+  bool report_race(uint32_t cta, uint32_t seq, Failure f) {
+    std::lock_guard guard(failure_mutex);
+    const bool go_on = races.add(cta, seq, f);
+    if (!failure || cta < failure->first)
+      failure.emplace(cta, std::move(f));
+    stop_after(go_on ? (cta > UINT32_MAX - kCtasAfterRace ? UINT32_MAX : cta + kCtasAfterRace)
+                     : cta);
+    return go_on;
+  }
+  // CTAs with a higher index than `last` need not run.
+  void stop_after(uint32_t last) {
     uint32_t current = failed_cta.load();
-    while (cta < current && !failed_cta.compare_exchange_weak(current, cta)) {
+    while (last < current && !failed_cta.compare_exchange_weak(current, last)) {
     }
   }
   bool should_stop(uint32_t cta) const {

@@ -532,8 +532,12 @@ private:
     x.column = ins.loc.column;
     x.text = ptx::print(ins);
     if (ins.debug_loc) {
-      x.debug_file = static_cast<int32_t>(ins.debug_loc->file);
-      x.debug_line = ins.debug_loc->line;
+      // Inlined code (a CUDA header's atomicAdd, say) is reported at the kernel's line that
+      // called it, not inside the header.
+      const ptx::DebugLocation& d = *ins.debug_loc;
+      const bool inlined = d.inlined_line != 0;
+      x.debug_file = static_cast<int32_t>(inlined ? d.inlined_file : d.file);
+      x.debug_line = inlined ? d.inlined_line : d.line;
     }
     if (ins.guard) {
       auto it = regs_.find(ins.guard->predicate);

@@ -188,40 +188,42 @@ constexpr uint32_t kMaxChain = 4096;
   return true;
 }
 
+// A conflicting access is recorded all the same: the run goes on after a data race (to report
+// the races after it), and the history must then hold every access made, racy or not. Each
+// later conflict is still found against an access that was made and is unordered with the
+// current one; what recording a racy write forgets (the reads before it that it raced with) can
+// only hide a later race, never make one up.
 [[gnu::always_inline]] inline bool check_and_record_byte(ByteShadow& s, const Accessor& a,
                                                          AccessKind kind, Conflict& conflict) {
   switch (kind) {
-  case AccessKind::Read:
-    if (write_conflicts(s, a, conflict))
-      return true;
-    if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict))
-      return true;
+  case AccessKind::Read: {
+    const bool raced = write_conflicts(s, a, conflict) ||
+                       summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict);
     summary_record(s.reads, a);
-    return false;
-  case AccessKind::Atomic:
-    if (write_conflicts(s, a, conflict))
-      return true;
-    if (summary_conflicts(s.reads, a, AccessKind::Read, conflict))
-      return true;
+    return raced;
+  }
+  case AccessKind::Atomic: {
+    const bool raced = write_conflicts(s, a, conflict) ||
+                       summary_conflicts(s.reads, a, AccessKind::Read, conflict);
     summary_record(s.atomics, a);
-    return false;
-  case AccessKind::Write:
-    if (write_conflicts(s, a, conflict))
-      return true;
-    if (summary_conflicts(s.reads, a, AccessKind::Read, conflict))
-      return true;
-    if (summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict))
-      return true;
+    return raced;
+  }
+  case AccessKind::Write: {
+    const bool raced = write_conflicts(s, a, conflict) ||
+                       summary_conflicts(s.reads, a, AccessKind::Read, conflict) ||
+                       summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict);
     s.w_stamp = a.stamp;
     s.w_cta = a.cta;
     s.w_thread = static_cast<uint16_t>(a.thread);
     s.w_phase = a.phase;
     s.w_pc = a.pc;
     s.w_lanes = a.lanes | (1u << a.lane);
-    // Later accesses that race with the forgotten reads also race with this write.
+    // Later accesses that race with the forgotten reads also race with this write (when it did
+    // not race with them itself).
     s.reads = AccessSummary{};
     s.atomics = AccessSummary{};
-    return false;
+    return raced;
+  }
   }
   return false;
 }
@@ -234,25 +236,34 @@ bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflic
 
 bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor& a,
                                   AccessKind kind, Conflict& conflict, uint32_t& byte) {
+  // Every byte is checked and recorded, a racy one too (check_and_record_byte); the first
+  // conflict is the one returned.
   const uint32_t end = offset + size;
+  bool raced = false;
+  Conflict later; // the conflicts after the first (not reported)
   for (uint32_t start = offset; start < end;) {
     Word& w = words_[start / 4];
     const uint32_t word_start = start & ~3u;
     const bool covers_word = start == word_start && end >= word_start + 4;
     if (w.split < 0 && covers_word) {
-      if (check_and_record_byte(w.whole, a, kind, conflict)) {
-        byte = start;
-        return true;
+      if (check_and_record_byte(w.whole, a, kind, raced ? later : conflict)) [[unlikely]] {
+        if (!raced)
+          byte = start;
+        raced = true;
       }
       start += 4;
       continue;
     }
     const uint32_t stop = end < word_start + 4 ? end : word_start + 4;
-    if (check_bytes(w, start, stop, covers_word, a, kind, conflict, byte))
-      return true;
+    uint32_t at = 0;
+    if (check_bytes(w, start, stop, covers_word, a, kind, raced ? later : conflict, at)) {
+      if (!raced)
+        byte = at;
+      raced = true;
+    }
     start = stop;
   }
-  return false;
+  return raced;
 }
 
 bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers_word,
@@ -270,19 +281,23 @@ bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers
   }
   auto& bytes = split_[static_cast<std::size_t>(w.split)];
   const uint32_t word_start = start & ~3u;
+  bool raced = false;
+  Conflict later; // the conflicts after the first (not reported)
   for (uint32_t i = start; i < stop; ++i) {
-    if (check_and_record_byte(bytes[i - word_start], a, kind, conflict)) {
-      byte = i;
-      return true;
+    if (check_and_record_byte(bytes[i - word_start], a, kind, raced ? later : conflict)) {
+      if (!raced)
+        byte = i;
+      raced = true;
     }
   }
   if (covers_word && kind == AccessKind::Write) {
-    // A whole-word write leaves the four histories equal (the write, no reads, no atomics).
+    // A whole-word write leaves the four histories equal (the write, no reads, no atomics),
+    // whether it raced or not.
     w.whole = bytes[0];
     free_splits_.push_back(w.split);
     w.split = -1;
   }
-  return false;
+  return raced;
 }
 
 } // namespace volta::exec

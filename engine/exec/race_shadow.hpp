@@ -92,8 +92,8 @@ struct ByteShadow {
   AccessSummary atomics;
 };
 
-// Checks an access against the byte's history and records it. Returns true and fills
-// `conflict` when the access races with an earlier one.
+// Checks an access against the byte's history and records it, a racy one too (the run goes on
+// after a race). Returns true and fills `conflict` when the access races with an earlier one.
 bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict);
 
 // The race shadow of a run of memory. Kernels access whole aligned words (f32, b32, vectors of
@@ -107,8 +107,8 @@ public:
   explicit ShadowPage(uint32_t bytes) : words_((bytes + 3) / 4) {}
 
   // Checks an access of `size` bytes at `offset` (naturally aligned, as the caller checked)
-  // against the history of each byte and records it. On a race returns true with the conflict
-  // and, in `byte`, the offset of the first conflicting byte.
+  // against the history of each byte and records it in every byte, racy or not. On a race
+  // returns true with the first conflict and, in `byte`, the offset of its byte.
   bool check_and_record(uint32_t offset, uint32_t size, const Accessor& a, AccessKind kind,
                         Conflict& conflict, uint32_t& byte);
   // The history of one byte.

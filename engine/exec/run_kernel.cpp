@@ -256,7 +256,8 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
   if (ctas == 1) {
     run_cta(0);
   } else if (sequential) {
-    for (uint32_t c = 0; c < ctas && !ctx.failure; ++c)
+    // Up to the first failure, or past a data race as far as the race log looks (should_stop).
+    for (uint32_t c = 0; c < ctas && !ctx.should_stop(c); ++c)
       run_cta(c);
   } else {
     tbb::parallel_for(uint32_t{0}, ctas, [&](uint32_t c) { run_cta(c); });
@@ -278,6 +279,11 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
   ctx.control_roots.erase(std::unique(ctx.control_roots.begin(), ctx.control_roots.end()),
                           ctx.control_roots.end());
   run.control_roots = std::move(ctx.control_roots);
+  run.races = ctx.races.take(run.races_truncated);
+  run.races_cut_short =
+      !run.races.empty() &&
+      ((options.cancel != nullptr && options.cancel->load()) ||
+       (options.max_instructions != 0 && ctx.instructions.load() > options.max_instructions));
   if (ctx.failure) {
     run.failure = std::move(ctx.failure->second);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -373,13 +379,16 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
   if (parallel && safety_failure) {
     // Which failure CTAs running in parallel meet first depends on the schedule (two CTAs race
     // on a location: the one that comes second reports, against whichever came first). Run
-    // them once more in index order on this thread, which always meets the same one first, so
-    // that the report is the same on every run and thread count. A kernel whose CTAs fail in
-    // parallel fails in this order too (nothing a CTA does depends on the timing of another
-    // without a race); should it not, the first report stands, being real as well.
+    // them once more in index order on this thread, which always meets the same one first (and
+    // the same races after it), so that the report is the same on every run and thread count.
+    // A kernel whose CTAs fail in parallel fails in this order too (nothing a CTA does depends
+    // on the timing of another without a race); should it not, the first report stands, being
+    // real as well.
     KernelRun again = execute(program, config, store, options, true, start);
     if (again.failure && again.failure->verdict != Verdict::Unknown)
       return again;
+    // The races of the parallel run depend on the schedule: not for the caches.
+    run.races_cut_short = !run.races.empty();
   }
   return run;
 }

@@ -654,10 +654,29 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
             {"kind", parts[4]}};
   if (parts.size() == 6)
     j["type"] = parts[5];
+  // Messages name the field as the flag's usage does (LEN, not "--array.len").
+  constexpr std::string_view kPath = "@array";
   try {
-    return get_array(j, "--array", true);
+    return get_array(j, std::string(kPath), true);
   } catch (const EntryError& e) {
     error = e.message;
+    static const std::pair<std::string_view, std::string_view> kFields[] = {
+        {".name: ", "NAME: "},
+        {".base: ", "BASE: "},
+        {".elem_width: ", "WIDTH: "},
+        {".len: ", "LEN: "},
+        {".kind: ", "KIND: "},
+        {".type: ", "TYPE: "},
+        {": ", ""}};
+    if (error.rfind(kPath, 0) == 0) {
+      const std::string_view after = std::string_view(error).substr(kPath.size());
+      for (const auto& [field, word] : kFields) {
+        if (after.rfind(field, 0) == 0) {
+          error = std::string(word) + std::string(after.substr(field.size()));
+          break;
+        }
+      }
+    }
     return std::nullopt;
   }
 }

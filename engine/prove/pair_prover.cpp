@@ -19,6 +19,7 @@
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/evaluate.hpp"
+#include "engine/prove/explanation_text.hpp"
 #include "engine/prove/shared_egraph.hpp"
 #include "engine/prove/templates.hpp"
 #include "engine/symbolic/builder.hpp"
@@ -712,6 +713,9 @@ static bool prepare_pair(const launch::ManifestEntry& entry, driver::KernelCache
     result.detail = fmt::format("{} kernel: {}", part->failure_kernel, part->detail);
     result.failure = part->failure;
     result.failure_kernel = part->failure_kernel;
+    result.races = part->races;
+    result.races_truncated = part->races_truncated;
+    result.races_cut_short = part->races_cut_short;
     return finish();
   }
   if (!ref_run || !opt_run) {
@@ -1051,12 +1055,6 @@ uint64_t tree_size(const symbolic::ExprStore& store, ExprId root, uint64_t cap) 
   return size[root];
 }
 
-std::string clip(std::string s, size_t n) {
-  if (s.size() > n)
-    s = s.substr(0, n) + " ...";
-  return s;
-}
-
 } // namespace
 
 ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::KernelCache& cache,
@@ -1082,8 +1080,10 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
     out.note = fmt::format("no element {} is written by both kernels", element);
     return out;
   }
-  out.reference_expr = symbolic::to_sexpr(store, job->ref, 400);
-  out.optimized_expr = symbolic::to_sexpr(store, job->opt, 400);
+  // Printed far enough for `volta-eg explain` to show where two long values part.
+  constexpr size_t kPrintedChars = 200'000;
+  out.reference_expr = symbolic::to_sexpr(store, job->ref, kPrintedChars);
+  out.optimized_expr = symbolic::to_sexpr(store, job->opt, kPrintedChars);
   constexpr uint64_t kMaxTree = 20'000;
   const bool small =
       tree_size(store, job->ref, kMaxTree + 1) + tree_size(store, job->opt, kMaxTree + 1) <=
@@ -1115,14 +1115,7 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
   const egraph::TreeTerm* before = &chain->start;
   for (size_t i = 0; i < chain->steps.size() && i < max_steps; ++i) {
     const auto& step = chain->steps[i];
-    std::string path;
-    for (uint32_t k : step.path)
-      path += (path.empty() ? "" : ".") + std::to_string(k);
-    out.steps.push_back(
-        fmt::format("{:>3}. {}{} at {}: {}  =>  {}", i + 1, step.rule,
-                    step.forward ? "" : " (backwards)", path.empty() ? "the root" : path,
-                    clip(egraph::to_sexpr(egraph::subterm(*before, step.path), lang), 160),
-                    clip(egraph::to_sexpr(egraph::subterm(step.term, step.path), lang), 160)));
+    out.steps.push_back(describe_rewrite_step(i + 1, step, *before, lang));
     before = &step.term;
   }
   out.check = session.egraph().check_explanation(*chain);

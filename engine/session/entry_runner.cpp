@@ -1,6 +1,7 @@
 #include "engine/session/entry_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fmt/format.h>
 
 #include "engine/driver/memory_limit.hpp"
@@ -62,6 +63,7 @@ driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
       c.run.cancel = &cancel;
       return driver::check_kernel_entry(e, kernels, c);
     }
+    std::atomic<uint64_t> element_queries{0}; // outlives `o`, whose fallback counts into it
     prove::ProveOptions o = prove_options;
     o.cancel = &cancel;
     o.run.cancel = &cancel;
@@ -78,13 +80,17 @@ driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
       // spend its timeout there, element after element).
       if (z3.max_terms > 0)
         options.translate.max_nodes = std::min<uint64_t>(options.translate.max_nodes, z3.max_terms);
+      o.domain_prover = smt::make_z3_domain_prover(z3.timeout_ms, options);
+      // The prover counts the domain queries itself; the elements sent to Z3 are counted here.
+      options.queries = &element_queries;
       o.fallback = smt::make_z3_fallback(z3.timeout_ms, options);
       if (z3.max_terms > 0)
         o.fallback = term_bounded(std::move(o.fallback), z3.max_terms);
-      o.domain_prover = smt::make_z3_domain_prover(z3.timeout_ms, options);
     }
     o.execute_counterexample = emulate::execute_counterexample;
-    return prove::prove_pair_entry(e, kernels, o);
+    driver::EntryResult result = prove::prove_pair_entry(e, kernels, o);
+    result.z3_calls += element_queries.load();
+    return result;
   };
 }
 

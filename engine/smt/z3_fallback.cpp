@@ -21,6 +21,15 @@ ElementOutcome unknown(std::string reason) {
   return out;
 }
 
+// An element the translation refused: Z3 was never asked (and `z3_calls` does not count it), so
+// the reason must not read as Z3's answer.
+ElementOutcome not_sent(std::string reason) {
+  ElementOutcome out;
+  out.kind = Kind::Unknown;
+  out.reason = "not sent to Z3: " + std::move(reason);
+  return out;
+}
+
 ElementOutcome not_equivalent(driver::Counterexample c) {
   ElementOutcome out;
   out.kind = Kind::NotEquivalent;
@@ -71,7 +80,9 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
                       const std::string& element, const Z3Options& options) {
   auto translated = translate_pair(q.ctx(), store, ref, opt, options.translate);
   if (auto* refused = std::get_if<std::string>(&translated))
-    return unknown(*refused);
+    return not_sent(*refused);
+  if (options.queries)
+    options.queries->fetch_add(1, std::memory_order_relaxed);
   const Translation& t = std::get<Translation>(translated);
   z3::context& ctx = q.ctx();
   const z3::expr ref_defined = holds(ctx, t.ref_defined), opt_defined = holds(ctx, t.opt_defined);
@@ -135,7 +146,7 @@ ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, Expr
   }
   try {
     if (auto refused = translation_refusal(store, ref, opt, options.translate))
-      return unknown(*refused);
+      return not_sent(*refused);
     Query q(options.budget);
     try {
       return decide(q, store, ref, opt, element, options);

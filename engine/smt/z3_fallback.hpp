@@ -12,6 +12,8 @@
 // runs its checks in child processes, so a FallbackProver may be called from many TBB tasks.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -29,6 +31,8 @@ struct Z3Options {
   // The fallback then returns nullopt instead of an UNKNOWN outcome, so that the prover reports
   // its own reason.
   bool decline_unknown = false;
+  // Counts the elements sent to Z3 (not those refused before translation); may be null.
+  std::atomic<uint64_t>* queries = nullptr;
 };
 
 // Decides one element pair with Z3; never throws.

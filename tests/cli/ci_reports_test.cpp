@@ -66,9 +66,9 @@ TEST(CiReports, JsonReportHasTheDocumentedFields) {
   EXPECT_EQ(report["summary"]["exit_status"], 1);
   EXPECT_EQ(report["summary"]["mismatched"], 1);
   for (const auto& e : report["results"]) {
-    for (const char* key :
-         {"index", "name", "kind", "verdict", "expected", "match", "bad_input", "guard", "seconds",
-          "phases", "detail", "counterexample", "safety", "kernels", "idioms"}) {
+    for (const char* key : {"index", "name", "kind", "verdict", "expected", "match", "bad_input",
+                            "guard", "seconds", "phases", "detail", "counterexample", "safety",
+                            "races", "races_truncated", "kernels", "idioms"}) {
       EXPECT_TRUE(e.contains(key)) << e["name"] << ": " << key;
     }
     if (e["kind"] == "equivalence") {
@@ -90,6 +90,10 @@ TEST(CiReports, JsonReportHasTheDocumentedFields) {
   EXPECT_EQ(race["safety"]["access"]["cuda"]["file"], "examples/kernels/races/reduce_racy.cu");
   EXPECT_EQ(race["safety"]["access"]["ptx_line"], 58);
   EXPECT_EQ(race["safety"]["conflicting_access"]["ptx_line"], 51);
+  // Every distinct race, the first being `safety`.
+  ASSERT_GE(race["races"].size(), 1u);
+  EXPECT_EQ(race["races"][0], race["safety"]);
+  EXPECT_EQ(report["results"][0]["races"], json::array()) << "no race, no list";
   const json& wrong = report["results"][2];
   ASSERT_EQ(wrong["verdict"], "NOT_EQUIVALENT");
   EXPECT_TRUE(wrong["counterexample"]["confirmed"].get<bool>());

@@ -106,6 +106,45 @@ TEST(ExecutionCache, ChangedOptionsMiss) {
   EXPECT_EQ(read_json(dir / "r3.json")["cache"]["entries"]["hits"], 1);
 }
 
+// A race check with several distinct races: both caches keep the whole list (`races`), not only
+// the first race.
+TEST(ExecutionCache, EveryDistinctRaceIsKeptByBothCaches) {
+  const auto dir = scratch_dir("exec-cache-races");
+  json manifest = example_manifest("soundness/manifest.json");
+  json entries = json::array();
+  for (auto& e : manifest["benchmarks"]) {
+    if (e["name"] != "c8_two_distinct_races")
+      continue;
+    const fs::path ptx = e["kernel"]["ptx"].get<std::string>();
+    fs::copy_file(ptx, dir / ptx.filename());
+    e["kernel"]["ptx"] = ptx.filename().string();
+    entries.push_back(e);
+  }
+  ASSERT_EQ(entries.size(), 1u);
+  manifest["benchmarks"] = entries;
+  write_file(dir / "m.json", manifest.dump(1));
+
+  ASSERT_EQ(prove(dir, "r1.json").exit_code, 0);
+  const json computed = read_json(dir / "r1.json")["results"][0];
+  ASSERT_EQ(computed["verdict"], "DATA_RACE");
+  ASSERT_GE(computed["races"].size(), 2u) << computed.dump(1);
+  EXPECT_EQ(computed["races"][0], computed["safety"]);
+
+  // The entry cache answers...
+  ASSERT_EQ(prove(dir, "r2.json").exit_code, 0);
+  const json r2 = read_json(dir / "r2.json");
+  EXPECT_EQ(r2["cache"]["entries"]["hits"], 1);
+  EXPECT_EQ(comparable(r2["results"][0]), comparable(computed));
+  // ... and, with an option that misses it, the execution cache.
+  ASSERT_EQ(prove(dir, "r3.json", {"--no-reuse"}).exit_code, 0);
+  const json r3 = read_json(dir / "r3.json");
+  EXPECT_EQ(r3["cache"]["entries"]["hits"], 0);
+  EXPECT_EQ(r3["cache"]["executions"]["hits"], 1);
+  EXPECT_EQ(r3["results"][0]["races"], computed["races"]);
+  EXPECT_EQ(r3["results"][0]["races_truncated"], computed["races_truncated"]);
+  EXPECT_EQ(r3["results"][0]["detail"], computed["detail"]);
+}
+
 std::vector<fs::path> files_under(const fs::path& dir) {
   std::vector<fs::path> files;
   for (const auto& f : fs::recursive_directory_iterator(dir))

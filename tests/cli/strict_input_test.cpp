@@ -128,7 +128,11 @@ TEST(StrictManifest, TypeMismatchesAreErrors) {
   // A negative length on the command line is not "limited to 2^32 elements".
   std::string error;
   EXPECT_FALSE(launch::parse_array_flag("A:0x1000:4:-1:in", error));
-  EXPECT_EQ(error, "--array.len: expected a non-negative integer, got \"-1\"");
+  EXPECT_EQ(error, "LEN: expected a non-negative integer, got \"-1\"");
+  EXPECT_FALSE(launch::parse_array_flag("A:0x1000:3:1:in", error));
+  EXPECT_EQ(error, "WIDTH: expected 1, 2, 4 or 8");
+  EXPECT_FALSE(launch::parse_array_flag("A:0x1001:4:1:in", error));
+  EXPECT_EQ(error, "BASE: base 0x1001 is not a multiple of the element width 4");
 }
 
 TEST(StrictManifest, DuplicateNamesAndEmptyList) {

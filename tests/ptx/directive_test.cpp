@@ -76,7 +76,7 @@ TEST(Directives, LocMapsEachInstructionToTheClosestPrecedingLoc) {
   EXPECT_EQ(all[1].debug_loc, (DebugLocation{1, 6, 44}));
   EXPECT_FALSE(all[2].debug_loc) << "a .loc does not leak into the next function";
   EXPECT_EQ(all[3].debug_loc, (DebugLocation{1, 10, 3}));
-  EXPECT_EQ(all[4].debug_loc, (DebugLocation{2, 449, 9}));
+  EXPECT_EQ(all[4].debug_loc, (DebugLocation{2, 449, 9, 1, 18, 5})) << "inlined at a.cu:18";
   EXPECT_EQ(all[5].debug_loc, (DebugLocation{1, 0, 3})) << "inside a call scope too";
   EXPECT_EQ(all[6].debug_loc, (DebugLocation{1, 0, 3}));
 
@@ -92,6 +92,32 @@ TEST(Directives, LocMapsEachInstructionToTheClosestPrecedingLoc) {
   EXPECT_EQ(locs[1].rest, ", function_name $L__info_string0, inlined_at 1 18 5");
   EXPECT_EQ(locs[2].rest, "") << "comments are not part of the directive";
   EXPECT_EQ(locs[1].loc.line, 17u);
+}
+
+TEST(Directives, NestedInlinesLeadToTheOutermostCall) {
+  // nvcc's chain for __pipeline_memcpy_async: kernel line 7 calls b.h:103, which inlines c.h:292,
+  // then c.h:219 and c.h:190; each `.loc` is inlined at the one before.
+  Module m = parse_ok(std::string(testing::kHeader) + R"(
+.visible .entry k()
+{
+	.loc	1 7 3
+	.loc	2 103 9, function_name $L__info_string0, inlined_at 1 7 3
+	.loc	3 292 5, function_name $L__info_string1, inlined_at 2 103 9
+	.loc	3 219 9, function_name $L__info_string2, inlined_at 3 292 5
+	.loc	3 190 23, function_name $L__info_string3, inlined_at 3 219 9
+	mov.u32 %r1, 1;
+	.loc	1 8 3
+	.loc	3 219 9, function_name $L__info_string4, inlined_at 1 8 3
+	mov.u32 %r1, 2;
+	.loc	2 5 1, inlined_at 1 oops
+	ret;
+}
+)");
+  auto all = testing::instructions(m);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].debug_loc, (DebugLocation{3, 190, 23, 1, 7, 3}));
+  EXPECT_EQ(all[1].debug_loc, (DebugLocation{3, 219, 9, 1, 8, 3})) << "the newest call wins";
+  EXPECT_EQ(all[2].debug_loc, (DebugLocation{2, 5, 1})) << "a malformed inlined_at is ignored";
 }
 
 TEST(Directives, Pragmas) {
