@@ -34,6 +34,24 @@ std::string gib(uint64_t bytes) {
   return fmt::format("{:.3g} GiB", static_cast<double>(bytes) / (1ull << 30));
 }
 
+} // namespace
+
+std::string decided_breakdown(const ElementCounts& e) {
+  std::string how;
+  for (const auto& [n, way] : {std::pair{e.direct, "by canonical forms"},
+                               {e.reused, "by template reuse"},
+                               {e.rules, "by the rule library"},
+                               {e.z3, "by Z3"},
+                               {e.cached, "from the proof cache"},
+                               {e.not_equivalent, "found to differ"}}) {
+    if (n > 0)
+      how += fmt::format("{}{} {}", how.empty() ? "" : ", ", n, way);
+  }
+  return how;
+}
+
+namespace {
+
 // Where the entry was when a guard stopped it, for the detail line.
 std::string progress_of(const EntryResult& r) {
   if (r.failure && r.failure->kind == "timeout") {
@@ -44,16 +62,7 @@ std::string progress_of(const EntryResult& r) {
   if (r.elements.total > 0) {
     const ElementCounts& e = r.elements;
     std::string text = fmt::format(" after {} of {} elements", e.total - e.unknown, e.total);
-    std::string how;
-    for (const auto& [n, way] : {std::pair{e.direct, "by canonical forms"},
-                                 {e.reused, "by template reuse"},
-                                 {e.rules, "by the rule library"},
-                                 {e.z3, "by Z3"},
-                                 {e.cached, "from the proof cache"},
-                                 {e.not_equivalent, "found to differ"}}) {
-      if (n > 0)
-        how += fmt::format("{}{} {}", how.empty() ? "" : ", ", n, way);
-    }
+    const std::string how = decided_breakdown(e);
     if (!how.empty())
       text += " (" + how + ")";
     // The prover's own account names the element it was on and what stopped it there ("out[7]:

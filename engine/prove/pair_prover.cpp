@@ -849,10 +849,20 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   std::optional<std::string> unknown_reason;
   std::string unknown_element;
   bool stopped = false;
+  // The slowest element so far and how it was decided: what a time limit names as the prover's
+  // work when it stops the loop.
+  std::string slowest_element, slowest_how;
+  double slowest_seconds = -1;
   for (size_t k = 0; k < jobs.size() && !stopped; ++k) {
     if (options.timeout_seconds > 0 && since(start) > options.timeout_seconds) {
       unknown_reason = fmt::format("time limit of {}s reached after {} of {} elements",
                                    options.timeout_seconds, k, jobs.size());
+      const std::string how = driver::decided_breakdown(result.elements);
+      if (!how.empty())
+        *unknown_reason += " (" + how + ")";
+      if (slowest_seconds >= 0)
+        *unknown_reason += fmt::format("; the slowest, {}, took {:.2f} s ({})", slowest_element,
+                                       slowest_seconds, slowest_how);
       result.elements.unknown += jobs.size() - k;
       break;
     }
@@ -862,6 +872,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       break;
     }
     const ElementJob& job = jobs[k];
+    const auto element_start = Clock::now();
     ElementOutcome outcome;
     bool reused = false;
     if (job.ref == job.opt && job.ref_type == job.opt_type) {
@@ -907,6 +918,13 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
                                     outcome, job.ref_type});
         }
       }
+    }
+    if (const double took = since(element_start); took > slowest_seconds) {
+      slowest_seconds = took;
+      slowest_element = job.name();
+      slowest_how = reused                                          ? "template reuse"
+                    : outcome.kind == ElementOutcome::Kind::Unknown ? "undecided: " + outcome.reason
+                                                                    : outcome.how;
     }
     switch (outcome.kind) {
     case ElementOutcome::Kind::Equivalent:

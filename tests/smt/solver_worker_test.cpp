@@ -1,6 +1,7 @@
 // Queries through the pre-forked solver worker: the same answers, model values and limits as a
 // fork per query (query_test.cpp), with the query travelling as SMT-LIB text. Each test starts
 // the worker in its own process (ctest runs every test alone).
+#include <string>
 #include <chrono>
 #include <fmt/format.h>
 #include <thread>
@@ -107,9 +108,13 @@ TEST(SolverWorker, MemoryLimitEndsTheChildNotTheWorker) {
   Budget budget = isolated(20'000);
   budget.memory_mb = 1; // far too little for Z3 to start
   Query q(budget);
+  // Large enough that parsing alone needs far more than the free space left in the worker's
+  // heap: a small query can be answered from memory the warmed-up context already holds.
   const z3::expr x = q.ctx().real_const("x");
   z3::expr_vector v(q.ctx());
   v.push_back(x * x == 2);
+  for (int i = 0; i < 20'000; ++i)
+    v.push_back(q.ctx().real_const(("m" + std::to_string(i)).c_str()) * x > i);
   const CheckResult r = q.check(v, {x});
   EXPECT_EQ(r.status, Status::Unknown);
   EXPECT_TRUE(solver_worker_running());
