@@ -1,9 +1,9 @@
 // Queries through the pre-forked solver worker: the same answers, model values and limits as a
 // fork per query (query_test.cpp), with the query travelling as SMT-LIB text. Each test starts
 // the worker in its own process (ctest runs every test alone).
-#include <string>
 #include <chrono>
 #include <fmt/format.h>
+#include <string>
 #include <thread>
 
 #include "engine/smt/query.hpp"
