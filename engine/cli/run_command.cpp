@@ -12,6 +12,7 @@
 #include "engine/cli/exit_codes.hpp"
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/driver/diagnostic_text.hpp"
+#include "engine/emulate/counterexample_run.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/npy.hpp"
 #include "engine/exec/run_kernel.hpp"
@@ -31,6 +32,8 @@ struct RunArgs {
   std::string inputs;
   uint64_t seed = 1;
   std::string out;
+  std::string save_inputs;
+  std::string counterexample;
   std::vector<std::string> types;
   size_t show = 8;
   uint64_t max_instructions = 4'000'000'000ull;
@@ -38,7 +41,8 @@ struct RunArgs {
 };
 
 // The configuration from the flags, or from the manifest entry named by --filter.
-std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::string& error) {
+std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::string& entry_name,
+                                                  std::string& error) {
   if (args.batch.empty())
     return args.kernel.config("", error);
   if (args.kernel.given()) {
@@ -69,6 +73,7 @@ std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::stri
     error = fmt::format("entry \"{}\": {}", found->name, found->error);
     return std::nullopt;
   }
+  entry_name = found->name;
   if (found->kind == launch::EntryKind::RaceCheck)
     return found->kernel;
   if (args.side != "ref" && args.side != "opt") {
@@ -110,6 +115,10 @@ bool read_inputs(const std::string& path, const launch::KernelConfig& config, em
       }
       in.arrays[a.name] = std::move(npy->bytes); // bytes as they are: the file's dtype is trusted
     }
+    const fs::path symbols = fs::path(path) / "symbols.json";
+    if (!fs::exists(symbols))
+      return true;
+    return read_inputs(symbols.string(), config, in, error);
     return true;
   }
   std::ifstream file(path);
@@ -174,9 +183,84 @@ int write_outputs(const RunArgs& args, const emulate::EmulationResult& r) {
   return kSuccess;
 }
 
+// Writes the inputs a run used (given or random) as NAME.npy and symbols.json, the folder form
+// --inputs reads: the run can be repeated, or the same inputs given to another kernel or a GPU.
+int save_inputs(const std::string& folder, const launch::KernelConfig& config,
+                const emulate::Inputs& in) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) {
+    std::cerr << fmt::format("volta-eg: error: --save-inputs {}: {}\n", folder, ec.message());
+    return kBadInput;
+  }
+  for (const auto& a : config.arrays) {
+    auto it = in.arrays.find(a.name);
+    if (it == in.arrays.end())
+      continue;
+    auto t = in.types.find(a.name);
+    const auto type = t != in.types.end() ? t->second : emulate::default_elem_type(a);
+    const std::string path = (fs::path(folder) / (a.name + ".npy")).string();
+    if (auto e = emulate::write_npy(path, type, a.len, it->second); !e.empty()) {
+      std::cerr << "volta-eg: error: " << e << "\n";
+      return kBadInput;
+    }
+  }
+  nlohmann::json symbols = nlohmann::json::object();
+  for (const auto& [name, value] : in.symbols)
+    symbols[name] = value;
+  std::ofstream file(fs::path(folder) / "symbols.json");
+  file << symbols.dump(1) << "\n";
+  if (!file) {
+    std::cerr << fmt::format("volta-eg: error: --save-inputs {}: cannot write symbols.json\n",
+                             folder);
+    return kBadInput;
+  }
+  return kSuccess;
+}
+
+// The inputs of the counterexample that a prove report gives for entry `name`.
+bool read_counterexample(const std::string& report, const std::string& name,
+                         const launch::KernelConfig& config, emulate::Inputs& in,
+                         std::string& error) {
+  std::ifstream file(report);
+  nlohmann::json j;
+  try {
+    if (!file)
+      throw std::runtime_error("cannot read");
+    file >> j;
+  } catch (const std::exception& e) {
+    error = fmt::format("{}: {}", report, e.what());
+    return false;
+  }
+  if (!j.contains("results") || !j["results"].is_array()) {
+    error = fmt::format("{}: not a report of volta-eg prove (no \"results\")", report);
+    return false;
+  }
+  for (const auto& r : j["results"]) {
+    if (r.value("name", "") != name)
+      continue;
+    if (!r.contains("counterexample") || !r["counterexample"].is_object() ||
+        !r["counterexample"].contains("inputs")) {
+      error = fmt::format("{}: entry \"{}\" has no counterexample", report, name);
+      return false;
+    }
+    std::vector<std::pair<std::string, std::string>> values;
+    for (const auto& [k, v] : r["counterexample"]["inputs"].items())
+      values.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    if (auto why = emulate::counterexample_inputs(config, values, in)) {
+      error = fmt::format("{}: {}", report, *why);
+      return false;
+    }
+    return true;
+  }
+  error = fmt::format("{}: no entry \"{}\"", report, name);
+  return false;
+}
+
 int run(const RunArgs& args) {
   std::string error;
-  auto config = kernel_config(args, error);
+  std::string entry_name;
+  auto config = kernel_config(args, entry_name, error);
   if (!config) {
     std::cerr << "volta-eg: error: " << error << "\n";
     return kBadInput;
@@ -203,6 +287,23 @@ int run(const RunArgs& args) {
     std::cerr << "volta-eg: error: --inputs: " << error << "\n";
     return kBadInput;
   }
+  if (!args.counterexample.empty()) {
+    if (!args.inputs.empty() || (args.batch.empty() && args.filter.empty())) {
+      std::cerr << "volta-eg: error: --counterexample needs --filter (the entry of the report) "
+                   "and does not combine with --inputs\n";
+      return kBadInput;
+    }
+    if (args.batch.empty())
+      entry_name = args.filter;
+    if (!read_counterexample(args.counterexample, entry_name, *config, inputs, error)) {
+      std::cerr << "volta-eg: error: --counterexample: " << error << "\n";
+      return kBadInput;
+    }
+  }
+  if (!args.save_inputs.empty()) {
+    if (const int status = save_inputs(args.save_inputs, *config, inputs); status != kSuccess)
+      return status;
+  }
   emulate::EmulateOptions options;
   options.max_instructions = args.max_instructions;
   const auto r = emulate::emulate(loaded.kernel->program, *config, inputs, options);
@@ -213,6 +314,10 @@ int run(const RunArgs& args) {
   }
   if (!args.quiet)
     std::cout << fmt::format("{}: ran {} thread-instructions\n", config->entry, r.instructions);
+  if (r.uninitialized_reads != 0)
+    std::cerr << fmt::format("{}: warning: {} reads of memory no thread wrote, read as 0 here (a "
+                             "GPU reads whatever the memory held); the first: {}\n",
+                             config->ptx_path, r.uninitialized_reads, r.first_uninitialized_read);
   if (!args.out.empty())
     return write_outputs(args, r);
   if (args.quiet)
@@ -241,13 +346,21 @@ void register_run_command(CLI::App& app, int& exit_code) {
              "inputs and print or dump its outputs");
   args->kernel.add_to(*cmd, "", "kernel");
   cmd->add_option("--batch", args->batch, "manifest to take the kernel from (with --filter)");
-  cmd->add_option("--filter", args->filter, "name (or part of the name) of the manifest entry");
+  cmd->add_option("--filter", args->filter,
+                  "name (or part of the name) of the manifest entry; without --batch, the name of "
+                  "the report's entry for --counterexample");
   cmd->add_option("--side", args->side, "ref or opt: which kernel of an equivalence entry")
       ->capture_default_str();
   cmd->add_option("--inputs", args->inputs,
                   "JSON object {\"A\": [numbers...], \"sym\": number} or a folder of NAME.npy");
   cmd->add_option("--seed", args->seed, "seed of the random inputs (arrays not given)")
       ->capture_default_str();
+  cmd->add_option("--save-inputs", args->save_inputs,
+                  "write the inputs used (given or random) to this folder as NAME.npy and "
+                  "symbols.json, the form --inputs reads");
+  cmd->add_option("--counterexample", args->counterexample,
+                  "a report of volta-eg prove: run the entry's counterexample (its listed inputs, "
+                  "every other input 0)");
   cmd->add_option("--type", args->types,
                   "element type of an array NAME=f32|f16|bf16|f64|s32|u8...");
   cmd->add_option("--out", args->out, "an .npy file (one output array) or a folder of NAME.npy");

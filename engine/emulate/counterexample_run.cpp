@@ -44,9 +44,11 @@ std::map<std::string, ElemType> declared_types(const launch::KernelConfig& confi
   return types;
 }
 
-// The inputs of one kernel at the counterexample: listed elements set, every other input 0.
-std::optional<std::string> make_inputs(const launch::KernelConfig& config,
-                                       const driver::Counterexample& c, Inputs& in) {
+} // namespace
+
+std::optional<std::string>
+counterexample_inputs(const launch::KernelConfig& config,
+                      const std::vector<std::pair<std::string, std::string>>& values, Inputs& in) {
   const auto types = declared_types(config);
   in = random_inputs(config, 0, types);
   for (auto& [name, bytes] : in.arrays) {
@@ -56,7 +58,7 @@ std::optional<std::string> make_inputs(const launch::KernelConfig& config,
   }
   for (auto& [name, value] : in.symbols)
     value = 0;
-  for (const auto& [name, text] : c.inputs) {
+  for (const auto& [name, text] : values) {
     auto q = symbolic::parse_rational(text);
     if (!q)
       return fmt::format("the input {} = {} is not a number", name, text);
@@ -85,6 +87,8 @@ std::optional<std::string> make_inputs(const launch::KernelConfig& config,
   return std::nullopt;
 }
 
+namespace {
+
 // What the kernel of `config` stores at `element` ("C[31]") at the counterexample, or why not.
 std::variant<std::string, std::string> run_side(const launch::KernelConfig& config,
                                                 const driver::Counterexample& c) {
@@ -92,7 +96,7 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
   if (!element)
     return std::variant<std::string, std::string>(std::in_place_index<1>, "no element to read");
   Inputs in;
-  if (auto why = make_inputs(config, c, in))
+  if (auto why = counterexample_inputs(config, c.inputs, in))
     return std::variant<std::string, std::string>(std::in_place_index<1>, *why);
   const auto loaded = exec::load_kernel(config.ptx_path, config.entry);
   if (!loaded.kernel)

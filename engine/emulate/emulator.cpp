@@ -189,7 +189,7 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
 EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
                         const Inputs& inputs, const EmulateOptions& options) {
   EmulationResult result;
-  LaunchState s{program, config, options, {}, {}, {}, {}, 0};
+  LaunchState s{program, config, options, {}, {}, {}, {}, 0, 0, {}};
   if (auto e = set_up(s, inputs); !e.empty()) {
     EmulationError error;
     error.kind = "bad input";
@@ -219,6 +219,8 @@ EmulationResult emulate(const exec::Program& program, const launch::KernelConfig
     }
   }
   result.instructions = s.instructions;
+  result.uninitialized_reads = s.uninitialized_reads;
+  result.first_uninitialized_read = s.first_uninitialized_read;
   if (result.error)
     return result;
   for (const auto& a : config.arrays) {

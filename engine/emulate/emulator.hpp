@@ -61,6 +61,12 @@ struct EmulationResult {
   std::optional<EmulationError> error;
   std::vector<ArrayContents> outputs; // every out / inout / zero array, in configuration order
   uint64_t instructions = 0;          // executed thread-instructions
+  // Reads of shared or local bytes that no thread wrote. The emulator reads them as 0; a GPU
+  // reads whatever the memory held, so outputs that depend on them are not the device's. (The
+  // symbolic engine answers UNINITIALIZED where such a value reaches an output, an address or a
+  // branch; the emulator does not track where values go.)
+  uint64_t uninitialized_reads = 0;
+  std::string first_uninitialized_read; // "PTX line 13: thread 32 of CTA 0 reads 4 bytes ..."
   bool ok() const { return !error; }
   const ArrayContents* find(const std::string& name) const;
 };

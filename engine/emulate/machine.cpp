@@ -42,7 +42,10 @@ Cta::Cta(LaunchState& launch, uint32_t index)
   state_.assign(threads_, State::Running);
   barrier_of_.assign(threads_, 0);
   shared_.assign(prog_.shared_dynamic_base + launch.config.dyn_shared_bytes, 0);
+  extents_ = exec::variable_extents(prog_, launch.config.dyn_shared_bytes);
+  shared_written_.assign(shared_.size(), 0);
   local_.assign(size_t{threads_} * prog_.local_bytes, 0);
+  local_written_.assign(local_.size(), 0);
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, 0);
 }
 
@@ -94,8 +97,6 @@ uint64_t Cta::special(exec::Special s, uint32_t t) {
     return ~((uint64_t{1} << lane) - 1) & 0xffffffffu;
   case Special::DynSmemSize:
     return launch_.config.dyn_shared_bytes;
-  case Special::TotalSmemSize:
-    return shared_.size();
   default:
     // %warpid, %smid, %clock ... depend on the hardware and the schedule.
     throw Trouble("unsupported", "reads a hardware- or schedule-dependent special register, "
@@ -481,12 +482,20 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
     return &r->bytes[a - r->base];
   }
   case Space::Shared:
-    if (a + size > shared_.size() || a + size < a)
-      throw outside("shared memory");
+    if (exec::extent_holding(extents_.shared, a, size) == exec::kNoExtent ||
+        a + size > shared_.size())
+      throw outside("every shared variable");
+    if (written)
+      *written = shared_written_.data() + a;
+    tracked_space_ = "shared";
     return &shared_[a];
   case Space::Local:
-    if (a + size > prog_.local_bytes || a + size < a)
-      throw outside("the thread's local memory");
+    if (exec::extent_holding(extents_.local, a, size) == exec::kNoExtent ||
+        a + size > prog_.local_bytes)
+      throw outside("every local variable of the thread");
+    if (written)
+      *written = local_written_.data() + size_t{t} * prog_.local_bytes + a;
+    tracked_space_ = "local";
     return &local_[size_t{t} * prog_.local_bytes + a];
   case Space::Param:
     if (a + size <= prog_.param_bytes) {
@@ -508,8 +517,29 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
   }
 }
 
+// A read of shared or local bytes no thread wrote is counted, and the first one described,
+// for the result's note.
+void Cta::note_uninitialized(const uint8_t* flags, uint32_t size, uint32_t t) {
+  for (uint32_t i = 0; i < size; ++i) {
+    if (flags[i])
+      continue;
+    if (launch_.uninitialized_reads++ == 0) {
+      const auto& in = prog_.insts[pc_now_];
+      launch_.first_uninitialized_read =
+          fmt::format("PTX line {}: thread {} of CTA {} reads {} bytes of {} memory that no "
+                      "thread wrote [{}]",
+                      in.line, t, cta_, size, tracked_space_, in.text);
+    }
+    return;
+  }
+}
+
 uint64_t Cta::load(Space space, uint64_t a, uint32_t size, uint32_t t) {
-  const uint8_t* p = locate(space, a, size, t, false);
+  uint8_t* flags = nullptr;
+  tracked_space_ = nullptr;
+  const uint8_t* p = locate(space, a, size, t, false, &flags);
+  if (tracked_space_ != nullptr)
+    note_uninitialized(flags, size, t);
   uint64_t v = 0;
   for (uint32_t i = 0; i < size; ++i)
     v |= uint64_t{p[i]} << (8 * i);

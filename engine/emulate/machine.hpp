@@ -9,6 +9,7 @@
 
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
+#include "engine/exec/variable_extents.hpp"
 
 namespace volta::emulate {
 
@@ -38,6 +39,8 @@ struct LaunchState {
   std::vector<uint8_t> constants;    // the .const window
   std::vector<uint32_t> flags;       // per instruction: kFlag* bits decoded from its text
   uint64_t instructions = 0;
+  uint64_t uninitialized_reads = 0; // of shared or local bytes no thread wrote
+  std::string first_uninitialized_read;
 
   GlobalRegion* find(uint64_t address, uint64_t size);
 };
@@ -88,6 +91,7 @@ private:
   // ---- memory (machine.cpp)
   uint8_t* locate(exec::Space space, uint64_t address, uint32_t size, uint32_t t, bool write,
                   uint8_t** written = nullptr);
+  void note_uninitialized(const uint8_t* flags, uint32_t size, uint32_t t);
   uint64_t address(const exec::MemRef& m, uint32_t t);
   uint64_t load(exec::Space space, uint64_t address, uint32_t size, uint32_t t);
   void store(exec::Space space, uint64_t address, uint32_t size, uint64_t bits, uint32_t t);
@@ -119,8 +123,12 @@ private:
   std::vector<uint32_t> pc_;
   std::vector<State> state_;
   std::vector<uint8_t> shared_;
-  std::vector<uint8_t> local_;   // threads x local bytes
-  std::vector<uint8_t> scratch_; // threads x call-parameter bytes
+  exec::VariableExtents extents_; // an access must stay inside one variable (red zones between)
+  std::vector<uint8_t> shared_written_; // per byte: has a thread written it?
+  std::vector<uint8_t> local_written_;  // threads x local bytes
+  const char* tracked_space_ = nullptr; // set by locate: "shared" or "local", else unchanged
+  std::vector<uint8_t> local_;          // threads x local bytes
+  std::vector<uint8_t> scratch_;        // threads x call-parameter bytes
   // Barriers 0..15: threads waiting, with their expected count (0: every live thread), and
   // warps' arrivals counted in threads.
   struct Barrier {

@@ -29,16 +29,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   shared_.assign(shared_size_, ByteCell{ctx.undef, 0, 0});
   if (ctx.options.check_races)
     shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
-  for (const auto& v : prog_.variables) {
-    if (v.space == Space::Shared) {
-      shared_extents_.emplace_back(v.address,
-                                   v.address + (v.dynamic ? ctx.config.dyn_shared_bytes : v.size));
-    } else if (v.space == Space::Local) {
-      local_extents_.emplace_back(v.address, v.address + v.size);
-    }
-  }
-  std::sort(shared_extents_.begin(), shared_extents_.end());
-  std::sort(local_extents_.begin(), local_extents_.end());
+  extents_ = variable_extents(prog_, ctx.config.dyn_shared_bytes);
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
   streams_.resize(threads_);
@@ -368,8 +359,6 @@ uint64_t CtaRunner::special(Special s, uint32_t t) {
     return kAll << lane;
   case Special::DynSmemSize:
     return ctx_.config.dyn_shared_bytes;
-  case Special::TotalSmemSize:
-    return shared_size_;
   default:
     return 0;
   }

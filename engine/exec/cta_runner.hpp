@@ -22,6 +22,7 @@
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
 #include "engine/exec/race_shadow.hpp"
+#include "engine/exec/variable_extents.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
 namespace volta::exec {
@@ -255,8 +256,7 @@ private:
   // Race shadow of shared memory, in 4 KiB pages created on first access (accesses are
   // naturally aligned and at most 16 bytes, so none crosses a page).
   std::vector<std::unique_ptr<ShadowPage>> shared_shadow_pages_;
-  std::vector<std::pair<uint64_t, uint64_t>> shared_extents_; // [start, end) of each variable
-  std::vector<std::pair<uint64_t, uint64_t>> local_extents_;
+  VariableExtents extents_;              // [start, end) of each shared and local variable
   size_t last_shared_extent_ = SIZE_MAX; // the shared extent of the last access (a hint)
   // Does [address, address + size) lie inside one shared variable?
   bool inside_shared(uint64_t address, uint32_t size);

@@ -40,22 +40,6 @@ std::pair<Space, uint64_t> resolve_generic(uint64_t a) {
   return {Space::Global, a};
 }
 
-using Extents = std::vector<std::pair<uint64_t, uint64_t>>;
-constexpr size_t kNoExtent = SIZE_MAX;
-
-// Does [address, address + size) lie inside the extent [start, end)?
-bool holds(const std::pair<uint64_t, uint64_t>& extent, uint64_t address, uint64_t size) {
-  return address >= extent.first && address + size <= extent.second && address + size >= address;
-}
-
-// The index of the sorted extent that holds [address, address + size), or kNoExtent.
-size_t extent_holding(const Extents& extents, uint64_t address, uint64_t size) {
-  auto it = std::upper_bound(extents.begin(), extents.end(), std::make_pair(address, ~uint64_t{0}));
-  if (it == extents.begin() || !holds(*std::prev(it), address, size))
-    return kNoExtent;
-  return static_cast<size_t>(std::prev(it) - extents.begin());
-}
-
 const char* kind_word(AccessKind k) {
   switch (k) {
   case AccessKind::Read:
@@ -71,10 +55,10 @@ const char* kind_word(AccessKind k) {
 
 bool CtaRunner::inside_shared(uint64_t address, uint32_t size) {
   // Consecutive accesses mostly hit the same variable: try the last one first.
-  if (last_shared_extent_ < shared_extents_.size() &&
-      holds(shared_extents_[last_shared_extent_], address, size))
+  if (last_shared_extent_ < extents_.shared.size() &&
+      holds(extents_.shared[last_shared_extent_], address, size))
     return true;
-  const size_t e = extent_holding(shared_extents_, address, size);
+  const size_t e = extent_holding(extents_.shared, address, size);
   if (e == kNoExtent)
     return false;
   last_shared_extent_ = e;
@@ -270,7 +254,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     break;
   }
   case Space::Local: {
-    if (extent_holding(local_extents_, address, size) == kNoExtent)
+    if (extent_holding(extents_.local, address, size) == kNoExtent)
       return out_of_bounds(describe_address(space, address));
     cells = &local_[size_t{t} * prog_.local_bytes + address];
     break;

@@ -32,6 +32,9 @@ std::optional<Special> counter_or_unmodelled_special(std::string_view name) {
       {"%cluster_ctarank", Special::Unmodelled},
       {"%cluster_nctarank", Special::Unmodelled},
       {"%aggr_smem_size", Special::Unmodelled},
+      // What the driver allocates, not what the kernel declares: an H200 reads 0 in a kernel
+      // without shared variables, where the engine's layout (red zones) would say 256.
+      {"%total_smem_size", Special::Unmodelled},
       {"%current_graph_exec", Special::Unmodelled},
       {"%reserved_smem_offset_begin", Special::Unmodelled},
       {"%reserved_smem_offset_end", Special::Unmodelled},
@@ -101,7 +104,6 @@ std::optional<Special> special_from(std::string_view name) {
       {"%clock64", Special::Clock64},
       {"%globaltimer", Special::GlobalTimer},
       {"%dynamic_smem_size", Special::DynSmemSize},
-      {"%total_smem_size", Special::TotalSmemSize},
   };
   for (const auto& [n, s] : table) {
     if (n == name)

@@ -167,7 +167,6 @@ enum class Special : uint8_t {
   Clock64,
   GlobalTimer,
   DynSmemSize,
-  TotalSmemSize,
   // Timers and counters whose value differs from run to run: %clock_hi, %globaltimer_lo/_hi,
   // the performance-monitoring counters %pm0..%pm7 and %pm0_64..%pm7_64.
   ClockHi,

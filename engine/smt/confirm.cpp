@@ -1,5 +1,6 @@
 #include "engine/smt/confirm.hpp"
 
+#include "engine/prove/input_views.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::smt {
@@ -39,7 +40,12 @@ std::vector<z3::expr> leaf_constants(const Translation& t) {
 
 std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& store, ExprId ref,
                                                     ExprId opt, const std::string& element,
-                                                    const Assignment& point) {
+                                                    const Assignment& given) {
+  // The model treats an element's real and integer views as independent symbols; an input a GPU
+  // can be given has them agree (docs/semantics.md, "Inputs have two views").
+  Assignment point = given;
+  if (!prove::reconcile_views(store, prove::leaves_below(store, {ref, opt}), point))
+    return std::nullopt;
   prove::Evaluator ev(store, point);
   const prove::EvalValue a = ev.eval(ref), b = ev.eval(opt);
   if (!prove::certainly_different(a, b))

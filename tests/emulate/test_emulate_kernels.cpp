@@ -109,6 +109,30 @@ END:
   EXPECT_EQ(r.result.error->kind, "deadlock");
 }
 
+// One element past a shared array lands in the red zone before the next variable: the emulator
+// refused only accesses past the whole shared window, and ran examples/safety/oob_shared to the
+// end, while an H200 stopped the same kernel with an illegal address (scripts/hardware-check).
+TEST(EmulateKernels, SharedAccessOnePastTheVariableIsOutOfBounds) {
+  const std::string text = kernel(".param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, s;
+  add.u32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  ld.shared.u32 %r5, [%r4+4];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;)",
+                                  ".shared .align 4 .b8 s[128];\n.shared .align 4 .b8 t[128];\n");
+  auto c = config({32, 1, 1}, {"OUT:0x100000:4:32:out"}, {"ptr:OUT"});
+  auto r = run_text(text, c);
+  ASSERT_TRUE(r.result.error);
+  EXPECT_EQ(r.result.error->kind, "out of bounds");
+  EXPECT_NE(r.result.error->text().find("thread 31"), std::string::npos) << r.result.error->text();
+}
 // The GEMM examples (32x32x32, grid 2x2 of 16x16 CTAs) on the same random inputs.
 emulate::EmulationResult run_gemm(const std::string& name, const emulate::Inputs& inputs) {
   const std::string path =

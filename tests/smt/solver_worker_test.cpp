@@ -73,8 +73,9 @@ TEST(SolverWorker, DeadlineKillsTheChild) {
   const CheckResult r = q.check(violated, {}, Procedure::WithFunctions);
   EXPECT_LT(seconds_since(start), 3.0);
   EXPECT_NE(r.status, Status::Sat);
-  if (r.status == Status::Unknown)
+  if (r.status == Status::Unknown) {
     EXPECT_NE(r.reason.find("timeout after 500 ms"), std::string::npos) << r.reason;
+  }
   // The worker outlives a killed child: the next query is answered.
   Query next(isolated());
   const z3::expr y = next.ctx().real_const("y");

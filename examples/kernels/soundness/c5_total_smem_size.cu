@@ -1,5 +1,5 @@
-// c5_total_smem_size (5-special-registers): expected NOT_EQUIVALENT: %total_smem_size depends on the device and the carve-out, not on the kernel.
-// A correct but incomplete tool may answer UNSUPPORTED or UNKNOWN instead; never EQUIVALENT.
+// c5_total_smem_size (5-special-registers): expected UNSUPPORTED: %total_smem_size is what the driver allocates (an H200 reads 0 here), refused at the read.
+// A correct but incomplete tool may answer UNKNOWN instead; never EQUIVALENT.
 // Launch: 1 CTA of 32 threads; a, b: 32 x unsigned inputs; out: 32 x u32 (out). Part of examples/soundness/manifest.json.
 extern "C" __global__ void c5_total_smem_size_ref(const unsigned* a, const unsigned* b, unsigned* out) {
   unsigned i = threadIdx.x;
