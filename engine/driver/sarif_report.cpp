@@ -242,6 +242,7 @@ json sarif_log(const json& report) {
   json run = {{"tool",
                {{"driver",
                  {{"name", kToolName},
+                  {"informationUri", path_to_uri(std::string(VOLTA_DOCS_DIR) + "/semantics.md")},
                   {"version", kToolVersion},
                   {"semanticVersion", kToolVersion},
                   {"rules", rules}}}}},

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -68,6 +69,46 @@ def side_config(b, side):
     return b.get("reference" if side == "ref" else "optimized")
 
 
+FIELD_FORMATS = {"u64": "<Q", "s64": "<Q", "b64": "<Q", "u32": "<I", "s32": "<I", "b32": "<I",
+                 "u16": "<H", "s16": "<H", "b16": "<H", "u8": "<B", "s8": "<B", "b8": "<B",
+                 "bool": "<B", "f32": "<f", "f64": "<d"}
+
+
+def aggregate(p, manifest_dir, arrays):
+    """The bytes of a by-value aggregate as the manifest builds them (the bytes file, then the
+    typed fields; pointers hold the arrays' manifest bases), and its relocations, for the GPU to
+    replace by device addresses: the fields given as "ptr:", or, for an aggregate given by its
+    bytes only, the aligned words equal to an array's base. (Any word inside an array's range
+    would not do: with bases at 2^32, two packed 32-bit sizes (k = 72, batch = 1) look like a
+    pointer 72 bytes into A.)"""
+    data = bytearray(p["struct"])
+    if p.get("bytes"):
+        raw = open(os.path.join(manifest_dir, p["bytes"]), "rb").read()
+        data[:len(raw)] = raw
+    bases = {a["name"]: int(str(a["base"]), 0) for a in arrays}
+    relocations = []
+    fields = p.get("fields", [])
+    for f in fields:
+        kind, _, value = f["value"].partition(":")
+        if kind == "ptr":
+            name, _, off = value.partition("+")
+            v = bases[name] + int(off or "0", 0)
+            relocations.append([f["offset"], name, int(off or "0", 0)])
+        elif kind == "int":
+            v = int(value, 0)
+        else:
+            v = float(value)
+        fmt = FIELD_FORMATS[f["type"]]
+        if fmt[-1] not in "fd":
+            v &= (1 << (8 * struct.calcsize(fmt))) - 1
+        struct.pack_into(fmt, data, f["offset"], v)
+    if not fields:
+        for off in range(0, len(data) - 7, 8):
+            word = int.from_bytes(data[off:off + 8], "little")
+            relocations += [[off, name, 0] for name, base in bases.items() if word == base]
+    return bytes(data), relocations
+
+
 def run_flags(cfg, manifest_dir, grid):
     flags = ["--ptx", os.path.join(manifest_dir, cfg["ptx"]), "--kernel", cfg["entry"],
              "--block", ",".join(map(str, cfg["block"])), "--grid", ",".join(map(str, grid)),
@@ -78,7 +119,7 @@ def run_flags(cfg, manifest_dir, grid):
             spec += ":" + a["type"]
         flags += ["--array", spec]
     for p in cfg["params"]:
-        flags += ["--param", p]
+        flags += ["--param", p if isinstance(p, str) else f'struct:{p["struct"]}:bytes={p["path"]}']
     return flags
 
 
@@ -138,10 +179,22 @@ def main():
                     skip("calls an extern device function", name)
                     continue
                 ptypes = entry_params(text, cfg["entry"])
-                if ptypes is None or any("[" in t for t in ptypes) or \
-                        any(not isinstance(p, str) for p in cfg["params"]):
-                    skip("by-value aggregate parameter", name)
+                if ptypes is None or len(ptypes) != len(cfg["params"]) or \
+                        any(("[" in t) != isinstance(p, dict) for t, p in zip(ptypes, cfg["params"])):
+                    skip("parameters differ from the PTX", name)
                     continue
+                cfg = dict(cfg)
+                params = []
+                for i, p in enumerate(cfg["params"]):
+                    if isinstance(p, dict):
+                        data, relocations = aggregate(p, mdir, cfg["arrays"])
+                        rel = os.path.join("params", f"c{len(cases):04d}_{i}.bin")
+                        os.makedirs(os.path.join(args.bundle, "params"), exist_ok=True)
+                        open(os.path.join(args.bundle, rel), "wb").write(data)
+                        p = {"struct": p["struct"], "file": rel, "relocations": relocations,
+                             "path": os.path.abspath(os.path.join(args.bundle, rel))}
+                    params.append(p)
+                cfg["params"] = params
                 total = sum(int(a["elem_width"]) * int(a["len"]) for a in cfg["arrays"])
                 if total > args.max_bytes:
                     skip(f"arrays over {args.max_bytes} bytes (the bundle travels)", name)
@@ -187,7 +240,10 @@ def main():
                     "dyn_shared": cfg.get("dyn_shared_bytes", 0),
                     "arrays": [{k: a.get(k) for k in ("name", "elem_width", "len", "kind", "type")}
                                for a in cfg["arrays"]],
-                    "params": cfg["params"], "param_types": ptypes, "symbols": symbols,
+                    "params": [p if isinstance(p, str) else {k: p[k] for k in
+                                                             ("struct", "file", "relocations")}
+                               for p in cfg["params"]],
+                    "param_types": ptypes, "symbols": symbols,
                     "approx": sorted(set(re.findall(r"\b(\w+\.approx[\w.]*)", body))),
                     "features": [f for f, r in FEATURES.items() if r.search(body)],
                     "counterexample_element": variant[1] if variant else None,

@@ -46,6 +46,46 @@ def scalar(ptype, value):
     return t(float(value))
 
 
+def outputs_of(cp, case, buffers):
+    cp.cuda.runtime.deviceSynchronize()
+    out = {}
+    for a in case["arrays"]:
+        if a["kind"] in ("out", "inout", "zero"):
+            out[a["name"]] = cp.asnumpy(buffers[a["name"]])[:a["elem_width"] * a["len"]]
+    return out
+
+
+def launch_with_aggregates(cp, fn, bundle, case, buffers):
+    """A launch through the driver with one buffer per parameter, so that a by-value aggregate
+    travels as its bytes, its pointers relocated to the device arrays."""
+    import ctypes
+    import struct
+    storage = []
+    for spec, ptype in zip(case["params"], case["param_types"]):
+        if isinstance(spec, dict):
+            data = bytearray(open(os.path.join(bundle, spec["file"]), "rb").read())
+            for offset, name, delta in spec["relocations"]:
+                struct.pack_into("<Q", data, offset, buffers[name].data.ptr + delta)
+            raw = bytes(data)
+        else:
+            kind, _, value = spec.partition(":")
+            if kind == "ptr":
+                raw = struct.pack("<Q", buffers[value].data.ptr)
+            elif kind == "sym":
+                raw = scalar(ptype, case["symbols"][value]).tobytes()
+            elif kind == "int":
+                raw = scalar(ptype, int(value, 0)).tobytes()
+            else:
+                raw = scalar(ptype, float(value)).tobytes()
+        storage.append(ctypes.create_string_buffer(raw, len(raw)))
+    pointers = (ctypes.c_void_p * len(storage))(*[ctypes.addressof(b) for b in storage])
+    g, b = case["grid"], case["block"]
+    function = getattr(fn, "kernel", fn)  # a RawKernel holds its driver function
+    cp.cuda.driver.launchKernel(function.ptr, g[0], g[1], g[2], b[0], b[1], b[2], case["dyn_shared"], 0,
+                                ctypes.addressof(pointers), 0)
+    return outputs_of(cp, case, buffers)
+
+
 def run_case(cp, modules, bundle, case):
     ptx = os.path.join(bundle, case["ptx"])
     if ptx not in modules:
@@ -66,6 +106,8 @@ def run_case(cp, modules, bundle, case):
             idx = np.arange(a["len"], dtype=np.dtype(f"<i{a['elem_width']}"))
             host[:size] = idx.view(np.uint8)
         buffers[a["name"]] = cp.asarray(host)
+    if any(isinstance(p, dict) for p in case["params"]):
+        return launch_with_aggregates(cp, fn, bundle, case, buffers)
     args = []
     for spec, ptype in zip(case["params"], case["param_types"]):
         kind, _, value = spec.partition(":")
@@ -84,12 +126,7 @@ def run_case(cp, modules, bundle, case):
     if len(args) != len(case["param_types"]):
         raise ValueError("parameter count differs from the PTX")
     fn(tuple(case["grid"]), tuple(case["block"]), tuple(args), shared_mem=case["dyn_shared"])
-    cp.cuda.runtime.deviceSynchronize()
-    out = {}
-    for a in case["arrays"]:
-        if a["kind"] in ("out", "inout", "zero"):
-            out[a["name"]] = cp.asnumpy(buffers[a["name"]])[:a["elem_width"] * a["len"]]
-    return out
+    return outputs_of(cp, case, buffers)
 
 
 def worker(bundle, results, start):

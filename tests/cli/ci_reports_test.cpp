@@ -1,6 +1,7 @@
 // The CI views read back: the JSON report has every documented field, the JUnit file is
 // well-formed XML with the structure JUnit consumers require, and the SARIF log has what SARIF
 // 2.1.0 requires and locates findings at CUDA (else PTX) lines.
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -150,9 +151,14 @@ TEST(CiReports, SarifHasTheRequiredStructureAndLocations) {
   ASSERT_EQ(log["runs"].size(), 1u);
   const json& run = log["runs"][0];
   EXPECT_EQ(run["tool"]["driver"]["name"], "volta-eg");
+  // An absolute URI of a page that exists: the semantics of the tree the tool was built from.
+  const std::string info = run["tool"]["driver"]["informationUri"];
+  ASSERT_EQ(info.rfind("file:///", 0), 0u) << info;
+  EXPECT_TRUE(std::filesystem::exists(info.substr(7))) << info;
   std::vector<std::string> ids;
   for (const auto& rule : run["tool"]["driver"]["rules"]) {
     EXPECT_TRUE(rule["id"].is_string());
+    EXPECT_NE(rule["name"], rule["id"]);
     EXPECT_TRUE(rule["shortDescription"]["text"].is_string());
     ids.push_back(rule["id"]);
   }
