@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <deque>
+#include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -18,6 +19,7 @@
 #include <thread>
 
 #include "engine/driver/batch.hpp"
+#include "engine/driver/cache_folder.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/kernel_cache.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
@@ -83,7 +85,23 @@ const launch::KernelConfig& config_of(const launch::ManifestEntry& e, const std:
 // Every entry well-formed and every kernel loadable and fitting its configuration, or the first
 // problem as an InputError. `strict`: an entry's error is raised (Python kernels); otherwise it
 // stays in the entry and the batch reports it as ERROR, as the CLI does for a manifest.
-void check_entries(EntrySet& set, bool strict) {
+// Kernels that loaded and fit their configuration before (the same PTX bytes, entry,
+// configuration and volta-eg build: RunCache's key) are not loaded again up front when a cache
+// folder is given: a loop that keeps its reference reads most results from the entry cache and
+// never needs those kernels, and a kernel that does run is loaded then. A marker file records
+// the successful check, DIR/checked/<key>.
+std::unique_ptr<driver::CacheFolder> checked_kernels(const std::string& cache_dir) {
+  if (cache_dir.empty())
+    return nullptr;
+  auto folder = std::make_unique<driver::CacheFolder>(
+      std::filesystem::path(cache_dir) / "checked", "volta-eg checked-kernel 1", "checked-kernel",
+      "the kernel is loaded and checked again", &std::cerr);
+  if (folder->create())
+    return nullptr; // not usable: check every kernel, as without a cache
+  return folder;
+}
+
+void check_entries(EntrySet& set, bool strict, driver::CacheFolder* checked) {
   for (const auto& e : set.manifest->entries) {
     if (!e.error.empty()) {
       if (strict)
@@ -94,6 +112,9 @@ void check_entries(EntrySet& set, bool strict) {
     for (const char* role : pair ? std::vector<const char*>{"reference", "optimized"}
                                  : std::vector<const char*>{"kernel"}) {
       const auto& config = config_of(e, role);
+      const auto key = checked ? driver::RunCache::key(config, exec::RunOptions{}) : std::nullopt;
+      if (key && checked->read(*key))
+        continue;
       const auto loaded = set.kernels->load(config.ptx_path, config.entry);
       if (!loaded.kernel) {
         if (!loaded.diagnostics.empty())
@@ -109,11 +130,14 @@ void check_entries(EntrySet& set, bool strict) {
                                      pair ? fmt::format(" (the {} kernel)", role) : ""),
                          config.ptx_path, 0, 0};
       }
+      if (key)
+        checked->write(*key, "ok");
     }
   }
 }
 
-std::shared_ptr<EntrySet> entry_set(launch::ManifestResult parsed, bool strict) {
+std::shared_ptr<EntrySet> entry_set(launch::ManifestResult parsed, bool strict,
+                                    const std::string& cache_dir = "") {
   std::vector<std::string> warnings;
   for (const auto& d : parsed.diagnostics) {
     if (d.severity == ptx::Severity::Error || !parsed.manifest)
@@ -125,17 +149,18 @@ std::shared_ptr<EntrySet> entry_set(launch::ManifestResult parsed, bool strict) 
   auto set = std::make_shared<EntrySet>();
   set->manifest = std::make_shared<const launch::Manifest>(std::move(*parsed.manifest));
   set->warnings = std::move(warnings);
-  check_entries(*set, strict);
+  check_entries(*set, strict, checked_kernels(cache_dir).get());
   return set;
 }
 
-std::shared_ptr<EntrySet> parse_entries(const std::string& text, const std::string& path) {
+std::shared_ptr<EntrySet> parse_entries(const std::string& text, const std::string& path,
+                                        const std::string& cache_dir) {
   launch::ManifestResult parsed;
   {
     py::gil_scoped_release free;
     parsed = launch::parse_manifest(text, path);
   }
-  return entry_set(std::move(parsed), true);
+  return entry_set(std::move(parsed), true, cache_dir);
 }
 
 std::shared_ptr<EntrySet> read_manifest(const std::string& path) {
@@ -405,7 +430,8 @@ PYBIND11_MODULE(_engine, m) {
       .def("join", &Batch::join)
       .def("cache_stats", &Batch::cache_stats);
 
-  m.def("parse_entries", &parse_entries, py::arg("text"), py::arg("path"));
+  m.def("parse_entries", &parse_entries, py::arg("text"), py::arg("path"),
+        py::arg("cache_dir") = "");
   m.def("read_manifest", &read_manifest, py::arg("path"));
   m.def("emulate", &emulate_kernel, py::arg("entries"), py::arg("index"), py::arg("role"),
         py::arg("arrays"), py::arg("symbols"), py::arg("max_instructions") = 0);

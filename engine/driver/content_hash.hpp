@@ -21,7 +21,11 @@ std::string cache_key(std::string_view bytes);
 // "fnv1a64:<16 hex digits>" of a file's bytes; nullopt when the file cannot be read.
 std::optional<std::string> file_digest(const std::string& path);
 
-// "fnv1a64:<hex>" of the file that holds volta-eg's code: the executable, or the Python
+// A hash of 8-byte words (FNV-1a's step on words, then a final mix): eight times fewer steps
+// than fnv1a64 for the megabytes of the tool's own code, which are hashed at every start.
+uint64_t word_hash64(std::string_view bytes);
+
+// "words64:<hex>" of the file that holds volta-eg's code: the executable, or the Python
 // extension module when the library runs inside Python. Two builds differ here, so shards run
 // by different builds are not merged and cached executions of one build are not used by
 // another. "unknown" when it cannot be read.

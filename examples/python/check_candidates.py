@@ -68,7 +68,7 @@ def main():
         print(f"{r.name:24} {r.verdict:16} {r.expected:16} {'yes' if ok else 'NO':4} "
               f"{r.seconds:8.3f}  {detail}")
     print(f"\n{len(pairs)} candidates: {len(pairs) - wrong} as expected, {wrong} not; "
-          f"{executed} kernel runs executed; {time.perf_counter() - start:.2f}s")
+          f"{executed} kernel runs executed; {time.perf_counter() - start:.3f}s")
     return 1 if wrong else 0
 
 

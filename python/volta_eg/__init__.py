@@ -525,10 +525,10 @@ def _entries_of(items: Sequence[Any]) -> List[Any]:
 _ENTRY_PATH = re.compile(r"\$\.benchmarks\[(\d+)\]\.?")
 
 
-def _parse(entries: List[Any]) -> "_engine.EntrySet":
+def _parse(entries: List[Any], cache_dir: Optional[str] = None) -> "_engine.EntrySet":
     text = json.dumps({"benchmarks": [e.entry() for e in entries]})
     try:
-        return _engine.parse_entries(text, "<volta_eg>")
+        return _engine.parse_entries(text, "<volta_eg>", str(cache_dir or ""))
     except ManifestError as e:
         # The JSON path of a value names the entry by its position in JSON the user never saw:
         # name it by the entry's name ("(softmax_ref, cand) reference.block: ...").
@@ -557,7 +557,7 @@ def prove_batch(entries: Union[Sequence[Any], str, Path], jobs: int = 1,
         items = _entries_of(entries)
         if not items:
             return iter(())
-        entry_set = _parse(items)
+        entry_set = _parse(items, guards.get("cache_dir"))
         shapes_of = [e.shapes() for e in items]
     batch = _engine.Batch(entry_set, list(range(len(entry_set))), settings)
     return _stream(batch, shapes_of)

@@ -2,6 +2,7 @@
 during a proof."""
 
 import _thread
+from pathlib import Path
 import threading
 import time
 
@@ -27,6 +28,23 @@ def test_second_candidate_executes_only_itself(tmp_path, reference):
     assert again.elements == first.elements
     assert again.report()["cached"] is True
     assert again.cache["entry_hits"] == 1
+
+
+def test_checked_kernels_are_not_loaded_again_but_changed_ones_are(tmp_path, reference):
+    # A batch with a cache folder skips the up-front load of kernels checked before (their
+    # results come from the entry cache); a changed PTX file is a new kernel, checked again.
+    cache = tmp_path / "cache"
+    ptx = tmp_path / "cand_online.ptx"
+    ptx.write_text(Path(softmax_kernel("cand_online").ptx_path).read_text())
+    candidate = softmax_kernel("cand_online", source={"ptx": ptx})
+    assert ve.prove(reference, candidate, cache_dir=cache).verdict == "EQUIVALENT"
+    assert any((cache / "checked").rglob("*"))
+    again = list(ve.prove_batch([(reference, candidate)], cache_dir=cache))
+    assert again[0].verdict == "EQUIVALENT" and again[0].report()["cached"] is True
+    assert "ex2.approx" in ptx.read_text()
+    ptx.write_text(ptx.read_text().replace("ex2.approx", "exp9.approx", 1))  # no such opcode
+    with pytest.raises(ve.PTXError):
+        ve.prove(reference, softmax_kernel("cand_online", source={"ptx": ptx}), cache_dir=cache)
 
 
 def test_cache_is_the_cli_cache(tmp_path, reference):
