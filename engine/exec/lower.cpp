@@ -567,7 +567,27 @@ private:
     x.cmp = static_cast<uint8_t>(ins.cmp);
     x.bool_op = static_cast<uint8_t>(ins.bool_op);
     decode(ins, x);
+    if (x.op != XOp::Unsupported && has_unmodelled_modifier(ins, x))
+      x.op = XOp::Unsupported;
     return x;
+  }
+
+  // Modifiers that change an instruction's value but that the engine does not model on it: the
+  // instruction is refused rather than run without them (max.relu.s32 ran as max.s32,
+  // mad.hi.sat.s32 as mad.hi.s32 and min.xorsign.abs.f32 as min.f32: false EQUIVALENTs).
+  static bool has_unmodelled_modifier(const ptx::Instruction& ins, const Inst& x) {
+    for (const char* s : {"oob", "rs", "xorsign"}) {
+      if (ins.has_suffix(s))
+        return true;
+    }
+    if ((ins.opcode == Opcode::Min || ins.opcode == Opcode::Max) && ins.has_suffix("abs"))
+      return true;
+    if (ins.has_suffix("satfinite") && ins.opcode != Opcode::Cvt)
+      return true;
+    if (is_float(x.type) || ins.opcode == Opcode::Cvt)
+      return false; // float .sat and .relu are modelled on every float operation, and on cvt
+    // Integer .sat is modelled on add and sub only (add.sat.s32); integer .relu nowhere.
+    return x.relu || (x.sat && x.op != XOp::IAdd && x.op != XOp::ISub);
   }
 
   // dst, src, src...
