@@ -36,7 +36,7 @@ json spin_entry(const std::string& name, uint64_t n) {
 // Starts volta-eg in `dir` (stdout and stderr to out.txt and err.txt), sends `signal` after
 // `delay`, and returns its exit status (-1: it did not end within a minute).
 int run_and_signal(const fs::path& dir, const std::vector<std::string>& args, int signal,
-                   std::chrono::milliseconds delay) {
+                   std::chrono::milliseconds delay, int repeats = 1) {
   const pid_t pid = fork();
   if (pid == 0) {
     if (chdir(dir.c_str()) != 0)
@@ -58,7 +58,8 @@ int run_and_signal(const fs::path& dir, const std::vector<std::string>& args, in
     _exit(127);
   }
   std::this_thread::sleep_for(delay);
-  kill(pid, signal);
+  for (int i = 0; i < repeats; ++i)
+    kill(pid, signal);
   for (int i = 0; i < 600; ++i) {
     int status = 0;
     if (waitpid(pid, &status, WNOHANG) == pid)
@@ -122,6 +123,20 @@ TEST(Interrupt, SigintWritesThePartialReportsAndExits130) {
                      "reports hold the finished ones\n"),
             std::string::npos)
       << err;
+}
+
+// A second Ctrl-C: the user does not want to wait for the reports; the tool exits at once with
+// the same status (whether the first one had finished the reports is a matter of microseconds).
+TEST(Interrupt, ASecondSigintExitsAtOnce) {
+  const auto dir = slow_batch("interrupt-twice");
+  const auto start = std::chrono::steady_clock::now();
+  const int status =
+      run_and_signal(dir, {"check", "--batch", "m.json", "--report", "r.json", "--junit", "r.xml"},
+                     SIGINT, std::chrono::milliseconds(1500), 2);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(status, 130) << read_file(dir / "err.txt");
+  EXPECT_LT(seconds, 10.0);
 }
 
 TEST(Interrupt, SigtermExits143) {
