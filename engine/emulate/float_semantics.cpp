@@ -219,8 +219,22 @@ uint64_t flush(FloatFormat f, uint64_t bits) {
   return bits & (uint64_t{1} << (w - 1)); // keep the sign only
 }
 
+namespace {
+
+bool tiny_after_rounding(FloatFormat f, RoundMode mode, double r) {
+  const int emin = spec_of(f).emin;
+  if (r == 0.0 || !std::isfinite(r) || std::fabs(r) >= std::ldexp(1.0, emin + 1))
+    return false;
+  // Scaled by 2^(1 - emin) (exact in double) every such value is a normal of the format, so the
+  // format's rounding of it is a rounding to its precision alone.
+  const double scaled = std::ldexp(r, 1 - emin);
+  return std::fabs(decode(f, encode(f, scaled, mode))) < 2.0;
+}
+
+} // namespace
+
 uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a_bits, uint64_t b_bits,
-               uint64_t c_bits) {
+               uint64_t c_bits, bool ftz) {
   const volatile double a = decode(f, a_bits);
   const volatile double b = decode(f, b_bits);
   const volatile double c = decode(f, c_bits);
@@ -258,6 +272,8 @@ uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a_bits, uint64_
     // the round-to-odd path computes it toward zero, which always gives +0.
     r = mode == RoundMode::Down ? -0.0 : 0.0;
   }
+  if (ftz && f != FloatFormat::F64 && tiny_after_rounding(f, mode, r))
+    return encode(f, std::signbit(r) ? -0.0 : 0.0, mode);
   return encode(f, r, mode);
 }
 

@@ -35,8 +35,14 @@ bool is_subnormal(FloatFormat f, uint64_t bits);
 uint64_t flush(FloatFormat f, uint64_t bits);
 
 enum class Arith : uint8_t { Add, Sub, Mul, Div, Fma, Sqrt, Rcp };
-// An IEEE operation (one to three operands: fma uses c) correctly rounded with `mode`.
-uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0, uint64_t c = 0);
+// An IEEE operation (one to three operands: fma uses c) correctly rounded with `mode`. With
+// `ftz`, a tiny result is a zero of its sign, tiny as IEEE 754 detects it after rounding: the
+// result rounded to the format's precision *with an unbounded exponent* is below the smallest
+// normal. (Rounding in the format instead, with its subnormal spacing, keeps FLT_MIN * (1 -
+// 2^-24), a tie that rounds up to FLT_MIN; an H200 flushes it, and keeps the products that
+// round to FLT_MIN with 24 bits: scripts/hardware-check's sweep_*_tiny.)
+uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0, uint64_t c = 0,
+               bool ftz = false);
 
 // The approximate functions. The model: the exact function value (computed in double by the
 // C library, whose error for these functions is below 1 ulp of double, far below half an ulp of

@@ -309,16 +309,16 @@ void Cta::exec_float(const Inst& in, uint32_t t) {
     uint64_t r = 0;
     switch (in.op) {
     case XOp::FAdd:
-      r = arith(Arith::Add, f, mode, x[0], x[1]);
+      r = arith(Arith::Add, f, mode, x[0], x[1], 0, in.ftz);
       break;
     case XOp::FSub:
-      r = arith(Arith::Sub, f, mode, x[0], x[1]);
+      r = arith(Arith::Sub, f, mode, x[0], x[1], 0, in.ftz);
       break;
     case XOp::FMul:
-      r = arith(Arith::Mul, f, mode, x[0], x[1]);
+      r = arith(Arith::Mul, f, mode, x[0], x[1], 0, in.ftz);
       break;
     case XOp::FFma:
-      r = arith(Arith::Fma, f, mode, x[0], x[1], x[2]);
+      r = arith(Arith::Fma, f, mode, x[0], x[1], x[2], in.ftz);
       break;
     case XOp::FDiv:
       if (in.approx || (f == FloatFormat::F32 && in.rounding == exec::Rounding::None)) {
@@ -330,14 +330,15 @@ void Cta::exec_float(const Inst& in, uint32_t t) {
         }
         r = encode(f, decode(f, x[0]) / decode(f, x[1]), RoundMode::NearestEven);
       } else {
-        r = arith(Arith::Div, f, mode, x[0], x[1]);
+        r = arith(Arith::Div, f, mode, x[0], x[1], 0, in.ftz);
       }
       break;
     case XOp::FRcp:
-      r = in.approx ? approx(Approx::Rcp, f, x[0]) : arith(Arith::Rcp, f, mode, x[0]);
+      r = in.approx ? approx(Approx::Rcp, f, x[0]) : arith(Arith::Rcp, f, mode, x[0], 0, 0, in.ftz);
       break;
     case XOp::FSqrt:
-      r = in.approx ? approx(Approx::Sqrt, f, x[0]) : arith(Arith::Sqrt, f, mode, x[0]);
+      r = in.approx ? approx(Approx::Sqrt, f, x[0])
+                    : arith(Arith::Sqrt, f, mode, x[0], 0, 0, in.ftz);
       break;
     case XOp::FRsqrt:
       r = approx(Approx::Rsqrt, f, x[0]);

@@ -597,7 +597,7 @@ void Cta::exec_atom(const Inst& in, uint32_t t) {
       // atom.add.f32 flushes subnormal inputs and results (PTX ISA, atom); f64 does not.
       const bool ftz = type == ValType::F32;
       auto fl = [&](uint64_t x) { return ftz ? flush(f, x) : x; };
-      result = fl(arith(Arith::Add, f, RoundMode::NearestEven, fl(old), fl(b)));
+      result = fl(arith(Arith::Add, f, RoundMode::NearestEven, fl(old), fl(b), 0, ftz));
     } else {
       throw Trouble("unsupported", "this floating-point atomic is not supported by the emulator");
     }

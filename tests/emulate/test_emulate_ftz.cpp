@@ -72,23 +72,41 @@ TEST(EmulateFtz, ArithmeticFlushesInputsAndResults) {
   EXPECT_EQ(word(o, 10), kNegSub); // neg.f32 keeps it
 }
 
-TEST(EmulateFtz, ATinyResultThatRoundsToTheSmallestNormalIsKept) {
-  // FLT_MIN * (1 - 2^-24) = 2^-126 - 2^-150 lies halfway between the largest subnormal and
-  // FLT_MIN; round-to-nearest-even gives FLT_MIN, a normal number, so nothing is flushed
-  // (tininess is judged on the rounded result, as IEEE 754's "after rounding").
+TEST(EmulateFtz, TininessIsJudgedWithAnUnboundedExponent) {
+  // FLT_MIN * (1 - 2^-24) = 2^-126 - 2^-150. Rounded in f32 with its subnormal spacing (2^-149)
+  // it is a tie that goes to FLT_MIN; rounded to 24 bits with an unbounded exponent it is
+  // itself (1 - 2^-24 has 24 bits), below FLT_MIN: tiny, so .ftz flushes it. An H200 flushes it
+  // (scripts/hardware-check, sweep_mul_rn_ftz_tiny: the emulator kept FLT_MIN before).
   auto r = run(R"(
   mul.rn.ftz.f32 %f6, %f4, %f5;
   st.global.f32 [%rd1], %f6;
   mul.rz.ftz.f32 %f7, %f4, %f5;
   st.global.f32 [%rd1+4], %f7;
   mul.rz.f32 %f8, %f4, %f5;
-  st.global.f32 [%rd1+8], %f8;)",
-               3);
+  st.global.f32 [%rd1+8], %f8;
+  mul.rn.f32 %f9, %f4, %f5;
+  st.global.f32 [%rd1+12], %f9;)",
+               4);
   ASSERT_TRUE(r.ok());
   const auto& o = r.outputs[0];
-  EXPECT_EQ(word(o, 0), kMin);
+  EXPECT_EQ(word(o, 0), kPosZero);
   EXPECT_EQ(word(o, 1), kPosZero);    // truncated to the largest subnormal, then flushed
   EXPECT_EQ(word(o, 2), 0x007fffffu); // the largest subnormal
+  EXPECT_EQ(word(o, 3), kMin);        // without .ftz the tie rounds to FLT_MIN
+}
+
+TEST(EmulateFtz, AProductThatRoundsToTheSmallestNormalWithItsPrecisionIsKept) {
+  // FLT_MIN (1 + 2^-23) * (1 - 2^-23) = FLT_MIN (1 - 2^-46): below FLT_MIN exactly, but it
+  // rounds to FLT_MIN with 24 bits, so it is not tiny and is kept (the GPU keeps all 128 such
+  // products of the tiny sweep).
+  auto r = run(R"(
+  mov.b32 %f6, 0f00800001;
+  mov.b32 %f7, 0f3F7FFFFE;
+  mul.rn.ftz.f32 %f8, %f6, %f7;
+  st.global.f32 [%rd1], %f8;)",
+               1);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(word(r.outputs[0], 0), kMin);
 }
 
 TEST(EmulateFtz, DivisionReciprocalAndSquareRoot) {
