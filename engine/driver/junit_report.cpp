@@ -52,11 +52,10 @@ std::string xml_escape(std::string_view text, bool attribute) {
 
 namespace {
 
-// The failure / system-out text of an entry: the detail, where, and the counterexample.
-std::string entry_text(const json& r) {
-  std::string text = r.value("detail", "");
-  if (r.contains("safety") && r["safety"].is_object()) {
-    const auto& s = r["safety"];
+// The sites of one finding (the report's `safety`, or one of its `races`).
+std::string finding_sites(const json& r, const json& s) {
+  std::string text;
+  {
     const std::string ptx = kernel_ptx(r, s.value("kernel", ""));
     const auto site = [&](const char* key) -> const json* {
       return s.contains(key) && s[key].is_object() ? &s[key] : nullptr;
@@ -72,6 +71,23 @@ std::string entry_text(const json& r) {
               site_description(*second, ptx, name_cta);
     }
   }
+  return text;
+}
+
+// The failure / system-out text of an entry: the detail, where (every race), and the
+// counterexample.
+std::string entry_text(const json& r) {
+  std::string text = r.value("detail", "");
+  if (r.contains("safety") && r["safety"].is_object())
+    text += finding_sites(r, r["safety"]);
+  // Every distinct race after the first (the first is `safety`).
+  const json races = r.value("races", json::array());
+  for (size_t k = 1; k < races.size(); ++k) {
+    text += fmt::format("\nrace {} of {}: {}", k + 1, races.size(), races[k].value("message", ""));
+    text += finding_sites(r, races[k]);
+  }
+  if (r.value("races_truncated", false))
+    text += "\n(more races: the report keeps the first 16)";
   const std::string inputs = counterexample_inputs(r);
   if (!inputs.empty())
     text += "\ncounterexample: " + inputs + " (every other input 0)";

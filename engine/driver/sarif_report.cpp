@@ -223,8 +223,37 @@ json sarif_log(const json& report) {
   for (const auto& r : report.at("results")) {
     const std::string verdict = r.value("verdict", "");
     for (size_t i = 0; i < kRules.size(); ++i) {
-      if (verdict == kRules[i].verdict)
-        results.push_back(make_result(r, i, manifest));
+      if (verdict != kRules[i].verdict)
+        continue;
+      json result = make_result(r, i, manifest);
+      // Every distinct race after the first (the first is `safety`): its two sites as related
+      // locations of the entry's one result, so that code scanning shows one finding per entry.
+      const json races = r.value("races", json::array());
+      if (verdict == "DATA_RACE" && races.size() > 1) {
+        json& related = result["relatedLocations"];
+        if (!related.is_array())
+          related = json::array();
+        int id = static_cast<int>(related.size()) + 1;
+        for (size_t k = 1; k < races.size(); ++k) {
+          const json& race = races[k];
+          const std::string ptx = kernel_ptx(r, race.value("kernel", "kernel"));
+          const std::string label = fmt::format("race {} of {}: ", k + 1, races.size());
+          for (const char* key : {"access", "conflicting_access"}) {
+            if (!race.contains(key) || !race[key].is_object())
+              continue;
+            const std::string what =
+                label + (std::string(key) == "access" ? "" : "conflicting access by ");
+            json site = site_location(race[key], ptx, access_text(race[key], what.c_str()));
+            site["id"] = id++;
+            related.push_back(std::move(site));
+          }
+        }
+        result["message"]["text"] = result["message"]["text"].get<std::string>() +
+                                    fmt::format(" ({} distinct races; the others are related "
+                                                "locations)",
+                                                races.size());
+      }
+      results.push_back(std::move(result));
     }
   }
   // Entries that could not be analyzed (bad input, internal errors) are tool-execution

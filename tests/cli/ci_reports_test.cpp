@@ -2,6 +2,7 @@
 // well-formed XML with the structure JUnit consumers require, and the SARIF log has what SARIF
 // 2.1.0 requires and locates findings at CUDA (else PTX) lines.
 #include <filesystem>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <set>
 
@@ -195,6 +196,36 @@ TEST(CiReports, SarifHasTheRequiredStructureAndLocations) {
             "gemm/gemm_wrong.ptx");
   EXPECT_EQ(uri.rfind("file:///", 0), 0u) << "absolute paths become file URIs";
   EXPECT_NE(wrong["message"]["text"].get<std::string>().find("counterexample"), std::string::npos);
+}
+
+// Every distinct race of an entry (the report's `races`, up to 16) reaches the CI reports, not
+// only the first: in SARIF as related locations of the entry's one result (one finding per
+// entry for code scanning), in JUnit's text as a list.
+TEST(CiReports, EveryRaceOfAnEntryIsReported) {
+  const auto dir = scratch_dir("sarif-races");
+  ToolRun r = run_tool({"check", "--batch", source_dir() + "/examples/soundness/manifest.json",
+                        "--filter", "c8_two_distinct_races", "--sarif", "s.sarif", "--junit",
+                        "j.xml", "--report", "r.json"},
+                       dir);
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const size_t races = read_json(dir / "r.json")["results"][0]["races"].size();
+  ASSERT_GE(races, 2u);
+  const json log = read_json(dir / "s.sarif");
+  ASSERT_EQ(log["runs"][0]["results"].size(), 1u);
+  const json& result = log["runs"][0]["results"][0];
+  EXPECT_NE(
+      result["message"]["text"].get<std::string>().find(fmt::format("({} distinct races", races)),
+      std::string::npos);
+  std::set<std::string> labelled;
+  for (const auto& site : result["relatedLocations"]) {
+    const std::string text = site["message"]["text"];
+    if (text.rfind("race ", 0) == 0)
+      labelled.insert(text.substr(0, text.find(':')));
+  }
+  EXPECT_EQ(labelled.size(), races - 1); // "race 2 of N" ... "race N of N"
+  const std::string junit = read_file(dir / "j.xml");
+  EXPECT_NE(junit.find(fmt::format("race {} of {}: data race", races, races)), std::string::npos)
+      << junit;
 }
 
 TEST(CiReports, SarifOfTheSafetyManifestHasOneResultPerFinding) {
