@@ -119,7 +119,6 @@ bool read_inputs(const std::string& path, const launch::KernelConfig& config, em
     if (!fs::exists(symbols))
       return true;
     return read_inputs(symbols.string(), config, in, error);
-    return true;
   }
   std::ifstream file(path);
   if (!file) {

@@ -8,40 +8,13 @@
 #include <unistd.h>
 
 #include "engine/driver/atomic_file.hpp"
+#include "engine/driver/content_hash.hpp"
 
 namespace volta::driver {
 
 namespace fs = std::filesystem;
 
-uint64_t checksum64(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, bytes.data() + i, 8);
-    h = (h ^ word) * 0x100000001b3ull;
-    h ^= h >> 29;
-  }
-  for (; i < bytes.size(); ++i)
-    h = (h ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ull;
-  return h;
-}
-
 namespace {
-
-std::optional<std::string> read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in)
-    return std::nullopt;
-  const std::streamoff size = in.tellg();
-  if (size < 0)
-    return std::nullopt;
-  std::string bytes(static_cast<size_t>(size), '\0');
-  in.seekg(0);
-  if (!in.read(bytes.data(), size))
-    return std::nullopt;
-  return bytes;
-}
 
 std::string u64_bytes(uint64_t v) {
   return std::string(reinterpret_cast<const char*>(&v), sizeof v);
@@ -87,7 +60,7 @@ void CacheFolder::reject(const std::string& key, const std::string& why) {
 }
 
 std::optional<std::string> CacheFolder::read(const std::string& key) {
-  const auto bytes = read_bytes(path_of(key));
+  const auto bytes = read_file(path_of(key).string());
   if (!bytes) {
     ++misses_;
     return std::nullopt;

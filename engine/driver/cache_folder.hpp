@@ -54,7 +54,4 @@ private:
   std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0};
 };
 
-// FNV-1a over 8-byte words (a checksum of files of tens of megabytes).
-uint64_t checksum64(std::string_view bytes);
-
 } // namespace volta::driver

@@ -73,24 +73,21 @@ std::optional<std::string> mapped_file_of(const void* address) {
 
 } // namespace
 
-uint64_t word_hash64(std::string_view bytes) {
+uint64_t checksum64(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ull;
   size_t i = 0;
   for (; i + 8 <= bytes.size(); i += 8) {
-    uint64_t word = 0;
+    uint64_t word;
     std::memcpy(&word, bytes.data() + i, 8);
     h = (h ^ word) * 0x100000001b3ull;
-    h ^= h >> 29; // spread the high bits of the product down before the next word
+    h ^= h >> 29;
   }
   for (; i < bytes.size(); ++i)
     h = (h ^ static_cast<unsigned char>(bytes[i])) * 0x100000001b3ull;
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  return h ^ bytes.size();
+  return h;
 }
 
-// The word hash of a file, read through a populated read-only mapping: the file is in the page
+// The checksum64 of a file, read through a populated read-only mapping: the file is in the page
 // cache (it is running), so this costs no copy and one system call for every page (a read into a
 // fresh buffer of megabytes cost tens of milliseconds of page faults, at every start).
 std::optional<uint64_t> file_word_hash(const std::string& path) {
@@ -105,13 +102,13 @@ std::optional<uint64_t> file_word_hash(const std::string& path) {
   const auto size = static_cast<size_t>(st.st_size);
   if (size == 0) {
     ::close(fd);
-    return word_hash64({});
+    return checksum64({});
   }
   void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   ::close(fd);
   if (map == MAP_FAILED)
     return std::nullopt;
-  const uint64_t h = word_hash64(std::string_view(static_cast<const char*>(map), size));
+  const uint64_t h = checksum64(std::string_view(static_cast<const char*>(map), size));
   ::munmap(map, size);
   return h;
 }

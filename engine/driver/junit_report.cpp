@@ -55,21 +55,19 @@ namespace {
 // The sites of one finding (the report's `safety`, or one of its `races`).
 std::string finding_sites(const json& r, const json& s) {
   std::string text;
-  {
-    const std::string ptx = kernel_ptx(r, s.value("kernel", ""));
-    const auto site = [&](const char* key) -> const json* {
-      return s.contains(key) && s[key].is_object() ? &s[key] : nullptr;
-    };
-    const json* first = site("access");
-    const json* second = site("conflicting_access");
-    const bool name_cta =
-        (first && outside_first_cta(*first)) || (second && outside_first_cta(*second));
-    if (first)
-      text += "\nat " + site_description(*first, ptx, name_cta);
-    if (second) {
-      text += (s.value("verdict", "") == "DATA_RACE" ? "\nconflicting access at " : "\nand at ") +
-              site_description(*second, ptx, name_cta);
-    }
+  const std::string ptx = kernel_ptx(r, s.value("kernel", ""));
+  const auto site = [&](const char* key) -> const json* {
+    return s.contains(key) && s[key].is_object() ? &s[key] : nullptr;
+  };
+  const json* first = site("access");
+  const json* second = site("conflicting_access");
+  const bool name_cta =
+      (first && outside_first_cta(*first)) || (second && outside_first_cta(*second));
+  if (first)
+    text += "\nat " + site_description(*first, ptx, name_cta);
+  if (second) {
+    text += (s.value("verdict", "") == "DATA_RACE" ? "\nconflicting access at " : "\nand at ") +
+            site_description(*second, ptx, name_cta);
   }
   return text;
 }

@@ -107,10 +107,10 @@ bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symboli
     }
   }
   for (const auto& [element, v] : elements) {
+    if (v.widths_differ)
+      return false; // two integer views of different widths: not one input's bits
     if (!v.wc || !v.real)
       continue;
-    if (v.widths_differ)
-      return false;
     const uint64_t real_key = Assignment::input_key(element.first, element.second);
     const uint64_t int_key = Assignment::int_input_key(element.first, element.second, *v.wc);
     auto real_it = point.values.find(real_key);

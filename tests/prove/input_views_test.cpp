@@ -67,5 +67,18 @@ TEST(InputViews, ReconcilingGivesTheIntegerViewTheEncoding) {
   EXPECT_EQ(point.values[Assignment::input_key(0, 0)], Rational(1));
 }
 
+TEST(InputViews, TwoIntegerViewsOfDifferentWidthsCannotAgree) {
+  // a[0] read as 16 and as 32 bits, never as a float: independent symbols in the model, but one
+  // element's bytes on a GPU. No point is reconciled, so no such counterexample is confirmed.
+  symbolic::ExprStore store;
+  const auto real = store.input(0, 0);
+  const auto b16 = store.intern(
+      symbolic::Node{symbolic::Op::FloatBits, 1, 0, real, symbolic::kNoExpr, symbolic::kNoExpr});
+  const auto b32 = store.intern(
+      symbolic::Node{symbolic::Op::FloatBits, 2, 0, real, symbolic::kNoExpr, symbolic::kNoExpr});
+  Assignment point;
+  EXPECT_FALSE(reconcile_views(store, {b16, b32}, point));
+}
+
 } // namespace
 } // namespace volta::prove
