@@ -32,11 +32,25 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   extents_ = variable_extents(prog_, ctx.config.dyn_shared_bytes);
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
+  // Thread t continues in the id block where thread t of this worker's previous CTA stopped:
+  // a fresh block of 1024 ids per GPU thread would leave most of each block unused when a
+  // thread creates a few hundred nodes (a naive GEMM thread of n = 256: a quarter of it), and
+  // the pages of those holes count in the resident memory of large grids all the same.
+  streams_ = std::move(spare_streams());
   streams_.resize(threads_);
   b_.set_partial_log(&partial_log_);
   uncommitted_.resize(threads_);
   committed_.resize(threads_);
   stats_.ctas = 1;
+}
+
+CtaRunner::~CtaRunner() {
+  spare_streams() = std::move(streams_);
+}
+
+std::vector<symbolic::ExprStore::Stream>& CtaRunner::spare_streams() {
+  thread_local std::vector<symbolic::ExprStore::Stream> spare;
+  return spare;
 }
 
 // ---------------------------------------------------------------------------------------------

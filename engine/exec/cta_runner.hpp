@@ -30,6 +30,9 @@ namespace volta::exec {
 class CtaRunner {
 public:
   CtaRunner(LaunchContext& ctx, uint32_t cta_index);
+  ~CtaRunner();
+  CtaRunner(const CtaRunner&) = delete;
+  CtaRunner& operator=(const CtaRunner&) = delete;
   // Runs to completion or to the first failure (reported to the context). Returns false when it
   // stopped early (failure, cancellation or a lower CTA's failure).
   bool run();
@@ -37,6 +40,8 @@ public:
   const KernelStats& stats() const { return stats_; }
 
 private:
+  // The id streams the previous CTA run on this worker thread left, for the next one.
+  static std::vector<symbolic::ExprStore::Stream>& spare_streams();
   enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
   static constexpr uint32_t kAll = 0xffffffffu;
 
