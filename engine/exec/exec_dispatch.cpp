@@ -274,9 +274,13 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     break;
   }
   case XOp::Testp:
-  case XOp::Unsupported:
-    fail_unsupported(in, base + std::countr_zero(mask), "is not supported by the engine");
+  case XOp::Unsupported: {
+    const auto reason = prog_.unsupported_reasons.find(pc);
+    fail_unsupported(in, base + std::countr_zero(mask),
+                     reason != prog_.unsupported_reasons.end() ? reason->second
+                                                               : "is not supported by the engine");
     return;
+  }
   }
   if (!failed_)
     advance(mask);

@@ -526,6 +526,55 @@ private:
       if (const auto* ins = std::get_if<ptx::Instruction>(&st))
         p_.insts.push_back(lower_instruction(*ins));
     }
+    refuse_schedule_dependent_masks();
+  }
+
+  // `activemask` returns the lanes a GPU happens to run together at that moment, which depends
+  // on its scheduler (a diverged warp need not have reconverged; Volta-and-later warps may run
+  // converged code in several groups). The engine runs a warp's lanes in lockstep and would
+  // give the converged set: right for the member mask of a warp collective that the lanes
+  // reach together (`__shfl_sync(__activemask(), ...)`, the idiom compilers emit), but a
+  // guessed value anywhere else (a popcount stored, a branch, an address). So the result may
+  // only be read as the member mask (the last operand) of shfl.sync, vote.sync or
+  // bar.warp.sync; any other read of its register refuses the activemask (UNSUPPORTED) instead
+  // of running on a value a GPU may not produce.
+  void refuse_schedule_dependent_masks() {
+    std::unordered_map<uint32_t, std::vector<size_t>> defined_at; // register -> activemask pcs
+    for (size_t i = 0; i < p_.insts.size(); ++i) {
+      const Inst& x = p_.insts[i];
+      if (x.op == XOp::Activemask && !x.dsts.empty() && x.dsts[0].kind == OpKind::Reg)
+        defined_at[x.dsts[0].reg].push_back(i);
+    }
+    if (defined_at.empty())
+      return;
+    auto refuse = [&](uint32_t reg, const Inst& reader) {
+      auto it = defined_at.find(reg);
+      if (it == defined_at.end())
+        return;
+      for (size_t pc : it->second) {
+        if (p_.insts[pc].op != XOp::Activemask)
+          continue; // refused already (its first other reader is named)
+        p_.insts[pc].op = XOp::Unsupported;
+        p_.unsupported_reasons[static_cast<uint32_t>(pc)] = fmt::format(
+            "returns the lanes a GPU happens to run together, which depends on its scheduler; "
+            "it is modelled only as the member mask of shfl.sync, vote.sync or bar.warp.sync, "
+            "but its result {} is also read by '{}' (line {})",
+            p_.registers[reg].name, reader.text, reader.line);
+      }
+    };
+    for (const Inst& x : p_.insts) {
+      const bool takes_mask = x.op == XOp::Shfl || x.op == XOp::Vote || x.op == XOp::BarWarpSync;
+      for (size_t k = 0; k < x.srcs.size(); ++k) {
+        if (x.srcs[k].kind == OpKind::Reg && !(takes_mask && k + 1 == x.srcs.size()))
+          refuse(x.srcs[k].reg, x);
+      }
+      for (const MemRef& m : x.mem) {
+        if (m.present && m.has_base)
+          refuse(m.base, x);
+      }
+      if (x.has_guard)
+        refuse(x.guard_reg, x);
+    }
   }
 
   Inst lower_instruction(const ptx::Instruction& ins) {

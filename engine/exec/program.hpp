@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ptx/ast.hpp"
@@ -282,6 +283,9 @@ struct Program {
   // Module `.global`/.const initial contents: (address, bytes)
   std::vector<std::pair<uint64_t, std::vector<uint8_t>>> initial_data;
   uint32_t scratch_param_bytes = 0; // per-thread space for call-sequence `.param` variables
+  // Why an instruction lowered to XOp::Unsupported is refused, where the opcode alone does not
+  // say it (pc -> reason, completing "'INSTRUCTION' ...").
+  std::unordered_map<uint32_t, std::string> unsupported_reasons;
 };
 
 } // namespace volta::exec

@@ -374,16 +374,18 @@ TEST(Vote, PartialMemberMaskInDivergentCode) {
   setp.lt.u32 %p2, %r1, 10;
   vote.sync.ballot.b32 %r3, %p2, 0x55555555;
   activemask.b32 %r4;
+  vote.sync.ballot.b32 %r5, %p2, %r4;
   setp.ne.u32 %p3, %r1, 0;
   @%p3 bra $L_end;
   st.global.u32 [%rd0], %r3;
-  st.global.u32 [%rd0+4], %r4;
+  st.global.u32 [%rd0+4], %r5;
 $L_end:
   ret;)";
   const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(2, {32, 1, 1}));
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.expr("out", 0), std::to_string(0x155u)); // lanes 0, 2, 4, 6, 8
-  EXPECT_EQ(r.expr("out", 1), std::to_string(0x55555555u));
+  // activemask as the member mask: the even lanes that run together.
+  EXPECT_EQ(r.expr("out", 1), std::to_string(0x155u));
 }
 
 TEST(Vote, DataDependentPredicateIsRefused) {
@@ -404,19 +406,39 @@ TEST(Vote, DataDependentPredicateIsRefused) {
 }
 
 TEST(Vote, ActivemaskInATwoWarpBlock) {
-  // Warp 1 has 8 lanes (block of 40): its activemask is 0xFF.
+  // Warp 1 has 8 lanes (block of 40): activemask as a shfl's member mask is 0xFF there, and
+  // every lane of it reads lane 0 of its own warp.
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];
   mov.u32 %r1, %tid.x;
   activemask.b32 %r2;
+  shfl.sync.idx.b32 %r3, %r1, 0, 31, %r2;
   mul.wide.u32 %rd1, %r1, 4;
   add.u64 %rd2, %rd0, %rd1;
-  st.global.u32 [%rd2], %r2;
+  st.global.u32 [%rd2], %r3;
   ret;)";
   const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(40, {40, 1, 1}));
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
-  EXPECT_EQ(r.expr("out", 0), "4294967295");
-  EXPECT_EQ(r.expr("out", 39), "255");
+  EXPECT_EQ(r.expr("out", 0), "0");
+  EXPECT_EQ(r.expr("out", 31), "0");
+  EXPECT_EQ(r.expr("out", 39), "32");
+}
+
+TEST(Vote, ActivemaskValueIsRefused) {
+  // Which lanes run together is the GPU scheduler's choice: the value itself (stored, added,
+  // compared) is refused at the activemask, naming its reader; only a member mask is modelled.
+  for (const std::string reader : {"st.global.u32 [%rd0], %r2;", "add.u32 %r3, %r2, 1;",
+                                   "setp.eq.u32 %p1, %r2, -1;", "mov.u32 %r3, %r2;"}) {
+    const std::string body =
+        "  ld.param.u64 %rd0, [p_out];\n  activemask.b32 %r2;\n  " + reader + "\n  ret;";
+    const auto text = kernel(".param .u64 p_out", body);
+    const auto r = run_ptx(text, one_out(1, {32, 1, 1}));
+    ASSERT_NE(r.failure(), nullptr) << reader;
+    EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << reader;
+    EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "activemask")) << reader;
+    EXPECT_NE(r.failure()->message.find("is also read by"), std::string::npos)
+        << r.failure()->message;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
