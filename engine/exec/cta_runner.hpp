@@ -320,12 +320,17 @@ private:
   // A direct-mapped cache of global pages (the page table takes a lock).
   GlobalMemory::Page& global_page(uint64_t address) {
     const uint64_t number = address >> GlobalMemory::kPageBits;
-    auto& slot = page_cache_[number & (kPageCache - 1)];
+    // The slot from a multiplicative hash, not the low bits: arrays are usually placed at
+    // bases that are multiples of a large power of two, so K[j] and V[j] of an attention
+    // kernel (and A[i] and B[i] of many others) would fall in the same slot and evict each
+    // other at every access, each miss taking the global page table's lock.
+    auto& slot = page_cache_[(number * 0x9E3779B97F4A7C15ull) >> (64 - kPageCacheBits)];
     if (slot.first != number || slot.second == nullptr)
       slot = {number, &ctx_.global.page(address)};
     return *slot.second;
   }
-  static constexpr size_t kPageCache = 256;
+  static constexpr unsigned kPageCacheBits = 8;
+  static constexpr size_t kPageCache = size_t{1} << kPageCacheBits;
   std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
 
   // data-dependent decisions

@@ -138,6 +138,7 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
   ref_root_ = index.at(ref);
   opt_root_ = index.at(opt);
   image_.assign(entries_.size(), 0);
+  previous_.assign(entries_.size(), 0);
   stamp_.assign(entries_.size(), 0);
   for (const auto& e : entries_)
     leaf_count_ += e.renamable;
@@ -188,6 +189,18 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
         return false; // the renaming must be one-to-one
       continue;
     }
+    if (has_previous_ && image_[i] == previous_[i]) {
+      // The same element node as in the last match, which passed: its operator, fields and
+      // children were checked then, and nodes never change. Its children's images are theirs
+      // from that match, taken from memory read in order instead of the node's random read.
+      // (The elements of one GPU thread share most of their DAG: attention's sixteen outputs
+      // of a query row share the row's exponentials and their sum.)
+      for (int k = 0; k < 3; ++k) {
+        if (e.kids[k] != UINT32_MAX && !assign(e.kids[k], previous_[e.kids[k]]))
+          return false;
+      }
+      continue;
+    }
     const Node& m = store_.node(image_[i]);
     if (m.op != e.node.op || m.aux != e.node.aux)
       return false;
@@ -210,6 +223,10 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
         return false;
     }
   }
+  // Every entry has its image now (each was stamped, or the loop returned): the next match
+  // compares against these.
+  std::swap(previous_, image_);
+  has_previous_ = true;
   return true;
 }
 

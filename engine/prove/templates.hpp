@@ -46,6 +46,9 @@ private:
   std::vector<Entry> entries_; // parents before children
   uint32_t ref_root_ = 0, opt_root_ = 0;
   std::vector<symbolic::ExprId> image_; // per entry, during a match
+  // Per entry, its image in the last successful match (valid when has_previous_).
+  std::vector<symbolic::ExprId> previous_;
+  bool has_previous_ = false;
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
   // Element leaves already used by the renaming (open addressing, cleared by epoch).

@@ -109,10 +109,13 @@ ExprStore::ExprStore()
     : generation_(next_generation.fetch_add(1)), chunks_(new std::atomic<Node*>[kMaxChunks]),
       meta_chunks_(new std::atomic<Meta*>[kMaxChunks]),
       block_owner_(static_cast<uint16_t*>(std::calloc(size_t{1} << (32 - 10), sizeof(uint16_t)))),
-      shards_(new Shard[size_t{1} << kShardBits]) {
+      shards_(new Shard[size_t{1} << kShardBits]),
+      rational_chunks_(new std::atomic<std::unique_ptr<Rational>*>[kMaxRationalChunks]) {
   if (!block_owner_)
     throw std::bad_alloc();
   static_assert(sizeof(Meta) == 4 && kMetaChunkBytes == (size_t{1} << kChunkBits) * sizeof(Meta));
+  for (size_t i = 0; i < kMaxRationalChunks; ++i)
+    rational_chunks_[i].store(nullptr, std::memory_order_relaxed);
   for (size_t i = 0; i < kMaxChunks; ++i) {
     chunks_[i].store(nullptr, std::memory_order_relaxed);
     meta_chunks_[i].store(nullptr, std::memory_order_relaxed);
@@ -354,15 +357,25 @@ ExprId ExprStore::constant(const Rational& input) {
     auto [first, last] = rational_index_.equal_range(h);
     bool found = false;
     for (auto it = first; it != last; ++it) {
-      if (*rationals_[it->second] == value) {
+      if (rational_at(it->second) == value) {
         index = it->second;
         found = true;
         break;
       }
     }
     if (!found) {
-      index = static_cast<uint32_t>(rationals_.size());
-      rationals_.push_back(std::make_unique<Rational>(value));
+      index = rational_count_++;
+      const size_t chunk = index >> kRationalChunkBits;
+      if (chunk >= kMaxRationalChunks)
+        throw std::length_error("too many distinct constants");
+      std::unique_ptr<Rational>* slots = rational_chunks_[chunk].load(std::memory_order_relaxed);
+      if (slots == nullptr) {
+        rational_chunk_owner_.push_back(
+            std::make_unique<std::unique_ptr<Rational>[]>(size_t{1} << kRationalChunkBits));
+        slots = rational_chunk_owner_.back().get();
+        rational_chunks_[chunk].store(slots, std::memory_order_release);
+      }
+      slots[index & ((1u << kRationalChunkBits) - 1)] = std::make_unique<Rational>(value);
       rational_index_.emplace(h, index);
     }
   }
@@ -373,12 +386,35 @@ const Rational& ExprStore::rational(ExprId const_node) const {
   const Node& n = node(const_node);
   if (n.op != Op::Const)
     throw std::logic_error("rational() of a non-constant node");
-  std::lock_guard guard(constants_mutex_);
-  return *rationals_[n.a];
+  return rational_at(n.a);
+}
+
+const Rational& ExprStore::rational_at(uint32_t index) const {
+  // The Const node carrying `index` was published after the pointer (constant() writes the
+  // slot before it interns the node), and the chunk pointer with release.
+  const std::unique_ptr<Rational>* slots =
+      rational_chunks_[index >> kRationalChunkBits].load(std::memory_order_acquire);
+  return *slots[index & ((1u << kRationalChunkBits) - 1)];
 }
 
 std::optional<ExprId> ExprStore::float_bits(uint64_t bits, int width) {
   const uint64_t key = bits * 4 + (width == 16 ? 1 : width == 32 ? 2 : 3);
+  // A small direct-mapped cache per worker thread in front of the shared one: a kernel uses a
+  // few float immediates over and over, and the shared cache takes a lock.
+  struct Recent {
+    uint64_t generation = 0, key = 0;
+    std::optional<ExprId> id;
+  };
+  thread_local std::array<Recent, 64> recent;
+  Recent& slot = recent[(key * 0x9E3779B97F4A7C15ull) >> 58];
+  if (slot.generation == generation_ && slot.key == key)
+    return slot.id;
+  const std::optional<ExprId> id = float_bits_shared(key, bits, width);
+  slot = Recent{generation_, key, id};
+  return id;
+}
+
+std::optional<ExprId> ExprStore::float_bits_shared(uint64_t key, uint64_t bits, int width) {
   {
     std::lock_guard guard(constants_mutex_);
     auto it = float_bits_cache_.find(key);

@@ -118,6 +118,9 @@ private:
   Node with_flags(const Node& n) const;
   void grow(Shard& shard);
 
+  const Rational& rational_at(uint32_t index) const;
+  std::optional<ExprId> float_bits_shared(uint64_t key, uint64_t bits, int width);
+
   uint64_t generation_; // tells thread-local id reservations of different stores apart
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
   std::unique_ptr<std::atomic<Meta*>[]> meta_chunks_; // published before the node chunk
@@ -134,8 +137,16 @@ private:
   std::unordered_map<uint64_t, uint32_t> input_blocks_; // (array, index / kBlock) -> first id
   std::unique_ptr<Shard[]> shards_;
 
-  mutable std::mutex constants_mutex_;
-  std::vector<std::unique_ptr<Rational>> rationals_; // stable addresses
+  mutable std::mutex constants_mutex_; // guards the writers of the constant tables below
+  // The values of Const nodes, by Node::a: chunks of pointers that never move, so that
+  // rational() reads without the lock (the engine asks for a constant's value at every float
+  // immediate, from every worker thread). A writer publishes the pointer before the Const node
+  // that carries the index exists.
+  static constexpr unsigned kRationalChunkBits = 14;
+  static constexpr size_t kMaxRationalChunks = 4096; // 2^26 distinct constants
+  std::unique_ptr<std::atomic<std::unique_ptr<Rational>*>[]> rational_chunks_;
+  uint32_t rational_count_ = 0; // under constants_mutex_
+  std::vector<std::unique_ptr<std::unique_ptr<Rational>[]>> rational_chunk_owner_;
   std::unordered_multimap<uint64_t, uint32_t> rational_index_;
   std::unordered_map<uint64_t, ExprId> float_bits_cache_;
 
