@@ -162,6 +162,7 @@ bool TemplateMatcher::use_leaf(ExprId leaf) {
 
 bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
   ++epoch_;
+  fresh_leaves_.clear();
   auto assign = [&](uint32_t entry, ExprId image) {
     if (stamp_[entry] == epoch_)
       return image_[entry] == image;
@@ -178,6 +179,8 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
       return false; // unreachable in the element: structure differs
     const Entry& e = entries_[i];
     if (e.renamable) {
+      if (has_previous_ && image_[i] == previous_[i])
+        continue; // the leaf of the last match: its kind was checked then (distinctness below)
       if (e.node.op == Op::Input) {
         // Input symbols tell their array by id: no node read (the hot loop of reuse).
         if (store_.input_array_of(image_[i]) != static_cast<int>(e.node.a))
@@ -187,6 +190,7 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
       }
       if (!use_leaf(image_[i]))
         return false; // the renaming must be one-to-one
+      fresh_leaves_.push_back(i);
       continue;
     }
     if (has_previous_ && image_[i] == previous_[i]) {
@@ -223,8 +227,23 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
         return false;
     }
   }
+  // One-to-one: the leaves kept from the last match are distinct (they were then), the fresh
+  // ones are distinct among themselves (use_leaf); a fresh leaf must not be the image a kept
+  // leaf still has.
+  for (uint32_t j : fresh_leaves_) {
+    const auto owner = leaf_owner_.find(image_[j]);
+    if (owner != leaf_owner_.end() && owner->second != j && image_[owner->second] == image_[j])
+      return false;
+  }
   // Every entry has its image now (each was stamped, or the loop returned): the next match
-  // compares against these.
+  // compares against these, and leaf_owner_ follows the fresh leaves.
+  for (uint32_t j : fresh_leaves_) {
+    const auto owner = has_previous_ ? leaf_owner_.find(previous_[j]) : leaf_owner_.end();
+    if (owner != leaf_owner_.end() && owner->second == j)
+      leaf_owner_.erase(owner);
+  }
+  for (uint32_t j : fresh_leaves_)
+    leaf_owner_[image_[j]] = j;
   std::swap(previous_, image_);
   has_previous_ = true;
   return true;

@@ -49,6 +49,10 @@ private:
   // Per entry, its image in the last successful match (valid when has_previous_).
   std::vector<symbolic::ExprId> previous_;
   bool has_previous_ = false;
+  // The leaf entries whose image differs from the last match's (all of them in a first match),
+  // and, per element leaf of the last successful match, the entry it was the image of.
+  std::vector<uint32_t> fresh_leaves_;
+  std::unordered_map<symbolic::ExprId, uint32_t> leaf_owner_;
   std::vector<uint32_t> stamp_;
   uint32_t epoch_ = 0;
   // Element leaves already used by the renaming (open addressing, cleared by epoch).
