@@ -251,10 +251,6 @@ uint64_t low_bits(const mpz_class& z, uint32_t w) {
 Rational rational_of_u64(uint64_t v) {
   return Rational(std::to_string(v));
 }
-
-Rational rational_of_s64(int64_t v) {
-  return Rational(std::to_string(v));
-}
 } // namespace
 
 std::optional<uint64_t> Builder::int_value(ExprId id, uint8_t wc) const {
