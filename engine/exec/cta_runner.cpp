@@ -378,19 +378,6 @@ uint64_t CtaRunner::special(Special s, uint32_t t) {
   }
 }
 
-Value CtaRunner::read(const Operand& o, uint32_t t) {
-  switch (o.kind) {
-  case OpKind::Reg:
-    return reg_value(o.reg, t);
-  case OpKind::Imm:
-    return Value{o.imm, 0};
-  case OpKind::Special:
-    return read_special(o, t);
-  default:
-    return Value{0, 0};
-  }
-}
-
 Value CtaRunner::read_special(const Operand& o, uint32_t t) {
   const auto s = static_cast<Special>(o.special);
   if (is_clock(s)) {

@@ -64,7 +64,20 @@ private:
   }
 
   // ---- operand access
-  Value read(const Operand& o, uint32_t t);
+  // Inline: every operand of every instruction comes through here, and an out-of-line call
+  // returning the 16-byte Value cost a store-forwarding stall when the caller re-read it.
+  Value read(const Operand& o, uint32_t t) {
+    switch (o.kind) {
+    case OpKind::Reg:
+      return reg_value(o.reg, t);
+    case OpKind::Imm:
+      return Value{o.imm, 0};
+    case OpKind::Special:
+      return read_special(o, t);
+    default:
+      return Value{0, 0};
+    }
+  }
   // read() of a special register: out of line, so that register and immediate reads (the hot
   // cases) need no stack frame.
   [[gnu::noinline]] Value read_special(const Operand& o, uint32_t t);
