@@ -7,13 +7,13 @@
 
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/result_line.hpp"
 #include "engine/driver/safety_check.hpp"
+#include "engine/exit_status.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::cli {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
+#include "engine/exit_status.hpp"
 
 namespace volta::cli {
 

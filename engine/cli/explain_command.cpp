@@ -13,11 +13,11 @@
 
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
 #include "engine/driver/printable_text.hpp"
 #include "engine/driver/result_line.hpp"
+#include "engine/exit_status.hpp"
 #include "engine/prove/explanation_text.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/z3_fallback.hpp"

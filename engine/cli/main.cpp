@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/driver/tool_version.hpp"
+#include "engine/exit_status.hpp"
 #include "engine/launch/manifest.hpp"
 
 namespace {
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("-V,--version", std::string("volta-eg ") + volta::driver::kToolVersion);
   app.footer(kFooter);
 
-  int exit_code = volta::cli::kSuccess;
+  int exit_code = volta::kSuccess;
   volta::cli::register_parse_command(app, exit_code);
   volta::cli::register_check_command(app, exit_code);
   volta::cli::register_prove_command(app, exit_code);
@@ -66,15 +66,15 @@ int main(int argc, char** argv) {
   volta::cli::register_completion_command(app, exit_code);
 
   if (refuse_unknown_command(app, argc, argv))
-    return volta::cli::kBadInput;
+    return volta::kBadInput;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int status = app.exit(e);
-    return status == 0 ? volta::cli::kSuccess : volta::cli::kBadInput;
+    return status == 0 ? volta::kSuccess : volta::kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "volta-eg: internal error: " << e.what() << "\n";
-    return volta::cli::kInternalError;
+    return volta::kInternalError;
   }
   return exit_code;
 }

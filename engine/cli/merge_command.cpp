@@ -8,11 +8,11 @@
 
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/cli/report_outputs.hpp"
 #include "engine/driver/report_json.hpp"
 #include "engine/driver/report_merge.hpp"
 #include "engine/driver/summary_table.hpp"
+#include "engine/exit_status.hpp"
 
 namespace volta::cli {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
+#include "engine/exit_status.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/summary.hpp"
 

@@ -10,7 +10,6 @@
 
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
@@ -21,6 +20,7 @@
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/emulate/counterexample_run.hpp"
+#include "engine/exit_status.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/session/entry_runner.hpp"
 #include "engine/smt/solver_worker.hpp"

@@ -9,8 +9,8 @@
 #include <memory>
 
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/cli/rule_options.hpp"
+#include "engine/exit_status.hpp"
 #include "engine/prove/rule_check.hpp"
 #include "engine/prove/shared_egraph.hpp"
 

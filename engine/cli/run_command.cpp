@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/cli/commands.hpp"
-#include "engine/cli/exit_codes.hpp"
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/npy.hpp"
 #include "engine/exec/run_kernel.hpp"
+#include "engine/exit_status.hpp"
 #include "engine/launch/manifest.hpp"
 
 namespace volta::cli {

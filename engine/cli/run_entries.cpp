@@ -9,9 +9,9 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "engine/cli/exit_codes.hpp"
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/summary_table.hpp"
+#include "engine/exit_status.hpp"
 
 namespace volta::cli {
 

@@ -10,11 +10,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "engine/cli/exit_codes.hpp"
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/printable_text.hpp"
 #include "engine/driver/progress_display.hpp"
 #include "engine/driver/watchdog.hpp"
+#include "engine/exit_status.hpp"
 
 namespace volta::driver {
 
@@ -264,9 +264,7 @@ int exit_status(const std::vector<EntryResult>& results) {
     bad |= r.bad_input;
     mismatch |= !r.matches();
   }
-  if (bad)
-    return cli::kBadInput;
-  return mismatch ? cli::kMismatch : cli::kSuccess;
+  return volta::exit_status(bad, mismatch);
 }
 
 std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::string& error) {

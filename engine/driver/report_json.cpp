@@ -1,8 +1,8 @@
 #include "engine/driver/report_json.hpp"
 
-#include "engine/cli/exit_codes.hpp"
 #include "engine/driver/content_hash.hpp"
 #include "engine/driver/tool_version.hpp"
+#include "engine/exit_status.hpp"
 
 namespace volta::driver {
 
@@ -188,9 +188,7 @@ int exit_status(const json& results) {
     bad |= r.value("bad_input", false);
     mismatch |= !r.value("match", false);
   }
-  if (bad)
-    return cli::kBadInput;
-  return mismatch ? cli::kMismatch : cli::kSuccess;
+  return volta::exit_status(bad, mismatch);
 }
 
 json report_json(const std::vector<EntryResult>& results, const ReportInfo& info) {
