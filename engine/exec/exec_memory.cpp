@@ -215,7 +215,8 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     }
     GlobalMemory::Page& page = global_page(address);
     cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
-    if (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) {
+    if ((r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) &&
+        page.lazy_inputs.load(std::memory_order_acquire) != 0) {
       // Symbols of input elements are created on first access, under the page lock.
       while (page.lock.test_and_set(std::memory_order_acquire)) {
       }

@@ -87,6 +87,7 @@ GlobalMemory::Page& GlobalMemory::page(uint64_t address) {
 
 void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t size) {
   const uint64_t page_base = address & ~(kPageSize - 1);
+  uint32_t created = 0;
   for (uint32_t i = 0; i < size; ++i) {
     ByteCell& c = page.cells[address + i - page_base];
     if (c.stored_as != kLazyInput)
@@ -102,9 +103,12 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
       if (at < page_base || at >= page_base + kPageSize)
         continue;
       ByteCell& cell = page.cells[at - page_base];
+      created += cell.stored_as == kLazyInput;
       cell = ByteCell{leaf, 0, static_cast<uint8_t>((__builtin_ctz(r->elem_width) << 4) | b), 0, 0};
     }
   }
+  if (created != 0)
+    page.lazy_inputs.fetch_sub(created, std::memory_order_release);
 }
 
 void GlobalMemory::initialize(uint64_t page_base, Page& page) {
@@ -127,6 +131,7 @@ void GlobalMemory::initialize(uint64_t page_base, Page& page) {
       case launch::ArrayKind::In:
       case launch::ArrayKind::InOut:
         c = ByteCell{0, 0, 0, 0, kLazyInput};
+        page.lazy_inputs.fetch_add(1, std::memory_order_relaxed);
         break;
       case launch::ArrayKind::Index:
         c = ByteCell{0, static_cast<uint8_t>(element >> (8 * within)), 0};

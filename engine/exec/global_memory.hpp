@@ -40,6 +40,10 @@ public:
 
   struct Page {
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
+    // Input bytes whose symbol is still to be created (kLazyInput). Once it is 0 a load needs
+    // no lock to materialize anything: read with acquire, decremented with release after the
+    // cells are written (under the lock).
+    std::atomic<uint32_t> lazy_inputs{0};
     ByteCell cells[kPageSize];
     std::unique_ptr<ShadowPage> shadow; // created on first checked access
   };
