@@ -843,6 +843,26 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   };
   std::vector<Template> templates;
   constexpr size_t kMaxTemplatesTried = 16;
+  // Windows of elements are first matched against the templates known at the window's start on
+  // all cores (ParallelTemplateMatch); an element matched there reuses that template's outcome,
+  // any other goes the sequential way below. Only a speed-up: a template holds an EQUIVALENT
+  // outcome, whichever of them an element matches.
+  constexpr size_t kWindow = 512;
+  ParallelTemplateMatch parallel_match;
+  struct Known {
+    const ElementOutcome* outcome;
+    ElemType type;
+    const TemplateMatcher* matcher;
+  };
+  std::vector<Known> window_templates;
+  std::vector<ElementOutcome> window_outcomes;
+  std::vector<int> window_match;
+  size_t window_start = 0;
+  const auto reusable = [&](const ElementJob& job) {
+    return options.reuse_templates && !(job.ref == job.opt && job.ref_type == job.opt_type) &&
+           store.op(job.ref) != symbolic::Op::RawBits &&
+           store.op(job.opt) != symbolic::Op::RawBits && job.ref_type == job.opt_type;
+  };
   std::optional<std::string> unknown_reason;
   std::string unknown_element;
   bool stopped = false;
@@ -869,10 +889,40 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       break;
     }
     const ElementJob& job = jobs[k];
+    if (options.reuse_templates && !templates.empty() && k >= window_start + window_match.size() &&
+        jobs.size() - k >= 64) {
+      window_start = k;
+      window_outcomes.clear();
+      window_templates.clear();
+      for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t)
+        window_outcomes.push_back(templates[t].outcome);
+      for (size_t t = 0; t < window_outcomes.size(); ++t) {
+        window_templates.push_back(
+            Known{&window_outcomes[t], templates[t].type, templates[t].matcher.get()});
+      }
+      std::vector<const TemplateMatcher*> matchers;
+      for (const Known& known : window_templates)
+        matchers.push_back(known.matcher);
+      std::vector<std::pair<ExprId, ExprId>> roots;
+      const size_t end = std::min(jobs.size(), k + kWindow);
+      for (size_t e = k; e < end; ++e)
+        roots.emplace_back(jobs[e].ref, jobs[e].opt);
+      window_match = parallel_match.match(
+          matchers, roots,
+          [&](size_t e, size_t t) {
+            const ElementJob& j = jobs[k + e];
+            return reusable(j) && window_templates[t].type == j.ref_type;
+          },
+          options.cancel);
+    }
     const auto element_start = Clock::now();
     ElementOutcome outcome;
     bool reused = false;
-    if (job.ref == job.opt && job.ref_type == job.opt_type) {
+    if (k >= window_start && k < window_start + window_match.size() &&
+        window_match[k - window_start] >= 0) {
+      outcome = *window_templates[static_cast<size_t>(window_match[k - window_start])].outcome;
+      reused = true;
+    } else if (job.ref == job.opt && job.ref_type == job.opt_type) {
       outcome.kind = ElementOutcome::Kind::Equivalent;
       outcome.how = "same node";
     } else {

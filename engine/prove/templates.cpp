@@ -1,6 +1,8 @@
 #include "engine/prove/templates.hpp"
 
 #include <cstdio>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 #include <unordered_set>
 
 namespace volta::prove {
@@ -137,37 +139,55 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
   }
   ref_root_ = index.at(ref);
   opt_root_ = index.at(opt);
-  image_.assign(entries_.size(), 0);
-  previous_.assign(entries_.size(), 0);
-  stamp_.assign(entries_.size(), 0);
   for (const auto& e : entries_)
     leaf_count_ += e.renamable;
+  static std::atomic<uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
+  prepare(own_);
+}
+
+void TemplateMatcher::prepare(Scratch& scratch) const {
+  if (scratch.template_serial_ == serial_)
+    return;
+  scratch = Scratch{};
+  scratch.template_serial_ = serial_;
+  scratch.image_.assign(entries_.size(), 0);
+  scratch.previous_.assign(entries_.size(), 0);
+  scratch.stamp_.assign(entries_.size(), 0);
   size_t slots = 16;
   while (slots < 2 * leaf_count_ + 2)
     slots *= 2;
-  used_.assign(slots, {0, 0});
+  scratch.used_.assign(slots, {0, 0});
 }
 
-bool TemplateMatcher::use_leaf(ExprId leaf) {
-  const size_t mask = used_.size() - 1;
+bool TemplateMatcher::use_leaf(Scratch& scratch, ExprId leaf) {
+  auto& used = scratch.used_;
+  const size_t mask = used.size() - 1;
   size_t i = (uint64_t{leaf} * 0x9E3779B97F4A7C15ull >> 20) & mask;
-  while (used_[i].first == epoch_) {
-    if (used_[i].second == leaf)
+  while (used[i].first == scratch.epoch_) {
+    if (used[i].second == leaf)
       return false; // two representative leaves map to it
     i = (i + 1) & mask;
   }
-  used_[i] = {epoch_, leaf};
+  used[i] = {scratch.epoch_, leaf};
   return true;
 }
 
-bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
-  ++epoch_;
-  fresh_leaves_.clear();
-  auto assign = [&](uint32_t entry, ExprId image) {
-    if (stamp_[entry] == epoch_)
-      return image_[entry] == image;
-    stamp_[entry] = epoch_;
-    image_[entry] = image;
+bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
+  prepare(scratch);
+  auto& image = scratch.image_;
+  auto& previous = scratch.previous_;
+  auto& stamp = scratch.stamp_;
+  auto& fresh_leaves = scratch.fresh_leaves_;
+  auto& leaf_owner = scratch.leaf_owner_;
+  bool& has_previous = scratch.has_previous_;
+  const uint32_t epoch = ++scratch.epoch_;
+  fresh_leaves.clear();
+  auto assign = [&](uint32_t entry, ExprId id) {
+    if (stamp[entry] == epoch)
+      return image[entry] == id;
+    stamp[entry] = epoch;
+    image[entry] = id;
     return true;
   };
   if (!assign(ref_root_, ref) || !assign(opt_root_, opt))
@@ -175,37 +195,37 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
   // Entries are in DFS pre-order from the roots, so every entry's image is assigned (by a
   // parent or as a root) before the entry is visited.
   for (uint32_t i = 0; i < entries_.size(); ++i) {
-    if (stamp_[i] != epoch_)
+    if (stamp[i] != epoch)
       return false; // unreachable in the element: structure differs
     const Entry& e = entries_[i];
     if (e.renamable) {
-      if (has_previous_ && image_[i] == previous_[i])
+      if (has_previous && image[i] == previous[i])
         continue; // the leaf of the last match: its kind was checked then (distinctness below)
       if (e.node.op == Op::Input) {
         // Input symbols tell their array by id: no node read (the hot loop of reuse).
-        if (store_.input_array_of(image_[i]) != static_cast<int>(e.node.a))
+        if (store_.input_array_of(image[i]) != static_cast<int>(e.node.a))
           return false;
-      } else if (store_.node(image_[i]).op != e.node.op) {
+      } else if (store_.node(image[i]).op != e.node.op) {
         return false;
       }
-      if (!use_leaf(image_[i]))
+      if (!use_leaf(scratch, image[i]))
         return false; // the renaming must be one-to-one
-      fresh_leaves_.push_back(i);
+      fresh_leaves.push_back(i);
       continue;
     }
-    if (has_previous_ && image_[i] == previous_[i]) {
+    if (has_previous && image[i] == previous[i]) {
       // The same element node as in the last match, which passed: its operator, fields and
       // children were checked then, and nodes never change. Its children's images are theirs
       // from that match, taken from memory read in order instead of the node's random read.
       // (The elements of one GPU thread share most of their DAG: attention's sixteen outputs
       // of a query row share the row's exponentials and their sum.)
       for (int k = 0; k < 3; ++k) {
-        if (e.kids[k] != UINT32_MAX && !assign(e.kids[k], previous_[e.kids[k]]))
+        if (e.kids[k] != UINT32_MAX && !assign(e.kids[k], previous[e.kids[k]]))
           return false;
       }
       continue;
     }
-    const Node& m = store_.node(image_[i]);
+    const Node& m = store_.node(image[i]);
     if (m.op != e.node.op || m.aux != e.node.aux)
       return false;
     const int count = symbolic::child_count(m.op);
@@ -230,23 +250,61 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt) {
   // One-to-one: the leaves kept from the last match are distinct (they were then), the fresh
   // ones are distinct among themselves (use_leaf); a fresh leaf must not be the image a kept
   // leaf still has.
-  for (uint32_t j : fresh_leaves_) {
-    const auto owner = leaf_owner_.find(image_[j]);
-    if (owner != leaf_owner_.end() && owner->second != j && image_[owner->second] == image_[j])
+  for (uint32_t j : fresh_leaves) {
+    const auto owner = leaf_owner.find(image[j]);
+    if (owner != leaf_owner.end() && owner->second != j && image[owner->second] == image[j])
       return false;
   }
   // Every entry has its image now (each was stamped, or the loop returned): the next match
-  // compares against these, and leaf_owner_ follows the fresh leaves.
-  for (uint32_t j : fresh_leaves_) {
-    const auto owner = has_previous_ ? leaf_owner_.find(previous_[j]) : leaf_owner_.end();
-    if (owner != leaf_owner_.end() && owner->second == j)
-      leaf_owner_.erase(owner);
+  // compares against these, and leaf_owner follows the fresh leaves.
+  for (uint32_t j : fresh_leaves) {
+    const auto owner = has_previous ? leaf_owner.find(previous[j]) : leaf_owner.end();
+    if (owner != leaf_owner.end() && owner->second == j)
+      leaf_owner.erase(owner);
   }
-  for (uint32_t j : fresh_leaves_)
-    leaf_owner_[image_[j]] = j;
-  std::swap(previous_, image_);
-  has_previous_ = true;
+  for (uint32_t j : fresh_leaves)
+    leaf_owner[image[j]] = j;
+  std::swap(previous, image);
+  has_previous = true;
   return true;
+}
+
+struct ParallelTemplateMatch::PerThread {
+  tbb::enumerable_thread_specific<
+      std::unordered_map<const TemplateMatcher*, TemplateMatcher::Scratch>>
+      scratches;
+};
+
+ParallelTemplateMatch::ParallelTemplateMatch() : per_thread_(std::make_unique<PerThread>()) {}
+ParallelTemplateMatch::~ParallelTemplateMatch() = default;
+
+std::vector<int> ParallelTemplateMatch::match(const std::vector<const TemplateMatcher*>& templates,
+                                              std::span<const std::pair<ExprId, ExprId>> elements,
+                                              const std::function<bool(size_t, size_t)>& eligible,
+                                              const std::atomic<bool>* cancel) {
+  std::vector<int> found(elements.size(), -1);
+  // One contiguous chunk per worker (static partitioning): consecutive elements of one GPU
+  // thread share most of their DAG, which a scratch then remembers.
+  tbb::parallel_for(
+      tbb::blocked_range<size_t>(0, elements.size()),
+      [&](const tbb::blocked_range<size_t>& range) {
+        auto& scratches = per_thread_->scratches.local();
+        for (size_t e = range.begin(); e != range.end(); ++e) {
+          if (cancel != nullptr && cancel->load(std::memory_order_relaxed))
+            return;
+          for (size_t t = 0; t < templates.size(); ++t) {
+            if (!eligible(e, t))
+              continue;
+            if (templates[t]->matches(elements[e].first, elements[e].second,
+                                      scratches[templates[t]])) {
+              found[e] = static_cast<int>(t);
+              break;
+            }
+          }
+        }
+      },
+      tbb::static_partitioner());
+  return found;
 }
 
 } // namespace volta::prove

@@ -7,7 +7,11 @@
 // the same structure, the same sharing, and a one-to-one renaming of the input leaves.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,11 +33,38 @@ std::string template_key(const symbolic::ExprStore& store, symbolic::ExprId ref,
                          launch::ElemType opt_type = launch::ElemType::F32);
 
 // A representative pair (ref root, opt root) compiled for matching other elements against it.
+// The compiled template is immutable; the state of a match lives in a Scratch, so that several
+// threads can match elements against one template at once, each with its own scratch.
 class TemplateMatcher {
 public:
+  // What one matcher thread keeps between matches against one template: the images of the
+  // current match and of the last successful one (elements matched one after the other often
+  // share most of their DAG, which is then not read again).
+  class Scratch {
+    friend class TemplateMatcher;
+    // The template it was prepared for (TemplateMatcher::serial_, never reused): a scratch
+    // holds images of that template's entries only.
+    uint64_t template_serial_ = 0;
+    std::vector<symbolic::ExprId> image_; // per entry, during a match
+    // Per entry, its image in the last successful match (valid when has_previous_).
+    std::vector<symbolic::ExprId> previous_;
+    bool has_previous_ = false;
+    // The leaf entries whose image differs from the last match's (all of them in a first
+    // match), and, per element leaf of the last successful match, the entry it was the image
+    // of.
+    std::vector<uint32_t> fresh_leaves_;
+    std::unordered_map<symbolic::ExprId, uint32_t> leaf_owner_;
+    std::vector<uint32_t> stamp_;
+    uint32_t epoch_ = 0;
+    // Element leaves already used by the renaming (open addressing, cleared by epoch).
+    std::vector<std::pair<uint32_t, symbolic::ExprId>> used_;
+  };
+
   TemplateMatcher(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
   // True when (ref, opt) is the representative under a one-to-one renaming of input leaves.
-  bool matches(symbolic::ExprId ref, symbolic::ExprId opt);
+  bool matches(symbolic::ExprId ref, symbolic::ExprId opt, Scratch& scratch) const;
+  // The same with the matcher's own scratch (one thread).
+  bool matches(symbolic::ExprId ref, symbolic::ExprId opt) { return matches(ref, opt, own_); }
   size_t size() const { return entries_.size(); }
 
 private:
@@ -45,20 +76,32 @@ private:
   const symbolic::ExprStore& store_;
   std::vector<Entry> entries_; // parents before children
   uint32_t ref_root_ = 0, opt_root_ = 0;
-  std::vector<symbolic::ExprId> image_; // per entry, during a match
-  // Per entry, its image in the last successful match (valid when has_previous_).
-  std::vector<symbolic::ExprId> previous_;
-  bool has_previous_ = false;
-  // The leaf entries whose image differs from the last match's (all of them in a first match),
-  // and, per element leaf of the last successful match, the entry it was the image of.
-  std::vector<uint32_t> fresh_leaves_;
-  std::unordered_map<symbolic::ExprId, uint32_t> leaf_owner_;
-  std::vector<uint32_t> stamp_;
-  uint32_t epoch_ = 0;
-  // Element leaves already used by the renaming (open addressing, cleared by epoch).
-  std::vector<std::pair<uint32_t, symbolic::ExprId>> used_;
   size_t leaf_count_ = 0;
-  bool use_leaf(symbolic::ExprId leaf);
+  uint64_t serial_ = 0;
+  Scratch own_;
+  void prepare(Scratch& scratch) const; // sizes a scratch for this template on first use
+  static bool use_leaf(Scratch& scratch, symbolic::ExprId leaf);
+};
+
+// Matches windows of elements against a fixed list of templates on all cores, each thread with
+// its own scratches (kept from window to window, so that consecutive elements still share the
+// last match's images), in contiguous chunks. What the prover's element loop consults before
+// it tries templates itself, one element at a time.
+class ParallelTemplateMatch {
+public:
+  ParallelTemplateMatch();
+  ~ParallelTemplateMatch();
+  // For each element (ref, opt), the index in `templates` of the first one it matches among
+  // those `eligible(element, template)` allows, or -1 (also for every element left when
+  // `cancel` is set).
+  std::vector<int> match(const std::vector<const TemplateMatcher*>& templates,
+                         std::span<const std::pair<symbolic::ExprId, symbolic::ExprId>> elements,
+                         const std::function<bool(size_t, size_t)>& eligible,
+                         const std::atomic<bool>* cancel);
+
+private:
+  struct PerThread;
+  std::unique_ptr<PerThread> per_thread_;
 };
 
 } // namespace volta::prove

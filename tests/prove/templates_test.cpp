@@ -80,5 +80,47 @@ TEST_F(Templates, ElementsOfOneRowMatchAndRenamingStaysOneToOne) {
   }
 }
 
+TEST_F(Templates, ParallelWindowsAgreeWithOneMatchAtATime) {
+  // Rows of elements, every fifth element broken (a repeated leaf), matched against two
+  // templates on all cores and one at a time: the same answers, window after window.
+  const ExprId s0 = row_sum(0, 1, 2, 3);
+  const auto [r0, o0] = element(v(0), s0);
+  TemplateMatcher first(store, r0, o0);
+  const ExprId r1 = b.mul(v(1), v(2));
+  TemplateMatcher second(store, r1, b.mul(v(2), v(1)));
+  std::vector<std::pair<ExprId, ExprId>> elements;
+  for (uint32_t row = 0; row < 40; ++row) {
+    const uint32_t base = 8 + 4 * row;
+    const ExprId s = row_sum(base, base + 1, base + 2, row % 5 == 4 ? base + 2 : base + 3);
+    for (uint32_t d = 0; d < 8; ++d)
+      elements.push_back(element(v(100 + 8 * row + d), s));
+    elements.emplace_back(b.mul(v(900 + row), v(950 + row)), b.mul(v(950 + row), v(900 + row)));
+  }
+  ParallelTemplateMatch parallel;
+  const std::vector<const TemplateMatcher*> both = {&first, &second};
+  size_t unmatched = 0;
+  for (size_t start = 0; start < elements.size(); start += 100) {
+    const size_t end = std::min(elements.size(), start + 100);
+    const std::span window(elements.data() + start, end - start);
+    const auto found = parallel.match(
+        both, window, [](size_t, size_t) { return true; }, nullptr);
+    for (size_t e = 0; e < window.size(); ++e) {
+      int expected = -1;
+      if (first.matches(window[e].first, window[e].second))
+        expected = 0;
+      else if (second.matches(window[e].first, window[e].second))
+        expected = 1;
+      EXPECT_EQ(found[e], expected) << start + e;
+      unmatched += found[e] == -1;
+    }
+  }
+  EXPECT_EQ(unmatched, 8u * 8u); // the eight elements of each of the eight broken rows
+  // Eligibility is honoured: nothing may match the first template.
+  const auto none = parallel.match(
+      both, std::span(elements.data(), 9), [](size_t, size_t t) { return t == 1; }, nullptr);
+  EXPECT_EQ(none[0], -1);
+  EXPECT_EQ(none[8], 1);
+}
+
 } // namespace
 } // namespace volta::prove
