@@ -139,8 +139,11 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
   }
   ref_root_ = index.at(ref);
   opt_root_ = index.at(opt);
-  for (const auto& e : entries_)
-    leaf_count_ += e.renamable;
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].renamable)
+      leaf_entries_.push_back(i);
+  }
+  leaf_count_ = leaf_entries_.size();
   static std::atomic<uint64_t> next_serial{1};
   serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   prepare(own_);
@@ -182,7 +185,9 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
   auto& leaf_owner = scratch.leaf_owner_;
   bool& has_previous = scratch.has_previous_;
   const uint32_t epoch = ++scratch.epoch_;
+  auto& kept_leaves = scratch.kept_leaves_;
   fresh_leaves.clear();
+  kept_leaves.clear();
   auto assign = [&](uint32_t entry, ExprId id) {
     if (stamp[entry] == epoch)
       return image[entry] == id;
@@ -199,8 +204,10 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
       return false; // unreachable in the element: structure differs
     const Entry& e = entries_[i];
     if (e.renamable) {
-      if (has_previous && image[i] == previous[i])
-        continue; // the leaf of the last match: its kind was checked then (distinctness below)
+      if (has_previous && image[i] == previous[i]) {
+        kept_leaves.push_back(i); // its kind was checked then (distinctness below)
+        continue;
+      }
       if (e.node.op == Op::Input) {
         // Input symbols tell their array by id: no node read (the hot loop of reuse).
         if (store_.input_array_of(image[i]) != static_cast<int>(e.node.a))
@@ -248,22 +255,43 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
     }
   }
   // One-to-one: the leaves kept from the last match are distinct (they were then), the fresh
-  // ones are distinct among themselves (use_leaf); a fresh leaf must not be the image a kept
-  // leaf still has.
-  for (uint32_t j : fresh_leaves) {
-    const auto owner = leaf_owner.find(image[j]);
-    if (owner != leaf_owner.end() && owner->second != j && image[owner->second] == image[j])
-      return false;
+  // ones are distinct among themselves (use_leaf); no fresh leaf may be a kept leaf's image.
+  // Checked from the smaller side: with few kept leaves, they join the fresh ones in the
+  // epoch table; with few fresh ones (the common case of a shared DAG), each is looked up in
+  // the last match's leaf owners, a table kept up to date only while it is used.
+  const bool few_kept = kept_leaves.size() <= fresh_leaves.size();
+  if (few_kept) {
+    for (uint32_t j : kept_leaves) {
+      if (!use_leaf(scratch, image[j]))
+        return false;
+    }
+  } else {
+    if (!scratch.owners_valid_) {
+      leaf_owner.clear();
+      for (uint32_t j : leaf_entries_)
+        leaf_owner.emplace(previous[j], j);
+      scratch.owners_valid_ = true;
+    }
+    for (uint32_t j : fresh_leaves) {
+      const auto owner = leaf_owner.find(image[j]);
+      if (owner != leaf_owner.end() && owner->second != j && image[owner->second] == image[j])
+        return false;
+    }
   }
   // Every entry has its image now (each was stamped, or the loop returned): the next match
-  // compares against these, and leaf_owner follows the fresh leaves.
-  for (uint32_t j : fresh_leaves) {
-    const auto owner = has_previous ? leaf_owner.find(previous[j]) : leaf_owner.end();
-    if (owner != leaf_owner.end() && owner->second == j)
-      leaf_owner.erase(owner);
+  // compares against these, and leaf_owner follows the fresh leaves (or is dropped, to be
+  // rebuilt when next needed, when most leaves changed).
+  if (few_kept) {
+    scratch.owners_valid_ = false;
+  } else {
+    for (uint32_t j : fresh_leaves) {
+      const auto owner = leaf_owner.find(previous[j]);
+      if (owner != leaf_owner.end() && owner->second == j)
+        leaf_owner.erase(owner);
+    }
+    for (uint32_t j : fresh_leaves)
+      leaf_owner[image[j]] = j;
   }
-  for (uint32_t j : fresh_leaves)
-    leaf_owner[image[j]] = j;
   std::swap(previous, image);
   has_previous = true;
   return true;

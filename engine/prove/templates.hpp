@@ -50,10 +50,12 @@ public:
     std::vector<symbolic::ExprId> previous_;
     bool has_previous_ = false;
     // The leaf entries whose image differs from the last match's (all of them in a first
-    // match), and, per element leaf of the last successful match, the entry it was the image
-    // of.
+    // match) and those whose image is the same, and, per element leaf of the last successful
+    // match, the entry it was the image of (maintained only while matches keep most leaves).
     std::vector<uint32_t> fresh_leaves_;
+    std::vector<uint32_t> kept_leaves_; // the others
     std::unordered_map<symbolic::ExprId, uint32_t> leaf_owner_;
+    bool owners_valid_ = false; // leaf_owner_ describes the last successful match
     std::vector<uint32_t> stamp_;
     uint32_t epoch_ = 0;
     // Element leaves already used by the renaming (open addressing, cleared by epoch).
@@ -76,6 +78,7 @@ private:
   const symbolic::ExprStore& store_;
   std::vector<Entry> entries_; // parents before children
   uint32_t ref_root_ = 0, opt_root_ = 0;
+  std::vector<uint32_t> leaf_entries_; // the renamable entries
   size_t leaf_count_ = 0;
   uint64_t serial_ = 0;
   Scratch own_;
