@@ -850,12 +850,11 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   constexpr size_t kWindow = 512;
   ParallelTemplateMatch parallel_match;
   struct Known {
-    const ElementOutcome* outcome;
+    ElementOutcome outcome;
     ElemType type;
     const TemplateMatcher* matcher;
   };
   std::vector<Known> window_templates;
-  std::vector<ElementOutcome> window_outcomes;
   std::vector<int> window_match;
   size_t window_start = 0;
   const auto reusable = [&](const ElementJob& job) {
@@ -892,17 +891,13 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     if (options.reuse_templates && !templates.empty() && k >= window_start + window_match.size() &&
         jobs.size() - k >= 64) {
       window_start = k;
-      window_outcomes.clear();
       window_templates.clear();
-      for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t)
-        window_outcomes.push_back(templates[t].outcome);
-      for (size_t t = 0; t < window_outcomes.size(); ++t) {
-        window_templates.push_back(
-            Known{&window_outcomes[t], templates[t].type, templates[t].matcher.get()});
-      }
       std::vector<const TemplateMatcher*> matchers;
-      for (const Known& known : window_templates)
-        matchers.push_back(known.matcher);
+      for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t) {
+        window_templates.push_back(
+            Known{templates[t].outcome, templates[t].type, templates[t].matcher.get()});
+        matchers.push_back(templates[t].matcher.get());
+      }
       std::vector<std::pair<ExprId, ExprId>> roots;
       const size_t end = std::min(jobs.size(), k + kWindow);
       for (size_t e = k; e < end; ++e)
@@ -920,7 +915,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     bool reused = false;
     if (k >= window_start && k < window_start + window_match.size() &&
         window_match[k - window_start] >= 0) {
-      outcome = *window_templates[static_cast<size_t>(window_match[k - window_start])].outcome;
+      outcome = window_templates[static_cast<size_t>(window_match[k - window_start])].outcome;
       reused = true;
     } else if (job.ref == job.opt && job.ref_type == job.opt_type) {
       outcome.kind = ElementOutcome::Kind::Equivalent;
