@@ -21,18 +21,25 @@ EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& 
                            egraph::EGraph& g)
     : store_(store), ml_(ml), g_(g) {}
 
+EgraphBridge::CountPage& EgraphBridge::count_page(ExprId id) {
+  const size_t index = id >> CountPage::kBits;
+  if (index >= count_pages_.size())
+    count_pages_.resize(index + 1);
+  if (!count_pages_[index])
+    count_pages_[index] = std::make_unique<CountPage>();
+  return *count_pages_[index];
+}
+
 void EgraphBridge::count_parents(const std::vector<ExprId>& roots) {
-  if (parents_.size() < store_.size() + 1) {
-    parents_.resize(store_.size() + 1, 0);
-    seen_.resize(store_.size() + 1, 0);
-  }
   const uint32_t visit = ++visit_;
+  constexpr uint32_t kMask = (1u << CountPage::kBits) - 1;
   std::vector<ExprId> stack;
   for (ExprId r : roots) {
-    if (parents_[r] < 255)
-      ++parents_[r]; // a root is a sharing point: an extra parent
-    if (seen_[r] != visit) {
-      seen_[r] = visit;
+    CountPage& page = count_page(r);
+    if (page.parents[r & kMask] < 255)
+      ++page.parents[r & kMask]; // a root is a sharing point: an extra parent
+    if (page.seen[r & kMask] != visit) {
+      page.seen[r & kMask] = visit;
       stack.push_back(r);
     }
   }
@@ -45,19 +52,22 @@ void EgraphBridge::count_parents(const std::vector<ExprId>& roots) {
       const ExprId k = kids[i];
       if (k == symbolic::kNoExpr)
         continue;
-      if (seen_[k] != visit) {
-        seen_[k] = visit; // one parent edge per visit of the parent
+      CountPage& page = count_page(k);
+      if (page.seen[k & kMask] != visit) {
+        page.seen[k & kMask] = visit; // one parent edge per visit of the parent
         if (memo_.count(k) == 0)
           stack.push_back(k);
       }
-      if (parents_[k] < 255)
-        ++parents_[k];
+      if (page.parents[k & kMask] < 255)
+        ++page.parents[k & kMask];
     }
   }
 }
 
 bool EgraphBridge::shared(ExprId node) const {
-  return node < parents_.size() && parents_[node] > 1;
+  const size_t index = node >> CountPage::kBits;
+  return index < count_pages_.size() && count_pages_[index] &&
+         count_pages_[index]->parents[node & ((1u << CountPage::kBits) - 1)] > 1;
 }
 
 bool EgraphBridge::expandable(ExprId id, ExprId root) const {

@@ -12,6 +12,7 @@
 //    operations) become `opaque` leaves, one per DAG node, with the reason kept for reports.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -60,8 +61,17 @@ private:
   symbolic::SignAnalysis signs_{store_};
   rules::MlLanguage& ml_;
   egraph::EGraph& g_;
-  std::vector<uint8_t> parents_; // saturating parent counts, by node id
-  std::vector<uint32_t> seen_;   // visit stamps of count_parents, by node id
+  // Per node id: a saturating parent count and the visit stamp of count_parents, in pages
+  // created on first touch. The ids span the whole store (tens of millions on a large grid)
+  // while the elements proved one by one reach a few thousand nodes: flat arrays of the store's
+  // size cost a zeroing of hundreds of megabytes per entry.
+  struct CountPage {
+    static constexpr unsigned kBits = 12;
+    uint8_t parents[1u << kBits] = {};
+    uint32_t seen[1u << kBits] = {};
+  };
+  std::vector<std::unique_ptr<CountPage>> count_pages_;
+  CountPage& count_page(symbolic::ExprId id);
   uint32_t visit_ = 0;
   std::unordered_map<symbolic::ExprId, egraph::Id> memo_;
   std::unordered_map<egraph::Payload, std::string> opaque_reasons_;
