@@ -909,6 +909,9 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
             return reusable(j) && window_templates[t].type == j.ref_type;
           },
           options.cancel);
+      // A cancelled window left elements unmatched that may match: it tells nothing.
+      if (options.cancel != nullptr && options.cancel->load())
+        window_match.clear();
     }
     const auto element_start = Clock::now();
     ElementOutcome outcome;
@@ -927,8 +930,16 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
                              store.op(job.opt) == symbolic::Op::RawBits ||
                              job.ref_type != job.opt_type;
       if (options.reuse_templates && !bits_root) {
+        // A template of this element's window already failed to match it (matching is a
+        // function of the template and the element): only newer ones are tried again.
+        const bool in_window = k >= window_start && k < window_start + window_match.size();
+        const auto tried = [&](const TemplateMatcher* m) {
+          return in_window && std::any_of(window_templates.begin(), window_templates.end(),
+                                          [&](const Known& known) { return known.matcher == m; });
+        };
         for (size_t t = 0; t < templates.size() && t < kMaxTemplatesTried; ++t) {
-          if (templates[t].type != job.ref_type || !templates[t].matcher->matches(job.ref, job.opt))
+          if (templates[t].type != job.ref_type || tried(templates[t].matcher.get()) ||
+              !templates[t].matcher->matches(job.ref, job.opt))
             continue;
           outcome = templates[t].outcome;
           reused = true;
