@@ -143,7 +143,6 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
     if (entries_[i].renamable)
       leaf_entries_.push_back(i);
   }
-  leaf_count_ = leaf_entries_.size();
   static std::atomic<uint64_t> next_serial{1};
   serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   prepare(own_);
@@ -158,7 +157,7 @@ void TemplateMatcher::prepare(Scratch& scratch) const {
   scratch.previous_.assign(entries_.size(), 0);
   scratch.stamp_.assign(entries_.size(), 0);
   size_t slots = 16;
-  while (slots < 2 * leaf_count_ + 2)
+  while (slots < 2 * leaf_entries_.size() + 2)
     slots *= 2;
   scratch.used_.assign(slots, {0, 0});
 }

@@ -79,7 +79,6 @@ private:
   std::vector<Entry> entries_; // parents before children
   uint32_t ref_root_ = 0, opt_root_ = 0;
   std::vector<uint32_t> leaf_entries_; // the renamable entries
-  size_t leaf_count_ = 0;
   uint64_t serial_ = 0;
   Scratch own_;
   void prepare(Scratch& scratch) const; // sizes a scratch for this template on first use
