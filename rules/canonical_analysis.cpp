@@ -16,9 +16,9 @@ FormData CanonicalFormAnalysis::make_data(const EGraph& g, egraph::NodeView node
   }
   try {
     return FormData{nodes_.form(node.op, node.payload, kids_)};
-  } catch (const canonical::BudgetExceeded& e) {
+  } catch (const canonical::BudgetExceeded&) {
     budget_exceeded_ = true;
-    return FormData{forms().undefined(e.what())};
+    return FormData{forms().over_budget()};
   }
 }
 

@@ -35,7 +35,7 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
   symbolic::ExprStore store;
   driver::EntryResult result;
   result.name = config.entry;
-  result.kind = "race_check";
+  result.kind = launch::EntryKind::RaceCheck;
   auto run = driver::execute_config(config, "kernel", cache, store, run_options, result);
   if (!run) {
     std::cerr << "volta-eg: error: " << result.detail << "\n";

@@ -117,7 +117,7 @@ int run_explain(const ExplainArgs& args) {
     const prove::ElementOutcome& o = x.outcome;
     switch (o.kind) {
     case prove::ElementOutcome::Kind::Equivalent:
-      out << fmt::format("  {} ({})\n", verdict_word(Verdict::Equivalent, true), o.how);
+      out << fmt::format("  {} ({})\n", verdict_word(Verdict::Equivalent, true), o.how());
       if (!o.rules_used.empty()) {
         std::string used;
         for (const auto& r : o.rules_used)

@@ -26,7 +26,7 @@ EntryResult empty_result(const launch::ManifestEntry& entry) {
   EntryResult r;
   r.name = entry.name;
   r.expected = entry.expected;
-  r.kind = entry.kind == launch::EntryKind::Equivalence ? "equivalence" : "race_check";
+  r.kind = entry.kind;
   return r;
 }
 
@@ -35,20 +35,6 @@ std::string gib(uint64_t bytes) {
 }
 
 } // namespace
-
-std::string decided_breakdown(const ElementCounts& e) {
-  std::string how;
-  for (const auto& [n, way] : {std::pair{e.direct, "by canonical forms"},
-                               {e.reused, "by template reuse"},
-                               {e.rules, "by the rule library"},
-                               {e.z3, "by Z3"},
-                               {e.cached, "from the proof cache"},
-                               {e.not_equivalent, "found to differ"}}) {
-    if (n > 0)
-      how += fmt::format("{}{} {}", how.empty() ? "" : ", ", n, way);
-  }
-  return how;
-}
 
 namespace {
 
@@ -79,7 +65,7 @@ std::string progress_of(const EntryResult& r) {
 void mark_not_run(EntryResult& r, bool started) {
   r.verdict = Verdict::Unknown;
   r.not_run = true;
-  r.guard = "interrupted";
+  r.guard = Guard::Interrupted;
   r.detail = started ? "not finished: the batch was interrupted while it ran"
                      : "not run: the batch was interrupted before it started";
   r.failure.reset();
@@ -103,7 +89,7 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
     fresh.seconds = r.seconds;
     r = std::move(fresh);
     r.verdict = Verdict::Unknown;
-    r.guard = "memory limit";
+    r.guard = Guard::MemoryLimit;
     r.detail = options.max_memory_bytes > 0
                    ? fmt::format("memory limit of {} reached (an allocation failed)",
                                  gib(options.max_memory_bytes))
@@ -119,7 +105,7 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
   }
   if (r.verdict == Verdict::Unknown && reason != Watchdog::Reason::None) {
     const bool time = reason == Watchdog::Reason::TimeLimit;
-    r.guard = time ? "time limit" : "memory limit";
+    r.guard = time ? Guard::TimeLimit : Guard::MemoryLimit;
     r.detail =
         time ? fmt::format("time limit of {}s reached{}", options.timeout_seconds, progress_of(r))
              : fmt::format("memory limit of {} reached{}", gib(options.max_memory_bytes),
@@ -130,19 +116,13 @@ void apply_guards(EntryResult& r, Watchdog::Reason reason, bool out_of_memory,
     }
     return;
   }
-  if (r.verdict != Verdict::Unknown)
+  if (r.verdict != Verdict::Unknown) {
+    r.guard = Guard::None; // a verdict reached stands: no guard stopped it
     return;
-  if (r.failure && r.failure->kind == "instruction budget") {
-    r.guard = "instruction budget";
-  } else if (r.detail.find("term budget") != std::string::npos) {
-    r.guard = "term budget";
-  } else if (r.detail.find("e-node budget") != std::string::npos) {
-    r.guard = "e-node budget"; // --rule-nodes stopped the saturation of an element left apart
-  } else if (r.detail.find("stopped: time limit of") != std::string::npos) {
-    r.guard = "saturation time limit"; // --rule-seconds, likewise
-  } else if (r.detail.rfind("time limit", 0) == 0) {
-    r.guard = "time limit"; // the prover's own check between elements
   }
+  // Otherwise the guard the engine named itself (the prover's budgets and its own time check).
+  if (r.failure && r.failure->kind == "instruction budget")
+    r.guard = Guard::InstructionBudget;
 }
 
 } // namespace

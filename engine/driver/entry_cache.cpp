@@ -45,7 +45,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
 }
 
 bool EntryCache::keepable(const EntryResult& r) {
-  return !r.bad_input && !r.not_run && r.guard.empty() && r.verdict != Verdict::Unknown &&
+  return !r.bad_input && !r.not_run && r.guard == Guard::None && r.verdict != Verdict::Unknown &&
          r.verdict != Verdict::Error && !r.races_cut_short;
 }
 

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/counterexample.hpp"
 #include "engine/exec/kernel_run.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/prove/domain_summary.hpp"
 #include "engine/verdict.hpp"
 
 namespace volta::driver {
@@ -25,6 +28,21 @@ struct ElementCounts {
 // "12 by canonical forms, 3 by Z3": how the decided elements were decided (empty: none).
 std::string decided_breakdown(const ElementCounts& counts);
 
+// The resource guard that stopped an entry (its verdict is then UNKNOWN).
+enum class Guard : uint8_t {
+  None,
+  TimeLimit,           // --timeout (or the prover's own check between elements)
+  MemoryLimit,         // --max-memory, or an allocation failed
+  InstructionBudget,   // --max-instructions
+  TermBudget,          // the canonical forms' term budget, or --max-terms kept it from Z3
+  ENodeBudget,         // --rule-nodes stopped the saturation of the element left undecided
+  SaturationTimeLimit, // --rule-seconds, likewise
+  Interrupted,         // SIGINT/SIGTERM: not run, or cancelled while running
+};
+// "time limit", "memory limit", ...: the reports' words ("" for None).
+std::string_view guard_name(Guard g);
+std::optional<Guard> guard_from(std::string_view name);
+
 // The shared e-graph of an equivalence entry, at the end of the entry.
 struct EgraphStats {
   uint64_t nodes = 0;
@@ -34,21 +52,10 @@ struct EgraphStats {
   uint64_t rule_applications = 0; // rewrites that changed the e-graph in those runs
 };
 
-// A concrete counterexample to an equivalence.
-struct Counterexample {
-  std::string element;                                     // "O[37]"
-  std::vector<std::pair<std::string, std::string>> inputs; // symbol -> exact value
-  std::string reference_value;
-  std::string optimized_value;
-  std::string reference_expr;
-  std::string optimized_expr;
-  bool confirmed = false; // checked by exact (or interval) evaluation
-  // What each kernel stores at this input on the bit-exact emulator (IEEE arithmetic), beside
-  // the values over the reals above; empty when not executed, with the reason in device_note.
-  std::string reference_device;
-  std::string optimized_device;
-  std::string device_note;
-};
+// A concrete counterexample (engine/counterexample.hpp) and how domain conditions were
+// discharged (engine/prove/domain_summary.hpp), as reports show them.
+using prove::DomainSummary;
+using volta::Counterexample;
 
 // The element type of a compared output array: declared in the manifest ("type"), and as
 // inferred from each kernel's stores ("f32", "s32", ..., "mixed"; empty: nothing written).
@@ -69,25 +76,10 @@ struct KernelSummary {
   bool cached = false;
 };
 
-// How the domain conditions of an equivalence entry were discharged (docs/semantics.md,
-// "Domains"): the reference's conditions are assumptions, the optimized kernel's obligations.
-// With --mutual, the converse direction's obligations are added to the same counts.
-struct DomainSummary {
-  size_t assumptions = 0; // conditions of the specification kernel
-  size_t obligations = 0; // conditions of the checked kernel
-  size_t by_sign = 0;     // discharged by the sign analysis
-  size_t by_guard = 0;    // by the select that guards the operation
-  size_t by_assumption = 0;
-  size_t by_z3 = 0;     // by the solver, under the assumptions
-  size_t failed = 0;    // refuted by a counterexample
-  size_t undecided = 0; // neither discharged nor refuted
-  bool mutual = false;  // both directions checked
-};
-
 struct EntryResult {
   size_t index = 0; // position of the entry in its manifest (reports are merged by it)
   std::string name;
-  std::string kind; // "equivalence" | "race_check"
+  launch::EntryKind kind = launch::EntryKind::Equivalence;
   std::optional<Verdict> expected;
   Verdict verdict = Verdict::Error;
   bool bad_input = false; // the verdict is ERROR because of bad input (exit status 2)
@@ -109,11 +101,10 @@ struct EntryResult {
   std::vector<OutputType> output_types; // equivalence entries, per compared array
   uint64_t cache_hits = 0;
   uint64_t z3_calls = 0;
-  // The resource guard that stopped the entry ("time limit", "memory limit", "instruction
-  // budget", "term budget"), empty when none did. The verdict is then UNKNOWN.
-  std::string guard;
+  // The resource guard that stopped the entry; the verdict is then UNKNOWN.
+  Guard guard = Guard::None;
   // The entry did not finish because the batch was interrupted (SIGINT/SIGTERM): never started,
-  // or cancelled while running. The verdict is then UNKNOWN and `guard` is "interrupted".
+  // or cancelled while running. The verdict is then UNKNOWN and `guard` is Interrupted.
   bool not_run = false;
   // The result was read from the entry cache (`--cache DIR`): an earlier run of the same kernels,
   // configurations, options and volta-eg build; `seconds` is the time to read it and

@@ -35,12 +35,12 @@ json to_json(const EntryResult& r) {
   json j;
   j["index"] = r.index;
   j["name"] = r.name;
-  j["kind"] = r.kind;
+  j["kind"] = launch::to_string(r.kind);
   j["verdict"] = std::string(to_string(r.verdict));
   j["expected"] = r.expected ? json(std::string(to_string(*r.expected))) : json(nullptr);
   j["match"] = r.matches();
   j["bad_input"] = r.bad_input;
-  j["guard"] = r.guard.empty() ? json(nullptr) : json(r.guard);
+  j["guard"] = r.guard == Guard::None ? json(nullptr) : json(guard_name(r.guard));
   j["not_run"] = r.not_run;
   j["seconds"] = r.seconds;
   j["cached"] = r.cached;
@@ -48,7 +48,7 @@ json to_json(const EntryResult& r) {
     j["original_seconds"] = r.original_seconds;
   j["phases"] = r.phases;
   j["detail"] = r.detail;
-  if (r.kind == "equivalence") {
+  if (r.kind == launch::EntryKind::Equivalence) {
     j["elements"] = {{"total", r.elements.total},
                      {"direct", r.elements.direct},
                      {"reused", r.elements.reused},

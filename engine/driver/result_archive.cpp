@@ -162,7 +162,7 @@ std::optional<Counterexample> read_counterexample(ByteReader& in) {
 } // namespace
 
 void write_entry_result(ByteWriter& out, const EntryResult& r) {
-  out.str(r.kind);
+  out.str(std::string(launch::to_string(r.kind)));
   out.u8(static_cast<uint8_t>(r.verdict));
   out.u8(r.bad_input ? 1 : 0);
   out.f64(r.seconds);
@@ -210,12 +210,15 @@ void write_entry_result(ByteWriter& out, const EntryResult& r) {
   }
   out.u64(r.cache_hits);
   out.u64(r.z3_calls);
-  out.str(r.guard);
+  out.str(std::string(guard_name(r.guard)));
 }
 
 EntryResult read_entry_result(ByteReader& in) {
   EntryResult r;
-  r.kind = in.str();
+  const auto kind = launch::entry_kind_from(in.str());
+  if (!kind)
+    throw symbolic::ByteStreamError("unknown entry kind");
+  r.kind = *kind;
   r.verdict = read_enum(in, Verdict::Error);
   r.bad_input = in.u8() != 0;
   r.seconds = in.f64();
@@ -268,7 +271,10 @@ EntryResult read_entry_result(ByteReader& in) {
   }
   r.cache_hits = in.u64();
   r.z3_calls = in.u64();
-  r.guard = in.str();
+  const auto guard = guard_from(in.str());
+  if (!guard)
+    throw symbolic::ByteStreamError("unknown guard");
+  r.guard = *guard;
   if (!in.done())
     throw symbolic::ByteStreamError("trailing bytes");
   return r;

@@ -45,9 +45,11 @@ void print_result_line(std::ostream& out, const EntryResult& r, const LineStyle&
   std::string line = fmt::format("{}{:<18}{} {:<{}}  {:>8.3f}s", on, to_string(r.verdict), off,
                                  printable(r.name), style.name_width, r.seconds);
   if (!ok) {
-    line += r.expected ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
-                       : fmt::format("  {}expected {}{}", on,
-                                     r.kind == "race_check" ? "RACE_FREE" : "EQUIVALENT", off);
+    line +=
+        r.expected
+            ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
+            : fmt::format("  {}expected {}{}", on,
+                          r.kind == launch::EntryKind::RaceCheck ? "RACE_FREE" : "EQUIVALENT", off);
   }
   out << line << "\n";
   const bool plain_pass =

@@ -160,7 +160,7 @@ EntryResult check_kernel_entry(const launch::ManifestEntry& entry, KernelCache& 
   const auto start = std::chrono::steady_clock::now();
   EntryResult result;
   result.name = entry.name;
-  result.kind = "race_check";
+  result.kind = launch::EntryKind::RaceCheck;
   result.expected = entry.expected;
   if (!entry.error.empty()) {
     result.verdict = Verdict::Error;

@@ -91,7 +91,7 @@ namespace {
 
 // What the kernel of `config` stores at `element` ("C[31]") at the counterexample, or why not.
 std::variant<std::string, std::string> run_side(const launch::KernelConfig& config,
-                                                const driver::Counterexample& c) {
+                                                const Counterexample& c) {
   const auto element = parse_input_name(c.element);
   if (!element)
     return std::variant<std::string, std::string>(std::in_place_index<1>, "no element to read");
@@ -123,7 +123,7 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
 
 } // namespace
 
-void execute_counterexample(const launch::ManifestEntry& entry, driver::Counterexample& c) {
+void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c) {
   const auto ref = run_side(entry.reference, c);
   const auto opt = run_side(entry.optimized, c);
   if (ref.index() == 1 || opt.index() == 1) {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/driver/entry_result.hpp"
+#include "engine/counterexample.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/launch/manifest.hpp"
 
@@ -23,6 +23,6 @@ counterexample_inputs(const launch::KernelConfig& config,
 
 // Fills c.reference_device / c.optimized_device, or c.device_note when the input cannot be
 // given to the emulator or a kernel cannot be run there.
-void execute_counterexample(const launch::ManifestEntry& entry, driver::Counterexample& c);
+void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c);
 
 } // namespace volta::emulate

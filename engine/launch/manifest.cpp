@@ -459,10 +459,8 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
     e.name = get_string(member(j, path, "name"), path + ".name");
     check_keys(j, path, kEntryKeys);
     const std::string kind = get_string(member(j, path, "kind"), path + ".kind");
-    if (kind == "equivalence") {
-      e.kind = EntryKind::Equivalence;
-    } else if (kind == "race_check") {
-      e.kind = EntryKind::RaceCheck;
+    if (const auto k = entry_kind_from(kind)) {
+      e.kind = *k;
     } else {
       fail(path + ".kind",
            fmt::format("expected \"equivalence\" or \"race_check\", got \"{}\"", kind));
@@ -541,6 +539,18 @@ ptx::SourceLocation location_of(std::string_view text, size_t offset) {
 }
 
 } // namespace
+
+std::string_view to_string(EntryKind k) {
+  return k == EntryKind::RaceCheck ? "race_check" : "equivalence";
+}
+
+std::optional<EntryKind> entry_kind_from(std::string_view word) {
+  if (word == "equivalence")
+    return EntryKind::Equivalence;
+  if (word == "race_check")
+    return EntryKind::RaceCheck;
+  return std::nullopt;
+}
 
 std::optional<ArrayKind> array_kind_from(std::string_view word) {
   if (word == "in")

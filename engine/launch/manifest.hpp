@@ -18,6 +18,9 @@
 namespace volta::launch {
 
 enum class EntryKind { Equivalence, RaceCheck };
+// "equivalence" / "race_check", the manifest's and the reports' words.
+std::string_view to_string(EntryKind k);
+std::optional<EntryKind> entry_kind_from(std::string_view word);
 
 struct ManifestEntry {
   size_t index = 0; // position in the manifest

@@ -457,7 +457,7 @@ private:
   }
 
   // A point where every assumption of the specification holds and `c` fails.
-  std::optional<driver::Counterexample> refute(const DomainCondition& c) {
+  std::optional<Counterexample> refute(const DomainCondition& c) {
     const GuardSet& guard = obligations_.guard(c.guard);
     if (guard.truncated)
       return std::nullopt;
@@ -513,9 +513,9 @@ private:
     return std::nullopt;
   }
 
-  driver::Counterexample counterexample(const DomainCondition& c, const Assignment& point,
+  Counterexample counterexample(const DomainCondition& c, const Assignment& point,
                                         const std::vector<ExprId>& leaves, Evaluator& ev) {
-    driver::Counterexample cex;
+    Counterexample cex;
     cex.confirmed = true;
     const bool element = c.root < checked_.elements.size();
     cex.element = element ? checked_.elements[c.root].first : "a branch condition";

@@ -33,8 +33,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "engine/driver/entry_result.hpp"
+#include "engine/counterexample.hpp"
 #include "engine/exec/kernel_run.hpp"
+#include "engine/prove/domain_summary.hpp"
 #include "engine/symbolic/expr_store.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
@@ -80,11 +81,11 @@ private:
 };
 
 struct DomainOutcome {
-  driver::DomainSummary summary;
-  std::optional<driver::Counterexample> counterexample; // a refuted obligation
-  std::string unknown_reason;                           // the first undecided obligation, named
-  std::string failure_detail;                           // the refuted obligation, in words
-  size_t solver_queries = 0;                            // obligations the solver was asked about
+  DomainSummary summary;
+  std::optional<Counterexample> counterexample; // a refuted obligation
+  std::string unknown_reason;                   // the first undecided obligation, named
+  std::string failure_detail;                   // the refuted obligation, in words
+  size_t solver_queries = 0;                    // obligations the solver was asked about
 };
 
 // One side of the check: a kernel's roots (stored elements, named, then control roots) and its

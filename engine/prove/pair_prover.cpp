@@ -29,13 +29,29 @@
 
 namespace volta::prove {
 
-using driver::Counterexample;
 using driver::EntryResult;
 using symbolic::ExprId;
 using Clock = std::chrono::steady_clock;
 using launch::ElemType;
 
 namespace {
+
+// The entry's guard when an element's limit left it UNKNOWN (Z3's own size limit is not one of
+// the user's guards: only --max-terms makes it the term budget).
+driver::Guard guard_of(Limit limit) {
+  switch (limit) {
+  case Limit::TermBudget:
+    return driver::Guard::TermBudget;
+  case Limit::ENodeBudget:
+    return driver::Guard::ENodeBudget;
+  case Limit::SaturationTime:
+    return driver::Guard::SaturationTimeLimit;
+  case Limit::None:
+  case Limit::Z3TranslationSize:
+    break;
+  }
+  return driver::Guard::None;
+}
 
 // Stores whose bytes follow from their values in the same way: the same float format, or
 // integers of one width (signed or not, the bytes of a value are the same).
@@ -79,7 +95,7 @@ public:
       return compare_across_types(ref, ref_type, opt, opt_type, element);
     if (ref == opt) {
       out.kind = ElementOutcome::Kind::Equivalent;
-      out.how = "same node";
+      out.decided_by = Decision::SameNode;
       return out;
     }
     // Integer bits on one side, float data on the other (docs/semantics.md): equal only if
@@ -116,7 +132,7 @@ public:
     }
     if (ref == opt) {
       out.kind = ElementOutcome::Kind::Equivalent;
-      out.how = "same value";
+      out.decided_by = Decision::SameValue;
       return out;
     }
     // Both roots into the shared e-graph: equal on insertion, or by their canonical forms.
@@ -129,19 +145,22 @@ public:
       const SharedEgraph::FormCheck forms = egraph_.check_forms(r, o);
       if (forms.kind == SharedEgraph::FormCheck::Kind::Equal) {
         out.kind = ElementOutcome::Kind::Equivalent;
-        out.how = forms.how;
+        out.decided_by = forms.decided_by;
         out.roots = {r, o};
         out.in_egraph = true;
         return out;
       }
-      if (forms.kind == SharedEgraph::FormCheck::Kind::Undefined)
+      if (forms.kind == SharedEgraph::FormCheck::Kind::Undefined) {
         undefined_reason = forms.reason;
+        if (forms.over_budget)
+          out.limit = Limit::TermBudget;
+      }
     } catch (const std::length_error& e) {
       undefined_reason = e.what();
     }
     if (auto cex = find_counterexample(ref, opt, element)) {
       out.kind = ElementOutcome::Kind::NotEquivalent;
-      out.how = "counterexample";
+      out.decided_by = Decision::Counterexample;
       out.counterexample = std::move(cex);
       return out;
     }
@@ -161,7 +180,8 @@ public:
           });
       if (cases.equal) {
         out.kind = ElementOutcome::Kind::Equivalent;
-        out.how = fmt::format("cases ({} cases)", cases.leaves);
+        out.decided_by = Decision::Cases;
+        out.cases = cases.leaves;
         return out;
       }
       case_note = "; by cases: " + cases.reason;
@@ -177,7 +197,7 @@ public:
           egraph_.saturate(r, o, options_.saturation, options_.cancel);
       if (sat.equal) {
         out.kind = ElementOutcome::Kind::Equivalent;
-        out.how = sat.how;
+        out.decided_by = sat.decided_by;
         out.rules_used = sat.rules_used;
         out.roots = {r, o};
         out.in_egraph = true;
@@ -186,6 +206,7 @@ public:
       saturation_note =
           fmt::format("; the rule library did not unify them ({} rewrites, stopped: {})",
                       sat.applied, sat.stop);
+      out.limit = sat.limit;
     }
     if (options_.fallback) {
       if (auto decided = options_.fallback(store_, ref, opt, element))
@@ -380,7 +401,7 @@ private:
     }
     if (*rb == *ob) {
       out.kind = ElementOutcome::Kind::Equivalent;
-      out.how = "same bytes";
+      out.decided_by = Decision::SameBytes;
       return out;
     }
     // A float zero read from a constant may have been -0.0 on the device (the constant table
@@ -392,7 +413,7 @@ private:
       return out;
     }
     out.kind = ElementOutcome::Kind::NotEquivalent;
-    out.how = "different bytes";
+    out.decided_by = Decision::DifferentBytes;
     Counterexample c;
     c.element = element;
     const int digits = static_cast<int>(2 * launch::byte_width(ref_type));
@@ -427,7 +448,7 @@ private:
     const symbolic::Node& b = store_.node(opt);
     if (a.a == b.a && a.b == b.b) {
       out.kind = ElementOutcome::Kind::Equivalent;
-      out.how = "same bits";
+      out.decided_by = Decision::SameBits;
       return out;
     }
     const ExprId fa = bits_as_float(ref), fb = bits_as_float(opt);
@@ -437,7 +458,7 @@ private:
       return out;
     }
     out.kind = ElementOutcome::Kind::NotEquivalent;
-    out.how = "different bits";
+    out.decided_by = Decision::DifferentBits;
     Counterexample c;
     c.element = element;
     c.reference_value = symbolic::leaf_name(store_, ref);
@@ -818,7 +839,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   const auto start = Clock::now();
   EntryResult result;
   result.name = entry.name;
-  result.kind = "equivalence";
+  result.kind = launch::EntryKind::Equivalence;
   result.expected = entry.expected;
   auto finish = [&]() -> EntryResult {
     result.seconds = since(start);
@@ -864,6 +885,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
   };
   std::optional<std::string> unknown_reason;
   std::string unknown_element;
+  driver::Guard unknown_guard = driver::Guard::None; // the limit behind unknown_reason, if any
   bool stopped = false;
   // The slowest element so far and how it was decided: what a time limit names as the prover's
   // work when it stops the loop.
@@ -879,6 +901,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       if (slowest_seconds >= 0)
         *unknown_reason += fmt::format("; the slowest, {}, took {:.2f} s ({})", slowest_element,
                                        slowest_seconds, slowest_how);
+      unknown_guard = driver::Guard::TimeLimit;
       result.elements.unknown += jobs.size() - k;
       break;
     }
@@ -922,7 +945,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       reused = true;
     } else if (job.ref == job.opt && job.ref_type == job.opt_type) {
       outcome.kind = ElementOutcome::Kind::Equivalent;
-      outcome.how = "same node";
+      outcome.decided_by = Decision::SameNode;
     } else {
       // Roots that are plain bits are read in a type that depends on the element (not on the
       // template), and so are stores of different types: decided one by one, never reused.
@@ -954,11 +977,11 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
           key = template_key(store, job.ref, job.opt, job.ref_type, job.opt_type);
           if (options.cache->contains(key)) {
             outcome.kind = ElementOutcome::Kind::Equivalent;
-            outcome.how = "cache";
+            outcome.decided_by = Decision::Cache;
             ++result.cache_hits;
           }
         }
-        if (outcome.how != "cache") {
+        if (outcome.decided_by != Decision::Cache) {
           session.prepare({job.ref, job.opt});
           outcome = session.prove(job.ref, job.opt, job.name(), job.ref_type, job.opt_type);
           if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent)
@@ -977,17 +1000,17 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       slowest_element = job.name();
       slowest_how = reused                                          ? "template reuse"
                     : outcome.kind == ElementOutcome::Kind::Unknown ? "undecided: " + outcome.reason
-                                                                    : outcome.how;
+                                                                    : outcome.how();
     }
     switch (outcome.kind) {
     case ElementOutcome::Kind::Equivalent:
       if (reused) {
         ++result.elements.reused;
-      } else if (outcome.how == "cache") {
+      } else if (outcome.decided_by == Decision::Cache) {
         ++result.elements.cached;
-      } else if (outcome.how == "z3") {
+      } else if (outcome.decided_by == Decision::Z3) {
         ++result.elements.z3;
-      } else if (outcome.how == "rules") {
+      } else if (outcome.decided_by == Decision::Rules) {
         ++result.elements.rules;
       } else {
         ++result.elements.direct;
@@ -1005,6 +1028,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
       if (!unknown_reason) {
         unknown_reason = outcome.reason;
         unknown_element = job.name();
+        unknown_guard = guard_of(outcome.limit);
       }
       break;
     }
@@ -1030,7 +1054,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
     const CanonicalOf canonical_of = [&](ExprId node) {
       return session.egraph().canonical_form(node);
     };
-    driver::DomainSummary summary;
+    DomainSummary summary;
     auto check = [&](const DomainSide& spec, const DomainSide& checked) {
       DomainOutcome d = check_refinement(store, spec, checked, canonical_of, pair.store.get(),
                                          &options.domain_prover);
@@ -1073,6 +1097,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
                                 c.reference_value, c.optimized_value);
   } else if (unknown_reason) {
     result.verdict = Verdict::Unknown;
+    result.guard = unknown_guard;
     result.detail = unknown_element.empty()
                         ? *unknown_reason
                         : fmt::format("{}: {}", unknown_element, *unknown_reason);
@@ -1085,7 +1110,7 @@ EntryResult prove_pair_entry(const launch::ManifestEntry& entry, driver::KernelC
         result.elements.rules ? fmt::format("{} by rules, ", result.elements.rules) : "",
         result.elements.z3, result.elements.cached);
     if (result.domain && result.domain->obligations > 0) {
-      const driver::DomainSummary& d = *result.domain;
+      const DomainSummary& d = *result.domain;
       result.detail += fmt::format("; {} domain condition{} of the optimized kernel discharged "
                                    "({} by signs, {} by guards, {} by the reference's, {} by Z3)",
                                    d.obligations, d.obligations == 1 ? "" : "s", d.by_sign,
@@ -1135,7 +1160,7 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, driver::K
   out.element = element;
   EntryResult result;
   result.name = entry.name;
-  result.kind = "equivalence";
+  result.kind = launch::EntryKind::Equivalence;
   PairJobs pair;
   if (!prepare_pair(entry, cache, options, pair, result)) {
     out.stopped = std::move(result);

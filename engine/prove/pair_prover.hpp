@@ -23,21 +23,11 @@
 #include "engine/driver/run_cache.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/prove/domain_conditions.hpp"
+#include "engine/prove/element_outcome.hpp"
 #include "engine/prove/shared_egraph.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::prove {
-
-struct ElementOutcome {
-  enum class Kind { Equivalent, NotEquivalent, Unknown };
-  Kind kind = Kind::Unknown;
-  std::string how;    // "same node", "canonical form", "cross-multiplication", "z3", ...
-  std::string reason; // UNKNOWN: why
-  std::optional<driver::Counterexample> counterexample;
-  std::vector<std::string> rules_used; // proved by the rule library: the rules that fired
-  bool in_egraph = false;              // proved in the shared e-graph, whose ids are `roots`
-  std::array<uint32_t, 2> roots{};
-};
 
 // The last resort for one element (the e-graph rule library, then Z3); installed by the layer
 // that owns them. Returns nullopt when it cannot decide.
@@ -72,7 +62,7 @@ struct ProveOptions {
   DomainProver domain_prover; // may be empty
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.
-  std::function<void(const launch::ManifestEntry&, driver::Counterexample&)> execute_counterexample;
+  std::function<void(const launch::ManifestEntry&, Counterexample&)> execute_counterexample;
   ProofCache* cache = nullptr;      // may be null
   driver::RunCache* runs = nullptr; // kept kernel runs (`--cache DIR`); may be null
   // Also check the converse refinement: the reference defined wherever the optimized kernel is

@@ -397,11 +397,11 @@ public:
           out.detail = *bad;
           return out;
         }
-        const std::string how = prove(in, conds, out);
+        const InstanceProof proof = prove(in, conds, out);
         if (out.status == Status::Unsound)
           return out;
-        all_proved = all_proved && how == "z3";
-        all_decided = all_decided && (how == "z3" || how == "forms");
+        all_proved = all_proved && proof == InstanceProof::Z3;
+        all_decided = all_decided && proof != InstanceProof::None;
       }
     } catch (const Untestable& e) {
       out.status = Status::Untestable;
@@ -561,8 +561,13 @@ private:
     return std::nullopt;
   }
 
-  // "z3", "forms" or "" (no proof); sets Unsound on a confirmed Z3 counterexample.
-  std::string prove(const Instance& in, const std::vector<Condition>& conds, RuleCheckResult& out) {
+  // How an instance was proved: by Z3 (an identity for all reals), by its canonical forms only
+  // (which may leave partial values aside), or not at all.
+  enum class InstanceProof { None, Z3, Forms };
+
+  // Sets Unsound on a confirmed Z3 counterexample.
+  InstanceProof prove(const Instance& in, const std::vector<Condition>& conds,
+                      RuleCheckResult& out) {
     symbolic::ExprStore store;
     ToStore to(ml_, store);
     ExprId lhs = to.convert(in.lhs), rhs = to.convert(in.rhs);
@@ -609,7 +614,7 @@ private:
         outcome = options_.prover(store, l, r, out.rule);
       }
       if (outcome && outcome->kind == ElementOutcome::Kind::Equivalent)
-        return "z3";
+        return InstanceProof::Z3;
       if (outcome && outcome->kind == ElementOutcome::Kind::NotEquivalent &&
           outcome->counterexample && outcome->counterexample->confirmed) {
         out.status = Status::Unsound;
@@ -620,7 +625,7 @@ private:
             "Z3 found a counterexample: at {} the left side is {} and the right side is {}",
             inputs.empty() ? "every symbol 0" : inputs, outcome->counterexample->reference_value,
             outcome->counterexample->optimized_value);
-        return "";
+        return InstanceProof::None;
       }
     }
     canonical::CanonicalForms forms;
@@ -629,11 +634,11 @@ private:
       const canonical::Id a = nodes.form_of_tree(in.lhs), c = nodes.form_of_tree(in.rhs);
       if (!forms.is_undefined(a) && !forms.is_undefined(c) &&
           (forms.equal(a, c) || forms.equal_by_cross_multiplication(a, c))) {
-        return "forms";
+        return InstanceProof::Forms;
       }
     } catch (const canonical::BudgetExceeded&) {
     }
-    return "";
+    return InstanceProof::None;
   }
 
   const rules::RuleLibrary& lib_;

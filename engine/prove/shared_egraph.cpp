@@ -54,7 +54,7 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
   graph_->rebuild();
   if (graph_->is_equal(ref, opt)) {
     out.kind = Kind::Equal;
-    out.how = "e-graph";
+    out.decided_by = Decision::EGraph;
     return out;
   }
   const canonical::Id fr = analysis_->form(*graph_, ref), fo = analysis_->form(*graph_, opt);
@@ -67,29 +67,31 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
     if (forms_.is_undefined(f)) {
       out.kind = Kind::Undefined;
       out.reason = forms_.form(f).reason;
+      out.over_budget = forms_.is_over_budget(f);
       return out;
     }
   }
   try {
-    const char* how = nullptr;
+    Decision how = Decision::Undecided;
     if (forms_.equal(fr, fo)) {
-      how = "canonical form";
+      how = Decision::CanonicalForm;
     } else if ((!forms_.form(forms_.canonical(fr)).den.empty() ||
                 !forms_.form(forms_.canonical(fo)).den.empty()) &&
                forms_.equal_by_cross_multiplication(fr, fo)) {
-      how = "cross-multiplication";
+      how = Decision::CrossMultiplication;
     }
-    if (how != nullptr) {
+    if (how != Decision::Undecided) {
       // Between the ids whose own terms have the compared forms, so that the step replays.
       graph_->merge(analysis_->origin(*graph_, ref), analysis_->origin(*graph_, opt),
                     rules::CanonicalFormAnalysis::kReason);
       graph_->rebuild();
       out.kind = Kind::Equal;
-      out.how = how;
+      out.decided_by = how;
     }
   } catch (const canonical::BudgetExceeded& e) {
     out.kind = Kind::Undefined;
     out.reason = e.what();
+    out.over_budget = true;
   }
   return out;
 }
@@ -137,6 +139,10 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
   const egraph::RunReport report = runner.run(library_.rewrites());
   graph_->rebuild();
   out.stop = stop_text(report, limits);
+  if (report.stop_reason == egraph::StopReason::NodeLimit)
+    out.limit = Limit::ENodeBudget;
+  else if (report.stop_reason == egraph::StopReason::TimeLimit)
+    out.limit = Limit::SaturationTime;
   std::vector<std::pair<size_t, std::string>> used;
   for (const auto& r : report.rules) {
     if (r.applied > 0)
@@ -150,14 +156,14 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
     out.rules_used.push_back(name);
   if (graph_->is_equal(ref, opt)) {
     out.equal = true;
-    out.how = "rules";
+    out.decided_by = Decision::Rules;
     return out;
   }
   // The rules may have merged the roots' classes with classes whose forms now coincide.
   const FormCheck again = check_forms(ref, opt);
   if (again.kind == Kind::Equal) {
     out.equal = true;
-    out.how = out.applied > 0 ? "rules" : again.how;
+    out.decided_by = out.applied > 0 ? Decision::Rules : again.decided_by;
   }
   return out;
 }

@@ -17,6 +17,7 @@
 
 #include "egraph/egraph.hpp"
 #include "egraph/explain.hpp"
+#include "engine/prove/decision.hpp"
 #include "engine/prove/egraph_bridge.hpp"
 #include "engine/symbolic/expr_store.hpp"
 #include "rules/canonical_analysis.hpp"
@@ -53,9 +54,10 @@ public:
   struct FormCheck {
     enum class Kind { Equal, Different, Undefined };
     Kind kind = Kind::Different;
-    std::string
-        how; // Equal: "e-graph" (one class on insertion), "canonical form", "cross-multiplication"
-    std::string reason; // Undefined: why a form could not be built
+    // Equal: EGraph (one class on insertion), CanonicalForm or CrossMultiplication.
+    Decision decided_by = Decision::Undecided;
+    std::string reason;       // Undefined: why a form could not be built
+    bool over_budget = false; // Undefined: because of the canonical forms' term budget
   };
   FormCheck check_forms(egraph::Id ref, egraph::Id opt);
   // The canonical form of a DAG node (its id in the canonical-form table), for matching domain
@@ -64,8 +66,10 @@ public:
 
   struct Saturation {
     bool equal = false;
-    std::string how;  // "rules" or, after rules changed the forms, "canonical form"
-    std::string stop; // why the run ended
+    // Rules or, when no rule fired but the forms now coincide, the form check's decision.
+    Decision decided_by = Decision::Undecided;
+    std::string stop;                    // why the run ended, in words
+    Limit limit = Limit::None;           // the user's limit that ended the run, if one did
     std::vector<std::string> rules_used; // rules that changed the e-graph, by applications
     size_t applied = 0;
   };

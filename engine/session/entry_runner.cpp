@@ -20,7 +20,8 @@ prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_ter
                                             symbolic::ExprId opt, const std::string& element) {
         auto outcome = inner(store, ref, opt, element);
         if (outcome && outcome->kind == prove::ElementOutcome::Kind::Unknown &&
-            outcome->reason.find("Z3 translation limit") != std::string::npos) {
+            outcome->limit == prove::Limit::Z3TranslationSize) {
+          outcome->limit = prove::Limit::TermBudget;
           outcome->reason = fmt::format(
               "term budget of {} terms (--max-terms) exceeded: the element has more DAG nodes, not "
               "sent to Z3",

@@ -38,7 +38,7 @@ std::vector<z3::expr> leaf_constants(const Translation& t) {
   return out;
 }
 
-std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& store, ExprId ref,
+std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, ExprId ref,
                                                     ExprId opt, const std::string& element,
                                                     const Assignment& given) {
   // The model treats an element's real and integer views as independent symbols; an input a GPU
@@ -50,7 +50,7 @@ std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& s
   const prove::EvalValue a = ev.eval(ref), b = ev.eval(opt);
   if (!prove::certainly_different(a, b))
     return std::nullopt;
-  driver::Counterexample c;
+  Counterexample c;
   c.element = element;
   c.confirmed = true;
   c.reference_value = a.to_string();

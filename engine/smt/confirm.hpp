@@ -9,7 +9,7 @@
 #include <string>
 #include <z3++.h>
 
-#include "engine/driver/entry_result.hpp"
+#include "engine/counterexample.hpp"
 #include "engine/prove/evaluate.hpp"
 #include "engine/smt/translate.hpp"
 
@@ -24,9 +24,8 @@ prove::Assignment point_from_values(const Translation& t, const symbolic::ExprSt
 std::vector<z3::expr> leaf_constants(const Translation& t);
 
 // The counterexample at `point` when the two roots certainly differ there.
-std::optional<driver::Counterexample> confirm_point(const symbolic::ExprStore& store,
-                                                    symbolic::ExprId ref, symbolic::ExprId opt,
-                                                    const std::string& element,
-                                                    const prove::Assignment& point);
+std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, symbolic::ExprId ref,
+                                            symbolic::ExprId opt, const std::string& element,
+                                            const prove::Assignment& point);
 
 } // namespace volta::smt

@@ -856,8 +856,8 @@ private:
 
 } // namespace
 
-std::optional<std::string> translation_refusal(const symbolic::ExprStore& store, ExprId ref,
-                                               ExprId opt, const TranslateOptions& options) {
+std::optional<TranslationRefusal> translation_refusal(const symbolic::ExprStore& store, ExprId ref,
+                                                      ExprId opt, const TranslateOptions& options) {
   std::unordered_set<ExprId> seen;
   std::vector<ExprId> stack{ref, opt};
   while (!stack.empty()) {
@@ -866,10 +866,10 @@ std::optional<std::string> translation_refusal(const symbolic::ExprStore& store,
     if (!seen.insert(id).second)
       continue;
     if (seen.size() > options.max_nodes)
-      return too_large(options.max_nodes);
+      return TranslationRefusal{too_large(options.max_nodes), true};
     const Node& n = store.node(id);
     if (!supported_node(store, id))
-      return unsupported(store, id);
+      return TranslationRefusal{unsupported(store, id), false};
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {
       if (kids[i] != symbolic::kNoExpr)

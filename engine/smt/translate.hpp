@@ -66,9 +66,13 @@ inline Procedure procedure_for(const Translation& t) {
 
 // Why the pair cannot be translated (an unsupported node, too many nodes), found without building
 // anything: callers refuse before paying for a Z3 context. nullopt when it can be translated.
-std::optional<std::string> translation_refusal(const symbolic::ExprStore& store,
-                                               symbolic::ExprId ref, symbolic::ExprId opt,
-                                               const TranslateOptions& options = {});
+struct TranslationRefusal {
+  std::string reason;
+  bool too_large = false; // more DAG nodes than TranslateOptions::max_nodes
+};
+std::optional<TranslationRefusal> translation_refusal(const symbolic::ExprStore& store,
+                                                      symbolic::ExprId ref, symbolic::ExprId opt,
+                                                      const TranslateOptions& options = {});
 
 // The translation, or why the pair is refused ("unsupported by the Z3 translation: ...").
 // Z3 exceptions (an interrupt, out of memory) propagate to the caller.

@@ -52,7 +52,7 @@ BaselineResult z3_baseline(const symbolic::ExprStore& store, symbolic::ExprId re
   const auto start = Clock::now();
   try {
     if (auto refused = translation_refusal(store, ref, opt, translate)) {
-      out.reason = *refused;
+      out.reason = refused->reason;
       out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
       return out;
     }

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/driver/entry_result.hpp"
+#include "engine/counterexample.hpp"
 #include "engine/prove/pair_prover.hpp"
 #include "engine/smt/query.hpp"
 #include "engine/smt/translate.hpp"
@@ -21,7 +21,7 @@ struct BaselineResult {
   Status z3_status = Status::Unknown; // what Z3 itself answered
   bool translated = false;            // false: refused before Z3 ran
   std::string reason;                 // Unknown: why
-  std::optional<driver::Counterexample> counterexample;
+  std::optional<Counterexample> counterexample;
   double seconds = 0; // wall time, translation included
 };
 

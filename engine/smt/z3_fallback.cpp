@@ -23,17 +23,19 @@ ElementOutcome unknown(std::string reason) {
 
 // An element the translation refused: Z3 was never asked (and `z3_calls` does not count it), so
 // the reason must not read as Z3's answer.
-ElementOutcome not_sent(std::string reason) {
+ElementOutcome not_sent(const TranslationRefusal& refusal) {
   ElementOutcome out;
   out.kind = Kind::Unknown;
-  out.reason = "not sent to Z3: " + std::move(reason);
+  out.reason = "not sent to Z3: " + refusal.reason;
+  if (refusal.too_large)
+    out.limit = prove::Limit::Z3TranslationSize;
   return out;
 }
 
-ElementOutcome not_equivalent(driver::Counterexample c) {
+ElementOutcome not_equivalent(Counterexample c) {
   ElementOutcome out;
   out.kind = Kind::NotEquivalent;
-  out.how = "z3 counterexample";
+  out.decided_by = prove::Decision::Z3Counterexample;
   out.counterexample = std::move(c);
   return out;
 }
@@ -80,7 +82,7 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
                       const std::string& element, const Z3Options& options) {
   auto translated = translate_pair(q.ctx(), store, ref, opt, options.translate);
   if (auto* refused = std::get_if<std::string>(&translated))
-    return not_sent(*refused);
+    return not_sent(TranslationRefusal{*refused}); // translation_refusal let it through
   if (options.queries)
     options.queries->fetch_add(1, std::memory_order_relaxed);
   const Translation& t = std::get<Translation>(translated);
@@ -130,7 +132,7 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   }
   ElementOutcome out;
   out.kind = Kind::Equivalent;
-  out.how = "z3";
+  out.decided_by = prove::Decision::Z3;
   return out;
 }
 
@@ -141,7 +143,7 @@ ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, Expr
   if (ref == opt) {
     ElementOutcome out;
     out.kind = Kind::Equivalent;
-    out.how = "same node";
+    out.decided_by = prove::Decision::SameNode;
     return out;
   }
   try {

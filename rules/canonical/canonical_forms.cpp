@@ -83,12 +83,13 @@ CanonicalForms::CanonicalForms() {
   Form n;
   n.kind = Form::Kind::NegInf;
   neg_inf_ = intern_form(n);
+  over_budget_ = undefined(BudgetExceeded::kMessage);
 }
 
 void CanonicalForms::charge(size_t terms) {
   terms_used_ += terms;
   if (terms_used_ > term_budget_)
-    throw BudgetExceeded("canonical forms exceeded their term budget");
+    throw BudgetExceeded();
 }
 
 // ---------------------------------------------------------------------------------------------

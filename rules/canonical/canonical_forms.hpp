@@ -34,7 +34,8 @@ using Id = uint32_t;
 
 // Thrown when an operation would exceed the term budget (a product of large sums).
 struct BudgetExceeded : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  BudgetExceeded() : std::runtime_error(kMessage) {}
+  static constexpr const char* kMessage = "canonical forms exceeded their term budget";
 };
 
 struct Atom {
@@ -104,6 +105,10 @@ public:
   Id form_of_term(const Term& t);
   Id form_of_atom(Id atom);
   bool is_undefined(Id id) const { return forms_[id].kind == Form::Kind::Undefined; }
+  // The undefined form of a value whose form would exceed the term budget (what callers that
+  // catch BudgetExceeded intern for it), and whether a form is that one.
+  Id over_budget() { return undefined(BudgetExceeded::kMessage); }
+  bool is_over_budget(Id id) const { return id == over_budget_; }
   // If the form is a rational constant, its value.
   bool constant_value(Id id, Coef& out) const;
   std::string print(Id id) const;
@@ -162,7 +167,7 @@ private:
   std::vector<Sum> sums_;
   FlatIndex form_index_, atom_index_, monomial_index_, sum_index_;
   std::unordered_map<Id, Id> canonical_cache_;
-  Id zero_ = 0, one_ = 0, pos_inf_ = 0, neg_inf_ = 0;
+  Id zero_ = 0, one_ = 0, pos_inf_ = 0, neg_inf_ = 0, over_budget_ = 0;
   size_t term_budget_ = 50'000'000;
   size_t terms_used_ = 0;
 };

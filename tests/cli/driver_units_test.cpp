@@ -3,6 +3,7 @@
 #include <atomic>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -141,7 +142,7 @@ TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
           throw std::bad_alloc();
         driver::EntryResult r;
         r.name = e.name;
-        r.kind = "equivalence";
+        r.kind = launch::EntryKind::Equivalence;
         r.verdict = Verdict::Equivalent;
         return r;
       },
@@ -151,9 +152,51 @@ TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
   EXPECT_EQ(results[1].verdict, Verdict::Error);
   EXPECT_EQ(results[1].detail, "internal error: boom");
   EXPECT_EQ(results[2].verdict, Verdict::Unknown);
-  EXPECT_EQ(results[2].guard, "memory limit");
+  EXPECT_EQ(results[2].guard, driver::Guard::MemoryLimit);
   EXPECT_EQ(results[3].index, 3u);
   EXPECT_EQ(driver::exit_status(results), 1);
+}
+
+TEST(DriverUnits, GuardsAreNamedOnceAndReadBack) {
+  // The reports' words for the guards: distinct, and read back by the result archive.
+  std::set<std::string> words;
+  for (auto g :
+       {driver::Guard::TimeLimit, driver::Guard::MemoryLimit, driver::Guard::InstructionBudget,
+        driver::Guard::TermBudget, driver::Guard::ENodeBudget, driver::Guard::SaturationTimeLimit,
+        driver::Guard::Interrupted}) {
+    const std::string word(driver::guard_name(g));
+    EXPECT_FALSE(word.empty());
+    EXPECT_TRUE(words.insert(word).second) << word;
+    EXPECT_EQ(driver::guard_from(word), g);
+  }
+  EXPECT_EQ(driver::guard_from(""), driver::Guard::None);
+  EXPECT_FALSE(driver::guard_from("term-budget").has_value());
+}
+
+TEST(DriverUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
+  // A guard the prover sets itself (its term budget) stays on an UNKNOWN entry; on an entry
+  // that reached a verdict, no guard is shown.
+  launch::Manifest m;
+  for (size_t i = 0; i < 2; ++i) {
+    launch::ManifestEntry e;
+    e.index = i;
+    e.name = "e" + std::to_string(i);
+    m.entries.push_back(e);
+  }
+  driver::BatchOptions options;
+  auto results = driver::run_batch(
+      driver::select_entries(m, options),
+      [](const launch::ManifestEntry& e, std::atomic<bool>&) {
+        driver::EntryResult r;
+        r.name = e.name;
+        r.verdict = e.index == 0 ? Verdict::Unknown : Verdict::Equivalent;
+        r.guard = driver::Guard::TermBudget;
+        return r;
+      },
+      options);
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].guard, driver::Guard::TermBudget);
+  EXPECT_EQ(results[1].guard, driver::Guard::None);
 }
 
 TEST(DriverUnits, ProofCacheFolder) {

@@ -68,7 +68,7 @@ TEST_P(ExampleManifests, ExpectedVerdict) {
   const auto r = prove::prove_pair_entry(e, cache, {});
   ASSERT_EQ(r.verdict, *e.expected) << r.detail;
   EXPECT_TRUE(r.matches());
-  EXPECT_EQ(r.kind, "equivalence");
+  EXPECT_EQ(r.kind, launch::EntryKind::Equivalence);
   ASSERT_EQ(r.kernels.size(), 2u);
   if (r.verdict == Verdict::Equivalent) {
     EXPECT_GT(r.elements.total, 0u);

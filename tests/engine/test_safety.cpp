@@ -882,7 +882,7 @@ TEST(Structured, ARaceCheckThroughTheDriverUsesTheSameVerdicts) {
   const auto text = kernel(".param .u64 p_out", "  mov.u32 %r1, %clock;\n  ret;");
   const auto r = check_ptx(text, one_out(1));
   EXPECT_EQ(r.verdict, Verdict::Unsupported);
-  EXPECT_EQ(r.kind, "race_check");
+  EXPECT_EQ(r.kind, launch::EntryKind::RaceCheck);
   EXPECT_FALSE(r.bad_input);
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure_kernel, "kernel");

@@ -30,11 +30,11 @@ protected:
   void expect_rules_prove(ExprId ref, ExprId opt) {
     const ElementOutcome with = prove(ref, opt);
     EXPECT_EQ(with.kind, Kind::Equivalent) << with.reason;
-    EXPECT_EQ(with.how, "rules");
+    EXPECT_EQ(with.decided_by, prove::Decision::Rules);
     EXPECT_FALSE(with.rules_used.empty());
     const ElementOutcome without = prove(ref, opt, false);
     EXPECT_EQ(without.kind, Kind::Unknown)
-        << "the canonical forms alone must not decide it: " << without.how;
+        << "the canonical forms alone must not decide it: " << without.how();
   }
   symbolic::ExprStore store;
   symbolic::Builder b;

@@ -43,7 +43,7 @@ TEST_F(FallbackTest, DistributivityIsProved) {
   const ExprId x = A(0), y = A(1), z = B(0);
   const auto out = decide(b.mul(x, b.add(y, z)), b.add(b.mul(x, y), b.mul(x, z)));
   EXPECT_EQ(out.kind, Kind::Equivalent) << out.reason;
-  EXPECT_EQ(out.how, "z3");
+  EXPECT_EQ(out.decided_by, prove::Decision::Z3);
 }
 
 TEST_F(FallbackTest, DifferentPolynomialsGetAConfirmedCounterexample) {
@@ -146,7 +146,7 @@ TEST_F(FallbackTest, MakeZ3FallbackPlugsIntoTheProver) {
   auto out =
       prove::prove_element(store, b.add(b.max(x, y), b.min(x, y)), b.add(x, y), "O[3]", options);
   EXPECT_EQ(out.kind, Kind::Equivalent) << out.reason;
-  EXPECT_EQ(out.how, "z3");
+  EXPECT_EQ(out.decided_by, prove::Decision::Z3);
 
   Z3Options declining;
   declining.decline_unknown = true;
