@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 
 namespace volta::cli {
@@ -29,17 +29,17 @@ std::optional<ManifestSelection> load_manifest_selection(
   ManifestSelection selection;
   selection.manifest = std::make_shared<const launch::Manifest>(std::move(*m.manifest));
   info.manifest = flags.batch;
-  info.manifest_digest = driver::file_digest(flags.batch);
+  info.manifest_digest = file_digest(flags.batch);
   {
     // Every PTX file of the manifest (not only this shard's), so that all shards agree.
     std::string all = info.manifest_digest.value_or("unreadable");
     for (const auto& e : selection.manifest->entries) {
       for (const auto* k : {&e.reference, &e.optimized, &e.kernel}) {
         if (!k->ptx_path.empty())
-          all += "\n" + k->ptx_path + " " + driver::file_digest(k->ptx_path).value_or("unreadable");
+          all += "\n" + k->ptx_path + " " + file_digest(k->ptx_path).value_or("unreadable");
       }
     }
-    info.inputs_digest = "fnv1a64:" + driver::hex64(driver::fnv1a64(all));
+    info.inputs_digest = "fnv1a64:" + hex64(fnv1a64(all));
   }
   if (!flags.filter.empty())
     info.filter = flags.filter;

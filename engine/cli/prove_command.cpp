@@ -14,7 +14,7 @@
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
 #include "engine/cli/run_entries.hpp"
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
@@ -145,7 +145,7 @@ int run_prove(const ProveArgs& args) {
   z3.max_memory_gib = args.common.max_memory_gib;
   std::string rules_identity;
   for (const auto& file : args.rules.files)
-    rules_identity += driver::file_digest(file).value_or("unreadable " + file) + " ";
+    rules_identity += file_digest(file).value_or("unreadable " + file) + " ";
   request.runner =
       session::make_entry_runner(prove_options, z3, kernels, entries.get(), rules_identity);
   request.info.command = "prove";

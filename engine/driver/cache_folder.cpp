@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "engine/driver/atomic_file.hpp"
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 
 namespace volta::driver {
 

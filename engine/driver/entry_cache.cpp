@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/driver/result_archive.hpp"
 #include "engine/driver/run_cache.hpp"
 

@@ -1,6 +1,6 @@
 #include "engine/driver/report_json.hpp"
 
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/driver/tool_version.hpp"
 #include "engine/exit_status.hpp"
 

@@ -1,6 +1,6 @@
 #include "engine/driver/run_cache.hpp"
 
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/driver/result_archive.hpp"
 #include "engine/symbolic/dag_archive.hpp"
 

@@ -4,7 +4,7 @@
 // kept under a key that hashes everything the run depends on: the bytes of the PTX file, the
 // entry, the whole launch configuration (arrays with their bases, lengths, kinds and types,
 // every parameter, grid, block, CTA mode, dynamic shared memory, globals), the run options
-// that change its result, and the digest of the volta-eg build (driver::tool_digest), so that
+// that change its result, and the digest of the volta-eg build (tool_digest), so that
 // another build never reads it. A rerun with one new candidate executes only that candidate.
 //
 // Files are DIR/runs/<first 2 hex digits>/<32 hex digits> (driver/cache_folder.hpp). Runs

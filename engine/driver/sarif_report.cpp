@@ -3,7 +3,7 @@
 #include <array>
 #include <fmt/format.h>
 
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 #include "engine/driver/report_text.hpp"
 #include "engine/driver/tool_version.hpp"
 

@@ -13,22 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 
 namespace volta::launch {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<std::string> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool executable(const fs::path& path) {
   std::error_code ec;
@@ -38,11 +29,6 @@ bool executable(const fs::path& path) {
 std::string env(const char* name) {
   const char* v = std::getenv(name);
   return v ? std::string(v) : std::string();
-}
-
-// 32 hex digits, as the other caches of volta-eg name their files.
-std::string key_of(const std::string& text) {
-  return driver::hex64(driver::fnv1a64(text)) + driver::hex64(driver::fnv1a64("salt:" + text));
 }
 
 fs::path default_cache_root() {
@@ -112,7 +98,7 @@ std::vector<std::string> dependencies(const std::string& text, const std::vector
 std::string dependency_lines(const std::vector<std::string>& files) {
   std::string lines;
   for (const auto& f : files)
-    lines += driver::file_digest(f).value_or("unreadable") + " " + f + "\n";
+    lines += file_digest(f).value_or("unreadable") + " " + f + "\n";
   return lines;
 }
 
@@ -124,7 +110,7 @@ bool dependencies_unchanged(const std::string& deps_text) {
     const size_t space = line.find(' ');
     if (space == std::string::npos)
       return false;
-    if (driver::file_digest(line.substr(space + 1)).value_or("unreadable") != line.substr(0, space))
+    if (file_digest(line.substr(space + 1)).value_or("unreadable") != line.substr(0, space))
       return false;
   }
   return true;
@@ -198,7 +184,7 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
   for (const auto& f : request.flags)
     key_text += "flag " + f + "\n";
   key_text += *source_bytes;
-  const std::string key = key_of(key_text);
+  const std::string key = cache_key(key_text);
 
   const fs::path root =
       request.cache_dir.empty() ? default_cache_root() : fs::path(request.cache_dir) / "cuda";

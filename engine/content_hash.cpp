@@ -1,4 +1,4 @@
-#include "engine/driver/content_hash.hpp"
+#include "engine/content_hash.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace volta::driver {
+namespace volta {
 
 uint64_t fnv1a64(std::string_view bytes) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -122,4 +122,4 @@ const std::string& tool_digest() {
   return digest;
 }
 
-} // namespace volta::driver
+} // namespace volta

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace volta::driver {
+namespace volta {
 
 uint64_t fnv1a64(std::string_view bytes);
 // 16 lower-case hex digits.
@@ -31,4 +31,4 @@ uint64_t checksum64(std::string_view bytes);
 // another. "unknown" when it cannot be read.
 const std::string& tool_digest();
 
-} // namespace volta::driver
+} // namespace volta
