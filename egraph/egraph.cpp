@@ -1,6 +1,7 @@
 #include "egraph/egraph.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <stdexcept>
 
@@ -428,10 +429,26 @@ void EGraph::rebuild() {
   }
   batch.swap(batch_);
   compact_dirty();
-#ifndef NDEBUG
-  if (auto err = check_invariants())
-    throw std::logic_error("EGraph invariant violated after rebuild: " + *err);
+  if (invariant_checks()) {
+    if (auto err = check_invariants())
+      throw std::logic_error("EGraph invariant violated after rebuild: " + *err);
+  }
+}
+
+namespace {
+#ifdef NDEBUG
+std::atomic<bool> g_invariant_checks{false};
+#else
+std::atomic<bool> g_invariant_checks{true};
 #endif
+} // namespace
+
+void EGraph::set_invariant_checks(bool on) {
+  g_invariant_checks.store(on, std::memory_order_relaxed);
+}
+
+bool EGraph::invariant_checks() {
+  return g_invariant_checks.load(std::memory_order_relaxed);
 }
 
 void EGraph::compact_dirty() {

@@ -148,8 +148,13 @@ public:
   std::size_t approx_bytes() const;
   // Checks congruence closure, canonical hashcons, sorted AC children, complete parent lists and
   // class membership; nullopt when all hold, else a description of the first violation. Needs a
-  // rebuilt e-graph. Debug builds run it after every rebuild().
+  // rebuilt e-graph.
   std::optional<std::string> check_invariants() const;
+  // Process-wide: run check_invariants() after every rebuild() and throw std::logic_error on a
+  // violation. On by default in builds without NDEBUG; the e-graph and prover tests turn it on
+  // in every build (it costs a walk of the whole e-graph per rebuild).
+  static void set_invariant_checks(bool on);
+  static bool invariant_checks();
   // A canonical text dump (classes in id order, nodes in class order) for comparisons.
   std::string dump() const;
 

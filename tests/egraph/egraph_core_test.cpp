@@ -115,3 +115,14 @@ TEST(EGraphCore, DumpIsCanonical) {
 
 } // namespace
 } // namespace volta::egraph
+
+namespace volta::egraph::testing {
+namespace {
+
+TEST(EGraphCore, InvariantsAreCheckedAfterEveryRebuildInTheTests) {
+  // tests/support/invariant_checks.cpp: in release builds too.
+  EXPECT_TRUE(EGraph::invariant_checks());
+}
+
+} // namespace
+} // namespace volta::egraph::testing
