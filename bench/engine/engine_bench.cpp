@@ -1,4 +1,4 @@
-// Symbolic execution throughput (issue 4, item 11): both kernels of the corpus's
+// Symbolic execution throughput: both kernels of the corpus's
 // (MatMul-1, MatMul-2) pair — 77 M executed thread-instructions together — executed into one
 // expression DAG as the prover does (the two kernels in parallel, each CTA warp by warp in
 // lockstep), and each kernel alone on one thread. Loading (parse + lower) is outside the

@@ -1,4 +1,4 @@
-// The concrete, bit-exact PTX emulator: the oracle of the symbolic engine (issue 13).
+// The concrete, bit-exact PTX emulator: the oracle of the symbolic engine.
 //
 // It executes the same lowered Program as the symbolic CtaRunner, but every register holds raw
 // bits and every instruction computes its IEEE / two's-complement result (float_semantics.hpp).

@@ -235,7 +235,7 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
       config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
   // Statistics add up per worker thread, not per CTA: a vector of one KernelStats per CTA is
   // 88 bytes each, 1.7 GB for a 2*10^7-CTA grid, allocated and summed where no guard polls
-  // (issue 16: the memory and time overshoot of large `ctas: "all"` grids).
+  // (the memory and time overshoot of large `ctas: "all"` grids).
   tbb::combinable<KernelStats> stats;
   const auto add_stats = [](KernelStats& into, const KernelStats& s) {
     into.instructions += s.instructions;

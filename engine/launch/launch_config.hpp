@@ -1,5 +1,5 @@
 // How one kernel is launched for verification: the schema of a kernel configuration in
-// ../shared/volta-corpus/benchmarks.json (see docs/manifest.md), as a C++ value.
+// ../shared/volta-corpus/benchmarks.json (see examples/README.md), as a C++ value.
 #pragma once
 
 #include <array>

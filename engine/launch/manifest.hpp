@@ -1,5 +1,5 @@
 // A manifest: a batch of benchmarks in the schema of ../shared/volta-corpus/benchmarks.json
-// (documented in docs/manifest.md). Problems are reported with the JSON path of the offending
+// (documented in examples/README.md). Problems are reported with the JSON path of the offending
 // value (`$.benchmarks[3].reference.block[1]: expected a positive integer`). A problem inside one
 // entry makes only that entry bad (it will be reported as ERROR); a problem with the file itself
 // (unreadable, not JSON, no `benchmarks` array) makes the whole manifest bad.

@@ -1,4 +1,4 @@
-// The Z3 fallback of the pair prover (issue 5 item 5): the last resort for an element whose
+// The Z3 fallback of the pair prover: the last resort for an element whose
 // canonical forms differ and where random evaluation found no difference. With ground facts
 // about exp, sqrt, tanh, ... (ground_laws.hpp) it asks Z3 two questions:
 //   1. can the values differ at a point where both sides are defined?

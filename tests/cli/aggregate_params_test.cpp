@@ -1,4 +1,4 @@
-// Aggregate (by-value struct) parameters in manifests (issue 15): every malformed aggregate is
+// Aggregate (by-value struct) parameters in manifests: every malformed aggregate is
 // an error with its JSON path, a scalar given for an aggregate PTX parameter (or the reverse) is
 // an ERROR of the entry, never a kernel that reads zeros and passes; and the production entries
 // (../shared/production: FlashAttention-2 and CUTLASS through their real entry points) read

@@ -1,4 +1,4 @@
-// The console (issue 16): --quiet, `--report -`, --no-progress, colors and escape codes, -V,
+// The console: --quiet, `--report -`, --no-progress, colors and escape codes, -V,
 // the exit codes in --help, an unknown command; and reports that never overwrite an input.
 #include <gtest/gtest.h>
 

@@ -93,7 +93,7 @@ TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
   EXPECT_GE(dog.memory_trips(), 1u);
 }
 
-// --max-memory is per entry (issue 16): two entries that each grow the process by less than the
+// --max-memory is per entry: two entries that each grow the process by less than the
 // limit run side by side; one that grows it by more than the limit alone is stopped.
 TEST(DriverUnits, WatchdogMemoryLimitIsPerEntry) {
   std::atomic<uint64_t> resident{100};

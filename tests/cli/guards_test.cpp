@@ -106,7 +106,7 @@ namespace volta::cli_test {
 namespace {
 
 // A `ctas: "all"` grid of 2*10^7 CTAs that do nothing: the time limit must hold inside the CTA
-// loop (issue 16: ended at 8.3 s under --timeout 2, and 1.7 GB of per-CTA statistics). Exact
+// loop (ended at 8.3 s under --timeout 2, and 1.7 GB of per-CTA statistics). Exact
 // figures in docs/BENCHMARKS.md; the margins here are generous for a loaded CI machine.
 TEST(Guards, TimeLimitHoldsInsideALargeGrid) {
   const auto dir = scratch_dir("large_grid");

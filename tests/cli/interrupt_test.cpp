@@ -1,4 +1,4 @@
-// Interrupts (issue 16): SIGINT or SIGTERM during a batch stops it cooperatively. The finished
+// Interrupts: SIGINT or SIGTERM during a batch stops it cooperatively. The finished
 // entries keep their verdicts, the others are marked not run, every report is still written
 // (`"interrupted": true`; skipped test cases in JUnit), one line on stderr says so, and the exit
 // status is 128 + the signal (130, 143).

@@ -1,4 +1,4 @@
-// The production manifest (../shared/production/manifest.json, issue 15): FlashAttention-2 and
+// The production manifest (../shared/production/manifest.json): FlashAttention-2 and
 // CUTLASS through their real `__global__` entry points, each with one by-value aggregate
 // parameter. Every entry must read without an error (aggregate parameters included); the entries
 // that run end to end today are proved and must give their expected verdicts. Skips with a

@@ -160,8 +160,8 @@ TEST(ShardMerge, MoreShardsThanEntriesGivesEmptyShards) {
 namespace volta::cli_test {
 namespace {
 
-// A shard report left by an older run (a PTX file changed since) is refused, not merged
-// (issue 16): reports carry a digest of the manifest and of every PTX file, and of the tool.
+// A shard report left by an older run (a PTX file changed since) is refused, not merged:
+// reports carry a digest of the manifest and of every PTX file, and of the tool.
 TEST(ShardMerge, MergeRefusesAShardOfAnOlderRun) {
   const auto dir = scratch_dir("stale-shard");
   const auto ptx = [](const std::string& extra) {

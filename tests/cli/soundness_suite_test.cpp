@@ -1,4 +1,4 @@
-// The adversarial soundness suite (examples/soundness/manifest.json, issue 13) through the real
+// The adversarial soundness suite (examples/soundness/manifest.json) through the real
 // binary: every entry is proved or checked, twice with one proof cache (the second run answers
 // from what the first stored), and each verdict is judged against the manifest:
 //   * a false EQUIVALENT or RACE_FREE (the tool vouches for something a GPU does not do) is a hard
@@ -72,7 +72,7 @@ TEST(SoundnessSuite, ManifestIsWellFormed) {
         EXPECT_FALSE(kPositive.count(a.get<std::string>())) << name;
     }
   }
-  // At least three entries for each root cause of issue 13.
+  // At least three entries for each class of root cause the suite is organised by.
   for (int c = 1; c <= 10; ++c) {
     int n = 0;
     for (const auto& [category, count] : per_category)

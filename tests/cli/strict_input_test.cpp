@@ -1,4 +1,4 @@
-// Input that must be refused (issue 16): a misspelled key, a value of the wrong type, a
+// Input that must be refused: a misspelled key, a value of the wrong type, a
 // duplicate name or an empty list is an error with its JSON path, never silently ignored; a
 // filter that selects nothing and flags that would be ignored are errors too. Every manifest the
 // project ships still reads without an error.

@@ -1,4 +1,4 @@
-// The whole Volta corpus through the tool (issue 5, item 8d; issue 6): `volta-eg prove --batch
+// The whole Volta corpus through the tool: `volta-eg prove --batch
 // benchmarks.json` gives every one of the 39 entries its expected verdict and exits 0, proves
 // each of the 26 equivalences with zero Z3 calls, and writes JSON, JUnit and SARIF reports.
 // About half a minute on two cores in a release build; labelled `slow` (the sanitizer run skips

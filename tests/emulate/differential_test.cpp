@@ -242,7 +242,7 @@ TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
     ADD_FAILURE() << m;
 }
 
-// The packed and narrow float kernels (issue 15) run on both sides: none may be skipped, so that
+// The packed and narrow float kernels run on both sides: none may be skipped, so that
 // the symbolic model of every new instruction (cvt.rn.{f16x2,bf16x2}.f32, cvt.f32.bf16, the bf16
 // widening mov, packed f16x2 / bf16x2 arithmetic, bf16 mma.sync, copysign and the lifted tanhf)
 // is checked against the emulator.

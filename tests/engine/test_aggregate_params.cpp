@@ -1,4 +1,4 @@
-// Aggregate (by-value struct) kernel parameters (issue 15): `.param .align 8 .b8 NAME[SIZE]`
+// Aggregate (by-value struct) kernel parameters: `.param .align 8 .b8 NAME[SIZE]`
 // given as bytes and typed fields, read directly (`ld.param [NAME+off]`) and through the
 // parameter's address (`mov.b64 %rd, NAME; ld.param [%rd+off]`, negative offsets from derived
 // pointers too, as FlashAttention's entry does); a read outside the parameter space is an

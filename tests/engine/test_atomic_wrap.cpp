@@ -1,4 +1,4 @@
-// atom.inc / atom.dec with one limit on a counter that holds data (issue 15): every
+// atom.inc / atom.dec with one limit on a counter that holds data: every
 // contribution applies the same function f, so the final value is f^n(x) whatever the order.
 // The engine builds it as one term (engine/exec/pending_atomics.cpp); here that term, evaluated
 // exactly, must equal n applications of the PTX definition for every small start value,

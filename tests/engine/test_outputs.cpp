@@ -1,4 +1,4 @@
-// What an output is (issue 13, items 5, 6 and 10): hardware- and schedule-dependent special
+// What an output is: hardware- and schedule-dependent special
 // registers are fresh unknowns that no output, address or branch may depend on; output elements
 // have a store type, and stores of different types are compared by their bytes; arrays with
 // defined initial contents (zero, inout) are compared by their final contents.

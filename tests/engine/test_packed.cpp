@@ -1,4 +1,4 @@
-// Packed and narrow float conversions (issue 15): cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 with
+// Packed and narrow float conversions: cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 with
 // their operand order, nvcc's bf16 widening mov.b32 %f, {0, %h} (a value only for bf16 data),
 // and the examples/packed manifest end to end (every verdict as expected, narrowings counted).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Random differential test of the prover (issue 5, item 8b): expression pairs that are equal by
+// Random differential test of the prover: expression pairs that are equal by
 // construction (rewritten by identities over the reals) and pairs that were perturbed. Every
 // EQUIVALENT verdict is checked by evaluation at random points: a point where the two values
 // certainly differ is a false EQUIVALENT, the worst bug this project can have. Every

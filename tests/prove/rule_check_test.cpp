@@ -1,4 +1,4 @@
-// `volta-eg rules check` (issue 5, item 2 and 8c): every shipped rule is sound; unsound rules
+// `volta-eg rules check`: every shipped rule is sound; unsound rules
 // of every kind are caught with a counterexample; rules are proved by Z3 where it can.
 #include <gtest/gtest.h>
 

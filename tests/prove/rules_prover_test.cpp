@@ -1,4 +1,4 @@
-// The prover's rule pass (issue 5, items 1-2): element pairs outside the exp-polynomial class
+// The prover's rule pass: element pairs outside the exp-polynomial class
 // that the canonical forms cannot decide and the shipped rule library proves in the shared
 // e-graph, that stay UNKNOWN without it, and that a researcher's rule file extends; a wrong
 // pair is still NOT_EQUIVALENT with a counterexample.

@@ -1,4 +1,4 @@
-// Every shipped rule passes `volta-eg rules check` (issue 5, item 8c): sound, with the same
+// Every shipped rule passes `volta-eg rules check`: sound, with the same
 // domain on both sides, and proved by Z3 wherever Z3 can.
 #include <gtest/gtest.h>
 
