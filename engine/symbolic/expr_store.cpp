@@ -6,16 +6,14 @@
 #include <stdexcept>
 #include <sys/mman.h>
 
+#include "egraph/hash.hpp"
+
 namespace volta::symbolic {
 namespace {
 
+// MurmurHash3's final avalanche, as the e-graph's hashcons uses it.
 uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
+  return egraph::hash_finish(x);
 }
 
 uint64_t hash_node(const Node& n) {
