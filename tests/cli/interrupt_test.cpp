@@ -33,8 +33,10 @@ json spin_entry(const std::string& name, uint64_t n) {
             {"params", {"ptr:O", fmt::format("int:{}", n)}}}}};
 }
 
-// Starts volta-eg in `dir` (stdout and stderr to out.txt and err.txt), sends `signal` after
-// `delay`, and returns its exit status (-1: it did not end within a minute).
+// Starts volta-eg in `dir` (stdout and stderr to out.txt and err.txt), waits until its stdout
+// shows the first entry's result line (the tool has started, installed its handlers and is
+// running the second entry: a fixed delay alone is too short on a loaded machine), sends
+// `signal` `delay` later, and returns its exit status (-1: it did not end within a minute).
 int run_and_signal(const fs::path& dir, const std::vector<std::string>& args, int signal,
                    std::chrono::milliseconds delay, int repeats = 1) {
   const pid_t pid = fork();
@@ -57,6 +59,8 @@ int run_and_signal(const fs::path& dir, const std::vector<std::string>& args, in
     execv(binary.c_str(), argv.data());
     _exit(127);
   }
+  for (int i = 0; i < 600 && read_file(dir / "out.txt").find("quick") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   std::this_thread::sleep_for(delay);
   for (int i = 0; i < repeats; ++i)
     kill(pid, signal);
@@ -112,7 +116,7 @@ TEST(Interrupt, SigintWritesThePartialReportsAndExits130) {
   const auto start = std::chrono::steady_clock::now();
   const int status =
       run_and_signal(dir, {"check", "--batch", "m.json", "--report", "r.json", "--junit", "r.xml"},
-                     SIGINT, std::chrono::milliseconds(1500));
+                     SIGINT, std::chrono::milliseconds(300));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(status, 130) << read_file(dir / "err.txt");
@@ -132,7 +136,7 @@ TEST(Interrupt, ASecondSigintExitsAtOnce) {
   const auto start = std::chrono::steady_clock::now();
   const int status =
       run_and_signal(dir, {"check", "--batch", "m.json", "--report", "r.json", "--junit", "r.xml"},
-                     SIGINT, std::chrono::milliseconds(1500), 2);
+                     SIGINT, std::chrono::milliseconds(300), 2);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(status, 130) << read_file(dir / "err.txt");
@@ -143,7 +147,7 @@ TEST(Interrupt, SigtermExits143) {
   const auto dir = slow_batch("interrupt-term");
   const int status =
       run_and_signal(dir, {"check", "--batch", "m.json", "--report", "r.json", "--junit", "r.xml"},
-                     SIGTERM, std::chrono::milliseconds(1500));
+                     SIGTERM, std::chrono::milliseconds(300));
   EXPECT_EQ(status, 143) << read_file(dir / "err.txt");
   expect_partial_report(dir, "SIGTERM");
 }
