@@ -70,7 +70,7 @@ struct EntrySet {
     return n;
   }
   std::string kind(size_t i) const {
-    return at(i).kind == launch::EntryKind::Equivalence ? "equivalence" : "race_check";
+    return std::string(launch::to_string(at(i).kind));
   }
 };
 
