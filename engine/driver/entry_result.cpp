@@ -41,9 +41,7 @@ std::string_view guard_name(Guard g) {
 }
 
 std::optional<Guard> guard_from(std::string_view name) {
-  for (Guard g :
-       {Guard::None, Guard::TimeLimit, Guard::MemoryLimit, Guard::InstructionBudget,
-        Guard::TermBudget, Guard::ENodeBudget, Guard::SaturationTimeLimit, Guard::Interrupted}) {
+  for (Guard g : kAllGuards) {
     if (guard_name(g) == name)
       return g;
   }

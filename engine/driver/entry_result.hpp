@@ -39,6 +39,9 @@ enum class Guard : uint8_t {
   SaturationTimeLimit, // --rule-seconds, likewise
   Interrupted,         // SIGINT/SIGTERM: not run, or cancelled while running
 };
+inline constexpr Guard kAllGuards[] = {
+    Guard::None,       Guard::TimeLimit,   Guard::MemoryLimit,         Guard::InstructionBudget,
+    Guard::TermBudget, Guard::ENodeBudget, Guard::SaturationTimeLimit, Guard::Interrupted};
 // "time limit", "memory limit", ...: the reports' words ("" for None).
 std::string_view guard_name(Guard g);
 std::optional<Guard> guard_from(std::string_view name);

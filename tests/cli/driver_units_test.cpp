@@ -37,7 +37,7 @@ TEST(DriverUnits, ShardsPartitionTheFilteredEntries) {
   for (int i = 0; i < 10; ++i) {
     launch::ManifestEntry e;
     e.index = i;
-    e.name = (i % 2 ? "odd" : "even") + std::to_string(i);
+    e.name = fmt::format("{}{}", i % 2 ? "odd" : "even", i);
     m.entries.push_back(e);
   }
   driver::BatchOptions options;
@@ -123,14 +123,20 @@ TEST(DriverUnits, WatchdogMemoryLimitIsPerEntry) {
   EXPECT_EQ(c.reason(), driver::Watchdog::Reason::MemoryLimit);
 }
 
-TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
+// A manifest of `n` entries named e0, e1, ... (what run_batch needs of them: index and name).
+launch::Manifest numbered_manifest(size_t n) {
   launch::Manifest m;
-  for (int i = 0; i < 4; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     launch::ManifestEntry e;
     e.index = i;
-    e.name = "e" + std::to_string(i);
+    e.name = fmt::format("e{}", i); // not "e" + std::to_string(i): GCC 12 -Wrestrict
     m.entries.push_back(e);
   }
+  return m;
+}
+
+TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
+  const launch::Manifest m = numbered_manifest(4);
   driver::BatchOptions options;
   options.jobs = 2;
   auto results = driver::run_batch(
@@ -160,10 +166,9 @@ TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
 TEST(DriverUnits, GuardsAreNamedOnceAndReadBack) {
   // The reports' words for the guards: distinct, and read back by the result archive.
   std::set<std::string> words;
-  for (auto g :
-       {driver::Guard::TimeLimit, driver::Guard::MemoryLimit, driver::Guard::InstructionBudget,
-        driver::Guard::TermBudget, driver::Guard::ENodeBudget, driver::Guard::SaturationTimeLimit,
-        driver::Guard::Interrupted}) {
+  for (auto g : driver::kAllGuards) {
+    if (g == driver::Guard::None)
+      continue;
     const std::string word(driver::guard_name(g));
     EXPECT_FALSE(word.empty());
     EXPECT_TRUE(words.insert(word).second) << word;
@@ -176,13 +181,7 @@ TEST(DriverUnits, GuardsAreNamedOnceAndReadBack) {
 TEST(DriverUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
   // A guard the prover sets itself (its term budget) stays on an UNKNOWN entry; on an entry
   // that reached a verdict, no guard is shown.
-  launch::Manifest m;
-  for (size_t i = 0; i < 2; ++i) {
-    launch::ManifestEntry e;
-    e.index = i;
-    e.name = "e" + std::to_string(i);
-    m.entries.push_back(e);
-  }
+  const launch::Manifest m = numbered_manifest(2);
   driver::BatchOptions options;
   auto results = driver::run_batch(
       driver::select_entries(m, options),
