@@ -29,8 +29,19 @@ char printable(char c) {
 } // namespace
 
 std::string Diagnostic::headline() const {
-  return fmt::format("{}:{}:{}: {}: {}", file, where.line, where.column, severity_name(severity),
-                     message);
+  if (where.line != 0)
+    return fmt::format("{}:{}:{}: {}: {}", file, where.line, where.column, severity_name(severity),
+                       message);
+  if (file.empty())
+    return fmt::format("{}: {}", severity_name(severity), message);
+  return fmt::format("{}: {}: {}", file, severity_name(severity), message);
+}
+
+std::string Diagnostic::text() const {
+  std::string out = render();
+  while (!out.empty() && out.back() == '\n')
+    out.pop_back();
+  return out;
 }
 
 std::string Diagnostic::render() const {

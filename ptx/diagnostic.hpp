@@ -29,9 +29,12 @@ struct Diagnostic {
   uint32_t source_line_start_column = 1;
 
   // "file:line:col: error: message" followed, when source_line is known, by the line and a
-  // caret under the column.
+  // caret under the column; each line ends with a newline.
   std::string render() const;
-  // Only the first line ("file:line:col: error: message").
+  // render() without its final newline, for a report's detail or a message inside others.
+  std::string text() const;
+  // Only the first line: "file:line:col: error: message", or for a diagnostic about a whole
+  // file (line 0) "file: error: message" ("error: message" without a file).
   std::string headline() const;
 };
 

@@ -20,7 +20,6 @@
 
 #include "engine/driver/batch.hpp"
 #include "engine/driver/cache_folder.hpp"
-#include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/kernel_cache.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/report_json.hpp"
@@ -48,7 +47,7 @@ struct InputError {
 };
 
 InputError from_diagnostic(const std::string& kind, const ptx::Diagnostic& d) {
-  return {kind, driver::diagnostic_text(d), d.file, d.where.line, d.where.column};
+  return {kind, d.text(), d.file, d.where.line, d.where.column};
 }
 
 // The entries of one manifest (or of the JSON the Python side writes for its kernels), and the
@@ -142,7 +141,7 @@ std::shared_ptr<EntrySet> entry_set(launch::ManifestResult parsed, bool strict,
   for (const auto& d : parsed.diagnostics) {
     if (d.severity == ptx::Severity::Error || !parsed.manifest)
       throw from_diagnostic("ManifestError", d);
-    warnings.push_back(driver::diagnostic_text(d));
+    warnings.push_back(d.text());
   }
   if (!parsed.manifest)
     throw InputError{"ManifestError", "cannot use this manifest", "", 0, 0};

@@ -10,7 +10,6 @@
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/run_entries.hpp"
-#include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/result_line.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/exit_status.hpp"

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "engine/content_hash.hpp"
-#include "engine/driver/diagnostic_text.hpp"
 
 namespace volta::cli {
 
@@ -19,13 +18,13 @@ std::optional<ManifestSelection> load_manifest_selection(
   auto m = launch::read_manifest(flags.batch);
   if (!m.manifest) {
     for (const auto& d : m.diagnostics)
-      std::cerr << driver::diagnostic_text(d) << "\n";
+      std::cerr << d.render();
     if (m.diagnostics.empty())
       std::cerr << fmt::format("{}: error: cannot use this manifest\n", flags.batch);
     return std::nullopt;
   }
   for (const auto& d : m.diagnostics)
-    std::cerr << driver::diagnostic_text(d) << "\n"; // warnings
+    std::cerr << d.render(); // warnings
   ManifestSelection selection;
   selection.manifest = std::make_shared<const launch::Manifest>(std::move(*m.manifest));
   info.manifest = flags.batch;
@@ -132,7 +131,7 @@ std::optional<launch::ManifestEntry> read_pair_file(const std::string& path) {
       if (d.where.line > 1)
         --d.where.line;
       d.message = unwrap_entry_path(d.message);
-      std::cerr << driver::diagnostic_text(d) << "\n";
+      std::cerr << d.render();
     }
     if (m.diagnostics.empty())
       std::cerr << fmt::format("{}: error: expected one pair object\n", path);

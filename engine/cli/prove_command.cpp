@@ -15,7 +15,6 @@
 #include "engine/cli/rule_options.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/content_hash.hpp"
-#include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/memory_limit.hpp"
 #include "engine/driver/proof_cache_dir.hpp"
 #include "engine/driver/safety_check.hpp"

@@ -10,7 +10,6 @@
 
 #include "engine/cli/commands.hpp"
 #include "engine/cli/kernel_flags.hpp"
-#include "engine/driver/diagnostic_text.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/npy.hpp"
@@ -52,7 +51,7 @@ std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::stri
   auto m = launch::read_manifest(args.batch);
   if (!m.manifest) {
     for (const auto& d : m.diagnostics)
-      std::cerr << driver::diagnostic_text(d) << "\n";
+      std::cerr << d.render();
     error = fmt::format("cannot use the manifest {}", args.batch);
     return std::nullopt;
   }
@@ -266,7 +265,7 @@ int run(const RunArgs& args) {
   }
   auto loaded = exec::load_kernel(config->ptx_path, config->entry);
   for (const auto& d : loaded.diagnostics)
-    std::cerr << driver::diagnostic_text(d) << "\n";
+    std::cerr << d.render();
   if (!loaded.kernel)
     return kBadInput;
   std::map<std::string, emulate::ElemType> types;

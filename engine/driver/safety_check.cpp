@@ -4,7 +4,6 @@
 #include <chrono>
 #include <fmt/format.h>
 
-#include "engine/driver/diagnostic_text.hpp"
 #include "engine/exec/special_registers.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -69,13 +68,7 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
   if (!loaded.kernel) {
     result.verdict = Verdict::Error;
     result.bad_input = true;
-    // The first error, not a warning before it (a newer `.version`).
-    const auto error =
-        std::find_if(loaded.diagnostics.begin(), loaded.diagnostics.end(),
-                     [](const ptx::Diagnostic& d) { return d.severity == ptx::Severity::Error; });
-    result.detail = error != loaded.diagnostics.end() ? diagnostic_headline(*error)
-                    : loaded.diagnostics.empty()      ? "cannot load kernel"
-                                                 : diagnostic_headline(loaded.diagnostics.front());
+    result.detail = loaded.failure_headline();
     result.failure_kernel = role;
     return std::nullopt;
   }

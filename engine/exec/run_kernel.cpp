@@ -18,6 +18,14 @@
 
 namespace volta::exec {
 
+std::string LoadResult::failure_headline() const {
+  const auto error = std::find_if(diagnostics.begin(), diagnostics.end(),
+                                  [](const auto& d) { return d.severity == ptx::Severity::Error; });
+  return error != diagnostics.end() ? error->headline()
+         : diagnostics.empty()      ? "cannot load kernel"
+                                    : diagnostics.front().headline();
+}
+
 LoadResult load_kernel(const std::string& ptx_path, const std::string& entry) {
   LoadResult r;
   auto cannot_read = [&](const std::string& why) {

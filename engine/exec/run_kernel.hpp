@@ -26,6 +26,10 @@ struct LoadedKernel {
 struct LoadResult {
   std::shared_ptr<const LoadedKernel> kernel;
   std::vector<ptx::Diagnostic> diagnostics; // parse or lowering errors (bad input)
+
+  // Why the kernel did not load, in one line: the first error (not a warning before it, such
+  // as a newer `.version`).
+  std::string failure_headline() const;
 };
 
 LoadResult load_kernel(const std::string& ptx_path, const std::string& entry);

@@ -14,7 +14,6 @@
 #include <range/v3/view/zip.hpp>
 #include <tbb/parallel_invoke.h>
 
-#include "engine/driver/diagnostic_text.hpp"
 #include "engine/driver/safety_check.hpp"
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/domain_conditions.hpp"
@@ -664,18 +663,9 @@ static bool preflight_pair(const launch::ManifestEntry& entry, driver::KernelCac
   const launch::KernelConfig* configs[2] = {&entry.reference, &entry.optimized};
   const char* roles[2] = {"reference", "optimized"};
   for (int i = 0; i < 2; ++i) {
-    std::string problem;
-    if (!loads[i].kernel) {
-      const auto& diags = loads[i].diagnostics;
-      const auto error = std::find_if(diags.begin(), diags.end(), [](const ptx::Diagnostic& d) {
-        return d.severity == ptx::Severity::Error;
-      });
-      problem = error != diags.end() ? driver::diagnostic_headline(*error)
-                : diags.empty()      ? "cannot load kernel"
-                                     : driver::diagnostic_headline(diags.front());
-    } else {
-      problem = exec::check_config(loads[i].kernel->program, *configs[i]);
-    }
+    const std::string problem = loads[i].kernel
+                                    ? exec::check_config(loads[i].kernel->program, *configs[i])
+                                    : loads[i].failure_headline();
     if (problem.empty())
       continue;
     result.verdict = Verdict::Error;

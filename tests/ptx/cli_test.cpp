@@ -89,7 +89,7 @@ TEST(Cli, MalformedFileExitsTwoWithLocatedDiagnostics) {
 TEST(Cli, MissingFileExitsTwo) {
   ToolRun r = run_parse({"/nonexistent/file.ptx"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind("/nonexistent/file.ptx:0:0: error: cannot read file", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("/nonexistent/file.ptx: error: cannot read file", 0), 0u) << r.err;
 }
 
 // Issue 16: PTX the tool does not know is refused where it is written, not at run time.

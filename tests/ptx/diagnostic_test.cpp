@@ -143,7 +143,7 @@ TEST(Diagnostics, RenderShowsTheLineAndACaret) {
   Diagnostic file_level;
   file_level.file = "x.ptx";
   file_level.message = "cannot read file";
-  EXPECT_EQ(file_level.render(), "x.ptx:0:0: error: cannot read file\n");
+  EXPECT_EQ(file_level.render(), "x.ptx: error: cannot read file\n");
 }
 
 TEST(Diagnostics, RenderReplacesControlBytes) {
@@ -225,7 +225,7 @@ TEST(Diagnostics, UnreadableFile) {
   EXPECT_FALSE(r.ok());
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].headline(),
-            "/nonexistent/dir/x.ptx:0:0: error: cannot read file: No such file or directory");
+            "/nonexistent/dir/x.ptx: error: cannot read file: No such file or directory");
   ParseResult dir = parse_file("/");
   EXPECT_FALSE(dir.ok());
   EXPECT_EQ(dir.diagnostics.size(), 1u);
