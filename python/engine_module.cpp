@@ -18,16 +18,16 @@
 #include <sstream>
 #include <thread>
 
-#include "engine/driver/batch.hpp"
-#include "engine/driver/cache_folder.hpp"
-#include "engine/driver/kernel_cache.hpp"
-#include "engine/driver/proof_cache_dir.hpp"
-#include "engine/driver/report_json.hpp"
-#include "engine/driver/run_cache.hpp"
+#include "engine/batch/batch.hpp"
+#include "engine/batch/cache_folder.hpp"
+#include "engine/batch/proof_cache_dir.hpp"
+#include "engine/batch/run_cache_dir.hpp"
 #include "engine/emulate/emulator.hpp"
+#include "engine/exec/kernel_cache.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/cuda_source.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/report/report_json.hpp"
 #include "engine/session/entry_runner.hpp"
 
 namespace py = pybind11;
@@ -54,7 +54,7 @@ InputError from_diagnostic(const std::string& kind, const ptx::Diagnostic& d) {
 // kernels they name, loaded once when the entries were checked.
 struct EntrySet {
   std::shared_ptr<const launch::Manifest> manifest;
-  std::shared_ptr<driver::KernelCache> kernels = std::make_shared<driver::KernelCache>();
+  std::shared_ptr<exec::KernelCache> kernels = std::make_shared<exec::KernelCache>();
   std::vector<std::string> warnings;
 
   const launch::ManifestEntry& at(size_t i) const {
@@ -68,9 +68,7 @@ struct EntrySet {
       n.push_back(e.name);
     return n;
   }
-  std::string kind(size_t i) const {
-    return std::string(launch::to_string(at(i).kind));
-  }
+  std::string kind(size_t i) const { return std::string(launch::to_string(at(i).kind)); }
 };
 
 const launch::KernelConfig& config_of(const launch::ManifestEntry& e, const std::string& role) {
@@ -89,10 +87,10 @@ const launch::KernelConfig& config_of(const launch::ManifestEntry& e, const std:
 // folder is given: a loop that keeps its reference reads most results from the entry cache and
 // never needs those kernels, and a kernel that does run is loaded then. A marker file records
 // the successful check, DIR/checked/<key>.
-std::unique_ptr<driver::CacheFolder> checked_kernels(const std::string& cache_dir) {
+std::unique_ptr<batch::CacheFolder> checked_kernels(const std::string& cache_dir) {
   if (cache_dir.empty())
     return nullptr;
-  auto folder = std::make_unique<driver::CacheFolder>(
+  auto folder = std::make_unique<batch::CacheFolder>(
       std::filesystem::path(cache_dir) / "checked", "volta-eg checked-kernel 1", "checked-kernel",
       "the kernel is loaded and checked again", &std::cerr);
   if (folder->create())
@@ -100,7 +98,7 @@ std::unique_ptr<driver::CacheFolder> checked_kernels(const std::string& cache_di
   return folder;
 }
 
-void check_entries(EntrySet& set, bool strict, driver::CacheFolder* checked) {
+void check_entries(EntrySet& set, bool strict, batch::CacheFolder* checked) {
   for (const auto& e : set.manifest->entries) {
     if (!e.error.empty()) {
       if (strict)
@@ -111,7 +109,8 @@ void check_entries(EntrySet& set, bool strict, driver::CacheFolder* checked) {
     for (const char* role : pair ? std::vector<const char*>{"reference", "optimized"}
                                  : std::vector<const char*>{"kernel"}) {
       const auto& config = config_of(e, role);
-      const auto key = checked ? driver::RunCache::key(config, exec::RunOptions{}) : std::nullopt;
+      const auto key =
+          checked ? batch::DirectoryRunCache::key(config, exec::RunOptions{}) : std::nullopt;
       if (key && checked->read(*key))
         continue;
       const auto loaded = set.kernels->load(config.ptx_path, config.entry);
@@ -185,7 +184,7 @@ struct Settings {
 };
 
 // One running batch: `jobs` threads take the entries in order and run each under the guards of
-// driver::run_batch (timeout, isolation of exceptions, cancellation); finished results are
+// batch::run_batch (timeout, isolation of exceptions, cancellation); finished results are
 // handed out as they come.
 class Batch {
 public:
@@ -193,15 +192,15 @@ public:
       : set_(std::move(set)), order_(std::move(order)) {
     std::string error;
     if (!settings.cache_dir.empty()) {
-      proofs_ = driver::DirectoryProofCache::open(settings.cache_dir, &std::cerr, error);
+      proofs_ = batch::DirectoryProofCache::open(settings.cache_dir, &std::cerr, error);
       if (proofs_)
-        runs_ = driver::RunCache::open(settings.cache_dir, &std::cerr, error);
+        runs_ = batch::DirectoryRunCache::open(settings.cache_dir, &std::cerr, error);
       if (runs_)
-        entries_ = driver::EntryCache::open(settings.cache_dir, &std::cerr, error);
+        entries_ = batch::EntryCache::open(settings.cache_dir, &std::cerr, error);
       if (!proofs_ || !runs_ || !entries_)
         throw InputError{"ManifestError", "cache_dir: " + error, settings.cache_dir, 0, 0};
     }
-    prove::ProveOptions options;
+    entry::ProveOptions options;
     options.run.max_instructions = settings.max_instructions;
     options.timeout_seconds = settings.timeout;
     options.reuse_templates = settings.reuse;
@@ -279,14 +278,14 @@ private:
       const launch::ManifestEntry* entry = &set_->at(order_[i]);
       std::string text;
       try {
-        auto results = driver::run_batch({entry}, runner_, batch_options_);
-        text = driver::to_json(results.at(0)).dump();
+        auto results = batch::run_batch({entry}, runner_, batch_options_);
+        text = report::to_json(results.at(0)).dump();
       } catch (const std::exception& e) {
-        driver::EntryResult r;
+        entry::EntryResult r;
         r.index = entry->index;
         r.name = entry->name;
         r.detail = std::string("internal error: ") + e.what();
-        text = driver::to_json(r).dump();
+        text = report::to_json(r).dump();
       }
       std::lock_guard lock(mutex_);
       done_.emplace_back(i, std::move(text));
@@ -296,11 +295,11 @@ private:
 
   std::shared_ptr<EntrySet> set_;
   std::vector<size_t> order_;
-  std::unique_ptr<driver::DirectoryProofCache> proofs_;
-  std::unique_ptr<driver::RunCache> runs_;
-  std::unique_ptr<driver::EntryCache> entries_;
-  driver::EntryRunner runner_;
-  driver::BatchOptions batch_options_;
+  std::unique_ptr<batch::DirectoryProofCache> proofs_;
+  std::unique_ptr<batch::DirectoryRunCache> runs_;
+  std::unique_ptr<batch::EntryCache> entries_;
+  batch::EntryRunner runner_;
+  batch::BatchOptions batch_options_;
   std::atomic<int> interrupt_{0};
   std::atomic<size_t> next_{0};
   std::mutex mutex_;

@@ -23,9 +23,10 @@
 #include <unistd.h>
 #include <vector>
 
-#include "engine/driver/safety_check.hpp"
+#include "engine/entry/equivalence_entry.hpp"
+#include "engine/entry/race_check_entry.hpp"
+#include "engine/entry/run_configuration.hpp"
 #include "engine/launch/manifest.hpp"
-#include "engine/prove/pair_prover.hpp"
 #include "engine/smt/z3_baseline.hpp"
 
 namespace {
@@ -61,12 +62,12 @@ const char* kind_name(prove::ElementOutcome::Kind k) {
 json sample_elements(const launch::ManifestEntry& e, unsigned z3_timeout_ms) {
   json out = json::array();
   symbolic::ExprStore store;
-  driver::KernelCache cache;
-  driver::EntryResult part;
+  exec::KernelCache cache;
+  entry::EntryResult part;
   std::optional<exec::KernelRun> ref, opt;
   tbb::parallel_invoke(
-      [&] { ref = driver::execute_config(e.reference, "reference", cache, store, {}, part); },
-      [&] { opt = driver::execute_config(e.optimized, "optimized", cache, store, {}, part); });
+      [&] { ref = entry::execute_config(e.reference, "reference", cache, store, {}, part); },
+      [&] { opt = entry::execute_config(e.optimized, "optimized", cache, store, {}, part); });
   if (!ref || !opt)
     return out;
   std::vector<std::string> arrays = e.check_arrays;
@@ -86,7 +87,7 @@ json sample_elements(const launch::ManifestEntry& e, unsigned z3_timeout_ms) {
       continue;
     const auto element = fmt::format("{}[{}]", name, r->elements[0].first);
     const symbolic::ExprId a = r->elements[0].second, b = o->elements[0].second;
-    prove::ProveOptions options; // no Z3 fallback: our prover alone
+    entry::ProveOptions options; // no Z3 fallback: our prover alone
     const auto t = Clock::now();
     const prove::ElementOutcome ours = prove::prove_element(store, a, b, element, options);
     const double ours_s = since(t);
@@ -107,12 +108,12 @@ json run_entry(const launch::ManifestEntry& e, int repeat, unsigned z3_timeout_m
   std::vector<double> total, load, execute, prove_s;
   json last;
   for (int i = 0; i < repeat; ++i) {
-    driver::KernelCache cache; // fresh: every run loads, as a batch's first entry does
-    driver::EntryResult r;
+    exec::KernelCache cache; // fresh: every run loads, as a batch's first entry does
+    entry::EntryResult r;
     if (e.kind == launch::EntryKind::RaceCheck) {
-      r = driver::check_kernel_entry(e, cache, {});
+      r = entry::check_race_entry(e, cache, {});
     } else {
-      r = prove::prove_pair_entry(e, cache, {});
+      r = entry::prove_equivalence_entry(e, cache, {});
     }
     total.push_back(r.seconds);
     load.push_back(r.phases.count("load") ? r.phases.at("load") : 0);

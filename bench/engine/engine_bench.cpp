@@ -12,7 +12,7 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_invoke.h>
 
-#include "engine/driver/kernel_cache.hpp"
+#include "engine/exec/kernel_cache.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
 

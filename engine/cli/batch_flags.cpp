@@ -44,8 +44,8 @@ std::ostream* BatchFlags::human_output() const {
   return reports.json == "-" ? &std::cerr : &std::cout;
 }
 
-std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) const {
-  driver::BatchOptions options;
+std::optional<batch::BatchOptions> BatchFlags::resolve(std::string& error) const {
+  batch::BatchOptions options;
   if (jobs < 1 || jobs > 4096) {
     error = fmt::format("-j/--jobs: expected a number of workers from 1 to 4096, got {}", jobs);
     return std::nullopt;
@@ -77,7 +77,7 @@ std::optional<driver::BatchOptions> BatchFlags::resolve(std::string& error) cons
     }
   }
   if (!shard.empty()) {
-    options.shard = driver::parse_shard(shard, error);
+    options.shard = batch::parse_shard(shard, error);
     if (!options.shard)
       return std::nullopt;
     if (batch.empty()) {

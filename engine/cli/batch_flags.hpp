@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "engine/batch/batch.hpp"
 #include "engine/cli/report_outputs.hpp"
-#include "engine/driver/batch.hpp"
 
 namespace CLI {
 class App;
@@ -39,7 +39,7 @@ struct BatchFlags {
   std::ostream* human_output() const;
   // The driver's options (progress on human_output()); nullopt with `error` ("--shard: ...") when a
   // flag is invalid.
-  std::optional<driver::BatchOptions> resolve(std::string& error) const;
+  std::optional<batch::BatchOptions> resolve(std::string& error) const;
   // The guards and settings as the report's `options` object.
   nlohmann::json options_json() const;
 };

@@ -10,9 +10,10 @@
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/run_entries.hpp"
-#include "engine/driver/result_line.hpp"
-#include "engine/driver/safety_check.hpp"
+#include "engine/entry/race_check_entry.hpp"
+#include "engine/entry/run_configuration.hpp"
 #include "engine/exit_status.hpp"
+#include "engine/report/result_line.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::cli {
@@ -28,20 +29,20 @@ struct CheckArgs {
 // One kernel, with the expressions of its first output elements printed (a debugging aid: no
 // guards but --max-instructions, no reports).
 int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, bool color) {
-  driver::KernelCache cache;
+  exec::KernelCache cache;
   exec::RunOptions run_options;
   run_options.max_instructions = args.common.max_instructions;
   symbolic::ExprStore store;
-  driver::EntryResult result;
+  entry::EntryResult result;
   result.name = config.entry;
   result.kind = launch::EntryKind::RaceCheck;
-  auto run = driver::execute_config(config, "kernel", cache, store, run_options, result);
+  auto run = entry::execute_config(config, "kernel", cache, store, run_options, result);
   if (!run) {
     std::cerr << "volta-eg: error: " << result.detail << "\n";
     return kBadInput;
   }
   if (!run->failure) {
-    if (auto f = driver::output_failure(*run, store, false)) {
+    if (auto f = entry::output_failure(*run, store, false)) {
       result.verdict = f->verdict;
       result.detail = f->message;
       result.failure = f;
@@ -50,7 +51,7 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
       result.detail = "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
     }
   }
-  driver::print_result_line(std::cout, result, driver::LineStyle{color, 0});
+  report::print_result_line(std::cout, result, report::LineStyle{color, 0});
   if (!run->failure) {
     for (const auto& out : run->outputs) {
       size_t shown = 0;
@@ -79,17 +80,17 @@ int run_check(const CheckArgs& args) {
         << "volta-eg: error: --batch runs a manifest: it does not combine with --ptx/--kernel\n";
     return kBadInput;
   }
-  driver::KernelCache kernels;
-  driver::CheckOptions check_options;
+  exec::KernelCache kernels;
+  entry::CheckOptions check_options;
   check_options.run.max_instructions = args.common.max_instructions;
   RunRequest request;
   request.options = *options;
   request.reports = args.common.reports;
   request.human = args.common.human_output();
   request.runner = [&](const launch::ManifestEntry& e, std::atomic<bool>& cancel) {
-    driver::CheckOptions c = check_options;
+    entry::CheckOptions c = check_options;
     c.run.cancel = &cancel;
-    return driver::check_kernel_entry(e, kernels, c);
+    return entry::check_race_entry(e, kernels, c);
   };
   request.info.command = "check";
   request.info.options = args.common.options_json();

@@ -15,11 +15,11 @@
 #include "engine/cli/commands.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
-#include "engine/driver/printable_text.hpp"
-#include "engine/driver/result_line.hpp"
+#include "engine/entry/element_explanation.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/prove/explanation_text.hpp"
-#include "engine/prove/pair_prover.hpp"
+#include "engine/report/printable_text.hpp"
+#include "engine/report/result_line.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
 namespace volta::cli {
@@ -64,7 +64,7 @@ int run_explain(const ExplainArgs& args) {
       std::cerr << "volta-eg: error: " << error << "\n";
       return kBadInput;
     }
-    driver::ReportInfo info;
+    report::ReportInfo info;
     auto selection =
         load_manifest_selection(args.selection, *options, info, [](const launch::ManifestEntry& e) {
           return e.kind == launch::EntryKind::Equivalence;
@@ -76,7 +76,7 @@ int run_explain(const ExplainArgs& args) {
           "volta-eg: error: --filter selects {} equivalence entries; explain needs exactly one:\n",
           selection->entries.size());
       for (const auto* e : selection->entries)
-        std::cerr << "  " << driver::printable(e->name) << "\n";
+        std::cerr << "  " << report::printable(e->name) << "\n";
       return kBadInput;
     }
     entry = *selection->entries[0];
@@ -84,13 +84,13 @@ int run_explain(const ExplainArgs& args) {
   auto library = args.rules.load(args.z3_timeout_ms, !args.no_z3);
   if (!library)
     return kBadInput;
-  prove::ProveOptions options;
+  entry::ProveOptions options;
   args.rules.apply(options, *library);
   if (!args.no_z3)
     options.fallback = smt::make_z3_fallback(args.z3_timeout_ms);
-  driver::KernelCache kernels;
-  const prove::ElementExplanation x =
-      prove::explain_element(*entry, kernels, options, args.element, args.steps);
+  exec::KernelCache kernels;
+  const entry::ElementExplanation x =
+      entry::explain_element(*entry, kernels, options, args.element, args.steps);
   // With --quiet nothing goes to stdout: the exit status says the verdict.
   std::ostringstream out;
   const bool color = use_color(args.selection.color);
@@ -98,10 +98,10 @@ int run_explain(const ExplainArgs& args) {
     const std::string word(to_string(v));
     if (!color)
       return word;
-    return std::string(driver::verdict_color(good, v)) + word + driver::kReset;
+    return std::string(report::verdict_color(good, v)) + word + report::kReset;
   };
   const int status = [&] {
-    out << driver::printable(entry->name) << "  " << args.element << "\n";
+    out << report::printable(entry->name) << "  " << args.element << "\n";
     if (x.stopped) {
       out << fmt::format("  the entry ends before its elements are compared: {}\n    {}\n",
                          verdict_word(x.stopped->verdict, false), x.stopped->detail);

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "engine/cli/commands.hpp"
-#include "engine/driver/tool_version.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/report/tool_version.hpp"
 
 namespace {
 
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
       "volta-eg: prove that two GPU kernels (PTX) compute the same outputs over the reals, "
       "or show why not"};
   app.require_subcommand(1);
-  app.set_version_flag("-V,--version", std::string("volta-eg ") + volta::driver::kToolVersion);
+  app.set_version_flag("-V,--version", std::string("volta-eg ") + volta::report::kToolVersion);
   app.footer(kFooter);
 
   int exit_code = volta::kSuccess;

@@ -13,7 +13,7 @@
 namespace volta::cli {
 
 std::optional<ManifestSelection> load_manifest_selection(
-    const BatchFlags& flags, const driver::BatchOptions& options, driver::ReportInfo& info,
+    const BatchFlags& flags, const batch::BatchOptions& options, report::ReportInfo& info,
     const std::function<bool(const launch::ManifestEntry&)>& keep, const std::string& kept_kind) {
   auto m = launch::read_manifest(flags.batch);
   if (!m.manifest) {
@@ -44,9 +44,9 @@ std::optional<ManifestSelection> load_manifest_selection(
     info.filter = flags.filter;
   info.shard = options.shard;
   if (options.filter) {
-    driver::BatchOptions unsharded = options;
+    batch::BatchOptions unsharded = options;
     unsharded.shard.reset();
-    if (driver::select_entries(*selection.manifest, unsharded).empty()) {
+    if (batch::select_entries(*selection.manifest, unsharded).empty()) {
       std::cerr << fmt::format(
           "volta-eg: error: --filter: \"{}\" matches no entry of {} ({} entries)\n", flags.filter,
           flags.batch, selection.manifest->entries.size());
@@ -60,9 +60,9 @@ std::optional<ManifestSelection> load_manifest_selection(
   if (keep) {
     // A command that runs nothing must not pass: `check --filter gemm` on equivalence entries
     // only. (A shard may be empty; the selection before sharding may not.)
-    driver::BatchOptions unsharded = options;
+    batch::BatchOptions unsharded = options;
     unsharded.shard.reset();
-    const auto all = driver::select_entries(*selection.manifest, unsharded);
+    const auto all = batch::select_entries(*selection.manifest, unsharded);
     if (std::none_of(all.begin(), all.end(), kept)) {
       if (flags.filter.empty()) {
         std::cerr << fmt::format("{}: error: no {} entry in this manifest ({} entries)\n",
@@ -76,7 +76,7 @@ std::optional<ManifestSelection> load_manifest_selection(
       return std::nullopt;
     }
   }
-  for (const auto* e : driver::select_entries(*selection.manifest, options)) {
+  for (const auto* e : batch::select_entries(*selection.manifest, options)) {
     if (kept(e))
       selection.entries.push_back(e);
   }

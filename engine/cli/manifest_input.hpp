@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "engine/cli/batch_flags.hpp"
-#include "engine/driver/report_json.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/report/report_json.hpp"
 
 namespace volta::cli {
 
@@ -22,8 +22,8 @@ struct ManifestSelection {
 // (empty: all), `kept_kind` their name for messages ("race_check"). Prints the diagnostics and
 // returns nullopt when the manifest is unusable or the filter (or `keep`) selects nothing.
 std::optional<ManifestSelection>
-load_manifest_selection(const BatchFlags& flags, const driver::BatchOptions& options,
-                        driver::ReportInfo& info,
+load_manifest_selection(const BatchFlags& flags, const batch::BatchOptions& options,
+                        report::ReportInfo& info,
                         const std::function<bool(const launch::ManifestEntry&)>& keep = {},
                         const std::string& kept_kind = "");
 

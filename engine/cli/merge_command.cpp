@@ -9,10 +9,10 @@
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/report_outputs.hpp"
-#include "engine/driver/report_json.hpp"
-#include "engine/driver/report_merge.hpp"
-#include "engine/driver/summary_table.hpp"
 #include "engine/exit_status.hpp"
+#include "engine/report/report_json.hpp"
+#include "engine/report/report_merge.hpp"
+#include "engine/report/summary_table.hpp"
 
 namespace volta::cli {
 
@@ -36,17 +36,17 @@ int run_merge(const MergeArgs& args) {
     std::cerr << "volta-eg: error: " << conflict << "\n";
     return kBadInput;
   }
-  std::vector<driver::LoadedReport> loaded;
+  std::vector<report::LoadedReport> loaded;
   for (const auto& path : args.inputs) {
     std::string error;
-    auto report = driver::load_report(path, error);
+    auto report = report::load_report(path, error);
     if (!report) {
       std::cerr << error << "\n";
       return kBadInput;
     }
     loaded.push_back(std::move(*report));
   }
-  auto outcome = driver::merge_reports(loaded, args.allow_partial);
+  auto outcome = report::merge_reports(loaded, args.allow_partial);
   for (const auto& w : outcome.warnings)
     std::cerr << w << "\n";
   for (const auto& e : outcome.errors)
@@ -56,13 +56,13 @@ int run_merge(const MergeArgs& args) {
   if (!args.quiet) {
     // With `--report -` stdout holds the JSON alone.
     const bool to_stderr = args.reports.json == "-";
-    driver::print_summary_table(to_stderr ? std::cerr : std::cout, *outcome.report,
+    report::print_summary_table(to_stderr ? std::cerr : std::cout, *outcome.report,
                                 use_color(args.color, to_stderr ? 2 : 1));
   }
   std::cout.flush();
   if (!write_reports(args.reports, *outcome.report))
     return kBadInput;
-  return driver::exit_status((*outcome.report)["results"]);
+  return report::exit_status((*outcome.report)["results"]);
 }
 
 } // namespace

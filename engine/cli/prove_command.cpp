@@ -8,6 +8,8 @@
 #include <memory>
 #include <sstream>
 
+#include "engine/batch/memory_limit.hpp"
+#include "engine/batch/proof_cache_dir.hpp"
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/kernel_flags.hpp"
@@ -15,12 +17,10 @@
 #include "engine/cli/rule_options.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/content_hash.hpp"
-#include "engine/driver/memory_limit.hpp"
-#include "engine/driver/proof_cache_dir.hpp"
-#include "engine/driver/safety_check.hpp"
 #include "engine/emulate/counterexample_run.hpp"
+#include "engine/entry/equivalence_entry.hpp"
+#include "engine/entry/race_check_entry.hpp"
 #include "engine/exit_status.hpp"
-#include "engine/prove/pair_prover.hpp"
 #include "engine/session/entry_runner.hpp"
 #include "engine/smt/solver_worker.hpp"
 
@@ -95,15 +95,15 @@ int run_prove(const ProveArgs& args) {
     std::cerr << "volta-eg: error: " << error << "\n";
     return kBadInput;
   }
-  std::unique_ptr<driver::DirectoryProofCache> cache;
-  std::unique_ptr<driver::RunCache> runs;
-  std::unique_ptr<driver::EntryCache> entries;
+  std::unique_ptr<batch::DirectoryProofCache> cache;
+  std::unique_ptr<batch::DirectoryRunCache> runs;
+  std::unique_ptr<batch::EntryCache> entries;
   if (!args.cache.empty()) {
-    cache = driver::DirectoryProofCache::open(args.cache, &std::cerr, error);
+    cache = batch::DirectoryProofCache::open(args.cache, &std::cerr, error);
     if (cache)
-      runs = driver::RunCache::open(args.cache, &std::cerr, error);
+      runs = batch::DirectoryRunCache::open(args.cache, &std::cerr, error);
     if (runs)
-      entries = driver::EntryCache::open(args.cache, &std::cerr, error);
+      entries = batch::EntryCache::open(args.cache, &std::cerr, error);
     if (!cache || !runs || !entries) {
       std::cerr << "volta-eg: error: " << error << "\n";
       return kBadInput;
@@ -118,8 +118,8 @@ int run_prove(const ProveArgs& args) {
   auto library = args.rules.load(args.z3_timeout_ms, !args.no_z3);
   if (!library)
     return kBadInput;
-  driver::KernelCache kernels;
-  prove::ProveOptions prove_options;
+  exec::KernelCache kernels;
+  entry::ProveOptions prove_options;
   args.rules.apply(prove_options, *library);
   prove_options.run.max_instructions = args.common.max_instructions;
   prove_options.timeout_seconds = args.common.timeout;

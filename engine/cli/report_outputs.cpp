@@ -7,16 +7,16 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "engine/driver/atomic_file.hpp"
-#include "engine/driver/junit_report.hpp"
-#include "engine/driver/sarif_report.hpp"
+#include "engine/batch/atomic_file.hpp"
+#include "engine/report/junit_report.hpp"
+#include "engine/report/sarif_report.hpp"
 
 namespace volta::cli {
 
 namespace {
 
 bool write_file(const std::string& path, const std::string& text, const char* what) {
-  if (driver::write_file_atomically(path, text))
+  if (batch::write_file_atomically(path, text))
     return true;
   std::cerr << fmt::format("{}: error: cannot write the {} file\n", path, what);
   return false;
@@ -76,9 +76,9 @@ bool write_reports(const ReportPaths& paths, const nlohmann::json& report) {
     ok &= write_file(paths.json, dump(report), "JSON report");
   }
   if (!paths.junit.empty())
-    ok &= write_file(paths.junit, driver::junit_xml(report), "JUnit report");
+    ok &= write_file(paths.junit, report::junit_xml(report), "JUnit report");
   if (!paths.sarif.empty())
-    ok &= write_file(paths.sarif, dump(driver::sarif_log(report)), "SARIF log");
+    ok &= write_file(paths.sarif, dump(report::sarif_log(report)), "SARIF log");
   return ok;
 }
 

@@ -84,7 +84,7 @@ std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigne
   return std::shared_ptr<const rules::RuleLibrary>(std::move(combined));
 }
 
-void RuleFlags::apply(prove::ProveOptions& options,
+void RuleFlags::apply(entry::ProveOptions& options,
                       const std::shared_ptr<const rules::RuleLibrary>& library) const {
   options.rules = library.get();
   options.saturate = !none;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/prove/pair_prover.hpp"
+#include "engine/entry/equivalence_entry.hpp"
 #include "rules/rule_library.hpp"
 
 namespace CLI {
@@ -26,7 +26,7 @@ struct RuleFlags {
   // given files; nullopt after printing located errors (bad syntax, unsound rules).
   std::optional<std::shared_ptr<const rules::RuleLibrary>> load(unsigned z3_timeout_ms,
                                                                 bool use_z3) const;
-  void apply(prove::ProveOptions& options,
+  void apply(entry::ProveOptions& options,
              const std::shared_ptr<const rules::RuleLibrary>& library) const;
 };
 

@@ -9,9 +9,9 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "engine/driver/memory_limit.hpp"
-#include "engine/driver/summary_table.hpp"
+#include "engine/batch/memory_limit.hpp"
 #include "engine/exit_status.hpp"
+#include "engine/report/summary_table.hpp"
 
 namespace volta::cli {
 
@@ -87,17 +87,17 @@ int run_entries(RunRequest& request) {
   if (request.options.max_memory_bytes > 0) {
     // --max-memory is per entry: with -j N up to N entries hold their budget at once.
     const uint64_t jobs = static_cast<uint64_t>(std::max(1, request.options.jobs));
-    const std::string note = driver::install_address_space_limit(
+    const std::string note = batch::install_address_space_limit(
         std::min(request.options.max_memory_bytes, (uint64_t{1} << 50) / jobs) * jobs);
     if (!note.empty())
       std::cerr << "volta-eg: note: --max-memory: " << note << "\n";
   }
   const auto start = std::chrono::steady_clock::now();
-  std::vector<driver::EntryResult> results;
+  std::vector<entry::EntryResult> results;
   {
     InterruptHandlers handlers;
     request.options.interrupt = &g_interrupt;
-    results = driver::run_batch(request.entries, request.runner, request.options);
+    results = batch::run_batch(request.entries, request.runner, request.options);
     request.options.interrupt = nullptr;
   }
   const int interrupt = g_interrupt.load();
@@ -105,7 +105,7 @@ int run_entries(RunRequest& request) {
     request.info.interrupted_by = signal_name(interrupt);
   request.info.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  nlohmann::json report = driver::report_json(results, request.info);
+  nlohmann::json report = report::report_json(results, request.info);
   if (request.cache) {
     report["cache"] = {{"hits", request.cache->hits()},
                        {"misses", request.cache->misses()},
@@ -139,7 +139,7 @@ int run_entries(RunRequest& request) {
   }
   if (!request.single && request.human != nullptr) {
     std::ostream& out = *request.human;
-    driver::print_summary_table(out, report, request.options.color);
+    report::print_summary_table(out, report, request.options.color);
     if (request.cache) {
       const auto plural = [](uint64_t n, const char* one, const char* many) {
         return fmt::format("{} {}", n, n == 1 ? one : many);
@@ -179,7 +179,7 @@ int run_entries(RunRequest& request) {
   }
   if (!written)
     return kBadInput;
-  return driver::exit_status(report["results"]);
+  return report::exit_status(report["results"]);
 }
 
 } // namespace volta::cli

@@ -6,26 +6,26 @@
 #include <string>
 #include <vector>
 
+#include "engine/batch/batch.hpp"
+#include "engine/batch/entry_cache.hpp"
+#include "engine/batch/proof_cache_dir.hpp"
+#include "engine/batch/run_cache_dir.hpp"
 #include "engine/cli/batch_flags.hpp"
-#include "engine/driver/batch.hpp"
-#include "engine/driver/entry_cache.hpp"
-#include "engine/driver/proof_cache_dir.hpp"
-#include "engine/driver/report_json.hpp"
-#include "engine/driver/run_cache.hpp"
+#include "engine/report/report_json.hpp"
 
 namespace volta::cli {
 
 struct RunRequest {
-  driver::BatchOptions options;
+  batch::BatchOptions options;
   std::vector<const launch::ManifestEntry*> entries;
-  driver::EntryRunner runner;
-  driver::ReportInfo info;
+  batch::EntryRunner runner;
+  report::ReportInfo info;
   ReportPaths reports;
   bool single = false; // one entry given by flags: no summary table
-  driver::DirectoryProofCache* cache = nullptr;
-  driver::RunCache* runs = nullptr;          // with cache (--cache DIR)
-  driver::EntryCache* entry_cache = nullptr; // with cache
-  std::ostream* human = &std::cout;          // summary table; null: --quiet
+  batch::DirectoryProofCache* cache = nullptr;
+  batch::DirectoryRunCache* runs = nullptr; // with cache (--cache DIR)
+  batch::EntryCache* entry_cache = nullptr; // with cache
+  std::ostream* human = &std::cout;         // summary table; null: --quiet
 };
 
 int run_entries(RunRequest& request);

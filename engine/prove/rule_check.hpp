@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/prove/pair_prover.hpp"
+#include "engine/prove/element_prover.hpp"
 #include "rules/rule_library.hpp"
 
 namespace volta::prove {

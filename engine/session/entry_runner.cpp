@@ -4,7 +4,7 @@
 #include <atomic>
 #include <fmt/format.h>
 
-#include "engine/driver/memory_limit.hpp"
+#include "engine/batch/memory_limit.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
@@ -33,7 +33,7 @@ prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_ter
 
 // What a kept result depends on beyond its kernels: the prover's options and the rule library,
 // not the guards (a result a guard stopped is never kept).
-std::string result_dependencies(const prove::ProveOptions& o, const Z3Settings& z3,
+std::string result_dependencies(const entry::ProveOptions& o, const Z3Settings& z3,
                                 const std::string& rules_identity) {
   return fmt::format("terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
                      "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}]",
@@ -45,27 +45,26 @@ std::string result_dependencies(const prove::ProveOptions& o, const Z3Settings& 
 
 } // namespace
 
-driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
-                                      const Z3Settings& z3, driver::KernelCache& kernels,
-                                      driver::EntryCache* entries,
-                                      const std::string& rules_identity) {
+batch::EntryRunner make_entry_runner(const entry::ProveOptions& prove_options, const Z3Settings& z3,
+                                     exec::KernelCache& kernels, batch::EntryCache* entries,
+                                     const std::string& rules_identity) {
   if (entries) {
-    return driver::with_entry_cache(make_entry_runner(prove_options, z3, kernels), *entries,
-                                    prove_options.run,
-                                    result_dependencies(prove_options, z3, rules_identity));
+    return batch::with_entry_cache(make_entry_runner(prove_options, z3, kernels), *entries,
+                                   prove_options.run,
+                                   result_dependencies(prove_options, z3, rules_identity));
   }
-  driver::CheckOptions check_options;
+  entry::CheckOptions check_options;
   check_options.run = prove_options.run;
   check_options.runs = prove_options.runs;
   return [prove_options, check_options, z3, &kernels](const launch::ManifestEntry& e,
                                                       std::atomic<bool>& cancel) {
     if (e.kind == launch::EntryKind::RaceCheck) {
-      driver::CheckOptions c = check_options;
+      entry::CheckOptions c = check_options;
       c.run.cancel = &cancel;
-      return driver::check_kernel_entry(e, kernels, c);
+      return entry::check_race_entry(e, kernels, c);
     }
     std::atomic<uint64_t> element_queries{0}; // outlives `o`, whose fallback counts into it
-    prove::ProveOptions o = prove_options;
+    entry::ProveOptions o = prove_options;
     o.cancel = &cancel;
     o.run.cancel = &cancel;
     if (z3.enabled) {
@@ -73,7 +72,7 @@ driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
       // a child process, held to the memory limit where the address space can be limited.
       smt::Z3Options options;
       options.budget.cancel = &cancel;
-      if (z3.max_memory_gib > 0 && driver::address_space_limits_work()) {
+      if (z3.max_memory_gib > 0 && batch::address_space_limits_work()) {
         options.budget.memory_mb = static_cast<unsigned>(std::max(1.0, z3.max_memory_gib * 1024));
       }
       // The term budget bounds the whole entry's work: Z3 is not given an element larger than
@@ -89,7 +88,7 @@ driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
         o.fallback = term_bounded(std::move(o.fallback), z3.max_terms);
     }
     o.execute_counterexample = emulate::execute_counterexample;
-    driver::EntryResult result = prove::prove_pair_entry(e, kernels, o);
+    entry::EntryResult result = entry::prove_equivalence_entry(e, kernels, o);
     result.z3_calls += element_queries.load();
     return result;
   };

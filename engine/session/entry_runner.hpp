@@ -1,5 +1,5 @@
 // The runner of one manifest entry as `volta-eg prove` runs it: race_check entries through the
-// safety check, equivalence entries through the pair prover with the Z3 fallback, the term
+// race check, equivalence entries through the equivalence entry with the Z3 fallback, the term
 // budget and the emulator's counterexample run installed. The CLI and the Python module both
 // build their runner here, so that an entry proves the same way (and reads and fills the same
 // caches) whichever way it was started.
@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <string>
 
-#include "engine/driver/batch.hpp"
-#include "engine/driver/entry_cache.hpp"
-#include "engine/driver/kernel_cache.hpp"
-#include "engine/driver/safety_check.hpp"
-#include "engine/prove/pair_prover.hpp"
+#include "engine/batch/batch.hpp"
+#include "engine/batch/entry_cache.hpp"
+#include "engine/entry/equivalence_entry.hpp"
+#include "engine/entry/race_check_entry.hpp"
+#include "engine/exec/kernel_cache.hpp"
 
 namespace volta::session {
 
@@ -29,9 +29,9 @@ struct Z3Settings {
 // `--cache DIR`, which must outlive the runner too), an entry is first looked up there under a
 // key of its kernels and of every option here that a result depends on; `rules_identity`
 // names the rule library in that key (the rule files' digests; empty: the shipped library).
-driver::EntryRunner make_entry_runner(const prove::ProveOptions& prove_options,
-                                      const Z3Settings& z3, driver::KernelCache& kernels,
-                                      driver::EntryCache* entries = nullptr,
-                                      const std::string& rules_identity = "");
+batch::EntryRunner make_entry_runner(const entry::ProveOptions& prove_options, const Z3Settings& z3,
+                                     exec::KernelCache& kernels,
+                                     batch::EntryCache* entries = nullptr,
+                                     const std::string& rules_identity = "");
 
 } // namespace volta::session

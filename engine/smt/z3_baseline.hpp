@@ -8,7 +8,7 @@
 #include <string>
 
 #include "engine/counterexample.hpp"
-#include "engine/prove/pair_prover.hpp"
+#include "engine/prove/element_prover.hpp"
 #include "engine/smt/query.hpp"
 #include "engine/smt/translate.hpp"
 

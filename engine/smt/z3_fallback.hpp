@@ -1,4 +1,4 @@
-// The Z3 fallback of the pair prover: the last resort for an element whose
+// The Z3 fallback of the element prover: the last resort for an element whose
 // canonical forms differ and where random evaluation found no difference. With ground facts
 // about exp, sqrt, tanh, ... (ground_laws.hpp) it asks Z3 two questions:
 //   1. can the values differ at a point where both sides are defined?
@@ -17,7 +17,8 @@
 #include <optional>
 #include <string>
 
-#include "engine/prove/pair_prover.hpp"
+#include "engine/prove/domain_conditions.hpp"
+#include "engine/prove/element_prover.hpp"
 #include "engine/smt/ground_laws.hpp"
 #include "engine/smt/query.hpp"
 #include "engine/smt/translate.hpp"

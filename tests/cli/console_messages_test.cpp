@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
-#include "engine/driver/printable_text.hpp"
 #include "engine/prove/explanation_text.hpp"
+#include "engine/report/printable_text.hpp"
 
 namespace volta::cli_test {
 namespace {
@@ -29,11 +29,11 @@ std::string bash_output(const std::filesystem::path& script) {
 }
 
 TEST(ConsoleText, ControlCharactersAreEscaped) {
-  EXPECT_EQ(driver::printable("plain (a, b) é"), "plain (a, b) é");
-  EXPECT_EQ(driver::printable("a\x1b[31mb\nc\td\re\x7f"), "a\\x1b[31mb\\nc\\td\\re\\x7f");
-  EXPECT_EQ(driver::printable("nel\xc2\x85|bad\xff|cut\xe2\x82"),
+  EXPECT_EQ(report::printable("plain (a, b) é"), "plain (a, b) é");
+  EXPECT_EQ(report::printable("a\x1b[31mb\nc\td\re\x7f"), "a\\x1b[31mb\\nc\\td\\re\\x7f");
+  EXPECT_EQ(report::printable("nel\xc2\x85|bad\xff|cut\xe2\x82"),
             "nel\\u0085|bad\\xff|cut\\xe2\\x82");
-  EXPECT_EQ(driver::printable("back\\slash"), "back\\slash");
+  EXPECT_EQ(report::printable("back\\slash"), "back\\slash");
 }
 
 TEST(ConsoleText, LongValuesShowWhereTheyPart) {

@@ -8,12 +8,12 @@
 #include <thread>
 
 #include "cli_test_util.hpp"
-#include "engine/driver/batch.hpp"
-#include "engine/driver/junit_report.hpp"
-#include "engine/driver/proof_cache_dir.hpp"
-#include "engine/driver/report_json.hpp"
-#include "engine/driver/sarif_report.hpp"
-#include "engine/driver/watchdog.hpp"
+#include "engine/batch/batch.hpp"
+#include "engine/batch/proof_cache_dir.hpp"
+#include "engine/batch/watchdog.hpp"
+#include "engine/report/junit_report.hpp"
+#include "engine/report/report_json.hpp"
+#include "engine/report/sarif_report.hpp"
 
 namespace volta::cli_test {
 namespace {
@@ -22,12 +22,12 @@ using nlohmann::json;
 
 TEST(DriverUnits, ParseShard) {
   std::string error;
-  EXPECT_EQ(driver::parse_shard("0/1", error), std::make_pair(0, 1));
-  EXPECT_EQ(driver::parse_shard("15/16", error), std::make_pair(15, 16));
+  EXPECT_EQ(batch::parse_shard("0/1", error), std::make_pair(0, 1));
+  EXPECT_EQ(batch::parse_shard("15/16", error), std::make_pair(15, 16));
   for (const char* bad :
        {"", "1", "/", "1/", "/2", "2/2", "-1/2", "1/-2", "a/b", "1/2/3", "+1/2", "1 /2", "0/0"}) {
     error.clear();
-    EXPECT_FALSE(driver::parse_shard(bad, error)) << bad;
+    EXPECT_FALSE(batch::parse_shard(bad, error)) << bad;
     EXPECT_NE(error.find("--shard"), std::string::npos) << bad;
   }
 }
@@ -40,12 +40,12 @@ TEST(DriverUnits, ShardsPartitionTheFilteredEntries) {
     e.name = fmt::format("{}{}", i % 2 ? "odd" : "even", i);
     m.entries.push_back(e);
   }
-  driver::BatchOptions options;
+  batch::BatchOptions options;
   options.filter = std::regex("even");
   std::vector<size_t> seen;
   for (int s = 0; s < 3; ++s) {
     options.shard = std::make_pair(s, 3);
-    for (const auto* e : driver::select_entries(m, options))
+    for (const auto* e : batch::select_entries(m, options))
       seen.push_back(e->index);
   }
   std::sort(seen.begin(), seen.end());
@@ -53,12 +53,12 @@ TEST(DriverUnits, ShardsPartitionTheFilteredEntries) {
 }
 
 TEST(DriverUnits, WatchdogTimeLimit) {
-  driver::Watchdog::Limits limits;
+  batch::Watchdog::Limits limits;
   limits.seconds = 0.03;
-  driver::Watchdog dog(limits);
-  driver::Watchdog::Entry entry;
+  batch::Watchdog dog(limits);
+  batch::Watchdog::Entry entry;
   {
-    driver::Watchdog::Scope scope(&dog, entry);
+    batch::Watchdog::Scope scope(&dog, entry);
     const auto start = std::chrono::steady_clock::now();
     while (!entry.cancel_flag().load() &&
            std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
@@ -66,20 +66,20 @@ TEST(DriverUnits, WatchdogTimeLimit) {
     }
   }
   EXPECT_TRUE(entry.cancel_flag().load());
-  EXPECT_EQ(entry.reason(), driver::Watchdog::Reason::TimeLimit);
-  driver::Watchdog::Entry quick;
-  { driver::Watchdog::Scope scope(&dog, quick); }
+  EXPECT_EQ(entry.reason(), batch::Watchdog::Reason::TimeLimit);
+  batch::Watchdog::Entry quick;
+  { batch::Watchdog::Scope scope(&dog, quick); }
   EXPECT_FALSE(quick.cancel_flag().load());
 }
 
 TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
   std::atomic<uint64_t> resident{100};
-  driver::Watchdog::Limits limits;
+  batch::Watchdog::Limits limits;
   limits.memory_bytes = 1000;
   limits.resident_bytes = [&] { return resident.load(); };
-  driver::Watchdog dog(limits);
-  driver::Watchdog::Entry a, b;
-  driver::Watchdog::Scope sa(&dog, a), sb(&dog, b);
+  batch::Watchdog dog(limits);
+  batch::Watchdog::Entry a, b;
+  batch::Watchdog::Scope sa(&dog, a), sb(&dog, b);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(a.cancel_flag().load());
   resident = 5000;
@@ -88,8 +88,8 @@ TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
          std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  EXPECT_EQ(a.reason(), driver::Watchdog::Reason::MemoryLimit);
-  EXPECT_EQ(b.reason(), driver::Watchdog::Reason::MemoryLimit);
+  EXPECT_EQ(a.reason(), batch::Watchdog::Reason::MemoryLimit);
+  EXPECT_EQ(b.reason(), batch::Watchdog::Reason::MemoryLimit);
   EXPECT_GE(dog.memory_trips(), 1u);
 }
 
@@ -97,21 +97,21 @@ TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
 // limit run side by side; one that grows it by more than the limit alone is stopped.
 TEST(DriverUnits, WatchdogMemoryLimitIsPerEntry) {
   std::atomic<uint64_t> resident{100};
-  driver::Watchdog::Limits limits;
+  batch::Watchdog::Limits limits;
   limits.memory_bytes = 1000;
   limits.resident_bytes = [&] { return resident.load(); };
-  driver::Watchdog dog(limits);
+  batch::Watchdog dog(limits);
   {
-    driver::Watchdog::Entry a, b;
-    driver::Watchdog::Scope sa(&dog, a), sb(&dog, b);
+    batch::Watchdog::Entry a, b;
+    batch::Watchdog::Scope sa(&dog, a), sb(&dog, b);
     resident = 100 + 2 * 900; // each entry 900 of its 1000
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     EXPECT_FALSE(a.cancel_flag().load());
     EXPECT_FALSE(b.cancel_flag().load());
   }
   resident = 1900; // left over by the previous entries: the next one's base
-  driver::Watchdog::Entry c;
-  driver::Watchdog::Scope sc(&dog, c);
+  batch::Watchdog::Entry c;
+  batch::Watchdog::Scope sc(&dog, c);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_FALSE(c.cancel_flag().load());
   resident = 1900 + 1001;
@@ -120,7 +120,7 @@ TEST(DriverUnits, WatchdogMemoryLimitIsPerEntry) {
          std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  EXPECT_EQ(c.reason(), driver::Watchdog::Reason::MemoryLimit);
+  EXPECT_EQ(c.reason(), batch::Watchdog::Reason::MemoryLimit);
 }
 
 // A manifest of `n` entries named e0, e1, ... (what run_batch needs of them: index and name).
@@ -137,16 +137,16 @@ launch::Manifest numbered_manifest(size_t n) {
 
 TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
   const launch::Manifest m = numbered_manifest(4);
-  driver::BatchOptions options;
+  batch::BatchOptions options;
   options.jobs = 2;
-  auto results = driver::run_batch(
-      driver::select_entries(m, options),
-      [](const launch::ManifestEntry& e, std::atomic<bool>&) -> driver::EntryResult {
+  auto results = batch::run_batch(
+      batch::select_entries(m, options),
+      [](const launch::ManifestEntry& e, std::atomic<bool>&) -> entry::EntryResult {
         if (e.index == 1)
           throw std::runtime_error("boom");
         if (e.index == 2)
           throw std::bad_alloc();
-        driver::EntryResult r;
+        entry::EntryResult r;
         r.name = e.name;
         r.kind = launch::EntryKind::Equivalence;
         r.verdict = Verdict::Equivalent;
@@ -158,51 +158,51 @@ TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
   EXPECT_EQ(results[1].verdict, Verdict::Error);
   EXPECT_EQ(results[1].detail, "internal error: boom");
   EXPECT_EQ(results[2].verdict, Verdict::Unknown);
-  EXPECT_EQ(results[2].guard, driver::Guard::MemoryLimit);
+  EXPECT_EQ(results[2].guard, entry::Guard::MemoryLimit);
   EXPECT_EQ(results[3].index, 3u);
-  EXPECT_EQ(driver::exit_status(results), 1);
+  EXPECT_EQ(entry::exit_status(results), 1);
 }
 
 TEST(DriverUnits, GuardsAreNamedOnceAndReadBack) {
   // The reports' words for the guards: distinct, and read back by the result archive.
   std::set<std::string> words;
-  for (auto g : driver::kAllGuards) {
-    if (g == driver::Guard::None)
+  for (auto g : entry::kAllGuards) {
+    if (g == entry::Guard::None)
       continue;
-    const std::string word(driver::guard_name(g));
+    const std::string word(entry::guard_name(g));
     EXPECT_FALSE(word.empty());
     EXPECT_TRUE(words.insert(word).second) << word;
-    EXPECT_EQ(driver::guard_from(word), g);
+    EXPECT_EQ(entry::guard_from(word), g);
   }
-  EXPECT_EQ(driver::guard_from(""), driver::Guard::None);
-  EXPECT_FALSE(driver::guard_from("term-budget").has_value());
+  EXPECT_EQ(entry::guard_from(""), entry::Guard::None);
+  EXPECT_FALSE(entry::guard_from("term-budget").has_value());
 }
 
 TEST(DriverUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
   // A guard the prover sets itself (its term budget) stays on an UNKNOWN entry; on an entry
   // that reached a verdict, no guard is shown.
   const launch::Manifest m = numbered_manifest(2);
-  driver::BatchOptions options;
-  auto results = driver::run_batch(
-      driver::select_entries(m, options),
+  batch::BatchOptions options;
+  auto results = batch::run_batch(
+      batch::select_entries(m, options),
       [](const launch::ManifestEntry& e, std::atomic<bool>&) {
-        driver::EntryResult r;
+        entry::EntryResult r;
         r.name = e.name;
         r.verdict = e.index == 0 ? Verdict::Unknown : Verdict::Equivalent;
-        r.guard = driver::Guard::TermBudget;
+        r.guard = entry::Guard::TermBudget;
         return r;
       },
       options);
   ASSERT_EQ(results.size(), 2u);
-  EXPECT_EQ(results[0].guard, driver::Guard::TermBudget);
-  EXPECT_EQ(results[1].guard, driver::Guard::None);
+  EXPECT_EQ(results[0].guard, entry::Guard::TermBudget);
+  EXPECT_EQ(results[1].guard, entry::Guard::None);
 }
 
 TEST(DriverUnits, ProofCacheFolder) {
   const auto dir = scratch_dir("cache-unit");
   std::ostringstream warnings;
   std::string error;
-  auto cache = driver::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
+  auto cache = batch::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
   ASSERT_TRUE(cache) << error;
   const std::string key = "0123456789abcdef0123456789abcdef";
   EXPECT_FALSE(cache->contains(key));
@@ -214,10 +214,10 @@ TEST(DriverUnits, ProofCacheFolder) {
     EXPECT_FALSE(cache->contains(bad)) << bad;
   }
   // A fresh process sees the file; a damaged one is a miss with one warning.
-  auto again = driver::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
+  auto again = batch::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
   EXPECT_TRUE(again->contains(key));
   const std::string other = "fedcba9876543210fedcba9876543210";
-  std::string text = driver::DirectoryProofCache::file_text(other);
+  std::string text = batch::DirectoryProofCache::file_text(other);
   text.replace(text.find("EQUIVALENT"), 10, "EQUIVALENt");
   write_file(again->path_of(other), text);
   EXPECT_FALSE(again->contains(other));
@@ -227,15 +227,15 @@ TEST(DriverUnits, ProofCacheFolder) {
   const std::string warned = warnings.str();
   EXPECT_EQ(std::count(warned.begin(), warned.end(), '\n'), 1) << "one warning per file";
   // A file under the wrong name (another key's content) is not trusted either.
-  write_file(again->path_of(other), driver::DirectoryProofCache::file_text(key));
-  auto third = driver::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
+  write_file(again->path_of(other), batch::DirectoryProofCache::file_text(key));
+  auto third = batch::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
   EXPECT_FALSE(third->contains(other));
 }
 
 TEST(DriverUnits, ProofCacheIsThreadSafe) {
   const auto dir = scratch_dir("cache-threads");
   std::string error;
-  auto cache = driver::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
+  auto cache = batch::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
   ASSERT_TRUE(cache);
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
@@ -257,29 +257,29 @@ TEST(DriverUnits, ProofCacheIsThreadSafe) {
 }
 
 TEST(DriverUnits, XmlEscape) {
-  EXPECT_EQ(driver::xml_escape("a<b>&\"c'\n\x01", true), "a&lt;b&gt;&amp;&quot;c&apos;&#10;");
-  EXPECT_EQ(driver::xml_escape("x\ty\n", false), "x\ty\n");
+  EXPECT_EQ(report::xml_escape("a<b>&\"c'\n\x01", true), "a&lt;b&gt;&amp;&quot;c&apos;&#10;");
+  EXPECT_EQ(report::xml_escape("x\ty\n", false), "x\ty\n");
 }
 
 TEST(DriverUnits, PathToUri) {
-  EXPECT_EQ(driver::path_to_uri("examples/k.cu"), "examples/k.cu");
-  EXPECT_EQ(driver::path_to_uri("/tmp/a b/k#1.ptx"), "file:///tmp/a%20b/k%231.ptx");
-  EXPECT_EQ(driver::sarif_rule_id("DATA_RACE"), "data-race");
-  EXPECT_FALSE(driver::sarif_rule_id("EQUIVALENT"));
+  EXPECT_EQ(report::path_to_uri("examples/k.cu"), "examples/k.cu");
+  EXPECT_EQ(report::path_to_uri("/tmp/a b/k#1.ptx"), "file:///tmp/a%20b/k%231.ptx");
+  EXPECT_EQ(report::sarif_rule_id("DATA_RACE"), "data-race");
+  EXPECT_FALSE(report::sarif_rule_id("EQUIVALENT"));
 }
 
 TEST(DriverUnits, SummaryAndExitStatusFromJson) {
   json results = json::array(
       {{{"verdict", "EQUIVALENT"}, {"match", true}, {"bad_input", false}, {"seconds", 1.0}},
        {{"verdict", "UNKNOWN"}, {"match", false}, {"bad_input", false}, {"guard", "time limit"}}});
-  json s = driver::summarize(results, 2.0);
+  json s = report::summarize(results, 2.0);
   EXPECT_EQ(s["entries"], 2);
   EXPECT_EQ(s["matched"], 1);
   EXPECT_EQ(s["guards"]["time limit"], 1);
   EXPECT_EQ(s["exit_status"], 1);
   results.push_back({{"verdict", "ERROR"}, {"match", false}, {"bad_input", true}});
-  EXPECT_EQ(driver::exit_status(results), 2);
-  EXPECT_EQ(driver::exit_status(json::array()), 0);
+  EXPECT_EQ(report::exit_status(results), 2);
+  EXPECT_EQ(report::exit_status(json::array()), 0);
 }
 
 } // namespace

@@ -18,11 +18,12 @@
 #include <unistd.h>
 #include <vector>
 
-#include "engine/driver/safety_check.hpp"
+#include "engine/entry/equivalence_entry.hpp"
+#include "engine/entry/race_check_entry.hpp"
+#include "engine/entry/run_configuration.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/prove/evaluate.hpp"
-#include "engine/prove/pair_prover.hpp"
 #include "engine/symbolic/printer.hpp"
 #include "engine/verdict.hpp"
 
@@ -166,7 +167,7 @@ struct Result {
       return Verdict::Error;
     if (run->failure)
       return run->failure->verdict;
-    if (auto f = driver::output_failure(*run, *store, false))
+    if (auto f = entry::output_failure(*run, *store, false))
       return f->verdict;
     return Verdict::RaceFree;
   }
@@ -265,22 +266,22 @@ evaluate(const Result& r, ExprId root,
   return symbolic::to_string(v.exact);
 }
 
-// A race check (check_kernel_entry) of one PTX text: what `volta-eg check` answers.
-inline driver::EntryResult check_ptx(const std::string& text, const Launch& launch) {
+// A race check (check_race_entry) of one PTX text: what `volta-eg check` answers.
+inline entry::EntryResult check_ptx(const std::string& text, const Launch& launch) {
   TempPtx file(text);
   launch::ManifestEntry e;
   e.name = launch.entry;
   e.kind = launch::EntryKind::RaceCheck;
   e.kernel = make_config(launch);
   e.kernel.ptx_path = file.path();
-  driver::KernelCache cache;
-  return driver::check_kernel_entry(e, cache, {});
+  exec::KernelCache cache;
+  return entry::check_race_entry(e, cache, {});
 }
 
 // An equivalence (prove_pair_entry) of two PTX texts: what `volta-eg prove` answers.
-inline driver::EntryResult prove_ptx_pair(const std::string& ref_text, const Launch& ref,
-                                          const std::string& opt_text, const Launch& opt,
-                                          std::vector<std::string> check_arrays = {}) {
+inline entry::EntryResult prove_ptx_pair(const std::string& ref_text, const Launch& ref,
+                                         const std::string& opt_text, const Launch& opt,
+                                         std::vector<std::string> check_arrays = {}) {
   TempPtx ref_file(ref_text), opt_file(opt_text);
   launch::ManifestEntry e;
   e.name = "(" + ref.entry + ", " + opt.entry + ")";
@@ -290,8 +291,8 @@ inline driver::EntryResult prove_ptx_pair(const std::string& ref_text, const Lau
   e.optimized = make_config(opt);
   e.optimized.ptx_path = opt_file.path();
   e.check_arrays = std::move(check_arrays);
-  driver::KernelCache cache;
-  return prove::prove_pair_entry(e, cache, {});
+  exec::KernelCache cache;
+  return entry::prove_equivalence_entry(e, cache, {});
 }
 
 // The manifests of the project, by path relative to the repository root.

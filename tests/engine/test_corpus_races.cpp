@@ -82,8 +82,8 @@ TEST_P(CorpusRaces, ExpectedVerdictAndBothAccesses) {
   ASSERT_EQ(e->kind, launch::EntryKind::RaceCheck);
   ASSERT_TRUE(e->error.empty()) << e->error;
   ASSERT_EQ(e->expected, want.expected);
-  driver::KernelCache cache;
-  const auto r = driver::check_kernel_entry(*e, cache, {});
+  exec::KernelCache cache;
+  const auto r = entry::check_race_entry(*e, cache, {});
   ASSERT_EQ(r.verdict, want.expected) << r.detail;
   EXPECT_TRUE(r.matches());
   if (want.expected != Verdict::DataRace) {

@@ -1,6 +1,6 @@
 // Determinism: kernels run with `ctas: all` (CTAs in parallel with TBB) print the same output
 // expressions and report the same failure run after run and whatever the number of TBB threads;
-// the pair prover's verdicts and counterexamples do not move either.
+// the equivalence entry's verdicts and counterexamples do not move either.
 #include <gtest/gtest.h>
 #include <sstream>
 #include <string>
@@ -24,7 +24,7 @@ std::string describe_site(const std::optional<exec::Site>& s) {
 
 // Everything a run produces that must be deterministic, as text.
 std::string snapshot(const launch::KernelConfig& config) {
-  driver::KernelCache cache;
+  exec::KernelCache cache;
   auto loaded = cache.load(config.ptx_path, config.entry);
   if (!loaded.kernel)
     return "load error";
@@ -127,8 +127,8 @@ std::string prove_snapshot(const std::string& manifest, std::string_view name) {
   const auto* e = find_entry(m, name);
   if (e == nullptr)
     return "no entry";
-  driver::KernelCache cache;
-  const auto r = prove::prove_pair_entry(*e, cache, {});
+  exec::KernelCache cache;
+  const auto r = entry::prove_equivalence_entry(*e, cache, {});
   std::ostringstream s;
   s << to_string(r.verdict) << " | " << r.detail;
   if (r.counterexample) {

@@ -56,16 +56,16 @@ TEST_P(ExampleManifests, ExpectedVerdict) {
   ASSERT_EQ(e.name, want.name);
   ASSERT_TRUE(e.error.empty()) << e.error;
   ASSERT_TRUE(e.expected.has_value()) << "no expected verdict";
-  driver::KernelCache cache;
+  exec::KernelCache cache;
   if (e.kind == launch::EntryKind::RaceCheck) {
-    const auto r = driver::check_kernel_entry(e, cache, {});
+    const auto r = entry::check_race_entry(e, cache, {});
     EXPECT_EQ(r.verdict, *e.expected) << r.detail;
     if (r.verdict == Verdict::DataRace) {
       ASSERT_TRUE(r.failure && r.failure->first && r.failure->second);
     }
     return;
   }
-  const auto r = prove::prove_pair_entry(e, cache, {});
+  const auto r = entry::prove_equivalence_entry(e, cache, {});
   ASSERT_EQ(r.verdict, *e.expected) << r.detail;
   EXPECT_TRUE(r.matches());
   EXPECT_EQ(r.kind, launch::EntryKind::Equivalence);

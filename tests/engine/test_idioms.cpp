@@ -61,8 +61,8 @@ TEST_P(IdiomManifest, EquivalentAndLiftsCounted) {
   const auto& want = GetParam();
   const auto* e = find_entry(*manifest_, want.name);
   ASSERT_NE(e, nullptr) << want.name;
-  driver::KernelCache cache;
-  const auto r = prove::prove_pair_entry(*e, cache, {});
+  exec::KernelCache cache;
+  const auto r = entry::prove_equivalence_entry(*e, cache, {});
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
   ASSERT_EQ(r.kernels.size(), 2u);
   EXPECT_EQ(r.kernels[0].role, "reference");
@@ -100,7 +100,7 @@ TEST(IdiomLifting, AccurateExpfOfNvccIsExpOfItsArgument) {
   const auto m = load_manifest(source_path("examples/idioms/manifest.json"));
   const auto* e = find_entry(m, "(exp_ref, exp_accurate)");
   ASSERT_NE(e, nullptr);
-  driver::KernelCache cache;
+  exec::KernelCache cache;
   auto loaded = cache.load(e->optimized.ptx_path, e->optimized.entry);
   ASSERT_TRUE(loaded.kernel);
   symbolic::ExprStore store;

@@ -523,7 +523,7 @@ TEST(Atomics, TheOldValueIsScheduleDependent) {
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   // Safe to run (a race check passes), but no value of out[1..4] can be claimed.
   EXPECT_EQ(r.verdict(), Verdict::RaceFree);
-  auto f = driver::output_failure(*r.run, *r.store, true);
+  auto f = entry::output_failure(*r.run, *r.store, true);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->verdict, Verdict::Unsupported);
 }

@@ -90,8 +90,8 @@ TEST(ScheduleRegisters, AnUnusedReadIsHarmlessAndLaneIdStaysConcrete) {
 // Item 6: output elements have a type; stores of different types are compared by their bytes
 // ---------------------------------------------------------------------------------------------
 
-driver::EntryResult prove_stores(const std::string& ref, const std::string& opt,
-                                 const Launch& l = one_out(1)) {
+entry::EntryResult prove_stores(const std::string& ref, const std::string& opt,
+                                const Launch& l = one_out(1)) {
   return prove_ptx_pair(kernel(kOut, store_body(ref)), l, kernel(kOut, store_body(opt)), l);
 }
 

@@ -113,8 +113,8 @@ TEST(PackedManifest, EveryEntryGivesItsExpectedVerdict) {
   ASSERT_GE(m.entries.size(), 9u);
   for (const auto& e : m.entries) {
     SCOPED_TRACE(e.name);
-    driver::KernelCache cache;
-    const auto r = prove::prove_pair_entry(e, cache, {});
+    exec::KernelCache cache;
+    const auto r = entry::prove_equivalence_entry(e, cache, {});
     ASSERT_TRUE(e.expected.has_value());
     EXPECT_EQ(r.verdict, *e.expected) << r.detail;
   }
@@ -124,8 +124,8 @@ TEST(PackedManifest, PackedNarrowingsAreListedAsIdealizations) {
   const auto m = load_manifest(source_path("examples/packed/manifest.json"));
   const auto* e = find_entry(m, "(f16x2_cvt_ref, f16x2_cvt)");
   ASSERT_NE(e, nullptr);
-  driver::KernelCache cache;
-  const auto r = prove::prove_pair_entry(*e, cache, {});
+  exec::KernelCache cache;
+  const auto r = entry::prove_equivalence_entry(*e, cache, {});
   ASSERT_EQ(r.kernels.size(), 2u);
   // 32 threads, two halves each.
   EXPECT_EQ(r.kernels[1].stats.idioms.at("float narrowing cvt read as exact"), 64u);
@@ -140,8 +140,8 @@ TEST(PackedManifest, AccurateTanhfIsLiftedAndCounted) {
     SCOPED_TRACE(name);
     const auto* e = find_entry(m, name);
     ASSERT_NE(e, nullptr);
-    driver::KernelCache cache;
-    const auto r = prove::prove_pair_entry(*e, cache, {});
+    exec::KernelCache cache;
+    const auto r = entry::prove_equivalence_entry(*e, cache, {});
     EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
     ASSERT_EQ(r.kernels.size(), 2u);
     EXPECT_EQ(r.kernels[0].stats.idioms,
@@ -159,15 +159,15 @@ TEST(PackedManifest, AccurateLogfIsLiftedAndCounted) {
     SCOPED_TRACE(name);
     const auto* e = find_entry(m, name);
     ASSERT_NE(e, nullptr);
-    driver::KernelCache cache;
-    const auto r = prove::prove_pair_entry(*e, cache, {});
+    exec::KernelCache cache;
+    const auto r = entry::prove_equivalence_entry(*e, cache, {});
     EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
     ASSERT_EQ(r.kernels.size(), 2u);
     EXPECT_EQ(r.kernels[0].stats.idioms.at("__logf"), 32u);
     EXPECT_EQ(r.kernels[1].stats.idioms.at("logf"), 32u);
   }
   // The lifted term is lg2(x) * ln2: its domain condition x > 0 comes with lg2.
-  driver::KernelCache cache;
+  exec::KernelCache cache;
   const auto* e = find_entry(m, "(log_approx, log_accurate)");
   auto loaded = cache.load(e->optimized.ptx_path, e->optimized.entry);
   ASSERT_TRUE(loaded.kernel);

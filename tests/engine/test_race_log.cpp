@@ -9,7 +9,7 @@
 #include <string>
 #include <tbb/task_arena.h>
 
-#include "engine/driver/run_cache.hpp"
+#include "engine/batch/run_cache_dir.hpp"
 #include "engine/exec/race_log.hpp"
 #include "engine_test_util.hpp"
 
@@ -100,8 +100,8 @@ TEST(RaceLog, AFirstRaceDoesNotHideTheRealOnesAfterIt) {
   const uint32_t s_load = line_of(ptx, "ld.volatile.shared.f32 \t%f2");
   ASSERT_TRUE(flag_store != 0 && s_store != 0 && s_load != 0);
 
-  driver::KernelCache cache;
-  const auto r = driver::check_kernel_entry(*e, cache, {});
+  exec::KernelCache cache;
+  const auto r = entry::check_race_entry(*e, cache, {});
   EXPECT_EQ(r.verdict, Verdict::DataRace) << r.detail;
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure->kind, "write-write race");
@@ -245,10 +245,10 @@ $L_loop:
   EXPECT_EQ(r.failure()->verdict, Verdict::DataRace) << r.describe();
   EXPECT_EQ(r.run->races.size(), 1u);
   EXPECT_TRUE(r.run->races_cut_short);
-  EXPECT_FALSE(driver::RunCache::keepable(*r.run));
+  EXPECT_FALSE(batch::DirectoryRunCache::keepable(*r.run));
   const auto whole = run_ptx(text, one_out(1, {32, 1, 1}));
   EXPECT_FALSE(whole.run->races_cut_short);
-  EXPECT_TRUE(driver::RunCache::keepable(*whole.run));
+  EXPECT_TRUE(batch::DirectoryRunCache::keepable(*whole.run));
 }
 
 // CTAs racing on global memory and inside themselves: the races are the same on every run and

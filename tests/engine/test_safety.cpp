@@ -37,13 +37,13 @@ protected:
   }
 
   // Runs the race check of the named entry.
-  driver::EntryResult check(std::string_view name) {
+  entry::EntryResult check(std::string_view name) {
     const auto* e = find_entry(*manifest_, name);
     EXPECT_NE(e, nullptr) << name;
     if (e == nullptr)
       return {};
-    driver::KernelCache cache;
-    return driver::check_kernel_entry(*e, cache, {});
+    exec::KernelCache cache;
+    return entry::check_race_entry(*e, cache, {});
   }
   std::string ptx_of(std::string_view name) {
     const auto* e = find_entry(*manifest_, name);
@@ -63,8 +63,8 @@ TEST_F(SafetyManifest, EveryRaceCheckGivesItsExpectedVerdict) {
     SCOPED_TRACE(e.name);
     ASSERT_TRUE(e.error.empty()) << e.error;
     ASSERT_TRUE(e.expected.has_value());
-    driver::KernelCache cache;
-    const auto r = driver::check_kernel_entry(e, cache, {});
+    exec::KernelCache cache;
+    const auto r = entry::check_race_entry(e, cache, {});
     EXPECT_EQ(r.verdict, *e.expected) << r.detail;
     EXPECT_TRUE(r.matches());
     if (is_safety_failure(r.verdict) || r.verdict == Verdict::Unsupported) {
@@ -795,7 +795,7 @@ TEST(Uninitialized, SharedMemoryReachingAnOutputOnlyWhereItFlows) {
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.expr("out", 0), "1");
   EXPECT_EQ(r.verdict(), Verdict::Uninitialized);
-  auto f = driver::output_failure(*r.run, *r.store, false);
+  auto f = entry::output_failure(*r.run, *r.store, false);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->location, "out[1]");
 }

@@ -144,7 +144,7 @@ $L_end:
   for (int lane = 0; lane < 8; ++lane)
     EXPECT_EQ(r.expr("out", lane), "in[" + std::to_string(lane + 8) + "]");
   EXPECT_EQ(r.verdict(), Verdict::Uninitialized);
-  auto f = driver::output_failure(*r.run, *r.store, false);
+  auto f = entry::output_failure(*r.run, *r.store, false);
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->location, "out[8]");
 }

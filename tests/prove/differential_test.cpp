@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "engine/entry/equivalence_entry.hpp"
 #include "engine/prove/evaluate.hpp"
-#include "engine/prove/pair_prover.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -235,7 +235,7 @@ TEST(Differential, TenThousandPairsNoFalseEquivalent) {
   symbolic::Builder b(store);
   Generator gen(20261202);
   std::mt19937_64 check_rng(7);
-  ProveOptions options;
+  ElementOptions options;
   options.random_points = 3;
   Tally tally;
 #ifdef __SANITIZE_ADDRESS__

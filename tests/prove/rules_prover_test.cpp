@@ -4,7 +4,7 @@
 // pair is still NOT_EQUIVALENT with a counterexample.
 #include <gtest/gtest.h>
 
-#include "engine/prove/pair_prover.hpp"
+#include "engine/entry/equivalence_entry.hpp"
 #include "engine/symbolic/builder.hpp"
 
 namespace volta::prove {
@@ -22,7 +22,7 @@ protected:
   ExprId exp(ExprId x) { return b.unary(Op::Exp, x); }
   ElementOutcome prove(ExprId ref, ExprId opt, bool saturate = true,
                        const rules::RuleLibrary* lib = nullptr) {
-    ProveOptions o;
+    ElementOptions o;
     o.saturate = saturate;
     o.rules = lib;
     return prove_element(store, ref, opt, "O[0]", o);
@@ -94,7 +94,7 @@ TEST_F(RulesProver, TheENodeBudgetStopsTheSaturationWithItsReason) {
   const ExprId x = A(0), y = A(1), cc = A(2);
   const ExprId ref = exp(b.max(b.add(x, cc), b.add(y, cc)));
   const ExprId opt = b.mul(b.max(exp(x), exp(y)), exp(cc));
-  ProveOptions o;
+  ElementOptions o;
   const ElementOutcome proved = prove_element(store, ref, opt, "O[0]", o);
   EXPECT_EQ(proved.kind, Kind::Equivalent) << proved.reason;
   o.saturation.new_nodes = 1;

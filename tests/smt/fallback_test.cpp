@@ -137,7 +137,7 @@ TEST_F(FallbackTest, RsqrtIsOneOverSqrt) {
 }
 
 TEST_F(FallbackTest, MakeZ3FallbackPlugsIntoTheProver) {
-  prove::ProveOptions options;
+  prove::ElementOptions options;
   options.fallback = make_z3_fallback(10'000);
   // The rule library proves max(x,y) + min(x,y) = x + y (rule max-plus-min); without it the
   // element reaches the fallback, because canonical forms keep max and min as functions.

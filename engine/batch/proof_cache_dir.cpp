@@ -1,0 +1,126 @@
+#include "engine/batch/proof_cache_dir.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <system_error>
+#include <unistd.h>
+
+#include "engine/batch/atomic_file.hpp"
+#include "engine/content_hash.hpp"
+
+namespace volta::batch {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kMagic = "volta-eg proof-cache 1";
+
+std::string body_of(const std::string& key) {
+  return fmt::format("{}\nkey {}\nverdict EQUIVALENT\n", kMagic, key);
+}
+
+} // namespace
+
+bool valid_cache_key(const std::string& key) {
+  if (key.size() != 32)
+    return false;
+  for (char c : key) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+      return false;
+  }
+  return true;
+}
+
+std::string DirectoryProofCache::file_text(const std::string& key) {
+  const std::string body = body_of(key);
+  return body + "checksum " + hex64(fnv1a64(body)) + "\n";
+}
+
+std::unique_ptr<DirectoryProofCache>
+DirectoryProofCache::open(const std::string& dir, std::ostream* warnings, std::string& error) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    error = fmt::format("--cache: cannot create the folder '{}': {}", dir,
+                        ec ? ec.message() : "not a folder");
+    return nullptr;
+  }
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    error = fmt::format("--cache: the folder '{}' is not writable", dir);
+    return nullptr;
+  }
+  return std::unique_ptr<DirectoryProofCache>(new DirectoryProofCache(fs::path(dir), warnings));
+}
+
+fs::path DirectoryProofCache::path_of(const std::string& key) const {
+  return dir_ / key.substr(0, 2) / key;
+}
+
+void DirectoryProofCache::warn(const std::string& path, const std::string& line) {
+  std::lock_guard guard(mutex_);
+  if (!warned_.insert(path).second)
+    return; // one warning per file
+  ++ignored_;
+  if (warnings_)
+    *warnings_ << line << std::endl;
+}
+
+bool DirectoryProofCache::contains(const std::string& key) {
+  if (!valid_cache_key(key)) {
+    ++misses_;
+    return false;
+  }
+  {
+    std::lock_guard guard(mutex_);
+    if (known_.count(key)) {
+      ++hits_;
+      return true;
+    }
+  }
+  const fs::path path = path_of(key);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ++misses_;
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str() != file_text(key)) {
+    warn(
+        path.string(),
+        fmt::format(
+            "volta-eg: warning: ignoring damaged proof-cache file '{}' (its content or checksum is "
+            "wrong); the template is proved again",
+            path.string()));
+    ++misses_;
+    return false;
+  }
+  std::lock_guard guard(mutex_);
+  known_.insert(key);
+  ++hits_;
+  return true;
+}
+
+void DirectoryProofCache::insert(const std::string& key) {
+  if (!valid_cache_key(key))
+    return;
+  {
+    std::lock_guard guard(mutex_);
+    if (!known_.insert(key).second)
+      return;
+  }
+  const fs::path path = path_of(key);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (!write_file_atomically(path.string(), file_text(key))) {
+    warn(path.string(),
+         fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
+    return;
+  }
+  ++stored_;
+}
+
+} // namespace volta::batch

@@ -1,0 +1,63 @@
+// `--cache DIR`: the proof cache (prove::ProofCache) as a folder with one small file per proved
+// template, DIR/<first 2 hex digits of the key>/<key>, holding
+//
+//   volta-eg proof-cache 1
+//   key <32 hex digits>
+//   verdict EQUIVALENT
+//   checksum <16 hex digits: FNV-1a 64 of the lines above>
+//
+// A file is trusted only when every line is exactly as above, its key is its name and its
+// checksum matches; anything else (truncated, garbled, from another format version) is a miss
+// with one warning on stderr, and the next proof of that template rewrites it. Files are
+// written to a temporary name and renamed into place, so that readers (threads of this process
+// or other processes sharing DIR, e.g. shards) see a whole file or none. Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+
+#include "engine/prove/proof_cache.hpp"
+
+namespace volta::batch {
+
+class DirectoryProofCache : public prove::ProofCache {
+public:
+  // Creates DIR when needed. `warnings` receives one line per ignored file (may be null).
+  static std::unique_ptr<DirectoryProofCache> open(const std::string& dir, std::ostream* warnings,
+                                                   std::string& error);
+
+  bool contains(const std::string& key) override;
+  void insert(const std::string& key) override;
+
+  uint64_t hits() const { return hits_.load(); }
+  uint64_t misses() const { return misses_.load(); }
+  uint64_t stored() const { return stored_.load(); }
+  uint64_t ignored() const { return ignored_.load(); } // damaged or unwritable files
+
+  // The text of a cache file for `key` (exposed for tests).
+  static std::string file_text(const std::string& key);
+  std::filesystem::path path_of(const std::string& key) const;
+
+private:
+  DirectoryProofCache(std::filesystem::path dir, std::ostream* warnings)
+      : dir_(std::move(dir)), warnings_(warnings) {}
+  void warn(const std::string& path, const std::string& line);
+
+  std::filesystem::path dir_;
+  std::ostream* warnings_;
+  std::mutex mutex_;                       // known_ and warnings_
+  std::unordered_set<std::string> known_;  // keys verified or written by this process
+  std::unordered_set<std::string> warned_; // damaged files already reported
+  std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0};
+};
+
+// A key is 32 lower-case hex digits (prove::template_key); anything else is refused, so that a
+// key can never name a path outside DIR.
+bool valid_cache_key(const std::string& key);
+
+} // namespace volta::batch

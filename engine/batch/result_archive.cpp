@@ -1,0 +1,283 @@
+#include "engine/batch/result_archive.hpp"
+
+namespace volta::batch {
+
+using symbolic::ByteReader;
+using symbolic::ByteWriter;
+
+void write_site(ByteWriter& out, const std::optional<exec::Site>& site) {
+  out.u8(site ? 1 : 0);
+  if (!site)
+    return;
+  out.u32(site->cta);
+  for (uint32_t v : site->ctaid)
+    out.u32(v);
+  out.u32(site->thread);
+  for (uint32_t v : site->tid)
+    out.u32(v);
+  out.u32(site->pc);
+  out.u32(site->ptx_line);
+  out.u32(site->ptx_column);
+  out.str(site->instruction);
+  out.str(site->cuda_file);
+  out.u32(site->cuda_line);
+}
+
+std::optional<exec::Site> read_site(ByteReader& in) {
+  if (in.u8() == 0)
+    return std::nullopt;
+  exec::Site site;
+  site.cta = in.u32();
+  for (uint32_t& v : site.ctaid)
+    v = in.u32();
+  site.thread = in.u32();
+  for (uint32_t& v : site.tid)
+    v = in.u32();
+  site.pc = in.u32();
+  site.ptx_line = in.u32();
+  site.ptx_column = in.u32();
+  site.instruction = in.str();
+  site.cuda_file = in.str();
+  site.cuda_line = in.u32();
+  return site;
+}
+
+void write_failure(ByteWriter& out, const std::optional<exec::Failure>& failure) {
+  out.u8(failure ? 1 : 0);
+  if (!failure)
+    return;
+  out.u8(static_cast<uint8_t>(failure->verdict));
+  out.str(failure->kind);
+  out.str(failure->message);
+  out.str(failure->space);
+  out.str(failure->location);
+  out.u64(failure->address);
+  write_site(out, failure->first);
+  write_site(out, failure->second);
+}
+
+std::optional<exec::Failure> read_failure(ByteReader& in) {
+  if (in.u8() == 0)
+    return std::nullopt;
+  exec::Failure f;
+  f.verdict = read_enum(in, Verdict::Error);
+  f.kind = in.str();
+  f.message = in.str();
+  f.space = in.str();
+  f.location = in.str();
+  f.address = in.u64();
+  f.first = read_site(in);
+  f.second = read_site(in);
+  return f;
+}
+
+void write_races(ByteWriter& out, const std::vector<exec::Failure>& races, bool truncated) {
+  out.u64(races.size());
+  for (const exec::Failure& race : races)
+    write_failure(out, race);
+  out.u8(truncated ? 1 : 0);
+}
+
+std::vector<exec::Failure> read_races(ByteReader& in, bool& truncated) {
+  std::vector<exec::Failure> races;
+  const uint64_t count = in.count(2); // a failure takes more than two bytes
+  for (uint64_t i = 0; i < count; ++i) {
+    std::optional<exec::Failure> race = read_failure(in);
+    if (!race)
+      throw symbolic::ByteStreamError("a race without a failure");
+    races.push_back(std::move(*race));
+  }
+  truncated = in.u8() != 0;
+  return races;
+}
+
+void write_stats(ByteWriter& out, const exec::KernelStats& s) {
+  for (uint64_t v : {s.instructions, s.warp_instructions, s.barriers, s.warp_syncs, s.ctas})
+    out.u64(v);
+  out.u64(s.idioms.size());
+  for (const auto& [name, count] : s.idioms) {
+    out.str(name);
+    out.u64(count);
+  }
+}
+
+exec::KernelStats read_stats(ByteReader& in) {
+  exec::KernelStats s;
+  for (uint64_t* v : {&s.instructions, &s.warp_instructions, &s.barriers, &s.warp_syncs, &s.ctas})
+    *v = in.u64();
+  const uint64_t idioms = in.count(16);
+  for (uint64_t i = 0; i < idioms; ++i) {
+    std::string name = in.str();
+    s.idioms[name] = in.u64();
+  }
+  return s;
+}
+
+namespace {
+
+void write_strings(ByteWriter& out, const std::vector<std::pair<std::string, std::string>>& v) {
+  out.u64(v.size());
+  for (const auto& [a, b] : v) {
+    out.str(a);
+    out.str(b);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> read_strings(ByteReader& in) {
+  std::vector<std::pair<std::string, std::string>> v(in.count(16));
+  for (auto& [a, b] : v) {
+    a = in.str();
+    b = in.str();
+  }
+  return v;
+}
+
+void write_counterexample(ByteWriter& out, const std::optional<Counterexample>& c) {
+  out.u8(c ? 1 : 0);
+  if (!c)
+    return;
+  out.str(c->element);
+  write_strings(out, c->inputs);
+  for (const std::string* s :
+       {&c->reference_value, &c->optimized_value, &c->reference_expr, &c->optimized_expr,
+        &c->reference_device, &c->optimized_device, &c->device_note})
+    out.str(*s);
+  out.u8(c->confirmed ? 1 : 0);
+}
+
+std::optional<Counterexample> read_counterexample(ByteReader& in) {
+  if (in.u8() == 0)
+    return std::nullopt;
+  Counterexample c;
+  c.element = in.str();
+  c.inputs = read_strings(in);
+  for (std::string* s :
+       {&c.reference_value, &c.optimized_value, &c.reference_expr, &c.optimized_expr,
+        &c.reference_device, &c.optimized_device, &c.device_note})
+    *s = in.str();
+  c.confirmed = in.u8() != 0;
+  return c;
+}
+
+} // namespace
+
+void write_entry_result(ByteWriter& out, const entry::EntryResult& r) {
+  out.str(std::string(launch::to_string(r.kind)));
+  out.u8(static_cast<uint8_t>(r.verdict));
+  out.u8(r.bad_input ? 1 : 0);
+  out.f64(r.seconds);
+  out.u64(r.phases.size());
+  for (const auto& [phase, seconds] : r.phases) {
+    out.str(phase);
+    out.f64(seconds);
+  }
+  out.str(r.detail);
+  write_failure(out, r.failure);
+  out.str(r.failure_kernel);
+  write_races(out, r.races, r.races_truncated);
+  const entry::ElementCounts& e = r.elements;
+  for (uint64_t v :
+       {e.total, e.direct, e.reused, e.rules, e.z3, e.cached, e.not_equivalent, e.unknown})
+    out.u64(v);
+  out.u8(r.egraph ? 1 : 0);
+  if (r.egraph) {
+    const entry::EgraphStats& g = *r.egraph;
+    for (uint64_t v : {g.nodes, g.classes, g.canonical_merges, g.saturations, g.rule_applications})
+      out.u64(v);
+  }
+  out.u8(r.domain ? 1 : 0);
+  if (r.domain) {
+    const prove::DomainSummary& d = *r.domain;
+    for (size_t v : {d.assumptions, d.obligations, d.by_sign, d.by_guard, d.by_assumption, d.by_z3,
+                     d.failed, d.undecided})
+      out.u64(v);
+    out.u8(d.mutual ? 1 : 0);
+  }
+  write_counterexample(out, r.counterexample);
+  out.u64(r.kernels.size());
+  for (const entry::KernelSummary& k : r.kernels) {
+    out.str(k.role);
+    out.str(k.ptx);
+    out.str(k.entry);
+    out.u32(k.entry_line);
+    write_stats(out, k.stats);
+    out.f64(k.seconds);
+  }
+  out.u64(r.output_types.size());
+  for (const entry::OutputType& t : r.output_types) {
+    for (const std::string* s : {&t.array, &t.declared, &t.reference_stores, &t.optimized_stores})
+      out.str(*s);
+  }
+  out.u64(r.cache_hits);
+  out.u64(r.z3_calls);
+  out.str(std::string(entry::guard_name(r.guard)));
+}
+
+entry::EntryResult read_entry_result(ByteReader& in) {
+  entry::EntryResult r;
+  const auto kind = launch::entry_kind_from(in.str());
+  if (!kind)
+    throw symbolic::ByteStreamError("unknown entry kind");
+  r.kind = *kind;
+  r.verdict = read_enum(in, Verdict::Error);
+  r.bad_input = in.u8() != 0;
+  r.seconds = in.f64();
+  const uint64_t phases = in.count(16);
+  for (uint64_t i = 0; i < phases; ++i) {
+    std::string phase = in.str();
+    r.phases[phase] = in.f64();
+  }
+  r.detail = in.str();
+  r.failure = read_failure(in);
+  r.failure_kernel = in.str();
+  r.races = read_races(in, r.races_truncated);
+  entry::ElementCounts& e = r.elements;
+  for (uint64_t* v :
+       {&e.total, &e.direct, &e.reused, &e.rules, &e.z3, &e.cached, &e.not_equivalent, &e.unknown})
+    *v = in.u64();
+  if (in.u8() != 0) {
+    entry::EgraphStats g;
+    for (uint64_t* v :
+         {&g.nodes, &g.classes, &g.canonical_merges, &g.saturations, &g.rule_applications})
+      *v = in.u64();
+    r.egraph = g;
+  }
+  if (in.u8() != 0) {
+    prove::DomainSummary d;
+    for (size_t* v : {&d.assumptions, &d.obligations, &d.by_sign, &d.by_guard, &d.by_assumption,
+                      &d.by_z3, &d.failed, &d.undecided})
+      *v = in.u64();
+    d.mutual = in.u8() != 0;
+    r.domain = d;
+  }
+  r.counterexample = read_counterexample(in);
+  const uint64_t kernels = in.count(40);
+  for (uint64_t i = 0; i < kernels; ++i) {
+    entry::KernelSummary k;
+    k.role = in.str();
+    k.ptx = in.str();
+    k.entry = in.str();
+    k.entry_line = in.u32();
+    k.stats = read_stats(in);
+    k.seconds = in.f64();
+    r.kernels.push_back(std::move(k));
+  }
+  const uint64_t types = in.count(32);
+  for (uint64_t i = 0; i < types; ++i) {
+    entry::OutputType t;
+    for (std::string* s : {&t.array, &t.declared, &t.reference_stores, &t.optimized_stores})
+      *s = in.str();
+    r.output_types.push_back(std::move(t));
+  }
+  r.cache_hits = in.u64();
+  r.z3_calls = in.u64();
+  const auto guard = entry::guard_from(in.str());
+  if (!guard)
+    throw symbolic::ByteStreamError("unknown guard");
+  r.guard = *guard;
+  if (!in.done())
+    throw symbolic::ByteStreamError("trailing bytes");
+  return r;
+}
+
+} // namespace volta::batch

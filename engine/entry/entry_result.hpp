@@ -1,0 +1,119 @@
+// The outcome of one manifest entry (a race check or an equivalence), as reports show it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/counterexample.hpp"
+#include "engine/exec/kernel_run.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/prove/domain_summary.hpp"
+#include "engine/prove/element_counts.hpp"
+#include "engine/verdict.hpp"
+
+namespace volta::entry {
+
+using prove::ElementCounts;
+
+// The resource guard that stopped an entry (its verdict is then UNKNOWN).
+enum class Guard : uint8_t {
+  None,
+  TimeLimit,           // --timeout (or the prover's own check between elements)
+  MemoryLimit,         // --max-memory, or an allocation failed
+  InstructionBudget,   // --max-instructions
+  TermBudget,          // the canonical forms' term budget, or --max-terms kept it from Z3
+  ENodeBudget,         // --rule-nodes stopped the saturation of the element left undecided
+  SaturationTimeLimit, // --rule-seconds, likewise
+  Interrupted,         // SIGINT/SIGTERM: not run, or cancelled while running
+};
+inline constexpr Guard kAllGuards[] = {
+    Guard::None,       Guard::TimeLimit,   Guard::MemoryLimit,         Guard::InstructionBudget,
+    Guard::TermBudget, Guard::ENodeBudget, Guard::SaturationTimeLimit, Guard::Interrupted};
+// "time limit", "memory limit", ...: the reports' words ("" for None).
+std::string_view guard_name(Guard g);
+std::optional<Guard> guard_from(std::string_view name);
+
+// The shared e-graph of an equivalence entry, at the end of the entry.
+struct EgraphStats {
+  uint64_t nodes = 0;
+  uint64_t classes = 0;
+  uint64_t canonical_merges = 0;  // classes merged because their canonical forms coincided
+  uint64_t saturations = 0;       // rule-library runs (elements the forms did not decide)
+  uint64_t rule_applications = 0; // rewrites that changed the e-graph in those runs
+};
+
+// A concrete counterexample (engine/counterexample.hpp) and how domain conditions were
+// discharged (engine/prove/domain_summary.hpp), as reports show them.
+using prove::DomainSummary;
+using volta::Counterexample;
+
+// The element type of a compared output array: declared in the manifest ("type"), and as
+// inferred from each kernel's stores ("f32", "s32", ..., "mixed"; empty: nothing written).
+struct OutputType {
+  std::string array;
+  std::string declared; // empty: not declared
+  std::string reference_stores;
+  std::string optimized_stores;
+};
+
+struct KernelSummary {
+  std::string role; // "kernel", "reference", "optimized"
+  std::string ptx;
+  std::string entry;
+  uint32_t entry_line = 0; // the line of `.entry NAME` in the PTX file (0: unknown)
+  exec::KernelStats stats;
+  double seconds = 0;
+  bool cached = false;
+};
+
+struct EntryResult {
+  size_t index = 0; // position of the entry in its manifest (reports are merged by it)
+  std::string name;
+  launch::EntryKind kind = launch::EntryKind::Equivalence;
+  std::optional<Verdict> expected;
+  Verdict verdict = Verdict::Error;
+  bool bad_input = false; // the verdict is ERROR because of bad input (exit status 2)
+  double seconds = 0;
+  std::map<std::string, double> phases; // seconds per phase
+  std::string detail;                   // one line
+  std::optional<exec::Failure> failure; // safety failure or refusal
+  std::string failure_kernel;           // which kernel failed ("reference"/"optimized"/"kernel")
+  // Every distinct data race of that kernel (exec::KernelRun::races): `failure` is the first
+  // of them when it is a race.
+  std::vector<exec::Failure> races;
+  bool races_truncated = false; // more distinct races than exec::kMaxReportedRaces
+  bool races_cut_short = false; // a guard stopped the run after its first race (not cached)
+  ElementCounts elements;
+  std::optional<EgraphStats> egraph;   // equivalence entries that reached the prover
+  std::optional<DomainSummary> domain; // equivalence entries whose domains were checked
+  std::optional<Counterexample> counterexample;
+  std::vector<KernelSummary> kernels;
+  std::vector<OutputType> output_types; // equivalence entries, per compared array
+  uint64_t cache_hits = 0;
+  uint64_t z3_calls = 0;
+  // The resource guard that stopped the entry; the verdict is then UNKNOWN.
+  Guard guard = Guard::None;
+  // The entry did not finish because the batch was interrupted (SIGINT/SIGTERM): never started,
+  // or cancelled while running. The verdict is then UNKNOWN and `guard` is Interrupted.
+  bool not_run = false;
+  // The result was read from the entry cache (`--cache DIR`): an earlier run of the same kernels,
+  // configurations, options and volta-eg build; `seconds` is the time to read it and
+  // `original_seconds` the time that run took.
+  bool cached = false;
+  double original_seconds = 0;
+
+  // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
+  bool matches() const {
+    if (expected)
+      return *expected == verdict;
+    return verdict == Verdict::Equivalent || verdict == Verdict::RaceFree;
+  }
+};
+
+// The exit status of a run of these results (engine/exit_status.hpp): 0 when every result
+// matches, 2 when any entry was bad input, else 1.
+int exit_status(const std::vector<EntryResult>& results);
+
+} // namespace volta::entry

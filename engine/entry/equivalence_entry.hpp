@@ -1,0 +1,41 @@
+// An equivalence entry, top-down: prepare the pair (both kernels executed into one DAG, the
+// element pairs listed: entry/pair_preparation.hpp), decide every element
+// (prove/decide_elements.hpp), check that the optimized kernel is defined wherever the
+// reference is (prove/domain_conditions.hpp), and turn it all into one EntryResult. The pair is
+// EQUIVALENT only when every element is and the domains hold.
+#pragma once
+
+#include <atomic>
+#include <functional>
+
+#include "engine/entry/entry_result.hpp"
+#include "engine/exec/kernel_cache.hpp"
+#include "engine/exec/run_cache.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/prove/domain_conditions.hpp"
+#include "engine/prove/element_prover.hpp"
+#include "engine/prove/proof_cache.hpp"
+
+namespace volta::entry {
+
+// The element prover's options (term budget, rules, fallback, cancel flag) and the entry's.
+struct ProveOptions : prove::ElementOptions {
+  exec::RunOptions run;
+  double timeout_seconds = 0; // 0: none (whole entry, execution included)
+  bool reuse_templates = true;
+  bool stop_at_first_difference = true;
+  prove::DomainProver domain_prover; // may be empty
+  // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
+  // above this layer) and fills what each kernel stores there; may be empty.
+  std::function<void(const launch::ManifestEntry&, Counterexample&)> execute_counterexample;
+  prove::ProofCache* cache = nullptr; // may be null
+  exec::RunCache* runs = nullptr;     // kept kernel runs (`--cache DIR`); may be null
+  // Also check the converse refinement: the reference defined wherever the optimized kernel is
+  // (for two peers rather than a kernel and its specification).
+  bool mutual = false;
+};
+
+EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
+                                    const ProveOptions& options);
+
+} // namespace volta::entry

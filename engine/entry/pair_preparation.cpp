@@ -1,0 +1,256 @@
+#include "engine/entry/pair_preparation.hpp"
+
+#include <fmt/format.h>
+#include <range/v3/range/conversion.hpp>
+#include <range/v3/view/filter.hpp>
+#include <range/v3/view/transform.hpp>
+#include <tbb/parallel_invoke.h>
+
+#include "engine/entry/run_configuration.hpp"
+#include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/int_semantics.hpp"
+#include "engine/symbolic/printer.hpp"
+
+namespace volta::entry {
+
+using launch::ElemType;
+using symbolic::ExprId;
+
+namespace {
+
+const exec::OutputArray* find_output(const exec::KernelRun& run, const std::string& name) {
+  for (const auto& o : run.outputs) {
+    if (o.name == name)
+      return &o;
+  }
+  return nullptr;
+}
+
+// What an element of `array` holds when its kernel never writes it, and the type to read it
+// in: the initial contents of a zero or inout array (read in the declared type, else in the
+// type the other kernel stored it with); nullopt for an `out` array (undefined).
+std::optional<std::pair<ExprId, ElemType>> initial_content(const exec::OutputArray& array,
+                                                           uint64_t index, ElemType written,
+                                                           symbolic::ExprStore& store) {
+  const ElemType type = array.declared != ElemType::Unknown ? array.declared : written;
+  switch (array.kind) {
+  case launch::ArrayKind::Zero: {
+    // All bytes 0: as the writer's integer type when its type is not known (bytes compared).
+    const ElemType as = type != ElemType::Unknown ? type
+                        : array.elem_width == 1   ? ElemType::U8
+                        : array.elem_width == 2   ? ElemType::U16
+                        : array.elem_width == 4   ? ElemType::U32
+                                                  : ElemType::U64;
+    return std::make_pair(store.raw_bits(0, static_cast<int>(8 * array.elem_width)), as);
+  }
+  case launch::ArrayKind::InOut:
+    // The input symbol, as memory holds it before any load (a value copied back unchanged is
+    // this very node, whatever type it was loaded and stored with).
+    return std::make_pair(
+        store.input(store.add_array_name(array.name), static_cast<uint32_t>(index)), type);
+  default:
+    return std::nullopt;
+  }
+}
+
+// The element type of an output array as the report shows it: declared, or inferred from the
+// stores of each kernel ("mixed" when the elements were stored with different types).
+OutputType output_types(const exec::OutputArray& r, const exec::OutputArray& o) {
+  auto inferred = [](const exec::OutputArray& a) -> std::string {
+    if (a.store_types.empty())
+      return "";
+    for (ElemType t : a.store_types) {
+      if (t != a.store_types.front())
+        return "mixed";
+    }
+    return std::string(launch::to_string(a.store_types.front()));
+  };
+  OutputType t;
+  t.array = r.name;
+  if (r.declared != ElemType::Unknown)
+    t.declared = launch::to_string(r.declared);
+  t.reference_stores = inferred(r);
+  t.optimized_stores = inferred(o);
+  return t;
+}
+
+// Fail fast: parses and lowers both kernels (in parallel, into the cache that execution then
+// reads) and checks both launch configurations before either kernel executes, so that a
+// refusal in one kernel (an unknown opcode, a lowering error, a parameter that does not match
+// its declaration) is reported at once instead of after the other kernel ran for seconds. On a
+// problem it fills `result` (reference first) and returns false.
+bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
+                    EntryResult& result) {
+  const auto start = std::chrono::steady_clock::now();
+  exec::LoadResult loads[2];
+  tbb::parallel_invoke(
+      [&] { loads[0] = cache.load(entry.reference.ptx_path, entry.reference.entry); },
+      [&] { loads[1] = cache.load(entry.optimized.ptx_path, entry.optimized.entry); });
+  result.phases["load"] +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const launch::KernelConfig* configs[2] = {&entry.reference, &entry.optimized};
+  const char* roles[2] = {"reference", "optimized"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string problem = loads[i].kernel
+                                    ? exec::check_config(loads[i].kernel->program, *configs[i])
+                                    : loads[i].failure_headline();
+    if (problem.empty())
+      continue;
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = fmt::format("{} kernel: {}", roles[i], problem);
+    result.failure_kernel = roles[i];
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
+                  const exec::RunOptions& run, exec::RunCache* runs, PreparedPair& pair,
+                  EntryResult& result) {
+  symbolic::ExprStore& store = *pair.store;
+  auto finish = [] { return false; };
+  if (!entry.error.empty()) {
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = entry.error;
+    return finish();
+  }
+
+  if (!preflight_pair(entry, cache, result))
+    return finish();
+
+  // ---- execute both kernels into one DAG
+  std::optional<exec::KernelRun>& ref_run = pair.ref_run;
+  std::optional<exec::KernelRun>& opt_run = pair.opt_run;
+  EntryResult ref_part, opt_part;
+  tbb::parallel_invoke(
+      [&] {
+        ref_run = execute_config(entry.reference, "reference", cache, store, run, ref_part, runs);
+      },
+      [&] {
+        opt_run = execute_config(entry.optimized, "optimized", cache, store, run, opt_part, runs);
+      });
+  for (auto* part : {&ref_part, &opt_part}) {
+    result.kernels.insert(result.kernels.end(), part->kernels.begin(), part->kernels.end());
+    for (const auto& [k, v] : part->phases)
+      result.phases[k] += v;
+  }
+  // A bad input or a safety failure of either kernel decides the entry (reference first).
+  for (auto* part : {&ref_part, &opt_part}) {
+    if (!part->bad_input && !part->failure)
+      continue;
+    result.verdict = part->verdict;
+    result.bad_input = part->bad_input;
+    result.detail = fmt::format("{} kernel: {}", part->failure_kernel, part->detail);
+    result.failure = part->failure;
+    result.failure_kernel = part->failure_kernel;
+    result.races = part->races;
+    result.races_truncated = part->races_truncated;
+    result.races_cut_short = part->races_cut_short;
+    return finish();
+  }
+  if (!ref_run || !opt_run) {
+    result.verdict = Verdict::Error;
+    result.detail = "a kernel could not be executed";
+    return finish();
+  }
+  for (auto* run : {&*ref_run, &*opt_run}) {
+    if (auto f = output_failure(*run, store, true)) {
+      result.verdict = f->verdict;
+      result.detail =
+          fmt::format("{} kernel: {}", run == &*ref_run ? "reference" : "optimized", f->message);
+      result.failure = f;
+      result.failure_kernel = run == &*ref_run ? "reference" : "optimized";
+      return finish();
+    }
+  }
+
+  // ---- the compared arrays and their written index sets
+  std::vector<std::string> arrays = entry.check_arrays;
+  if (arrays.empty()) {
+    arrays = entry.reference.arrays |
+             ranges::views::filter([](const auto& a) { return launch::is_output(a.kind); }) |
+             ranges::views::transform(&launch::ArraySpec::name) | ranges::to<std::vector>();
+  }
+  std::vector<prove::ElementJob>& jobs = pair.jobs;
+  // An array declared with an element type is compared in that type (docs/semantics.md): float
+  // data in an integer array by its bits, integer data in a float array as a float's bits, both
+  // opaque unless they cancel (the integer view of an input element).
+  symbolic::Builder builder(store);
+  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width) {
+    if (declared == ElemType::Unknown || width == 0 || width > 8)
+      return v;
+    const symbolic::ValueKind kind = symbolic::kind_of(store, v);
+    const uint8_t wc = symbolic::width_code(8 * width);
+    if (!launch::is_float(declared) && kind == symbolic::ValueKind::Real)
+      return builder.float_bits(v, wc);
+    if (launch::is_float(declared) && kind == symbolic::ValueKind::Int)
+      return builder.bits_float(v, declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc);
+    return v;
+  };
+  for (const auto& name : arrays) {
+    const exec::OutputArray* r = find_output(*ref_run, name);
+    const exec::OutputArray* o = find_output(*opt_run, name);
+    if (!r || !o) {
+      result.verdict = Verdict::Error;
+      result.bad_input = true;
+      result.detail = fmt::format("array \"{}\" is not an output (out/inout/zero) of {} kernel",
+                                  name, !r ? "the reference" : "the optimized");
+      return finish();
+    }
+    // Both index lists are sorted and free of repeats: walk them together. The final contents
+    // of memory are compared: an element written by one kernel only is compared with what the
+    // other kernel leaves there, the array's initial contents (zero: 0, inout: the input
+    // symbol). Only an `out` element, undefined until written, is a difference by itself.
+    size_t i = 0, j = 0;
+    while (i < r->elements.size() || j < o->elements.size()) {
+      const bool has_r = i < r->elements.size(), has_o = j < o->elements.size();
+      if (has_r && has_o && r->elements[i].first == o->elements[j].first) {
+        jobs.push_back(
+            prove::ElementJob{name, r->elements[i].first,
+                              as_declared(r->elements[i].second, r->declared, r->elem_width),
+                              as_declared(o->elements[j].second, r->declared, r->elem_width),
+                              r->store_types[i], o->store_types[j]});
+        ++i;
+        ++j;
+        continue;
+      }
+      const bool reference_writes =
+          has_r && (!has_o || r->elements[i].first < o->elements[j].first);
+      const auto& [index, value] = reference_writes ? r->elements[i] : o->elements[j];
+      const ElemType type = reference_writes ? r->store_types[i] : o->store_types[j];
+      const auto initial = initial_content(reference_writes ? *o : *r, index, type, store);
+      if (!initial) {
+        result.verdict = Verdict::NotEquivalent;
+        result.detail = fmt::format("{}[{}] is written by the {} kernel but not by the {} kernel",
+                                    name, index, reference_writes ? "reference" : "optimized",
+                                    reference_writes ? "optimized" : "reference");
+        Counterexample c;
+        c.element = fmt::format("{}[{}]", name, index);
+        const std::string written = symbolic::to_sexpr(store, value, 200);
+        c.reference_value = reference_writes ? written : "(not written)";
+        c.optimized_value = reference_writes ? "(not written)" : written;
+        c.confirmed = true;
+        result.counterexample = c;
+        return finish();
+      }
+      if (reference_writes) {
+        jobs.push_back(
+            prove::ElementJob{name, index, value, initial->first, type, initial->second});
+        ++i;
+      } else {
+        jobs.push_back(
+            prove::ElementJob{name, index, initial->first, value, initial->second, type});
+        ++j;
+      }
+    }
+    result.output_types.push_back(output_types(*r, *o));
+  }
+  result.elements.total = jobs.size();
+  return true;
+}
+
+} // namespace volta::entry

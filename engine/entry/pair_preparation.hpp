@@ -1,0 +1,36 @@
+// Preparing an equivalence entry for the element prover: both kernels loaded and their
+// configurations checked before either runs (a refusal in one is reported at once), both
+// executed into one expression DAG, their outputs checked for values no verdict may rest on,
+// and the element pairs of every compared array listed, with what an element written by one
+// kernel only is compared with.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/entry/entry_result.hpp"
+#include "engine/exec/kernel_cache.hpp"
+#include "engine/exec/run_cache.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/prove/decide_elements.hpp"
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::entry {
+
+struct PreparedPair {
+  // Both kernels' values, in one store (owned here: the element prover's proofs by cases add
+  // nodes to it).
+  std::unique_ptr<symbolic::ExprStore> store = std::make_unique<symbolic::ExprStore>();
+  std::optional<exec::KernelRun> ref_run, opt_run;
+  std::vector<prove::ElementJob> jobs;
+};
+
+// Fills `pair` and returns true; or, on bad input, a safety failure, or an element written by
+// one kernel that the other leaves undefined, fills `result` (verdict, detail, counterexample)
+// and returns false. `runs` (may be null) holds kept kernel runs.
+bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
+                  const exec::RunOptions& run, exec::RunCache* runs, PreparedPair& pair,
+                  EntryResult& result);
+
+} // namespace volta::entry

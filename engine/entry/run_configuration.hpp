@@ -1,0 +1,30 @@
+// Running one kernel configuration for an entry: loading it (through the kernel cache),
+// executing it or reading a kept run, and recording the run in the entry's result; and the
+// check of its outputs for values no verdict may rest on.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/entry/entry_result.hpp"
+#include "engine/exec/kernel_cache.hpp"
+#include "engine/exec/run_cache.hpp"
+#include "engine/launch/manifest.hpp"
+
+namespace volta::entry {
+
+// Loads and runs one kernel configuration, or reads the run from `runs` (may be null) when an
+// earlier one was kept there; fills `result` with a failure when there is one and returns the
+// run (nullopt when loading failed: bad input).
+std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config,
+                                              const std::string& role, exec::KernelCache& cache,
+                                              symbolic::ExprStore& store,
+                                              const exec::RunOptions& options, EntryResult& result,
+                                              exec::RunCache* runs = nullptr);
+
+// The first output element whose value carries an uninitialized value (and, when
+// `values_matter`, a schedule-dependent atomic result or an unresolved bit-level operation).
+std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
+                                            const symbolic::ExprStore& store, bool values_matter);
+
+} // namespace volta::entry

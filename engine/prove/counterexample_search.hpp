@@ -1,0 +1,20 @@
+// The search for a counterexample to one element: points of small rationals (integer inputs
+// take small integers and integers near the ends of their signed range, so that wrap-around
+// shows) at which the two values certainly differ, with the inputs that do not matter zeroed.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/counterexample.hpp"
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::prove {
+
+// Tries `random_points` points, seeded by `element` (the same element gets the same points in
+// every run); returns a confirmed counterexample, or nullopt when every point agreed.
+std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& store,
+                                                  symbolic::ExprId ref, symbolic::ExprId opt,
+                                                  const std::string& element, int random_points);
+
+} // namespace volta::prove
