@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "rules/canonical_analysis.hpp"
-#include "rules/node_forms.hpp"
+#include "rules/algebra/canonical_analysis.hpp"
+#include "rules/algebra/node_forms.hpp"
 
 namespace volta::rules {
 
@@ -17,7 +17,7 @@ constexpr uint64_t kLn2Key = uint64_t{1} << 62; // as in node_forms.cpp
 
 class FormBuilder {
 public:
-  FormBuilder(EGraph& g, const MlLanguage& ml, canonical::CanonicalForms& forms)
+  FormBuilder(EGraph& g, const algebra::MlLanguage& ml, canonical::CanonicalForms& forms)
       : g_(g), ml_(ml), forms_(forms) {}
 
   // A canonical form (numerator one monic sum, no denominator) as the expanded sum of its
@@ -166,26 +166,26 @@ private:
   }
 
   EGraph& g_;
-  const MlLanguage& ml_;
+  const algebra::MlLanguage& ml_;
   canonical::CanonicalForms& forms_;
 };
 
 } // namespace
 
-std::optional<Id> add_form_term(EGraph& g, const MlLanguage& ml, canonical::CanonicalForms& forms,
-                                canonical::Id form) {
+std::optional<Id> add_form_term(EGraph& g, const algebra::MlLanguage& ml,
+                                canonical::CanonicalForms& forms, canonical::Id form) {
   return FormBuilder(g, ml, forms).form(form);
 }
 
-egraph::ApplierRegistry ml_appliers(const MlLanguage& ml) {
+egraph::ApplierRegistry ml_appliers(const algebra::MlLanguage& ml) {
   egraph::ApplierRegistry r;
   r.add_applier(
       "canonical-term",
       [&ml](EGraph& g, Id root, const egraph::Subst&) -> std::optional<Id> {
         // Only for values defined everywhere: the built term is, so the two sides keep one
         // domain (a quotient that cancels would not).
-        auto* a = g.find_analysis<CanonicalFormAnalysis>();
-        if (a == nullptr || !a->holds(FormPredicate::Total, g, root))
+        auto* a = g.find_analysis<algebra::CanonicalFormAnalysis>();
+        if (a == nullptr || !a->holds(algebra::FormPredicate::Total, g, root))
           return std::nullopt;
         try {
           const canonical::Id c = a->forms().canonical(a->form(g, root));
@@ -198,11 +198,11 @@ egraph::ApplierRegistry ml_appliers(const MlLanguage& ml) {
   return r;
 }
 
-egraph::StepVerifier canonical_form_verifier(const MlLanguage& ml) {
+egraph::StepVerifier canonical_form_verifier(const algebra::MlLanguage& ml) {
   return [&ml](const egraph::Language& lang, const egraph::TreeTerm& from,
                const egraph::TreeTerm& to) {
     canonical::CanonicalForms forms;
-    NodeForms nodes(ml, lang, forms);
+    algebra::NodeForms nodes(ml, lang, forms);
     try {
       const canonical::Id a = nodes.form_of_tree(from), b = nodes.form_of_tree(to);
       if (forms.is_undefined(a) || forms.is_undefined(b))

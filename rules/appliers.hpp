@@ -9,20 +9,20 @@
 
 #include "egraph/applier_registry.hpp"
 #include "egraph/egraph.hpp"
-#include "rules/canonical/canonical_forms.hpp"
-#include "rules/ml_language.hpp"
+#include "rules/algebra/canonical/canonical_forms.hpp"
+#include "rules/algebra/ml_language.hpp"
 
 namespace volta::rules {
 
-egraph::ApplierRegistry ml_appliers(const MlLanguage& ml);
+egraph::ApplierRegistry ml_appliers(const algebra::MlLanguage& ml);
 
 // The e-graph term of a form (nullopt for Undefined forms and atoms with no operator).
-std::optional<egraph::Id> add_form_term(egraph::EGraph& g, const MlLanguage& ml,
+std::optional<egraph::Id> add_form_term(egraph::EGraph& g, const algebra::MlLanguage& ml,
                                         canonical::CanonicalForms& forms, canonical::Id form);
 
 // Accepts a step whose two terms have the same canonical form (recomputed from the terms with
 // fresh forms, independently of the e-graph): the check of "canonical-form" and
 // "canonical-term" steps in explanations.
-egraph::StepVerifier canonical_form_verifier(const MlLanguage& ml);
+egraph::StepVerifier canonical_form_verifier(const algebra::MlLanguage& ml);
 
 } // namespace volta::rules

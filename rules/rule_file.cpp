@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "rules/canonical_analysis.hpp"
+#include "rules/algebra/canonical_analysis.hpp"
 
 namespace volta::rules {
 
@@ -115,7 +115,7 @@ private:
                "or nonzero");
       return std::nullopt;
     }
-    auto p = form_predicate_named(s.list[0].atom);
+    auto p = algebra::form_predicate_named(s.list[0].atom);
     if (!p) {
       error(s.list[0],
             "unknown predicate '" + s.list[0].atom +
@@ -146,7 +146,7 @@ private:
 struct VarCheck {
   std::uint32_t var = 0;
   bool rest = false;
-  FormPredicate predicate = FormPredicate::Finite;
+  algebra::FormPredicate predicate = algebra::FormPredicate::Finite;
 };
 
 // Every variable finite, then the rule's own conditions.
@@ -154,10 +154,10 @@ egraph::Condition make_condition(const egraph::Pattern& lhs,
                                  std::vector<VarCheck> explicit_checks) {
   std::vector<VarCheck> checks;
   for (std::uint32_t v = 0; v < lhs.vars().size(); ++v)
-    checks.push_back(VarCheck{v, lhs.vars().var(v).rest, FormPredicate::Finite});
+    checks.push_back(VarCheck{v, lhs.vars().var(v).rest, algebra::FormPredicate::Finite});
   checks.insert(checks.end(), explicit_checks.begin(), explicit_checks.end());
   return [checks](const egraph::EGraph& g, egraph::Id, const egraph::Subst& s) {
-    const auto* a = g.find_analysis<CanonicalFormAnalysis>();
+    const auto* a = g.find_analysis<algebra::CanonicalFormAnalysis>();
     if (a == nullptr)
       return false;
     for (const VarCheck& c : checks) {
@@ -213,7 +213,7 @@ ParsedRules parse_rule_file(std::string_view text, const std::string& file_name)
   return out;
 }
 
-BuiltRules build_rules(const std::vector<RuleSpec>& specs, MlLanguage& ml,
+BuiltRules build_rules(const std::vector<RuleSpec>& specs, algebra::MlLanguage& ml,
                        const egraph::ApplierRegistry& registry, std::vector<std::string>* taken) {
   BuiltRules out;
   std::set<std::string> names;

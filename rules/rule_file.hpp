@@ -10,8 +10,8 @@
 //
 // A rule applies only where every variable is bound to a class whose canonical form is a finite
 // value of the algebra (never to ±inf or an opaque value); `:if` adds conditions on variables:
-// finite, total, const, positive, negative, nonneg, nonzero (rules/form_predicates.hpp), each on
-// the canonical form of the bound class (a rest variable: on every element).
+// finite, total, const, positive, negative, nonneg, nonzero (rules/algebra/form_predicates.hpp),
+// each on the canonical form of the bound class (a rest variable: on every element).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,8 +20,8 @@
 #include "egraph/applier_registry.hpp"
 #include "egraph/rewrite.hpp"
 #include "egraph/sexpr.hpp"
-#include "rules/form_predicates.hpp"
-#include "rules/ml_language.hpp"
+#include "rules/algebra/form_predicates.hpp"
+#include "rules/algebra/ml_language.hpp"
 
 namespace volta::rules {
 
@@ -32,7 +32,7 @@ struct SourceLocation {
 };
 
 struct RuleCondition {
-  FormPredicate predicate = FormPredicate::Finite;
+  algebra::FormPredicate predicate = algebra::FormPredicate::Finite;
   std::string var; // without '?' and '...'
   bool rest = false;
 };
@@ -78,9 +78,9 @@ struct BuiltRules {
 // Builds the rewrites of `specs` (which must outlive the result) over the ML language: patterns
 // checked against the operators (unknown operator, arity, a right-hand side using a variable the
 // left does not bind), conditions against the variables, appliers against `registry`, rule
-// names unique (also against `taken`). Conditions read the CanonicalFormAnalysis of the e-graph
-// they run on (rules whose e-graph has none never apply).
-BuiltRules build_rules(const std::vector<RuleSpec>& specs, MlLanguage& ml,
+// names unique (also against `taken`). Conditions read the algebra::CanonicalFormAnalysis of the
+// e-graph they run on (rules whose e-graph has none never apply).
+BuiltRules build_rules(const std::vector<RuleSpec>& specs, algebra::MlLanguage& ml,
                        const egraph::ApplierRegistry& registry,
                        std::vector<std::string>* taken = nullptr);
 

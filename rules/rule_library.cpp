@@ -10,7 +10,8 @@
 namespace volta::rules {
 
 RuleLibrary::RuleLibrary()
-    : ml_(std::make_unique<MlLanguage>(make_ml_language())), registry_(ml_appliers(*ml_)) {}
+    : ml_(std::make_unique<algebra::MlLanguage>(algebra::make_ml_language())),
+      registry_(ml_appliers(*ml_)) {}
 
 RuleLibrary RuleLibrary::shipped() {
   RuleLibrary lib;

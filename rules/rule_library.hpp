@@ -10,7 +10,7 @@
 
 #include "egraph/applier_registry.hpp"
 #include "egraph/rewrite.hpp"
-#include "rules/ml_language.hpp"
+#include "rules/algebra/ml_language.hpp"
 #include "rules/rule_file.hpp"
 
 namespace volta::rules {
@@ -43,7 +43,7 @@ public:
   const RuleSpec& spec(std::size_t i) const { return *origin_[i].spec; }
   bool is_reverse(std::size_t i) const { return origin_[i].reverse; }
   const egraph::ApplierRegistry& registry() const { return registry_; }
-  const MlLanguage& ml() const { return *ml_; }
+  const algebra::MlLanguage& ml() const { return *ml_; }
   std::size_t size() const { return rewrites_.size(); }
 
 private:
@@ -51,7 +51,7 @@ private:
     const RuleSpec* spec;
     bool reverse;
   };
-  std::unique_ptr<MlLanguage> ml_;
+  std::unique_ptr<algebra::MlLanguage> ml_;
   egraph::ApplierRegistry registry_;
   std::deque<ParsedRules> files_; // stable addresses: rewrites point at their specs
   std::vector<egraph::Rewrite> rewrites_;

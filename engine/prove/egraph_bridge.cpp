@@ -17,7 +17,7 @@ namespace {
 constexpr int kMaxDepth = 20000;
 } // namespace
 
-EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& ml,
+EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, algebra::MlLanguage& ml,
                            egraph::EGraph& g)
     : store_(store), ml_(ml), g_(g) {}
 

@@ -1,6 +1,6 @@
 // Puts expression-DAG nodes (engine/symbolic) into the shared e-graph over the ML language
-// (rules/ml_language.hpp), both kernels and all elements of an entry into one e-graph, so that
-// what they share (a softmax row's exponentials, the inputs) is one class.
+// (rules/algebra/ml_language.hpp), both kernels and all elements of an entry into one e-graph, so
+// that what they share (a softmax row's exponentials, the inputs) is one class.
 //
 // The DAG is copied node for node, with two exceptions that keep reductions flat:
 //  * chains of single-use +, -, neg, fma and constant scalings become one n-ary sum: a - b is
@@ -20,13 +20,13 @@
 #include "egraph/egraph.hpp"
 #include "engine/symbolic/expr_store.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
-#include "rules/ml_language.hpp"
+#include "rules/algebra/ml_language.hpp"
 
 namespace volta::prove {
 
 class EgraphBridge {
 public:
-  EgraphBridge(const symbolic::ExprStore& store, rules::MlLanguage& ml, egraph::EGraph& g);
+  EgraphBridge(const symbolic::ExprStore& store, algebra::MlLanguage& ml, egraph::EGraph& g);
 
   // Counts parents over the DAG below `roots` (call it for each element before adding it;
   // counts accumulate, which only adds sharing points).
@@ -59,7 +59,7 @@ private:
 
   const symbolic::ExprStore& store_;
   symbolic::SignAnalysis signs_{store_};
-  rules::MlLanguage& ml_;
+  algebra::MlLanguage& ml_;
   egraph::EGraph& g_;
   // Per node id: a saturating parent count and the visit stamp of count_parents, in pages
   // created on first touch. The ids span the whole store (tens of millions on a large grid)

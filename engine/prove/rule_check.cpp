@@ -9,8 +9,8 @@
 #include "egraph/extract.hpp"
 #include "engine/prove/evaluate.hpp"
 #include "engine/symbolic/builder.hpp"
-#include "rules/canonical_analysis.hpp"
-#include "rules/node_forms.hpp"
+#include "rules/algebra/canonical_analysis.hpp"
+#include "rules/algebra/node_forms.hpp"
 
 namespace volta::prove {
 
@@ -55,7 +55,7 @@ struct Instance {
 
 class Instantiator {
 public:
-  Instantiator(rules::MlLanguage& ml, const Pattern& lhs) : ml_(ml), lhs_(lhs) {}
+  Instantiator(algebra::MlLanguage& ml, const Pattern& lhs) : ml_(ml), lhs_(lhs) {}
 
   // `partial`: the variables bound to a quotient n/d of fresh symbols instead of a symbol, a
   // value that is undefined where d = 0 (what a variable without a `total` condition may match
@@ -117,14 +117,14 @@ private:
     return TreeTerm{op, 0, elements};
   }
 
-  rules::MlLanguage& ml_;
+  algebra::MlLanguage& ml_;
   const Pattern& lhs_;
 };
 
 // Terms of the ML language as expression-DAG nodes (symbols are parameters named like them).
 class ToStore {
 public:
-  ToStore(const rules::MlLanguage& ml, symbolic::ExprStore& store)
+  ToStore(const algebra::MlLanguage& ml, symbolic::ExprStore& store)
       : ml_(ml), s_(store), b_(store) {}
 
   ExprId convert(const TreeTerm& t) {
@@ -200,7 +200,7 @@ public:
   symbolic::Builder& builder() { return b_; }
 
 private:
-  const rules::MlLanguage& ml_;
+  const algebra::MlLanguage& ml_;
   symbolic::ExprStore& s_;
   symbolic::Builder b_;
 };
@@ -327,19 +327,19 @@ private:
 };
 
 struct Condition {
-  rules::FormPredicate predicate;
+  algebra::FormPredicate predicate;
   std::vector<std::string> symbols; // the instance's symbols it constrains
 };
 
-bool satisfied(rules::FormPredicate p, const Rational& v) {
+bool satisfied(algebra::FormPredicate p, const Rational& v) {
   switch (p) {
-  case rules::FormPredicate::Positive:
+  case algebra::FormPredicate::Positive:
     return sgn(v) > 0;
-  case rules::FormPredicate::Negative:
+  case algebra::FormPredicate::Negative:
     return sgn(v) < 0;
-  case rules::FormPredicate::Nonnegative:
+  case algebra::FormPredicate::Nonnegative:
     return sgn(v) >= 0;
-  case rules::FormPredicate::Nonzero:
+  case algebra::FormPredicate::Nonzero:
     return sgn(v) != 0;
   default:
     return true; // finite, total, const: every symbol is a finite, total value
@@ -435,7 +435,7 @@ public:
 private:
   static bool total_by_condition(const rules::RuleSpec& spec, const std::string& var) {
     for (const auto& c : spec.conditions) {
-      if (c.var == var && c.predicate != rules::FormPredicate::Finite)
+      if (c.var == var && c.predicate != algebra::FormPredicate::Finite)
         return true; // the others imply total
     }
     return false;
@@ -462,10 +462,10 @@ private:
 
   // Runs a C++ applier on the instance in a small e-graph and takes what it produced.
   bool apply_applier(const egraph::Rewrite& rule, Instance& in) {
-    rules::MlLanguage ml = ml_;
+    algebra::MlLanguage ml = ml_;
     canonical::CanonicalForms forms;
     egraph::EGraph g(ml.lang);
-    g.add_analysis<rules::CanonicalFormAnalysis>(ml, forms).set_merge_equal_forms(false);
+    g.add_analysis<algebra::CanonicalFormAnalysis>(ml, forms).set_merge_equal_forms(false);
     const egraph::Id root = g.add_term(egraph::to_term(in.lhs));
     g.rebuild();
     const egraph::Matches ms = egraph::search(g, rule.lhs);
@@ -582,16 +582,16 @@ private:
           const ExprId zero = store.constant(0);
           ExprId test = symbolic::kNoExpr;
           switch (c.predicate) {
-          case rules::FormPredicate::Positive:
+          case algebra::FormPredicate::Positive:
             test = b.cmp(symbolic::CmpKind::Gt, x, zero);
             break;
-          case rules::FormPredicate::Negative:
+          case algebra::FormPredicate::Negative:
             test = b.cmp(symbolic::CmpKind::Lt, x, zero);
             break;
-          case rules::FormPredicate::Nonnegative:
+          case algebra::FormPredicate::Nonnegative:
             test = b.cmp(symbolic::CmpKind::Ge, x, zero);
             break;
-          case rules::FormPredicate::Nonzero:
+          case algebra::FormPredicate::Nonzero:
             test = b.cmp(symbolic::CmpKind::Ne, x, zero);
             break;
           default:
@@ -629,7 +629,7 @@ private:
       }
     }
     canonical::CanonicalForms forms;
-    rules::NodeForms nodes(ml_, ml_.lang, forms);
+    algebra::NodeForms nodes(ml_, ml_.lang, forms);
     try {
       const canonical::Id a = nodes.form_of_tree(in.lhs), c = nodes.form_of_tree(in.rhs);
       if (!forms.is_undefined(a) && !forms.is_undefined(c) &&
@@ -643,7 +643,7 @@ private:
 
   const rules::RuleLibrary& lib_;
   const RuleCheckOptions& options_;
-  rules::MlLanguage ml_; // a copy: instances intern their symbols
+  algebra::MlLanguage ml_; // a copy: instances intern their symbols
   std::mt19937_64 rng_;
 };
 

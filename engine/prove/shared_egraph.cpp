@@ -21,12 +21,12 @@ const rules::RuleLibrary& shipped_rule_library() {
 
 SharedEgraph::SharedEgraph(const symbolic::ExprStore& store, const rules::RuleLibrary& library,
                            size_t term_budget, bool explanations)
-    : library_(library), ml_(std::make_unique<rules::MlLanguage>(library.ml())),
+    : library_(library), ml_(std::make_unique<algebra::MlLanguage>(library.ml())),
       graph_(std::make_unique<egraph::EGraph>(ml_->lang,
                                               egraph::EGraphOptions{.explanations = explanations})),
       bridge_(store, *ml_, *graph_) {
   forms_.set_term_budget(term_budget);
-  analysis_ = &graph_->add_analysis<rules::CanonicalFormAnalysis>(*ml_, forms_);
+  analysis_ = &graph_->add_analysis<algebra::CanonicalFormAnalysis>(*ml_, forms_);
   analysis_->node_forms().set_opaque_reason(
       [this](egraph::Payload p) { return bridge_.opaque_reason(p); });
 }
@@ -41,7 +41,7 @@ std::optional<uint64_t> SharedEgraph::canonical_form(symbolic::ExprId node) {
     const Id id = add(node);
     graph_->rebuild();
     const canonical::Id f = analysis_->form(*graph_, id);
-    if (f == rules::FormData::kNone || forms_.is_undefined(f))
+    if (f == algebra::FormData::kNone || forms_.is_undefined(f))
       return std::nullopt;
     return forms_.canonical(f);
   } catch (const std::exception&) { // too deep, or over the term budget: no form
@@ -59,7 +59,7 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
   }
   const canonical::Id fr = analysis_->form(*graph_, ref), fo = analysis_->form(*graph_, opt);
   for (canonical::Id f : {fr, fo}) {
-    if (f == rules::FormData::kNone) {
+    if (f == algebra::FormData::kNone) {
       out.kind = Kind::Undefined;
       out.reason = "no canonical form";
       return out;
@@ -83,7 +83,7 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
     if (how != Decision::Undecided) {
       // Between the ids whose own terms have the compared forms, so that the step replays.
       graph_->merge(analysis_->origin(*graph_, ref), analysis_->origin(*graph_, opt),
-                    rules::CanonicalFormAnalysis::kReason);
+                    algebra::CanonicalFormAnalysis::kReason);
       graph_->rebuild();
       out.kind = Kind::Equal;
       out.decided_by = how;
@@ -178,7 +178,7 @@ std::string SharedEgraph::check_explanation(const egraph::Explanation& e) const 
   egraph::ExplanationChecker checker(ml_->lang);
   checker.add_rules(library_.rewrites());
   checker.set_registry(&library_.registry());
-  checker.add_verifier(std::string(rules::CanonicalFormAnalysis::kReason),
+  checker.add_verifier(std::string(algebra::CanonicalFormAnalysis::kReason),
                        rules::canonical_form_verifier(*ml_));
   checker.add_verifier("canonical-term", rules::canonical_form_verifier(*ml_));
   const egraph::CheckResult r = checker.check(e);

@@ -1,6 +1,7 @@
 // The shared e-graph of one equivalence entry: both kernels' output DAGs, all elements, one
-// e-graph over the ML language with the canonical-form analysis (rules/canonical_analysis.hpp).
-// An element is EQUIVALENT when its two roots share an e-class:
+// e-graph over the ML language with the canonical-form analysis
+// (rules/algebra/canonical_analysis.hpp). An element is EQUIVALENT when its two roots share an
+// e-class:
 //   1. on insertion: same e-node after flattening and sorting, or the same canonical form
 //      (the analysis merges classes whose forms coincide);
 //   2. canonical forms equal after expanding the numerators, or by cross-multiplication
@@ -20,7 +21,7 @@
 #include "engine/prove/decision.hpp"
 #include "engine/prove/egraph_bridge.hpp"
 #include "engine/symbolic/expr_store.hpp"
-#include "rules/canonical_analysis.hpp"
+#include "rules/algebra/canonical_analysis.hpp"
 #include "rules/rule_library.hpp"
 
 namespace volta::prove {
@@ -83,8 +84,8 @@ public:
   std::string check_explanation(const egraph::Explanation& e) const;
 
   egraph::EGraph& graph() { return *graph_; }
-  const rules::MlLanguage& ml() const { return *ml_; }
-  rules::CanonicalFormAnalysis& analysis() { return *analysis_; }
+  const algebra::MlLanguage& ml() const { return *ml_; }
+  algebra::CanonicalFormAnalysis& analysis() { return *analysis_; }
   std::string print(egraph::Id id, size_t max_chars) const;
 
   size_t saturations() const { return saturations_; }
@@ -92,10 +93,10 @@ public:
 
 private:
   const rules::RuleLibrary& library_;
-  std::unique_ptr<rules::MlLanguage> ml_; // a copy of the library's: the e-graph interns into it
+  std::unique_ptr<algebra::MlLanguage> ml_; // a copy of the library's: the e-graph interns into it
   canonical::CanonicalForms forms_;
   std::unique_ptr<egraph::EGraph> graph_;
-  rules::CanonicalFormAnalysis* analysis_ = nullptr;
+  algebra::CanonicalFormAnalysis* analysis_ = nullptr;
   EgraphBridge bridge_;
   size_t saturations_ = 0;
   size_t rule_applications_ = 0;

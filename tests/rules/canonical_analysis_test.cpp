@@ -10,8 +10,8 @@
 #include "egraph/extract.hpp"
 #include "egraph/runner.hpp"
 #include "egraph/sexpr.hpp"
+#include "rules/algebra/canonical_analysis.hpp"
 #include "rules/appliers.hpp"
-#include "rules/canonical_analysis.hpp"
 #include "rules/rule_library.hpp"
 
 namespace volta::rules {
@@ -30,7 +30,7 @@ class Analysis : public ::testing::Test {
 protected:
   explicit Analysis(bool explanations = false)
       : g(ml.lang, egraph::EGraphOptions{.explanations = explanations}),
-        a(g.add_analysis<CanonicalFormAnalysis>(ml, forms)) {}
+        a(g.add_analysis<algebra::CanonicalFormAnalysis>(ml, forms)) {}
   Id add(const char* s) {
     const Id id = g.add_expr(s);
     g.rebuild();
@@ -41,10 +41,10 @@ protected:
     g.rebuild();
     return g.is_equal(i, j);
   }
-  MlLanguage ml = shipped().ml();
+  algebra::MlLanguage ml = shipped().ml();
   canonical::CanonicalForms forms;
   egraph::EGraph g;
-  CanonicalFormAnalysis& a;
+  algebra::CanonicalFormAnalysis& a;
 };
 
 TEST_F(Analysis, EqualFormsShareAClassOnInsertion) {
@@ -119,7 +119,7 @@ TEST_F(Analysis, CanonicalTermApplierBuildsTheNormalForm) {
 }
 
 TEST(CanonicalFormVerifier, ReplaysStepsOnTerms) {
-  MlLanguage ml = make_ml_language();
+  algebra::MlLanguage ml = algebra::make_ml_language();
   const auto verify = canonical_form_verifier(ml);
   auto tree = [&](const char* s) {
     return egraph::to_tree(egraph::parse_term_or_throw(s, ml.lang));
@@ -150,7 +150,8 @@ TEST_F(ExplainedAnalysis, RuleAndFormStepsAreExplainedAndReplayed) {
   ASSERT_TRUE(e.has_value());
   egraph::ExplanationChecker checker(ml.lang);
   checker.add_rules(lib.rewrites());
-  checker.add_verifier(std::string(CanonicalFormAnalysis::kReason), canonical_form_verifier(ml));
+  checker.add_verifier(std::string(algebra::CanonicalFormAnalysis::kReason),
+                       canonical_form_verifier(ml));
   const auto r = checker.check(*e);
   EXPECT_TRUE(r.ok) << r.message << "\n" << e->to_string(ml.lang);
   EXPECT_EQ(r.trusted, 0u);

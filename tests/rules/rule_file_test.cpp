@@ -31,7 +31,7 @@ TEST(RuleFile, ParsesRulesBirulesConditionsAndAppliers) {
   EXPECT_EQ(p.rules[0].where.line, 3u);
   EXPECT_TRUE(p.rules[1].bidirectional);
   ASSERT_EQ(p.rules[2].conditions.size(), 1u);
-  EXPECT_EQ(p.rules[2].conditions[0].predicate, FormPredicate::Nonzero);
+  EXPECT_EQ(p.rules[2].conditions[0].predicate, algebra::FormPredicate::Nonzero);
   EXPECT_EQ(p.rules[2].conditions[0].var, "a");
   EXPECT_EQ(p.rules[3].applier, "canonical-term");
   ASSERT_EQ(p.rules[3].conditions.size(), 2u);

@@ -115,7 +115,7 @@ TEST(SolverWorker, MemoryLimitEndsTheChildNotTheWorker) {
   z3::expr_vector v(q.ctx());
   v.push_back(x * x == 2);
   for (int i = 0; i < 20'000; ++i)
-    v.push_back(q.ctx().real_const(("m" + std::to_string(i)).c_str()) * x > i);
+    v.push_back(q.ctx().real_const(fmt::format("m{}", i).c_str()) * x > i);
   const CheckResult r = q.check(v, {x});
   EXPECT_EQ(r.status, Status::Unknown);
   EXPECT_TRUE(solver_worker_running());

@@ -25,8 +25,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "rules/canonical/coef.hpp"
-#include "rules/canonical/flat_index.hpp"
+#include "rules/algebra/canonical/coef.hpp"
+#include "rules/algebra/canonical/flat_index.hpp"
 
 namespace volta::canonical {
 

@@ -3,17 +3,17 @@
 #include <gtest/gtest.h>
 
 #include "egraph/sexpr.hpp"
-#include "rules/form_predicates.hpp"
-#include "rules/node_forms.hpp"
+#include "rules/algebra/form_predicates.hpp"
+#include "rules/algebra/node_forms.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 namespace {
 
 class Predicates : public ::testing::Test {
 protected:
   bool holds(FormPredicate p, const char* s) {
     const auto t = egraph::to_tree(egraph::parse_term_or_throw(s, ml.lang));
-    return rules::holds(p, forms, nodes.form_of_tree(t));
+    return algebra::holds(p, forms, nodes.form_of_tree(t));
   }
   MlLanguage ml = make_ml_language();
   canonical::CanonicalForms forms;
@@ -66,4 +66,4 @@ TEST_F(Predicates, TotalFiniteConstant) {
 }
 
 } // namespace
-} // namespace volta::rules
+} // namespace volta::algebra

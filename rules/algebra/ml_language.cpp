@@ -1,6 +1,6 @@
-#include "rules/ml_language.hpp"
+#include "rules/algebra/ml_language.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 
 using egraph::kVariadic;
 using egraph::PayloadKind;
@@ -45,4 +45,4 @@ MlLanguage make_ml_language() {
   return m;
 }
 
-} // namespace volta::rules
+} // namespace volta::algebra

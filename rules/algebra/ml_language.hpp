@@ -16,7 +16,7 @@
 // n-ary sum.
 #include "egraph/language.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 
 struct MlLanguage {
   egraph::Language lang;
@@ -30,4 +30,4 @@ struct MlLanguage {
 
 MlLanguage make_ml_language();
 
-} // namespace volta::rules
+} // namespace volta::algebra

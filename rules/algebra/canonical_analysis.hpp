@@ -6,7 +6,7 @@
 // without a rule search and without Z3: both kernels' roots of an output element land in one
 // class as soon as their forms agree.
 //
-//   make    the form of the new node from its children's forms (rules/node_forms.hpp)
+//   make    the form of the new node from its children's forms (rules/algebra/node_forms.hpp)
 //   merge   a class keeps the form of the class it merges into: every class's form is the form
 //           of the term some id of it was created with (its `origin`), never one recomputed
 //           from merges below it, so that each "canonical-form" merge can be replayed from the
@@ -27,10 +27,10 @@
 
 #include "egraph/analysis.hpp"
 #include "egraph/egraph.hpp"
-#include "rules/form_predicates.hpp"
-#include "rules/node_forms.hpp"
+#include "rules/algebra/form_predicates.hpp"
+#include "rules/algebra/node_forms.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 
 struct FormData {
   static constexpr canonical::Id kNone = ~canonical::Id{0};
@@ -88,4 +88,4 @@ private:
   const egraph::EGraph* reason_graph_ = nullptr;
 };
 
-} // namespace volta::rules
+} // namespace volta::algebra

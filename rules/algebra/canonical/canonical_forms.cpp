@@ -1,4 +1,4 @@
-#include "rules/canonical/canonical_forms.hpp"
+#include "rules/algebra/canonical/canonical_forms.hpp"
 
 #include <algorithm>
 #include <functional>

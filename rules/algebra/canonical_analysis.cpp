@@ -1,6 +1,6 @@
-#include "rules/canonical_analysis.hpp"
+#include "rules/algebra/canonical_analysis.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 
 using canonical::Form;
 using egraph::EGraph;
@@ -36,7 +36,7 @@ bool CanonicalFormAnalysis::is_defined(const EGraph& g, Id id) const {
 
 bool CanonicalFormAnalysis::holds(FormPredicate p, const EGraph& g, Id id) const {
   const FormData& d = data(g.find(id));
-  return d.known() && rules::holds(p, forms(), d.form);
+  return d.known() && algebra::holds(p, forms(), d.form);
 }
 
 void CanonicalFormAnalysis::modify(EGraph& g, Id cls) {
@@ -80,4 +80,4 @@ std::size_t CanonicalFormAnalysis::approx_bytes() const {
   return AnalysisOf<FormData>::approx_bytes() + by_form_.size() * 32;
 }
 
-} // namespace volta::rules
+} // namespace volta::algebra

@@ -2,7 +2,7 @@
 // class they decide, and the ones they must not claim.
 #include <gtest/gtest.h>
 
-#include "rules/canonical/canonical_forms.hpp"
+#include "rules/algebra/canonical/canonical_forms.hpp"
 
 namespace volta::canonical {
 namespace {

@@ -1,9 +1,9 @@
-#include "rules/node_forms.hpp"
+#include "rules/algebra/node_forms.hpp"
 
 #include <stdexcept>
 #include <vector>
 
-namespace volta::rules {
+namespace volta::algebra {
 
 using canonical::Coef;
 using canonical::Id;
@@ -129,4 +129,4 @@ Id NodeForms::form_of_tree(const egraph::TreeTerm& t) {
   return result;
 }
 
-} // namespace volta::rules
+} // namespace volta::algebra

@@ -1,4 +1,4 @@
-#include "rules/canonical/coef.hpp"
+#include "rules/algebra/canonical/coef.hpp"
 
 #include <numeric>
 

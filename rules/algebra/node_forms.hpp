@@ -1,6 +1,6 @@
 #pragma once
-// The canonical form (rules/canonical/canonical_forms.hpp) of one node of the ML language from
-// the forms of its children: the bridge between e-graph nodes and the exp-polynomial decision
+// The canonical form (rules/algebra/canonical/canonical_forms.hpp) of one node of the ML language
+// from the forms of its children: the bridge between e-graph nodes and the exp-polynomial decision
 // procedure. Used by the canonical-form e-class analysis, by the checker of "canonical-form"
 // explanation steps (on whole terms) and by `volta-eg rules check`.
 #include <functional>
@@ -9,10 +9,10 @@
 
 #include "egraph/id.hpp"
 #include "egraph/tree_term.hpp"
-#include "rules/canonical/canonical_forms.hpp"
-#include "rules/ml_language.hpp"
+#include "rules/algebra/canonical/canonical_forms.hpp"
+#include "rules/algebra/ml_language.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 
 class NodeForms {
 public:
@@ -47,4 +47,4 @@ private:
   std::function<std::string(egraph::Payload)> opaque_reason_;
 };
 
-} // namespace volta::rules
+} // namespace volta::algebra

@@ -1,10 +1,10 @@
-#include "rules/form_predicates.hpp"
+#include "rules/algebra/form_predicates.hpp"
 
 #include <algorithm>
 #include <initializer_list>
 #include <map>
 
-namespace volta::rules {
+namespace volta::algebra {
 
 using canonical::CanonicalForms;
 using canonical::Form;
@@ -237,4 +237,4 @@ bool holds(FormPredicate p, const CanonicalForms& forms, Id id) {
   return false;
 }
 
-} // namespace volta::rules
+} // namespace volta::algebra

@@ -14,9 +14,9 @@
 #include <optional>
 #include <string_view>
 
-#include "rules/canonical/canonical_forms.hpp"
+#include "rules/algebra/canonical/canonical_forms.hpp"
 
-namespace volta::rules {
+namespace volta::algebra {
 
 enum class FormPredicate { Finite, Constant, Total, Positive, Nonnegative, Nonzero, Negative };
 
@@ -27,4 +27,4 @@ std::string_view name_of(FormPredicate p);
 
 bool holds(FormPredicate p, const canonical::CanonicalForms& forms, canonical::Id form);
 
-} // namespace volta::rules
+} // namespace volta::algebra
