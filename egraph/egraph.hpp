@@ -151,8 +151,8 @@ public:
   // rebuilt e-graph.
   std::optional<std::string> check_invariants() const;
   // Process-wide: run check_invariants() after every rebuild() and throw std::logic_error on a
-  // violation. On by default in builds without NDEBUG; the e-graph and prover tests turn it on
-  // in every build (it costs a walk of the whole e-graph per rebuild).
+  // violation. Off by default; the e-graph, rules and prover tests turn it on in every build
+  // (tests/support/invariant_checks.cpp; it costs a walk of the whole e-graph per rebuild).
   static void set_invariant_checks(bool on);
   static bool invariant_checks();
   // A canonical text dump (classes in id order, nodes in class order) for comparisons.

@@ -1,5 +1,6 @@
 #include "engine/exec/lower.hpp"
 
+#include <cassert>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -1120,7 +1121,9 @@ private:
 
 LowerResult lower(const ptx::Module& module, const std::string& entry,
                   std::string_view source_text) {
-  return Lowerer(module, source_text).run(entry);
+  LowerResult result = Lowerer(module, source_text).run(entry);
+  assert(!result.program || !malformation(*result.program));
+  return result;
 }
 
 } // namespace volta::exec

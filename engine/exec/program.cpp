@@ -1,5 +1,7 @@
 #include "engine/exec/program.hpp"
 
+#include <string>
+
 namespace volta::exec {
 
 uint32_t width_of(ValType t) {
@@ -99,6 +101,26 @@ ValType val_type(ptx::ScalarType t) {
   default:
     return ValType::None;
   }
+}
+
+std::optional<std::string> malformation(const Program& program) {
+  const size_t insts = program.insts.size(), registers = program.registers.size();
+  for (size_t pc = 0; pc < insts; ++pc) {
+    const Inst& inst = program.insts[pc];
+    if (inst.target > insts) // == insts: a label after the last instruction
+      return "instruction " + std::to_string(pc) + ": branch target out of range";
+    if (inst.has_guard && inst.guard_reg >= registers)
+      return "instruction " + std::to_string(pc) + ": guard register out of range";
+    for (const auto* operands : {&inst.dsts, &inst.srcs}) {
+      for (const Operand& o : *operands) {
+        if (o.kind == OpKind::Reg && o.reg >= registers)
+          return "instruction " + std::to_string(pc) + ": register out of range";
+      }
+    }
+    if (inst.op == XOp::Call && inst.call_id >= program.callees.size())
+      return "instruction " + std::to_string(pc) + ": callee out of range";
+  }
+  return std::nullopt;
 }
 
 } // namespace volta::exec

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -287,5 +288,10 @@ struct Program {
   // say it (pc -> reason, completing "'INSTRUCTION' ...").
   std::unordered_map<uint32_t, std::string> unsupported_reasons;
 };
+
+// What is wrong with a lowered program (a branch target or register out of range, a callee
+// that does not exist), or nullopt: the contract between lowering and the executor, which
+// indexes with these numbers unchecked. Asserted after every lowering in builds with asserts.
+std::optional<std::string> malformation(const Program& program);
 
 } // namespace volta::exec

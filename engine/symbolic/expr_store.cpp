@@ -1,6 +1,7 @@
 #include "engine/symbolic/expr_store.hpp"
 
 #include <array>
+#include <cassert>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -272,7 +273,71 @@ uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
 }
 } // namespace
 
+#ifndef NDEBUG
+namespace {
+enum class Sort : uint8_t { Neutral, Real, Int, Pred };
+// The sort an operator's result has for sure; leaves, selects and bit-level views are neutral.
+Sort sort_of(Op op) {
+  if (op >= Op::Add && op <= Op::Tanh)
+    return Sort::Real;
+  switch (op) {
+  case Op::RoundReal:
+  case Op::IntToReal:
+  case Op::BitsFloat:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::Ln2:
+    return Sort::Real;
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::BitOp:
+  case Op::RealToInt:
+  case Op::FloatBits:
+    return Sort::Int;
+  case Op::Cmp:
+  case Op::ICmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+    return Sort::Pred;
+  default:
+    return Sort::Neutral;
+  }
+}
+// The sort an operator's operands must not have: real arithmetic never takes integer data or
+// a predicate, the integer ring never real data (docs/semantics.md: integer data are never
+// mistaken for arithmetic over the reals); each conversion takes the sort it converts from.
+bool operand_sorts_fit(const ExprStore& store, const Node& n) {
+  const Sort result = sort_of(n.op);
+  Sort wrong_a = Sort::Neutral, wrong_b = Sort::Neutral;
+  if ((result == Sort::Real && n.op != Op::IntToReal && n.op != Op::BitsFloat) ||
+      n.op == Op::RealToInt || n.op == Op::FloatBits) {
+    wrong_a = Sort::Int;
+    wrong_b = Sort::Pred;
+  } else if (n.op == Op::IAdd || n.op == Op::IMul || n.op == Op::INeg || n.op == Op::IntToReal ||
+             n.op == Op::BitsFloat) {
+    wrong_a = Sort::Real;
+    wrong_b = Sort::Pred;
+  } else {
+    return true;
+  }
+  const ExprId kids[3] = {n.a, n.b, n.c};
+  for (int i = 0; i < child_count(n.op); ++i) {
+    if (kids[i] == kNoExpr)
+      continue;
+    const Sort s = sort_of(store.op(kids[i]));
+    if (s == wrong_a || s == wrong_b)
+      return false;
+  }
+  return true;
+}
+} // namespace
+#endif
+
 Node ExprStore::with_flags(const Node& input) const {
+  assert(operand_sorts_fit(*this, input));
   Node n = input;
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
   // The operators whose taint the tables do not decide, out of line: every created node passes

@@ -1,6 +1,7 @@
 #include "rules/algebra/canonical/canonical_forms.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <map>
 
@@ -145,6 +146,13 @@ Id CanonicalForms::intern_monomial(Monomial m) {
 }
 
 Id CanonicalForms::intern_sum(Sum s) {
+  // Normalized (make_sum): terms strictly ordered by (monomial, exponential), none zero; the
+  // hash-consing below, and so every equality of forms, relies on it.
+  assert(std::adjacent_find(s.terms.begin(), s.terms.end(), [](const Term& a, const Term& b) {
+           return a.mono != b.mono ? a.mono >= b.mono : a.exp >= b.exp;
+         }) == s.terms.end());
+  assert(
+      std::none_of(s.terms.begin(), s.terms.end(), [](const Term& t) { return t.coef.is_zero(); }));
   uint64_t h = 0x5u;
   for (const auto& t : s.terms)
     h = hash_term(t, h);
