@@ -40,7 +40,7 @@ namespace {
 
 // Where the entry was when a guard stopped it, for the detail line.
 std::string progress_of(const entry::EntryResult& r) {
-  if (r.failure && r.failure->kind == "timeout") {
+  if (r.failure && r.failure->category == exec::FailureCategory::Cancelled) {
     if (r.failure_kernel.empty() || r.failure_kernel == "kernel")
       return " while executing the kernel";
     return fmt::format(" while executing the {} kernel", r.failure_kernel);
@@ -110,7 +110,7 @@ void apply_guards(entry::EntryResult& r, Watchdog::Reason reason, bool out_of_me
         time ? fmt::format("time limit of {}s reached{}", options.timeout_seconds, progress_of(r))
              : fmt::format("memory limit of {} reached{}", gib(options.max_memory_bytes),
                            progress_of(r));
-    if (r.failure && r.failure->kind == "timeout") {
+    if (r.failure && r.failure->category == exec::FailureCategory::Cancelled) {
       r.failure.reset(); // a guard, not a safety failure
       r.failure_kernel.clear();
     }
@@ -121,7 +121,7 @@ void apply_guards(entry::EntryResult& r, Watchdog::Reason reason, bool out_of_me
     return;
   }
   // Otherwise the guard the engine named itself (the prover's budgets and its own time check).
-  if (r.failure && r.failure->kind == "instruction budget")
+  if (r.failure && r.failure->category == exec::FailureCategory::InstructionBudget)
     r.guard = entry::Guard::InstructionBudget;
 }
 

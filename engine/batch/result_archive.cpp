@@ -47,6 +47,7 @@ void write_failure(ByteWriter& out, const std::optional<exec::Failure>& failure)
   if (!failure)
     return;
   out.u8(static_cast<uint8_t>(failure->verdict));
+  out.u8(static_cast<uint8_t>(failure->category));
   out.str(failure->kind);
   out.str(failure->message);
   out.str(failure->space);
@@ -61,6 +62,7 @@ std::optional<exec::Failure> read_failure(ByteReader& in) {
     return std::nullopt;
   exec::Failure f;
   f.verdict = read_enum(in, Verdict::Error);
+  f.category = read_enum(in, exec::FailureCategory::Cancelled);
   f.kind = in.str();
   f.message = in.str();
   f.space = in.str();

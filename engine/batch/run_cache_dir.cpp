@@ -12,7 +12,7 @@ using symbolic::ByteWriter;
 
 namespace {
 
-constexpr std::string_view kMagic = "volta-eg run-cache 3"; // also in the header
+constexpr std::string_view kMagic = "volta-eg run-cache 4"; // also in the header
 
 // Measured on a naive GEMM: reading back takes about 170 ns a node (page faults of the store's
 // chunks included), executing it produced 7 M nodes a second; 1.5 M nodes per second of

@@ -308,7 +308,7 @@ int run(const RunArgs& args) {
   if (r.error) {
     std::cerr << fmt::format("{}: error: {}: {}\n", config->ptx_path, r.error->kind,
                              r.error->text());
-    return r.error->kind == "bad input" ? kBadInput : kMismatch;
+    return r.error->bad_input ? kBadInput : kMismatch;
   }
   if (!args.quiet)
     std::cout << fmt::format("{}: ran {} thread-instructions\n", config->entry, r.instructions);

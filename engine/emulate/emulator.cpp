@@ -193,6 +193,7 @@ EmulationResult emulate(const exec::Program& program, const launch::KernelConfig
   if (auto e = set_up(s, inputs); !e.empty()) {
     EmulationError error;
     error.kind = "bad input";
+    error.bad_input = true;
     error.message = e;
     result.error = std::move(error);
     return result;

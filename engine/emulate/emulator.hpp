@@ -47,8 +47,9 @@ struct ArrayContents {
 };
 
 struct EmulationError {
-  std::string kind;    // "unsupported", "out of bounds", "deadlock", "bad input", ...
-  std::string message; // what happened, with the PTX line
+  std::string kind;       // "unsupported", "out of bounds", "deadlock", "bad input", ...
+  bool bad_input = false; // the inputs or the configuration do not fit the kernel
+  std::string message;    // what happened, with the PTX line
   uint32_t ptx_line = 0;
   uint32_t cuda_line = 0;  // 0: unknown
   std::string instruction; // PTX text of the instruction (empty when not at one)

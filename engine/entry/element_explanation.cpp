@@ -7,6 +7,7 @@
 #include "engine/entry/pair_preparation.hpp"
 #include "engine/prove/element_prover.hpp"
 #include "engine/prove/explanation_text.hpp"
+#include "engine/symbolic/post_order.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::entry {
@@ -18,29 +19,19 @@ namespace {
 // The size of a DAG node written out as a tree (saturating): explanations work on trees.
 uint64_t tree_size(const symbolic::ExprStore& store, ExprId root, uint64_t cap) {
   std::unordered_map<ExprId, uint64_t> size;
-  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [id, expanded] = stack.back();
-    stack.pop_back();
-    if (size.count(id))
-      continue;
-    const symbolic::Node& n = store.node(id);
-    const ExprId kids[3] = {n.a, n.b, n.c};
-    if (!expanded) {
-      stack.emplace_back(id, true);
-      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-        if (kids[i] != symbolic::kNoExpr && !size.count(kids[i]))
-          stack.emplace_back(kids[i], false);
-      }
-      continue;
-    }
-    uint64_t total = 1;
-    for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-      if (kids[i] != symbolic::kNoExpr)
-        total = std::min(cap, total + size[kids[i]]);
-    }
-    size[id] = total;
-  }
+  symbolic::post_order(
+      store, root, [&](ExprId id) { return size.count(id) != 0; },
+      [](ExprId, const symbolic::Node&) { return true; },
+      [&](ExprId id) {
+        const symbolic::Node& n = store.node(id);
+        const ExprId kids[3] = {n.a, n.b, n.c};
+        uint64_t total = 1;
+        for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+          if (kids[i] != symbolic::kNoExpr)
+            total = std::min(cap, total + size[kids[i]]);
+        }
+        size[id] = total;
+      });
   return size[root];
 }
 

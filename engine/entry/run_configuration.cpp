@@ -29,8 +29,7 @@ void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
   result.phases["execute"] += seconds;
   if (run.failure) {
     result.verdict = run.failure->verdict;
-    result.bad_input =
-        run.failure->verdict == Verdict::Error && run.failure->kind == "bad launch configuration";
+    result.bad_input = run.failure->category == exec::FailureCategory::BadInput;
     result.detail = run.failure->message;
     result.failure = run.failure;
     result.failure_kernel = role;
@@ -101,6 +100,7 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
         continue;
       if (taint & symbolic::kTaintAtomicResult) {
         f.verdict = Verdict::Unsupported;
+        f.category = exec::FailureCategory::Unsupported;
         f.kind = "unsupported";
         f.message = fmt::format("{} depends on the value returned by an atomic, which depends on "
                                 "the order of the threads",
@@ -109,6 +109,7 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
       }
       if (taint & symbolic::kTaintSchedule) {
         f.verdict = Verdict::Unsupported;
+        f.category = exec::FailureCategory::Unsupported;
         f.kind = "unsupported";
         f.message = fmt::format("{} depends on {}, whose value depends on the hardware and the "
                                 "schedule",
@@ -117,6 +118,7 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
       }
       if (taint & symbolic::kTaintOpaque) {
         f.verdict = Verdict::Unsupported;
+        f.category = exec::FailureCategory::Unsupported;
         f.kind = "unsupported";
         f.message = fmt::format(
             "{} depends on a bit-level operation on data that is not a recognized idiom",

@@ -97,6 +97,7 @@ bool CtaRunner::run() {
     if (budget != 0 && ctx_.instructions.load(std::memory_order_relaxed) > budget) {
       Failure f;
       f.verdict = Verdict::Unknown;
+      f.category = FailureCategory::InstructionBudget;
       f.kind = "instruction budget";
       f.message =
           fmt::format("stopped after the instruction budget of {} executed instructions", budget);
@@ -639,6 +640,7 @@ void CtaRunner::fail(Verdict v, std::string kind, std::string message, uint32_t 
   failed_ = true;
   Failure f;
   f.verdict = v;
+  f.category = v == Verdict::Unsupported ? FailureCategory::Unsupported : FailureCategory::Safety;
   f.kind = std::move(kind);
   f.message = std::move(message);
   f.first = site(t, current_pc_);

@@ -30,8 +30,19 @@ struct Site {
 };
 
 // A safety failure or a refusal (UNSUPPORTED), with everything a report needs.
+// What a failure means for the layers that act on it; `Failure::kind` is the detailed text
+// reports show, never parsed.
+enum class FailureCategory : uint8_t {
+  Safety,            // a race, an out-of-bounds or misaligned access, a deadlock, ...
+  Unsupported,       // outside the model
+  BadInput,          // a launch configuration that does not fit the kernel
+  InstructionBudget, // the run stopped at --max-instructions
+  Cancelled,         // the run was cancelled (the entry's time or memory guard)
+};
+
 struct Failure {
   Verdict verdict = Verdict::Error;
+  FailureCategory category = FailureCategory::Safety;
   std::string kind;     // "write-write race", "read-write race", "out-of-bounds read", ...
   std::string message;  // one line, human readable
   std::string space;    // "global", "shared", "local", ...

@@ -300,6 +300,7 @@ KernelRun execute(const Program& program, const launch::KernelConfig& config,
   if (options.cancel && options.cancel->load()) {
     Failure f;
     f.verdict = Verdict::Unknown;
+    f.category = FailureCategory::Cancelled;
     f.kind = "timeout";
     f.message = "execution was cancelled (time limit)";
     run.failure = std::move(f);
@@ -375,6 +376,7 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
     KernelRun run;
     Failure f;
     f.verdict = Verdict::Error;
+    f.category = FailureCategory::BadInput;
     f.kind = "bad launch configuration";
     f.message = error;
     run.failure = std::move(f);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/post_order.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
 namespace volta::prove {
@@ -161,30 +162,23 @@ private:
 
   // The value under the facts, rebuilt bottom-up (0 when over the node budget).
   ExprId rewrite(ExprId root, const Facts& facts, std::unordered_map<ExprId, ExprId>& memo) {
-    std::vector<std::pair<ExprId, bool>> stack{{root, false}};
-    while (!stack.empty()) {
-      auto [id, expanded] = stack.back();
-      stack.pop_back();
-      if (memo.count(id))
-        continue;
-      const Node& n = store_.node(id);
-      const int kids = n.op == Op::BitOp ? 0 : symbolic::child_count(n.op);
-      if (!expanded && kids > 0) {
-        stack.emplace_back(id, true);
-        const ExprId ks[3] = {n.a, n.b, n.c};
-        for (int i = 0; i < kids; ++i) {
-          if (ks[i] != symbolic::kNoExpr && !memo.count(ks[i]))
-            stack.emplace_back(ks[i], false);
-        }
-        continue;
-      }
-      if (++rewritten_ > limits_.max_nodes) {
-        reason_ = fmt::format("more than {} rewritten nodes", limits_.max_nodes);
-        return 0;
-      }
-      memo.emplace(id, kids == 0 ? id : rebuild(id, n, facts, memo));
-    }
-    return memo.at(root);
+    const auto inner = [](const Node& n) {
+      return n.op != Op::BitOp && symbolic::child_count(n.op) > 0;
+    };
+    bool over_budget = false; // ends the walk: every node counts as done
+    symbolic::post_order(
+        store_, root, [&](ExprId id) { return over_budget || memo.count(id) != 0; },
+        [&](ExprId, const Node& n) { return inner(n); },
+        [&](ExprId id) {
+          if (++rewritten_ > limits_.max_nodes) {
+            reason_ = fmt::format("more than {} rewritten nodes", limits_.max_nodes);
+            over_budget = true;
+            return;
+          }
+          const Node& n = store_.node(id);
+          memo.emplace(id, inner(n) ? rebuild(id, n, facts, memo) : id);
+        });
+    return over_budget ? 0 : memo.at(root);
   }
 
   ExprId rebuild(ExprId id, const Node& n, const Facts& facts,

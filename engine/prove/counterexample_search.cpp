@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <random>
 
-#include "engine/prove/evaluate.hpp"
 #include "engine/prove/input_views.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -16,25 +16,25 @@ namespace {
 
 // Zeroes inputs, in chunks, while the values still certainly differ, so that the reported
 // assignment shows the inputs that matter.
-void minimize(const symbolic::ExprStore& store, Assignment& point,
+void minimize(const symbolic::ExprStore& store, symbolic::Assignment& point,
               const std::vector<ExprId>& leaves, ExprId ref, ExprId opt) {
   size_t chunk = leaves.size() / 2;
   const size_t smallest = std::max<size_t>(1, leaves.size() / 256);
   int evaluations = 0;
   while (chunk >= smallest && evaluations < 300) {
     for (size_t start = 0; start < leaves.size() && evaluations < 300; start += chunk) {
-      Assignment trial = point;
+      symbolic::Assignment trial = point;
       bool changed = false;
       for (size_t i = start; i < std::min(leaves.size(), start + chunk); ++i) {
-        auto& v = trial.values[Assignment::key_of(store, leaves[i])];
+        auto& v = trial.values[symbolic::Assignment::key_of(store, leaves[i])];
         changed |= v != 0;
         v = 0;
       }
       if (!changed)
         continue;
       ++evaluations;
-      Evaluator ev(store, trial);
-      if (certainly_different(ev.eval(ref), ev.eval(opt)))
+      symbolic::Evaluator ev(store, trial);
+      if (symbolic::certainly_different(ev.eval(ref), ev.eval(opt)))
         point = std::move(trial);
     }
     if (chunk == 1)
@@ -48,53 +48,55 @@ void minimize(const symbolic::ExprStore& store, Assignment& point,
 std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& store, ExprId ref,
                                                   ExprId opt, const std::string& element,
                                                   int random_points) {
-  const std::vector<ExprId> leaves = leaves_below(store, {ref, opt});
+  const std::vector<ExprId> leaves = symbolic::leaves_below(store, {ref, opt});
   std::mt19937_64 rng(std::hash<std::string>{}(element) ^ 0x5eedULL);
   // Small rationals keep exponentials of long dot products finite and exact sums cheap.
   std::uniform_int_distribution<int> numerator(-8, 8);
   std::uniform_int_distribution<int> denominator_log(0, 2);
   for (int attempt = 0; attempt < random_points; ++attempt) {
-    Assignment point;
+    symbolic::Assignment point;
     for (ExprId leaf : leaves) {
-      if (auto w = integer_leaf_width(store, leaf)) {
+      if (auto w = symbolic::integer_leaf_width(store, leaf)) {
         // Integer inputs take integer values: small ones, and ones near the ends of the
         // signed range so that wrap-around shows.
         const uint64_t m = symbolic::width_mask(*w);
         const uint64_t small = static_cast<uint64_t>(static_cast<int64_t>(numerator(rng)));
         const uint64_t bits = attempt % 3 == 2 ? ((m >> 1) + small) & m : small & m;
-        point.values[Assignment::key_of(store, leaf)] = symbolic::Rational(std::to_string(bits));
+        point.values[symbolic::Assignment::key_of(store, leaf)] =
+            symbolic::Rational(std::to_string(bits));
         continue;
       }
       symbolic::Rational v(numerator(rng), 1 << denominator_log(rng));
       v.canonicalize();
-      point.values[Assignment::key_of(store, leaf)] = v;
+      point.values[symbolic::Assignment::key_of(store, leaf)] = v;
     }
     // A point that gives an element's real and integer views independent values is not an
     // input a GPU can be given (docs/semantics.md, "Inputs have two views"): make them agree
     // before evaluating, and again after minimizing (which zeroes views one by one).
     if (!reconcile_views(store, leaves, point))
       continue;
-    Evaluator ev(store, point);
-    EvalValue a = ev.eval(ref), b = ev.eval(opt);
-    if (!certainly_different(a, b))
+    symbolic::Evaluator ev(store, point);
+    symbolic::EvalValue a = ev.eval(ref), b = ev.eval(opt);
+    if (!symbolic::certainly_different(a, b))
       continue;
-    const Assignment found = point;
+    const symbolic::Assignment found = point;
     minimize(store, point, leaves, ref, opt);
     if (!reconcile_views(store, leaves, point) ||
-        !certainly_different(Evaluator(store, point).eval(ref), Evaluator(store, point).eval(opt)))
+        !symbolic::certainly_different(symbolic::Evaluator(store, point).eval(ref),
+                                       symbolic::Evaluator(store, point).eval(opt)))
       point = found;
-    Evaluator final_ev(store, point);
+    symbolic::Evaluator final_ev(store, point);
     a = final_ev.eval(ref);
     b = final_ev.eval(opt);
     Counterexample c;
     c.element = element;
-    c.confirmed = certainly_different(a, b);
+    c.confirmed = symbolic::certainly_different(a, b);
     c.reference_value = a.to_string();
     c.optimized_value = b.to_string();
     c.reference_expr = symbolic::to_sexpr(store, ref, 600);
     c.optimized_expr = symbolic::to_sexpr(store, opt, 600);
     for (ExprId leaf : leaves) {
-      auto it = point.values.find(Assignment::key_of(store, leaf));
+      auto it = point.values.find(symbolic::Assignment::key_of(store, leaf));
       if (it != point.values.end() && it->second != 0)
         c.inputs.emplace_back(symbolic::leaf_name(store, leaf), it->second.get_str());
     }

@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "engine/prove/evaluate.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -413,40 +413,40 @@ private:
   }
 
   // Is the condition certainly violated / certainly satisfied at the evaluated value?
-  static bool violated(ConditionKind kind, const EvalValue& v) {
-    if (v.kind == EvalValue::Kind::Exact) {
+  static bool violated(ConditionKind kind, const symbolic::EvalValue& v) {
+    if (v.kind == symbolic::EvalValue::Kind::Exact) {
       const int s = sgn(v.exact);
       return kind == ConditionKind::NonZero       ? s == 0
              : kind == ConditionKind::NonNegative ? s < 0
                                                   : s <= 0;
     }
-    if (v.kind == EvalValue::Kind::Approx)
+    if (v.kind == symbolic::EvalValue::Kind::Approx)
       return kind != ConditionKind::NonZero && v.approx.hi < 0;
-    return v.kind == EvalValue::Kind::NegInf && kind != ConditionKind::NonZero;
+    return v.kind == symbolic::EvalValue::Kind::NegInf && kind != ConditionKind::NonZero;
   }
-  static bool satisfied(ConditionKind kind, const EvalValue& v) {
-    if (v.kind == EvalValue::Kind::Exact) {
+  static bool satisfied(ConditionKind kind, const symbolic::EvalValue& v) {
+    if (v.kind == symbolic::EvalValue::Kind::Exact) {
       const int s = sgn(v.exact);
       return kind == ConditionKind::NonZero       ? s != 0
              : kind == ConditionKind::NonNegative ? s >= 0
                                                   : s > 0;
     }
-    if (v.kind == EvalValue::Kind::Approx) {
-      const Interval i = v.approx;
+    if (v.kind == symbolic::EvalValue::Kind::Approx) {
+      const symbolic::Interval i = v.approx;
       return kind == ConditionKind::NonZero
                  ? (i.lo > 0 || i.hi < 0)
                  : (kind == ConditionKind::NonNegative ? i.lo >= 0 : i.lo > 0);
     }
-    return v.kind == EvalValue::Kind::PosInf;
+    return v.kind == symbolic::EvalValue::Kind::PosInf;
   }
   // Does the guard hold certainly (1), fail certainly (0), or neither (-1)?
-  static int guard_value(Evaluator& ev, const GuardSet& g) {
+  static int guard_value(symbolic::Evaluator& ev, const GuardSet& g) {
     if (g.truncated)
       return -1;
     bool all = true;
     for (const auto& [cond, polarity] : g.literals) {
-      const EvalValue v = ev.eval(cond);
-      if (v.kind != EvalValue::Kind::Exact) {
+      const symbolic::EvalValue v = ev.eval(cond);
+      if (v.kind != symbolic::EvalValue::Kind::Exact) {
         all = false;
         continue;
       }
@@ -474,28 +474,29 @@ private:
           roots.push_back(cond);
       }
     }
-    const std::vector<ExprId> leaves = leaves_below(store_, roots);
+    const std::vector<ExprId> leaves = symbolic::leaves_below(store_, roots);
     if (leaves.size() > 65536)
       return std::nullopt;
     std::mt19937_64 rng(0xd0a1 ^ c.arg);
     std::uniform_int_distribution<int> numerator(-8, 8);
     std::uniform_int_distribution<int> coin(0, 1);
     for (int attempt = 0; attempt < 48; ++attempt) {
-      Assignment point;
+      symbolic::Assignment point;
       for (ExprId leaf : leaves) {
         // Zeros are where most partial operations fail: attempt 0 is all zeros, later ones
         // zero about half the leaves.
         const bool zero = attempt == 0 || coin(rng) == 0;
         const int x = zero ? 0 : numerator(rng);
-        if (auto w = integer_leaf_width(store_, leaf)) {
+        if (auto w = symbolic::integer_leaf_width(store_, leaf)) {
           const uint64_t bits =
               static_cast<uint64_t>(static_cast<int64_t>(x)) & symbolic::width_mask(*w);
-          point.values[Assignment::key_of(store_, leaf)] = symbolic::Rational(std::to_string(bits));
+          point.values[symbolic::Assignment::key_of(store_, leaf)] =
+              symbolic::Rational(std::to_string(bits));
         } else {
-          point.values[Assignment::key_of(store_, leaf)] = symbolic::Rational(x);
+          point.values[symbolic::Assignment::key_of(store_, leaf)] = symbolic::Rational(x);
         }
       }
-      Evaluator ev(store_, point);
+      symbolic::Evaluator ev(store_, point);
       if (!violated(c.kind, ev.eval(c.arg)) || guard_value(ev, guard) != 1)
         continue;
       bool spec_defined = assumed.size() <= kMaxAssumptions;
@@ -513,14 +514,14 @@ private:
     return std::nullopt;
   }
 
-  Counterexample counterexample(const DomainCondition& c, const Assignment& point,
-                                        const std::vector<ExprId>& leaves, Evaluator& ev) {
+  Counterexample counterexample(const DomainCondition& c, const symbolic::Assignment& point,
+                                const std::vector<ExprId>& leaves, symbolic::Evaluator& ev) {
     Counterexample cex;
     cex.confirmed = true;
     const bool element = c.root < checked_.elements.size();
     cex.element = element ? checked_.elements[c.root].first : "a branch condition";
     for (ExprId leaf : leaves) {
-      auto it = point.values.find(Assignment::key_of(store_, leaf));
+      auto it = point.values.find(symbolic::Assignment::key_of(store_, leaf));
       if (it != point.values.end() && it->second != 0)
         cex.inputs.emplace_back(symbolic::leaf_name(store_, leaf), it->second.get_str());
     }

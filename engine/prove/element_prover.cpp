@@ -5,8 +5,8 @@
 
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/counterexample_search.hpp"
-#include "engine/prove/evaluate.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 

@@ -85,7 +85,7 @@ std::optional<symbolic::Rational> float_value(uint64_t bits, uint8_t wc) {
 }
 
 bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symbolic::ExprId>& leaves,
-                     Assignment& point) {
+                     symbolic::Assignment& point) {
   // Per element: its integer view (width code), if any, and whether the real view is a leaf.
   struct Views {
     std::optional<uint8_t> wc;
@@ -111,8 +111,9 @@ bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symboli
       return false; // two integer views of different widths: not one input's bits
     if (!v.wc || !v.real)
       continue;
-    const uint64_t real_key = Assignment::input_key(element.first, element.second);
-    const uint64_t int_key = Assignment::int_input_key(element.first, element.second, *v.wc);
+    const uint64_t real_key = symbolic::Assignment::input_key(element.first, element.second);
+    const uint64_t int_key =
+        symbolic::Assignment::int_input_key(element.first, element.second, *v.wc);
     auto real_it = point.values.find(real_key);
     const symbolic::Rational real =
         real_it == point.values.end() ? symbolic::Rational(0) : real_it->second;

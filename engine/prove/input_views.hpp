@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/expr.hpp"
 #include "engine/symbolic/rational.hpp"
 
@@ -27,6 +27,6 @@ std::optional<symbolic::Rational> float_value(uint64_t bits, uint8_t wc);
 // view takes the value of the bits. False where they cannot agree (two integer views of different
 // widths of one element, or neither view a finite value of the format).
 bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symbolic::ExprId>& leaves,
-                     Assignment& point);
+                     symbolic::Assignment& point);
 
 } // namespace volta::prove

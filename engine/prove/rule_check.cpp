@@ -7,8 +7,8 @@
 
 #include "egraph/ematch.hpp"
 #include "egraph/extract.hpp"
-#include "engine/prove/evaluate.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "rules/algebra/canonical_analysis.hpp"
 #include "rules/algebra/node_forms.hpp"
 
@@ -208,7 +208,7 @@ private:
 // Is the node defined at the point? nullopt: cannot tell (an interval straddles a boundary).
 class Definedness {
 public:
-  Definedness(const symbolic::ExprStore& store, Evaluator& ev) : s_(store), ev_(ev) {}
+  Definedness(const symbolic::ExprStore& store, symbolic::Evaluator& ev) : s_(store), ev_(ev) {}
 
   std::optional<bool> at(ExprId id) {
     if (auto it = memo_.find(id); it != memo_.end())
@@ -221,15 +221,15 @@ public:
 private:
   // The sign of a value: -1, 0, 1, or nullopt when unknown.
   std::optional<int> sign(ExprId id) {
-    const EvalValue v = ev_.eval(id);
+    const symbolic::EvalValue v = ev_.eval(id);
     switch (v.kind) {
-    case EvalValue::Kind::Exact:
+    case symbolic::EvalValue::Kind::Exact:
       return sgn(v.exact);
-    case EvalValue::Kind::PosInf:
+    case symbolic::EvalValue::Kind::PosInf:
       return 1;
-    case EvalValue::Kind::NegInf:
+    case symbolic::EvalValue::Kind::NegInf:
       return -1;
-    case EvalValue::Kind::Approx:
+    case symbolic::EvalValue::Kind::Approx:
       if (v.approx.lo > 0)
         return 1;
       if (v.approx.hi < 0)
@@ -322,7 +322,7 @@ private:
   }
 
   const symbolic::ExprStore& s_;
-  Evaluator& ev_;
+  symbolic::Evaluator& ev_;
   std::unordered_map<ExprId, std::optional<bool>> memo_;
 };
 
@@ -525,10 +525,10 @@ private:
       }
       if (!ok)
         continue;
-      Assignment point;
+      symbolic::Assignment point;
       for (const auto& [name, v] : values)
-        point.values[Assignment::param_key(store.add_param_name(name))] = v;
-      Evaluator ev(store, point);
+        point.values[symbolic::Assignment::param_key(store.add_param_name(name))] = v;
+      symbolic::Evaluator ev(store, point);
       Definedness def(store, ev);
       const auto dl = def.at(lhs), dr = def.at(rhs);
       if (!dl || !dr)
@@ -549,10 +549,11 @@ private:
       }
       if (!*dl)
         continue;
-      const EvalValue a = ev.eval(lhs), b = ev.eval(rhs);
-      if (a.kind == EvalValue::Kind::Unknown || b.kind == EvalValue::Kind::Unknown)
+      const symbolic::EvalValue a = ev.eval(lhs), b = ev.eval(rhs);
+      if (a.kind == symbolic::EvalValue::Kind::Unknown ||
+          b.kind == symbolic::EvalValue::Kind::Unknown)
         continue;
-      if (certainly_different(a, b)) {
+      if (symbolic::certainly_different(a, b)) {
         return fmt::format("at {} the left side is {} and the right side is {}", where(),
                            a.to_string(), b.to_string());
       }

@@ -5,7 +5,7 @@
 
 namespace volta::smt {
 
-using prove::Assignment;
+using symbolic::Assignment;
 using symbolic::ExprId;
 using symbolic::Rational;
 
@@ -39,16 +39,16 @@ std::vector<z3::expr> leaf_constants(const Translation& t) {
 }
 
 std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, ExprId ref,
-                                                    ExprId opt, const std::string& element,
-                                                    const Assignment& given) {
+                                            ExprId opt, const std::string& element,
+                                            const Assignment& given) {
   // The model treats an element's real and integer views as independent symbols; an input a GPU
   // can be given has them agree (docs/semantics.md, "Inputs have two views").
   Assignment point = given;
-  if (!prove::reconcile_views(store, prove::leaves_below(store, {ref, opt}), point))
+  if (!prove::reconcile_views(store, symbolic::leaves_below(store, {ref, opt}), point))
     return std::nullopt;
-  prove::Evaluator ev(store, point);
-  const prove::EvalValue a = ev.eval(ref), b = ev.eval(opt);
-  if (!prove::certainly_different(a, b))
+  symbolic::Evaluator ev(store, point);
+  const symbolic::EvalValue a = ev.eval(ref), b = ev.eval(opt);
+  if (!symbolic::certainly_different(a, b))
     return std::nullopt;
   Counterexample c;
   c.element = element;
@@ -59,7 +59,7 @@ std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, Ex
   c.optimized_expr = symbolic::to_sexpr(store, opt, 600);
   // Like the prover's own counterexamples: the leaves in their deterministic order, zeros left
   // out (an input that is not listed is 0).
-  for (ExprId leaf : prove::leaves_below(store, {ref, opt})) {
+  for (ExprId leaf : symbolic::leaves_below(store, {ref, opt})) {
     auto it = point.values.find(key_of(store, leaf));
     if (it != point.values.end() && it->second != 0) {
       c.inputs.emplace_back(symbolic::leaf_name(store, leaf), it->second.get_str());

@@ -1,7 +1,7 @@
 // Turns a Z3 model into a counterexample only when the engine's own evaluation confirms it. A
 // model interprets exp, sqrt, ... as arbitrary functions, so its point is only a candidate: it
 // is accepted when exact or interval evaluation of both DAG roots at that point
-// (engine/prove/evaluate.hpp) shows that the real values certainly differ. Irrational model
+// (engine/symbolic/evaluate.hpp) shows that the real values certainly differ. Irrational model
 // values arrive as rationals within 1e-30 (solve_once.hpp): just another candidate point.
 #pragma once
 
@@ -10,15 +10,15 @@
 #include <z3++.h>
 
 #include "engine/counterexample.hpp"
-#include "engine/prove/evaluate.hpp"
 #include "engine/smt/translate.hpp"
+#include "engine/symbolic/evaluate.hpp"
 
 namespace volta::smt {
 
 // The point a model gives the leaves of `t`: values[i] is the model's text for t.leaves[i] (see
 // CheckResult::values); a leaf without a usable value reads as 0.
-prove::Assignment point_from_values(const Translation& t, const symbolic::ExprStore& store,
-                                    const std::vector<std::string>& values);
+symbolic::Assignment point_from_values(const Translation& t, const symbolic::ExprStore& store,
+                                       const std::vector<std::string>& values);
 
 // The constants of the leaves of `t`, in order: what to observe in a model for the above.
 std::vector<z3::expr> leaf_constants(const Translation& t);
@@ -26,6 +26,6 @@ std::vector<z3::expr> leaf_constants(const Translation& t);
 // The counterexample at `point` when the two roots certainly differ there.
 std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, symbolic::ExprId ref,
                                             symbolic::ExprId opt, const std::string& element,
-                                            const prove::Assignment& point);
+                                            const symbolic::Assignment& point);
 
 } // namespace volta::smt

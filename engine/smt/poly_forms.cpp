@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/symbolic/post_order.hpp"
+
 namespace volta::smt {
 
 using symbolic::ExprId;
@@ -135,29 +137,16 @@ Form PolyForms::atom(ExprId node) const {
 const Form& PolyForms::form(ExprId root) {
   if (auto it = memo_.find(root); it != memo_.end())
     return it->second;
-  // Iterative post order through the polynomial operators only: sums of thousands of terms
-  // must not recurse.
-  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [id, expanded] = stack.back();
-    stack.pop_back();
-    if (memo_.count(id))
-      continue;
-    const Node& n = store_.node(id);
-    if (!expanded && polynomial(n.op) && n.op != Op::Const) {
-      stack.emplace_back(id, true);
-      const ExprId kids[3] = {n.a, n.b, n.c};
-      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-        if (!memo_.count(kids[i]))
-          stack.emplace_back(kids[i], false);
-      }
-      continue;
-    }
-    Form f = compute(id);
-    if (f.size() > max_terms_)
-      f = atom(id);
-    memo_.emplace(id, std::move(f));
-  }
+  // Through the polynomial operators only; anything else is an atom.
+  symbolic::post_order(
+      store_, root, [&](ExprId id) { return memo_.count(id) != 0; },
+      [](ExprId, const Node& n) { return polynomial(n.op) && n.op != Op::Const; },
+      [&](ExprId id) {
+        Form f = compute(id);
+        if (f.size() > max_terms_)
+          f = atom(id);
+        memo_.emplace(id, std::move(f));
+      });
   return memo_.at(root);
 }
 

@@ -47,7 +47,7 @@ const char* const kUnrealModel =
 // "A[0] = 0, B[3] = 1/2" for the first leaves of a model point (zeros included: they matter
 // here, a divisor is often zero because an input is).
 std::string describe(const symbolic::ExprStore& store, const Translation& t,
-                     const prove::Assignment& point) {
+                     const symbolic::Assignment& point) {
   std::string out;
   size_t shown = 0;
   for (const auto& [leaf, constant] : t.leaves) {
@@ -55,7 +55,7 @@ std::string describe(const symbolic::ExprStore& store, const Translation& t,
       out += ", ...";
       break;
     }
-    const uint64_t key = prove::Assignment::key_of(store, leaf);
+    const uint64_t key = symbolic::Assignment::key_of(store, leaf);
     auto it = point.values.find(key);
     if (shown++)
       out += ", ";

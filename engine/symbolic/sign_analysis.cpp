@@ -3,6 +3,8 @@
 #include <array>
 #include <vector>
 
+#include "engine/symbolic/post_order.hpp"
+
 namespace volta::symbolic {
 
 namespace {
@@ -98,30 +100,16 @@ uint8_t relation(Atom x, Atom y) {
 SignSet SignAnalysis::signs(ExprId root) {
   if (auto it = memo_.find(root); it != memo_.end())
     return it->second;
-  // Post-order without recursion: reduction chains are thousands of nodes deep.
-  std::vector<std::pair<ExprId, bool>> stack{{root, false}};
-  while (!stack.empty()) {
-    auto [id, expanded] = stack.back();
-    stack.pop_back();
-    if (memo_.count(id))
-      continue;
-    const Node& n = store_.node(id);
-    const int kids = child_count(n.op);
-    if ((n.op == Op::Exp || n.op == Op::Ex2) && !(store_.taint(n.a) & kTaintInfinity)) {
-      memo_.emplace(id, kSignPos); // e^x of a finite x: no need to look at x
-      continue;
-    }
-    if (!expanded && kids > 0 && n.op != Op::BitOp) {
-      stack.emplace_back(id, true);
-      const ExprId ks[3] = {n.a, n.b, n.c};
-      for (int i = 0; i < kids; ++i) {
-        if (ks[i] != kNoExpr && !memo_.count(ks[i]))
-          stack.emplace_back(ks[i], false);
-      }
-      continue;
-    }
-    memo_.emplace(id, compute(id));
-  }
+  // e^x of a finite x is positive: no need to look at x.
+  const auto positive_exp = [&](const Node& n) {
+    return (n.op == Op::Exp || n.op == Op::Ex2) && !(store_.taint(n.a) & kTaintInfinity);
+  };
+  post_order(
+      store_, root, [&](ExprId id) { return memo_.count(id) != 0; },
+      [&](ExprId, const Node& n) { return n.op != Op::BitOp && !positive_exp(n); },
+      [&](ExprId id) {
+        memo_.emplace(id, positive_exp(store_.node(id)) ? kSignPos : compute(id));
+      });
   return memo_.at(root);
 }
 

@@ -15,8 +15,8 @@
 #include "engine/emulate/emulator.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
-#include "engine/prove/evaluate.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -59,9 +59,9 @@ std::optional<Rational> float_value(uint64_t bits, uint32_t width, bool bf16) {
 
 // The emulator's inputs as a point of the symbolic model: each input element's real view (its
 // bytes as a float) and its integer view (its bytes as an integer of the element's width).
-prove::Assignment point_of(const launch::KernelConfig& config, const emulate::Inputs& inputs,
-                           symbolic::ExprStore& store) {
-  prove::Assignment point;
+symbolic::Assignment point_of(const launch::KernelConfig& config, const emulate::Inputs& inputs,
+                              symbolic::ExprStore& store) {
+  symbolic::Assignment point;
   for (const auto& a : config.arrays) {
     auto it = inputs.arrays.find(a.name);
     if (it == inputs.arrays.end())
@@ -73,14 +73,14 @@ prove::Assignment point_of(const launch::KernelConfig& config, const emulate::In
       uint64_t bits = 0;
       std::memcpy(&bits, it->second.data() + i * w, w);
       if (auto q = float_value(bits, w, bf16))
-        point.values[prove::Assignment::input_key(id, static_cast<uint32_t>(i))] = *q;
-      point.values[prove::Assignment::int_input_key(id, static_cast<uint32_t>(i),
-                                                    symbolic::width_code(8 * w))] =
+        point.values[symbolic::Assignment::input_key(id, static_cast<uint32_t>(i))] = *q;
+      point.values[symbolic::Assignment::int_input_key(id, static_cast<uint32_t>(i),
+                                                       symbolic::width_code(8 * w))] =
           Rational(std::to_string(bits));
     }
   }
   for (const auto& [name, value] : inputs.symbols)
-    point.values[prove::Assignment::param_key(store.add_param_name(name))] = Rational(value);
+    point.values[symbolic::Assignment::param_key(store.add_param_name(name))] = Rational(value);
   return point;
 }
 
@@ -117,8 +117,8 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
   for (const auto& a : config.arrays)
     half |= a.elem_width == 2;
   const double tolerance = half ? 6e-2 : 2e-3;
-  const prove::Assignment point = point_of(config, inputs, store);
-  prove::Evaluator evaluator(store, point);
+  const symbolic::Assignment point = point_of(config, inputs, store);
+  symbolic::Evaluator evaluator(store, point);
   ++tally.kernels;
   for (const auto& out : run.outputs) {
     const emulate::ArrayContents* c = concrete.find(out.name);
@@ -142,9 +142,9 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
         continue;
       }
       const symbolic::ValueKind kind = symbolic::kind_of(store, node);
-      const prove::EvalValue v = evaluator.eval(node);
+      const symbolic::EvalValue v = evaluator.eval(node);
       if (launch::is_float(stored)) {
-        if (kind == symbolic::ValueKind::Int || v.kind == prove::EvalValue::Kind::Unknown) {
+        if (kind == symbolic::ValueKind::Int || v.kind == symbolic::EvalValue::Kind::Unknown) {
           ++tally.undecided;
           continue;
         }
@@ -152,12 +152,12 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
         // with another type: float data stored through an integer store).
         const auto q = float_value(bits, out.elem_width, stored == launch::ElemType::BF16);
         const double emu = q ? symbolic::to_double(*q) : NAN;
-        if (!std::isfinite(emu) || v.kind == prove::EvalValue::Kind::PosInf ||
-            v.kind == prove::EvalValue::Kind::NegInf) {
+        if (!std::isfinite(emu) || v.kind == symbolic::EvalValue::Kind::PosInf ||
+            v.kind == symbolic::EvalValue::Kind::NegInf) {
           ++tally.undecided;
           continue;
         }
-        const prove::Interval iv = v.interval();
+        const symbolic::Interval iv = v.interval();
         const double slack = tolerance * (1.0 + std::fabs(emu));
         ++tally.float_values;
         if (emu < static_cast<double>(iv.lo) - slack || emu > static_cast<double>(iv.hi) + slack)
@@ -167,7 +167,7 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
         continue;
       }
       // Integer data: exact, modulo 2^width.
-      if (kind == symbolic::ValueKind::Real || v.kind != prove::EvalValue::Kind::Exact ||
+      if (kind == symbolic::ValueKind::Real || v.kind != symbolic::EvalValue::Kind::Exact ||
           v.exact.get_den() != 1) {
         ++tally.undecided;
         continue;

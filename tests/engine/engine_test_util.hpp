@@ -23,7 +23,7 @@
 #include "engine/entry/run_configuration.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
-#include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/printer.hpp"
 #include "engine/verdict.hpp"
 
@@ -249,19 +249,19 @@ inline std::optional<std::string>
 evaluate(const Result& r, ExprId root,
          const std::function<Rational(const std::string&)>& value_of) {
   const auto& s = *r.store;
-  prove::Assignment a;
-  for (ExprId leaf : prove::leaves_below(s, {root})) {
+  symbolic::Assignment a;
+  for (ExprId leaf : symbolic::leaves_below(s, {root})) {
     const auto& n = s.node(leaf);
     const std::string name = symbolic::leaf_name(s, leaf);
     if (n.op == symbolic::Op::Input) {
-      a.values[prove::Assignment::input_key(n.a, n.b)] = value_of(name);
+      a.values[symbolic::Assignment::input_key(n.a, n.b)] = value_of(name);
     } else if (n.op == symbolic::Op::Param) {
-      a.values[prove::Assignment::param_key(n.a)] = value_of(name);
+      a.values[symbolic::Assignment::param_key(n.a)] = value_of(name);
     }
   }
-  prove::Evaluator ev(s, a);
+  symbolic::Evaluator ev(s, a);
   const auto v = ev.eval(root);
-  if (v.kind != prove::EvalValue::Kind::Exact)
+  if (v.kind != symbolic::EvalValue::Kind::Exact)
     return std::nullopt;
   return symbolic::to_string(v.exact);
 }

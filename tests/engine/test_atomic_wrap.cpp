@@ -45,12 +45,12 @@ TEST(AtomicWrap, ClosedFormIsRepeatedApplication) {
                                      0xfffffff0ull, 0xfffffffeull, 0xffffffffull}) {
           SCOPED_TRACE(fmt::format("{} limit {} threads {} start {}", inc ? "inc" : "dec", limit,
                                    threads, start));
-          prove::Assignment a;
-          for (ExprId leaf : prove::leaves_below(s, {*e}))
-            a.values[prove::Assignment::key_of(s, leaf)] = Rational(std::to_string(start));
-          prove::Evaluator ev(s, a);
+          symbolic::Assignment a;
+          for (ExprId leaf : symbolic::leaves_below(s, {*e}))
+            a.values[symbolic::Assignment::key_of(s, leaf)] = Rational(std::to_string(start));
+          symbolic::Evaluator ev(s, a);
           const auto v = ev.eval(*e);
-          ASSERT_EQ(v.kind, prove::EvalValue::Kind::Exact) << symbolic::to_sexpr(s, *e, 400);
+          ASSERT_EQ(v.kind, symbolic::EvalValue::Kind::Exact) << symbolic::to_sexpr(s, *e, 400);
           mpz_class u = v.exact.get_num() % (mpz_class(1) << 32);
           if (u < 0)
             u += mpz_class(1) << 32;

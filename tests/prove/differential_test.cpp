@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "engine/entry/equivalence_entry.hpp"
-#include "engine/prove/evaluate.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::prove {
@@ -216,14 +216,14 @@ struct Tally {
 bool separated(const symbolic::ExprStore& store, ExprId a, ExprId b, std::mt19937_64& rng) {
   std::uniform_int_distribution<int> value(-6, 6);
   for (int p = 0; p < 6; ++p) {
-    Assignment point;
+    symbolic::Assignment point;
     for (uint32_t i = 0; i < 5; ++i) {
       Rational v(value(rng), 1 + (p % 3));
       v.canonicalize();
-      point.values[Assignment::input_key(0, i)] = v;
+      point.values[symbolic::Assignment::input_key(0, i)] = v;
     }
-    Evaluator ev(store, point);
-    if (certainly_different(ev.eval(a), ev.eval(b)))
+    symbolic::Evaluator ev(store, point);
+    if (symbolic::certainly_different(ev.eval(a), ev.eval(b)))
       return true;
   }
   return false;

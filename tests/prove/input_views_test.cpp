@@ -55,16 +55,16 @@ TEST(InputViews, ReconcilingGivesTheIntegerViewTheEncoding) {
   const auto real = store.input(0, 0);
   const auto bits = store.intern(
       symbolic::Node{symbolic::Op::FloatBits, 2, 0, real, symbolic::kNoExpr, symbolic::kNoExpr});
-  Assignment point;
-  point.values[Assignment::input_key(0, 0)] = q("-1/2");
-  point.values[Assignment::int_input_key(0, 0, 2)] = q("0");
+  symbolic::Assignment point;
+  point.values[symbolic::Assignment::input_key(0, 0)] = q("-1/2");
+  point.values[symbolic::Assignment::int_input_key(0, 0, 2)] = q("0");
   ASSERT_TRUE(reconcile_views(store, {real, bits}, point));
-  EXPECT_EQ(point.values[Assignment::int_input_key(0, 0, 2)], Rational(0xBF000000u));
+  EXPECT_EQ(point.values[symbolic::Assignment::int_input_key(0, 0, 2)], Rational(0xBF000000u));
   // A real value the format cannot hold gives way to the bits.
-  point.values[Assignment::input_key(0, 0)] = q("1/3");
-  point.values[Assignment::int_input_key(0, 0, 2)] = Rational(0x3F800000u);
+  point.values[symbolic::Assignment::input_key(0, 0)] = q("1/3");
+  point.values[symbolic::Assignment::int_input_key(0, 0, 2)] = Rational(0x3F800000u);
   ASSERT_TRUE(reconcile_views(store, {real, bits}, point));
-  EXPECT_EQ(point.values[Assignment::input_key(0, 0)], Rational(1));
+  EXPECT_EQ(point.values[symbolic::Assignment::input_key(0, 0)], Rational(1));
 }
 
 TEST(InputViews, TwoIntegerViewsOfDifferentWidthsCannotAgree) {
@@ -76,7 +76,7 @@ TEST(InputViews, TwoIntegerViewsOfDifferentWidthsCannotAgree) {
       symbolic::Node{symbolic::Op::FloatBits, 1, 0, real, symbolic::kNoExpr, symbolic::kNoExpr});
   const auto b32 = store.intern(
       symbolic::Node{symbolic::Op::FloatBits, 2, 0, real, symbolic::kNoExpr, symbolic::kNoExpr});
-  Assignment point;
+  symbolic::Assignment point;
   EXPECT_FALSE(reconcile_views(store, {b16, b32}, point));
 }
 

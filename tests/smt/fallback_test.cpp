@@ -1,6 +1,6 @@
 // decide_with_z3 on small element pairs: proofs, confirmed counterexamples, never a false
 // EQUIVALENT.
-#include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/printer.hpp"
 #include "smt_fixture.hpp"
 
@@ -19,23 +19,23 @@ protected:
     EXPECT_TRUE(c.confirmed);
     EXPECT_EQ(c.element, "O[0]");
     EXPECT_NE(c.reference_value, c.optimized_value);
-    prove::Assignment point;
+    symbolic::Assignment point;
     for (const auto& [name, value] : c.inputs) {
       symbolic::Rational v(value);
       v.canonicalize();
       bool found = false;
-      for (ExprId leaf : prove::leaves_below(store, {ref, opt})) {
+      for (ExprId leaf : symbolic::leaves_below(store, {ref, opt})) {
         if (symbolic::leaf_name(store, leaf) != name)
           continue;
         const auto& n = store.node(leaf);
-        point.values[n.op == Op::Param ? prove::Assignment::param_key(n.a)
-                                       : prove::Assignment::input_key(n.a, n.b)] = v;
+        point.values[n.op == Op::Param ? symbolic::Assignment::param_key(n.a)
+                                       : symbolic::Assignment::input_key(n.a, n.b)] = v;
         found = true;
       }
       EXPECT_TRUE(found) << name;
     }
-    prove::Evaluator ev(store, point);
-    EXPECT_TRUE(prove::certainly_different(ev.eval(ref), ev.eval(opt)));
+    symbolic::Evaluator ev(store, point);
+    EXPECT_TRUE(symbolic::certainly_different(ev.eval(ref), ev.eval(opt)));
   }
 };
 

@@ -1,4 +1,4 @@
-#include "engine/prove/evaluate.hpp"
+#include "engine/symbolic/evaluate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,13 +6,10 @@
 #include <limits>
 
 #include "engine/symbolic/int_semantics.hpp"
+#include "engine/symbolic/post_order.hpp"
 
-namespace volta::prove {
+namespace volta::symbolic {
 
-using symbolic::ExprId;
-using symbolic::Node;
-using symbolic::Op;
-using symbolic::Rational;
 using Kind = EvalValue::Kind;
 
 namespace {
@@ -103,25 +100,9 @@ bool certainly_different(const EvalValue& a, const EvalValue& b) {
 EvalValue Evaluator::eval(ExprId node) {
   if (auto it = memo_.find(node); it != memo_.end())
     return it->second;
-  // Iterative post-order so that deep reduction chains do not overflow the stack.
-  std::vector<std::pair<ExprId, bool>> stack{{node, false}};
-  while (!stack.empty()) {
-    auto [id, expanded] = stack.back();
-    stack.pop_back();
-    if (memo_.count(id))
-      continue;
-    const Node& n = store_.node(id);
-    if (!expanded) {
-      stack.emplace_back(id, true);
-      const ExprId kids[3] = {n.a, n.b, n.c};
-      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-        if (kids[i] != symbolic::kNoExpr && !memo_.count(kids[i]))
-          stack.emplace_back(kids[i], false);
-      }
-      continue;
-    }
-    memo_.emplace(id, compute(id));
-  }
+  post_order(
+      store_, node, [&](ExprId id) { return memo_.count(id) != 0; },
+      [](ExprId, const Node&) { return true; }, [&](ExprId id) { memo_.emplace(id, compute(id)); });
   return memo_.at(node);
 }
 
@@ -262,7 +243,7 @@ EvalValue Evaluator::compute(ExprId id) {
     // interval is too wide for the monotone pieces to matter.
     const EvalValue& a = kid(n.a);
     if (a.kind == Kind::Exact) {
-      const long double x = symbolic::to_double(a.exact);
+      const long double x = to_double(a.exact);
       const long double y = n.op == Op::Sin ? std::sin(x) : std::cos(x);
       // The argument was rounded to a double: widen by its error (|d sin| <= |dx|) too.
       const long double err = std::fabs(x) * 2.3e-16L + 1e-300L;
@@ -317,23 +298,23 @@ EvalValue Evaluator::compute(ExprId id) {
       }
     }
     bool r = false;
-    switch (static_cast<symbolic::CmpKind>(n.aux)) {
-    case symbolic::CmpKind::Eq:
+    switch (static_cast<CmpKind>(n.aux)) {
+    case CmpKind::Eq:
       r = order == 0;
       break;
-    case symbolic::CmpKind::Ne:
+    case CmpKind::Ne:
       r = order != 0;
       break;
-    case symbolic::CmpKind::Lt:
+    case CmpKind::Lt:
       r = order < 0;
       break;
-    case symbolic::CmpKind::Le:
+    case CmpKind::Le:
       r = order <= 0;
       break;
-    case symbolic::CmpKind::Gt:
+    case CmpKind::Gt:
       r = order > 0;
       break;
-    case symbolic::CmpKind::Ge:
+    case CmpKind::Ge:
       r = order >= 0;
       break;
     }
@@ -405,8 +386,6 @@ EvalValue of_bits(uint64_t bits) {
 // Integer operations and conversions, bit-exact (engine/symbolic/int_semantics.hpp).
 EvalValue Evaluator::integer(const Node& n) {
   auto kid = [&](ExprId k) -> const EvalValue& { return memo_.at(k); };
-  using symbolic::BitOpKind;
-  using symbolic::IntType;
   switch (n.op) {
   case Op::IAdd:
   case Op::IMul:
@@ -417,17 +396,15 @@ EvalValue Evaluator::integer(const Node& n) {
     if (!a || !b)
       return unknown();
     const uint64_t r = n.op == Op::IAdd ? *a + *b : n.op == Op::IMul ? *a * *b : uint64_t{0} - *a;
-    return of_bits(r & symbolic::width_mask(w));
+    return of_bits(r & width_mask(w));
   }
   case Op::ICmp: {
     const uint32_t w = 8u << (n.aux >> 4);
     const auto a = bits_of(kid(n.a), w), b = bits_of(kid(n.b), w);
     if (!a || !b)
       return unknown();
-    return EvalValue::of(Rational(
-        symbolic::eval_icmp(static_cast<symbolic::CmpKind>(n.aux & 7), (n.aux & 8) != 0, w, *a, *b)
-            ? 1
-            : 0));
+    return EvalValue::of(
+        Rational(eval_icmp(static_cast<CmpKind>(n.aux & 7), (n.aux & 8) != 0, w, *a, *b) ? 1 : 0));
   }
   case Op::BitOp: {
     const auto kind = static_cast<BitOpKind>(n.aux & 31);
@@ -435,14 +412,14 @@ EvalValue Evaluator::integer(const Node& n) {
     if (kind == BitOpKind::Tuple || kind == BitOpKind::Other)
       return unknown();
     uint32_t operand_width = type.width();
-    ExprId c = n.c, d = symbolic::kNoExpr;
+    ExprId c = n.c, d = kNoExpr;
     if (kind == BitOpKind::Ext || kind == BitOpKind::ExtSat) {
       const auto ow = bits_of(kid(n.c), 64);
       if (!ow)
         return unknown();
       operand_width = static_cast<uint32_t>(*ow);
-      c = symbolic::kNoExpr;
-    } else if (c != symbolic::kNoExpr && store_.op(c) == Op::BitOp &&
+      c = kNoExpr;
+    } else if (c != kNoExpr && store_.op(c) == Op::BitOp &&
                static_cast<BitOpKind>(store_.node(c).aux & 31) == BitOpKind::Tuple) {
       d = store_.node(c).b;
       c = store_.node(c).a;
@@ -450,14 +427,14 @@ EvalValue Evaluator::integer(const Node& n) {
     uint64_t v[4] = {0, 0, 0, 0};
     const ExprId ops[4] = {n.a, n.b, c, d};
     for (int i = 0; i < 4; ++i) {
-      if (ops[i] == symbolic::kNoExpr)
+      if (ops[i] == kNoExpr)
         continue;
       const auto bits = bits_of(kid(ops[i]), 64);
       if (!bits)
         return unknown();
       v[i] = *bits;
     }
-    const auto r = symbolic::eval_bitop(kind, type, operand_width, v[0], v[1], v[2], v[3]);
+    const auto r = eval_bitop(kind, type, operand_width, v[0], v[1], v[2], v[3]);
     return r ? of_bits(*r) : unknown();
   }
   case Op::IntToReal: {
@@ -465,12 +442,10 @@ EvalValue Evaluator::integer(const Node& n) {
     const auto a = bits_of(kid(n.a), t.width());
     if (!a)
       return unknown();
-    const mpz_class z = t.is_signed
-                            ? mpz_class(std::to_string(symbolic::sign_extend(*a, t.width())))
-                            : mpz_class(std::to_string(*a));
-    const auto r =
-        symbolic::round_integer_to_format(z, static_cast<symbolic::FloatFormat>((n.aux >> 3) & 3),
-                                          static_cast<symbolic::RoundKind>((n.aux >> 5) & 3));
+    const mpz_class z = t.is_signed ? mpz_class(std::to_string(sign_extend(*a, t.width())))
+                                    : mpz_class(std::to_string(*a));
+    const auto r = round_integer_to_format(z, static_cast<FloatFormat>((n.aux >> 3) & 3),
+                                           static_cast<RoundKind>((n.aux >> 5) & 3));
     if (!r)
       return unknown(); // overflows the format
     return EvalValue::of(Rational(*r));
@@ -487,7 +462,7 @@ EvalValue Evaluator::integer(const Node& n) {
     } else if (a.kind == Kind::NegInf) {
       z = lo;
     } else if (a.kind == Kind::Exact) {
-      z = symbolic::round_rational(a.exact, static_cast<symbolic::RoundKind>(n.aux >> 3));
+      z = round_rational(a.exact, static_cast<RoundKind>(n.aux >> 3));
       z = z < lo ? lo : (z > hi ? hi : z);
     } else {
       return unknown();
@@ -502,15 +477,14 @@ EvalValue Evaluator::integer(const Node& n) {
       return a;
     if (a.kind != Kind::Exact)
       return unknown();
-    return EvalValue::of(
-        Rational(symbolic::round_rational(a.exact, static_cast<symbolic::RoundKind>(n.aux))));
+    return EvalValue::of(Rational(round_rational(a.exact, static_cast<RoundKind>(n.aux))));
   }
   default:
     return unknown();
   }
 }
 
-uint64_t Assignment::key_of(const symbolic::ExprStore& store, ExprId leaf) {
+uint64_t Assignment::key_of(const ExprStore& store, ExprId leaf) {
   const Node& n = store.node(leaf);
   if (n.op == Op::Param)
     return param_key(n.a);
@@ -521,15 +495,14 @@ uint64_t Assignment::key_of(const symbolic::ExprStore& store, ExprId leaf) {
   return input_key(n.a, n.b);
 }
 
-std::optional<uint32_t> integer_leaf_width(const symbolic::ExprStore& store, ExprId leaf) {
+std::optional<uint32_t> integer_leaf_width(const ExprStore& store, ExprId leaf) {
   const Node& n = store.node(leaf);
   if (n.op != Op::FloatBits)
     return std::nullopt;
-  return n.aux == symbolic::kFormatBF16 ? 16u : 8u << n.aux;
+  return n.aux == kFormatBF16 ? 16u : 8u << n.aux;
 }
 
-std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
-                                 const std::vector<ExprId>& roots) {
+std::vector<ExprId> leaves_below(const ExprStore& store, const std::vector<ExprId>& roots) {
   std::vector<ExprId> leaves;
   std::unordered_map<ExprId, bool> seen;
   std::vector<ExprId> stack(roots.begin(), roots.end());
@@ -545,8 +518,8 @@ std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
       continue;
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
-    for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-      if (kids[i] != symbolic::kNoExpr)
+    for (int i = 0; i < child_count(n.op); ++i) {
+      if (kids[i] != kNoExpr)
         stack.push_back(kids[i]);
     }
   }
@@ -564,4 +537,4 @@ std::vector<ExprId> leaves_below(const symbolic::ExprStore& store,
   return leaves;
 }
 
-} // namespace volta::prove
+} // namespace volta::symbolic

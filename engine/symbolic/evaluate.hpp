@@ -12,7 +12,7 @@
 
 #include "engine/symbolic/expr_store.hpp"
 
-namespace volta::prove {
+namespace volta::symbolic {
 
 struct Interval {
   long double lo = 0;
@@ -22,10 +22,10 @@ struct Interval {
 struct EvalValue {
   enum class Kind : uint8_t { Exact, Approx, PosInf, NegInf, Unknown };
   Kind kind = Kind::Unknown;
-  symbolic::Rational exact;
+  Rational exact;
   Interval approx;
 
-  static EvalValue of(symbolic::Rational q) { return EvalValue{Kind::Exact, std::move(q), {}}; }
+  static EvalValue of(Rational q) { return EvalValue{Kind::Exact, std::move(q), {}}; }
   Interval interval() const;
   std::string to_string() const;
 };
@@ -35,7 +35,7 @@ bool certainly_different(const EvalValue& a, const EvalValue& b);
 
 // Values of the leaves: input elements (array id, index) and symbolic parameters.
 struct Assignment {
-  std::unordered_map<uint64_t, symbolic::Rational> values; // key: leaf_key()
+  std::unordered_map<uint64_t, Rational> values; // key: leaf_key()
   static uint64_t input_key(uint32_t array, uint32_t index) {
     return uint64_t{array} << 32 | index;
   }
@@ -46,28 +46,26 @@ struct Assignment {
     return input_key(array, index) | (uint64_t{wc + 1u} << 58);
   }
   // The key of a leaf returned by leaves_below.
-  static uint64_t key_of(const symbolic::ExprStore& store, symbolic::ExprId leaf);
+  static uint64_t key_of(const ExprStore& store, ExprId leaf);
 };
 
 // Is `leaf` (from leaves_below) an integer symbol, and of which width?
-std::optional<uint32_t> integer_leaf_width(const symbolic::ExprStore& store, symbolic::ExprId leaf);
+std::optional<uint32_t> integer_leaf_width(const ExprStore& store, ExprId leaf);
 
 class Evaluator {
 public:
-  Evaluator(const symbolic::ExprStore& store, const Assignment& point)
-      : store_(store), point_(point) {}
-  EvalValue eval(symbolic::ExprId node);
+  Evaluator(const ExprStore& store, const Assignment& point) : store_(store), point_(point) {}
+  EvalValue eval(ExprId node);
 
 private:
-  EvalValue compute(symbolic::ExprId node);
-  EvalValue integer(const symbolic::Node& n);
-  const symbolic::ExprStore& store_;
+  EvalValue compute(ExprId node);
+  EvalValue integer(const Node& n);
+  const ExprStore& store_;
   const Assignment& point_;
-  std::unordered_map<symbolic::ExprId, EvalValue> memo_;
+  std::unordered_map<ExprId, EvalValue> memo_;
 };
 
 // The leaves (input elements and parameters) below the roots, in a deterministic order.
-std::vector<symbolic::ExprId> leaves_below(const symbolic::ExprStore& store,
-                                           const std::vector<symbolic::ExprId>& roots);
+std::vector<ExprId> leaves_below(const ExprStore& store, const std::vector<ExprId>& roots);
 
-} // namespace volta::prove
+} // namespace volta::symbolic
