@@ -11,7 +11,6 @@
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/entry/race_check_entry.hpp"
-#include "engine/entry/run_configuration.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/report/result_line.hpp"
 #include "engine/symbolic/printer.hpp"
@@ -30,27 +29,17 @@ struct CheckArgs {
 // guards but --max-instructions, no reports).
 int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, bool color) {
   exec::KernelCache cache;
-  exec::RunOptions run_options;
-  run_options.max_instructions = args.common.max_instructions;
-  symbolic::ExprStore store;
-  entry::EntryResult result;
+  entry::CheckOptions options;
+  options.run.max_instructions = args.common.max_instructions;
+  entry::RaceCheck check = entry::check_race(config, cache, options);
+  entry::EntryResult& result = check.result;
   result.name = config.entry;
-  result.kind = launch::EntryKind::RaceCheck;
-  auto run = entry::execute_config(config, "kernel", cache, store, run_options, result);
-  if (!run) {
+  if (!check.run) {
     std::cerr << "volta-eg: error: " << result.detail << "\n";
     return kBadInput;
   }
-  if (!run->failure) {
-    if (auto f = entry::output_failure(*run, store, false)) {
-      result.verdict = f->verdict;
-      result.detail = f->message;
-      result.failure = f;
-    } else {
-      result.verdict = Verdict::RaceFree;
-      result.detail = "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
-    }
-  }
+  const auto& run = check.run;
+  const symbolic::ExprStore& store = *check.store;
   report::print_result_line(std::cout, result, report::LineStyle{color, 0});
   if (!run->failure) {
     for (const auto& out : run->outputs) {

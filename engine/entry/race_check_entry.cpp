@@ -26,40 +26,48 @@ std::optional<std::string> partial_decision(const exec::KernelRun& run,
 
 } // namespace
 
+RaceCheck check_race(const launch::KernelConfig& config, exec::KernelCache& cache,
+                     const CheckOptions& options) {
+  RaceCheck check;
+  EntryResult& result = check.result;
+  result.kind = launch::EntryKind::RaceCheck;
+  const symbolic::ExprStore& store = *check.store;
+  check.run =
+      execute_config(config, "kernel", cache, *check.store, options.run, result, options.runs);
+  if (!check.run || check.run->failure)
+    return check;
+  if (auto f = output_failure(*check.run, store, false)) {
+    result.verdict = f->verdict;
+    result.detail = f->message;
+    result.failure = f;
+    result.failure_kernel = "kernel";
+  } else if (auto relied = partial_decision(*check.run, store)) {
+    // A branch decided over the reals assumed a value defined that an input can make undefined
+    // (a NaN from 0/0 takes the other path on the device), and a race check has no reference
+    // to assume it: RACE_FREE would not hold for every input.
+    result.verdict = Verdict::Unknown;
+    result.detail = *relied;
+  } else {
+    result.verdict = Verdict::RaceFree;
+    result.detail = "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
+  }
+  return check;
+}
+
 EntryResult check_race_entry(const launch::ManifestEntry& entry, exec::KernelCache& cache,
                              const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   EntryResult result;
-  result.name = entry.name;
-  result.kind = launch::EntryKind::RaceCheck;
-  result.expected = entry.expected;
   if (!entry.error.empty()) {
+    result.kind = launch::EntryKind::RaceCheck;
     result.verdict = Verdict::Error;
     result.bad_input = true;
     result.detail = entry.error;
   } else {
-    symbolic::ExprStore store;
-    auto run =
-        execute_config(entry.kernel, "kernel", cache, store, options.run, result, options.runs);
-    if (run && !run->failure) {
-      if (auto f = output_failure(*run, store, false)) {
-        result.verdict = f->verdict;
-        result.detail = f->message;
-        result.failure = f;
-        result.failure_kernel = "kernel";
-      } else if (auto relied = partial_decision(*run, store)) {
-        // A branch decided over the reals assumed a value defined that an input can make
-        // undefined (a NaN from 0/0 takes the other path on the device), and a race check has no
-        // reference to assume it: RACE_FREE would not hold for every input.
-        result.verdict = Verdict::Unknown;
-        result.detail = *relied;
-      } else {
-        result.verdict = Verdict::RaceFree;
-        result.detail =
-            "no data race, no out-of-bounds access, no deadlock, no uninitialized output";
-      }
-    }
+    result = check_race(entry.kernel, cache, options).result;
   }
+  result.name = entry.name;
+  result.expected = entry.expected;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -113,5 +113,55 @@ TEST(BatchOutput, SingleKernelFromFlags) {
   EXPECT_NE(r.out.find("examples/kernels/races/reduce_racy.cu:17"), std::string::npos) << r.out;
 }
 
+// A branch decided over the reals on a quotient: x/y == x/y holds for every defined value, but
+// on y = 0 the device compares a NaN and takes the other path. A race check has no reference
+// whose domain could exclude that input, so it claims no RACE_FREE, with or without
+// --print-outputs (which runs the same check and then shows the values).
+TEST(BatchOutput, NoRaceFreeOnABranchDecidedOnAPartialValue) {
+  const auto dir = scratch_dir("partial-branch");
+  write_file(dir / "k.ptx", R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p_in, .param .u64 p_out)
+{
+  .reg .pred %p<2>;
+  .reg .f32 %f<4>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p_in];
+  ld.param.u64 %rd2, [p_out];
+  ld.global.f32 %f1, [%rd1];
+  ld.global.f32 %f2, [%rd1+4];
+  div.rn.f32 %f3, %f1, %f2;
+  setp.eq.f32 %p1, %f3, %f3;
+  selp.u32 %r1, 1, 2, %p1;
+  @%p1 bra DONE;
+  st.global.u32 [%rd2], %r1;
+DONE:
+  ret;
+}
+)");
+  for (const bool print : {false, true}) {
+    std::vector<std::string> args = {"check",
+                                     "--ptx",
+                                     "k.ptx",
+                                     "--kernel",
+                                     "k",
+                                     "--array",
+                                     "in:0x100000:4:2:in",
+                                     "--array",
+                                     "out:0x200000:4:1:zero",
+                                     "--param",
+                                     "ptr:in",
+                                     "--param",
+                                     "ptr:out"};
+    if (print)
+      args.insert(args.end(), {"--print-outputs", "1"});
+    ToolRun r = run_tool(args, dir);
+    EXPECT_EQ(r.out.rfind("UNKNOWN ", 0), 0u) << print << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("no RACE_FREE is claimed"), std::string::npos) << print << "\n" << r.out;
+  }
+}
+
 } // namespace
 } // namespace volta::cli_test
