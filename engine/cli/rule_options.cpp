@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
-#include "engine/prove/rule_check.hpp"
+#include "engine/rules_check/rule_check.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
 namespace volta::cli {
@@ -69,10 +69,10 @@ std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigne
   }
   if (bad)
     return std::nullopt;
-  prove::RuleCheckOptions check;
+  rules_check::RuleCheckOptions check;
   if (use_z3)
     check.prover = rule_prover(z3_timeout_ms);
-  for (const auto& r : prove::check_rules(own, check)) {
+  for (const auto& r : rules_check::check_rules(own, check)) {
     if (r.ok())
       continue;
     std::cerr << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule,

@@ -1,7 +1,7 @@
 // volta-eg rules check [FILE...]: validates rule files (the shipped library when no file is
 // given): syntax and patterns, with located errors, then every rule's soundness
-// (engine/prove/rule_check.hpp). Exit 0 when every rule is sound, 1 when one is not (or cannot
-// be tested), 2 for a file that does not parse or build.
+// (engine/rules_check/rule_check.hpp). Exit 0 when every rule is sound, 1 when one is not (or
+// cannot be tested), 2 for a file that does not parse or build.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
@@ -11,8 +11,8 @@
 #include "engine/cli/commands.hpp"
 #include "engine/cli/rule_options.hpp"
 #include "engine/exit_status.hpp"
-#include "engine/prove/rule_check.hpp"
 #include "engine/prove/shared_egraph.hpp"
+#include "engine/rules_check/rule_check.hpp"
 
 namespace volta::cli {
 
@@ -41,12 +41,12 @@ int run_rules_check(const RulesArgs& args) {
     if (bad)
       return kBadInput;
   }
-  prove::RuleCheckOptions options;
+  rules_check::RuleCheckOptions options;
   options.points = args.points;
   if (!args.no_z3)
     options.prover = rule_prover(args.z3_timeout_ms);
-  const auto results = prove::check_rules(library, options);
-  std::map<prove::RuleCheckResult::Status, size_t> counts;
+  const auto results = rules_check::check_rules(library, options);
+  std::map<rules_check::RuleCheckResult::Status, size_t> counts;
   for (const auto& r : results) {
     ++counts[r.status];
     if (!r.ok()) {
@@ -57,7 +57,7 @@ int run_rules_check(const RulesArgs& args) {
                                r.detail);
     }
   }
-  using S = prove::RuleCheckResult::Status;
+  using S = rules_check::RuleCheckResult::Status;
   std::cout << fmt::format(
       "{} rules: {} proved, {} decided by canonical forms, {} tested only, {} unsound, {} "
       "untestable\n",

@@ -2,10 +2,10 @@
 // domain on both sides, and proved by Z3 wherever Z3 can.
 #include <gtest/gtest.h>
 
-#include "engine/prove/rule_check.hpp"
+#include "engine/rules_check/rule_check.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
-namespace volta::prove {
+namespace volta::rules_check {
 namespace {
 
 TEST(ShippedRules, EveryRuleIsSound) {
@@ -22,4 +22,4 @@ TEST(ShippedRules, EveryRuleIsSound) {
 }
 
 } // namespace
-} // namespace volta::prove
+} // namespace volta::rules_check

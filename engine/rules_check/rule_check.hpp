@@ -21,12 +21,12 @@
 #include "engine/prove/element_prover.hpp"
 #include "rules/rule_library.hpp"
 
-namespace volta::prove {
+namespace volta::rules_check {
 
 struct RuleCheckOptions {
-  int points = 64;        // evaluation points per instance
-  uint64_t seed = 0x5eed; // the points are reproducible
-  FallbackProver prover;  // Z3 (may be empty: no proofs by Z3)
+  int points = 64;              // evaluation points per instance
+  uint64_t seed = 0x5eed;       // the points are reproducible
+  prove::FallbackProver prover; // Z3 (may be empty: no proofs by Z3)
 };
 
 struct RuleCheckResult {
@@ -44,4 +44,4 @@ const char* to_string(RuleCheckResult::Status s);
 std::vector<RuleCheckResult> check_rules(const rules::RuleLibrary& library,
                                          const RuleCheckOptions& options);
 
-} // namespace volta::prove
+} // namespace volta::rules_check

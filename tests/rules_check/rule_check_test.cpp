@@ -2,10 +2,10 @@
 // of every kind are caught with a counterexample; rules are proved by Z3 where it can.
 #include <gtest/gtest.h>
 
-#include "engine/prove/rule_check.hpp"
+#include "engine/rules_check/rule_check.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
-namespace volta::prove {
+namespace volta::rules_check {
 namespace {
 
 using Status = RuleCheckResult::Status;
@@ -75,4 +75,4 @@ TEST(RuleCheck, AppliersAreTestedOnWhatTheyBuild) {
 }
 
 } // namespace
-} // namespace volta::prove
+} // namespace volta::rules_check

@@ -1,4 +1,4 @@
-#include "engine/prove/rule_check.hpp"
+#include "engine/rules_check/rule_check.hpp"
 
 #include <fmt/format.h>
 #include <map>
@@ -12,7 +12,7 @@
 #include "rules/algebra/canonical_analysis.hpp"
 #include "rules/algebra/node_forms.hpp"
 
-namespace volta::prove {
+namespace volta::rules_check {
 
 using egraph::PatNode;
 using egraph::Pattern;
@@ -607,16 +607,16 @@ private:
         l = b.select(cond, lhs, store.constant(0));
         r = b.select(cond, rhs, store.constant(0));
       }
-      std::optional<ElementOutcome> outcome;
+      std::optional<prove::ElementOutcome> outcome;
       if (l == r) {
         outcome.emplace();
-        outcome->kind = ElementOutcome::Kind::Equivalent;
+        outcome->kind = prove::ElementOutcome::Kind::Equivalent;
       } else {
         outcome = options_.prover(store, l, r, out.rule);
       }
-      if (outcome && outcome->kind == ElementOutcome::Kind::Equivalent)
+      if (outcome && outcome->kind == prove::ElementOutcome::Kind::Equivalent)
         return InstanceProof::Z3;
-      if (outcome && outcome->kind == ElementOutcome::Kind::NotEquivalent &&
+      if (outcome && outcome->kind == prove::ElementOutcome::Kind::NotEquivalent &&
           outcome->counterexample && outcome->counterexample->confirmed) {
         out.status = Status::Unsound;
         std::string inputs;
@@ -659,4 +659,4 @@ std::vector<RuleCheckResult> check_rules(const rules::RuleLibrary& library,
   return out;
 }
 
-} // namespace volta::prove
+} // namespace volta::rules_check
