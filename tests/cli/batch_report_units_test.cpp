@@ -1,5 +1,5 @@
-// Unit tests of the driver pieces behind the tool: shard parsing and selection, the watchdog,
-// the proof-cache folder (validation, damage, threads), XML escaping, URIs, summaries.
+// Unit tests of the batch and report pieces behind the tool: shard parsing and selection, the
+// watchdog, the proof-cache folder (validation, damage, threads), XML escaping, URIs, summaries.
 #include <atomic>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-TEST(DriverUnits, ParseShard) {
+TEST(BatchReportUnits, ParseShard) {
   std::string error;
   EXPECT_EQ(batch::parse_shard("0/1", error), std::make_pair(0, 1));
   EXPECT_EQ(batch::parse_shard("15/16", error), std::make_pair(15, 16));
@@ -32,7 +32,7 @@ TEST(DriverUnits, ParseShard) {
   }
 }
 
-TEST(DriverUnits, ShardsPartitionTheFilteredEntries) {
+TEST(BatchReportUnits, ShardsPartitionTheFilteredEntries) {
   launch::Manifest m;
   for (int i = 0; i < 10; ++i) {
     launch::ManifestEntry e;
@@ -52,7 +52,7 @@ TEST(DriverUnits, ShardsPartitionTheFilteredEntries) {
   EXPECT_EQ(seen, (std::vector<size_t>{0, 2, 4, 6, 8}));
 }
 
-TEST(DriverUnits, WatchdogTimeLimit) {
+TEST(BatchReportUnits, WatchdogTimeLimit) {
   batch::Watchdog::Limits limits;
   limits.seconds = 0.03;
   batch::Watchdog dog(limits);
@@ -72,7 +72,7 @@ TEST(DriverUnits, WatchdogTimeLimit) {
   EXPECT_FALSE(quick.cancel_flag().load());
 }
 
-TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
+TEST(BatchReportUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
   std::atomic<uint64_t> resident{100};
   batch::Watchdog::Limits limits;
   limits.memory_bytes = 1000;
@@ -95,7 +95,7 @@ TEST(DriverUnits, WatchdogMemoryLimitStopsEveryRunningEntry) {
 
 // --max-memory is per entry: two entries that each grow the process by less than the
 // limit run side by side; one that grows it by more than the limit alone is stopped.
-TEST(DriverUnits, WatchdogMemoryLimitIsPerEntry) {
+TEST(BatchReportUnits, WatchdogMemoryLimitIsPerEntry) {
   std::atomic<uint64_t> resident{100};
   batch::Watchdog::Limits limits;
   limits.memory_bytes = 1000;
@@ -135,7 +135,7 @@ launch::Manifest numbered_manifest(size_t n) {
   return m;
 }
 
-TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
+TEST(BatchReportUnits, RunBatchTurnsExceptionsIntoResults) {
   const launch::Manifest m = numbered_manifest(4);
   batch::BatchOptions options;
   options.jobs = 2;
@@ -163,7 +163,7 @@ TEST(DriverUnits, RunBatchTurnsExceptionsIntoResults) {
   EXPECT_EQ(entry::exit_status(results), 1);
 }
 
-TEST(DriverUnits, GuardsAreNamedOnceAndReadBack) {
+TEST(BatchReportUnits, GuardsAreNamedOnceAndReadBack) {
   // The reports' words for the guards: distinct, and read back by the result archive.
   std::set<std::string> words;
   for (auto g : entry::kAllGuards) {
@@ -178,7 +178,7 @@ TEST(DriverUnits, GuardsAreNamedOnceAndReadBack) {
   EXPECT_FALSE(entry::guard_from("term-budget").has_value());
 }
 
-TEST(DriverUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
+TEST(BatchReportUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
   // A guard the prover sets itself (its term budget) stays on an UNKNOWN entry; on an entry
   // that reached a verdict, no guard is shown.
   const launch::Manifest m = numbered_manifest(2);
@@ -198,7 +198,7 @@ TEST(DriverUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
   EXPECT_EQ(results[1].guard, entry::Guard::None);
 }
 
-TEST(DriverUnits, ProofCacheFolder) {
+TEST(BatchReportUnits, ProofCacheFolder) {
   const auto dir = scratch_dir("cache-unit");
   std::ostringstream warnings;
   std::string error;
@@ -232,7 +232,7 @@ TEST(DriverUnits, ProofCacheFolder) {
   EXPECT_FALSE(third->contains(other));
 }
 
-TEST(DriverUnits, ProofCacheIsThreadSafe) {
+TEST(BatchReportUnits, ProofCacheIsThreadSafe) {
   const auto dir = scratch_dir("cache-threads");
   std::string error;
   auto cache = batch::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
@@ -256,19 +256,19 @@ TEST(DriverUnits, ProofCacheIsThreadSafe) {
   EXPECT_EQ(cache->ignored(), 0u);
 }
 
-TEST(DriverUnits, XmlEscape) {
+TEST(BatchReportUnits, XmlEscape) {
   EXPECT_EQ(report::xml_escape("a<b>&\"c'\n\x01", true), "a&lt;b&gt;&amp;&quot;c&apos;&#10;");
   EXPECT_EQ(report::xml_escape("x\ty\n", false), "x\ty\n");
 }
 
-TEST(DriverUnits, PathToUri) {
+TEST(BatchReportUnits, PathToUri) {
   EXPECT_EQ(report::path_to_uri("examples/k.cu"), "examples/k.cu");
   EXPECT_EQ(report::path_to_uri("/tmp/a b/k#1.ptx"), "file:///tmp/a%20b/k%231.ptx");
   EXPECT_EQ(report::sarif_rule_id("DATA_RACE"), "data-race");
   EXPECT_FALSE(report::sarif_rule_id("EQUIVALENT"));
 }
 
-TEST(DriverUnits, SummaryAndExitStatusFromJson) {
+TEST(BatchReportUnits, SummaryAndExitStatusFromJson) {
   json results = json::array(
       {{{"verdict", "EQUIVALENT"}, {"match", true}, {"bad_input", false}, {"seconds", 1.0}},
        {{"verdict", "UNKNOWN"}, {"match", false}, {"bad_input", false}, {"guard", "time limit"}}});
