@@ -63,7 +63,6 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
   decide.cache = options.cache;
   decide.cancel = options.cancel;
   prove::ElementTally tally = prove::decide_elements(prover, store, pair.jobs, decide);
-  tally.counts.total = result.elements.total;
   result.elements = tally.counts;
   result.cache_hits = tally.cache_hits;
   result.counterexample = std::move(tally.counterexample);

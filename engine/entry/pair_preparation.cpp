@@ -249,7 +249,6 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
     }
     result.output_types.push_back(output_types(*r, *o));
   }
-  result.elements.total = jobs.size();
   return true;
 }
 

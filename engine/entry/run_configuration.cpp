@@ -100,7 +100,6 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
         continue;
       if (taint & symbolic::kTaintAtomicResult) {
         f.verdict = Verdict::Unsupported;
-        f.category = exec::FailureCategory::Unsupported;
         f.kind = "unsupported";
         f.message = fmt::format("{} depends on the value returned by an atomic, which depends on "
                                 "the order of the threads",
@@ -109,7 +108,6 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
       }
       if (taint & symbolic::kTaintSchedule) {
         f.verdict = Verdict::Unsupported;
-        f.category = exec::FailureCategory::Unsupported;
         f.kind = "unsupported";
         f.message = fmt::format("{} depends on {}, whose value depends on the hardware and the "
                                 "schedule",
@@ -118,7 +116,6 @@ std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
       }
       if (taint & symbolic::kTaintOpaque) {
         f.verdict = Verdict::Unsupported;
-        f.category = exec::FailureCategory::Unsupported;
         f.kind = "unsupported";
         f.message = fmt::format(
             "{} depends on a bit-level operation on data that is not a recognized idiom",

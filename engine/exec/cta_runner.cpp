@@ -640,7 +640,6 @@ void CtaRunner::fail(Verdict v, std::string kind, std::string message, uint32_t 
   failed_ = true;
   Failure f;
   f.verdict = v;
-  f.category = v == Verdict::Unsupported ? FailureCategory::Unsupported : FailureCategory::Safety;
   f.kind = std::move(kind);
   f.message = std::move(message);
   f.first = site(t, current_pc_);

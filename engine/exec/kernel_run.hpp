@@ -30,11 +30,12 @@ struct Site {
 };
 
 // A safety failure or a refusal (UNSUPPORTED), with everything a report needs.
-// What a failure means for the layers that act on it; `Failure::kind` is the detailed text
-// reports show, never parsed.
+// Why a run ended in a failure, for the layers that act on it: a finding about the kernel (its
+// verdict says which: a race, an out-of-bounds access, a deadlock, UNSUPPORTED, ...), or one of
+// the causes the verdict does not tell apart. `Failure::kind` is the detailed text reports
+// show, never parsed.
 enum class FailureCategory : uint8_t {
-  Safety,            // a race, an out-of-bounds or misaligned access, a deadlock, ...
-  Unsupported,       // outside the model
+  Finding,
   BadInput,          // a launch configuration that does not fit the kernel
   InstructionBudget, // the run stopped at --max-instructions
   Cancelled,         // the run was cancelled (the entry's time or memory guard)
@@ -42,7 +43,7 @@ enum class FailureCategory : uint8_t {
 
 struct Failure {
   Verdict verdict = Verdict::Error;
-  FailureCategory category = FailureCategory::Safety;
+  FailureCategory category = FailureCategory::Finding;
   std::string kind;     // "write-write race", "read-write race", "out-of-bounds read", ...
   std::string message;  // one line, human readable
   std::string space;    // "global", "shared", "local", ...

@@ -133,8 +133,8 @@ private:
   size_t window_start_ = 0;
 };
 
-void count(const ElementOutcome& outcome, bool reused, const ElementJob& job,
-           const DecideOptions& options, ElementTally& tally) {
+void tally_outcome(const ElementOutcome& outcome, bool reused, const ElementJob& job,
+                   const DecideOptions& options, ElementTally& tally) {
   switch (outcome.kind) {
   case ElementOutcome::Kind::Equivalent:
     if (reused) {
@@ -176,6 +176,7 @@ std::string ElementJob::name() const {
 ElementTally decide_elements(ElementProver& prover, const symbolic::ExprStore& store,
                              const std::vector<ElementJob>& jobs, const DecideOptions& options) {
   ElementTally tally;
+  tally.counts.total = jobs.size();
   TemplateReuse reuse(store, jobs, options.cancel);
   // The slowest element so far and how it was decided: what a time limit names as the prover's
   // work when it stops the loop.
@@ -243,7 +244,7 @@ ElementTally decide_elements(ElementProver& prover, const symbolic::ExprStore& s
                     : outcome.kind == ElementOutcome::Kind::Unknown ? "undecided: " + outcome.reason
                                                                     : outcome.how();
     }
-    count(outcome, reused != nullptr, job, options, tally);
+    tally_outcome(outcome, reused != nullptr, job, options, tally);
   }
   return tally;
 }

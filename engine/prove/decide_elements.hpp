@@ -43,7 +43,7 @@ struct DecideOptions {
 };
 
 struct ElementTally {
-  ElementCounts counts; // `total` is left to the caller
+  ElementCounts counts;
   uint64_t cache_hits = 0;
   std::optional<Counterexample> counterexample; // of the first element found to differ
   bool stopped = false;                         // at the first difference
