@@ -33,6 +33,11 @@ struct ProveOptions : prove::ElementOptions {
   // Also check the converse refinement: the reference defined wherever the optimized kernel is
   // (for two peers rather than a kernel and its specification).
   bool mutual = false;
+  // Over a whole grid, run and prove both kernels a group of CTAs at a time, dropping each
+  // group's values once proved (entry/streamed_entry.hpp), where both kernels allow it.
+  bool stream = true;
+  // The fewest CTAs of the smaller grid a group holds; 0: as many as keep the cores busy.
+  uint32_t stream_min_ctas = 0;
 };
 
 EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::KernelCache& kernels,

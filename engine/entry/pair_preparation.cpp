@@ -74,6 +74,8 @@ OutputType output_types(const exec::OutputArray& r, const exec::OutputArray& o) 
   return t;
 }
 
+} // namespace
+
 // Fail fast: parses and lowers both kernels (in parallel, into the cache that execution then
 // reads) and checks both launch configurations before either kernel executes, so that a
 // refusal in one kernel (an unknown opcode, a lowering error, a parameter that does not match
@@ -104,8 +106,6 @@ bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache
   }
   return true;
 }
-
-} // namespace
 
 bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
                   const exec::RunOptions& run, exec::RunCache* runs, PreparedPair& pair,
@@ -157,13 +157,21 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
     result.detail = "a kernel could not be executed";
     return finish();
   }
-  for (auto* run : {&*ref_run, &*opt_run}) {
+  return pair_outputs(entry, pair, result);
+}
+
+bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryResult& result) {
+  symbolic::ExprStore& store = *pair.store;
+  const exec::KernelRun& ref_run = *pair.ref_run;
+  const exec::KernelRun& opt_run = *pair.opt_run;
+  auto finish = [] { return false; };
+  for (const exec::KernelRun* run : {&ref_run, &opt_run}) {
     if (auto f = output_failure(*run, store, true)) {
+      const char* role = run == &ref_run ? "reference" : "optimized";
       result.verdict = f->verdict;
-      result.detail =
-          fmt::format("{} kernel: {}", run == &*ref_run ? "reference" : "optimized", f->message);
+      result.detail = fmt::format("{} kernel: {}", role, f->message);
       result.failure = f;
-      result.failure_kernel = run == &*ref_run ? "reference" : "optimized";
+      result.failure_kernel = role;
       return finish();
     }
   }
@@ -192,8 +200,8 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
     return v;
   };
   for (const auto& name : arrays) {
-    const exec::OutputArray* r = find_output(*ref_run, name);
-    const exec::OutputArray* o = find_output(*opt_run, name);
+    const exec::OutputArray* r = find_output(ref_run, name);
+    const exec::OutputArray* o = find_output(opt_run, name);
     if (!r || !o) {
       result.verdict = Verdict::Error;
       result.bad_input = true;
@@ -223,6 +231,7 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
       const auto& [index, value] = reference_writes ? r->elements[i] : o->elements[j];
       const ElemType type = reference_writes ? r->store_types[i] : o->store_types[j];
       const auto initial = initial_content(reference_writes ? *o : *r, index, type, store);
+      ++pair.one_sided;
       if (!initial) {
         result.verdict = Verdict::NotEquivalent;
         result.detail = fmt::format("{}[{}] is written by the {} kernel but not by the {} kernel",

@@ -24,7 +24,19 @@ struct PreparedPair {
   std::unique_ptr<symbolic::ExprStore> store = std::make_unique<symbolic::ExprStore>();
   std::optional<exec::KernelRun> ref_run, opt_run;
   std::vector<prove::ElementJob> jobs;
+  size_t one_sided = 0; // jobs of elements one kernel writes, compared with initial contents
 };
+
+// Loads both kernels (in parallel, into `kernels`) and checks both configurations before either
+// runs, so that a refusal in one is reported at once; on a problem fills `result` (reference
+// first) and returns false.
+bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
+                    EntryResult& result);
+
+// With both runs in `pair`: checks their outputs for values no verdict may rest on and lists
+// the element pairs of every compared array. Returns true, or false with `result` filled as
+// prepare_pair() does.
+bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryResult& result);
 
 // Fills `pair` and returns true; or, on bad input, a safety failure, or an element written by
 // one kernel that the other leaves undefined, fills `result` (verdict, detail, counterexample)

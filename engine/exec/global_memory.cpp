@@ -6,7 +6,7 @@ namespace volta::exec {
 
 GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& config,
                            symbolic::ExprStore& store, ExprId undef)
-    : store_(store), undef_(undef) {
+    : store_(&store), undef_(undef) {
   for (size_t i = 0; i < config.arrays.size(); ++i) {
     const auto& a = config.arrays[i];
     Region r;
@@ -95,7 +95,7 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
     const Region* r = find(address + i, 1);
     const uint64_t offset = address + i - r->base;
     const uint64_t element = offset / r->elem_width;
-    const ExprId leaf = store_.input(r->array_id, static_cast<uint32_t>(element));
+    const ExprId leaf = store_->input(r->array_id, static_cast<uint32_t>(element));
     // Fill every byte of the element that lies in this page.
     const uint64_t first = r->base + element * r->elem_width;
     for (uint32_t b = 0; b < r->elem_width; ++b) {
@@ -109,6 +109,24 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
   }
   if (created != 0)
     page.lazy_inputs.fetch_sub(created, std::memory_order_release);
+}
+
+void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
+  store_ = &store;
+  undef_ = undef;
+  for (auto& r : regions_) {
+    if (r.is_array)
+      r.array_id = store.add_array_name(r.name);
+  }
+  // A page without a shadow holds nothing the next group needs (its cells are made again on
+  // first touch); a page with one keeps it and has its cells made again now.
+  std::erase_if(pages_, [](const auto& entry) { return !entry.second->shadow; });
+  for (auto& [number, page] : pages_) {
+    page->lock.clear();
+    page->lazy_inputs.store(0, std::memory_order_relaxed);
+    std::fill(std::begin(page->cells), std::end(page->cells), ByteCell{});
+    initialize(number << kPageBits, *page);
+  }
 }
 
 void GlobalMemory::initialize(uint64_t page_base, Page& page) {

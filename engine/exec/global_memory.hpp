@@ -73,11 +73,18 @@ public:
 
   const std::vector<Region>& regions() const { return regions_; }
 
+  // Starts over in another expression store (a run of the grid a group of CTAs at a time,
+  // grouped_launch.hpp): every cell goes back to its initial contents, built anew in `store`,
+  // and the race shadow stays. A CTA of a later group that touches a location an earlier
+  // group wrote (or writes one it read) is a race between CTAs that the shadow still reports;
+  // without one, no value crosses from one group to the next. Only while no CTA runs.
+  void restart(symbolic::ExprStore& store, ExprId undef);
+
 private:
   void initialize(uint64_t page_base, Page& page);
 
   std::vector<Region> regions_; // sorted by base
-  symbolic::ExprStore& store_;
+  symbolic::ExprStore* store_;
   ExprId undef_;
   std::vector<std::vector<uint8_t>> globals_bytes_;
   std::mutex pages_mutex_;

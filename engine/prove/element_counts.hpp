@@ -15,6 +15,19 @@ struct ElementCounts {
   uint64_t cached = 0; // proved by an earlier run (proof cache hit for the element's template)
   uint64_t not_equivalent = 0;
   uint64_t unknown = 0;
+
+  // The counts of two sets of elements together (the groups of a streamed entry).
+  ElementCounts& operator+=(const ElementCounts& o) {
+    total += o.total;
+    direct += o.direct;
+    reused += o.reused;
+    rules += o.rules;
+    z3 += o.z3;
+    cached += o.cached;
+    not_equivalent += o.not_equivalent;
+    unknown += o.unknown;
+    return *this;
+  }
 };
 
 // "12 by canonical forms, 3 by Z3": how the decided elements were decided (empty: none).

@@ -1,0 +1,157 @@
+#include "engine/entry/pair_decision.hpp"
+
+#include <fmt/format.h>
+
+namespace volta::entry {
+
+using Clock = std::chrono::steady_clock;
+using symbolic::ExprId;
+
+namespace {
+
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+void add_domains(const DomainSummary& d, DomainSummary& into) {
+  into.assumptions += d.assumptions;
+  into.obligations += d.obligations;
+  into.by_sign += d.by_sign;
+  into.by_guard += d.by_guard;
+  into.by_assumption += d.by_assumption;
+  into.by_z3 += d.by_z3;
+  into.failed += d.failed;
+  into.undecided += d.undecided;
+}
+
+// The entry's guard when an element's limit left it UNKNOWN (Z3's own size limit is not one of
+// the user's guards: only --max-terms makes it the term budget).
+Guard guard_of(prove::Limit limit) {
+  switch (limit) {
+  case prove::Limit::TermBudget:
+    return Guard::TermBudget;
+  case prove::Limit::ENodeBudget:
+    return Guard::ENodeBudget;
+  case prove::Limit::SaturationTime:
+    return Guard::SaturationTimeLimit;
+  case prove::Limit::None:
+  case prove::Limit::Z3TranslationSize:
+    break;
+  }
+  return Guard::None;
+}
+
+} // namespace
+
+PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
+                         Clock::time_point entry_start, EntryResult& result) {
+  const symbolic::ExprStore& store = *pair.store;
+  PairDecision decision;
+
+  // ---- the elements
+  const auto prove_start = Clock::now();
+  prove::ElementProver prover(store, options, pair.store.get());
+  prove::DecideOptions decide;
+  decide.reuse_templates = options.reuse_templates;
+  decide.stop_at_first_difference = options.stop_at_first_difference;
+  decide.timeout_seconds = options.timeout_seconds;
+  decide.entry_start = entry_start;
+  decide.cache = options.cache;
+  decide.cancel = options.cancel;
+  prove::ElementTally& tally = decision.tally;
+  tally = prove::decide_elements(prover, store, pair.jobs, decide);
+  result.elements += tally.counts;
+  result.cache_hits += tally.cache_hits;
+  if (tally.counterexample)
+    result.counterexample = tally.counterexample;
+  result.phases["prove"] += since(prove_start);
+  {
+    egraph::EGraph& g = prover.egraph().graph();
+    g.rebuild();
+    EgraphStats& e = result.egraph ? *result.egraph : result.egraph.emplace();
+    e.nodes += g.num_nodes();
+    e.classes += g.num_classes();
+    e.canonical_merges += prover.egraph().analysis().merges();
+    e.saturations += prover.egraph().saturations();
+    e.rule_applications += prover.egraph().rule_applications();
+  }
+  if (tally.counts.not_equivalent != 0 || tally.stopped)
+    return decision;
+
+  // ---- domains: the optimized kernel must be defined wherever the reference is
+  const auto domain_start = Clock::now();
+  prove::DomainSide ref_side{"reference", {}, &*pair.ref_run},
+      opt_side{"optimized", {}, &*pair.opt_run};
+  for (const prove::ElementJob& job : pair.jobs) {
+    ref_side.elements.emplace_back(job.name(), job.ref);
+    opt_side.elements.emplace_back(job.name(), job.opt);
+  }
+  const prove::CanonicalOf canonical_of = [&](ExprId node) {
+    return prover.egraph().canonical_form(node);
+  };
+  DomainSummary summary = result.domain.value_or(DomainSummary{});
+  auto check = [&](const prove::DomainSide& spec, const prove::DomainSide& checked) {
+    prove::DomainOutcome d = prove::check_refinement(store, spec, checked, canonical_of,
+                                                     pair.store.get(), &options.domain_prover);
+    result.z3_calls += d.solver_queries;
+    add_domains(d.summary, summary);
+    if (d.counterexample && decision.domain_failure.empty()) {
+      decision.domain_failure = d.failure_detail;
+      result.counterexample = std::move(d.counterexample);
+    } else if (!d.unknown_reason.empty() && !decision.domain_unknown) {
+      decision.domain_unknown = d.unknown_reason;
+    }
+  };
+  check(ref_side, opt_side);
+  if (options.mutual) {
+    summary.mutual = true;
+    check(opt_side, ref_side);
+  }
+  result.domain = summary;
+  result.phases["domains"] += since(domain_start);
+  return decision;
+}
+
+void conclude(const launch::ManifestEntry& entry, const ProveOptions& options,
+              const PairDecision& decision, EntryResult& result) {
+  const prove::ElementTally& tally = decision.tally;
+  // An undecided domain condition leaves the entry UNKNOWN unless an element already did.
+  const std::optional<std::string> unknown_reason =
+      tally.unknown_reason ? tally.unknown_reason : decision.domain_unknown;
+  if (!decision.domain_failure.empty()) {
+    result.verdict = Verdict::NotEquivalent;
+    if (options.execute_counterexample)
+      options.execute_counterexample(entry, *result.counterexample);
+    result.detail = decision.domain_failure;
+  } else if (result.elements.not_equivalent > 0) {
+    result.verdict = Verdict::NotEquivalent;
+    if (options.execute_counterexample && result.counterexample->confirmed)
+      options.execute_counterexample(entry, *result.counterexample);
+    const auto& c = *result.counterexample;
+    result.detail = fmt::format("{} differs: {} (reference) vs {} (optimized)", c.element,
+                                c.reference_value, c.optimized_value);
+  } else if (unknown_reason) {
+    result.verdict = Verdict::Unknown;
+    result.guard = tally.timed_out ? Guard::TimeLimit : guard_of(tally.unknown_limit);
+    result.detail = tally.unknown_element.empty()
+                        ? *unknown_reason
+                        : fmt::format("{}: {}", tally.unknown_element, *unknown_reason);
+  } else {
+    result.verdict = Verdict::Equivalent;
+    result.detail = fmt::format(
+        "{} elements equal over the reals ({} direct, {} by template reuse, {}{} by Z3, "
+        "{} from the proof cache)",
+        result.elements.total, result.elements.direct, result.elements.reused,
+        result.elements.rules ? fmt::format("{} by rules, ", result.elements.rules) : "",
+        result.elements.z3, result.elements.cached);
+    if (result.domain && result.domain->obligations > 0) {
+      const DomainSummary& d = *result.domain;
+      result.detail += fmt::format("; {} domain condition{} of the optimized kernel discharged "
+                                   "({} by signs, {} by guards, {} by the reference's, {} by Z3)",
+                                   d.obligations, d.obligations == 1 ? "" : "s", d.by_sign,
+                                   d.by_guard, d.by_assumption, d.by_z3);
+    }
+  }
+}
+
+} // namespace volta::entry

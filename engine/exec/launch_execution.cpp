@@ -1,0 +1,275 @@
+#include "engine/exec/launch_execution.hpp"
+
+#include <algorithm>
+#include <tbb/combinable.h>
+#include <tbb/parallel_for.h>
+
+#include "engine/exec/address_map.hpp"
+#include "engine/exec/cta_runner.hpp"
+
+namespace volta::exec {
+
+namespace {
+
+// Fills the kernel parameter buffer.
+std::vector<ByteCell> parameter_cells(const Program& program, const launch::KernelConfig& config,
+                                      symbolic::ExprStore& store) {
+  std::vector<ByteCell> cells(program.param_bytes + 16, ByteCell{});
+  for (size_t i = 0; i < config.params.size(); ++i) {
+    const auto& p = config.params[i];
+    const uint64_t offset = program.param_offsets[i];
+    const uint32_t width = std::max<uint32_t>(1, width_of(program.param_types[i]) / 8);
+    if (p.kind == launch::ParamSpec::Kind::Struct) {
+      // Concrete bytes (symbolic fields are refused by the manifest reader); check_config made
+      // sure the struct has the declared size.
+      const std::vector<uint8_t> bytes = launch::aggregate_bytes(p, config);
+      for (size_t k = 0; k < bytes.size() && offset + k < cells.size(); ++k)
+        store_value(&cells[offset + k], Value{bytes[k], 0}, 1);
+      continue;
+    }
+    Value v;
+    switch (p.kind) {
+    case launch::ParamSpec::Kind::Struct:
+      break;
+    case launch::ParamSpec::Kind::Ptr:
+      v.bits = config.find_array(p.name)->base;
+      break;
+    case launch::ParamSpec::Kind::Int:
+      v.bits = static_cast<uint64_t>(p.int_value);
+      break;
+    case launch::ParamSpec::Kind::Float:
+      v.bits = width == 8 ? symbolic::nearest_f64_bits(p.float_value)
+                          : symbolic::nearest_f32_bits(p.float_value);
+      break;
+    case launch::ParamSpec::Kind::Sym:
+      v.node = store.param(store.add_param_name(p.name));
+      break;
+    }
+    if (width < 8 && !v.symbolic())
+      v.bits &= (uint64_t{1} << (8 * width)) - 1;
+    if (offset + width <= cells.size())
+      store_value(&cells[offset], v, width);
+  }
+  return cells;
+}
+
+std::vector<ByteCell> constant_cells(const Program& program) {
+  uint64_t size = 0;
+  for (const auto& v : program.variables) {
+    if (v.space == Space::Const)
+      size = std::max(size, v.address - kConstWindow + v.size);
+  }
+  std::vector<ByteCell> cells(size, ByteCell{});
+  for (const auto& [address, bytes] : program.initial_data) {
+    if (!in_window(address, kConstWindow))
+      continue;
+    for (size_t i = 0; i < bytes.size(); ++i)
+      cells[address - kConstWindow + i].byte = bytes[i];
+  }
+  return cells;
+}
+
+// The type of the last store to an output element, from how its bytes were stored: Unknown when
+// they were stored with different types (two halves of different stores). A 16-bit float is
+// f16 unless the array is declared bf16 (PTX stores bf16 data through .b16).
+launch::ElemType store_type(const ByteCell* cells, uint32_t width, launch::ElemType declared) {
+  using launch::ElemType;
+  for (uint32_t i = 1; i < width; ++i) {
+    if (cells[i].stored_as != cells[0].stored_as)
+      return ElemType::Unknown;
+  }
+  switch (cells[0].stored_as) {
+  case kStoredFloat:
+    return width == 2   ? (declared == ElemType::BF16 ? ElemType::BF16 : ElemType::F16)
+           : width == 4 ? ElemType::F32
+           : width == 8 ? ElemType::F64
+                        : ElemType::Unknown;
+  case kStoredSigned:
+    return width == 1   ? ElemType::S8
+           : width == 2 ? ElemType::S16
+           : width == 4 ? ElemType::S32
+                        : ElemType::S64;
+  default:
+    return width == 1   ? ElemType::U8
+           : width == 2 ? ElemType::U16
+           : width == 4 ? ElemType::U32
+                        : ElemType::U64;
+  }
+}
+
+// The real value of an output element from its cells.
+ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore& store,
+                     symbolic::Builder& b, ExprId undef, bool bf16) {
+  Value v = load_value(cells, width, undef, b);
+  if (v.symbolic()) {
+    const auto& n = store.node(v.node);
+    if (n.op != symbolic::Op::RawBits)
+      return v.node;
+    v = Value{uint64_t{n.b} << 32 | n.a, 0};
+  }
+  switch (cells[0].stored_as) {
+  case kStoredFloat: {
+    // 16-bit float bits are f16 unless the manifest says the array holds bf16.
+    auto id = bf16 && width == 2 ? store.bf16_bits(static_cast<uint16_t>(v.bits))
+                                 : store.float_bits(v.bits, static_cast<int>(8 * width));
+    return id ? *id : undef;
+  }
+  case kStoredSigned: {
+    const int shift = 64 - 8 * static_cast<int>(width);
+    const int64_t x = static_cast<int64_t>(v.bits << shift) >> shift;
+    return store.constant(symbolic::Rational(std::to_string(x)));
+  }
+  default:
+    // Concrete bits stored through an untyped or unsigned register with no float provenance:
+    // an integer, or a half constant (nvcc writes `mov.b16 %rs, 0x3C00; st.global.u16`).
+    // Kept as bits; the prover reads them in the type of the element they are compared with.
+    return store.raw_bits(v.bits, static_cast<int>(8 * width));
+  }
+}
+
+void add_stats(KernelStats& into, const KernelStats& s) {
+  into.instructions += s.instructions;
+  into.warp_instructions += s.warp_instructions;
+  into.barriers += s.barriers;
+  into.warp_syncs += s.warp_syncs;
+  into.ctas += s.ctas;
+  for (const auto& [k, v] : s.idioms)
+    into.idioms[k] += v;
+}
+
+} // namespace
+
+void prepare_context(LaunchContext& ctx) {
+  ctx.params = parameter_cells(ctx.program, ctx.config, ctx.store);
+  ctx.constants = constant_cells(ctx.program);
+  ctx.pending_marker = ctx.store.intern(symbolic::Node{symbolic::Op::AtomicResult, 1, 0, 0, 0, 0});
+}
+
+KernelStats run_ctas(LaunchContext& ctx, uint32_t first, uint32_t last, bool sequential) {
+  // Statistics add up per worker thread, not per CTA: a vector of one KernelStats per CTA is
+  // 88 bytes each, 1.7 GB for a 2*10^7-CTA grid, allocated and summed where no guard polls
+  // (the memory and time overshoot of large `ctas: "all"` grids).
+  tbb::combinable<KernelStats> stats;
+  auto run_cta = [&](uint32_t c) {
+    if (ctx.should_stop(c))
+      return;
+    CtaRunner runner(ctx, c);
+    runner.run();
+    add_stats(stats.local(), runner.stats());
+  };
+  if (last - first == 1) {
+    run_cta(first);
+  } else if (sequential) {
+    for (uint32_t c = first; c < last && !ctx.should_stop(c); ++c)
+      run_cta(c);
+  } else {
+    tbb::parallel_for(first, last, [&](uint32_t c) { run_cta(c); });
+  }
+  KernelStats total;
+  stats.combine_each([&](const KernelStats& s) { add_stats(total, s); });
+  return total;
+}
+
+KernelRun collect_run(LaunchContext& ctx) {
+  const Program& program = ctx.program;
+  const launch::KernelConfig& config = ctx.config;
+  const RunOptions& options = ctx.options;
+  symbolic::ExprStore& store = ctx.store;
+  GlobalMemory& global = ctx.global;
+  const ExprId undef = ctx.undef;
+  KernelRun run;
+  for (const auto& [id, pc] : ctx.partial_pcs) {
+    PartialSite site;
+    if (pc < program.insts.size()) {
+      const Inst& in = program.insts[pc];
+      site.ptx_line = in.line;
+      if (in.debug_file >= 0 && static_cast<size_t>(in.debug_file) < program.cuda_files.size()) {
+        site.cuda_file = program.cuda_files[in.debug_file];
+        site.cuda_line = in.debug_line;
+      }
+    }
+    run.partial_sites.emplace(id, std::move(site));
+  }
+  std::sort(ctx.control_roots.begin(), ctx.control_roots.end());
+  ctx.control_roots.erase(std::unique(ctx.control_roots.begin(), ctx.control_roots.end()),
+                          ctx.control_roots.end());
+  run.control_roots = std::move(ctx.control_roots);
+  run.races = ctx.races.take(run.races_truncated);
+  run.races_cut_short =
+      !run.races.empty() &&
+      ((options.cancel != nullptr && options.cancel->load()) ||
+       (options.max_instructions != 0 && ctx.instructions.load() > options.max_instructions));
+  if (ctx.failure) {
+    run.failure = std::move(ctx.failure->second);
+    return run;
+  }
+  if (options.cancel && options.cancel->load()) {
+    Failure f;
+    f.verdict = Verdict::Unknown;
+    f.category = FailureCategory::Cancelled;
+    f.kind = "timeout";
+    f.message = "execution was cancelled (time limit)";
+    run.failure = std::move(f);
+    return run;
+  }
+
+  // Settle the atomics still pending, then read every written element of every output array.
+  symbolic::Builder b(store);
+  for (auto& [address, pending] : ctx.atomics) {
+    GlobalMemory::Page& page = global.page(address);
+    const Value v = materialize(pending, b, undef);
+    ByteCell* cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
+    store_value(cells, v, pending.width);
+    for (uint32_t i = 0; i < pending.width; ++i) {
+      cells[i].written = 1;
+      cells[i].stored_as = is_float(pending.type)    ? kStoredFloat
+                           : is_signed(pending.type) ? kStoredSigned
+                                                     : kStoredUnsigned;
+    }
+  }
+  for (const auto& region : global.regions()) {
+    if (!region.is_array || !launch::is_output(region.kind))
+      continue;
+    OutputArray out;
+    out.name = region.name;
+    out.elem_width = region.elem_width;
+    out.kind = region.kind;
+    if (region.config_index < config.arrays.size())
+      out.declared = config.arrays[region.config_index].type;
+    global.for_each_touched_page([&](uint64_t page_base, const GlobalMemory::Page& page) {
+      const uint64_t lo = std::max(page_base, region.base);
+      const uint64_t hi = std::min(page_base + GlobalMemory::kPageSize, region.base + region.size);
+      for (uint64_t a = lo; a < hi; ++a) {
+        if ((a - region.base) % region.elem_width != 0)
+          continue;
+        const ByteCell* cells = &page.cells[a - page_base];
+        bool written = a + region.elem_width <= page_base + GlobalMemory::kPageSize;
+        for (uint32_t i = 0; written && i < region.elem_width; ++i)
+          written = cells[i].written != 0;
+        if (!written)
+          continue;
+        out.store_types.push_back(store_type(cells, region.elem_width, out.declared));
+        out.elements.emplace_back((a - region.base) / region.elem_width,
+                                  element_value(cells, region.elem_width, store, b, undef,
+                                                out.declared == launch::ElemType::BF16));
+      }
+    });
+    std::vector<size_t> order(out.elements.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](size_t x, size_t y) { return out.elements[x].first < out.elements[y].first; });
+    std::vector<std::pair<uint64_t, symbolic::ExprId>> sorted;
+    std::vector<launch::ElemType> types;
+    for (size_t i : order) {
+      sorted.push_back(out.elements[i]);
+      types.push_back(out.store_types[i]);
+    }
+    out.elements = std::move(sorted);
+    out.store_types = std::move(types);
+    run.outputs.push_back(std::move(out));
+  }
+  return run;
+}
+
+} // namespace volta::exec

@@ -1,0 +1,250 @@
+// Streamed proofs (engine/entry/streamed_entry.hpp, engine/exec/grouped_launch.hpp): a grid run
+// and proved a group of CTAs at a time answers what the whole grid answers. Only EQUIVALENT may
+// come from the groups; races between groups, differences, atomics on global memory, grids the
+// groups split differently and domain conditions that need another group's assumptions all end
+// in the run of the whole grid, with its report.
+#include <gtest/gtest.h>
+#include <string>
+
+#include "engine/entry/streamed_entry.hpp"
+#include "engine/exec/grouped_launch.hpp"
+#include "engine_test_util.hpp"
+
+namespace volta::etest {
+namespace {
+
+constexpr uint32_t kCtas = 64, kThreads = 32, kElements = kCtas * kThreads;
+
+// out[i] = f(a[i]) for i = ctaid.x * ntid.x + tid.x; `%f1` holds a[i], `%rd5` &out[i], `%rd2`
+// &out[0], `%r4` i and `%f6` b[0]; the code leaves the stored value in %f2.
+std::string elementwise(std::string_view code, std::string_view index = "") {
+  std::string body = R"(
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [out];
+  ld.param.u64 %rd7, [b];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  cvta.to.global.u64 %rd7, %rd7;
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+)";
+  body += index;
+  body += R"(
+  mul.wide.s32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  ld.global.f32 %f6, [%rd7];
+  setp.eq.s32 %p1, %r4, 2047;
+  setp.eq.s32 %p2, %r4, 0;
+)";
+  body += code;
+  body += "\n  ret;";
+  return kernel(".param .u64 a, .param .u64 b, .param .u64 out", body);
+}
+
+const std::string kTwice = elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
+                                       "  st.global.f32 [%rd5], %f2;");
+const std::string kSum = elementwise("  add.f32 %f2, %f1, %f1;\n"
+                                     "  st.global.f32 [%rd5], %f2;");
+
+// Two files and an entry comparing them over the whole grid of 64 CTAs of 32 threads.
+struct Pair {
+  TempPtx ref, opt;
+  launch::ManifestEntry entry;
+  Pair(const std::string& ref_text, const std::string& opt_text,
+       std::vector<std::string> extra_arrays = {})
+      : ref(ref_text), opt(opt_text) {
+    Launch l;
+    l.block = {kThreads, 1, 1};
+    l.grid = {kCtas, 1, 1};
+    l.all_ctas = true;
+    l.arrays = {"a:0x100000:4:2048:in", "b:0x200000:4:1:in", "out:0x300000:4:2048:out"};
+    l.arrays.insert(l.arrays.end(), extra_arrays.begin(), extra_arrays.end());
+    l.params = {"ptr:a", "ptr:b", "ptr:out"};
+    entry.name = "pair";
+    entry.reference = make_config(l);
+    entry.reference.ptx_path = ref.path();
+    entry.optimized = make_config(l);
+    entry.optimized.ptx_path = opt.path();
+    entry.check_arrays = {"out"};
+  }
+};
+
+entry::EntryResult prove(const launch::ManifestEntry& e, bool stream) {
+  exec::KernelCache cache;
+  entry::ProveOptions options;
+  options.stream = stream;
+  options.stream_min_ctas = 4; // 16 groups of 4 CTAs, whatever the machine's cores
+  return entry::prove_equivalence_entry(e, cache, options);
+}
+
+bool streamed(const entry::EntryResult& r) {
+  return r.detail.find("groups of CTAs") != std::string::npos;
+}
+
+// The streamed result of `e`, and the whole grid's, give the same verdict; returns the first.
+entry::EntryResult same_as_whole_grid(const launch::ManifestEntry& e) {
+  const auto grouped = prove(e, true);
+  const auto whole = prove(e, false);
+  EXPECT_EQ(grouped.verdict, whole.verdict) << grouped.detail << "\n" << whole.detail;
+  EXPECT_FALSE(streamed(whole)) << whole.detail;
+  return grouped;
+}
+
+TEST(StreamedEntry, GroupCountIsTheLargestCommonDivisorThatKeepsGroupsFull) {
+  EXPECT_EQ(entry::group_count(256, 256, 8), 32u);
+  EXPECT_EQ(entry::group_count(64, 128, 8), 8u); // gcd 64, the smaller grid has 64 CTAs
+  EXPECT_EQ(entry::group_count(12, 18, 1), 6u);  // gcd 6
+  EXPECT_EQ(entry::group_count(1, 256, 1), 1u);  // a one-CTA reference: no groups
+  EXPECT_EQ(entry::group_count(7, 7, 8), 1u);    // fewer CTAs than a group holds
+  EXPECT_EQ(entry::group_count(1024, 1024, 8), 128u);
+}
+
+TEST(StreamedEntry, EquivalentGridIsProvedGroupByGroup) {
+  Pair p(kTwice, kSum);
+  const auto r = same_as_whole_grid(p.entry);
+  ASSERT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_TRUE(streamed(r)) << r.detail;
+  EXPECT_EQ(r.elements.total, kElements);
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].stats.ctas, kCtas);
+  EXPECT_EQ(r.kernels[1].stats.ctas, kCtas);
+  EXPECT_EQ(r.kernels[0].stats.instructions, r.kernels[1].stats.instructions);
+  ASSERT_EQ(r.output_types.size(), 1u);
+  EXPECT_EQ(r.output_types[0].reference_stores, "f32");
+}
+
+TEST(StreamedEntry, DifferenceInTheLastGroupIsReportedAsOverTheWholeGrid) {
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  @%p1 add.f32 %f2, %f2, 0f3F800000;\n"
+                             "  st.global.f32 [%rd5], %f2;"));
+  const auto r = same_as_whole_grid(p.entry);
+  ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.detail;
+  ASSERT_TRUE(r.counterexample.has_value());
+  EXPECT_EQ(r.counterexample->element, "out[2047]");
+  EXPECT_EQ(r.detail, prove(p.entry, false).detail);
+}
+
+// The last CTA also writes out[0], which CTA 0 wrote in the first group, with the very value
+// it holds there: the groups must not take out[0] as final, and the write is a race.
+TEST(StreamedEntry, WriteByALaterGroupIsARace) {
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  st.global.f32 [%rd5], %f2;\n"
+                             "  @%p1 ld.global.f32 %f3, [%rd1];\n"
+                             "  @%p1 add.f32 %f3, %f3, %f3;\n"
+                             "  @%p1 st.global.f32 [%rd2], %f3;"));
+  const auto r = same_as_whole_grid(p.entry);
+  EXPECT_EQ(r.verdict, Verdict::DataRace) << r.detail;
+}
+
+// The last CTA reads out[0], written by CTA 0 in the first group: a race, not the
+// uninitialized value the cells of a later group start with.
+TEST(StreamedEntry, ReadOfAnEarlierGroupsWriteIsARace) {
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  @%p1 ld.global.f32 %f3, [%rd2];\n"
+                             "  @%p1 sub.f32 %f3, %f3, %f3;\n"
+                             "  @%p1 add.f32 %f2, %f2, %f3;\n"
+                             "  st.global.f32 [%rd5], %f2;"));
+  const auto r = same_as_whole_grid(p.entry);
+  EXPECT_EQ(r.verdict, Verdict::DataRace) << r.detail;
+}
+
+// Atomics combine values of every CTA: such a kernel is proved over the whole grid.
+TEST(StreamedEntry, AtomicsOnGlobalMemoryAreProvedOverTheWholeGrid) {
+  // out[2048], past the elementwise part, holds the sum of a, added up by every thread.
+  Pair p(elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
+                     "  st.global.f32 [%rd5], %f2;\n"
+                     "  red.global.add.f32 [%rd2+8192], %f1;"),
+         elementwise("  add.f32 %f2, %f1, %f1;\n"
+                     "  st.global.f32 [%rd5], %f2;\n"
+                     "  red.global.add.f32 [%rd2+8192], %f1;"));
+  for (auto* c : {&p.entry.reference, &p.entry.optimized})
+    c->arrays[2] = array("out:0x300000:4:2049:zero");
+  const auto r = same_as_whole_grid(p.entry);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_FALSE(streamed(r)) << r.detail;
+  EXPECT_EQ(r.elements.total, kElements + 1);
+}
+
+// The optimized kernel walks the CTAs backwards: its first group writes the reference's last
+// elements, so no group's elements are both kernels' and the whole grid is proved at once.
+TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreProvedWhole) {
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  st.global.f32 [%rd5], %f2;",
+                             "  sub.s32 %r5, 63, %r1;\n"
+                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+  const auto r = same_as_whole_grid(p.entry);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_FALSE(streamed(r)) << r.detail;
+  EXPECT_EQ(r.elements.total, kElements);
+}
+
+// The optimized kernel's last element divides by b[0]; only the reference's first element
+// (another group) divides by it too. Within the last group nothing assumes b[0] != 0; over the
+// whole grid the reference's division does, and the entry is EQUIVALENT.
+TEST(StreamedEntry, DomainConditionsSeeTheWholeGridsAssumptions) {
+  Pair p(elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
+                     "  @%p2 mul.f32 %f2, %f2, %f6;\n"
+                     "  @%p2 div.rn.f32 %f2, %f2, %f6;\n"
+                     "  st.global.f32 [%rd5], %f2;"),
+         elementwise("  add.f32 %f2, %f1, %f1;\n"
+                     "  @%p1 mul.f32 %f2, %f2, %f6;\n"
+                     "  @%p1 div.rn.f32 %f2, %f2, %f6;\n"
+                     "  st.global.f32 [%rd5], %f2;"));
+  const auto r = same_as_whole_grid(p.entry);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_FALSE(streamed(r)) << r.detail;
+}
+
+// Global memory starts over in each group, the race shadow does not.
+TEST(GroupedLaunch, ValuesStartOverAndTheShadowStays) {
+  const std::string racy = elementwise("  add.f32 %f2, %f1, %f1;\n"
+                                       "  st.global.f32 [%rd5], %f2;\n"
+                                       "  @%p1 st.global.f32 [%rd2], %f2;");
+  TempPtx file(racy);
+  auto loaded = exec::load_kernel(file.path(), "k");
+  ASSERT_TRUE(loaded.kernel);
+  Pair p(racy, racy);
+  const launch::KernelConfig& config = p.entry.reference;
+  ASSERT_EQ(exec::why_not_groupable(loaded.kernel->program, config, {}), "");
+  exec::GroupedLaunch launch(loaded.kernel->program, config, {});
+  {
+    symbolic::ExprStore store;
+    const exec::KernelRun first = launch.run_group(store, 0, 32);
+    ASSERT_FALSE(first.failure.has_value()) << first.failure->message;
+    ASSERT_EQ(first.outputs.size(), 1u);
+    EXPECT_EQ(first.outputs[0].elements.size(), 32u * kThreads);
+  }
+  symbolic::ExprStore store;
+  const exec::KernelRun second = launch.run_group(store, 32, 64);
+  ASSERT_TRUE(second.failure.has_value());
+  EXPECT_EQ(second.failure->verdict, Verdict::DataRace) << second.failure->message;
+  ASSERT_TRUE(second.failure->second.has_value());
+  EXPECT_EQ(second.failure->second->cta, 0u); // the write of the first group
+}
+
+TEST(GroupedLaunch, KernelsThatCannotRunInGroups) {
+  Pair p(kTwice, kTwice);
+  TempPtx file(elementwise("  atom.global.add.f32 %f2, [%rd7], %f1;\n"
+                           "  st.global.f32 [%rd5], %f2;"));
+  auto atomic = exec::load_kernel(file.path(), "k");
+  ASSERT_TRUE(atomic.kernel);
+  EXPECT_EQ(exec::why_not_groupable(atomic.kernel->program, p.entry.reference, {}),
+            "it has atomics on global memory");
+  TempPtx plain(kTwice);
+  auto loaded = exec::load_kernel(plain.path(), "k");
+  ASSERT_TRUE(loaded.kernel);
+  exec::RunOptions no_races;
+  no_races.check_races = false;
+  EXPECT_EQ(exec::why_not_groupable(loaded.kernel->program, p.entry.reference, no_races),
+            "races are not checked");
+  launch::KernelConfig first_only = p.entry.reference;
+  first_only.ctas = launch::CtaMode::First;
+  EXPECT_EQ(exec::why_not_groupable(loaded.kernel->program, first_only, {}), "only CTA 0 runs");
+}
+
+} // namespace
+} // namespace volta::etest
