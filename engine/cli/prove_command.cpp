@@ -37,6 +37,7 @@ struct ProveArgs {
   bool no_z3 = false;
   bool mutual = false;
   bool no_reuse = false;
+  bool no_stream = false;
   RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
@@ -124,6 +125,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.run.max_instructions = args.common.max_instructions;
   prove_options.timeout_seconds = args.common.timeout;
   prove_options.reuse_templates = !args.no_reuse;
+  prove_options.stream = !args.no_stream;
   prove_options.mutual = args.mutual;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
@@ -188,6 +190,9 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "new canonical-form terms per element; past it the element ends UNKNOWN "
                   "and the next one starts afresh (0: the default, 50,000,000)");
   cmd->add_flag("--no-reuse", args->no_reuse, "prove every element directly (no template reuse)");
+  cmd->add_flag("--no-stream", args->no_stream,
+                "with all CTAs: run and prove the whole grid at once, not a group of CTAs at a "
+                "time (more memory; the same verdicts)");
   cmd->add_option(
          "--z3-timeout", args->z3_timeout_ms,
          "milliseconds per Z3 fallback query (elements the canonical forms cannot decide; 0: none)")
