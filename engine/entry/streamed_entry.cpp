@@ -97,6 +97,13 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     if (const ptx::Function* f = loads[k].kernel->module.find_function(configs[k]->entry))
       summaries[k].entry_line = f->loc.line;
   }
+  // A template proved in one group is proved for the next ones: through the proof cache
+  // (`--cache`), else through one kept in memory, whose hits are template reuse.
+  prove::MemoryProofCache proved;
+  ProveOptions group_options = options;
+  const bool in_memory = options.cache == nullptr;
+  if (in_memory)
+    group_options.cache = &proved;
   PairDecision decision;
   for (uint32_t g = 0; g < groups; ++g) {
     // The group's store goes with `pair` at the end of the iteration, and every value in it.
@@ -120,7 +127,14 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     if (!pair_outputs(entry, pair, group_result) || pair.one_sided != 0)
       return std::nullopt;
     merge_output_types(group_result.output_types, result.output_types);
-    decision = decide_pair(pair, options, entry_start, result);
+    const ElementCounts before = result.elements;
+    decision = decide_pair(pair, group_options, entry_start, result);
+    if (in_memory) {
+      const uint64_t hits = result.elements.cached - before.cached;
+      result.elements.cached -= hits;
+      result.elements.reused += hits;
+      result.cache_hits -= hits;
+    }
     if (!decision.proved())
       return std::nullopt;
   }

@@ -109,6 +109,12 @@ TEST(StreamedEntry, EquivalentGridIsProvedGroupByGroup) {
   ASSERT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
   EXPECT_TRUE(streamed(r)) << r.detail;
   EXPECT_EQ(r.elements.total, kElements);
+  // The template is proved in the first group; the later groups find it proved (template
+  // reuse, not the user's proof cache).
+  EXPECT_EQ(r.elements.direct, 1u);
+  EXPECT_EQ(r.elements.reused, kElements - 1);
+  EXPECT_EQ(r.elements.cached, 0u);
+  EXPECT_EQ(r.cache_hits, 0u);
   ASSERT_EQ(r.kernels.size(), 2u);
   EXPECT_EQ(r.kernels[0].stats.ctas, kCtas);
   EXPECT_EQ(r.kernels[1].stats.ctas, kCtas);
