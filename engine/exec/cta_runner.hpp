@@ -346,6 +346,30 @@ private:
   static constexpr size_t kPageCache = size_t{1} << kPageCacheBits;
   std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
 
+  // The region holding [address, address + size), as GlobalMemory::find, through the two
+  // regions found last (a loop reads two or three arrays in turn: A and B of a GEMM) when
+  // regions are disjoint.
+  const Region* global_region(uint64_t address, uint64_t size) {
+    if (!ctx_.global.disjoint())
+      return ctx_.global.find(address, size);
+    auto holds = [&](const Region* r) {
+      return r != nullptr && address - r->base < r->size && size <= r->size - (address - r->base);
+    };
+    if (holds(recent_regions_[0]))
+      return recent_regions_[0];
+    if (holds(recent_regions_[1])) {
+      std::swap(recent_regions_[0], recent_regions_[1]);
+      return recent_regions_[0];
+    }
+    const Region* r = ctx_.global.find(address, size);
+    if (r != nullptr) {
+      recent_regions_[1] = recent_regions_[0];
+      recent_regions_[0] = r;
+    }
+    return r;
+  }
+  std::array<const Region*, 2> recent_regions_{};
+
   // data-dependent decisions
   std::vector<ExprId> partial_log_;          // filled by the builder, emptied per instruction
   std::map<ExprId, uint32_t> partial_pcs_;   // partial operation -> first pc

@@ -199,7 +199,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
   std::atomic_flag* lock = nullptr;
   switch (space) {
   case Space::Global: {
-    const Region* r = ctx_.global.find(address, size);
+    const Region* r = global_region(address, size);
     if (r == nullptr) {
       return out_of_bounds(describe_outside_global(address));
     }

@@ -46,6 +46,10 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
   }
   std::sort(regions_.begin(), regions_.end(),
             [](const Region& a, const Region& b) { return a.base < b.base; });
+  for (size_t i = 1; i < regions_.size(); ++i) {
+    if (regions_[i].base - regions_[i - 1].base < regions_[i - 1].size)
+      disjoint_ = false;
+  }
 }
 
 const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {

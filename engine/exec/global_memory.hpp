@@ -72,6 +72,9 @@ public:
   }
 
   const std::vector<Region>& regions() const { return regions_; }
+  // No two regions share a byte (the manifest refuses overlapping arrays): then the region
+  // holding an access is the only one, and a cache of recently found regions is exact.
+  bool disjoint() const { return disjoint_; }
 
   // Starts over in another expression store (a run of the grid a group of CTAs at a time,
   // grouped_launch.hpp): every cell goes back to its initial contents, built anew in `store`,
@@ -84,6 +87,7 @@ private:
   void initialize(uint64_t page_base, Page& page);
 
   std::vector<Region> regions_; // sorted by base
+  bool disjoint_ = true;
   symbolic::ExprStore* store_;
   ExprId undef_;
   std::vector<std::vector<uint8_t>> globals_bytes_;
