@@ -9,8 +9,11 @@ Two pairs, each a naive reference against its tiled/online rewrite, the size a k
 
 Every size runs in its own `volta-eg prove` process; wall time is measured around it and peak
 resident memory is the child's ru_maxrss. Medians over --repeat runs. Prints a Markdown table.
+Both pairs are proved a group of CTAs at a time (streamed proofs); flags after `--` go to
+`volta-eg prove`, e.g. `-- --no-stream` for the whole grid at once.
 
   bench/scaling/scaling_bench.py build/release/volta-eg --gemm 64,128,256 --attention 256,512
+  bench/scaling/scaling_bench.py build/release/volta-eg --gemm 256 --attention 1024 -- --no-stream
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
