@@ -18,16 +18,6 @@ namespace {
 // stores, provers and templates over again.
 constexpr uint32_t kMinCtasPerGroup = 8;
 
-void add_stats(const exec::KernelStats& s, exec::KernelStats& into) {
-  into.instructions += s.instructions;
-  into.warp_instructions += s.warp_instructions;
-  into.barriers += s.barriers;
-  into.warp_syncs += s.warp_syncs;
-  into.ctas += s.ctas;
-  for (const auto& [k, v] : s.idioms)
-    into.idioms[k] += v;
-}
-
 // The element types of a group's outputs into the entry's: an array whose elements were stored
 // with one type in some groups and another in others is "mixed", as over the whole grid.
 void merge_output_types(const std::vector<OutputType>& group, std::vector<OutputType>& into) {
@@ -117,7 +107,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     tbb::parallel_invoke([&] { run(0); }, [&] { run(1); });
     for (int k = 0; k < 2; ++k) {
       const exec::KernelRun& r = **runs[k];
-      add_stats(r.stats, summaries[k].stats);
+      summaries[k].stats += r.stats;
       summaries[k].seconds += r.seconds;
       result.phases["execute"] += r.seconds;
       if (r.failure || !r.races.empty())

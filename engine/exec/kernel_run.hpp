@@ -64,6 +64,18 @@ struct KernelStats {
   uint64_t warp_syncs = 0; // warp-collective groups executed
   uint64_t ctas = 0;
   std::map<std::string, uint64_t> idioms; // lifted exponential idioms and their counts
+
+  // The statistics of two sets of CTAs together.
+  KernelStats& operator+=(const KernelStats& s) {
+    instructions += s.instructions;
+    warp_instructions += s.warp_instructions;
+    barriers += s.barriers;
+    warp_syncs += s.warp_syncs;
+    ctas += s.ctas;
+    for (const auto& [k, v] : s.idioms)
+      idioms[k] += v;
+    return *this;
+  }
 };
 
 // The final value of every written element of one output array.

@@ -127,16 +127,6 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
   }
 }
 
-void add_stats(KernelStats& into, const KernelStats& s) {
-  into.instructions += s.instructions;
-  into.warp_instructions += s.warp_instructions;
-  into.barriers += s.barriers;
-  into.warp_syncs += s.warp_syncs;
-  into.ctas += s.ctas;
-  for (const auto& [k, v] : s.idioms)
-    into.idioms[k] += v;
-}
-
 } // namespace
 
 void prepare_context(LaunchContext& ctx) {
@@ -155,7 +145,7 @@ KernelStats run_ctas(LaunchContext& ctx, uint32_t first, uint32_t last, bool seq
       return;
     CtaRunner runner(ctx, c);
     runner.run();
-    add_stats(stats.local(), runner.stats());
+    stats.local() += runner.stats();
   };
   if (last - first == 1) {
     run_cta(first);
@@ -166,7 +156,7 @@ KernelStats run_ctas(LaunchContext& ctx, uint32_t first, uint32_t last, bool seq
     tbb::parallel_for(first, last, [&](uint32_t c) { run_cta(c); });
   }
   KernelStats total;
-  stats.combine_each([&](const KernelStats& s) { add_stats(total, s); });
+  stats.combine_each([&](const KernelStats& s) { total += s; });
   return total;
 }
 
