@@ -22,6 +22,7 @@ namespace {
 struct CheckArgs {
   BatchFlags common;
   size_t print_outputs = 0;
+  bool no_stream = false;
   KernelFlags kernel;
 };
 
@@ -72,6 +73,7 @@ int run_check(const CheckArgs& args) {
   exec::KernelCache kernels;
   entry::CheckOptions check_options;
   check_options.run.max_instructions = args.common.max_instructions;
+  check_options.stream = !args.no_stream;
   RunRequest request;
   request.options = *options;
   request.reports = args.common.reports;
@@ -126,6 +128,9 @@ void register_check_command(CLI::App& app, int& exit_code) {
   args->common.add_to(*cmd);
   cmd->add_option("--print-outputs", args->print_outputs,
                   "print the expressions of the first N elements of each output (one kernel)");
+  cmd->add_flag("--no-stream", args->no_stream,
+                "with all CTAs: check the whole grid at once, not a group of CTAs at a time "
+                "(more memory; the same verdicts)");
   args->kernel.add_to(*cmd, "", "kernel");
   cmd->callback([args, &exit_code] { exit_code = run_check(*args); });
 }

@@ -14,6 +14,10 @@ namespace volta::entry {
 struct CheckOptions {
   exec::RunOptions run;
   exec::RunCache* runs = nullptr; // may be null
+  // With all CTAs, check the grid a group of CTAs at a time, each group's expressions dropped
+  // once its outputs are checked (docs/semantics.md, "Streamed proofs over a whole grid"): only
+  // RACE_FREE comes from the groups, anything else from a run of the whole grid.
+  bool stream = true;
 };
 
 // The race check of one kernel configuration, with its run and the store the run's values live

@@ -49,6 +49,13 @@ uint32_t group_count(uint64_t reference_ctas, uint64_t optimized_ctas, uint32_t 
   return 1;
 }
 
+uint32_t min_ctas_per_group(uint32_t requested) {
+  if (requested != 0)
+    return requested;
+  const uint32_t cores = static_cast<uint32_t>(std::max(1, tbb::info::default_concurrency()));
+  return std::max(kMinCtasPerGroup, 4 * cores);
+}
+
 std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
                                           exec::KernelCache& kernels, const ProveOptions& options,
                                           std::chrono::steady_clock::time_point entry_start) {
@@ -68,10 +75,8 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
         !exec::why_not_groupable(loads[k].kernel->program, *configs[k], options.run).empty())
       return std::nullopt;
   }
-  const uint32_t cores = static_cast<uint32_t>(std::max(1, tbb::info::default_concurrency()));
-  const uint32_t min_ctas = options.stream_min_ctas != 0 ? options.stream_min_ctas
-                                                         : std::max(kMinCtasPerGroup, 4 * cores);
-  const uint32_t groups = group_count(configs[0]->cta_count(), configs[1]->cta_count(), min_ctas);
+  const uint32_t groups = group_count(configs[0]->cta_count(), configs[1]->cta_count(),
+                                      min_ctas_per_group(options.stream_min_ctas));
   if (groups < 2)
     return std::nullopt;
 

@@ -31,6 +31,10 @@ namespace volta::entry {
 // smaller grid; 1 when there is none (no streaming).
 uint32_t group_count(uint64_t reference_ctas, uint64_t optimized_ctas, uint32_t min_ctas);
 
+// The fewest CTAs a group holds: `requested` when not 0, else enough to keep the cores busy
+// (8, or 4 per core where that is more).
+uint32_t min_ctas_per_group(uint32_t requested);
+
 // The entry proved EQUIVALENT group by group, or nullopt (see above).
 std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
                                           exec::KernelCache& kernels, const ProveOptions& options,

@@ -205,6 +205,43 @@ TEST(StreamedEntry, DomainConditionsSeeTheWholeGridsAssumptions) {
   EXPECT_FALSE(streamed(r)) << r.detail;
 }
 
+entry::EntryResult check(const launch::KernelConfig& config, bool stream) {
+  exec::KernelCache cache;
+  entry::CheckOptions options;
+  options.stream = stream;
+  launch::ManifestEntry e;
+  e.name = "check";
+  e.kind = launch::EntryKind::RaceCheck;
+  e.kernel = config;
+  return entry::check_race_entry(e, cache, options);
+}
+
+// A race check over a whole grid of 64 CTAs: group by group (8 CTAs or 4 a core), or the whole
+// grid when a group finds anything, with the same verdict either way.
+TEST(StreamedRaceCheck, RaceFreeGridIsCheckedGroupByGroup) {
+  Pair p(kSum, kSum);
+  const auto grouped = check(p.entry.reference, true);
+  const auto whole = check(p.entry.reference, false);
+  EXPECT_EQ(grouped.verdict, Verdict::RaceFree) << grouped.detail;
+  EXPECT_EQ(whole.verdict, Verdict::RaceFree) << whole.detail;
+  EXPECT_FALSE(streamed(whole));
+  ASSERT_EQ(grouped.kernels.size(), 1u);
+  EXPECT_EQ(grouped.kernels[0].stats.ctas, kCtas);
+  EXPECT_EQ(grouped.kernels[0].stats.instructions, whole.kernels[0].stats.instructions);
+  if (entry::group_count(kCtas, kCtas, entry::min_ctas_per_group(0)) > 1)
+    EXPECT_NE(grouped.detail.find("groups of CTAs"), std::string::npos) << grouped.detail;
+}
+
+TEST(StreamedRaceCheck, RaceBetweenTheFirstAndTheLastCtaIsReportedAsOverTheWholeGrid) {
+  Pair p(kSum, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                           "  st.global.f32 [%rd5], %f2;\n"
+                           "  @%p1 st.global.f32 [%rd2], %f2;"));
+  const auto grouped = check(p.entry.optimized, true);
+  const auto whole = check(p.entry.optimized, false);
+  EXPECT_EQ(grouped.verdict, Verdict::DataRace) << grouped.detail;
+  EXPECT_EQ(grouped.detail, whole.detail);
+}
+
 // Global memory starts over in each group, the race shadow does not.
 TEST(GroupedLaunch, ValuesStartOverAndTheShadowStays) {
   const std::string racy = elementwise("  add.f32 %f2, %f1, %f1;\n"
