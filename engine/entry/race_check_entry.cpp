@@ -46,17 +46,10 @@ std::optional<EntryResult> check_race_streamed(const launch::KernelConfig& confi
   if (groups < 2)
     return std::nullopt;
   exec::GroupedLaunch launch(loaded.kernel->program, config, options.run);
-  KernelSummary summary;
-  summary.role = "kernel";
-  summary.ptx = config.ptx_path;
-  summary.entry = config.entry;
-  if (const ptx::Function* f = loaded.kernel->module.find_function(config.entry))
-    summary.entry_line = f->loc.line;
+  KernelSummary summary = kernel_summary(config, "kernel", *loaded.kernel);
   for (uint32_t g = 0; g < groups; ++g) {
     symbolic::ExprStore store; // the group's values, dropped at the end of the iteration
-    const uint64_t n = launch.cta_count();
-    const exec::KernelRun run = launch.run_group(store, static_cast<uint32_t>(n * g / groups),
-                                                 static_cast<uint32_t>(n * (g + 1) / groups));
+    const exec::KernelRun run = launch.run_part(store, g, groups);
     summary.stats += run.stats;
     summary.seconds += run.seconds;
     if (run.failure || !run.races.empty() || output_failure(run, store, false) ||

@@ -70,13 +70,22 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
     return std::nullopt;
   }
   exec::KernelRun run = exec::run_kernel(loaded.kernel->program, config, store, options);
-  uint32_t entry_line = 0;
-  if (const ptx::Function* f = loaded.kernel->module.find_function(config.entry))
-    entry_line = f->loc.line;
+  const uint32_t entry_line = kernel_summary(config, role, *loaded.kernel).entry_line;
   record_run(run, config, role, entry_line, run.seconds, false, result);
   if (key)
     runs->keep(*key, run, entry_line, store);
   return run;
+}
+
+KernelSummary kernel_summary(const launch::KernelConfig& config, const std::string& role,
+                             const exec::LoadedKernel& kernel) {
+  KernelSummary summary;
+  summary.role = role;
+  summary.ptx = config.ptx_path;
+  summary.entry = config.entry;
+  if (const ptx::Function* f = kernel.module.find_function(config.entry))
+    summary.entry_line = f->loc.line;
+  return summary;
 }
 
 std::optional<exec::Failure> output_failure(const exec::KernelRun& run,

@@ -22,6 +22,11 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
                                               const exec::RunOptions& options, EntryResult& result,
                                               exec::RunCache* runs = nullptr);
 
+// How a report names a kernel run: its role, PTX file, entry and the line of `.entry` in
+// `kernel` (0 when it is not there); statistics and time are the caller's to add.
+KernelSummary kernel_summary(const launch::KernelConfig& config, const std::string& role,
+                             const exec::LoadedKernel& kernel);
+
 // The first output element whose value carries an uninitialized value (and, when
 // `values_matter`, a schedule-dependent atomic result or an unresolved bit-level operation).
 std::optional<exec::Failure> output_failure(const exec::KernelRun& run,

@@ -8,6 +8,7 @@
 
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
+#include "engine/entry/run_configuration.hpp"
 #include "engine/exec/grouped_launch.hpp"
 
 namespace volta::entry {
@@ -83,15 +84,8 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
   exec::GroupedLaunch launches[2] = {
       exec::GroupedLaunch(loads[0].kernel->program, *configs[0], options.run),
       exec::GroupedLaunch(loads[1].kernel->program, *configs[1], options.run)};
-  KernelSummary summaries[2];
-  const char* roles[2] = {"reference", "optimized"};
-  for (int k = 0; k < 2; ++k) {
-    summaries[k].role = roles[k];
-    summaries[k].ptx = configs[k]->ptx_path;
-    summaries[k].entry = configs[k]->entry;
-    if (const ptx::Function* f = loads[k].kernel->module.find_function(configs[k]->entry))
-      summaries[k].entry_line = f->loc.line;
-  }
+  KernelSummary summaries[2] = {kernel_summary(*configs[0], "reference", *loads[0].kernel),
+                                kernel_summary(*configs[1], "optimized", *loads[1].kernel)};
   // A template proved in one group is proved for the next ones: through the proof cache
   // (`--cache`), else through one kept in memory, whose hits are template reuse.
   prove::MemoryProofCache proved;
@@ -104,11 +98,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     // The group's store goes with `pair` at the end of the iteration, and every value in it.
     PreparedPair pair;
     std::optional<exec::KernelRun>* runs[2] = {&pair.ref_run, &pair.opt_run};
-    auto run = [&](int k) {
-      const uint64_t n = launches[k].cta_count();
-      *runs[k] = launches[k].run_group(*pair.store, static_cast<uint32_t>(n * g / groups),
-                                       static_cast<uint32_t>(n * (g + 1) / groups));
-    };
+    auto run = [&](int k) { *runs[k] = launches[k].run_part(*pair.store, g, groups); };
     tbb::parallel_invoke([&] { run(0); }, [&] { run(1); });
     for (int k = 0; k < 2; ++k) {
       const exec::KernelRun& r = **runs[k];

@@ -36,6 +36,13 @@ public:
   // contents, the race shadow of the groups before kept) and collects what they produced: the
   // outputs are the elements this group wrote. The instruction budget counts over all groups.
   KernelRun run_group(symbolic::ExprStore& store, uint32_t first, uint32_t last);
+  // Group `part` of `parts` equal runs of consecutive CTAs: CTAs [n·part/parts,
+  // n·(part+1)/parts) of the n in the grid.
+  KernelRun run_part(symbolic::ExprStore& store, uint32_t part, uint32_t parts) {
+    const uint64_t n = ctas_;
+    return run_group(store, static_cast<uint32_t>(n * part / parts),
+                     static_cast<uint32_t>(n * (part + 1) / parts));
+  }
 
 private:
   const Program& program_;
