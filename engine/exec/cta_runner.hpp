@@ -158,6 +158,16 @@ private:
   // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
   void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_integer(const Inst& in, uint32_t w, uint32_t mask);
+  // exec_integer of the index arithmetic of a converged warp (all 32 lanes, concrete register
+  // and immediate operands, a ring or logic operation) as one loop per operation over the
+  // register file's slices: no Value per lane, no per-lane dispatch. False when the instruction
+  // or an operand is outside that case (nothing is written then).
+  bool integer_warp(const Inst& in, uint32_t w, uint32_t width, bool sign);
+  // The 32 lanes of a concrete operand of warp w: its slice of the register file, or `imm`
+  // filled with the immediate. nullptr when some lane holds a node, or for a negated or special
+  // operand.
+  using LaneBits = std::array<uint64_t, 32>;
+  const uint64_t* concrete_lanes(const Operand& o, uint32_t w, LaneBits& imm) const;
   ExprId symbolic_integer(const Inst& in, const Value* v, uint32_t t);
   // An integer node as a register value: a folded constant becomes concrete bits again, so that
   // addresses and branches computed from it stay concrete.
@@ -175,6 +185,15 @@ private:
   void exec_cvt(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cvta(const Inst& in, uint32_t w, uint32_t mask);
   void exec_ld(const Inst& in, uint32_t w, uint32_t mask);
+  // exec_ld of a converged warp (all 32 lanes) reading one read-only global array at concrete,
+  // aligned addresses: access()'s checks made once for the warp, not per lane. False when
+  // the load is outside that case (nothing is loaded then; the lane loop reports what it finds).
+  bool load_warp(const Inst& in, uint32_t w);
+  // The values of a load from `cells` into thread t's destination registers.
+  void deliver_load(const Inst& in, const ByteCell* cells, uint32_t t);
+  // Value number i of a load into thread t's destination register (extended to the register's
+  // width by the load's signedness). `stored_float`: the bytes were stored by a float store.
+  void deliver_value(const Inst& in, uint32_t i, Value v, bool stored_float, uint32_t t);
   void exec_st(const Inst& in, uint32_t w, uint32_t mask);
   void exec_atom(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cp_async(const Inst& in, uint32_t w, uint32_t mask);
@@ -342,7 +361,7 @@ private:
       slot = {number, &ctx_.global.page(address)};
     return *slot.second;
   }
-  static constexpr unsigned kPageCacheBits = 8;
+  static constexpr unsigned kPageCacheBits = 12;
   static constexpr size_t kPageCache = size_t{1} << kPageCacheBits;
   std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
 

@@ -216,7 +216,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     GlobalMemory::Page& page = global_page(address);
     cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
     if ((r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) &&
-        page.lazy_inputs.load(std::memory_order_acquire) != 0) {
+        GlobalMemory::awaits_input(cells, size)) {
       // Symbols of input elements are created on first access, under the page lock.
       while (page.lock.test_and_set(std::memory_order_acquire)) {
       }
@@ -368,9 +368,8 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
   const uint32_t n = in.vec;
-  const bool float_type = is_float(in.type);
-  const bool sign_extends = is_signed(in.type) && elem < 8;
-  const uint32_t values = std::min<uint32_t>(n, static_cast<uint32_t>(in.dsts.size()));
+  if (mask == kAll && in.space == Space::Global && load_warp(in, w))
+    return;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     auto a = address_of(in.mem[0], t);
@@ -379,36 +378,107 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
     ByteCell* cells = access(in.space, *a, elem * n, elem * n, t, AccessKind::Read);
     if (!cells)
       return;
-    for (uint32_t i = 0; i < values; ++i) {
-      Value v = load(cells + i * elem, elem);
-      v.fl = float_type || cells[i * elem].stored_as == kStoredFloat;
-      // Integer data loaded into a wider register is extended by the load's signedness
-      // (ld.s32 into a 64-bit register sign-extends, ld.u32 zero-extends).
-      if (v.symbolic() && !float_type && in.dsts[i].kind == OpKind::Reg &&
-          width_of(prog_.registers[in.dsts[i].reg].type) > 8 * elem) {
-        const uint32_t rw = width_of(prog_.registers[in.dsts[i].reg].type);
-        const ExprId narrow = int_view(v, in.type);
-        if (narrow != ctx_.undef) {
-          v = Value{0,
-                    b_.intop(symbolic::BitOpKind::Ext,
-                             symbolic::IntType{symbolic::width_code(rw), is_signed(in.type)},
-                             narrow, symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr,
-                             8 * elem),
-                    false};
-        }
+    deliver_load(in, cells, t);
+  }
+}
+
+bool CtaRunner::load_warp(const Inst& in, uint32_t w) {
+  const MemRef& m = in.mem[0];
+  if (!m.has_base)
+    return false;
+  const uint32_t size = std::max<uint32_t>(1, width_of(in.type) / 8) * in.vec;
+  if (!std::has_single_bit(size))
+    return false;
+  const size_t at = size_t{m.base} * threads_ + size_t{w} * 32;
+  ExprId any = 0;
+  for (size_t l = 0; l < 32; ++l)
+    any |= nodes_[at + l];
+  if (any != 0)
+    return false;
+  std::array<uint64_t, 32> address;
+  uint64_t lo = UINT64_MAX, hi = 0, misaligned = 0;
+  for (size_t l = 0; l < 32; ++l) {
+    address[l] = bits_[at + l] + static_cast<uint64_t>(m.offset);
+    lo = std::min(lo, address[l]);
+    hi = std::max(hi, address[l]);
+    misaligned |= address[l] & (size - 1);
+  }
+  // What access() would check per lane, once: alignment; every lane inside one read-only array
+  // (no race shadow, no write to refuse); no pending atomic (none can be in a read-only array,
+  // but the marker test is cheap) and no cp.async of this CTA that a read could overtake.
+  if (misaligned != 0 || hi - lo > UINT64_MAX - size || copies_issued_ ||
+      ctx_.markers_written.load(std::memory_order_acquire))
+    return false;
+  const Region* r = global_region(lo, hi - lo + size);
+  if (r == nullptr || !r->is_array ||
+      (r->kind != launch::ArrayKind::In && r->kind != launch::ArrayKind::Index))
+    return false;
+  const bool lazy = r->kind == launch::ArrayKind::In;
+  const uint32_t elem = size / in.vec;
+  if (lazy && elem == r->elem_width && (r->base & (elem - 1)) == 0) {
+    // Whole elements of an input array: their symbols straight from the array's table of
+    // symbols, without the byte cells (the same nodes the cells would hold). An input element
+    // is integer data for an integer load, never float bits (stored_as of an input cell).
+    const uint32_t values = std::min<uint32_t>(in.vec, static_cast<uint32_t>(in.dsts.size()));
+    const unsigned shift = static_cast<unsigned>(std::countr_zero(elem));
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint64_t first = (address[l] - r->base) >> shift;
+      for (uint32_t i = 0; i < values; ++i)
+        deliver_value(in, i, Value{0, ctx_.global.input_symbol(*r, first + i)}, false, w * 32 + l);
+    }
+    return true;
+  }
+  for (uint32_t l = 0; l < 32; ++l) {
+    GlobalMemory::Page& page = global_page(address[l]);
+    ByteCell* cells = &page.cells[address[l] & (GlobalMemory::kPageSize - 1)];
+    if (lazy && GlobalMemory::awaits_input(cells, size)) {
+      while (page.lock.test_and_set(std::memory_order_acquire)) {
       }
-      // A sub-register load of signed data sign-extends (ld.s8 / ld.s16 into a wider register).
-      if (!v.symbolic() && sign_extends) {
-        const int shift = 64 - 8 * static_cast<int>(elem);
-        v.bits = static_cast<uint64_t>(static_cast<int64_t>(v.bits << shift) >> shift);
-        const uint32_t rw =
-            in.dsts[i].kind == OpKind::Reg ? width_of(prog_.registers[in.dsts[i].reg].type) : 64;
-        if (rw < 64 && rw != 0)
-          v.bits &= (uint64_t{1} << rw) - 1;
-      }
-      set_dst(in.dsts[i], t, v);
+      ctx_.global.materialize_inputs(page, address[l], size);
+      page.lock.clear(std::memory_order_release);
+    }
+    deliver_load(in, cells, w * 32 + l);
+  }
+  return true;
+}
+
+void CtaRunner::deliver_load(const Inst& in, const ByteCell* cells, uint32_t t) {
+  const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
+  const uint32_t values = std::min<uint32_t>(in.vec, static_cast<uint32_t>(in.dsts.size()));
+  for (uint32_t i = 0; i < values; ++i) {
+    const ByteCell* at = cells + i * elem;
+    deliver_value(in, i, load_value(at, elem, ctx_.undef, b_), at->stored_as == kStoredFloat, t);
+  }
+}
+
+void CtaRunner::deliver_value(const Inst& in, uint32_t i, Value v, bool stored_float, uint32_t t) {
+  const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
+  const bool float_type = is_float(in.type);
+  v.fl = float_type || stored_float;
+  // Integer data loaded into a wider register is extended by the load's signedness
+  // (ld.s32 into a 64-bit register sign-extends, ld.u32 zero-extends).
+  if (v.symbolic() && !float_type && in.dsts[i].kind == OpKind::Reg &&
+      width_of(prog_.registers[in.dsts[i].reg].type) > 8 * elem) {
+    const uint32_t rw = width_of(prog_.registers[in.dsts[i].reg].type);
+    const ExprId narrow = int_view(v, in.type);
+    if (narrow != ctx_.undef) {
+      v = Value{0,
+                b_.intop(symbolic::BitOpKind::Ext,
+                         symbolic::IntType{symbolic::width_code(rw), is_signed(in.type)}, narrow,
+                         symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, 8 * elem),
+                false};
     }
   }
+  // A sub-register load of signed data sign-extends (ld.s8 / ld.s16 into a wider register).
+  if (!v.symbolic() && is_signed(in.type) && elem < 8) {
+    const int shift = 64 - 8 * static_cast<int>(elem);
+    v.bits = static_cast<uint64_t>(static_cast<int64_t>(v.bits << shift) >> shift);
+    const uint32_t rw =
+        in.dsts[i].kind == OpKind::Reg ? width_of(prog_.registers[in.dsts[i].reg].type) : 64;
+    if (rw < 64 && rw != 0)
+      v.bits &= (uint64_t{1} << rw) - 1;
+  }
+  set_dst(in.dsts[i], t, v);
 }
 
 void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {

@@ -173,11 +173,110 @@ std::optional<CmpKind> real_cmp(uint8_t cmp) {
 // Integer and bit operations
 // ---------------------------------------------------------------------------------------------
 
+const uint64_t* CtaRunner::concrete_lanes(const Operand& o, uint32_t w, LaneBits& imm) const {
+  if (o.negated)
+    return nullptr;
+  if (o.kind == OpKind::Imm) {
+    imm.fill(o.imm);
+    return imm.data();
+  }
+  if (o.kind != OpKind::Reg)
+    return nullptr;
+  const size_t at = size_t{o.reg} * threads_ + size_t{w} * 32;
+  ExprId any = 0;
+  for (size_t l = 0; l < 32; ++l)
+    any |= nodes_[at + l];
+  return any == 0 ? &bits_[at] : nullptr;
+}
+
+bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t width, bool sign) {
+  switch (in.op) {
+  case XOp::IAdd:
+  case XOp::ISub:
+  case XOp::IMulLo:
+  case XOp::IMadLo:
+  case XOp::IMulWide:
+  case XOp::IMadWide:
+  case XOp::And:
+  case XOp::Or:
+  case XOp::Xor:
+    break;
+  default:
+    return false;
+  }
+  const size_t nsrc = in.srcs.size();
+  if (in.sat || nsrc < 2 || nsrc > 3 || in.dsts.size() != 1 || in.dsts[0].kind != OpKind::Reg)
+    return false;
+  const size_t base = size_t{w} * 32;
+  std::array<LaneBits, 3> imm;
+  const uint64_t* src[3] = {nullptr, nullptr, nullptr};
+  for (size_t i = 0; i < nsrc; ++i) {
+    src[i] = concrete_lanes(in.srcs[i], w, imm[i]);
+    if (src[i] == nullptr)
+      return false;
+  }
+  const uint64_t* a = src[0];
+  const uint64_t* b = src[1];
+  const uint64_t* c = nsrc == 3 ? src[2] : imm[2].data(); // unread unless a mad
+  std::array<uint64_t, 32> r;
+  uint32_t result_width = width;
+  switch (in.op) {
+  case XOp::IAdd:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] + b[l];
+    break;
+  case XOp::ISub:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] - b[l];
+    break;
+  case XOp::IMulLo:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] * b[l];
+    break;
+  case XOp::IMadLo:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] * b[l] + c[l];
+    break;
+  case XOp::IMulWide:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = static_cast<uint64_t>(product(a[l], b[l], width, sign));
+    result_width = 2 * width;
+    break;
+  case XOp::IMadWide:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = static_cast<uint64_t>(product(a[l], b[l], width, sign)) + c[l];
+    result_width = 2 * width;
+    break;
+  case XOp::And:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] & b[l];
+    break;
+  case XOp::Or:
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] | b[l];
+    break;
+  default: // Xor
+    for (size_t l = 0; l < 32; ++l)
+      r[l] = a[l] ^ b[l];
+    break;
+  }
+  const uint64_t keep = width_mask(result_width);
+  const size_t at = size_t{in.dsts[0].reg} * threads_ + base;
+  for (size_t l = 0; l < 32; ++l) {
+    bits_[at + l] = r[l] & keep;
+    nodes_[at + l] = 0;
+    float_[at + l] = 0;
+  }
+  return true;
+}
+
 void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t width = in.type == ValType::Pred ? 1 : type_width(in.type);
   const bool sign = is_signed(in.type);
   const size_t nsrc = in.srcs.size();
+  if (mask == kAll && integer_warp(in, w, width, sign))
+    return;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     Value v[4];
@@ -613,6 +712,29 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t width = type_width(ct);
   const bool sign = is_signed(ct);
   auto& s = ctx_.store;
+  if (mask == kAll && in.op == XOp::Setp && !fl && in.srcs.size() == 2 &&
+      static_cast<ptx::BoolOp>(in.bool_op) == ptx::BoolOp::None && !in.dsts.empty() &&
+      in.dsts[0].kind == OpKind::Reg &&
+      (in.dsts.size() == 1 || (in.dsts.size() == 2 && in.dsts[1].kind == OpKind::Reg))) {
+    // A converged warp's comparison of concrete integers (loop bounds, tile edges): one loop.
+    std::array<LaneBits, 2> imm;
+    const uint64_t* a = concrete_lanes(in.srcs[0], w, imm[0]);
+    const uint64_t* b = a == nullptr ? nullptr : concrete_lanes(in.srcs[1], w, imm[1]);
+    if (b != nullptr) {
+      LaneBits r;
+      for (size_t l = 0; l < 32; ++l)
+        r[l] = compare_int(in.cmp, a[l], b[l], width, sign) ? 1 : 0;
+      for (size_t d = 0; d < in.dsts.size(); ++d) {
+        const size_t at = size_t{in.dsts[d].reg} * threads_ + base;
+        for (size_t l = 0; l < 32; ++l) {
+          bits_[at + l] = r[l] ^ d; // the second destination is the negation
+          nodes_[at + l] = 0;
+          float_[at + l] = 0;
+        }
+      }
+      return;
+    }
+  }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     Value a = read(in.srcs[0], t), b = read(in.srcs[1], t);

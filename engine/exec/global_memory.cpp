@@ -6,7 +6,7 @@ namespace volta::exec {
 
 GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& config,
                            symbolic::ExprStore& store, ExprId undef)
-    : store_(&store), undef_(undef) {
+    : store_(&store), undef_(undef), inputs_(store) {
   for (size_t i = 0; i < config.arrays.size(); ++i) {
     const auto& a = config.arrays[i];
     Region r;
@@ -50,6 +50,12 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     if (regions_[i].base - regions_[i - 1].base < regions_[i - 1].size)
       disjoint_ = false;
   }
+  for (size_t i = 0; i < regions_.size(); ++i) {
+    Region& r = regions_[i];
+    r.slot = i;
+    if (r.is_array && (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut))
+      inputs_.add_array(i, r.array_id, (r.size + r.elem_width - 1) / r.elem_width);
+  }
 }
 
 const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {
@@ -91,15 +97,14 @@ GlobalMemory::Page& GlobalMemory::page(uint64_t address) {
 
 void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t size) {
   const uint64_t page_base = address & ~(kPageSize - 1);
-  uint32_t created = 0;
   for (uint32_t i = 0; i < size; ++i) {
     ByteCell& c = page.cells[address + i - page_base];
-    if (c.stored_as != kLazyInput)
+    if (std::atomic_ref<uint8_t>(c.stored_as).load(std::memory_order_relaxed) != kLazyInput)
       continue;
     const Region* r = find(address + i, 1);
     const uint64_t offset = address + i - r->base;
     const uint64_t element = offset / r->elem_width;
-    const ExprId leaf = store_->input(r->array_id, static_cast<uint32_t>(element));
+    const ExprId leaf = inputs_.element(r->slot, element);
     // Fill every byte of the element that lies in this page.
     const uint64_t first = r->base + element * r->elem_width;
     for (uint32_t b = 0; b < r->elem_width; ++b) {
@@ -107,27 +112,31 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
       if (at < page_base || at >= page_base + kPageSize)
         continue;
       ByteCell& cell = page.cells[at - page_base];
-      created += cell.stored_as == kLazyInput;
-      cell = ByteCell{leaf, 0, static_cast<uint8_t>((__builtin_ctz(r->elem_width) << 4) | b), 0, 0};
+      cell.node = leaf;
+      cell.byte = 0;
+      cell.pos = static_cast<uint8_t>((__builtin_ctz(r->elem_width) << 4) | b);
+      cell.written = 0;
+      std::atomic_ref<uint8_t>(cell.stored_as).store(kStoredUnsigned, std::memory_order_release);
     }
   }
-  if (created != 0)
-    page.lazy_inputs.fetch_sub(created, std::memory_order_release);
 }
 
 void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
   store_ = &store;
   undef_ = undef;
+  inputs_.reset(store);
   for (auto& r : regions_) {
-    if (r.is_array)
-      r.array_id = store.add_array_name(r.name);
+    if (!r.is_array)
+      continue;
+    r.array_id = store.add_array_name(r.name);
+    if (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut)
+      inputs_.rename(r.slot, r.array_id);
   }
   // A page without a shadow holds nothing the next group needs (its cells are made again on
   // first touch); a page with one keeps it and has its cells made again now.
   std::erase_if(pages_, [](const auto& entry) { return !entry.second->shadow; });
   for (auto& [number, page] : pages_) {
     page->lock.clear();
-    page->lazy_inputs.store(0, std::memory_order_relaxed);
     std::fill(std::begin(page->cells), std::end(page->cells), ByteCell{});
     initialize(number << kPageBits, *page);
   }
@@ -153,7 +162,6 @@ void GlobalMemory::initialize(uint64_t page_base, Page& page) {
       case launch::ArrayKind::In:
       case launch::ArrayKind::InOut:
         c = ByteCell{0, 0, 0, 0, kLazyInput};
-        page.lazy_inputs.fetch_add(1, std::memory_order_relaxed);
         break;
       case launch::ArrayKind::Index:
         c = ByteCell{0, static_cast<uint8_t>(element >> (8 * within)), 0};

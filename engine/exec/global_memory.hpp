@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/exec/byte_cells.hpp"
+#include "engine/exec/input_symbols.hpp"
 #include "engine/exec/program.hpp"
 #include "engine/exec/race_shadow.hpp"
 #include "engine/launch/launch_config.hpp"
@@ -27,6 +28,7 @@ struct Region {
   launch::ArrayKind kind = launch::ArrayKind::Zero;
   bool is_array = false;   // an array of the launch configuration (else a module variable)
   uint32_t array_id = 0;   // symbol id in the ExprStore (inputs)
+  size_t slot = 0;         // index in GlobalMemory::regions()
   size_t config_index = 0; // index in KernelConfig::arrays
   const std::vector<uint8_t>* initial = nullptr; // module variables
 };
@@ -40,10 +42,6 @@ public:
 
   struct Page {
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
-    // Input bytes whose symbol is still to be created (kLazyInput). Once it is 0 a load needs
-    // no lock to materialize anything: read with acquire, decremented with release after the
-    // cells are written (under the lock).
-    std::atomic<uint32_t> lazy_inputs{0};
     ByteCell cells[kPageSize];
     std::unique_ptr<ShadowPage> shadow; // created on first checked access
   };
@@ -61,7 +59,25 @@ public:
   // Creates the input symbols of the bytes [address, address + size) of `page` that have not
   // been touched yet (input arrays are filled lazily: a CTA reads a thin slice of them). The
   // caller holds the page lock when CTAs run in parallel.
+  // The symbol of element `element` of `r`, an input array (kind `in` or `inout`), without its
+  // cells. Thread-safe. The same node materialize_inputs puts in the cells.
+  ExprId input_symbol(const Region& r, uint64_t element) { return inputs_.element(r.slot, element); }
+  // Each cell it creates is written with its `stored_as` last, by a release store, so that
+  // awaits_input() can tell without the lock whether a cell is complete.
   void materialize_inputs(Page& page, uint64_t address, uint32_t size);
+  // Is any of the `size` cells an input byte whose symbol is still to be created? Lock-free
+  // (an acquire load of each `stored_as`): a cell found complete is complete, with all its
+  // fields visible; one found lazy is made under the page lock by materialize_inputs, which
+  // looks again. Reading the cells the load reads anyway costs no extra cache line, where a
+  // per-page count of lazy bytes cost a miss on the page header and a locked exchange on
+  // every load of a page not yet read whole (a quarter of the naive GEMM's access()).
+  static bool awaits_input(ByteCell* cells, uint32_t size) {
+    bool lazy = false;
+    for (uint32_t i = 0; i < size; ++i)
+      lazy |= std::atomic_ref<uint8_t>(cells[i].stored_as).load(std::memory_order_acquire) ==
+              kLazyInput;
+    return lazy;
+  }
 
   // Calls f(region, offset, cell) for every byte of every page touched so far that lies in an
   // output array (single-threaded use after execution).
@@ -90,6 +106,7 @@ private:
   bool disjoint_ = true;
   symbolic::ExprStore* store_;
   ExprId undef_;
+  InputSymbols inputs_;
   std::vector<std::vector<uint8_t>> globals_bytes_;
   std::mutex pages_mutex_;
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;

@@ -228,8 +228,9 @@ TEST(StreamedRaceCheck, RaceFreeGridIsCheckedGroupByGroup) {
   ASSERT_EQ(grouped.kernels.size(), 1u);
   EXPECT_EQ(grouped.kernels[0].stats.ctas, kCtas);
   EXPECT_EQ(grouped.kernels[0].stats.instructions, whole.kernels[0].stats.instructions);
-  if (entry::group_count(kCtas, kCtas, entry::min_ctas_per_group(0)) > 1)
+  if (entry::group_count(kCtas, kCtas, entry::min_ctas_per_group(0)) > 1) {
     EXPECT_NE(grouped.detail.find("groups of CTAs"), std::string::npos) << grouped.detail;
+  }
 }
 
 TEST(StreamedRaceCheck, RaceBetweenTheFirstAndTheLastCtaIsReportedAsOverTheWholeGrid) {
