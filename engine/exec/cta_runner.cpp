@@ -11,13 +11,14 @@ namespace volta::exec {
 
 CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
     : ctx_(ctx), prog_(ctx.program), b_(ctx.store), idioms_(b_, stats_.idioms), cta_(cta_index),
-      threads_(static_cast<uint32_t>(ctx.config.threads_per_cta())), warps_((threads_ + 31) / 32) {
+      threads_(static_cast<uint32_t>(ctx.config.threads_per_cta())), warps_((threads_ + 31) / 32),
+      row_stride_(warps_ * 32) {
   const auto& g = ctx.config.grid;
   ctaid_ = {cta_index % g[0], (cta_index / g[0]) % g[1], cta_index / (g[0] * g[1])};
   const size_t regs = prog_.registers.size();
-  bits_.assign(regs * threads_, 0);
-  nodes_.assign(regs * threads_, ctx.undef);
-  float_.assign(regs * threads_, 0);
+  bits_.assign(regs * row_stride_, 0);
+  nodes_.assign(regs * row_stride_, ctx.undef);
+  float_.assign(regs * row_stride_, 0);
   pc_.assign(threads_, 0);
   state_.assign(threads_, ThreadState::Running);
   barrier_id_.assign(threads_, 0);

@@ -46,14 +46,14 @@ private:
   static constexpr uint32_t kAll = 0xffffffffu;
 
   // ---- register file
-  uint64_t& bits(uint32_t reg, uint32_t t) { return bits_[size_t{reg} * threads_ + t]; }
-  ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * threads_ + t]; }
+  uint64_t& bits(uint32_t reg, uint32_t t) { return bits_[size_t{reg} * row_stride_ + t]; }
+  ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * row_stride_ + t]; }
   Value reg_value(uint32_t reg, uint32_t t) {
-    const size_t i = size_t{reg} * threads_ + t;
+    const size_t i = size_t{reg} * row_stride_ + t;
     return Value{bits_[i], nodes_[i], float_[i] != 0, (float_[i] & 2) != 0};
   }
   void set(uint32_t reg, uint32_t t, Value v) {
-    const size_t i = size_t{reg} * threads_ + t;
+    const size_t i = size_t{reg} * row_stride_ + t;
     bits_[i] = v.bits;
     nodes_[i] = v.node;
     float_[i] = static_cast<uint8_t>(v.fl | (v.bf16 ? 2 : 0));
@@ -90,9 +90,9 @@ private:
   bool register_number(const Operand& o, uint32_t t, ExprId& node, symbolic::Op& op) const {
     if (o.kind != OpKind::Reg)
       return false;
-    return number_at(size_t{o.reg} * threads_ + t, node, op);
+    return number_at(size_t{o.reg} * row_stride_ + t, node, op);
   }
-  // register_number of register-file slot i (register * threads_ + thread).
+  // register_number of register-file slot i (register * row_stride_ + thread).
   bool number_at(size_t i, ExprId& node, symbolic::Op& op) const {
     node = nodes_[i];
     if (node == 0)
@@ -158,16 +158,36 @@ private:
   // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
   void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_integer(const Inst& in, uint32_t w, uint32_t mask);
-  // exec_integer of the index arithmetic of a converged warp (all 32 lanes, concrete register
-  // and immediate operands, a ring or logic operation) as one loop per operation over the
-  // register file's slices: no Value per lane, no per-lane dispatch. False when the instruction
-  // or an operand is outside that case (nothing is written then).
-  bool integer_warp(const Inst& in, uint32_t w, uint32_t width, bool sign);
+  // exec_integer of index arithmetic (concrete register and immediate operands in the lanes of
+  // `mask`, a ring or logic operation) as one loop over the warp's 32 slots of the register file:
+  // no Value per lane, no per-lane dispatch. False when the instruction or an operand is outside
+  // that case (nothing is written then).
+  bool integer_warp(const Inst& in, uint32_t w, uint32_t mask, uint32_t width, bool sign);
   // The 32 lanes of a concrete operand of warp w: its slice of the register file, or `imm`
-  // filled with the immediate. nullptr when some lane holds a node, or for a negated or special
-  // operand.
+  // filled with the immediate. nullptr when a lane of `mask` holds a node, or for a negated or
+  // special operand. The lanes outside `mask` hold anything.
   using LaneBits = std::array<uint64_t, 32>;
-  const uint64_t* concrete_lanes(const Operand& o, uint32_t w, LaneBits& imm) const;
+  const uint64_t* concrete_lanes(const Operand& o, uint32_t w, uint32_t mask,
+                                 LaneBits& imm) const;
+  // Writes concrete bits value(lane) to register `reg` of the lanes of `mask` of warp w.
+  template <class F>
+  void write_lanes(uint32_t reg, uint32_t w, uint32_t mask, F&& value) {
+    const size_t at = size_t{reg} * row_stride_ + size_t{w} * 32;
+    if (mask == kAll) {
+      for (size_t l = 0; l < 32; ++l) {
+        bits_[at + l] = value(l);
+        nodes_[at + l] = 0;
+        float_[at + l] = 0;
+      }
+      return;
+    }
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const size_t l = static_cast<size_t>(std::countr_zero(m));
+      bits_[at + l] = value(l);
+      nodes_[at + l] = 0;
+      float_[at + l] = 0;
+    }
+  }
   ExprId symbolic_integer(const Inst& in, const Value* v, uint32_t t);
   // An integer node as a register value: a folded constant becomes concrete bits again, so that
   // addresses and branches computed from it stay concrete.
@@ -185,10 +205,10 @@ private:
   void exec_cvt(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cvta(const Inst& in, uint32_t w, uint32_t mask);
   void exec_ld(const Inst& in, uint32_t w, uint32_t mask);
-  // exec_ld of a converged warp (all 32 lanes) reading one read-only global array at concrete,
-  // aligned addresses: access()'s checks made once for the warp, not per lane. False when
-  // the load is outside that case (nothing is loaded then; the lane loop reports what it finds).
-  bool load_warp(const Inst& in, uint32_t w);
+  // exec_ld of the lanes of `mask` reading one read-only global array at concrete, aligned
+  // addresses: access()'s checks made once for the warp, not per lane. False when the load is
+  // outside that case (nothing is loaded then; the lane loop reports what it finds).
+  bool load_warp(const Inst& in, uint32_t w, uint32_t mask);
   // The values of a load from `cells` into thread t's destination registers.
   void deliver_load(const Inst& in, const ByteCell* cells, uint32_t t);
   // Value number i of a load into thread t's destination register (extended to the register's
@@ -277,6 +297,10 @@ private:
   std::array<uint32_t, 3> ctaid_{};
   uint32_t threads_;
   uint32_t warps_;
+  // The register file is one row per register of row_stride_ slots, thread t's in slot t: whole
+  // warps, so that a warp's 32 slots of a register exist even in a partial last warp (the
+  // converged-warp paths read all 32 and use the active lanes').
+  uint32_t row_stride_;
 
   std::vector<uint64_t> bits_;
   std::vector<ExprId> nodes_;

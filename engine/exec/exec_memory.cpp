@@ -368,7 +368,7 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
   const uint32_t n = in.vec;
-  if (mask == kAll && in.space == Space::Global && load_warp(in, w))
+  if (in.space == Space::Global && std::popcount(mask) > 1 && load_warp(in, w, mask))
     return;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
@@ -382,27 +382,27 @@ void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
   }
 }
 
-bool CtaRunner::load_warp(const Inst& in, uint32_t w) {
+bool CtaRunner::load_warp(const Inst& in, uint32_t w, uint32_t mask) {
   const MemRef& m = in.mem[0];
   if (!m.has_base)
     return false;
   const uint32_t size = std::max<uint32_t>(1, width_of(in.type) / 8) * in.vec;
   if (!std::has_single_bit(size))
     return false;
-  const size_t at = size_t{m.base} * threads_ + size_t{w} * 32;
-  ExprId any = 0;
-  for (size_t l = 0; l < 32; ++l)
-    any |= nodes_[at + l];
-  if (any != 0)
-    return false;
+  const size_t at = size_t{m.base} * row_stride_ + size_t{w} * 32;
   std::array<uint64_t, 32> address;
   uint64_t lo = UINT64_MAX, hi = 0, misaligned = 0;
-  for (size_t l = 0; l < 32; ++l) {
+  ExprId any = 0;
+  for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+    const size_t l = static_cast<size_t>(std::countr_zero(bits));
+    any |= nodes_[at + l];
     address[l] = bits_[at + l] + static_cast<uint64_t>(m.offset);
     lo = std::min(lo, address[l]);
     hi = std::max(hi, address[l]);
     misaligned |= address[l] & (size - 1);
   }
+  if (any != 0)
+    return false;
   // What access() would check per lane, once: alignment; every lane inside one read-only array
   // (no race shadow, no write to refuse); no pending atomic (none can be in a read-only array,
   // but the marker test is cheap) and no cp.async of this CTA that a read could overtake.
@@ -421,14 +421,16 @@ bool CtaRunner::load_warp(const Inst& in, uint32_t w) {
     // is integer data for an integer load, never float bits (stored_as of an input cell).
     const uint32_t values = std::min<uint32_t>(in.vec, static_cast<uint32_t>(in.dsts.size()));
     const unsigned shift = static_cast<unsigned>(std::countr_zero(elem));
-    for (uint32_t l = 0; l < 32; ++l) {
+    for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+      const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
       const uint64_t first = (address[l] - r->base) >> shift;
       for (uint32_t i = 0; i < values; ++i)
         deliver_value(in, i, Value{0, ctx_.global.input_symbol(*r, first + i)}, false, w * 32 + l);
     }
     return true;
   }
-  for (uint32_t l = 0; l < 32; ++l) {
+  for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
     GlobalMemory::Page& page = global_page(address[l]);
     ByteCell* cells = &page.cells[address[l] & (GlobalMemory::kPageSize - 1)];
     if (lazy && GlobalMemory::awaits_input(cells, size)) {

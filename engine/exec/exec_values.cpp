@@ -173,7 +173,8 @@ std::optional<CmpKind> real_cmp(uint8_t cmp) {
 // Integer and bit operations
 // ---------------------------------------------------------------------------------------------
 
-const uint64_t* CtaRunner::concrete_lanes(const Operand& o, uint32_t w, LaneBits& imm) const {
+const uint64_t* CtaRunner::concrete_lanes(const Operand& o, uint32_t w, uint32_t mask,
+                                          LaneBits& imm) const {
   if (o.negated)
     return nullptr;
   if (o.kind == OpKind::Imm) {
@@ -182,14 +183,15 @@ const uint64_t* CtaRunner::concrete_lanes(const Operand& o, uint32_t w, LaneBits
   }
   if (o.kind != OpKind::Reg)
     return nullptr;
-  const size_t at = size_t{o.reg} * threads_ + size_t{w} * 32;
+  const size_t at = size_t{o.reg} * row_stride_ + size_t{w} * 32;
   ExprId any = 0;
   for (size_t l = 0; l < 32; ++l)
-    any |= nodes_[at + l];
+    any |= nodes_[at + l] & (ExprId{0} - ((mask >> l) & 1u)); // the lanes of `mask` only
   return any == 0 ? &bits_[at] : nullptr;
 }
 
-bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t width, bool sign) {
+bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t mask, uint32_t width,
+                             bool sign) {
   switch (in.op) {
   case XOp::IAdd:
   case XOp::ISub:
@@ -207,11 +209,10 @@ bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t width, bool si
   const size_t nsrc = in.srcs.size();
   if (in.sat || nsrc < 2 || nsrc > 3 || in.dsts.size() != 1 || in.dsts[0].kind != OpKind::Reg)
     return false;
-  const size_t base = size_t{w} * 32;
   std::array<LaneBits, 3> imm;
   const uint64_t* src[3] = {nullptr, nullptr, nullptr};
   for (size_t i = 0; i < nsrc; ++i) {
-    src[i] = concrete_lanes(in.srcs[i], w, imm[i]);
+    src[i] = concrete_lanes(in.srcs[i], w, mask, imm[i]);
     if (src[i] == nullptr)
       return false;
   }
@@ -261,12 +262,7 @@ bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t width, bool si
     break;
   }
   const uint64_t keep = width_mask(result_width);
-  const size_t at = size_t{in.dsts[0].reg} * threads_ + base;
-  for (size_t l = 0; l < 32; ++l) {
-    bits_[at + l] = r[l] & keep;
-    nodes_[at + l] = 0;
-    float_[at + l] = 0;
-  }
+  write_lanes(in.dsts[0].reg, w, mask, [&](size_t l) { return r[l] & keep; });
   return true;
 }
 
@@ -275,7 +271,7 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t width = in.type == ValType::Pred ? 1 : type_width(in.type);
   const bool sign = is_signed(in.type);
   const size_t nsrc = in.srcs.size();
-  if (mask == kAll && integer_warp(in, w, width, sign))
+  if (integer_warp(in, w, mask, width, sign))
     return;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
@@ -633,7 +629,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
   size_t rows[3] = {kNoRow, kNoRow, kNoRow};
   for (size_t i = 0; i < operands; ++i) {
     if (in.srcs[i].kind == OpKind::Reg)
-      rows[i] = size_t{in.srcs[i].reg} * threads_;
+      rows[i] = size_t{in.srcs[i].reg} * row_stride_;
   }
   const ExprId undef_node = ctx_.undef;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
@@ -712,26 +708,20 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t width = type_width(ct);
   const bool sign = is_signed(ct);
   auto& s = ctx_.store;
-  if (mask == kAll && in.op == XOp::Setp && !fl && in.srcs.size() == 2 &&
+  if (in.op == XOp::Setp && !fl && in.srcs.size() == 2 &&
       static_cast<ptx::BoolOp>(in.bool_op) == ptx::BoolOp::None && !in.dsts.empty() &&
       in.dsts[0].kind == OpKind::Reg &&
       (in.dsts.size() == 1 || (in.dsts.size() == 2 && in.dsts[1].kind == OpKind::Reg))) {
     // A converged warp's comparison of concrete integers (loop bounds, tile edges): one loop.
     std::array<LaneBits, 2> imm;
-    const uint64_t* a = concrete_lanes(in.srcs[0], w, imm[0]);
-    const uint64_t* b = a == nullptr ? nullptr : concrete_lanes(in.srcs[1], w, imm[1]);
+    const uint64_t* a = concrete_lanes(in.srcs[0], w, mask, imm[0]);
+    const uint64_t* b = a == nullptr ? nullptr : concrete_lanes(in.srcs[1], w, mask, imm[1]);
     if (b != nullptr) {
       LaneBits r;
       for (size_t l = 0; l < 32; ++l)
         r[l] = compare_int(in.cmp, a[l], b[l], width, sign) ? 1 : 0;
-      for (size_t d = 0; d < in.dsts.size(); ++d) {
-        const size_t at = size_t{in.dsts[d].reg} * threads_ + base;
-        for (size_t l = 0; l < 32; ++l) {
-          bits_[at + l] = r[l] ^ d; // the second destination is the negation
-          nodes_[at + l] = 0;
-          float_[at + l] = 0;
-        }
-      }
+      for (size_t d = 0; d < in.dsts.size(); ++d) // the second destination is the negation
+        write_lanes(in.dsts[d].reg, w, mask, [&](size_t l) { return r[l] ^ d; });
       return;
     }
   }
