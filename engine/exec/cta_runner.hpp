@@ -167,8 +167,7 @@ private:
   // filled with the immediate. nullptr when a lane of `mask` holds a node, or for a negated or
   // special operand. The lanes outside `mask` hold anything.
   using LaneBits = std::array<uint64_t, 32>;
-  const uint64_t* concrete_lanes(const Operand& o, uint32_t w, uint32_t mask,
-                                 LaneBits& imm) const;
+  const uint64_t* concrete_lanes(const Operand& o, uint32_t w, uint32_t mask, LaneBits& imm) const;
   // Writes concrete bits value(lane) to register `reg` of the lanes of `mask` of warp w.
   template <class F>
   void write_lanes(uint32_t reg, uint32_t w, uint32_t mask, F&& value) {

@@ -190,8 +190,7 @@ const uint64_t* CtaRunner::concrete_lanes(const Operand& o, uint32_t w, uint32_t
   return any == 0 ? &bits_[at] : nullptr;
 }
 
-bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t mask, uint32_t width,
-                             bool sign) {
+bool CtaRunner::integer_warp(const Inst& in, uint32_t w, uint32_t mask, uint32_t width, bool sign) {
   switch (in.op) {
   case XOp::IAdd:
   case XOp::ISub:

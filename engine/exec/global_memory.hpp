@@ -61,7 +61,9 @@ public:
   // caller holds the page lock when CTAs run in parallel.
   // The symbol of element `element` of `r`, an input array (kind `in` or `inout`), without its
   // cells. Thread-safe. The same node materialize_inputs puts in the cells.
-  ExprId input_symbol(const Region& r, uint64_t element) { return inputs_.element(r.slot, element); }
+  ExprId input_symbol(const Region& r, uint64_t element) {
+    return inputs_.element(r.slot, element);
+  }
   // Each cell it creates is written with its `stored_as` last, by a release store, so that
   // awaits_input() can tell without the lock whether a cell is complete.
   void materialize_inputs(Page& page, uint64_t address, uint32_t size);

@@ -38,7 +38,8 @@ public:
   // Thread-safe; its node is complete and visible to the caller.
   ExprId element(size_t slot, uint64_t index) {
     Array& a = arrays_[slot];
-    const std::atomic<ExprId>* chunk = a.chunks[index >> kChunkBits].load(std::memory_order_acquire);
+    const std::atomic<ExprId>* chunk =
+        a.chunks[index >> kChunkBits].load(std::memory_order_acquire);
     if (chunk != nullptr) [[likely]] {
       const ExprId id = chunk[index & kChunkMask].load(std::memory_order_acquire);
       if (id != 0) [[likely]]

@@ -1,0 +1,161 @@
+// The converged-warp paths of the interpreter (integer arithmetic, integer setp and loads from
+// input arrays done as one loop over a warp's lanes) against what the lane-by-lane path gives:
+// only the active lanes are written, inactive lanes with symbolic values neither leak into nor
+// block the result, partial warps (a 40-thread block) work, and a load the fast path does not
+// cover (a sub-element load, a mixed-kind warp) takes the lane path with the same result.
+#include <gtest/gtest.h>
+#include <string>
+
+#include "engine_test_util.hpp"
+
+namespace volta::etest {
+namespace {
+
+constexpr uint32_t kThreads = 40; // one full warp and a partial one
+
+Launch forty_threads() {
+  Launch l = one_out(2 * kThreads, {kThreads, 1, 1});
+  l.arrays.push_back("in:0x200000:4:40:in");
+  l.params.push_back("ptr:in");
+  return l;
+}
+
+std::string with_pointers(const std::string& body) {
+  return kernel(".param .u64 p_out, .param .u64 p_in", R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  cvta.to.global.u64 %rd0, %rd0;
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd0, %rd2;
+  add.s64 %rd4, %rd1, %rd2;
+)" + body + "\n  ret;");
+}
+
+TEST(WarpPaths, GuardedIntegerArithmeticWritesOnlyTheActiveLanes) {
+  const auto r = run_ptx(with_pointers(R"(
+  mov.u32 %r2, 100;
+  mov.u64 %rd5, 7;
+  setp.lt.u32 %p1, %r1, 8;
+  @!%p1 add.u32 %r2, %r1, 1000;
+  @!%p1 mad.lo.u32 %r2, %r2, 3, %r1;
+  @%p1 mul.wide.u32 %rd5, %r1, 0x80000000;
+  st.global.u32 [%rd3], %r2;
+  cvt.u32.u64 %r3, %rd5;
+  shr.u64 %rd6, %rd5, 32;
+  cvt.u32.u64 %r4, %rd6;
+  add.u32 %r4, %r4, %r3;
+  st.global.u32 [%rd3+160], %r4;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(r.expr("out", t), std::to_string(t < 8 ? 100 : (t + 1000) * 3 + t));
+    // t * 2^31 as a 64-bit product: high word t / 2, low word (t % 2) << 31.
+    const uint64_t wide = t < 8 ? uint64_t{t} << 31 : 7;
+    EXPECT_EQ(r.expr("out", kThreads + t),
+              std::to_string(static_cast<uint32_t>((wide >> 32) + (wide & 0xffffffffu))));
+  }
+}
+
+TEST(WarpPaths, SymbolicValuesInInactiveLanesStayTheirs) {
+  // Lanes 0-3 hold integer data in %r5, the others their thread index; the guarded add runs on
+  // the concrete lanes only, the unguarded one on all lanes (data in some).
+  const auto r = run_ptx(with_pointers(R"(
+  mov.u32 %r5, %r1;
+  mov.u32 %r6, 7;
+  setp.lt.u32 %p1, %r1, 4;
+  @%p1 ld.global.u32 %r5, [%rd4];
+  @!%p1 add.u32 %r6, %r5, 5;
+  add.u32 %r7, %r5, 1;
+  st.global.u32 [%rd3], %r6;
+  st.global.u32 [%rd3+160], %r7;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(r.expr("out", t), std::to_string(t < 4 ? 7 : t + 5));
+    const std::string sum = r.expr("out", kThreads + t);
+    if (t < 4) {
+      EXPECT_NE(sum.find("in[" + std::to_string(t) + "]"), std::string::npos) << sum;
+    } else {
+      EXPECT_EQ(sum, std::to_string(t + 1));
+    }
+  }
+}
+
+TEST(WarpPaths, IntegerSetpWithTwoDestinationsInAPartialWarp) {
+  const auto r = run_ptx(with_pointers(R"(
+  setp.gt.s32 %p1|%p2, %r1, 20;
+  selp.u32 %r2, 1, 0, %p1;
+  selp.u32 %r3, 1, 0, %p2;
+  st.global.u32 [%rd3], %r2;
+  st.global.u32 [%rd3+160], %r3;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    EXPECT_EQ(r.expr("out", t), t > 20 ? "1" : "0") << t;
+    EXPECT_EQ(r.expr("out", kThreads + t), t > 20 ? "0" : "1") << t;
+  }
+}
+
+TEST(WarpPaths, LoadsFromAnInputArrayInEveryShape) {
+  // A guarded f32 load of odd lanes (whole elements, the symbol table), a u16 load of the
+  // low half of an element (the byte cells), and a v2 load of two neighbours.
+  const auto r = run_ptx(with_pointers(R"(
+  and.b32 %r2, %r1, 1;
+  setp.eq.u32 %p1, %r2, 1;
+  mov.f32 %f1, 0f3F800000;
+  @%p1 ld.global.f32 %f1, [%rd4];
+  st.global.f32 [%rd3], %f1;
+  and.b32 %r3, %r1, 0xFFFFFFFE;
+  mul.wide.u32 %rd5, %r3, 4;
+  add.s64 %rd6, %rd1, %rd5;
+  ld.global.v2.f32 {%f2, %f3}, [%rd6];
+  add.f32 %f4, %f2, %f3;
+  st.global.f32 [%rd3+160], %f4;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(r.expr("out", t), t % 2 == 1 ? "in[" + std::to_string(t) + "]" : "1");
+    const uint32_t even = t & ~1u;
+    const std::string pair = r.expr("out", kThreads + t);
+    EXPECT_NE(pair.find("in[" + std::to_string(even) + "]"), std::string::npos) << pair;
+    EXPECT_NE(pair.find("in[" + std::to_string(even + 1) + "]"), std::string::npos) << pair;
+  }
+}
+
+TEST(WarpPaths, ASubElementLoadGoesThroughTheByteCells) {
+  const auto r = run_ptx(with_pointers(R"(
+  ld.global.u16 %r2, [%rd4+2];
+  ld.global.f32 %f1, [%rd4];
+  st.global.u32 [%rd3], %r2;
+  st.global.f32 [%rd3+160], %f1;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    SCOPED_TRACE(t);
+    // The high half of in[t]: a view of its bits, never the element's value.
+    const std::string half = r.expr("out", t);
+    EXPECT_NE(half.find("in[" + std::to_string(t) + "]"), std::string::npos) << half;
+    EXPECT_NE(half, "in[" + std::to_string(t) + "]");
+    EXPECT_EQ(r.expr("out", kThreads + t), "in[" + std::to_string(t) + "]");
+  }
+}
+
+TEST(WarpPaths, AWarpLoadPastTheArrayIsReportedByTheLaneThatMakesIt) {
+  // Lane 39 reads in[40], one past the end: the warp's check sees it and the lane path names it.
+  const auto r = run_ptx(with_pointers(R"(
+  ld.global.f32 %f1, [%rd4+4];
+  st.global.f32 [%rd3], %f1;)"),
+                         forty_threads());
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::OutOfBounds) << r.describe();
+  ASSERT_TRUE(r.failure()->first.has_value());
+  EXPECT_EQ(r.failure()->first->thread, 39u) << r.describe();
+}
+
+} // namespace
+} // namespace volta::etest
