@@ -204,15 +204,30 @@ private:
   void exec_cvt(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cvta(const Inst& in, uint32_t w, uint32_t mask);
   void exec_ld(const Inst& in, uint32_t w, uint32_t mask);
-  // exec_ld of the lanes of `mask` reading one read-only global array at concrete, aligned
-  // addresses: access()'s checks made once for the warp, not per lane. False when the load is
-  // outside that case (nothing is loaded then; the lane loop reports what it finds).
-  bool load_warp(const Inst& in, uint32_t w, uint32_t mask);
+  // What every lane of a load shares, worked out once per instruction.
+  struct LoadShape {
+    uint32_t elem = 1;   // bytes per value
+    uint32_t size = 1;   // bytes per lane (elem x vector length)
+    uint32_t values = 0; // values delivered (vector length, at most the destinations)
+    bool float_type = false;
+    bool sign = false;
+  };
+  LoadShape load_shape(const Inst& in) const;
+  // The addresses of the lanes of `mask` for memory operand `m` (concrete, aligned to `size`, a
+  // power of two), with their least and greatest. False when one is symbolic or misaligned.
+  bool warp_addresses(const MemRef& m, uint32_t size, uint32_t w, uint32_t mask, LaneBits& address,
+                      uint64_t& lo, uint64_t& hi) const;
+  // The warp paths of exec_ld (exec_load.cpp): the lanes of `mask` reading one read-only global
+  // array, or one shared variable. False when the load is outside that case (nothing is loaded
+  // then; the lane loop reports what it finds).
+  bool load_warp(const Inst& in, const LoadShape& shape, uint32_t w, uint32_t mask);
+  bool shared_load_warp(const Inst& in, const LoadShape& shape, uint32_t w, uint32_t mask);
   // The values of a load from `cells` into thread t's destination registers.
-  void deliver_load(const Inst& in, const ByteCell* cells, uint32_t t);
+  void deliver_load(const Inst& in, const LoadShape& shape, const ByteCell* cells, uint32_t t);
   // Value number i of a load into thread t's destination register (extended to the register's
   // width by the load's signedness). `stored_float`: the bytes were stored by a float store.
-  void deliver_value(const Inst& in, uint32_t i, Value v, bool stored_float, uint32_t t);
+  void deliver_value(const Inst& in, const LoadShape& shape, uint32_t i, Value v, bool stored_float,
+                     uint32_t t);
   void exec_st(const Inst& in, uint32_t w, uint32_t mask);
   void exec_atom(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cp_async(const Inst& in, uint32_t w, uint32_t mask);

@@ -157,5 +157,75 @@ TEST(WarpPaths, AWarpLoadPastTheArrayIsReportedByTheLaneThatMakesIt) {
   EXPECT_EQ(r.failure()->first->thread, 39u) << r.describe();
 }
 
+// Shared loads of a warp: the race shadow sees every lane, in lane order, as the lane path does.
+constexpr std::string_view kSharedDecls = ".shared .align 4 .b8 sdata[160];\n"
+                                          ".shared .align 4 .b8 other[160];\n";
+
+TEST(WarpPaths, ASharedReadOfAnotherLanesUnorderedWriteIsARace) {
+  const std::string text = kernel(".param .u64 p_out, .param .u64 p_in", R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r10, sdata;
+  shl.b32 %r11, %r1, 2;
+  add.u32 %r12, %r10, %r11;
+  st.shared.f32 [%r12], 0f3F800000;
+  ld.shared.f32 %f1, [%r12+4];
+  ret;)",
+                                  kSharedDecls);
+  const auto r = run_ptx(text, forty_threads());
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace) << r.describe();
+  ASSERT_TRUE(r.failure()->first && r.failure()->second);
+  // Thread 0 reads the word thread 1 wrote: the first lane of the load's warp path.
+  EXPECT_EQ(r.failure()->first->thread, 0u) << r.describe();
+  EXPECT_EQ(r.failure()->second->thread, 1u) << r.describe();
+  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "ld.shared.f32")) << r.describe();
+}
+
+TEST(WarpPaths, SharedReadsAfterABarrierAreOrdered) {
+  const std::string text = kernel(".param .u64 p_out, .param .u64 p_in", R"(
+  ld.param.u64 %rd0, [p_out];
+  cvta.to.global.u64 %rd0, %rd0;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd0, %rd2;
+  mov.u32 %r10, sdata;
+  shl.b32 %r11, %r1, 2;
+  add.u32 %r12, %r10, %r11;
+  cvt.rn.f32.u32 %f1, %r1;
+  st.shared.f32 [%r12], %f1;
+  bar.sync 0;
+  setp.lt.u32 %p1, %r1, 39;
+  selp.u32 %r13, 4, -156, %p1;
+  add.u32 %r14, %r12, %r13;
+  ld.shared.f32 %f2, [%r14];
+  st.global.f32 [%rd3], %f2;
+  ret;)",
+                                  kSharedDecls);
+  const auto r = run_ptx(text, forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t)
+    EXPECT_EQ(r.expr("out", t), std::to_string((t + 1) % kThreads)) << t;
+}
+
+TEST(WarpPaths, ASharedWarpLoadPastItsVariableIsOutOfBoundsForTheLaneThatMakesIt) {
+  // Lane 39 reads sdata[160], past the variable (into `other`): out of bounds, by thread 39.
+  const std::string text = kernel(".param .u64 p_out, .param .u64 p_in", R"(
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r10, sdata;
+  shl.b32 %r11, %r1, 2;
+  add.u32 %r12, %r10, %r11;
+  st.shared.f32 [%r12], 0f00000000;
+  bar.sync 0;
+  ld.shared.f32 %f1, [%r12+4];
+  ret;)",
+                                  kSharedDecls);
+  const auto r = run_ptx(text, forty_threads());
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::OutOfBounds) << r.describe();
+  ASSERT_TRUE(r.failure()->first.has_value());
+  EXPECT_EQ(r.failure()->first->thread, 39u) << r.describe();
+}
+
 } // namespace
 } // namespace volta::etest

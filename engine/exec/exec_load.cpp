@@ -1,0 +1,196 @@
+// Loads (ld) of the CTA runner: lane by lane through access(), and two warp paths that make
+// access()'s lane-invariant checks once per instruction and then do, lane by lane in the same
+// order, exactly what access() and the lane loop would do (the race shadow included):
+//   * global loads from a read-only array at concrete aligned addresses (whole input elements
+//     straight from the array's symbols, without the byte cells);
+//   * shared loads inside one shared variable, with no cp.async of the CTA and no pending
+//     atomic anywhere.
+// Anything else (a symbolic or misaligned address, lanes in two arrays or outside any, another
+// space) takes the lane loop, which reports what it finds.
+#include <algorithm>
+#include <bit>
+
+#include "engine/exec/cta_runner.hpp"
+
+namespace volta::exec {
+
+CtaRunner::LoadShape CtaRunner::load_shape(const Inst& in) const {
+  LoadShape shape;
+  shape.elem = std::max<uint32_t>(1, width_of(in.type) / 8);
+  shape.size = shape.elem * in.vec;
+  shape.values = std::min<uint32_t>(in.vec, static_cast<uint32_t>(in.dsts.size()));
+  shape.float_type = is_float(in.type);
+  shape.sign = is_signed(in.type);
+  return shape;
+}
+
+void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
+  const LoadShape shape = load_shape(in);
+  if (std::popcount(mask) > 1) {
+    if (in.space == Space::Global && load_warp(in, shape, w, mask))
+      return;
+    if (in.space == Space::Shared && shared_load_warp(in, shape, w, mask))
+      return;
+  }
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = w * 32 + static_cast<uint32_t>(std::countr_zero(m));
+    auto a = address_of(in.mem[0], t);
+    if (!a)
+      return;
+    ByteCell* cells = access(in.space, *a, shape.size, shape.size, t, AccessKind::Read);
+    if (!cells)
+      return;
+    deliver_load(in, shape, cells, t);
+  }
+}
+
+bool CtaRunner::warp_addresses(const MemRef& m, uint32_t size, uint32_t w, uint32_t mask,
+                               LaneBits& address, uint64_t& lo, uint64_t& hi) const {
+  if (!m.has_base || !std::has_single_bit(size))
+    return false;
+  const size_t at = size_t{m.base} * row_stride_ + size_t{w} * 32;
+  lo = UINT64_MAX;
+  hi = 0;
+  uint64_t misaligned = 0;
+  ExprId any = 0;
+  for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+    const size_t l = static_cast<size_t>(std::countr_zero(bits));
+    any |= nodes_[at + l];
+    address[l] = bits_[at + l] + static_cast<uint64_t>(m.offset);
+    lo = std::min(lo, address[l]);
+    hi = std::max(hi, address[l]);
+    misaligned |= address[l] & (size - 1);
+  }
+  return any == 0 && misaligned == 0 && hi - lo <= UINT64_MAX - size;
+}
+
+bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, uint32_t mask) {
+  LaneBits address;
+  uint64_t lo = 0, hi = 0;
+  if (!warp_addresses(in.mem[0], shape.size, w, mask, address, lo, hi))
+    return false;
+  // What access() checks per lane, once: every lane inside one read-only array (no race shadow,
+  // no write to refuse); no pending atomic (none can be in a read-only array, but the marker test
+  // is cheap) and no cp.async of this CTA that a read could overtake.
+  if (copies_issued_ || ctx_.markers_written.load(std::memory_order_acquire))
+    return false;
+  const Region* r = global_region(lo, hi - lo + shape.size);
+  if (r == nullptr || !r->is_array ||
+      (r->kind != launch::ArrayKind::In && r->kind != launch::ArrayKind::Index))
+    return false;
+  const bool lazy = r->kind == launch::ArrayKind::In;
+  const uint32_t elem = shape.elem;
+  if (lazy && elem == r->elem_width && (r->base & (elem - 1)) == 0) {
+    // Whole elements of an input array: their symbols straight from the array's table of
+    // symbols, without the byte cells (the same nodes the cells would hold). An input element
+    // is integer data for an integer load, never float bits (stored_as of an input cell).
+    const unsigned shift = static_cast<unsigned>(std::countr_zero(elem));
+    for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+      const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
+      const uint64_t first = (address[l] - r->base) >> shift;
+      for (uint32_t i = 0; i < shape.values; ++i) {
+        deliver_value(in, shape, i, Value{0, ctx_.global.input_symbol(*r, first + i)}, false,
+                      w * 32 + l);
+      }
+    }
+    return true;
+  }
+  for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
+    GlobalMemory::Page& page = global_page(address[l]);
+    ByteCell* cells = &page.cells[address[l] & (GlobalMemory::kPageSize - 1)];
+    if (lazy && GlobalMemory::awaits_input(cells, shape.size)) {
+      while (page.lock.test_and_set(std::memory_order_acquire)) {
+      }
+      ctx_.global.materialize_inputs(page, address[l], shape.size);
+      page.lock.clear(std::memory_order_release);
+    }
+    deliver_load(in, shape, cells, w * 32 + l);
+  }
+  return true;
+}
+
+bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_t w,
+                                 uint32_t mask) {
+  LaneBits address;
+  uint64_t lo = 0, hi = 0;
+  if (!warp_addresses(in.mem[0], shape.size, w, mask, address, lo, hi))
+    return false;
+  // access()'s lane-invariant checks: bounds (every lane inside one shared variable), copies in
+  // flight or issued by this CTA, pending atomics.
+  if (in_flight_words_ != 0 || copies_issued_ ||
+      ctx_.markers_written.load(std::memory_order_acquire))
+    return false;
+  if (hi - lo > UINT32_MAX - shape.size || hi >= shared_size_ || shared_size_ - hi < shape.size ||
+      !inside_shared(lo, static_cast<uint32_t>(hi - lo) + shape.size))
+    return false;
+  const bool check = ctx_.options.check_races;
+  const WarpSyncLog& syncs = warp_syncs_[w];
+  for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
+    const uint32_t t = w * 32 + l;
+    const uint64_t a = address[l];
+    if (check) {
+      auto& page = shared_shadow_pages_[a >> 12];
+      if (!page)
+        page = std::make_unique<ShadowPage>(4096);
+      const uint32_t offset = static_cast<uint32_t>(a & 4095);
+      const Accessor who{cta_,        t,           w,
+                         l,           stamp_,      warp_phase_[w],
+                         current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
+      Conflict c;
+      uint32_t conflict_byte = 0;
+      if (page->check_and_record(offset, shape.size, who, AccessKind::Read, c, conflict_byte))
+          [[unlikely]] {
+        if (!report_race(Space::Shared, a + (conflict_byte - offset), t, AccessKind::Read, c))
+          return true; // the run stops, as after access() gives nullptr
+      }
+    }
+    deliver_load(in, shape, &shared_[a], t);
+  }
+  return true;
+}
+
+void CtaRunner::deliver_load(const Inst& in, const LoadShape& shape, const ByteCell* cells,
+                             uint32_t t) {
+  for (uint32_t i = 0; i < shape.values; ++i) {
+    const ByteCell* at = cells + i * shape.elem;
+    deliver_value(in, shape, i, load_value(at, shape.elem, ctx_.undef, b_),
+                  at->stored_as == kStoredFloat, t);
+  }
+}
+
+void CtaRunner::deliver_value(const Inst& in, const LoadShape& shape, uint32_t i, Value v,
+                              bool stored_float, uint32_t t) {
+  const uint32_t elem = shape.elem;
+  v.fl = shape.float_type || stored_float;
+  // The destination register's width (64 when not a register): asked only by integer loads.
+  auto register_width = [&] {
+    return in.dsts[i].kind == OpKind::Reg ? width_of(prog_.registers[in.dsts[i].reg].type) : 64;
+  };
+  // Integer data loaded into a wider register is extended by the load's signedness
+  // (ld.s32 into a 64-bit register sign-extends, ld.u32 zero-extends).
+  if (v.symbolic() && !shape.float_type && in.dsts[i].kind == OpKind::Reg &&
+      register_width() > 8 * elem) {
+    const uint32_t rw = register_width();
+    const ExprId narrow = int_view(v, in.type);
+    if (narrow != ctx_.undef) {
+      v = Value{0,
+                b_.intop(symbolic::BitOpKind::Ext,
+                         symbolic::IntType{symbolic::width_code(rw), shape.sign}, narrow,
+                         symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, 8 * elem),
+                false};
+    }
+  }
+  // A sub-register load of signed data sign-extends (ld.s8 / ld.s16 into a wider register).
+  if (!v.symbolic() && shape.sign && elem < 8) {
+    const int shift = 64 - 8 * static_cast<int>(elem);
+    v.bits = static_cast<uint64_t>(static_cast<int64_t>(v.bits << shift) >> shift);
+    const uint32_t rw = register_width();
+    if (rw < 64 && rw != 0)
+      v.bits &= (uint64_t{1} << rw) - 1;
+  }
+  set_dst(in.dsts[i], t, v);
+}
+
+} // namespace volta::exec
