@@ -631,8 +631,37 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       rows[i] = size_t{in.srcs[i].reg} * row_stride_;
   }
   const ExprId undef_node = ctx_.undef;
+  // The link of a reduction chain (fma of two numbers onto a sum, f32 or f64, no modifier): what
+  // the lane path below does for it (IdiomLifter::fma, Builder::fma, ExprStore::append), with
+  // each operand's meta read once instead of at each of those steps. A lane whose operands are
+  // anything else (a constant, undefined, an ex2 of the expf idiom, not a sum) takes the lane
+  // path.
+  const bool chain_links = in.op == XOp::FFma &&
+                           (in.type == ValType::F32 || in.type == ValType::F64) && !in.sat &&
+                           !in.relu && !in.ftz && nsrc == 3 && rows[0] != kNoRow &&
+                           rows[1] != kNoRow && rows[2] != kNoRow && in.dsts[0].kind == OpKind::Reg;
+  auto chain_link = [&](uint32_t t) {
+    const auto& s = ctx_.store;
+    const ExprId a = nodes_[rows[0] + t], b = nodes_[rows[1] + t], c = nodes_[rows[2] + t];
+    if (a == 0 || b == 0 || c == 0 || a == undef_node || b == undef_node || c == undef_node)
+      return false;
+    const auto ma = s.meta(a), mb = s.meta(b), mc = s.meta(c);
+    const auto number = [](Op op) {
+      return kNumberClass[static_cast<uint8_t>(op)] == kNumber && op != Op::Undef && op != Op::Ex2;
+    };
+    if (!number(ma.op) || !number(mb.op) ||
+        !(mc.op == Op::Add || mc.op == Op::Sub || mc.op == Op::Fma))
+      return false;
+    const ExprId link =
+        ctx_.store.append_link(symbolic::Node{Op::Fma, 0, 0, a, b, c},
+                               static_cast<uint16_t>(ma.taint | mb.taint | mc.taint), streams_[t]);
+    set(in.dsts[0].reg, t, Value{0, link, true, false});
+    return true;
+  };
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
+    if (chain_links && chain_link(t))
+      continue;
     b_.set_stream(&streams_[t]);
     if (!packed) {
       ExprId x[3] = {0, 0, 0};

@@ -367,6 +367,16 @@ ExprId ExprStore::append(const Node& input, Stream& stream) {
   return allocate_in(n, stream);
 }
 
+ExprId ExprStore::append_link(const Node& input, uint16_t children_taint, Stream& stream) {
+  const OpTraits traits = kOpTraits[static_cast<size_t>(input.op)];
+  if (traits.special) [[unlikely]]
+    return append(input, stream);
+  assert(with_flags(input).taint == (traits.own_taint | children_taint));
+  Node n = input;
+  n.taint = traits.own_taint | children_taint | kTransient;
+  return allocate_in(n, stream);
+}
+
 ExprId ExprStore::intern(const Node& input) {
   const Node n = with_flags(input);
   if (n.taint & kTransient)

@@ -43,6 +43,11 @@ public:
     uint64_t generation = 0;
   };
   ExprId append(const Node& n, Stream& stream);
+  // append(n, stream) for a caller that has read the metas of n's children already (the engine's
+  // warp path of fma chains): `children_taint` is the or of their taints, which is all the
+  // node's flags need when its operator has no taint rule of its own beyond the table's (not
+  // Fresh, not FloatBits: those go through append).
+  ExprId append_link(const Node& n, uint16_t children_taint, Stream& stream);
 
   const Node& node(ExprId id) const {
     return chunks_[id >> kChunkBits].load(std::memory_order_acquire)[id & kChunkMask];
