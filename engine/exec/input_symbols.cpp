@@ -1,5 +1,7 @@
 #include "engine/exec/input_symbols.hpp"
 
+#include <thread>
+
 namespace volta::exec {
 
 InputSymbols::~InputSymbols() {
@@ -9,7 +11,7 @@ InputSymbols::~InputSymbols() {
 
 void InputSymbols::clear(Array& a) {
   for (size_t c = 0; c < a.chunk_count; ++c) {
-    delete[] a.chunks[c].load(std::memory_order_relaxed);
+    delete a.chunks[c].load(std::memory_order_relaxed);
     a.chunks[c].store(nullptr, std::memory_order_relaxed);
   }
 }
@@ -28,7 +30,7 @@ void InputSymbols::add_array(size_t slot, uint32_t array_id, uint64_t elements) 
   a.array_id = array_id;
   a.elements = elements;
   a.chunk_count = static_cast<size_t>((elements + kChunkMask) >> kChunkBits);
-  a.chunks = std::make_unique<std::atomic<std::atomic<ExprId>*>[]>(a.chunk_count);
+  a.chunks = std::make_unique<std::atomic<Chunk*>[]>(a.chunk_count);
   for (size_t c = 0; c < a.chunk_count; ++c)
     a.chunks[c].store(nullptr, std::memory_order_relaxed);
 }
@@ -38,21 +40,36 @@ void InputSymbols::rename(size_t slot, uint32_t array_id) {
 }
 
 ExprId InputSymbols::create(Array& a, uint64_t index) {
-  std::lock_guard guard(mutex_);
-  std::atomic<ExprId>* chunk = a.chunks[index >> kChunkBits].load(std::memory_order_relaxed);
+  std::atomic<Chunk*>& chunk_slot = a.chunks[index >> kChunkBits];
+  Chunk* chunk = chunk_slot.load(std::memory_order_acquire);
   if (chunk == nullptr) {
-    chunk = new std::atomic<ExprId>[size_t{1} << kChunkBits];
-    for (size_t i = 0; i < (size_t{1} << kChunkBits); ++i)
-      chunk[i].store(0, std::memory_order_relaxed);
-    a.chunks[index >> kChunkBits].store(chunk, std::memory_order_release);
+    auto fresh = std::make_unique<Chunk>();
+    if (chunk_slot.compare_exchange_strong(chunk, fresh.get(), std::memory_order_acq_rel))
+      chunk = fresh.release();
+    // else `chunk` is the one another thread installed first
   }
-  ExprId id = chunk[index & kChunkMask].load(std::memory_order_relaxed);
-  if (id == 0) {
-    // The node is written by input() before the release below publishes its id.
-    id = store_->input(a.array_id, static_cast<uint32_t>(index));
-    chunk[index & kChunkMask].store(id, std::memory_order_release);
+  std::atomic<ExprId>& id = chunk->ids[index & kChunkMask];
+  ExprId seen = 0;
+  if (id.compare_exchange_strong(seen, kClaimed, std::memory_order_acquire)) {
+    // This thread makes the element: its block's first id (the store's lock, once per block),
+    // then its node, published by the release store of its id.
+    std::atomic<ExprId>& start =
+        chunk->block_start[(index & kChunkMask) / symbolic::ExprStore::kInputBlock];
+    ExprId first = start.load(std::memory_order_acquire);
+    if (first == 0) {
+      first = store_->input_block(a.array_id,
+                                  static_cast<uint32_t>(index / symbolic::ExprStore::kInputBlock));
+      start.store(first, std::memory_order_release);
+    }
+    const ExprId made = store_->input_at(first, a.array_id, static_cast<uint32_t>(index));
+    id.store(made, std::memory_order_release);
+    return made;
   }
-  return id;
+  while (seen == kClaimed) { // another thread is making it
+    std::this_thread::yield();
+    seen = id.load(std::memory_order_acquire);
+  }
+  return seen;
 }
 
 } // namespace volta::exec

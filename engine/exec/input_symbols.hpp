@@ -4,13 +4,13 @@
 // Loads from input arrays are the most frequent memory operation of the naive kernels that
 // references are (a GEMM reads 2 N^3 input elements); the byte cells they would otherwise go
 // through cost 32 bytes of memory traffic and a page lock per f32 element the first time, and a
-// mutex in ExprStore::input. Here a known element costs one acquire load of a 4-byte id.
+// mutex in ExprStore::input. Here a known element costs one acquire load of a 4-byte id, and a
+// new one a compare-and-swap (the store's lock is taken once per block of 1024 elements).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "engine/symbolic/expr_store.hpp"
@@ -38,11 +38,10 @@ public:
   // Thread-safe; its node is complete and visible to the caller.
   ExprId element(size_t slot, uint64_t index) {
     Array& a = arrays_[slot];
-    const std::atomic<ExprId>* chunk =
-        a.chunks[index >> kChunkBits].load(std::memory_order_acquire);
+    const Chunk* chunk = a.chunks[index >> kChunkBits].load(std::memory_order_acquire);
     if (chunk != nullptr) [[likely]] {
-      const ExprId id = chunk[index & kChunkMask].load(std::memory_order_acquire);
-      if (id != 0) [[likely]]
+      const ExprId id = chunk->ids[index & kChunkMask].load(std::memory_order_acquire);
+      if (id > kClaimed) [[likely]]
         return id;
     }
     return create(a, index);
@@ -53,10 +52,19 @@ private:
   // huge array pays for that corner.
   static constexpr unsigned kChunkBits = 12;
   static constexpr uint64_t kChunkMask = (uint64_t{1} << kChunkBits) - 1;
+  static constexpr uint32_t kBlocksPerChunk =
+      (uint32_t{1} << kChunkBits) / symbolic::ExprStore::kInputBlock;
+  // An element's id while one thread creates its node (no input symbol has id 1: the store
+  // never hands out its first block for inputs).
+  static constexpr ExprId kClaimed = 1;
+  struct Chunk {
+    std::atomic<ExprId> block_start[kBlocksPerChunk] = {}; // 0: not asked for yet
+    std::atomic<ExprId> ids[size_t{1} << kChunkBits] = {}; // 0: absent, kClaimed: being made
+  };
   struct Array {
     uint32_t array_id = 0;
     uint64_t elements = 0;
-    std::unique_ptr<std::atomic<std::atomic<ExprId>*>[]> chunks; // 0: not allocated yet
+    std::unique_ptr<std::atomic<Chunk*>[]> chunks; // nullptr: not allocated yet
     size_t chunk_count = 0;
   };
   [[gnu::noinline]] ExprId create(Array& a, uint64_t index);
@@ -64,7 +72,6 @@ private:
 
   symbolic::ExprStore* store_;
   std::vector<Array> arrays_;
-  std::mutex mutex_; // creation only
 };
 
 } // namespace volta::exec

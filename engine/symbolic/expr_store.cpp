@@ -401,23 +401,33 @@ ExprId ExprStore::intern(const Node& input) {
   return id;
 }
 
-ExprId ExprStore::input(uint32_t array, uint32_t index) {
-  static_assert(kBlock == 1024);
-  const uint64_t key = uint64_t{array} << 32 | (index / kBlock);
+ExprId ExprStore::input_block(uint32_t array, uint32_t block) {
+  static_assert(kBlock == kInputBlock);
+  const uint64_t key = uint64_t{array} << 32 | block;
   std::lock_guard guard(inputs_mutex_);
   auto [it, fresh] = input_blocks_.emplace(key, 0);
   if (fresh) {
-    Stream block;
-    reserve_block(block);
-    if (block.next == 1)
-      reserve_block(block); // block 0 starts at id 1: skip it
-    it->second = block.next;
-    block_owner_[block.next / kBlock] = static_cast<uint16_t>(array + 1);
+    Stream ids;
+    reserve_block(ids);
+    if (ids.next == 1)
+      reserve_block(ids); // block 0 starts at id 1: skip it (id 1 is never an input)
+    it->second = ids.next;
+    block_owner_[ids.next / kBlock] = static_cast<uint16_t>(array + 1);
   }
-  // Only handed-out ids are ever read; (re)writing the node under the lock is idempotent.
-  const ExprId id = it->second + index % kBlock;
+  return it->second;
+}
+
+ExprId ExprStore::input_at(ExprId block_start, uint32_t array, uint32_t index) {
+  const ExprId id = block_start + index % kInputBlock;
   put(id, with_flags(Node{Op::Input, 0, 0, array, index, 0}));
   return id;
+}
+
+ExprId ExprStore::input(uint32_t array, uint32_t index) {
+  const ExprId start = input_block(array, index / kInputBlock);
+  // Only handed-out ids are ever read; (re)writing the node under the lock is idempotent.
+  std::lock_guard guard(inputs_mutex_);
+  return input_at(start, array, index);
 }
 
 ExprId ExprStore::constant(const Rational& input) {

@@ -77,6 +77,13 @@ public:
   // id is found with one lookup and tells its array without reading the node
   // (input_array_of), which keeps template matching out of cache misses.
   ExprId input(uint32_t array, uint32_t index);
+  // The same symbols a block at a time, for a caller that keeps each block's first id (the
+  // engine's table of input symbols): input(array, index) is
+  // input_at(input_block(array, index / kInputBlock), array, index). input_block takes a lock;
+  // input_at does not, and its caller makes sure no two threads create one element at once.
+  static constexpr uint32_t kInputBlock = 1024;
+  ExprId input_block(uint32_t array, uint32_t block);
+  ExprId input_at(ExprId block_start, uint32_t array, uint32_t index);
   // The array id of an input symbol, or -1 for any other node (no node read).
   int input_array_of(ExprId id) const {
     const uint16_t owner = block_owner_[id / kBlock];
