@@ -268,12 +268,12 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
     if (!scratch.owners_valid_) {
       leaf_owner.clear();
       for (uint32_t j : leaf_entries_)
-        leaf_owner.emplace(previous[j], j);
+        leaf_owner.insert(previous[j], j);
       scratch.owners_valid_ = true;
     }
     for (uint32_t j : fresh_leaves) {
-      const auto owner = leaf_owner.find(image[j]);
-      if (owner != leaf_owner.end() && owner->second != j && image[owner->second] == image[j])
+      const uint32_t* owner = leaf_owner.find(image[j]);
+      if (owner != nullptr && *owner != j && image[*owner] == image[j])
         return false;
     }
   }
@@ -284,12 +284,12 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
     scratch.owners_valid_ = false;
   } else {
     for (uint32_t j : fresh_leaves) {
-      const auto owner = leaf_owner.find(previous[j]);
-      if (owner != leaf_owner.end() && owner->second == j)
-        leaf_owner.erase(owner);
+      const uint32_t* owner = leaf_owner.find(previous[j]);
+      if (owner != nullptr && *owner == j)
+        leaf_owner.erase(previous[j]);
     }
     for (uint32_t j : fresh_leaves)
-      leaf_owner[image[j]] = j;
+      leaf_owner.set(image[j], j);
   }
   std::swap(previous, image);
   has_previous = true;
