@@ -90,6 +90,12 @@ GlobalMemory::Page& GlobalMemory::page(uint64_t address) {
   auto& slot = pages_[number];
   if (!slot) {
     slot = std::make_unique<Page>();
+    slot->generation = generation_;
+    initialize(number << kPageBits, *slot);
+  } else if (slot->generation != generation_) {
+    // Kept from an earlier group for its race shadow: the cells start over.
+    std::fill(std::begin(slot->cells), std::end(slot->cells), ByteCell{});
+    slot->generation = generation_;
     initialize(number << kPageBits, *slot);
   }
   return *slot;
@@ -133,13 +139,10 @@ void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
       inputs_.rename(r.slot, r.array_id);
   }
   // A page without a shadow holds nothing the next group needs (its cells are made again on
-  // first touch); a page with one keeps it and has its cells made again now.
+  // first touch); a page with one keeps it, and its cells are made again on its first touch
+  // in the new generation (page()): a group touches a few of the pages all groups wrote.
   std::erase_if(pages_, [](const auto& entry) { return !entry.second->shadow; });
-  for (auto& [number, page] : pages_) {
-    page->lock.clear();
-    std::fill(std::begin(page->cells), std::end(page->cells), ByteCell{});
-    initialize(number << kPageBits, *page);
-  }
+  ++generation_;
 }
 
 void GlobalMemory::initialize(uint64_t page_base, Page& page) {

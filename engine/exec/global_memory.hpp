@@ -44,6 +44,9 @@ public:
     std::atomic_flag lock = ATOMIC_FLAG_INIT;
     ByteCell cells[kPageSize];
     std::unique_ptr<ShadowPage> shadow; // created on first checked access
+    // The group of CTAs (restart) whose contents the cells hold; a page kept from an earlier
+    // group (for its race shadow) gets its initial contents again when next touched.
+    uint32_t generation = 0;
   };
 
   GlobalMemory(const Program& program, const launch::KernelConfig& config,
@@ -85,8 +88,10 @@ public:
   // output array (single-threaded use after execution).
   template <class F>
   void for_each_touched_page(F&& f) const {
-    for (const auto& [number, page] : pages_)
-      f(number << kPageBits, *page);
+    for (const auto& [number, page] : pages_) {
+      if (page->generation == generation_) // not a page kept from an earlier group, untouched
+        f(number << kPageBits, *page);
+    }
   }
 
   const std::vector<Region>& regions() const { return regions_; }
@@ -95,8 +100,8 @@ public:
   bool disjoint() const { return disjoint_; }
 
   // Starts over in another expression store (a run of the grid a group of CTAs at a time,
-  // grouped_launch.hpp): every cell goes back to its initial contents, built anew in `store`,
-  // and the race shadow stays. A CTA of a later group that touches a location an earlier
+  // grouped_launch.hpp): every cell goes back to its initial contents, built anew in `store`
+  // (lazily: a page the new group touches is filled again then), and the race shadow stays. A CTA of a later group that touches a location an earlier
   // group wrote (or writes one it read) is a race between CTAs that the shadow still reports;
   // without one, no value crosses from one group to the next. Only while no CTA runs.
   void restart(symbolic::ExprStore& store, ExprId undef);
@@ -108,6 +113,7 @@ private:
   bool disjoint_ = true;
   symbolic::ExprStore* store_;
   ExprId undef_;
+  uint32_t generation_ = 0; // restarts so far
   InputSymbols inputs_;
   std::vector<std::vector<uint8_t>> globals_bytes_;
   std::mutex pages_mutex_;
