@@ -40,8 +40,10 @@ bool IdiomLifter::is_const(ExprId id, uint32_t f32_bits) const {
   auto& s = b_.store();
   if (s.op(id) != Op::Const)
     return false;
-  auto expected = symbolic::rational_from_f32_bits(f32_bits);
-  return expected && s.rational(id) == *expected;
+  // Constants are hash-consed by value: the constant of those bits is `id` or another number.
+  // (The store's cache of float literals answers without building the rational again.)
+  const std::optional<ExprId> expected = s.float_bits(f32_bits, 32);
+  return expected == id;
 }
 
 bool IdiomLifter::is_int(ExprId id, long value) const {

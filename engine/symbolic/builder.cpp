@@ -263,7 +263,10 @@ std::optional<uint64_t> Builder::int_value(ExprId id, uint8_t wc) const {
 }
 
 ExprId Builder::int_const(uint64_t bits, uint8_t wc) {
-  return s_.constant(rational_of_u64(bits & width_mask(8u << wc)));
+  const uint64_t value = bits & width_mask(8u << wc);
+  if (value <= 64)
+    return s_.constant(static_cast<long>(value)); // the store's table of small integers
+  return s_.constant(rational_of_u64(value));
 }
 
 ExprId Builder::iadd(ExprId a, ExprId b, uint8_t wc) {

@@ -4,6 +4,7 @@
 // lock; reading a node never locks.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <memory>
@@ -67,7 +68,19 @@ public:
 
   // ---- leaves
   ExprId constant(const Rational& value);
-  ExprId constant(long value) { return constant(Rational(value)); }
+  // Small integers (saturation bounds, integer constants of index arithmetic on data) from a
+  // lock-free table in front of the shared one, which takes a lock and builds a GMP number.
+  ExprId constant(long value) {
+    if (value < -kSmallConstants || value > kSmallConstants)
+      return constant(Rational(value));
+    std::atomic<ExprId>& slot = small_constants_[static_cast<size_t>(value + kSmallConstants)];
+    ExprId id = slot.load(std::memory_order_acquire);
+    if (id == kNoExpr) {
+      id = constant(Rational(value));
+      slot.store(id, std::memory_order_release);
+    }
+    return id;
+  }
   // A float literal given by its IEEE bits (width 16 = f16, 32 = f32, 64 = f64): Const, PosInf
   // or NegInf; nullopt for NaN. bf16 has its own entry point.
   std::optional<ExprId> float_bits(uint64_t bits, int width);
@@ -149,6 +162,8 @@ private:
   std::unordered_map<uint64_t, uint32_t> input_blocks_; // (array, index / kBlock) -> first id
   std::unique_ptr<Shard[]> shards_;
 
+  static constexpr long kSmallConstants = 64;
+  std::array<std::atomic<ExprId>, 2 * kSmallConstants + 1> small_constants_{};
   mutable std::mutex constants_mutex_; // guards the writers of the constant tables below
   // The values of Const nodes, by Node::a: chunks of pointers that never move, so that
   // rational() reads without the lock (the engine asks for a constant's value at every float
