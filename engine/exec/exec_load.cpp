@@ -85,12 +85,19 @@ bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, ui
     // symbols, without the byte cells (the same nodes the cells would hold). An input element
     // is integer data for an integer load, never float bits (stored_as of an input cell).
     const unsigned shift = static_cast<unsigned>(std::countr_zero(elem));
+    // A float load into registers (the common case) needs none of deliver_value's extensions.
+    bool plain = shape.float_type;
+    for (uint32_t i = 0; i < shape.values; ++i)
+      plain &= in.dsts[i].kind == OpKind::Reg;
     for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
       const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
       const uint64_t first = (address[l] - r->base) >> shift;
       for (uint32_t i = 0; i < shape.values; ++i) {
-        deliver_value(in, shape, i, Value{0, ctx_.global.input_symbol(*r, first + i)}, false,
-                      w * 32 + l);
+        const Value v{0, ctx_.global.input_symbol(*r, first + i), true, false};
+        if (plain)
+          set(in.dsts[i].reg, w * 32 + l, v);
+        else
+          deliver_value(in, shape, i, v, false, w * 32 + l);
       }
     }
     return true;
