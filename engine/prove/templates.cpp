@@ -1,5 +1,6 @@
 #include "engine/prove/templates.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -96,7 +97,8 @@ std::string template_key(const symbolic::ExprStore& store, ExprId ref, ExprId op
   return buffer;
 }
 
-TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, ExprId opt)
+TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, ExprId opt,
+                                 bool skip_ranges)
     : store_(store) {
   // Number the nodes of the representative's DAG, parents first (a DFS pre-order is enough:
   // every child gets its index when first reached; matching fills images top-down).
@@ -143,9 +145,60 @@ TemplateMatcher::TemplateMatcher(const symbolic::ExprStore& store, ExprId ref, E
     if (entries_[i].renamable)
       leaf_entries_.push_back(i);
   }
+  skippable_.assign(entries_.size(), 0);
+  if (skip_ranges)
+    number_ranges();
   static std::atomic<uint64_t> next_serial{1};
   serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   prepare(own_);
+}
+
+void TemplateMatcher::number_ranges() {
+  const auto n = static_cast<uint32_t>(entries_.size());
+  range_end_.assign(n, 0);
+  range_exits_.assign(n, {});
+  std::vector<uint8_t> overflow(n, 0);
+  // Children after i are in i's range (the DFS reached them from i first), so ranges and exits
+  // follow from the children's, from the last entry back.
+  for (uint32_t i = n; i-- > 0;) {
+    const Entry& e = entries_[i];
+    uint32_t end = i + 1;
+    std::vector<uint32_t> exits;
+    bool too_many = false;
+    auto add_exit = [&](uint32_t k) {
+      if (std::find(exits.begin(), exits.end(), k) != exits.end())
+        return;
+      if (exits.size() == kMaxExits)
+        too_many = true;
+      else
+        exits.push_back(k);
+    };
+    for (uint32_t c : e.kids) {
+      if (c == UINT32_MAX)
+        continue;
+      if (c < i) {
+        add_exit(c);
+        continue;
+      }
+      end = std::max(end, range_end_[c]);
+      too_many |= overflow[c] != 0;
+      for (uint32_t k : range_exits_[c]) {
+        if (k < i) // the others lie in i's range
+          add_exit(k);
+      }
+    }
+    range_end_[i] = end;
+    overflow[i] = too_many ? 1 : 0;
+    if (!too_many)
+      range_exits_[i] = std::move(exits);
+    // Worth a skip: an internal entry with more than itself in its range.
+    skippable_[i] = !too_many && !e.renamable && end > i + 1 ? 1 : 0;
+  }
+  // Only the skippable entries' exits are read.
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!skippable_[i])
+      std::vector<uint32_t>().swap(range_exits_[i]);
+  }
 }
 
 void TemplateMatcher::prepare(Scratch& scratch) const {
@@ -225,6 +278,31 @@ bool TemplateMatcher::matches(ExprId ref, ExprId opt, Scratch& scratch) const {
       // from that match, taken from memory read in order instead of the node's random read.
       // (The elements of one GPU thread share most of their DAG: attention's sixteen outputs
       // of a query row share the row's exponentials and their sum.)
+      if (skippable_[i]) {
+        // So is every image of its range (number_ranges): what visiting the range entry by
+        // entry would give, in one pass. Each edge leaving the range must reach an entry that
+        // kept its image too; an entry of the range given another image already (by a parent
+        // before i) fails the match as it would have when visited.
+        for (uint32_t k : range_exits_[i]) {
+          if (image[k] != previous[k]) // k < i: stamped this epoch
+            return false;
+        }
+        const uint32_t end = range_end_[i];
+        for (uint32_t j = i + 1; j < end; ++j) {
+          if (stamp[j] == epoch) {
+            if (image[j] != previous[j])
+              return false;
+          } else {
+            stamp[j] = epoch;
+            image[j] = previous[j];
+          }
+        }
+        auto leaf = std::lower_bound(leaf_entries_.begin(), leaf_entries_.end(), i + 1);
+        for (; leaf != leaf_entries_.end() && *leaf < end; ++leaf)
+          kept_leaves.push_back(*leaf);
+        i = end - 1;
+        continue;
+      }
       for (int k = 0; k < 3; ++k) {
         if (e.kids[k] != UINT32_MAX && !assign(e.kids[k], previous[e.kids[k]]))
           return false;

@@ -63,7 +63,10 @@ public:
     std::vector<std::pair<uint32_t, symbolic::ExprId>> used_;
   };
 
-  TemplateMatcher(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt);
+  // `skip_ranges`: walk past the part of the DAG an unchanged node leads to (below); off only
+  // in the test that checks it changes nothing.
+  TemplateMatcher(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
+                  bool skip_ranges = true);
   // True when (ref, opt) is the representative under a one-to-one renaming of input leaves.
   bool matches(symbolic::ExprId ref, symbolic::ExprId opt, Scratch& scratch) const;
   // The same with the matcher's own scratch (one thread).
@@ -80,6 +83,17 @@ private:
   std::vector<Entry> entries_; // parents before children
   uint32_t ref_root_ = 0, opt_root_ = 0;
   std::vector<uint32_t> leaf_entries_; // the renamable entries
+  // The entries first reached from entry i in the numbering DFS are [i, range_end_[i]) (a DFS
+  // numbers what it reaches from i before it leaves i), and each child of an entry of that range
+  // lies in it or before i. So when an element's node at i is its node of the last match, the
+  // whole range's images are the last match's (nodes never change): the match takes them
+  // without reading a node, after checking the range's edges to entries before i
+  // (range_exits_[i], at most kMaxExits of them; an entry with more is walked entry by entry).
+  static constexpr uint32_t kMaxExits = 24;
+  std::vector<uint32_t> range_end_;                // one past the range of entry i
+  std::vector<std::vector<uint32_t>> range_exits_; // edges leaving the range to entries < i
+  std::vector<uint8_t> skippable_;
+  void number_ranges();
   uint64_t serial_ = 0;
   Scratch own_;
   void prepare(Scratch& scratch) const; // sizes a scratch for this template on first use
