@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "engine/launch/launch_config.hpp"
-#include "engine/prove/id_map.hpp"
 #include "engine/symbolic/expr_store.hpp"
+#include "engine/symbolic/id_map.hpp"
 
 namespace volta::prove {
 
@@ -55,7 +55,7 @@ public:
     // match, the entry it was the image of (maintained only while matches keep most leaves).
     std::vector<uint32_t> fresh_leaves_;
     std::vector<uint32_t> kept_leaves_; // the others
-    IdMap leaf_owner_;
+    symbolic::IdMap leaf_owner_;
     bool owners_valid_ = false; // leaf_owner_ describes the last successful match
     std::vector<uint32_t> stamp_;
     uint32_t epoch_ = 0;

@@ -98,24 +98,27 @@ uint8_t relation(Atom x, Atom y) {
 } // namespace
 
 SignSet SignAnalysis::signs(ExprId root) {
-  if (auto it = memo_.find(root); it != memo_.end())
-    return it->second;
+  if (const uint32_t* known = memo_.find(root))
+    return static_cast<SignSet>(*known);
   // e^x of a finite x is positive: no need to look at x.
   const auto positive_exp = [&](const Node& n) {
     return (n.op == Op::Exp || n.op == Op::Ex2) && !(store_.taint(n.a) & kTaintInfinity);
   };
   post_order(
-      store_, root, [&](ExprId id) { return memo_.count(id) != 0; },
+      store_, root, [&](ExprId id) { return memo_.find(id) != nullptr; },
       [&](ExprId, const Node& n) { return n.op != Op::BitOp && !positive_exp(n); },
-      [&](ExprId id) {
-        memo_.emplace(id, positive_exp(store_.node(id)) ? kSignPos : compute(id));
-      });
-  return memo_.at(root);
+      [&](ExprId id) { memo_.insert(id, positive_exp(store_.node(id)) ? kSignPos : compute(id)); });
+  return static_cast<SignSet>(*memo_.find(root));
 }
 
 SignSet SignAnalysis::compute(ExprId id) {
   const Node& n = store_.node(id);
-  auto s = [&](ExprId k) { return memo_.at(k); };
+  // Children come first in the post-order walk; one it did not enter (below a BitOp) may have
+  // any sign.
+  auto s = [&](ExprId k) {
+    const uint32_t* known = memo_.find(k);
+    return known != nullptr ? static_cast<SignSet>(*known) : kSignAny;
+  };
   switch (n.op) {
   case Op::Const: {
     const int sg = sgn(store_.rational(id));

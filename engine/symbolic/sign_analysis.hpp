@@ -12,9 +12,9 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 
 #include "engine/symbolic/expr_store.hpp"
+#include "engine/symbolic/id_map.hpp"
 
 namespace volta::symbolic {
 
@@ -42,7 +42,7 @@ private:
   SignSet compute(ExprId id);
   std::optional<bool> decide_cmp(const Node& n);
   const ExprStore& store_;
-  std::unordered_map<ExprId, SignSet> memo_;
+  IdMap memo_; // node -> its SignSet
 };
 
 } // namespace volta::symbolic

@@ -5,17 +5,17 @@
 #include <random>
 #include <unordered_map>
 
-#include "engine/prove/id_map.hpp"
+#include "engine/symbolic/id_map.hpp"
 
-namespace volta::prove {
+namespace volta::symbolic {
 namespace {
 
 TEST(IdMap, AgreesWithAStandardMapUnderRandomUpdates) {
   std::mt19937 random(7);
   IdMap map;
-  std::unordered_map<symbolic::ExprId, uint32_t> expected;
+  std::unordered_map<ExprId, uint32_t> expected;
   for (int step = 0; step < 20000; ++step) {
-    const symbolic::ExprId key = 1 + random() % 300;
+    const ExprId key = 1 + random() % 300;
     const uint32_t value = random();
     switch (random() % 4) {
     case 0:
@@ -33,7 +33,7 @@ TEST(IdMap, AgreesWithAStandardMapUnderRandomUpdates) {
     }
     ASSERT_EQ(map.size(), expected.size()) << "step " << step;
     if (step % 97 == 0) {
-      for (symbolic::ExprId k = 1; k <= 300; ++k) {
+      for (ExprId k = 1; k <= 300; ++k) {
         const uint32_t* found = map.find(k);
         const auto it = expected.find(k);
         ASSERT_EQ(found != nullptr, it != expected.end()) << "key " << k << " step " << step;
@@ -56,4 +56,4 @@ TEST(IdMap, AnEmptyMapFindsAndErasesNothing) {
 }
 
 } // namespace
-} // namespace volta::prove
+} // namespace volta::symbolic

@@ -1,7 +1,8 @@
 // A map from node ids (never 0) to 32-bit values: open addressing with linear probing and
 // backward-shift deletion, so that inserting and erasing allocate nothing. The template matcher
 // moves one entry per changed leaf of every element it matches (a million per second on
-// attention), which a node-based std::unordered_map paid with a malloc and a free each.
+// attention), and the sign analysis memoizes every node of a domain condition's DAG: a
+// node-based std::unordered_map paid a malloc (and a free) for each.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,7 @@
 
 #include "engine/symbolic/expr.hpp"
 
-namespace volta::prove {
+namespace volta::symbolic {
 
 class IdMap {
 public:
@@ -20,7 +21,7 @@ public:
     count_ = 0;
   }
   // The value of `key`, or nullptr.
-  const uint32_t* find(symbolic::ExprId key) const {
+  const uint32_t* find(ExprId key) const {
     if (slots_.empty())
       return nullptr;
     for (size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
@@ -31,9 +32,9 @@ public:
     }
   }
   // Sets the value of `key` (inserting it when absent).
-  void set(symbolic::ExprId key, uint32_t value) { *insert(key, value) = value; }
+  void set(ExprId key, uint32_t value) { *insert(key, value) = value; }
   // Inserts `key` with `value` unless present; returns its value slot.
-  uint32_t* insert(symbolic::ExprId key, uint32_t value) {
+  uint32_t* insert(ExprId key, uint32_t value) {
     if (2 * (count_ + 1) > slots_.size())
       grow();
     size_t i = home(key);
@@ -47,7 +48,7 @@ public:
   }
   // Removes `key` if present. The entries after it in its probe run move back over the hole, so
   // that no tombstone is left (finds stop at the first empty slot).
-  void erase(symbolic::ExprId key) {
+  void erase(ExprId key) {
     if (slots_.empty())
       return;
     const size_t mask = slots_.size() - 1;
@@ -72,10 +73,10 @@ public:
 
 private:
   struct Slot {
-    symbolic::ExprId key = 0;
+    ExprId key = 0;
     uint32_t value = 0;
   };
-  size_t home(symbolic::ExprId key) const {
+  size_t home(ExprId key) const {
     return static_cast<size_t>((uint64_t{key} * 0x9E3779B97F4A7C15ull) >> 24) & (slots_.size() - 1);
   }
   void grow() {
@@ -91,4 +92,4 @@ private:
   size_t count_ = 0;
 };
 
-} // namespace volta::prove
+} // namespace volta::symbolic
