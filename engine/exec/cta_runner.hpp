@@ -172,20 +172,18 @@ private:
   template <class F>
   void write_lanes(uint32_t reg, uint32_t w, uint32_t mask, F&& value) {
     const size_t at = size_t{reg} * row_stride_ + size_t{w} * 32;
-    if (mask == kAll) {
-      for (size_t l = 0; l < 32; ++l) {
-        bits_[at + l] = value(l);
-        nodes_[at + l] = 0;
-        float_[at + l] = 0;
-      }
-      return;
-    }
-    for (uint32_t m = mask; m != 0; m &= m - 1) {
-      const size_t l = static_cast<size_t>(std::countr_zero(m));
+    auto write = [&](size_t l) {
       bits_[at + l] = value(l);
       nodes_[at + l] = 0;
       float_[at + l] = 0;
+    };
+    if (mask == kAll) { // a plain loop the compiler vectorizes
+      for (size_t l = 0; l < 32; ++l)
+        write(l);
+      return;
     }
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      write(static_cast<size_t>(std::countr_zero(m)));
   }
   ExprId symbolic_integer(const Inst& in, const Value* v, uint32_t t);
   // An integer node as a register value: a folded constant becomes concrete bits again, so that
@@ -399,7 +397,7 @@ private:
       slot = {number, &ctx_.global.page(address)};
     return *slot.second;
   }
-  static constexpr unsigned kPageCacheBits = 12;
+  static constexpr unsigned kPageCacheBits = 8;
   static constexpr size_t kPageCache = size_t{1} << kPageCacheBits;
   std::array<std::pair<uint64_t, GlobalMemory::Page*>, kPageCache> page_cache_{};
 

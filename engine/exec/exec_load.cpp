@@ -26,7 +26,7 @@ CtaRunner::LoadShape CtaRunner::load_shape(const Inst& in) const {
 
 void CtaRunner::exec_ld(const Inst& in, uint32_t w, uint32_t mask) {
   const LoadShape shape = load_shape(in);
-  if (std::popcount(mask) > 1) {
+  if ((mask & (mask - 1)) != 0) { // two lanes or more
     if (in.space == Space::Global && load_warp(in, shape, w, mask))
       return;
     if (in.space == Space::Shared && shared_load_warp(in, shape, w, mask))
@@ -106,12 +106,8 @@ bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, ui
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
     GlobalMemory::Page& page = global_page(address[l]);
     ByteCell* cells = &page.cells[address[l] & (GlobalMemory::kPageSize - 1)];
-    if (lazy && GlobalMemory::awaits_input(cells, shape.size)) {
-      while (page.lock.test_and_set(std::memory_order_acquire)) {
-      }
+    if (lazy)
       ctx_.global.materialize_inputs(page, address[l], shape.size);
-      page.lock.clear(std::memory_order_release);
-    }
     deliver_load(in, shape, cells, w * 32 + l);
   }
   return true;

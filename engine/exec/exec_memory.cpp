@@ -215,14 +215,9 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     }
     GlobalMemory::Page& page = global_page(address);
     cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
-    if ((r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut) &&
-        GlobalMemory::awaits_input(cells, size)) {
-      // Symbols of input elements are created on first access, under the page lock.
-      while (page.lock.test_and_set(std::memory_order_acquire)) {
-      }
+    // Symbols of input elements are created on first access.
+    if (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::InOut)
       ctx_.global.materialize_inputs(page, address, size);
-      page.lock.clear(std::memory_order_release);
-    }
     // Read-only arrays are never written (refused above), so their reads cannot race: no
     // shadow for them.
     if (ctx_.options.check_races && !read_only) {

@@ -103,6 +103,18 @@ GlobalMemory::Page& GlobalMemory::page(uint64_t address) {
 
 void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t size) {
   const uint64_t page_base = address & ~(kPageSize - 1);
+  if (!awaits_input(&page.cells[address - page_base], size))
+    return;
+  struct PageLock { // held until return or a throw (out of memory)
+    std::atomic_flag& flag;
+    explicit PageLock(std::atomic_flag& f) : flag(f) {
+      while (flag.test_and_set(std::memory_order_acquire)) {
+      }
+    }
+    ~PageLock() { flag.clear(std::memory_order_release); }
+    PageLock(const PageLock&) = delete;
+    PageLock& operator=(const PageLock&) = delete;
+  } hold(page.lock);
   for (uint32_t i = 0; i < size; ++i) {
     ByteCell& c = page.cells[address + i - page_base];
     if (std::atomic_ref<uint8_t>(c.stored_as).load(std::memory_order_relaxed) != kLazyInput)

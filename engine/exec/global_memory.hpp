@@ -59,30 +59,16 @@ public:
 
   // The page holding `address`, created on first touch. Thread-safe.
   Page& page(uint64_t address);
-  // Creates the input symbols of the bytes [address, address + size) of `page` that have not
-  // been touched yet (input arrays are filled lazily: a CTA reads a thin slice of them). The
-  // caller holds the page lock when CTAs run in parallel.
   // The symbol of element `element` of `r`, an input array (kind `in` or `inout`), without its
   // cells. Thread-safe. The same node materialize_inputs puts in the cells.
   ExprId input_symbol(const Region& r, uint64_t element) {
     return inputs_.element(r.slot, element);
   }
-  // Each cell it creates is written with its `stored_as` last, by a release store, so that
-  // awaits_input() can tell without the lock whether a cell is complete.
+  // Creates the input symbols of the bytes [address, address + size) of `page` that have not
+  // been touched yet (input arrays are filled lazily: a CTA reads a thin slice of them).
+  // Thread-safe: it looks at the cells without a lock (awaits_input) and makes the missing ones
+  // under the page lock, released on every way out.
   void materialize_inputs(Page& page, uint64_t address, uint32_t size);
-  // Is any of the `size` cells an input byte whose symbol is still to be created? Lock-free
-  // (an acquire load of each `stored_as`): a cell found complete is complete, with all its
-  // fields visible; one found lazy is made under the page lock by materialize_inputs, which
-  // looks again. Reading the cells the load reads anyway costs no extra cache line, where a
-  // per-page count of lazy bytes cost a miss on the page header and a locked exchange on
-  // every load of a page not yet read whole (a quarter of the naive GEMM's access()).
-  static bool awaits_input(ByteCell* cells, uint32_t size) {
-    bool lazy = false;
-    for (uint32_t i = 0; i < size; ++i)
-      lazy |= std::atomic_ref<uint8_t>(cells[i].stored_as).load(std::memory_order_acquire) ==
-              kLazyInput;
-    return lazy;
-  }
 
   // Calls f(region, offset, cell) for every byte of every page touched so far that lies in an
   // output array (single-threaded use after execution).
@@ -101,12 +87,26 @@ public:
 
   // Starts over in another expression store (a run of the grid a group of CTAs at a time,
   // grouped_launch.hpp): every cell goes back to its initial contents, built anew in `store`
-  // (lazily: a page the new group touches is filled again then), and the race shadow stays. A CTA of a later group that touches a location an earlier
-  // group wrote (or writes one it read) is a race between CTAs that the shadow still reports;
-  // without one, no value crosses from one group to the next. Only while no CTA runs.
+  // (lazily: a page the new group touches is filled again then), and the race shadow stays. A CTA
+  // of a later group that touches a location an earlier group wrote (or writes one it read) is a
+  // race between CTAs that the shadow still reports; without one, no value crosses from one group
+  // to the next. Only while no CTA runs.
   void restart(symbolic::ExprStore& store, ExprId undef);
 
 private:
+  // Is any of the `size` cells an input byte whose symbol is still to be created? Lock-free
+  // (an acquire load of each `stored_as`, which materialize_inputs writes last with a release
+  // store): a cell found complete is complete, with all its fields visible. Reading the cells
+  // the load reads anyway costs no extra cache line, where a per-page count of lazy bytes cost
+  // a miss on the page header and a locked exchange on every load of a page not yet read whole
+  // (a quarter of the naive GEMM's access()).
+  static bool awaits_input(ByteCell* cells, uint32_t size) {
+    bool lazy = false;
+    for (uint32_t i = 0; i < size; ++i)
+      lazy |= std::atomic_ref<uint8_t>(cells[i].stored_as).load(std::memory_order_acquire) ==
+              kLazyInput;
+    return lazy;
+  }
   void initialize(uint64_t page_base, Page& page);
 
   std::vector<Region> regions_; // sorted by base

@@ -53,23 +53,30 @@ ExprId InputSymbols::create(Array& a, uint64_t index) {
   if (id.compare_exchange_strong(seen, kClaimed, std::memory_order_acquire)) {
     // This thread makes the element: its block's first id (the store's lock, once per block),
     // then its node, published by the release store of its id.
-    std::atomic<ExprId>& start =
-        chunk->block_start[(index & kChunkMask) / symbolic::ExprStore::kInputBlock];
-    ExprId first = start.load(std::memory_order_acquire);
-    if (first == 0) {
-      first = store_->input_block(a.array_id,
-                                  static_cast<uint32_t>(index / symbolic::ExprStore::kInputBlock));
-      start.store(first, std::memory_order_release);
+    // If the store throws (out of memory, the DAG full), the claim is given back: a thread
+    // waiting for this element below must not wait for ever.
+    try {
+      std::atomic<ExprId>& start =
+          chunk->block_start[(index & kChunkMask) / symbolic::ExprStore::kInputBlock];
+      ExprId first = start.load(std::memory_order_acquire);
+      if (first == 0) {
+        first = store_->input_block(
+            a.array_id, static_cast<uint32_t>(index / symbolic::ExprStore::kInputBlock));
+        start.store(first, std::memory_order_release);
+      }
+      const ExprId made = store_->input_at(first, a.array_id, static_cast<uint32_t>(index));
+      id.store(made, std::memory_order_release);
+      return made;
+    } catch (...) {
+      id.store(0, std::memory_order_release);
+      throw;
     }
-    const ExprId made = store_->input_at(first, a.array_id, static_cast<uint32_t>(index));
-    id.store(made, std::memory_order_release);
-    return made;
   }
   while (seen == kClaimed) { // another thread is making it
     std::this_thread::yield();
     seen = id.load(std::memory_order_acquire);
   }
-  return seen;
+  return seen != 0 ? seen : create(a, index); // 0: the maker failed; try again here
 }
 
 } // namespace volta::exec

@@ -20,7 +20,8 @@ Launch forty_threads() {
   return l;
 }
 
-std::string with_pointers(const std::string& body) {
+// `body` after the pointers: %rd3 = &out[tid], %rd4 = &in[tid], %r1 = tid.
+std::string with_pointers(const std::string& body, std::string_view decls = "") {
   return kernel(".param .u64 p_out, .param .u64 p_in", R"(
   ld.param.u64 %rd0, [p_out];
   ld.param.u64 %rd1, [p_in];
@@ -30,7 +31,8 @@ std::string with_pointers(const std::string& body) {
   mul.wide.u32 %rd2, %r1, 4;
   add.s64 %rd3, %rd0, %rd2;
   add.s64 %rd4, %rd1, %rd2;
-)" + body + "\n  ret;");
+)" + body + "\n  ret;",
+                decls);
 }
 
 TEST(WarpPaths, GuardedIntegerArithmeticWritesOnlyTheActiveLanes) {
@@ -160,18 +162,20 @@ TEST(WarpPaths, AWarpLoadPastTheArrayIsReportedByTheLaneThatMakesIt) {
 // Shared loads of a warp: the race shadow sees every lane, in lane order, as the lane path does.
 constexpr std::string_view kSharedDecls = ".shared .align 4 .b8 sdata[160];\n"
                                           ".shared .align 4 .b8 other[160];\n";
-
-TEST(WarpPaths, ASharedReadOfAnotherLanesUnorderedWriteIsARace) {
-  const std::string text = kernel(".param .u64 p_out, .param .u64 p_in", R"(
-  ld.param.u64 %rd0, [p_out];
-  mov.u32 %r1, %tid.x;
+// `body` with %r12 = &sdata[tid] as well.
+std::string shared_kernel(const std::string& body) {
+  return with_pointers(R"(
   mov.u32 %r10, sdata;
   shl.b32 %r11, %r1, 2;
   add.u32 %r12, %r10, %r11;
+)" + body,
+                       kSharedDecls);
+}
+
+TEST(WarpPaths, ASharedReadOfAnotherLanesUnorderedWriteIsARace) {
+  const std::string text = shared_kernel(R"(
   st.shared.f32 [%r12], 0f3F800000;
-  ld.shared.f32 %f1, [%r12+4];
-  ret;)",
-                                  kSharedDecls);
+  ld.shared.f32 %f1, [%r12+4];)");
   const auto r = run_ptx(text, forty_threads());
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::DataRace) << r.describe();
@@ -183,15 +187,7 @@ TEST(WarpPaths, ASharedReadOfAnotherLanesUnorderedWriteIsARace) {
 }
 
 TEST(WarpPaths, SharedReadsAfterABarrierAreOrdered) {
-  const std::string text = kernel(".param .u64 p_out, .param .u64 p_in", R"(
-  ld.param.u64 %rd0, [p_out];
-  cvta.to.global.u64 %rd0, %rd0;
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd0, %rd2;
-  mov.u32 %r10, sdata;
-  shl.b32 %r11, %r1, 2;
-  add.u32 %r12, %r10, %r11;
+  const std::string text = shared_kernel(R"(
   cvt.rn.f32.u32 %f1, %r1;
   st.shared.f32 [%r12], %f1;
   bar.sync 0;
@@ -199,9 +195,7 @@ TEST(WarpPaths, SharedReadsAfterABarrierAreOrdered) {
   selp.u32 %r13, 4, -156, %p1;
   add.u32 %r14, %r12, %r13;
   ld.shared.f32 %f2, [%r14];
-  st.global.f32 [%rd3], %f2;
-  ret;)",
-                                  kSharedDecls);
+  st.global.f32 [%rd3], %f2;)");
   const auto r = run_ptx(text, forty_threads());
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   for (uint32_t t = 0; t < kThreads; ++t)
@@ -210,16 +204,10 @@ TEST(WarpPaths, SharedReadsAfterABarrierAreOrdered) {
 
 TEST(WarpPaths, ASharedWarpLoadPastItsVariableIsOutOfBoundsForTheLaneThatMakesIt) {
   // Lane 39 reads sdata[160], past the variable (into `other`): out of bounds, by thread 39.
-  const std::string text = kernel(".param .u64 p_out, .param .u64 p_in", R"(
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r10, sdata;
-  shl.b32 %r11, %r1, 2;
-  add.u32 %r12, %r10, %r11;
+  const std::string text = shared_kernel(R"(
   st.shared.f32 [%r12], 0f00000000;
   bar.sync 0;
-  ld.shared.f32 %f1, [%r12+4];
-  ret;)",
-                                  kSharedDecls);
+  ld.shared.f32 %f1, [%r12+4];)");
   const auto r = run_ptx(text, forty_threads());
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::OutOfBounds) << r.describe();
