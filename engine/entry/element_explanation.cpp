@@ -90,6 +90,14 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, exec::Ker
     out.note = "the e-graph recorded no chain";
     return out;
   }
+  if (chain->steps.empty()) {
+    // Nothing was rewritten: the e-graph keeps sums and products flattened and ordered, so two
+    // values that differ only in how their sums and products are grouped and ordered (or not at
+    // all) are one term as soon as they are added.
+    out.note = "the two values are one e-graph term as soon as they are added: the same tree, up "
+               "to the grouping and order of sums and products (no rewrite step to show)";
+    return out;
+  }
   const egraph::Language& lang = prover.egraph().ml().lang;
   out.total_steps = chain->steps.size();
   const egraph::TreeTerm* before = &chain->start;

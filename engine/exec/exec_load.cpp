@@ -89,6 +89,17 @@ bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, ui
     bool plain = shape.float_type;
     for (uint32_t i = 0; i < shape.values; ++i)
       plain &= in.dsts[i].kind == OpKind::Reg;
+    if (plain && lo == hi) {
+      // Every lane reads the same element (a row of K or B broadcast to the warp): its symbols
+      // once, the same value for each lane.
+      const uint64_t first = (lo - r->base) >> shift;
+      for (uint32_t i = 0; i < shape.values; ++i) {
+        const Value v{0, ctx_.global.input_symbol(*r, first + i), true, false};
+        for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
+          set(in.dsts[i].reg, w * 32 + static_cast<uint32_t>(std::countr_zero(bits)), v);
+      }
+      return true;
+    }
     for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
       const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
       const uint64_t first = (address[l] - r->base) >> shift;

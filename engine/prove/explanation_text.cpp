@@ -99,10 +99,8 @@ std::vector<std::string> describe_value_pair(const std::string& reference,
       reference.begin();
   if (reference == optimized) {
     lines.push_back("reference: " + cut(reference));
-    lines.push_back(fmt::format(
-        "optimized: prints the same ({} characters{}): the two differ only in what the printed "
-        "form leaves out, and the rewrite chain shows how they are made equal",
-        reference.size(), cut_short(reference) ? ", as far as printed" : ""));
+    lines.push_back(fmt::format("optimized: prints the same ({} characters{})", reference.size(),
+                                cut_short(reference) ? ", as far as printed" : ""));
     return lines;
   }
   if (common < width / 2) {

@@ -156,24 +156,7 @@ Node* ExprStore::create_chunk(size_t chunk) {
   return storage;
 }
 
-inline void ExprStore::put(uint32_t id, const Node& n) {
-  const size_t chunk = id >> kChunkBits;
-  Node* storage = chunks_[chunk].load(std::memory_order_acquire);
-  if (storage == nullptr) [[unlikely]]
-    storage = create_chunk(chunk);
-  storage[id & kChunkMask] = n;
-  meta_chunks_[chunk].load(std::memory_order_relaxed)[id & kChunkMask] = Meta{n.op, n.taint};
-}
-
-ExprId ExprStore::allocate_in(const Node& n, Stream& stream) {
-  if (stream.generation != generation_ || stream.next == stream.end)
-    reserve_block(stream);
-  const uint32_t id = stream.next++;
-  put(id, n);
-  return id;
-}
-
-ExprId ExprStore::allocate(const Node& n) {
+ExprId ExprStore::allocate(Node n) {
   return allocate_in(n, thread_stream);
 }
 
@@ -336,7 +319,7 @@ bool operand_sorts_fit(const ExprStore& store, const Node& n) {
 } // namespace
 #endif
 
-Node ExprStore::with_flags(const Node& input) const {
+Node ExprStore::with_flags(Node input) const {
   assert(operand_sorts_fit(*this, input));
   Node n = input;
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
@@ -355,29 +338,19 @@ Node ExprStore::with_flags(const Node& input) const {
   return n;
 }
 
-ExprId ExprStore::append(const Node& input) {
+ExprId ExprStore::append(Node input) {
   Node n = with_flags(input);
   n.taint |= kTransient;
   return allocate(n);
 }
 
-ExprId ExprStore::append(const Node& input, Stream& stream) {
+ExprId ExprStore::append(Node input, Stream& stream) {
   Node n = with_flags(input);
   n.taint |= kTransient;
   return allocate_in(n, stream);
 }
 
-ExprId ExprStore::append_link(const Node& input, uint16_t children_taint, Stream& stream) {
-  const OpTraits traits = kOpTraits[static_cast<size_t>(input.op)];
-  if (traits.special) [[unlikely]]
-    return append(input, stream);
-  assert(with_flags(input).taint == (traits.own_taint | children_taint));
-  Node n = input;
-  n.taint = traits.own_taint | children_taint | kTransient;
-  return allocate_in(n, stream);
-}
-
-ExprId ExprStore::intern(const Node& input) {
+ExprId ExprStore::intern(Node input) {
   const Node n = with_flags(input);
   if (n.taint & kTransient)
     return allocate(n);

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -29,11 +30,11 @@ public:
   // Returns the one node equal to `n`, creating it if needed. Constant operands are folded by
   // the callers in engine/symbolic/builder.hpp, not here. A node with a transient child is
   // appended (it cannot exist yet).
-  ExprId intern(const Node& n);
+  ExprId intern(Node n);
   // Appends a new node without a lookup: the links of reduction chains (an fma whose
   // accumulator is another link), which are new by construction. Keeping them out of the table
   // makes a K-step reduction cost K appends instead of K random probes (domain.md §4).
-  ExprId append(const Node& n);
+  ExprId append(Node n);
 
   // A private run of ids for appends: the engine gives each GPU thread its own, so that the
   // links of one thread's reduction chains lie close together in memory (walking a chain later
@@ -43,12 +44,17 @@ public:
     uint32_t end = 0;
     uint64_t generation = 0;
   };
-  ExprId append(const Node& n, Stream& stream);
+  ExprId append(Node n, Stream& stream);
   // append(n, stream) for a caller that has read the metas of n's children already (the engine's
   // warp path of fma chains): `children_taint` is the or of their taints, which is all the
-  // node's flags need when its operator has no taint rule of its own beyond the table's (not
-  // Fresh, not FloatBits: those go through append).
-  ExprId append_link(const Node& n, uint16_t children_taint, Stream& stream);
+  // node's flags need when its operator has no taint of its own (arithmetic: Add, Sub, Mul,
+  // Fma). Inline, and the node built in registers: called once per link of a chain, and a node
+  // passed through memory and rewritten there stalled each call on a 16-byte reload.
+  ExprId append_link(Node n, uint16_t children_taint, Stream& stream) {
+    assert(with_flags(n).taint == children_taint);
+    n.taint = children_taint | kTransient;
+    return allocate_in(n, stream);
+  }
 
   const Node& node(ExprId id) const {
     return chunks_[id >> kChunkBits].load(std::memory_order_acquire)[id & kChunkMask];
@@ -134,13 +140,26 @@ private:
   };
 
   static constexpr uint32_t kBlock = 1024; // ids reserved per thread at a time
-  ExprId allocate(const Node& n);
-  ExprId allocate_in(const Node& n, Stream& stream);
+  ExprId allocate(Node n);
+  ExprId allocate_in(Node n, Stream& stream) {
+    if (stream.generation != generation_ || stream.next == stream.end) [[unlikely]]
+      reserve_block(stream);
+    const uint32_t id = stream.next++;
+    put(id, n);
+    return id;
+  }
   void reserve_block(Stream& stream);
   // Writes node `id` and its meta entry, creating their chunks on first use.
-  void put(uint32_t id, const Node& n);
+  void put(uint32_t id, Node n) {
+    const size_t chunk = id >> kChunkBits;
+    Node* storage = chunks_[chunk].load(std::memory_order_acquire);
+    if (storage == nullptr) [[unlikely]]
+      storage = create_chunk(chunk);
+    storage[id & kChunkMask] = n;
+    meta_chunks_[chunk].load(std::memory_order_relaxed)[id & kChunkMask] = Meta{n.op, n.taint};
+  }
   [[gnu::noinline]] Node* create_chunk(size_t chunk); // the first write into a chunk
-  Node with_flags(const Node& n) const;
+  Node with_flags(Node n) const;
   void grow(Shard& shard);
 
   const Rational& rational_at(uint32_t index) const;
