@@ -129,6 +129,26 @@ TEST(WarpPaths, LoadsFromAnInputArrayInEveryShape) {
   }
 }
 
+TEST(WarpPaths, ALoadOfOneElementByEveryLaneGivesEachLaneItsSymbols) {
+  // Every active lane reads in[6..7] (v2) and in[9]; the guarded load leaves lanes 0-4 their
+  // own value; the partial warp (lanes 32-39) takes the same path with fewer lanes.
+  const auto r = run_ptx(with_pointers(R"(
+  ld.global.v2.f32 {%f1, %f2}, [%rd1+24];
+  mov.f32 %f3, 0f40000000;
+  setp.gt.u32 %p1, %r1, 4;
+  @%p1 ld.global.f32 %f3, [%rd1+36];
+  add.f32 %f4, %f1, %f2;
+  st.global.f32 [%rd3], %f4;
+  st.global.f32 [%rd3+160], %f3;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    SCOPED_TRACE(t);
+    EXPECT_EQ(r.expr("out", t), "(+ in[6] in[7])");
+    EXPECT_EQ(r.expr("out", kThreads + t), t > 4 ? "in[9]" : "2");
+  }
+}
+
 TEST(WarpPaths, ASubElementLoadGoesThroughTheByteCells) {
   const auto r = run_ptx(with_pointers(R"(
   ld.global.u16 %r2, [%rd4+2];
