@@ -144,20 +144,33 @@ void CtaRunner::run_warp(uint32_t w) {
   const uint32_t base = w * 32;
   const uint32_t n = std::min<uint32_t>(32, threads_ - base);
   uint64_t executed = 0;
+  uint32_t mask = 0;
+  uint32_t lanes = 0;
+  // Every running lane of the warp is in `mask`: then execute()'s hint is the next step.
+  bool converged = false;
+  next_pc_ = kNoPc;
   while (!failed_) {
-    // The lanes at the smallest pc among the runnable ones.
     uint32_t min_pc = UINT32_MAX;
-    uint32_t mask = 0;
-    for (uint32_t l = 0; l < n; ++l) {
-      if (state_[base + l] != ThreadState::Running)
-        continue;
-      const uint32_t p = pc_[base + l];
-      if (p < min_pc) {
-        min_pc = p;
-        mask = 1u << l;
-      } else if (p == min_pc) {
-        mask |= 1u << l;
+    if (converged && next_pc_ < prog_.insts.size()) {
+      min_pc = next_pc_;
+    } else {
+      // The lanes at the smallest pc among the runnable ones.
+      mask = 0;
+      uint32_t running = 0;
+      for (uint32_t l = 0; l < n; ++l) {
+        if (state_[base + l] != ThreadState::Running)
+          continue;
+        running |= 1u << l;
+        const uint32_t p = pc_[base + l];
+        if (p < min_pc) {
+          min_pc = p;
+          mask = 1u << l;
+        } else if (p == min_pc) {
+          mask |= 1u << l;
+        }
       }
+      converged = mask == running;
+      lanes = static_cast<uint32_t>(std::popcount(mask));
     }
     if (mask == 0)
       break;
@@ -175,7 +188,6 @@ void CtaRunner::run_warp(uint32_t w) {
     if (!partial_log_.empty())
       note_partials(min_pc);
     ++stats_.warp_instructions;
-    const uint32_t lanes = static_cast<uint32_t>(std::popcount(mask));
     stats_.instructions += lanes;
     executed += lanes;
     if (executed >= 65536) {

@@ -384,6 +384,12 @@ private:
   bool failed_ = false;
   uint32_t races_found_ = 0; // data races this CTA reported (their order in the race log)
   uint32_t current_pc_ = 0;
+  // Set by execute() when every lane it was given, active or not, is now at this one pc and
+  // running, and no other lane of the warp changed state (an instruction without control flow or
+  // collective, a branch that all the lanes took); kNoPc otherwise. run_warp then knows the
+  // warp's next pc and lanes without scanning them, as long as the warp stays converged.
+  static constexpr uint32_t kNoPc = UINT32_MAX;
+  uint32_t next_pc_ = kNoPc;
   KernelStats stats_;
   // A direct-mapped cache of global pages (the page table takes a lock).
   GlobalMemory::Page& global_page(uint64_t address) {

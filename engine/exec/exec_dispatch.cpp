@@ -23,6 +23,9 @@ std::optional<bool> CtaRunner::decide_predicate(ExprId pred) {
 
 void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
+  const uint32_t issued = mask;
+  next_pc_ = kNoPc;
+  bool merged = false; // lanes whose guard is on data took both sides
   if (in.has_guard) {
     uint32_t active = 0;
     uint32_t data_lanes = 0;
@@ -57,6 +60,7 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     }
     // Lanes whose guard is a predicate on data the signs do not decide: each executes both
     // possibilities and merges them (exec_branch_merge.cpp).
+    merged = data_lanes != 0;
     for (uint32_t m = data_lanes; m != 0; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
       const ExprId g = node(in.guard_reg, base + l);
@@ -66,9 +70,13 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       if (!ok)
         return;
     }
+    next_pc_ = kNoPc; // the merged lanes' steps ran through execute() too
     mask = active;
-    if (mask == 0)
+    if (mask == 0) {
+      if (!merged)
+        next_pc_ = pc + 1; // every lane's guard was off: each moved on by one
       return;
+    }
   }
 
   auto advance = [&](uint32_t m) {
@@ -181,6 +189,8 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
   case XOp::Bra:
     for (uint32_t m = mask; m != 0; m &= m - 1)
       pc_[base + std::countr_zero(m)] = in.target;
+    if (mask == issued && !merged)
+      next_pc_ = in.target;
     return;
   case XOp::Ret:
   case XOp::Exit:
@@ -271,7 +281,8 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       return;
     warp_synchronized(w, mask);
     ++stats_.warp_syncs;
-    break;
+    advance(mask);
+    return; // lanes of the warp may have waited here: no hint of the next pc
   }
   case XOp::Testp:
   case XOp::Unsupported: {
@@ -282,8 +293,12 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     return;
   }
   }
-  if (!failed_)
-    advance(mask);
+  if (failed_)
+    return;
+  advance(mask);
+  // The lanes the guard turned off moved on by one as well.
+  if (!merged)
+    next_pc_ = pc + 1;
 }
 
 bool CtaRunner::member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_t& member_mask) {

@@ -3,6 +3,7 @@
 // only the active lanes are written, inactive lanes with symbolic values neither leak into nor
 // block the result, partial warps (a 40-thread block) work, and a load the fast path does not
 // cover (a sub-element load, a mixed-kind warp) takes the lane path with the same result.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -99,6 +100,63 @@ TEST(WarpPaths, IntegerSetpWithTwoDestinationsInAPartialWarp) {
   for (uint32_t t = 0; t < kThreads; ++t) {
     EXPECT_EQ(r.expr("out", t), t > 20 ? "1" : "0") << t;
     EXPECT_EQ(r.expr("out", kThreads + t), t > 20 ? "0" : "1") << t;
+  }
+}
+
+TEST(WarpPaths, AWarpThatDivergesAndReconvergesRunsEachLanesPath) {
+  // The warp scheduler skips its scan of the lanes while the warp is converged: a loop whose trip
+  // count differs per lane, lanes that exit early, a guard that is off for every lane, a branch
+  // all lanes take, and a guard on data (both sides merged) must each still give every lane its
+  // own path.
+  const auto r = run_ptx(with_pointers(R"(
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+  rem.u32 %r4, %r1, 5;
+$loop:
+  add.u32 %r2, %r2, %r1;
+  add.u32 %r3, %r3, 1;
+  setp.le.u32 %p1, %r3, %r4;
+  @%p1 bra $loop;
+  st.global.u32 [%rd3], %r2;
+  rem.u32 %r5, %r1, 7;
+  setp.eq.u32 %p2, %r5, 3;
+  @%p2 bra $out;
+  setp.gt.u32 %p3, %r1, 100;
+  @%p3 add.u32 %r2, %r2, 1000;
+  bra.uni $next;
+  add.u32 %r2, %r2, 2000;
+$next:
+  ld.global.f32 %f1, [%rd4];
+  setp.gt.f32 %p4, %f1, 0f00000000;
+  mov.f32 %f2, 0f00000000;
+  @%p4 add.f32 %f2, %f1, %f1;
+  setp.lt.f32 %p5, %f1, 0f3F800000;
+  @%p5 bra $small;
+  mov.f32 %f3, 0f40400000;
+  bra.uni $join;
+$small:
+  add.f32 %f3, %f1, 0f40A00000;
+$join:
+  add.f32 %f2, %f2, %f3;
+  st.global.f32 [%rd3+160], %f2;
+  add.u32 %r2, %r2, 7;
+  st.global.u32 [%rd3], %r2;
+$out:
+  ret;)"),
+                         forty_threads());
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    SCOPED_TRACE(t);
+    const uint32_t sum = t * (t % 5 + 1);
+    const bool exits = t % 7 == 3;
+    EXPECT_EQ(r.expr("out", t), std::to_string(exits ? sum : sum + 7));
+    if (!exits) {
+      const std::string x = "in[" + std::to_string(t) + "]";
+      EXPECT_EQ(r.expr("out", kThreads + t),
+                fmt::format("(+ (select (cmp.gt {0} 0) (+ {0} {0}) 0) (select (cmp.lt {0} 1) "
+                            "(+ {0} 5) 3))",
+                            x));
+    }
   }
 }
 
