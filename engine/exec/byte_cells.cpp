@@ -39,17 +39,7 @@ ExprId assemble(const ByteCell* cells, uint32_t width, symbolic::Builder& b) {
 
 } // namespace
 
-Value load_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b) {
-  // Fast path first: the bytes are exactly one stored (defined) value.
-  const ByteCell& first = cells[0];
-  if (first.node != 0 && first.node != undef &&
-      first.pos == (static_cast<uint32_t>(__builtin_ctz(width)) << 4)) {
-    bool whole = true;
-    for (uint32_t i = 1; whole && i < width; ++i)
-      whole = cells[i].node == first.node && cells[i].pos == (first.pos | i);
-    if (whole)
-      return Value{0, first.node};
-  }
+Value load_mixed_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b) {
   bool concrete = true;
   for (uint32_t i = 0; i < width; ++i) {
     if (cells[i].node == undef)

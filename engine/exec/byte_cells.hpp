@@ -68,8 +68,23 @@ inline void store_value(ByteCell* cells, const Value& v, uint32_t width) {
   }
 }
 
+// load_value's general case: concrete bytes, undefined ones, or pieces of several values.
+Value load_mixed_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b);
+
 // Reads `width` bytes back as one value. `undef` is the node that marks uninitialized bytes: a
-// load touching any of them yields `undef`.
-Value load_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b);
+// load touching any of them yields `undef`. Inline: the common case, the bytes of one stored
+// (defined) value, is a few compares on every load.
+inline Value load_value(const ByteCell* cells, uint32_t width, ExprId undef, symbolic::Builder& b) {
+  const ByteCell& first = cells[0];
+  if (first.node != 0 && first.node != undef &&
+      first.pos == (static_cast<uint32_t>(__builtin_ctz(width)) << 4)) {
+    bool whole = true;
+    for (uint32_t i = 1; whole && i < width; ++i)
+      whole = cells[i].node == first.node && cells[i].pos == (first.pos | i);
+    if (whole)
+      return Value{0, first.node};
+  }
+  return load_mixed_value(cells, width, undef, b);
+}
 
 } // namespace volta::exec

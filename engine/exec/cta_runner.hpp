@@ -209,6 +209,9 @@ private:
     uint32_t values = 0; // values delivered (vector length, at most the destinations)
     bool float_type = false;
     bool sign = false;
+    // A float load into registers only (the common case): its values go to the registers as
+    // they are, without deliver_value's extensions.
+    bool plain = false;
   };
   LoadShape load_shape(const Inst& in) const;
   // The addresses of the lanes of `mask` for memory operand `m` (concrete, aligned to `size`, a

@@ -21,6 +21,9 @@ CtaRunner::LoadShape CtaRunner::load_shape(const Inst& in) const {
   shape.values = std::min<uint32_t>(in.vec, static_cast<uint32_t>(in.dsts.size()));
   shape.float_type = is_float(in.type);
   shape.sign = is_signed(in.type);
+  shape.plain = shape.float_type && !shape.sign;
+  for (uint32_t i = 0; i < shape.values; ++i)
+    shape.plain &= in.dsts[i].kind == OpKind::Reg;
   return shape;
 }
 
@@ -85,10 +88,7 @@ bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, ui
     // symbols, without the byte cells (the same nodes the cells would hold). An input element
     // is integer data for an integer load, never float bits (stored_as of an input cell).
     const unsigned shift = static_cast<unsigned>(std::countr_zero(elem));
-    // A float load into registers (the common case) needs none of deliver_value's extensions.
-    bool plain = shape.float_type;
-    for (uint32_t i = 0; i < shape.values; ++i)
-      plain &= in.dsts[i].kind == OpKind::Reg;
+    const bool plain = shape.plain;
     if (plain && lo == hi) {
       // Every lane reads the same element (a row of K or B broadcast to the warp): its symbols
       // once, the same value for each lane.
@@ -140,18 +140,27 @@ bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_
     return false;
   const bool check = ctx_.options.check_races;
   const WarpSyncLog& syncs = warp_syncs_[w];
+  // What the race shadow is told about each lane but its thread and lane, once.
+  Accessor who{cta_,        0,           w,
+               0,           stamp_,      warp_phase_[w],
+               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
+  ShadowPage* page = nullptr;
+  uint64_t page_number = UINT64_MAX;
   for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
     const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
     const uint32_t t = w * 32 + l;
     const uint64_t a = address[l];
     if (check) {
-      auto& page = shared_shadow_pages_[a >> 12];
-      if (!page)
-        page = std::make_unique<ShadowPage>(4096);
+      if (a >> 12 != page_number) {
+        page_number = a >> 12;
+        auto& slot = shared_shadow_pages_[page_number];
+        if (!slot)
+          slot = std::make_unique<ShadowPage>(4096);
+        page = slot.get();
+      }
       const uint32_t offset = static_cast<uint32_t>(a & 4095);
-      const Accessor who{cta_,        t,           w,
-                         l,           stamp_,      warp_phase_[w],
-                         current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
+      who.thread = t;
+      who.lane = l;
       Conflict c;
       uint32_t conflict_byte = 0;
       if (page->check_and_record(offset, shape.size, who, AccessKind::Read, c, conflict_byte))
@@ -167,6 +176,14 @@ bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_
 
 void CtaRunner::deliver_load(const Inst& in, const LoadShape& shape, const ByteCell* cells,
                              uint32_t t) {
+  if (shape.plain) {
+    for (uint32_t i = 0; i < shape.values; ++i) {
+      Value v = load_value(cells + i * shape.elem, shape.elem, ctx_.undef, b_);
+      v.fl = true;
+      set(in.dsts[i].reg, t, v);
+    }
+    return;
+  }
   for (uint32_t i = 0; i < shape.values; ++i) {
     const ByteCell* at = cells + i * shape.elem;
     deliver_value(in, shape, i, load_value(at, shape.elem, ctx_.undef, b_),
