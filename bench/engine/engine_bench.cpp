@@ -1,4 +1,5 @@
-// Symbolic execution throughput: both kernels of the corpus's
+// Symbolic execution throughput: the naive references of the scaling pairs (below), and both
+// kernels of the corpus's
 // (MatMul-1, MatMul-2) pair — 77 M executed thread-instructions together — executed into one
 // expression DAG as the prover does (the two kernels in parallel, each CTA warp by warp in
 // lockstep), and each kernel alone on one thread. Loading (parse + lower) is outside the
@@ -99,6 +100,60 @@ void BM_ExecuteOneKernel(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_ExecuteOneKernel)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(3.0);
+
+// The naive references of the scaling pairs (bench/engine/naive_references.json, the PTX of
+// bench/scaling/kernels: no corpus needed), every CTA, into one store as `volta-eg check` runs
+// them (CTAs in parallel): the throughput target is ≥ 150 M thread-instructions a
+// second on these. Also reports what the store holds per node id: node and meta chunks plus
+// the hash-consing table, over the ids handed out (the unused ends of the per-thread id blocks
+// count as ids, so the figure is if anything low by their share, a few per cent at most here).
+const launch::ManifestEntry* naive_reference(size_t index) {
+  static const std::optional<launch::Manifest> manifest = []() -> std::optional<launch::Manifest> {
+    auto m = launch::read_manifest(std::string(VOLTA_SOURCE_DIR) +
+                                   "/bench/engine/naive_references.json");
+    if (!m.manifest)
+      return std::nullopt;
+    return std::move(*m.manifest);
+  }();
+  if (!manifest || index >= manifest->entries.size())
+    return nullptr;
+  return &manifest->entries[index];
+}
+
+void BM_ExecuteNaiveReference(benchmark::State& state) {
+  const launch::ManifestEntry* e = naive_reference(static_cast<size_t>(state.range(0)));
+  if (!e) {
+    state.SkipWithError("bench/engine/naive_references.json not readable");
+    return;
+  }
+  const auto kernel = exec::load_kernel(e->kernel.ptx_path, e->kernel.entry).kernel;
+  if (!kernel) {
+    state.SkipWithError("kernel does not load");
+    return;
+  }
+  state.SetLabel(e->name);
+  uint64_t instructions = 0;
+  symbolic::ExprStore::Footprint footprint;
+  for (auto _ : state) {
+    symbolic::ExprStore store;
+    instructions += run(*kernel, e->kernel, store);
+    state.PauseTiming();
+    footprint = store.footprint();
+    state.ResumeTiming();
+  }
+  state.counters["instructions_per_s"] =
+      benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
+  state.counters["node_ids"] = static_cast<double>(footprint.ids);
+  state.counters["bytes_per_node"] =
+      static_cast<double>(footprint.node_bytes + footprint.table_bytes) /
+      static_cast<double>(std::max<size_t>(1, footprint.ids));
+}
+BENCHMARK(BM_ExecuteNaiveReference)
     ->Arg(0)
     ->Arg(1)
     ->Unit(benchmark::kMillisecond)

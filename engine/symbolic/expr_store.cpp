@@ -374,6 +374,18 @@ ExprId ExprStore::intern(Node input) {
   return id;
 }
 
+ExprStore::Footprint ExprStore::footprint() const {
+  Footprint f;
+  f.ids = size();
+  for (size_t i = 0; i < kMaxChunks; ++i) {
+    if (chunks_[i].load(std::memory_order_acquire) != nullptr)
+      f.node_bytes += kChunkBytes + kMetaChunkBytes;
+  }
+  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i)
+    f.table_bytes += shards_[i].slots.capacity() * sizeof(ExprId);
+  return f;
+}
+
 ExprId ExprStore::input_block(uint32_t array, uint32_t block) {
   static_assert(kBlock == kInputBlock);
   const uint64_t key = uint64_t{array} << 32 | block;

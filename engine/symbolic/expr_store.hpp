@@ -127,6 +127,14 @@ public:
   // An upper bound of the node ids handed out so far (ids are reserved in blocks per thread).
   size_t size() const { return size_t{next_block_.load(std::memory_order_relaxed)} * kBlock; }
 
+  // What the store holds in memory, for benchmarks (single-threaded use, after the writers).
+  struct Footprint {
+    size_t ids = 0;         // ids handed out (size()): nodes, and the unused ends of id blocks
+    size_t node_bytes = 0;  // node and meta chunks allocated
+    size_t table_bytes = 0; // the hash-consing table's slots
+  };
+  Footprint footprint() const;
+
 private:
   static constexpr unsigned kChunkBits = 17; // 2 MiB of 16-byte nodes
   static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
