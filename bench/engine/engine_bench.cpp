@@ -75,7 +75,8 @@ void BM_ExecuteMatMulPair(benchmark::State& state) {
   }
   state.counters["instructions_per_s"] =
       benchmark::Counter(static_cast<double>(instructions), benchmark::Counter::kIsRate);
-  state.counters["instructions"] = static_cast<double>(instructions / state.iterations());
+  state.counters["instructions"] =
+      static_cast<double>(instructions) / static_cast<double>(state.iterations());
 }
 BENCHMARK(BM_ExecuteMatMulPair)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3.0);
 
