@@ -91,11 +91,12 @@ ElementExplanation explain_element(const launch::ManifestEntry& entry, exec::Ker
     return out;
   }
   if (chain->steps.empty()) {
-    // Nothing was rewritten: the e-graph keeps sums and products flattened and ordered, so two
-    // values that differ only in how their sums and products are grouped and ordered (or not at
-    // all) are one term as soon as they are added.
+    // Nothing was rewritten: the e-graph keeps its associative-commutative operators (+ * max
+    // min) flattened and ordered, so two values that differ only in how those are grouped and
+    // ordered (or not at all) are one term as soon as they are added.
     out.note = "the two values are one e-graph term as soon as they are added: the same tree, up "
-               "to the grouping and order of sums and products (no rewrite step to show)";
+               "to the grouping and order of sums, products, maxima and minima (no rewrite step "
+               "to show)";
     return out;
   }
   const egraph::Language& lang = prover.egraph().ml().lang;
