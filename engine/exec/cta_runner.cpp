@@ -468,6 +468,7 @@ constexpr bool real_by_operator(symbolic::Op op) {
   case Op::Sin:
   case Op::Cos:
   case Op::Tanh:
+  case Op::Narrow:
     return true;
   default:
     return false;

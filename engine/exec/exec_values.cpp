@@ -139,6 +139,21 @@ std::optional<BitOpKind> concrete_kind(XOp op) {
 
 // The real-number comparison of a float setp (unordered variants equal ordered ones over the
 // reals, where there is no NaN).
+// The unordered float comparisons (setp.equ ... setp.geu): true where an operand is a NaN.
+bool unordered_cmp(ptx::CmpOp op) {
+  switch (op) {
+  case ptx::CmpOp::Equ:
+  case ptx::CmpOp::Neu:
+  case ptx::CmpOp::Ltu:
+  case ptx::CmpOp::Leu:
+  case ptx::CmpOp::Gtu:
+  case ptx::CmpOp::Geu:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::optional<CmpKind> real_cmp(uint8_t cmp) {
   switch (static_cast<ptx::CmpOp>(cmp)) {
   case ptx::CmpOp::Eq:
@@ -551,59 +566,61 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
   const ValType element = in.type == ValType::F16x2    ? ValType::F16
                           : in.type == ValType::BF16x2 ? ValType::BF16
                                                        : in.type;
+  // Every node carries the instruction's value-changing modifiers (docs/semantics.md).
+  const symbolic::FloatMods mods = symbolic::FloatMods::of(in.float_mods);
   auto compute = [&](ExprId a, ExprId b, ExprId c) -> ExprId {
     ExprId r = 0;
     switch (in.op) {
     case XOp::FAdd:
-      r = b_.add(a, b);
+      r = b_.add(a, b, mods);
       break;
     case XOp::FSub:
-      r = b_.sub(a, b);
+      r = b_.sub(a, b, mods);
       break;
     case XOp::FMul:
-      r = idioms_.mul(a, b);
+      r = idioms_.mul(a, b, mods);
       break;
     case XOp::FFma:
-      r = idioms_.fma(a, b, c);
+      r = idioms_.fma(a, b, c, mods);
       break;
     case XOp::FDiv:
-      r = b_.div(a, b);
+      r = b_.div(a, b, mods);
       break;
     case XOp::FRcp:
-      r = b_.unary(Op::Rcp, a);
+      r = b_.unary(Op::Rcp, a, mods);
       break;
     case XOp::FSqrt:
-      r = b_.unary(Op::Sqrt, a);
+      r = b_.unary(Op::Sqrt, a, mods);
       break;
     case XOp::FRsqrt:
-      r = b_.unary(Op::Rsqrt, a);
+      r = b_.unary(Op::Rsqrt, a, mods);
       break;
     case XOp::FNeg:
-      r = b_.neg(a);
+      r = b_.neg(a, mods);
       break;
     case XOp::FAbs:
-      r = b_.abs(a);
+      r = b_.abs(a, mods);
       break;
     case XOp::FMin:
-      r = b_.min(a, b);
+      r = b_.min(a, b, mods);
       break;
     case XOp::FMax:
-      r = b_.max(a, b);
+      r = b_.max(a, b, mods);
       break;
     case XOp::FEx2:
-      r = idioms_.ex2(a);
+      r = idioms_.ex2(a, mods);
       break;
     case XOp::FLg2:
-      r = b_.unary(Op::Lg2, a);
+      r = b_.unary(Op::Lg2, a, mods);
       break;
     case XOp::FSin:
-      r = b_.unary(Op::Sin, a);
+      r = b_.unary(Op::Sin, a, mods);
       break;
     case XOp::FCos:
-      r = b_.unary(Op::Cos, a);
+      r = b_.unary(Op::Cos, a, mods);
       break;
     case XOp::FTanh:
-      r = b_.unary(Op::Tanh, a);
+      r = b_.unary(Op::Tanh, a, mods);
       break;
     case XOp::FCopysign:
       r = idioms_.copysign(a, b);
@@ -612,9 +629,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       break;
     }
     if (in.sat)
-      r = b_.saturate(r);
+      r = b_.saturate(r, mods);
     if (in.relu)
-      r = b_.relu(r);
+      r = b_.relu(r, mods);
     return r;
   };
   const size_t nsrc = in.srcs.size();
@@ -652,8 +669,12 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
     if (!number(ma.op) || !number(mb.op) ||
         !(mc.op == Op::Add || mc.op == Op::Sub || mc.op == Op::Fma))
       return false;
+    // An operand that may be infinite: the builder logs the link's line for its domain
+    // condition (inf - inf, 0 * inf).
+    if ((ma.taint | mb.taint | mc.taint) & symbolic::kTaintInfinity)
+      return false;
     const ExprId link =
-        ctx_.store.append_link(symbolic::Node{Op::Fma, 0, 0, a, b, c},
+        ctx_.store.append_link(symbolic::Node{Op::Fma, in.float_mods, 0, a, b, c},
                                static_cast<uint16_t>(ma.taint | mb.taint | mc.taint), streams_[t]);
     set(in.dsts[0].reg, t, Value{0, link, true, false});
     return true;
@@ -796,7 +817,9 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
           const ExprId v = operands[k];
           if (rank_of_constant(s, v))
             continue; // never NaN
-          const ExprId test = nan ? b_.cmp(CmpKind::Ne, v, v) : b_.cmp(CmpKind::Eq, v, v);
+          // setp.nan is the unordered x != x (true on a NaN), setp.num the ordered x == x.
+          const ExprId test =
+              nan ? b_.cmp(CmpKind::Ne, v, v, true) : b_.cmp(CmpKind::Eq, v, v, false);
           tests = tests == 0 ? test : b_.boolean(nan ? Op::Or : Op::And, tests, test);
         }
         if (tests == 0)
@@ -853,7 +876,7 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
         } else {
           // Symbolic, even x == x: deciding it over the reals (at a branch, or in the prover)
           // records that x must be defined.
-          sym = b_.cmp(*kind, x, y);
+          sym = b_.cmp(*kind, x, y, unordered_cmp(cmp_op));
         }
       }
     } else if (a.symbolic() || b.symbolic()) {
@@ -1079,6 +1102,22 @@ symbolic::RoundKind round_kind(Rounding r) {
 }
 } // namespace
 
+namespace {
+// Does cvt from float type `src` to float type `dst` round? Every widening to more significand
+// bits and exponent range is exact (f16 and bf16 to f32 or f64, f32 to f64); anything else
+// between two formats can round or overflow.
+bool float_cvt_rounds(ValType src, ValType dst) {
+  if (src == dst)
+    return false;
+  const bool half = src == ValType::F16 || src == ValType::BF16;
+  if (dst == ValType::F64)
+    return !(half || src == ValType::F32);
+  if (dst == ValType::F32)
+    return !half;
+  return true;
+}
+} // namespace
+
 // Conversions are operators of their own (docs/semantics.md): integer to integer extends or
 // truncates (saturating with .sat), integer to float is the integer's value, float to integer
 // rounds by its mode and saturates, float to float is the identity over the reals except a
@@ -1120,12 +1159,14 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
         return;
       }
       idealized_lanes += 2;
-      ExprId halves[2] = {l, h};
+      // Each half rounded to the 16-bit format: the same real, a node of its own for the bits.
+      const symbolic::FloatMods mods = symbolic::FloatMods::of(in.float_mods);
+      ExprId halves[2] = {b_.narrow(l, mods), b_.narrow(h, mods)};
       for (ExprId& x : halves) {
         if (in.sat)
-          x = b_.saturate(x);
+          x = b_.saturate(x, mods);
         if (in.relu)
-          x = b_.relu(x);
+          x = b_.relu(x, mods);
       }
       set_dst(in.dsts[0], t,
               Value{0, b_.pack(halves[0], halves[1], 16), true, dst == ValType::BF16x2});
@@ -1172,7 +1213,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
                                 in.rounding == Rounding::None ? symbolic::RoundKind::NearestEven
                                                               : round_kind(in.rounding));
       if (in.sat)
-        x = b_.saturate(x);
+        x = b_.saturate(x, symbolic::FloatMods::of(in.float_mods));
       set_dst(in.dsts[0], t, Value{0, x, true});
       continue;
     }
@@ -1189,18 +1230,23 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     }
     if (is_float(dst)) {
       // Float to float: the identity over the reals (a width change is idealized), except a
-      // rounding to an integral value.
+      // rounding to an integral value. A conversion that rounds (to fewer significand bits or a
+      // smaller range) is a node of its own, with its mode: the bits of cvt.rn.f16.f32 and
+      // cvt.rz.f16.f32 differ.
       if (dw != sw)
         ++idealized_lanes;
+      const symbolic::FloatMods mods = symbolic::FloatMods::of(in.float_mods);
       ExprId r = x;
       const bool to_integral = in.rounding == Rounding::Rni || in.rounding == Rounding::Rzi ||
                                in.rounding == Rounding::Rmi || in.rounding == Rounding::Rpi;
       if (to_integral)
         r = b_.round_real(x, round_kind(in.rounding));
+      else if (float_cvt_rounds(src, dst))
+        r = b_.narrow(x, mods);
       if (in.sat)
-        r = b_.saturate(r);
+        r = b_.saturate(r, mods);
       if (in.relu)
-        r = b_.relu(r);
+        r = b_.relu(r, mods);
       if (in.ftz && dst == ValType::F32 && ftz_flushes_constant(ctx_.store, r, dst)) {
         fail_unsupported(in, t, ftz_refusal(ctx_.store, r));
         record_idealized();

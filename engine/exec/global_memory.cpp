@@ -17,6 +17,10 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     r.kind = a.kind;
     r.is_array = true;
     r.array_id = store.add_array_name(a.name);
+    r.integer_bits =
+        launch::is_float(a.type) || a.type == launch::ElemType::Unknown ? 0 : 8 * a.elem_width;
+    if (r.integer_bits != 0)
+      store.mark_integer_array(r.array_id);
     r.config_index = i;
     regions_.push_back(r);
   }
@@ -54,7 +58,7 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     Region& r = regions_[i];
     r.slot = i;
     if (r.is_array && (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut))
-      inputs_.add_array(i, r.array_id, (r.size + r.elem_width - 1) / r.elem_width);
+      inputs_.add_array(i, r.array_id, (r.size + r.elem_width - 1) / r.elem_width, r.integer_bits);
   }
 }
 
@@ -147,6 +151,8 @@ void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
     if (!r.is_array)
       continue;
     r.array_id = store.add_array_name(r.name);
+    if (r.integer_bits != 0)
+      store.mark_integer_array(r.array_id);
     if (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut)
       inputs_.rename(r.slot, r.array_id);
   }

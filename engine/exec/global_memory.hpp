@@ -26,10 +26,11 @@ struct Region {
   uint64_t size = 0;
   uint32_t elem_width = 1;
   launch::ArrayKind kind = launch::ArrayKind::Zero;
-  bool is_array = false;   // an array of the launch configuration (else a module variable)
-  uint32_t array_id = 0;   // symbol id in the ExprStore (inputs)
-  size_t slot = 0;         // index in GlobalMemory::regions()
-  size_t config_index = 0; // index in KernelConfig::arrays
+  bool is_array = false;     // an array of the launch configuration (else a module variable)
+  uint32_t array_id = 0;     // symbol id in the ExprStore (inputs)
+  uint32_t integer_bits = 0; // element width of an array declared with an integer type
+  size_t slot = 0;           // index in GlobalMemory::regions()
+  size_t config_index = 0;   // index in KernelConfig::arrays
   const std::vector<uint8_t>* initial = nullptr; // module variables
 };
 

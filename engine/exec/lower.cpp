@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/symbolic/expr.hpp"
 #include "ptx/printer.hpp"
 
 namespace volta::exec {
@@ -617,9 +618,63 @@ private:
     x.cmp = static_cast<uint8_t>(ins.cmp);
     x.bool_op = static_cast<uint8_t>(ins.bool_op);
     decode(ins, x);
+    x.float_mods = float_mods_of(ins, x).aux();
     if (x.op != XOp::Unsupported && has_unmodelled_modifier(ins, x))
       x.op = XOp::Unsupported;
     return x;
+  }
+
+  // The modifiers a float operation's nodes carry (docs/semantics.md, "Floats observed as bits").
+  static symbolic::FloatMods float_mods_of(const ptx::Instruction& ins, const Inst& x) {
+    using symbolic::FloatMode;
+    symbolic::FloatMods m;
+    switch (x.rounding) {
+    case Rounding::Rn:
+      m.mode = FloatMode::Rn;
+      break;
+    case Rounding::Rz:
+      m.mode = FloatMode::Rz;
+      break;
+    case Rounding::Rm:
+      m.mode = FloatMode::Rm;
+      break;
+    case Rounding::Rp:
+      m.mode = FloatMode::Rp;
+      break;
+    default:
+      // cvt.rna (to nearest, ties away: cvt.rna.tf32.f32) shares div.full's code: no
+      // instruction has both.
+      m.mode = x.approx                                          ? FloatMode::Approx
+               : ins.has_suffix("full") || ins.has_suffix("rna") ? FloatMode::Full
+                                                                 : FloatMode::Default;
+      break;
+    }
+    m.ftz = x.ftz;
+    // Bit 7: .NaN on min/max, .satfinite on a conversion (it clamps an overflow to the largest
+    // finite value instead of an infinity).
+    m.nan_propagating = ins.has_suffix("NaN") || ins.has_suffix("satfinite");
+    switch (x.type) {
+    case ValType::F16:
+    case ValType::F16x2:
+      m.format = 1;
+      break;
+    case ValType::F32:
+      m.format = 2;
+      break;
+    case ValType::F64:
+      m.format = 3;
+      break;
+    case ValType::BF16:
+    case ValType::BF16x2:
+      m.format = symbolic::kFormatBF16;
+      break;
+    case ValType::TF32:
+      m.format = 5;
+      break;
+    default:
+      break;
+    }
+    return m;
   }
 
   // Modifiers that change an instruction's value but that the engine does not model on it: the

@@ -228,6 +228,9 @@ struct Inst {
   uint8_t layout = 0;     // wmma/mma: bit 0 = A column-major, bit 1 = B column-major
   uint8_t shape = 0;      // MmaShape
   bool trans = false;     // ldmatrix .trans
+  // A float instruction's value-changing modifiers as its nodes carry them (symbolic::FloatMods
+  // aux: rounding mode, .ftz, the element format, .NaN); a cvt's are the destination's.
+  uint8_t float_mods = 0;
   uint32_t guard_reg = 0;
   std::vector<Operand> dsts; // registers or sinks, in order (vector elements, setp pair)
   std::vector<Operand> srcs; // in order, vector elements flattened

@@ -113,12 +113,26 @@ public:
   ExprId raw_bits(uint64_t bits, int width);
   ExprId pos_inf() { return intern(Node{Op::PosInf}); }
   ExprId neg_inf() { return intern(Node{Op::NegInf}); }
+  // -0.0: the real number 0, kept apart from +0 because its bits differ (a constant -0.0 must
+  // not become 0x00000000 when it is stored as bits). The node -(0) of a plain neg (exact).
+  static constexpr uint8_t kNegZeroAux = static_cast<uint8_t>(FloatMode::Default);
+  ExprId neg_zero() { return intern(Node{Op::Neg, kNegZeroAux, 0, constant(0L), 0, 0}); }
+  bool is_neg_zero(ExprId id) const {
+    const Node& n = node(id);
+    return n.op == Op::Neg && n.aux == kNegZeroAux && op(n.a) == Op::Const &&
+           sgn(rational(n.a)) == 0;
+  }
 
   const Rational& rational(ExprId const_node) const;
   bool is_const(ExprId id) const { return op(id) == Op::Const; }
 
   // ---- names of array and parameter symbols (for printing)
   uint32_t add_array_name(std::string name); // returns the array id
+  // Arrays declared with an integer element type (docs/semantics.md, "Inputs have two views"):
+  // their elements are integer data, whose float view is a reinterpretation that may be any IEEE
+  // value (NaN included), never a real symbol.
+  void mark_integer_array(uint32_t id);
+  bool integer_array(uint32_t id) const;
   uint32_t add_param_name(std::string name); // returns the symbol id (deduplicated)
   const std::string& array_name(uint32_t id) const;
   const std::string& param_name(uint32_t id) const;
@@ -206,6 +220,7 @@ private:
 
   mutable std::mutex names_mutex_;
   std::vector<std::string> array_names_;
+  std::vector<bool> integer_arrays_; // by array id; guarded by names_mutex_
   std::vector<std::string> param_names_;
 };
 
