@@ -73,8 +73,12 @@ InstanceProof prove_by_z3(const algebra::MlLanguage& ml, const TreeTerm& lhs, co
                           c.optimized_value)};
     }
     return {Kind::Open, "Z3 found a point that evaluation did not confirm"};
-  default:
-    return {Kind::Open, outcome->reason.empty() ? "Z3: unknown" : outcome->reason};
+  default: {
+    std::string reason = outcome->reason.empty() ? "no answer" : outcome->reason;
+    if (reason.rfind("z3: ", 0) == 0)
+      reason.erase(0, 4); // the checker names the prover itself
+    return {Kind::Open, reason};
+  }
   }
 }
 
