@@ -41,10 +41,13 @@ int64_t ctime_or_ancestor_ns(fs::path path) {
 
 // A file's size and a 64-bit word-wise FNV of its bytes (a few milliseconds for the ~4 MB of
 // headers a CUDA source includes): a changed header is noticed, by accident never missed.
+std::string bytes_state(std::string_view bytes) {
+  return fmt::format("{}:{}", bytes.size(), hex64(checksum64(bytes)));
+}
+
 std::string file_state(const fs::path& path) {
   const auto bytes = read_file(path.string());
-  return bytes ? fmt::format("{}:{}", bytes->size(), hex64(checksum64(*bytes)))
-               : std::string("unreadable");
+  return bytes ? bytes_state(*bytes) : std::string("unreadable");
 }
 
 std::string probe_state(const fs::path& path) {
@@ -330,6 +333,8 @@ CompileRecord record_compile(const CompileObservation& compile) {
       line("probe", probe_state(p), p);
     }
   }
+  if (!compile.ptx_path.empty())
+    line("file", bytes_state(compile.ptx_bytes), compile.ptx_path);
   for (size_t i = 1; i < lines.size(); ++i) {
     const std::string& l = lines[i];
     if (std::count(l.begin(), l.end(), '\t') != 2 || l.find('\n') != std::string::npos) {

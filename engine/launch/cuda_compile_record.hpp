@@ -13,6 +13,8 @@
 //          find) changes the mtime of the folder it is added to, so checking a tree is one stat
 //          per folder. Search folders that do not exist (those the preprocessor ignored) are
 //          probes that must stay absent;
+//   file   also the PTX itself, so that a record and a PTX of two different compiles never
+//          pass for one;
 //   probe  the names a quoted #include or __has_include of a file outside those trees would
 //          look for in that file's own folder first (and the -include files in the working
 //          folder): present or absent. A file outside the trees with a computed #include
@@ -38,6 +40,11 @@ struct CompileObservation {
   std::filesystem::path cwd;
   std::vector<std::filesystem::path> excluded; // never part of a tree (the cache folder)
   std::chrono::system_clock::time_point started;
+  // The PTX as it will be kept (its final path and bytes): recorded like a file read, so that a
+  // record never vouches for the PTX of another compile of the same key (two processes
+  // compiling it while a header changed, their files renamed into place in between).
+  std::filesystem::path ptx_path;
+  std::string ptx_bytes;
 };
 
 struct CompileRecord {

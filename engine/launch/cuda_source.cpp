@@ -202,8 +202,10 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
     seen.cwd = fs::current_path(ec);
     seen.excluded = {fs::weakly_canonical(root, ec)};
     seen.started = started.value_or(std::chrono::system_clock::time_point::min());
-    const CompileRecord kept = record_compile(seen);
     const auto ptx_bytes = read_file(tmp_ptx.string());
+    seen.ptx_path = ptx;
+    seen.ptx_bytes = ptx_bytes.value_or("");
+    const CompileRecord kept = record_compile(seen);
     // The source must still be the bytes the key names.
     const bool same_source = read_file(source.string()) == source_bytes;
     if (!ptx_bytes) {

@@ -164,6 +164,20 @@ TEST_F(CudaCache, AChangedCpathCompilesAgain) {
   expect_stores(changed, 2.0f);
 }
 
+TEST_F(CudaCache, APtxThatIsNotTheRecordedOneIsCompiledAgain) {
+  // Two processes compiling one key while a header changes can rename their PTX and record into
+  // place in either order: the record names the PTX's bytes, so a mixed pair is never used.
+  write("k.cu", kKernel);
+  write("inc/my.h", "#define V 1.0f\n");
+  const auto kept = compile_and_reuse({include("inc")});
+  std::string other = read_file(kept.ptx_path);
+  other += "\n// another compile\n";
+  write_file(kept.ptx_path, other);
+  const auto again = compile({include("inc")});
+  EXPECT_FALSE(again.cached);
+  expect_stores(again, 1.0f);
+}
+
 TEST(CudaCompileRecord, DependencyListsAreRead) {
   const auto files = launch::dependency_files(
       "out.ptx : k.cu \\\n    /usr/include/stdio.h \\\n    my\\ dir/a.h\n", "/work");
