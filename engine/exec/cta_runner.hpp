@@ -301,7 +301,9 @@ private:
   // `cond`: the predicate under which the branch is taken / the instruction executes.
   bool merge_data_branch(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
   bool merge_predicated(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
-  bool run_side(const Inst& branch, uint32_t start, uint32_t end, uint32_t skip, uint32_t w,
+  // Runs one side of a merged branch for one lane: from `start` until the lane reaches `join`,
+  // which its path reaches after `steps` instructions.
+  bool run_side(const Inst& branch, uint32_t start, uint32_t join, uint32_t steps, uint32_t w,
                 uint32_t lane);
   Value merge_values(ExprId cond, Value if_true, Value if_false, ValType type);
   void publish_decisions();
