@@ -147,8 +147,17 @@ private:
 
   // ---- scheduling
   void run_warp(uint32_t w);
+  // CTA barriers (exec_barrier.cpp): fires the barrier every participant reached; false when
+  // none can fire (or after a failure).
   bool fire_barriers();
-  void report_stuck();
+  // Every live thread waits at barrier `id`, but some threads exited: true when the exits
+  // release it (no thread count); reports the deadlock otherwise.
+  bool released_by_exits(uint32_t id);
+  // Checks the forms of the instructions the threads wait at (.aligned, below sm_70) before
+  // barrier `id` fires; reports BARRIER_DIVERGENCE and returns false when they disagree.
+  bool barrier_reached_consistently(uint32_t id);
+  // A deadlock, with who waits where; `why` (when given) comes first.
+  void report_stuck(const std::string& why = {});
   uint32_t running_lanes(uint32_t w) const;
   uint32_t exited_lanes(uint32_t w) const;
   uint32_t existing_lanes(uint32_t w) const {
@@ -234,6 +243,7 @@ private:
   void exec_cp_async(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cp_async_wait(const Inst& in, uint32_t w, uint32_t mask);
   void exec_call(const Inst& in, uint32_t w, uint32_t mask);
+  // A CTA barrier (exec_barrier.cpp): the lanes of `mask` wait at `pc`.
   void exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   // Warp collectives: returns false when the member lanes have not all arrived (the lanes in
   // `mask` then wait at `pc`).
@@ -291,7 +301,9 @@ private:
   // `cond`: the predicate under which the branch is taken / the instruction executes.
   bool merge_data_branch(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
   bool merge_predicated(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
-  bool run_side(const Inst& branch, uint32_t start, uint32_t end, uint32_t skip, uint32_t w,
+  // Runs one side of a merged branch for one lane: from `start` until the lane reaches `join`,
+  // which its path reaches after `steps` instructions.
+  bool run_side(const Inst& branch, uint32_t start, uint32_t join, uint32_t steps, uint32_t w,
                 uint32_t lane);
   Value merge_values(ExprId cond, Value if_true, Value if_false, ValType type);
   void publish_decisions();
@@ -322,8 +334,9 @@ private:
   std::vector<uint8_t> float_; // Value::fl per register and thread
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
-  std::vector<uint32_t> barrier_id_;    // AtBarrier: which barrier
-  std::vector<uint32_t> barrier_count_; // AtBarrier: expected thread count (0: all)
+  std::vector<uint32_t> barrier_id_;     // AtBarrier: which barrier
+  std::vector<uint32_t> barrier_count_;  // AtBarrier: expected thread count (0: all)
+  std::vector<uint8_t> barrier_counted_; // AtBarrier: the instruction gave a thread count
   std::vector<uint32_t> warp_phase_;
   std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
 

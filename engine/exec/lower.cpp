@@ -166,6 +166,22 @@ std::optional<MmaShape> shape_of(const ptx::Instruction& ins) {
   return std::nullopt;
 }
 
+// The SM version of a module's `.target` (`sm_80` -> 80, `sm_90a` -> 90), or nullopt when it
+// names none.
+std::optional<uint32_t> sm_version(const std::vector<std::string>& targets) {
+  for (const std::string& t : targets) {
+    if (!t.starts_with("sm_"))
+      continue;
+    uint32_t v = 0;
+    size_t i = 3;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9' && v < 100000; ++i)
+      v = v * 10 + static_cast<uint32_t>(t[i] - '0');
+    if (i > 3)
+      return v;
+  }
+  return std::nullopt;
+}
+
 class Lowerer {
 public:
   Lowerer(const ptx::Module& m, std::string_view text) : m_(m), text_(text) {}
@@ -901,6 +917,8 @@ private:
       } else {
         x.op = XOp::BarSync;
       }
+      if (x.op != XOp::BarWarpSync)
+        x.sub = barrier_form(ins);
       for (const auto& o : ops)
         append_values(o, ins, x.srcs);
       if (x.srcs.empty() || x.srcs.size() > 2)
@@ -962,6 +980,18 @@ private:
   }
 
   void unsupported_form(const ptx::Instruction&, Inst& x) { x.op = XOp::Unsupported; }
+
+  // kBarrierAligned / kBarrierWarpAligned of a CTA barrier (PTX ISA, "barrier"): `bar.sync` and
+  // `bar.arrive` are `barrier.sync.aligned` and `barrier.arrive.aligned`; `barrier` is aligned
+  // with `.aligned` only. Below sm_70 a barrier without `.aligned` must still be reached at one
+  // instruction by all the threads of a warp; a module without an sm target is read so too (the
+  // stricter reading can only report more).
+  uint8_t barrier_form(const ptx::Instruction& ins) const {
+    if (ins.opcode == Opcode::Bar || ins.modifiers.has(Modifier::Aligned))
+      return kBarrierAligned;
+    const auto sm = sm_version(m_.targets);
+    return sm && *sm >= 70 ? 0 : kBarrierWarpAligned;
+  }
 
   void decode_atom(const ptx::Instruction& ins, Inst& x, bool is_red) {
     x.op = is_red ? XOp::Red : XOp::Atom;

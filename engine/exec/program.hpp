@@ -196,6 +196,14 @@ enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class MmaShape : uint8_t { None, M16N16K16, M16N8K16, M16N8K8, M8N8K4, M32N8K16, M8N32K16 };
 enum class WmmaPart : uint8_t { A, B, C, D };
+// How the threads of a CTA barrier (BarSync, BarArrive) must reach it, in Inst::sub (PTX ISA,
+// "barrier"). Without either bit (`barrier.sync` on sm_70 and later) threads may arrive from
+// different instructions: the barrier is the barrier id, whichever instruction names it.
+// kBarrierAligned: `.aligned` (`bar.sync` is `barrier.sync.aligned`), every thread executes
+// this one instruction. kBarrierWarpAligned: no `.aligned`, but the target is below sm_70, so
+// every lane of a warp reaches the barrier at one instruction.
+inline constexpr uint8_t kBarrierAligned = 1;
+inline constexpr uint8_t kBarrierWarpAligned = 2;
 
 // State spaces after generic-address resolution.
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
@@ -223,7 +231,7 @@ struct Inst {
   bool wide = false, hi = false;
   uint8_t cmp = 0;        // ptx::CmpOp
   uint8_t bool_op = 0;    // ptx::BoolOp
-  uint8_t sub = 0;        // op-specific selector (shfl mode, vote mode, atom op, wmma layout ...)
+  uint8_t sub = 0;        // op-specific selector (shfl/vote mode, atom op, barrier form ...)
   uint8_t groups[4] = {}; // sizes of brace groups in srcs (mma/wmma: d is in dsts)
   uint8_t layout = 0;     // wmma/mma: bit 0 = A column-major, bit 1 = B column-major
   uint8_t shape = 0;      // MmaShape

@@ -28,6 +28,9 @@ const std::set<std::string> kKnownFailures = {
     "c9_f32_copy_vs_u32_copy", // 9-proof-cache: UNKNOWN (same)
     "c2_add_cc_u64",           // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
     "c8_bar_arrive_producer",  // 8-sync-cp-async: UNSUPPORTED (bar.arrive is not modelled)
+    // 24-control: UNKNOWN (the merge works; 64 undecided selects per element exceed the case
+    // split, and the Z3 translation has no -inf)
+    "c24_online_softmax_block",
 };
 
 const std::set<std::string> kPositive = {"EQUIVALENT", "RACE_FREE"};

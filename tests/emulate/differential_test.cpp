@@ -303,5 +303,63 @@ TEST(Differential, PackedKernelsAreComparedNotSkipped) {
     ADD_FAILURE() << m;
 }
 
+// The control-flow shapes of the soundness suite (the c24_* entries: barriers reached from
+// different instructions, by part of a warp or after exits; branches on data in nvcc's layouts)
+// on both sides: the engine and the emulator must agree on how the kernel ends — a barrier
+// divergence or a deadlock on one is the same on the other — and where the engine runs a kernel
+// to the end the emulator does too, with the same outputs (compared, not skipped). The engine's
+// other failures (a race, a refused branch on data) the emulator does not look for.
+TEST(Differential, ControlShapesAgreeWithTheEmulator) {
+  const auto manifest =
+      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
+  ASSERT_TRUE(manifest.manifest.has_value());
+  Tally tally;
+  size_t configs = 0, divergences = 0, deadlocks = 0;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& e : manifest.manifest->entries) {
+    if (e.name.rfind("c24_", 0) != 0)
+      continue;
+    ASSERT_TRUE(e.error.empty()) << e.name << ": " << e.error;
+    std::vector<const launch::KernelConfig*> kernels;
+    if (e.kind == launch::EntryKind::Equivalence)
+      kernels = {&e.reference, &e.optimized};
+    else
+      kernels = {&e.kernel};
+    for (const auto* c : kernels) {
+      if (!seen.insert({c->ptx_path, c->entry}).second)
+        continue;
+      ++configs;
+      const auto loaded = exec::load_kernel(c->ptx_path, c->entry);
+      ASSERT_TRUE(loaded.kernel) << c->entry;
+      symbolic::ExprStore store;
+      const exec::KernelRun run = exec::run_kernel(loaded.kernel->program, *c, store);
+      const auto concrete = emulate::emulate(loaded.kernel->program, *c,
+                                             emulate::random_inputs(*c, 7, declared_types(*c)));
+      const std::string emulator = concrete.ok() ? "ok" : concrete.error->kind;
+      const Verdict engine = run.failure ? run.failure->verdict : Verdict::Equivalent;
+      if (engine == Verdict::BarrierDivergence || emulator == "barrier divergence") {
+        ++divergences;
+        EXPECT_TRUE(engine == Verdict::BarrierDivergence && emulator == "barrier divergence")
+            << c->entry << ": engine " << to_string(engine) << ", emulator " << emulator;
+      } else if (engine == Verdict::Deadlock || emulator == "deadlock") {
+        ++deadlocks;
+        EXPECT_TRUE(engine == Verdict::Deadlock && emulator == "deadlock")
+            << c->entry << ": engine " << to_string(engine) << ", emulator " << emulator;
+      } else if (!run.failure) {
+        EXPECT_TRUE(concrete.ok()) << c->entry << ": " << concrete.error->text();
+        const size_t skipped = tally.skipped;
+        compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
+        EXPECT_EQ(tally.skipped, skipped) << c->entry << " was not compared";
+      }
+    }
+  }
+  EXPECT_GE(configs, 20u);
+  EXPECT_GE(divergences, 3u);
+  EXPECT_GE(deadlocks, 2u);
+  EXPECT_GE(tally.kernels, 10u);
+  for (const auto& m : tally.mismatches)
+    ADD_FAILURE() << m;
+}
+
 } // namespace
 } // namespace volta::emutest
