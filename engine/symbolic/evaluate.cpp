@@ -1,6 +1,7 @@
 #include "engine/symbolic/evaluate.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -47,6 +48,36 @@ EvalValue approx(long double lo, long double hi, int ulps = 1) {
 
 EvalValue unknown() {
   return EvalValue{};
+}
+
+bool is_infinite(const EvalValue& v) {
+  return v.kind == Kind::PosInf || v.kind == Kind::NegInf;
+}
+
+// A product with an infinite factor over the extended reals: ±inf times a value of known sign
+// (an exact nonzero number, an interval on one side of 0, an infinity) is an infinity of the
+// product's sign; 0 · inf is undefined and a value of unknown sign gives no answer. Causal
+// attention's masked score, -inf · scale_log2 · ln2, is -inf this way.
+EvalValue infinite_product(const EvalValue& a, const EvalValue& b) {
+  assert(is_infinite(a) || is_infinite(b));
+  auto sign = [](const EvalValue& v) {
+    switch (v.kind) {
+    case Kind::PosInf:
+      return 1;
+    case Kind::NegInf:
+      return -1;
+    case Kind::Exact:
+      return sgn(v.exact);
+    case Kind::Approx:
+      return v.approx.lo > 0 ? 1 : v.approx.hi < 0 ? -1 : 0;
+    default:
+      return 0;
+    }
+  };
+  const int s = sign(a) * sign(b);
+  if (s == 0)
+    return unknown();
+  return EvalValue{s > 0 ? Kind::PosInf : Kind::NegInf, {}, {}};
 }
 
 } // namespace
@@ -144,13 +175,20 @@ EvalValue Evaluator::compute(ExprId id) {
       if (both_exact(a, b)) {
         a = EvalValue::of(a.exact * b.exact);
       } else if (is_inf(a) || is_inf(b)) {
-        return unknown();
+        a = infinite_product(a, b);
+        if (a.kind == Kind::Unknown)
+          return a;
       } else {
         const Interval x = a.interval(), y = b.interval();
         const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
         a = approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
       }
       b = c;
+    }
+    if (a.kind == Kind::Unknown || b.kind == Kind::Unknown) {
+      // Nothing is known of an unevaluated operand: it may be an infinity of the other sign, or
+      // undefined, so even -inf + it is not -inf.
+      return unknown();
     }
     if (is_inf(a) || is_inf(b)) {
       const bool neg_b = n.op == Op::Sub;
@@ -172,7 +210,7 @@ EvalValue Evaluator::compute(ExprId id) {
     if (both_exact(a, b))
       return EvalValue::of(a.exact * b.exact);
     if (is_inf(a) || is_inf(b))
-      return unknown();
+      return infinite_product(a, b);
     const Interval x = a.interval(), y = b.interval();
     const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
     return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
