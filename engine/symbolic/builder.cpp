@@ -53,13 +53,12 @@ bool finite_and_total(const ExprStore& s, ExprId id) {
 } // namespace
 
 ExprId Builder::add(ExprId a, ExprId b, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if (x && x->is_inf() && finite_and_total(s_, b))
+  if (is_infinity(s_, a) && finite_and_total(s_, b))
     return a;
-  if (y && y->is_inf() && finite_and_total(s_, a))
+  if (is_infinity(s_, b) && finite_and_total(s_, a))
     return b;
-  if (x && y) {
-    if (const ExprId r = node_of(s_, fold_add(*x, *y, m)))
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r = node_of(s_, fold_add(*float_const(s_, a), *float_const(s_, b), m)))
       return r;
     return real_op(Op::Add, a, b, kNoExpr, m);
   }
@@ -67,13 +66,13 @@ ExprId Builder::add(ExprId a, ExprId b, FloatMods m) {
 }
 
 ExprId Builder::sub(ExprId a, ExprId b, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if (x && x->is_inf() && finite_and_total(s_, b))
+  if (is_infinity(s_, a) && finite_and_total(s_, b))
     return a;
-  if (y && y->is_inf() && finite_and_total(s_, a))
-    return float_const_node(s_, negated(*y));
-  if (x && y) {
-    if (const ExprId r = node_of(s_, fold_add(*x, negated(*y), m)))
+  if (is_infinity(s_, b) && finite_and_total(s_, a))
+    return float_const_node(s_, negated(*float_const(s_, b)));
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r =
+            node_of(s_, fold_add(*float_const(s_, a), negated(*float_const(s_, b)), m)))
       return r;
     return real_op(Op::Sub, a, b, kNoExpr, m);
   }
@@ -81,40 +80,40 @@ ExprId Builder::sub(ExprId a, ExprId b, FloatMods m) {
 }
 
 ExprId Builder::mul(ExprId a, ExprId b, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if (x && y) {
-    if (const ExprId r = node_of(s_, fold_mul(*x, *y, m)))
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r = node_of(s_, fold_mul(*float_const(s_, a), *float_const(s_, b), m)))
       return r;
   }
   // An infinity times ln 2 (exp2f(x) lifted to exp(x ln 2) of a masked score): the infinity.
-  if (x && x->is_inf() && s_.op(b) == Op::Ln2)
+  if (is_infinity(s_, a) && s_.op(b) == Op::Ln2)
     return a;
-  if (y && y->is_inf() && s_.op(a) == Op::Ln2)
+  if (is_infinity(s_, b) && s_.op(a) == Op::Ln2)
     return b;
   return real_op(Op::Mul, a, b, kNoExpr, m);
 }
 
 ExprId Builder::div(ExprId a, ExprId b, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if (x && y) {
-    if (const ExprId r = node_of(s_, fold_div(*x, *y, m)))
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r = node_of(s_, fold_div(*float_const(s_, a), *float_const(s_, b), m)))
       return r;
   }
   return logged(real_op(Op::Div, a, b, kNoExpr, m));
 }
 
 ExprId Builder::fma(ExprId a, ExprId b, ExprId c, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b), z = float_const(s_, c);
+  const bool ka = is_float_const(s_, a), kb = is_float_const(s_, b);
   // An infinite product (an infinity times a nonzero constant) plus a finite value, or a
   // finite product plus an infinity: the infinity (FlashAttention's scaled masked scores).
-  if (x && y && (x->is_inf() || y->is_inf()) && finite_and_total(s_, c)) {
-    if (const auto p = fold_mul(*x, *y, FloatMods{}); p && p->is_inf())
+  if (ka && kb && (is_infinity(s_, a) || is_infinity(s_, b)) && finite_and_total(s_, c)) {
+    const auto p = fold_mul(*float_const(s_, a), *float_const(s_, b), FloatMods{});
+    if (p && p->is_inf())
       return float_const_node(s_, *p);
   }
-  if (z && z->is_inf() && finite_and_total(s_, a) && finite_and_total(s_, b))
+  if (is_infinity(s_, c) && finite_and_total(s_, a) && finite_and_total(s_, b))
     return c;
-  if (x && y && z) {
-    if (const ExprId r = node_of(s_, fold_fma(*x, *y, *z, m)))
+  if (ka && kb && is_float_const(s_, c)) {
+    if (const ExprId r =
+            node_of(s_, fold_fma(*float_const(s_, a), *float_const(s_, b), *float_const(s_, c), m)))
       return r;
     return real_op(Op::Fma, a, b, c, m);
   }
@@ -126,21 +125,20 @@ ExprId Builder::fma(ExprId a, ExprId b, ExprId c, FloatMods m) {
 }
 
 ExprId Builder::neg(ExprId a, FloatMods m) {
-  if (const auto x = float_const(s_, a); x && !m.ftz)
-    return float_const_node(s_, negated(*x));
+  if (!m.ftz && is_float_const(s_, a))
+    return float_const_node(s_, negated(*float_const(s_, a)));
   return make(Op::Neg, a, kNoExpr, kNoExpr, m.aux());
 }
 
 ExprId Builder::abs(ExprId a, FloatMods m) {
-  if (const auto x = float_const(s_, a); x && !m.ftz)
-    return float_const_node(s_, absolute(*x));
+  if (!m.ftz && is_float_const(s_, a))
+    return float_const_node(s_, absolute(*float_const(s_, a)));
   return make(Op::Abs, a, kNoExpr, kNoExpr, m.aux());
 }
 
 ExprId Builder::min(ExprId a, ExprId b, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if (x && y && !m.ftz)
-    return float_const_node(s_, pick_min_max(*x, *y, false));
+  if (!m.ftz && is_float_const(s_, a) && is_float_const(s_, b))
+    return float_const_node(s_, pick_min_max(*float_const(s_, a), *float_const(s_, b), false));
   // min(+inf, b) is b, unless b is a NaN that min would drop for the +inf.
   if (s_.op(a) == Op::PosInf && (m.nan_propagating || !(s_.taint(b) & kTaintNaN)))
     return b;
@@ -152,9 +150,8 @@ ExprId Builder::min(ExprId a, ExprId b, FloatMods m) {
 }
 
 ExprId Builder::max(ExprId a, ExprId b, FloatMods m) {
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if (x && y && !m.ftz)
-    return float_const_node(s_, pick_min_max(*x, *y, true));
+  if (!m.ftz && is_float_const(s_, a) && is_float_const(s_, b))
+    return float_const_node(s_, pick_min_max(*float_const(s_, a), *float_const(s_, b), true));
   // max(-inf, b) is b, unless b is a NaN that max would drop for the -inf.
   if (s_.op(a) == Op::NegInf && (m.nan_propagating || !(s_.taint(b) & kTaintNaN)))
     return b;
@@ -169,21 +166,20 @@ ExprId Builder::unary(Op op, ExprId a, FloatMods m) {
   const bool exp = op == Op::Exp || op == Op::Ex2;
   if (exp && s_.op(a) == Op::NegInf)
     return s_.constant(0L); // ex2(-inf) = +0
-  if (exp && float_const(s_, a) && float_const(s_, a)->is_zero())
+  if (exp && is_float_const(s_, a) && float_const(s_, a)->is_zero())
     return s_.constant(1L); // ex2(+-0) = 1
-  if (op == Op::Rcp) {
-    if (const auto x = float_const(s_, a)) {
-      if (const ExprId r = node_of(s_, fold_div(FloatConst::finite(Rational(1)), *x, m)))
-        return r;
-    }
+  if (op == Op::Rcp && is_float_const(s_, a)) {
+    if (const ExprId r =
+            node_of(s_, fold_div(FloatConst::finite(Rational(1)), *float_const(s_, a), m)))
+      return r;
   }
   const ExprId r = make(op, a, kNoExpr, kNoExpr, m.aux());
   return op == Op::Rcp || op == Op::Sqrt || op == Op::Rsqrt || op == Op::Lg2 ? logged(r) : r;
 }
 
 ExprId Builder::narrow(ExprId a, FloatMods m) {
-  if (const auto x = float_const(s_, a)) {
-    if (auto r = round_exact(*x, m)) {
+  if (is_float_const(s_, a)) {
+    if (auto r = round_exact(*float_const(s_, a), m)) {
       // .satfinite (bit 7 of a narrowing's modifiers): an infinity becomes the largest value.
       if (m.nan_propagating && r->is_inf() && layout_of_format(m.format)) {
         const Rational largest = largest_finite(*layout_of_format(m.format));
@@ -198,11 +194,10 @@ ExprId Builder::narrow(ExprId a, FloatMods m) {
 ExprId Builder::cmp(CmpKind k, ExprId a, ExprId b, bool unordered) {
   // A finite number against an infinity: decided (no NaN, so ordered and unordered agree), the
   // masks of attention kernels (`m == -INFINITY ? 0 : m`).
-  const auto x = float_const(s_, a), y = float_const(s_, b);
-  if ((x && x->is_inf() && finite_and_total(s_, b)) ||
-      (y && y->is_inf() && finite_and_total(s_, a))) {
-    const int order = x ? (x->kind == FloatConst::Kind::NegInf ? -1 : 1)
-                        : (y->kind == FloatConst::Kind::NegInf ? 1 : -1);
+  const bool a_inf = is_infinity(s_, a) && finite_and_total(s_, b);
+  if (a_inf || (is_infinity(s_, b) && finite_and_total(s_, a))) {
+    // The order of a against b: -1 (a below) or 1.
+    const int order = a_inf ? (s_.op(a) == Op::NegInf ? -1 : 1) : (s_.op(b) == Op::NegInf ? 1 : -1);
     bool r = false;
     switch (k) {
     case CmpKind::Eq:
@@ -555,7 +550,8 @@ ExprId Builder::float_bits(ExprId real, uint8_t wc) {
   if (n.op == Op::BitsFloat && n.aux == wc)
     return n.a;
   // A constant's bits, exactly (the width of the integer: bf16 is 16 bits).
-  if (const auto c = float_const(s_, real); c && wc >= 1 && wc <= kFormatBF16) {
+  if (const auto c = is_float_const(s_, real) ? float_const(s_, real) : std::nullopt;
+      c && wc >= 1 && wc <= kFormatBF16) {
     const IeeeLayout layout = *layout_of_format(wc);
     const int width = 1 + layout.exp_bits + layout.frac_bits;
     const uint8_t int_wc = wc == kFormatBF16 ? 1 : wc;

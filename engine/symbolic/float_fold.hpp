@@ -36,6 +36,17 @@ struct FloatConst {
 
 // The constant a node stands for: Const, the -0 node, PosInf, NegInf; nullopt for anything else.
 std::optional<FloatConst> float_const(const ExprStore& store, ExprId id);
+// Cheap tests from the dense meta array (the builder asks them for every operand of every float
+// operation, before it builds a FloatConst, which copies a rational).
+inline bool is_infinity(const ExprStore& store, ExprId id) {
+  const Op op = store.op(id);
+  return op == Op::PosInf || op == Op::NegInf;
+}
+inline bool is_float_const(const ExprStore& store, ExprId id) {
+  const Op op = store.op(id);
+  return op == Op::Const || op == Op::PosInf || op == Op::NegInf ||
+         (op == Op::Neg && store.is_neg_zero(id));
+}
 // The node of a constant (Const, the -0 node, PosInf, NegInf).
 ExprId float_const_node(ExprStore& store, const FloatConst& c);
 
