@@ -490,23 +490,25 @@ const Rational& ExprStore::rational_at(uint32_t index) const {
 }
 
 std::optional<ExprId> ExprStore::float_bits(uint64_t bits, int width) {
-  const uint64_t key = bits * 4 + (width == 16 ? 1 : width == 32 ? 2 : 3);
   // A small direct-mapped cache per worker thread in front of the shared one: a kernel uses a
-  // few float immediates over and over, and the shared cache takes a lock.
+  // few float immediates over and over, and the shared cache takes a lock. Keyed by all the bits
+  // and the width (an f64's sign bit is its top bit: 1.0 and -1.0 must not share a slot).
   struct Recent {
-    uint64_t generation = 0, key = 0;
+    uint64_t generation = 0, bits = 0;
+    int width = 0;
     std::optional<ExprId> id;
   };
   thread_local std::array<Recent, 64> recent;
-  Recent& slot = recent[(key * 0x9E3779B97F4A7C15ull) >> 58];
-  if (slot.generation == generation_ && slot.key == key)
+  Recent& slot = recent[((bits ^ static_cast<uint64_t>(width)) * 0x9E3779B97F4A7C15ull) >> 58];
+  if (slot.generation == generation_ && slot.bits == bits && slot.width == width)
     return slot.id;
-  const std::optional<ExprId> id = float_bits_shared(key, bits, width);
-  slot = Recent{generation_, key, id};
+  const std::optional<ExprId> id = float_bits_shared(bits, width);
+  slot = Recent{generation_, bits, width, id};
   return id;
 }
 
-std::optional<ExprId> ExprStore::float_bits_shared(uint64_t key, uint64_t bits, int width) {
+std::optional<ExprId> ExprStore::float_bits_shared(uint64_t bits, int width) {
+  const std::pair<uint64_t, int> key{bits, width};
   {
     std::lock_guard guard(constants_mutex_);
     auto it = float_bits_cache_.find(key);

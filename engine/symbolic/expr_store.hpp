@@ -185,7 +185,7 @@ private:
   void grow(Shard& shard);
 
   const Rational& rational_at(uint32_t index) const;
-  std::optional<ExprId> float_bits_shared(uint64_t key, uint64_t bits, int width);
+  std::optional<ExprId> float_bits_shared(uint64_t bits, int width);
 
   uint64_t generation_; // tells thread-local id reservations of different stores apart
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
@@ -216,7 +216,14 @@ private:
   uint32_t rational_count_ = 0; // under constants_mutex_
   std::vector<std::unique_ptr<std::unique_ptr<Rational>[]>> rational_chunk_owner_;
   std::unordered_multimap<uint64_t, uint32_t> rational_index_;
-  std::unordered_map<uint64_t, ExprId> float_bits_cache_;
+  // By (bits, width): f64 bits use all 64 bits, so the width cannot be packed into the key.
+  struct FloatKeyHash {
+    size_t operator()(const std::pair<uint64_t, int>& k) const {
+      return std::hash<uint64_t>{}(k.first * 0x9E3779B97F4A7C15ull +
+                                   static_cast<uint64_t>(k.second));
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, int>, ExprId, FloatKeyHash> float_bits_cache_;
 
   mutable std::mutex names_mutex_;
   std::vector<std::string> array_names_;

@@ -149,6 +149,18 @@ TEST(FloatNodes, EveryValueChangingModifierIsPartOfTheNode) {
   EXPECT_NE(d.b.float_bits(rn, 2), d.b.float_bits(rz, 2));
 }
 
+TEST(FloatNodes, F64ConstantsThatDifferInTheSignBitAreTwoNodes) {
+  // The constants' cache once packed the width into the low bits of bits * 4, which drops an
+  // f64's sign bit: 1.0 and -1.0 were one node (found by the pair fuzzer, c23_f64_constant_sign).
+  Dag d;
+  const ExprId one = *d.store.float_bits(0x3FF0000000000000ull, 64);
+  const ExprId minus_one = *d.store.float_bits(0xBFF0000000000000ull, 64);
+  EXPECT_NE(one, minus_one);
+  EXPECT_EQ(d.store.rational(minus_one), Rational(-1));
+  EXPECT_EQ(*d.store.float_bits(0xBFF0000000000000ull, 64), minus_one);
+  EXPECT_EQ(*d.store.float_bits(0x3F800000u, 32), one); // 1.0f is the same real
+}
+
 TEST(FloatNodes, TheBitsOfALiftedIdiomAreNeverTheSameTerm) {
   Dag d;
   const ExprId lifted = d.b.unary(Op::Exp, d.x(0), FloatMods::of(symbolic::kLiftedAux));
