@@ -344,11 +344,13 @@ private:
   struct PendingCopy {
     uint64_t dst;
     uint64_t src;
-    uint32_t size;
-    uint32_t src_size;
+    uint32_t size;     // cp-size: bytes written to dst
+    uint32_t src_size; // bytes read from src (the rest of dst is zero-filled): 0 with ignore-src
     uint32_t pc;
-    std::vector<Value> values; // read at issue, 4 bytes each
-    uint32_t issue_stamp = 0;  // the CTA's epoch at issue
+    uint32_t issue_stamp = 0; // the CTA's epoch at issue
+    // The bytes the copy writes, read at issue: the source's cells (symbolic pieces and all)
+    // for the first src_size bytes, concrete zeros after them.
+    std::array<ByteCell, 16> bytes{};
   };
   // The hardware reads the source of a cp.async at some time before the wait that completes
   // it, barriers notwithstanding: a write by another thread since the issue is a race.
