@@ -269,6 +269,10 @@ private:
   [[gnu::cold]] bool report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
                                  const Conflict& c);
   [[gnu::cold]] bool note_race(Failure f);
+  // report_race of a conflict with a non-coherent read (race_shadow.hpp): one of the two accesses
+  // is a read through ld.global.nc / ldu, the other a write or an atomic.
+  [[gnu::cold]] bool report_non_coherent_race(Space space, uint64_t byte_address, uint32_t t,
+                                              AccessKind kind, const Conflict& c);
   [[gnu::cold]] std::string describe_outside_global(uint64_t address) const;
   std::optional<uint64_t> address_of(const MemRef& m, uint32_t t) {
     if (!m.has_base)

@@ -46,6 +46,8 @@ const char* kind_word(AccessKind k) {
     return "read";
   case AccessKind::Write:
     return "write";
+  case AccessKind::NonCoherentRead:
+    return "non-coherent read";
   default:
     return "atomic";
   }
@@ -153,6 +155,8 @@ bool CtaRunner::note_race(Failure f) {
 bool CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
                             const Conflict& c) {
   const Inst& in = prog_.insts[current_pc_];
+  if (kind == AccessKind::NonCoherentRead || c.previous == AccessKind::NonCoherentRead)
+    return report_non_coherent_race(space, byte_address, t, kind, c);
   const bool partial_sync = c.approximate;
   Failure f;
   f.verdict = partial_sync ? Verdict::Unsupported : Verdict::DataRace;
@@ -177,6 +181,40 @@ bool CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, Acce
     f.message += "; the race check merged reads of this warp across its partial-mask syncs, so the "
                  "earlier access may in fact be ordered: this may be a false alarm";
   }
+  return note_race(std::move(f));
+}
+
+bool CtaRunner::report_non_coherent_race(Space space, uint64_t byte_address, uint32_t t,
+                                         AccessKind kind, const Conflict& c) {
+  const Inst& in = prog_.insts[current_pc_];
+  const bool reading_now = kind == AccessKind::NonCoherentRead;
+  Failure f;
+  f.verdict = Verdict::DataRace;
+  f.kind = "non-coherent read of written data";
+  f.space = space_name(space);
+  f.address = byte_address;
+  f.location = describe_address(space, byte_address);
+  f.first = site(t, current_pc_);
+  f.second = site_of(c.cta, c.thread, c.pc);
+  const auto who = [&](const Site& s, uint32_t cta) {
+    return cta == cta_ ? fmt::format("thread {}", s.thread)
+                       : fmt::format("thread {} of CTA ({},{},{})", s.thread, s.ctaid[0],
+                                     s.ctaid[1], s.ctaid[2]);
+  };
+  const uint32_t other_line = c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0;
+  const std::string reader = reading_now ? who(*f.first, cta_) : who(*f.second, c.cta);
+  const std::string writer = reading_now ? who(*f.second, c.cta) : who(*f.first, cta_);
+  const uint32_t read_line = reading_now ? in.line : other_line;
+  const uint32_t write_line = reading_now ? other_line : in.line;
+  const char* writes = (reading_now ? c.previous : kind) == AccessKind::Atomic
+                           ? "updates it atomically"
+                           : "writes it";
+  f.message = fmt::format(
+      "non-coherent load of bytes the kernel writes: {} reads {} {} through ld.global.nc "
+      "(__ldg, ldu; PTX line {}) and {} {} (PTX line {}); the non-coherent path may return the "
+      "old value of data the kernel writes, before or after the read and whatever orders them: "
+      "it is only for data read-only for the whole kernel",
+      reader, f.space, f.location, read_line, writer, writes, write_line);
   return note_race(std::move(f));
 }
 
@@ -315,12 +353,18 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
                current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
     Conflict c;
     uint32_t conflict_byte = 0;
-    const bool raced = shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte);
+    // A load through the non-coherent path (ld.global.nc, ldu) is a read of its own kind.
+    const AccessKind shadow_kind =
+        kind == AccessKind::Read && in.non_coherent && in.op == XOp::Ld && !completing_copies_
+            ? AccessKind::NonCoherentRead
+            : kind;
+    const bool raced =
+        shadow->check_and_record(shadow_offset, size, a, shadow_kind, c, conflict_byte);
     if (lock)
       lock->clear(std::memory_order_release);
     // After a race the access is made as any other (the run goes on, for the races after it).
     if (raced) [[unlikely]] {
-      if (!report_race(space, address + (conflict_byte - shadow_offset), t, kind, c))
+      if (!report_race(space, address + (conflict_byte - shadow_offset), t, shadow_kind, c))
         return nullptr;
     }
   }

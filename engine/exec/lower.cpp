@@ -775,13 +775,17 @@ private:
       x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0; // 1: generic -> space
       return simple(ins, x, XOp::Cvta, 1, 1);
     case Opcode::Ld:
-    case Opcode::Ldu:
+    case Opcode::Ldu: {
       x.op = XOp::Ld;
-      if (ops.size() != 2)
-        return bad_operands(ins, x, 2);
+      x.non_coherent = ins.opcode == Opcode::Ldu || ins.has_suffix("nc");
+      // ld...L2::cache_hint d, [a], cache-policy: the policy is a hint, no value.
+      const size_t policy = ins.has_suffix("L2::cache_hint") ? 1 : 0;
+      if (ops.size() != 2 + policy)
+        return bad_operands(ins, x, 2 + policy);
       append_values(ops[0], ins, x.dsts);
       mem_operand(ops[1], ins, x.mem[0]);
       return;
+    }
     case Opcode::St:
       x.op = XOp::St;
       if (ops.size() != 2)

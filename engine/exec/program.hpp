@@ -227,6 +227,9 @@ struct Inst {
   bool guard_negated = false;
   bool sat = false, relu = false, ftz = false, approx = false, volatile_ = false;
   bool wide = false, hi = false;
+  // ld.global.nc (__ldg) and ldu: a load through a path that is not coherent with the kernel's
+  // own writes, defined only for data no thread writes during the kernel (race_shadow.hpp).
+  bool non_coherent = false;
   uint8_t cmp = 0;        // ptx::CmpOp
   uint8_t bool_op = 0;    // ptx::BoolOp
   uint8_t sub = 0;        // op-specific selector (shfl mode, vote mode, atom op, wmma layout ...)
