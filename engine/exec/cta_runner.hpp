@@ -27,6 +27,10 @@
 
 namespace volta::exec {
 
+// The format of 16-bit float data (exec_formats.cpp). Wider: a 32- or 64-bit float, of which a
+// 16-bit instruction reads the low half of the bits.
+enum class HalfFormat : uint8_t { Unknown, F16, BF16, Wider };
+
 class CtaRunner {
 public:
   CtaRunner(LaunchContext& ctx, uint32_t cta_index);
@@ -50,13 +54,13 @@ private:
   ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * row_stride_ + t]; }
   Value reg_value(uint32_t reg, uint32_t t) {
     const size_t i = size_t{reg} * row_stride_ + t;
-    return Value{bits_[i], nodes_[i], float_[i] != 0, (float_[i] & 2) != 0};
+    return Value{bits_[i], nodes_[i], float_[i] != 0, (float_[i] & 2) != 0, (float_[i] & 4) != 0};
   }
   void set(uint32_t reg, uint32_t t, Value v) {
     const size_t i = size_t{reg} * row_stride_ + t;
     bits_[i] = v.bits;
     nodes_[i] = v.node;
-    float_[i] = static_cast<uint8_t>(v.fl | (v.bf16 ? 2 : 0));
+    float_[i] = static_cast<uint8_t>(v.fl | (v.bf16 ? 2 : 0) | (v.f16 ? 4 : 0));
   }
   void set_dst(const Operand& d, uint32_t t, Value v) {
     if (d.kind == OpKind::Reg)
@@ -128,7 +132,34 @@ private:
   ExprId int_real(Value v, ValType type);
   // v is a 16-bit bf16 value: tagged so by the instruction that made it, or an input element of
   // an array declared bf16 (whose real view is its bytes read as a bf16).
-  bool is_bf16_data(Value v) const;
+  bool is_bf16_data(Value v) const { return half_format(v, v.node) == HalfFormat::BF16; }
+
+  // ---- memory formats (exec_formats.cpp)
+  // The input array whose element `node` is (an Input node of this launch), or nullptr.
+  const Region* input_region(ExprId node) const;
+  // The format of 16-bit float `node`, carried by register value v (v's node or one half of it):
+  // v's tag, else the declared type of the input element it is; Unknown for untagged data.
+  HalfFormat half_format(const Value& v, ExprId node) const;
+  // `x`, the real that real_of (or a half of a packed register) gives for v, as an instruction of
+  // 16-bit format `reader` (F16 or BF16) reads it: x itself in the reader's format or an unknown
+  // one; a reinterpretation of its bits when it is data of the other format (or an input element
+  // of a wider float). real_of applies it to every read of a 16-bit float type.
+  ExprId read_half(const Value& v, ExprId x, ValType reader);
+  // The real of half h of packed register value v read as `type` (F16 or BF16) by mma / wmma.
+  ExprId packed_half(const Value& v, uint32_t h, ValType type);
+  // The format in which a 16-bit register that holds a or b (a select, a merge) is read: bf16
+  // when either is bf16 data, else f16 when either is f16 data (the other is then read as a
+  // reinterpretation in that format), else None (neither format is known).
+  ValType half_view(const Value& a, const Value& b) const;
+  // The FloatBits format code of v as 16-bit data (int_view): bf16 for bf16 data, else f16.
+  uint8_t half_int_format(const Value& v) const;
+  // How a store of v with type `type`, `bytes` bytes per value, leaves its bytes (StoredAs).
+  uint8_t stored_as_of(const Value& v, ValType type, uint32_t bytes) const;
+  // The format tags of a value loaded from `bytes` cells stored as f16 / bf16 data.
+  void tag_loaded(Value& v, const ByteCell* cells, uint32_t bytes) const;
+  // The real x when integer instruction `in` on operands v widens bf16 bits to an f32 (shl.b32
+  // by 16 of the bf16's 16 bits extended to 32), else 0.
+  ExprId bf16_widening(const Inst& in, const Value* v) const;
   // The value as integer data of `type`'s width (docs/semantics.md): concrete bits and integer
   // constants as constants, float data by its bits (FloatBits), integers of another width
   // extended or truncated (signedness of `type`).

@@ -178,16 +178,19 @@ void CtaRunner::deliver_load(const Inst& in, const LoadShape& shape, const ByteC
                              uint32_t t) {
   if (shape.plain) {
     for (uint32_t i = 0; i < shape.values; ++i) {
-      Value v = load_value(cells + i * shape.elem, shape.elem, ctx_.undef, b_);
+      const ByteCell* at = cells + i * shape.elem;
+      Value v = load_value(at, shape.elem, ctx_.undef, b_);
       v.fl = true;
+      tag_loaded(v, at, shape.elem); // the format a 16-bit float store left (exec_formats.cpp)
       set(in.dsts[i].reg, t, v);
     }
     return;
   }
   for (uint32_t i = 0; i < shape.values; ++i) {
     const ByteCell* at = cells + i * shape.elem;
-    deliver_value(in, shape, i, load_value(at, shape.elem, ctx_.undef, b_),
-                  at->stored_as == kStoredFloat, t);
+    Value v = load_value(at, shape.elem, ctx_.undef, b_);
+    tag_loaded(v, at, shape.elem);
+    deliver_value(in, shape, i, v, stored_float(at->stored_as), t);
   }
 }
 

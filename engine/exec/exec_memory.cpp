@@ -518,10 +518,9 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
       return;
     for (uint32_t i = 0; i < count; ++i) {
       const Value v = values(l)[i];
-      // Float data moved through integer registers stays float data.
-      const uint8_t stored_as = (is_float(in.type) || v.fl) ? kStoredFloat
-                                : is_signed(in.type)        ? kStoredSigned
-                                                            : kStoredUnsigned;
+      // Float data moved through integer registers stays float data, of its format
+      // (exec_formats.cpp).
+      const uint8_t stored_as = stored_as_of(v, in.type, elem);
       store_value(cells + i * elem, v, elem);
       for (uint32_t k = 0; k < elem; ++k)
         cells[i * elem + k].stored_as = stored_as;
@@ -930,7 +929,7 @@ void CtaRunner::exec_call(const Inst& in, uint32_t w, uint32_t mask) {
       if (!arg)
         return;
       Value x = load(arg, 4);
-      x.fl = arg[0].stored_as == kStoredFloat; // provenance: float data, or integer bits
+      x.fl = stored_float(arg[0].stored_as); // provenance: float data, or integer bits
       const ExprId e = x.node == ctx_.undef ? ctx_.undef : idioms_.symexp(real_of(x, ValType::F32));
       ByteCell* ret = access(Space::Param, in.dsts[0].imm, 4, 4, t, AccessKind::Write);
       if (!ret)
