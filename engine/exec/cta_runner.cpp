@@ -563,7 +563,7 @@ ExprId CtaRunner::int_view(Value v, ValType type) {
   }
   uint32_t nw = 0;
   // The bits of 16-bit float data are those of its own format (a bf16's are not an f16's).
-  const HalfFormat half = w == 16 ? half_format(v, node) : HalfFormat::Unknown;
+  const HalfFormat half = w == 16 ? half_format(v) : HalfFormat::Unknown;
   const uint8_t format = half == HalfFormat::BF16  ? symbolic::kFormatBF16
                          : half == HalfFormat::F16 ? uint8_t{1}
                                                    : float_format(type);

@@ -27,9 +27,8 @@
 
 namespace volta::exec {
 
-// The format of 16-bit float data (exec_formats.cpp). Wider: a 32- or 64-bit float, of which a
-// 16-bit instruction reads the low half of the bits.
-enum class HalfFormat : uint8_t { Unknown, F16, BF16, Wider };
+// The format of 16-bit float data (exec_formats.cpp).
+enum class HalfFormat : uint8_t { Unknown, F16, BF16 };
 
 class CtaRunner {
 public:
@@ -54,7 +53,8 @@ private:
   ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * row_stride_ + t]; }
   Value reg_value(uint32_t reg, uint32_t t) {
     const size_t i = size_t{reg} * row_stride_ + t;
-    return Value{bits_[i], nodes_[i], float_[i] != 0, (float_[i] & 2) != 0, (float_[i] & 4) != 0};
+    return Value{bits_[i], nodes_[i], (float_[i] & 1) != 0, (float_[i] & 2) != 0,
+                 (float_[i] & 4) != 0};
   }
   void set(uint32_t reg, uint32_t t, Value v) {
     const size_t i = size_t{reg} * row_stride_ + t;
@@ -106,7 +106,7 @@ private:
     const uint8_t c = kNumberClass[static_cast<uint8_t>(op)];
     if (c == kNumber) [[likely]]
       return true;
-    return c == kConstant && float_[i] != 0;
+    return c == kConstant && (float_[i] & 1) != 0;
   }
   // register_number's classes of operators: op < Pack and not RawBits is a number, except
   // Const, which is one only when it came out of float data.
@@ -132,18 +132,20 @@ private:
   ExprId int_real(Value v, ValType type);
   // v is a 16-bit bf16 value: tagged so by the instruction that made it, or an input element of
   // an array declared bf16 (whose real view is its bytes read as a bf16).
-  bool is_bf16_data(Value v) const { return half_format(v, v.node) == HalfFormat::BF16; }
+  bool is_bf16_data(Value v) const { return half_format(v) == HalfFormat::BF16; }
 
   // ---- memory formats (exec_formats.cpp)
   // The input array whose element `node` is (an Input node of this launch), or nullptr.
   const Region* input_region(ExprId node) const;
-  // The format of 16-bit float `node`, carried by register value v (v's node or one half of it):
-  // v's tag, else the declared type of the input element it is; Unknown for untagged data.
-  HalfFormat half_format(const Value& v, ExprId node) const;
+  // The format of 16-bit float data in register value v (of both halves of a packed v): its tag
+  // (set by the instruction that made it, or by the load of an input element), else Unknown.
+  HalfFormat half_format(const Value& v) const;
+  // Tags v, `bytes` loaded from input array r (whole elements, raw bytes), with r's format.
+  void tag_input(Value& v, const Region& r, uint32_t bytes) const;
   // `x`, the real that real_of (or a half of a packed register) gives for v, as an instruction of
   // 16-bit format `reader` (F16 or BF16) reads it: x itself in the reader's format or an unknown
-  // one; a reinterpretation of its bits when it is data of the other format (or an input element
-  // of a wider float). real_of applies it to every read of a 16-bit float type.
+  // one; a reinterpretation of its bits when it is data of the other format. real_of applies it
+  // to every read of a 16-bit float type.
   ExprId read_half(const Value& v, ExprId x, ValType reader);
   // The real of half h of packed register value v read as `type` (F16 or BF16) by mma / wmma.
   ExprId packed_half(const Value& v, uint32_t h, ValType type);
@@ -158,8 +160,11 @@ private:
   // The format tags of a value loaded from `bytes` cells stored as f16 / bf16 data.
   void tag_loaded(Value& v, const ByteCell* cells, uint32_t bytes) const;
   // The real x when integer instruction `in` on operands v widens bf16 bits to an f32 (shl.b32
-  // by 16 of the bf16's 16 bits extended to 32), else 0.
+  // by 16 of the bf16's 16 bits, and.b32 with 0xffff0000 of a pair of halves), else 0.
   ExprId bf16_widening(const Inst& in, const Value* v) const;
+  // The real of `half`, one 16-bit half of register value v, when it is bf16 data (or the bits of
+  // bf16 data), else 0.
+  ExprId bf16_half_real(const Value& v, ExprId half) const;
   // The value as integer data of `type`'s width (docs/semantics.md): concrete bits and integer
   // constants as constants, float data by its bits (FloatBits), integers of another width
   // extended or truncated (signedness of `type`).
@@ -354,7 +359,10 @@ private:
 
   std::vector<uint64_t> bits_;
   std::vector<ExprId> nodes_;
-  std::vector<uint8_t> float_; // Value::fl per register and thread
+  // Value::fl (bit 0), Value::bf16 (bit 1), Value::f16 (bit 2) per register and thread: a
+  // format tag does not make data float data (the raw bytes of a u16 input element read by an
+  // integer load carry its f16 format, for a float instruction that may read them).
+  std::vector<uint8_t> float_;
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
   std::vector<uint32_t> barrier_id_;    // AtBarrier: which barrier

@@ -306,7 +306,7 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
     }
     if (symbolic) {
       // bf16 bits widened to an f32 by hand (`(uint32_t)h << 16`): the bf16's real.
-      if (in.op == XOp::Shl) [[unlikely]] {
+      if (in.op == XOp::Shl || in.op == XOp::And) [[unlikely]] {
         if (const ExprId x = bf16_widening(in, v)) {
           set_dst(in.dsts[0], t, Value{0, x, true});
           continue;

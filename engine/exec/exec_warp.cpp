@@ -204,6 +204,7 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         if (!cells)
           return;
         halves[h] = load(cells, 2);
+        tag_loaded(halves[h], cells, 2); // the format its store left (exec_formats.cpp)
       }
       Value v;
       if (!halves[0].symbolic() && !halves[1].symbolic()) {
@@ -216,6 +217,8 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         };
         v = Value{0, b_.pack(part(halves[0]), part(halves[1]), 16)};
       }
+      v.bf16 = halves[0].bf16 && halves[1].bf16; // a pair of halves of one format
+      v.f16 = halves[0].f16 && halves[1].f16;
       set_dst(in.dsts[i], t, v);
     }
   }
@@ -254,7 +257,9 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
       ByteCell* cells = access(in.space, *a + index * elem, elem, elem, t, AccessKind::Read);
       if (!cells)
         return std::nullopt;
-      return load(cells, elem);
+      Value v = load(cells, elem);
+      tag_loaded(v, cells, elem); // the format its store left (exec_formats.cpp)
+      return v;
     };
     if (is_acc) {
       if (elem != 4) {
@@ -291,6 +296,8 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
         };
         v = Value{0, b_.pack(piece(halves[0]), piece(halves[1]), 16)};
       }
+      v.bf16 = halves[0].bf16 && halves[1].bf16; // a pair of halves of one format
+      v.f16 = halves[0].f16 && halves[1].f16;
       set_dst(in.dsts[reg], t, v);
     }
   }

@@ -130,6 +130,20 @@ TEST(MemoryFormats, ABf16Array16BitsShiftedIntoAnF32AreItsValue) {
     EXPECT_TRUE(reinterpreted(v) || v.find("failure") != std::string::npos) << v;
     EXPECT_NE(out0(converted, halves_in(type)), "in[0]");
   }
+  // A u32 load of two bf16 elements: the low one shifted up, the high one masked.
+  const std::string pair = "  ld.global.u32 %r1, [%rd1];\n  shl.b32 %r2, %r1, 16;\n"
+                           "  and.b32 %r3, %r1, -65536;\n  st.global.u32 [%rd0], %r2;\n"
+                           "  st.global.u32 [%rd0+4], %r3;";
+  {
+    const auto r = run_ptx(kernel(kParams, body(pair)), halves_in("bf16"));
+    ASSERT_EQ(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.expr("out", 0), "in[0]");
+    EXPECT_EQ(r.expr("out", 1), "in[1]");
+    const auto f = run_ptx(kernel(kParams, body(pair)), halves_in("f16"));
+    ASSERT_EQ(f.failure(), nullptr) << f.describe();
+    EXPECT_NE(f.expr("out", 0), "in[0]");
+    EXPECT_NE(f.expr("out", 1), "in[1]");
+  }
   // Any other shift is not the widening.
   EXPECT_NE(out0("  ld.global.u16 %h1, [%rd1];\n  cvt.u32.u16 %r1, %h1;\n"
                  "  shl.b32 %r2, %r1, 15;\n  st.global.u32 [%rd0], %r2;",
