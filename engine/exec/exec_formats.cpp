@@ -137,7 +137,8 @@ void CtaRunner::tag_loaded(Value& v, const ByteCell* cells, uint32_t bytes) cons
   for (uint32_t half = 0; half < bytes; half += 2) {
     const ByteCell& c = cells[half];
     const Region* r = c.node != 0 && c.pos == (1u << 4) && cells[half + 1].node == c.node &&
-                              !stored_float(c.stored_as)
+                              cells[half + 1].pos == ((1u << 4) | 1u) &&
+                              !stored_float(c.stored_as) && !stored_float(cells[half + 1].stored_as)
                           ? input_region(c.node)
                           : nullptr;
     if (r == nullptr || r->elem_width != 2 ||

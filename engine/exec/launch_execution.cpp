@@ -265,15 +265,20 @@ KernelRun collect_run(LaunchContext& ctx) {
         launch::ElemType type = store_type(cells, region.elem_width, out.declared);
         const ExprId value = element_value(cells, region.elem_width, store, b, undef,
                                            out.declared == launch::ElemType::BF16);
-        // A whole element of an input array declared with a float type holds that float, however
-        // its bytes were moved (u32 loads, shuffles, a cp.async, integer stores), in an array
-        // of floats or of no declared type. (In an array declared integer, a store's type says
-        // how it is compared: a float stored as float data is compared by its bits, which
-        // the idealized float arithmetic of the other kernel does not determine.)
+        // The raw bytes of a whole element of an input array declared with a float type are
+        // that float, however integer instructions moved them (u32 loads, shuffles, a cp.async,
+        // integer stores), in an array of floats or of no declared type. Raw: no float store
+        // wrote them (a cvt's result keeps its element's node in another format; a float store
+        // says which). (In an array declared integer a store's type says how it is compared: a
+        // float stored as float data is compared by its bits, which the idealized float
+        // arithmetic of the other kernel does not determine.)
         const bool integer_array =
             out.declared != launch::ElemType::Unknown && !launch::is_float(out.declared);
+        bool raw = true;
+        for (uint32_t i = 0; i < region.elem_width; ++i)
+          raw &= !stored_float(cells[i].stored_as);
         if (const Region* input = whole_float_input(global, store, value, region.elem_width);
-            input != nullptr && !integer_array)
+            input != nullptr && raw && !integer_array)
           type = input->declared;
         out.store_types.push_back(type);
         out.elements.emplace_back((a - region.base) / region.elem_width, value);

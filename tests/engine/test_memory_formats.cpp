@@ -167,6 +167,23 @@ TEST(MemoryFormats, FloatElementsMovedAsU32AreTheirFloats) {
   }
 }
 
+// A converted element keeps its node (width changes are idealized) but not its format: only raw
+// bytes (no float store wrote them) are typed by the input array's declaration.
+TEST(MemoryFormats, AConvertedInputIsNotItsRawBytes) {
+  Launch l = halves_in("bf16", "f16", 2);
+  const std::string converted = "  ld.global.u16 %h1, [%rd1];\n  cvt.f32.bf16 %f1, %h1;\n"
+                                "  cvt.rn.f16.f32 %h2, %f1;\n  st.global.b16 [%rd0], %h2;";
+  const std::string raw = "  ld.global.u16 %h1, [%rd1];\n  st.global.u16 [%rd0], %h1;";
+  const auto c = run_ptx(kernel(kParams, body(converted)), l);
+  ASSERT_EQ(c.failure(), nullptr) << c.describe();
+  EXPECT_EQ(c.expr("out", 0), "in[0]");
+  EXPECT_EQ(c.output("out")->store_types[0], launch::ElemType::F16);
+  const auto r = run_ptx(kernel(kParams, body(raw)), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "in[0]");
+  EXPECT_EQ(r.output("out")->store_types[0], launch::ElemType::BF16);
+}
+
 TEST(MemoryFormats, ABf16StoredIntoAnF16ArrayIsABf16) {
   const std::string code = "  ld.global.f32 %f1, [%rd1];\n  cvt.rn.bf16.f32 %h1, %f1;\n"
                            "  st.global.b16 [%rd0], %h1;";
