@@ -721,11 +721,28 @@ void Cta::exec_cp_async(const Inst& in, uint32_t t) {
     dst -= exec::kSharedWindow;
   const uint64_t src = address(in.mem[1], t);
   const auto size = static_cast<uint32_t>(read(in.srcs[0], t, ValType::U32));
-  uint32_t src_size = size;
-  if (in.srcs.size() > 1)
-    src_size = static_cast<uint32_t>(read(in.srcs[1], t, ValType::U32));
   if (size != 4 && size != 8 && size != 16)
     throw Trouble("undefined", fmt::format("cp.async of {} bytes (4, 8 or 16 allowed)", size));
+  // The bytes read from the source (PTX ISA, cp.async); the rest of the destination is zeroed.
+  uint32_t src_size = size;
+  switch (static_cast<exec::CpAsyncExtra>(in.sub)) {
+  case exec::CpAsyncExtra::None:
+    break;
+  case exec::CpAsyncExtra::SrcSize:
+    src_size = static_cast<uint32_t>(read(in.srcs[1], t, ValType::U32));
+    if (src_size > size)
+      throw Trouble("undefined",
+                    fmt::format("cp.async src-size {} above its cp-size {}", src_size, size));
+    break;
+  case exec::CpAsyncExtra::IgnoreSrc: {
+    const bool ignore = (read(in.srcs[1], t, ValType::Pred) & 1u) != 0; // `!p` read negated
+    src_size = ignore ? 0 : size;
+    break;
+  }
+  }
+  if (src_size > 0 && src % size != 0)
+    throw Trouble("misaligned",
+                  fmt::format("cp.async source 0x{:x} is not {}-byte aligned", src, size));
   (void)locate(Space::Shared, dst, size, t, true);
   for (uint32_t i = 0; i < size; ++i) {
     const uint64_t v = i < src_size ? load(Space::Generic, src + i, 1, t) : 0;

@@ -344,6 +344,12 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
   auto& s = ctx_.store;
   if (v.symbolic()) {
     const symbolic::Op op = s.op(v.node);
+    if (type == ValType::F16 || type == ValType::BF16) [[unlikely]] {
+      // 16-bit float data of the other format is another number (exec_formats.cpp); an integer
+      // constant is read by its bits below.
+      if (real_by_operator(op) || (op == symbolic::Op::Const && v.fl))
+        return read_half(v, v.node, type);
+    }
     if (real_by_operator(op))
       return v.node; // the common case (float data through cvt, mov, ...)
     if (op != symbolic::Op::RawBits) {
@@ -421,15 +427,20 @@ ExprId CtaRunner::int_view(Value v, ValType type) {
     return b_.int_const(uint64_t{n.b} << 32 | n.a, wc);
   }
   uint32_t nw = 0;
+  // The bits of 16-bit float data are those of its own format (a bf16's are not an f16's).
+  const HalfFormat half = w == 16 ? half_format(v) : HalfFormat::Unknown;
+  const uint8_t format = half == HalfFormat::BF16  ? symbolic::kFormatBF16
+                         : half == HalfFormat::F16 ? uint8_t{1}
+                                                   : float_format(type);
   switch (symbolic::kind_of(s, node, &nw)) {
   case symbolic::ValueKind::Any: // a constant
     if (!v.fl) {
       if (auto x = b_.int_value(node, wc))
         return b_.int_const(*x, wc);
     }
-    return b_.float_bits(node, float_format(type)); // a float constant: its bits
+    return b_.float_bits(node, format); // a float constant: its bits
   case symbolic::ValueKind::Real:
-    return b_.float_bits(node, float_format(type));
+    return b_.float_bits(node, format);
   case symbolic::ValueKind::Int:
   case symbolic::ValueKind::Bits:
     if (nw == 0 || nw == w)

@@ -100,15 +100,16 @@ Value CtaRunner::merge_values(ExprId cond, Value if_true, Value if_false, ValTyp
   }
   if (if_true.fl || if_false.fl || is_float(type)) {
     // A 16-bit half is read in its own format: concrete bf16 bits read as an f16 would be
-    // another number.
-    const bool bf16 = if_true.bf16 || if_false.bf16;
+    // another number; both sides are read in one format (the other side's data of the other
+    // format as a reinterpretation, exec_formats.cpp), which the merged value keeps.
+    const ValType half = width_of(type) == 16 ? half_view(if_true, if_false) : ValType::None;
     ValType real_type = is_float(type) ? type : ValType::F32;
     if (!is_float(type) && width_of(type) == 64)
       real_type = ValType::F64;
     else if (!is_float(type) && width_of(type) == 16)
-      real_type = bf16 ? ValType::BF16 : ValType::F16;
+      real_type = half == ValType::BF16 ? ValType::BF16 : ValType::F16;
     return Value{0, b_.select(cond, real_of(if_true, real_type), real_of(if_false, real_type)),
-                 true, if_true.bf16 && if_false.bf16};
+                 true, real_type == ValType::BF16, real_type == ValType::F16 && half == real_type};
   }
   const ValType int_type = type == ValType::None ? ValType::B32 : type;
   return integer_result(b_.select(cond, int_view(if_true, int_type), int_view(if_false, int_type)));

@@ -320,6 +320,13 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       continue;
     }
     if (symbolic) {
+      // bf16 bits widened to an f32 by hand (`(uint32_t)h << 16`): the bf16's real.
+      if (in.op == XOp::Shl || in.op == XOp::And) [[unlikely]] {
+        if (const ExprId x = bf16_widening(in, v)) {
+          set_dst(in.dsts[0], t, Value{0, x, true});
+          continue;
+        }
+      }
       // Integer data (docs/semantics.md): exact bit-vector operations of the instruction's type.
       b_.set_stream(&streams_[t]);
       set_dst(in.dsts[0], t, integer_result(symbolic_integer(in, v, t)));
@@ -648,6 +655,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       rows[i] = size_t{in.srcs[i].reg} * row_stride_;
   }
   const ExprId undef_node = ctx_.undef;
+  const bool half = element == ValType::F16 || element == ValType::BF16;
   // The link of a reduction chain (fma of two numbers onto a sum, f32 or f64, no modifier): what
   // the lane path below does for it (IdiomLifter::fma, Builder::fma, ExprStore::append), with
   // each operand's meta read once instead of at each of those steps. A lane whose operands are
@@ -692,6 +700,8 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         // register_number, with the row hoisted: one meta read answers both questions
         if (rows[i] != kNoRow && number_at(rows[i] + t, x[i], op)) {
           undef |= x[i] == undef_node || op == Op::Undef;
+          if (half && !undef) [[unlikely]] // data of the other 16-bit format (exec_formats.cpp)
+            x[i] = read_half(reg_value(in.srcs[i].reg, t), x[i], element);
           continue;
         }
         x[i] = real_general(in.srcs[i], t, element);
@@ -708,7 +718,8 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
           }
         }
       }
-      set_dst(in.dsts[0], t, Value{0, result, true, element == ValType::BF16});
+      set_dst(in.dsts[0], t,
+              Value{0, result, true, element == ValType::BF16, element == ValType::F16});
       continue;
     }
     // Packed halves: apply the operation to each half.
@@ -720,12 +731,12 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         const Value v = read(in.srcs[i], t);
         Value part = v.symbolic() ? Value{0, b_.extract(v.node, 16 * h, 16)}
                                   : Value{(v.bits >> (16 * h)) & 0xffff, 0};
+        // The halves have the packed value's format: data of the other format (bf16 data read
+        // by an f16x2 instruction) is read as a reinterpretation of its bits (real_of).
+        part.bf16 = v.bf16;
+        part.f16 = v.f16;
         undef |= v.node == ctx_.undef;
         x[i] = real_of(part, element);
-        // bf16 data read by an f16x2 instruction: its bits read as an f16 are another number,
-        // an opaque reinterpretation (never the bf16's value).
-        if (v.bf16 && element == ValType::F16 && part.symbolic() && !undef && !failed_)
-          x[i] = b_.bits_float(b_.float_bits(x[i], symbolic::kFormatBF16), 1);
       }
       halves[h] = compute(x[0], x[1], x[2]);
       if (in.ftz && !undef && !failed_) {
@@ -741,7 +752,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       return;
     set_dst(in.dsts[0], t,
             Value{0, undef ? ctx_.undef : b_.pack(halves[0], halves[1], 16), true,
-                  element == ValType::BF16});
+                  element == ValType::BF16, element == ValType::F16});
   }
 }
 
@@ -976,29 +987,21 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const bool untyped =
         in.type == ValType::B16 || in.type == ValType::B32 || in.type == ValType::B64;
     const bool fl = is_float(in.type) || (untyped && (a.fl || b.fl));
-    const ExprId x = fl ? real_of(a, in.type) : int_view(a, in.type);
-    const ExprId y = fl ? real_of(b, in.type) : int_view(b, in.type);
+    // Two 16-bit floats are selected in one format, which the result keeps (exec_formats.cpp).
+    const ValType half = fl && in.type == ValType::B16 ? half_view(a, b) : ValType::None;
+    const ValType as = half != ValType::None ? half : in.type;
+    const ExprId x = fl ? real_of(a, as) : int_view(a, in.type);
+    const ExprId y = fl ? real_of(b, as) : int_view(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
-    set_dst(in.dsts[0], t, Value{0, fl ? idioms_.select(cond, x, y) : b_.select(cond, x, y), fl});
+    set_dst(in.dsts[0], t,
+            Value{0, fl ? idioms_.select(cond, x, y) : b_.select(cond, x, y), fl,
+                  half == ValType::BF16, half == ValType::F16});
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Moves and conversions
 // ---------------------------------------------------------------------------------------------
-
-bool CtaRunner::is_bf16_data(Value v) const {
-  if (v.bf16)
-    return true;
-  if (!v.symbolic() || ctx_.store.op(v.node) != symbolic::Op::Input)
-    return false;
-  const std::string& name = ctx_.store.array_name(ctx_.store.node(v.node).a);
-  for (const auto& a : ctx_.config.arrays) {
-    if (a.name == name)
-      return a.elem_width == 2 && a.type == launch::ElemType::BF16;
-  }
-  return false;
-}
 
 void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
@@ -1044,10 +1047,15 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
         level = std::move(next);
         pw *= 2;
       }
-      bool any_float = false;
-      for (const auto& x : vs)
+      bool any_float = false, all_bf16 = true, all_f16 = true;
+      for (const auto& x : vs) {
         any_float |= x.fl;
-      set_dst(in.dsts[0], t, Value{0, level[0], any_float});
+        all_bf16 &= x.bf16; // halves of one format make a packed value of that format
+        all_f16 &= x.f16;
+      }
+      set_dst(
+          in.dsts[0], t,
+          Value{0, level[0], any_float, all_bf16 && part_width == 16, all_f16 && part_width == 16});
       continue;
     }
     if (in.sub == 2) { // unpack one register into {a, b, ...}
@@ -1056,8 +1064,9 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       const uint32_t part_width = width / parts;
       for (uint32_t i = 0; i < parts; ++i) {
         if (!v.symbolic()) {
-          set_dst(in.dsts[i], t,
-                  Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl, v.bf16});
+          set_dst(
+              in.dsts[i], t,
+              Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl, v.bf16, v.f16});
         } else if (v.node == ctx_.undef) {
           set_dst(in.dsts[i], t, Value{0, ctx_.undef});
         } else {
@@ -1065,7 +1074,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
                   Value{0,
                         b_.extract(v.node, static_cast<int>(i * part_width),
                                    static_cast<int>(part_width)),
-                        v.fl, v.bf16});
+                        v.fl, v.bf16, v.f16});
         }
       }
       continue;
@@ -1169,7 +1178,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
           x = b_.relu(x, mods);
       }
       set_dst(in.dsts[0], t,
-              Value{0, b_.pack(halves[0], halves[1], 16), true, dst == ValType::BF16x2});
+              Value{0, b_.pack(halves[0], halves[1], 16), true, dst == ValType::BF16x2,
+                    dst == ValType::F16x2});
       continue;
     }
     Value v = read(in.srcs[0], t);
@@ -1214,7 +1224,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
                                                               : round_kind(in.rounding));
       if (in.sat)
         x = b_.saturate(x, symbolic::FloatMods::of(in.float_mods));
-      set_dst(in.dsts[0], t, Value{0, x, true});
+      set_dst(in.dsts[0], t, Value{0, x, true, dst == ValType::BF16, dst == ValType::F16});
       continue;
     }
     const ExprId x = real_of(v, src);
@@ -1252,7 +1262,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
         record_idealized();
         return;
       }
-      set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16});
+      set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16, dst == ValType::F16});
       continue;
     }
     // Float to integer: rounded by its mode, saturated to the destination's range.

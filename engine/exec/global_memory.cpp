@@ -22,6 +22,7 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     if (r.integer_bits != 0)
       store.mark_integer_array(r.array_id);
     r.config_index = i;
+    r.declared = a.type;
     regions_.push_back(r);
   }
   // Module .global variables: initializer bytes, overridden by the launch's `globals`.
@@ -59,6 +60,18 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     r.slot = i;
     if (r.is_array && (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut))
       inputs_.add_array(i, r.array_id, (r.size + r.elem_width - 1) / r.elem_width, r.integer_bits);
+  }
+  index_inputs();
+}
+
+void GlobalMemory::index_inputs() {
+  input_by_id_.clear();
+  for (const Region& r : regions_) {
+    if (!r.is_array || (r.kind != launch::ArrayKind::In && r.kind != launch::ArrayKind::InOut))
+      continue;
+    if (input_by_id_.size() <= r.array_id)
+      input_by_id_.resize(r.array_id + 1, nullptr);
+    input_by_id_[r.array_id] = &r;
   }
 }
 
@@ -156,6 +169,7 @@ void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
     if (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut)
       inputs_.rename(r.slot, r.array_id);
   }
+  index_inputs();
   // A page without a shadow holds nothing the next group needs (its cells are made again on
   // first touch); a page with one keeps it, and its cells are made again on its first touch
   // in the new generation (page()): a group touches a few of the pages all groups wrote.

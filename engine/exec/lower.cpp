@@ -846,13 +846,17 @@ private:
       x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0; // 1: generic -> space
       return simple(ins, x, XOp::Cvta, 1, 1);
     case Opcode::Ld:
-    case Opcode::Ldu:
+    case Opcode::Ldu: {
       x.op = XOp::Ld;
-      if (ops.size() != 2)
-        return bad_operands(ins, x, 2);
+      x.non_coherent = ins.opcode == Opcode::Ldu || ins.has_suffix("nc");
+      // ld...L2::cache_hint d, [a], cache-policy: the policy is a hint, no value.
+      const size_t policy = ins.has_suffix("L2::cache_hint") ? 1 : 0;
+      if (ops.size() != 2 + policy)
+        return bad_operands(ins, x, 2 + policy);
       append_values(ops[0], ins, x.dsts);
       mem_operand(ops[1], ins, x.mem[0]);
       return;
+    }
     case Opcode::St:
       x.op = XOp::St;
       if (ops.size() != 2)
@@ -1047,14 +1051,46 @@ private:
     }
     if (ins.has_suffix("bulk") || ins.has_suffix("mbarrier"))
       return unsupported_form(ins, x);
+    // The PTX ISA's two forms (9.7.9.25.3.1):
+    //   cp.async... [dst], [src], cp-size{, src-size}{, cache-policy};
+    //   cp.async... [dst], [src], cp-size{, ignore-src}{, cache-policy};
+    // The fourth operand is a src-size (an integer: bytes [src-size, cp-size) are zero-filled)
+    // or, when it is a predicate register, ignore-src (true: the source is ignored and every byte
+    // is zero). The cache policy, present exactly with .L2::cache_hint, is a hint that changes no
+    // value: dropped. x.srcs = {cp-size, src-size or ignore-src}; x.sub says which.
     x.op = XOp::CpAsync;
+    x.sub = static_cast<uint8_t>(CpAsyncExtra::None);
     const auto& ops = ins.operands;
-    if (ops.size() < 3 || ops.size() > 4)
-      return bad_operands(ins, x, 3);
+    const size_t policy = ins.has_suffix("L2::cache_hint") ? 1 : 0;
+    if (ops.size() < 3 + policy || ops.size() > 4 + policy) {
+      error(ins.loc,
+            fmt::format("'cp.async' expects {} or {} operands ([dst], [src], cp-size{{, "
+                        "src-size or ignore-src}}{}), got {}",
+                        3 + policy, 4 + policy, policy ? ", cache-policy" : "", ops.size()));
+      x.op = XOp::Unsupported;
+      return;
+    }
     mem_operand(ops[0], ins, x.mem[0]);
     mem_operand(ops[1], ins, x.mem[1]);
-    for (size_t i = 2; i < ops.size(); ++i)
-      append_values(ops[i], ins, x.srcs);
+    append_values(ops[2], ins, x.srcs);
+    if (ops.size() - policy == 4) {
+      append_values(ops[3], ins, x.srcs);
+      if (x.srcs.size() != 2) {
+        error(ops[3].loc.line ? ops[3].loc : ins.loc,
+              "a cp.async src-size or ignore-src is one value, not a vector");
+        x.op = XOp::Unsupported;
+        return;
+      }
+      const Operand& extra = x.srcs[1];
+      const bool predicate =
+          extra.kind == OpKind::Reg && p_.registers[extra.reg].type == ValType::Pred;
+      x.sub = static_cast<uint8_t>(predicate ? CpAsyncExtra::IgnoreSrc : CpAsyncExtra::SrcSize);
+      if (!predicate && extra.negated) {
+        error(ops[3].loc.line ? ops[3].loc : ins.loc,
+              "'!' negates a predicate; a cp.async src-size is an integer");
+        x.op = XOp::Unsupported;
+      }
+    }
   }
 
   void decode_wmma(const ptx::Instruction& ins, Inst& x) {

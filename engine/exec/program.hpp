@@ -192,6 +192,12 @@ struct Operand {
 };
 
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+// cp.async's optional fourth operand (Inst::sub), srcs[1] when present.
+enum class CpAsyncExtra : uint8_t {
+  None,     // copy cp-size bytes
+  SrcSize,  // copy src-size bytes, zero-fill the rest up to cp-size
+  IgnoreSrc // a predicate: when true, write cp-size zero bytes and read nothing
+};
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class MmaShape : uint8_t { None, M16N16K16, M16N8K16, M16N8K8, M8N8K4, M32N8K16, M8N32K16 };
@@ -229,6 +235,9 @@ struct Inst {
   bool guard_negated = false;
   bool sat = false, relu = false, ftz = false, approx = false, volatile_ = false;
   bool wide = false, hi = false;
+  // ld.global.nc (__ldg) and ldu: a load through a path that is not coherent with the kernel's
+  // own writes, defined only for data no thread writes during the kernel (race_shadow.hpp).
+  bool non_coherent = false;
   uint8_t cmp = 0;        // ptx::CmpOp
   uint8_t bool_op = 0;    // ptx::BoolOp
   uint8_t sub = 0;        // op-specific selector (shfl/vote mode, atom op, barrier form ...)

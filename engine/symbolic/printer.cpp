@@ -94,7 +94,11 @@ public:
     }
     if (n.op == Op::FloatBits || n.op == Op::BitsFloat) {
       const IntType t = IntType::from_code(n.aux);
-      fmt::format_to(std::back_inserter(out_), ".{}", n.aux == kFormatBF16 ? 16u : t.width());
+      // The bf16 format apart from the 16-bit integer / f16 one: a bf16's bits are not an f16's.
+      if (n.aux == kFormatBF16)
+        out_ += ".bf16";
+      else
+        fmt::format_to(std::back_inserter(out_), ".{}", t.width());
     }
     if (n.op == Op::RealToInt) {
       const IntType t = IntType::from_code(n.aux & 7);

@@ -103,6 +103,10 @@ symbolic::Assignment point_of(const launch::KernelConfig& config, const emulate:
       point.values[symbolic::Assignment::int_input_key(id, static_cast<uint32_t>(i),
                                                        symbolic::width_code(8 * w))] =
           Rational(std::to_string(bits));
+      // The bits of a bf16 element as the engine names them (FloatBits of the bf16 format).
+      if (bf16 && w == 2)
+        point.values[symbolic::Assignment::int_input_key(
+            id, static_cast<uint32_t>(i), symbolic::kFormatBF16)] = Rational(std::to_string(bits));
     }
   }
   for (const auto& [name, value] : inputs.symbols)

@@ -429,10 +429,19 @@ TEST(Half, Bfloat16Pairs) {
   fma.rn.bf16x2 %r3, %r1, %r2, %r1;
   st.global.b32 [%rd0], %r3;
   ret;)";
-  const auto r = run_ptx(kernel(kParams, body), halves(2, 4));
+  // The input array holds bf16 data only when it says so (docs/semantics.md, "Memory formats").
+  Launch bf16 = halves(2, 4);
+  bf16.arrays[1] += ":bf16";
+  const auto r = run_ptx(kernel(kParams, body), bf16);
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.expr("out", 0), "(fma in[0] in[2] in[0])");
   EXPECT_EQ(r.expr("out", 1), "(fma in[1] in[3] in[1])");
+  // An undeclared 2-byte array holds f16 data: read by a bf16 instruction, its bits are other
+  // numbers.
+  const auto f16 = run_ptx(kernel(kParams, body), halves(2, 4));
+  ASSERT_EQ(f16.failure(), nullptr) << f16.describe();
+  EXPECT_NE(f16.expr("out", 0).find("(bits-float.bf16 (float-bits.16 in[0]))"), std::string::npos)
+      << f16.expr("out", 0);
 }
 
 } // namespace
