@@ -630,7 +630,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       r = b_.unary(Op::Tanh, a, mods);
       break;
     case XOp::FCopysign:
-      r = idioms_.copysign(a, b);
+      r = idioms_.copysign(a, b, mods.format);
       break;
     default:
       break;
@@ -680,6 +680,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
     // An operand that may be infinite: the builder logs the link's line for its domain
     // condition (inf - inf, 0 * inf).
     if ((ma.taint | mb.taint | mc.taint) & symbolic::kTaintInfinity)
+      return false;
+    // Constants alone: the builder folds them or checks them for overflow.
+    if (!((ma.taint | mb.taint | mc.taint) & symbolic::kTaintData))
       return false;
     const ExprId link =
         ctx_.store.append_link(symbolic::Node{Op::Fma, in.float_mods, 0, a, b, c},

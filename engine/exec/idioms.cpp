@@ -1,6 +1,9 @@
 #include "engine/exec/idioms.hpp"
 
+#include <cassert>
+
 #include "engine/symbolic/float_fold.hpp"
+#include "engine/symbolic/sign_analysis.hpp"
 
 namespace volta::exec {
 
@@ -98,13 +101,18 @@ ExprId IdiomLifter::f32(uint32_t bits) {
   return *b_.store().float_bits(bits, 32);
 }
 
-ExprId IdiomLifter::copysign(ExprId a, ExprId b) {
+ExprId IdiomLifter::copysign(ExprId a, ExprId b, uint8_t format) {
+  assert(format == symbolic::kFormatF32 || format == symbolic::kFormatF64);
   const ExprId m = b_.abs(b);
   // A constant's sign bit decides exactly, -0.0's included.
   if (const auto c = symbolic::float_const(b_.store(), a))
     return c->negative ? b_.neg(m) : m;
-  return b_.select(b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0L)), b_.neg(m), m,
-                   symbolic::kLiftedAux);
+  symbolic::SignAnalysis signs(b_.store());
+  const ExprId negative =
+      signs.nonzero(a) ? b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0L))
+                       : b_.icmp(symbolic::CmpKind::Lt, symbolic::IntType{format, true},
+                                 b_.float_bits(a, format), b_.store().constant(0L));
+  return b_.select(negative, b_.neg(m), m, symbolic::kLiftedAux);
 }
 
 ExprId IdiomLifter::accurate_tanhf_argument(ExprId cond, ExprId large, ExprId small) {
@@ -123,7 +131,7 @@ ExprId IdiomLifter::accurate_tanhf_argument(ExprId cond, ExprId large, ExprId sm
   const ExprId e = b_.unary(Op::Ex2, b_.mul(ax, f32(kTwoLog2e)));
   const ExprId r = b_.fma(b_.unary(Op::Rcp, b_.add(e, f32(kOne))), f32(kMinusTwo), f32(kOne));
   const ExprId clamped = b_.select(b_.cmp(symbolic::CmpKind::Ge, ax, f32(kTanhOne)), f32(kOne), r);
-  if (!same_term(copysign(x, clamped), large))
+  if (!same_term(copysign(x, clamped, symbolic::kFormatF32), large))
     return 0;
   const ExprId sq = b_.mul(x, x);
   ExprId p = b_.fma(f32(kTanhPoly[0]), sq, f32(kTanhPoly[1]));

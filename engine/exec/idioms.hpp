@@ -47,10 +47,12 @@ public:
   symbolic::ExprId fma(symbolic::ExprId a, symbolic::ExprId b, symbolic::ExprId c,
                        symbolic::FloatMods m = {});
   symbolic::ExprId symexp(symbolic::ExprId x);
-  // copysign.f32 d, a, b over the reals: a < 0 ? -|b| : |b| (the sign of a symbolic zero a is
-  // not modelled: reals have one zero; the select is marked lifted). A constant a decides by its
-  // sign bit, -0.0's included.
-  symbolic::ExprId copysign(symbolic::ExprId a, symbolic::ExprId b);
+  // copysign.f32/.f64 d, a, b: |b| with the sign BIT of a. A constant a decides by its sign bit,
+  // -0.0's included; an a the sign analysis proves nonzero and a number selects on a < 0 over
+  // the reals (the select is marked lifted). Otherwise the sign bit is read from a's bits
+  // (`format`: f32 or f64): reals have one zero but the device two, and copysign(1, -0.0) is -1
+  // where `a < 0 ? -1 : 1` gives 1, so the select must not be the real comparison.
+  symbolic::ExprId copysign(symbolic::ExprId a, symbolic::ExprId b, uint8_t format);
   // A data-dependent select of reals (selp): the tanhf lift, else the plain select.
   symbolic::ExprId select(symbolic::ExprId cond, symbolic::ExprId x, symbolic::ExprId y);
   // Records an idealization that is not a lift (a float width change, an approximate

@@ -50,7 +50,7 @@ EvalValue unknown() {
   return EvalValue{};
 }
 
-bool is_infinite(const EvalValue& v) {
+[[maybe_unused]] bool is_infinite(const EvalValue& v) {
   return v.kind == Kind::PosInf || v.kind == Kind::NegInf;
 }
 

@@ -104,7 +104,7 @@ enum class RoundKind : uint8_t { NearestEven, Zero, Down, Up };
 enum class ValueKind : uint8_t { Real, Int, Pred, Bits, Any };
 
 // Float formats of FloatBits / BitsFloat (aux): width codes 1..3 for f16/f32/f64, and bf16.
-inline constexpr uint8_t kFormatBF16 = 4;
+inline constexpr uint8_t kFormatF16 = 1, kFormatF32 = 2, kFormatF64 = 3, kFormatBF16 = 4;
 
 // The value-changing modifiers of a float operation, kept in the aux of every real operator
 // (Add .. Narrow), so that two operations that round differently are never one node
@@ -216,6 +216,11 @@ enum Taint : uint16_t {
   // several instruction sequences that round differently, so its bits are not known. A bit
   // observation of it (FloatBits, RealToInt) is never the same term as another.
   kTaintIdealized = 128,
+  // Not a taint of the value: an input, a parameter or another value not known to the model
+  // (undefined, fresh, raw bits, an atomic's result) is the node or below it. A float operation
+  // without it is computed from constants alone, and is checked for overflow when it is built
+  // (float_fold.hpp, constant_may_overflow): its kTaintInfinity may then be its own.
+  kTaintData = 256,
   // Not a taint of the value: the node, or one below it, is a transient link of a reduction
   // chain and was appended without a hash-cons lookup (ExprStore::append). Such a node cannot
   // be equal to an interned one, so nodes above it skip the lookup too.

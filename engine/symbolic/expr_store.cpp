@@ -1,5 +1,7 @@
 #include "engine/symbolic/expr_store.hpp"
 
+#include "engine/symbolic/float_fold.hpp"
+
 #include <array>
 #include <cassert>
 #include <cstdlib>
@@ -195,10 +197,14 @@ constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits()
     t[i].children = static_cast<uint8_t>(child_count(op));
     switch (op) {
     case Op::Undef:
-      t[i].own_taint = kTaintUndef;
+      t[i].own_taint = kTaintUndef | kTaintData;
       break;
     case Op::AtomicResult:
-      t[i].own_taint = kTaintAtomicResult;
+      t[i].own_taint = kTaintAtomicResult | kTaintData;
+      break;
+    case Op::Input:
+    case Op::Param:
+      t[i].own_taint = kTaintData;
       break;
     // Bit reinterpretation of data is outside the real/bit-vector model (integer operations on
     // integer data, BitOp included, are exact). FloatBits of an input element is the integer
@@ -207,8 +213,10 @@ constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits()
     case Op::FloatBits:
     case Op::Extract:
     case Op::Pack:
-    case Op::RawBits:
       t[i].own_taint = kTaintOpaque;
+      break;
+    case Op::RawBits:
+      t[i].own_taint = kTaintOpaque | kTaintData;
       break;
     // Partial operations (domain conditions) and integer operations, some of which are
     // (division, remainder): the domain check walks only below such nodes.
@@ -252,6 +260,8 @@ uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
   Node n = input;
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
   uint16_t t = traits.own_taint;
+  if (n.op == Op::Fresh)
+    t |= kTaintData;
   if (n.op == Op::Fresh && n.aux == static_cast<uint8_t>(FreshKind::AtomicOld))
     t |= kTaintAtomicResult; // an atomic's return value depends on the order of the threads
   if (n.op == Op::Fresh && n.aux == static_cast<uint8_t>(FreshKind::SpecialRegister))
@@ -358,6 +368,12 @@ Node ExprStore::with_flags(Node input) const {
     t |= taint(n.b);
   if (traits.children >= 3 && n.c != kNoExpr)
     t |= taint(n.c);
+  // A float operation on constants alone that may overflow (ex2 of 200, a chain of products):
+  // an infinity of its own (float_fold.hpp). Rare: data flows into nearly every operation.
+  if (traits.float_op && !(t & (kTaintData | kTaintInfinity)) &&
+      (((n.aux >> 4) & 7) != 0 || (traits.lifted_by_aux && (n.aux & kLiftedAux))) &&
+      constant_may_overflow(*this, n)) [[unlikely]]
+    t |= kTaintInfinity;
   n.taint = t;
   return n;
 }

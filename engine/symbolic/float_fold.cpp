@@ -1,6 +1,7 @@
 #include "engine/symbolic/float_fold.hpp"
 
 #include <cassert>
+#include <cmath>
 
 namespace volta::symbolic {
 
@@ -215,6 +216,96 @@ FloatConst pick_min_max(const FloatConst& a, const FloatConst& b, bool want_max)
     return want_max ? positive : negative;
   }
   return (a.value > b.value) == want_max ? a : b;
+}
+
+namespace {
+
+// The approximate value of a constant-only subtree; nullopt where a node has no numeric
+// evaluation here (a select, a bit view, an integer) or the budget of nodes is spent.
+std::optional<long double> approximate(const ExprStore& s, const Node& n, int& budget);
+
+std::optional<long double> approximate_id(const ExprStore& s, ExprId id, int& budget) {
+  if (s.op(id) == Op::Ln2)
+    return std::log(2.0L);
+  if (is_float_const(s, id)) {
+    const FloatConst c = *float_const(s, id);
+    if (c.is_inf())
+      return c.negative ? -HUGE_VALL : HUGE_VALL;
+    return c.negative && c.is_zero() ? -0.0L : static_cast<long double>(to_double(c.value));
+  }
+  return approximate(s, s.node(id), budget);
+}
+
+std::optional<long double> approximate(const ExprStore& s, const Node& n, int& budget) {
+  if (--budget < 0)
+    return std::nullopt;
+  std::optional<long double> x, y, z;
+  const int arity = child_count(n.op);
+  if (arity >= 1 && !(x = approximate_id(s, n.a, budget)))
+    return std::nullopt;
+  if (arity >= 2 && !(y = approximate_id(s, n.b, budget)))
+    return std::nullopt;
+  if (arity >= 3 && !(z = approximate_id(s, n.c, budget)))
+    return std::nullopt;
+  switch (n.op) {
+  case Op::Add:
+    return *x + *y;
+  case Op::Sub:
+    return *x - *y;
+  case Op::Mul:
+    return *x * *y;
+  case Op::Div:
+    return *x / *y;
+  case Op::Fma:
+    return *x * *y + *z;
+  case Op::Neg:
+    return -*x;
+  case Op::Abs:
+    return std::fabs(*x);
+  case Op::Min:
+    return std::fmin(*x, *y);
+  case Op::Max:
+    return std::fmax(*x, *y);
+  case Op::Rcp:
+    return 1.0L / *x;
+  case Op::Sqrt:
+    return std::sqrt(*x);
+  case Op::Rsqrt:
+    return 1.0L / std::sqrt(*x);
+  case Op::Exp:
+    return std::exp(*x);
+  case Op::Ex2:
+    return std::exp2(*x);
+  case Op::Lg2:
+    return std::log2(*x);
+  case Op::Sin:
+    return std::sin(*x);
+  case Op::Cos:
+    return std::cos(*x);
+  case Op::Tanh:
+    return std::tanh(*x);
+  case Op::Narrow:
+    return *x;
+  default:
+    return std::nullopt;
+  }
+}
+
+} // namespace
+
+bool constant_may_overflow(const ExprStore& store, const Node& n) {
+  // A lifted idiom (expf, exp2f, tanhf: f32 instruction sequences) has no format of its own.
+  const bool lifted = liftable(n.op) && (n.aux & kLiftedAux);
+  const auto layout = layout_of_format(lifted ? kFormatF32 : FloatMods::of(n.aux).format);
+  if (!layout)
+    return false; // format 0: built by the prover, exact over the reals
+  // Neither the roundings of a chain of instructions nor an approximation (ex2.approx: 2^-22)
+  // come near a factor of 2; 64 nodes cover the constant chains of unrolled code.
+  int budget = 64;
+  const auto v = approximate(store, n, budget);
+  if (!v || std::isnan(*v))
+    return true;
+  return std::fabs(*v) >= static_cast<long double>(to_double(largest_finite(*layout))) / 2;
 }
 
 } // namespace volta::symbolic

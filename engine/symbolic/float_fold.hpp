@@ -71,4 +71,14 @@ FloatConst absolute(const FloatConst& a);
 // min/max of two constants with PTX's order, in which -0 is below +0.
 FloatConst pick_min_max(const FloatConst& a, const FloatConst& b, bool want_max);
 
+// Whether the device may store an infinity for the float operation `n`, all of whose operands are
+// computed from constants alone (no kTaintData below; the caller checks): an operation whose
+// operands are constants but whose result needs a rounding is not folded (above), and a chain of
+// such operations, or an approximation (ex2 of 200), can exceed the format's range where every
+// constant is finite: 2^200 is +inf in f32. Evaluated approximately (long double) with a wide
+// margin: true when the value's magnitude may reach half the format's largest finite value,
+// when it is not a number, or when the subtree is too large to evaluate. False for format 0
+// (prover-built nodes, exact over the reals).
+bool constant_may_overflow(const ExprStore& store, const Node& n);
+
 } // namespace volta::symbolic

@@ -100,21 +100,35 @@ uint8_t relation(Atom x, Atom y) {
 SignSet SignAnalysis::signs(ExprId root) {
   if (const uint32_t* known = memo_.find(root))
     return static_cast<SignSet>(*known);
-  // e^x of a finite x is positive: no need to look at x.
-  const auto positive_exp = [&](const Node& n) {
+  // e^x of a finite x is positive, unless x is a constant so large that e^x overflows (the
+  // node's own infinity, see compute): no need to look at x.
+  const auto positive_exp = [&](ExprId id, const Node& n) {
     return (n.op == Op::Exp || n.op == Op::Ex2) &&
-           !(store_.taint(n.a) & (kTaintInfinity | kTaintNaN));
+           !(store_.taint(id) & (kTaintInfinity | kTaintNaN));
   };
   post_order(
       store_, root, [&](ExprId id) { return memo_.find(id) != nullptr; },
-      [&](ExprId, const Node& n) { return n.op != Op::BitOp && !positive_exp(n); },
-      [&](ExprId id) { memo_.insert(id, positive_exp(store_.node(id)) ? kSignPos : compute(id)); });
+      [&](ExprId id, const Node& n) { return n.op != Op::BitOp && !positive_exp(id, n); },
+      [&](ExprId id) {
+        memo_.insert(id, positive_exp(id, store_.node(id)) ? kSignPos : compute(id));
+      });
   return static_cast<SignSet>(*memo_.find(root));
 }
 
 SignSet SignAnalysis::compute(ExprId id) {
-  const SignSet numeric = compute_numeric(id);
+  SignSet numeric = compute_numeric(id);
   const Node& n = store_.node(id);
+  // A float operation on constants alone whose value may exceed its format's range (ex2 of 200,
+  // float_fold.hpp): an infinity of its own, of the signs its value may have.
+  if (n.op >= Op::Add && n.op <= Op::Narrow && (store_.taint(id) & kTaintInfinity)) {
+    uint16_t below = 0;
+    const ExprId kids[3] = {n.a, n.b, n.c};
+    for (int i = 0; i < child_count(n.op); ++i)
+      below |= kids[i] != kNoExpr ? store_.taint(kids[i]) : 0;
+    if (!(below & kTaintInfinity))
+      numeric |= ((numeric & (kSignPos | kSignPosInf)) ? kSignPosInf : 0) |
+                 ((numeric & (kSignNeg | kSignNegInf)) ? kSignNegInf : 0);
+  }
   if (!(store_.taint(id) & kTaintNaN))
     return numeric; // no NaN below: a defined value is a number
   // A NaN operand: arithmetic gives a NaN; min/max give the other operand (a NaN only when both

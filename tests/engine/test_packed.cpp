@@ -178,19 +178,32 @@ TEST(PackedManifest, AccurateLogfIsLiftedAndCounted) {
     EXPECT_EQ(symbolic::to_sexpr(store, value), "(* (lg2 in[" + std::to_string(i) + "]) ln2)");
 }
 
-// copysign.f32 d, a, b over the reals: |b| with the sign of a.
-TEST(Packed, CopysignIsASelectOnTheSign) {
+// copysign.f32 d, a, b: |b| with the sign bit of a. Over the reals a symbolic a that may be zero
+// has no sign (copysign(1, -0.0) is -1, `a < 0 ? -1 : 1` is 1), so the select reads a's bits;
+// an a that the sign analysis proves nonzero selects on a < 0; a constant decides.
+TEST(Packed, CopysignSelectsOnTheSignBit) {
   const std::string body = std::string(kLoad) + R"(
   copysign.f32 %f3, %f1, %f2;
   st.global.f32 [%rd0], %f3;
   mov.f32 %f4, 0fC0000000;
   copysign.f32 %f5, %f4, 0f40400000;
   st.global.f32 [%rd0+4], %f5;
+  fma.rn.f32 %f6, %f1, %f1, 0f3F800000;
+  copysign.f32 %f7, %f6, %f2;
+  st.global.f32 [%rd0+8], %f7;
+  mov.f32 %f8, 0f80000000;
+  copysign.f32 %f9, %f8, 0f40400000;
+  st.global.f32 [%rd0+12], %f9;
   ret;)";
-  const auto r = run_ptx(kernel(kParams, body), f32_in_f32_out());
+  Launch l = f32_in_f32_out();
+  l.arrays[0] = "out:0x100000:4:4:out";
+  const auto r = run_ptx(kernel(kParams, body), l);
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
-  EXPECT_EQ(r.expr("out", 0), "(select (cmp.lt in[0] 0) (neg (abs in[1])) (abs in[1]))");
+  EXPECT_EQ(r.expr("out", 0),
+            "(select (icmp.lt.s32 (float-bits.32 in[0]) 0) (neg (abs in[1])) (abs in[1]))");
   EXPECT_EQ(r.expr("out", 1), "-3");
+  EXPECT_EQ(r.expr("out", 2).rfind("(select (cmp.lt (fma", 0), 0u) << r.expr("out", 2);
+  EXPECT_EQ(r.expr("out", 3), "-3");
 }
 
 } // namespace
