@@ -108,10 +108,10 @@ ExprId IdiomLifter::copysign(ExprId a, ExprId b, uint8_t format) {
   if (const auto c = symbolic::float_const(b_.store(), a))
     return c->negative ? b_.neg(m) : m;
   symbolic::SignAnalysis signs(b_.store());
-  const ExprId negative =
-      signs.nonzero(a) ? b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0L))
-                       : b_.icmp(symbolic::CmpKind::Lt, symbolic::IntType{format, true},
-                                 b_.float_bits(a, format), b_.store().constant(0L));
+  const ExprId negative = signs.nonzero(a)
+                              ? b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0L))
+                              : b_.icmp(symbolic::CmpKind::Lt, symbolic::IntType{format, true},
+                                        b_.float_bits(a, format), b_.store().constant(0L));
   return b_.select(negative, b_.neg(m), m, symbolic::kLiftedAux);
 }
 

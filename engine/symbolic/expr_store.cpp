@@ -1,7 +1,5 @@
 #include "engine/symbolic/expr_store.hpp"
 
-#include "engine/symbolic/float_fold.hpp"
-
 #include <array>
 #include <cassert>
 #include <cstdlib>
@@ -10,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "egraph/hash.hpp"
+#include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 
 namespace volta::symbolic {

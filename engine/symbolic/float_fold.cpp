@@ -305,7 +305,26 @@ bool constant_may_overflow(const ExprStore& store, const Node& n) {
   const auto v = approximate(store, n, budget);
   if (!v || std::isnan(*v))
     return true;
-  return std::fabs(*v) >= static_cast<long double>(to_double(largest_finite(*layout))) / 2;
+  // A factor 16 below the largest value: also 1/x of an x just under the smallest normal, which
+  // .ftz flushes to zero.
+  const long double largest = to_double(largest_finite(*layout));
+  if (std::fabs(*v) >= largest / 16)
+    return true;
+  // An operand that may underflow to zero (below 16 times the smallest normal, .ftz or not) makes
+  // rcp, rsqrt, a quotient and lg2 infinite on the device, where its real value is finite:
+  // lg2(2^-100 * 2^-100) is -inf in f32, not -200.
+  const ExprId partial_operand = n.op == Op::Div ? n.b
+                                 : (n.op == Op::Rcp || n.op == Op::Rsqrt || n.op == Op::Lg2)
+                                     ? n.a
+                                     : kNoExpr;
+  if (partial_operand != kNoExpr) {
+    budget = 64;
+    const auto x = approximate_id(store, partial_operand, budget);
+    const long double tiny = 16 * std::ldexp(1.0L, 2 - (1 << (layout->exp_bits - 1)));
+    if (!x || std::fabs(*x) < tiny)
+      return true;
+  }
+  return false;
 }
 
 } // namespace volta::symbolic

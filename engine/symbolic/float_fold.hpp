@@ -75,10 +75,12 @@ FloatConst pick_min_max(const FloatConst& a, const FloatConst& b, bool want_max)
 // computed from constants alone (no kTaintData below; the caller checks): an operation whose
 // operands are constants but whose result needs a rounding is not folded (above), and a chain of
 // such operations, or an approximation (ex2 of 200), can exceed the format's range where every
-// constant is finite: 2^200 is +inf in f32. Evaluated approximately (long double) with a wide
-// margin: true when the value's magnitude may reach half the format's largest finite value,
-// when it is not a number, or when the subtree is too large to evaluate. False for format 0
-// (prover-built nodes, exact over the reals).
+// constant is finite: 2^200 is +inf in f32, and lg2 or 1/x of a product that underflows to 0 is
+// an infinity too. Evaluated approximately (long double) with a wide margin: true when the
+// value's magnitude may reach a 16th of the format's largest finite value, when a divisor or
+// the operand of rcp, rsqrt or lg2 is below 16 times the smallest normal, when the value is not
+// a number, or when the subtree is too large to evaluate. False for format 0 (prover-built
+// nodes, exact over the reals).
 bool constant_may_overflow(const ExprStore& store, const Node& n);
 
 } // namespace volta::symbolic

@@ -241,6 +241,32 @@ TEST(SpecialSigns, AnIntegerConvertedToF16MayBeInfinite) {
             d.store.pos_inf());
 }
 
+// An operation on constants alone that is not folded (an approximation, a result that needs a
+// rounding) may still leave its format: ex2.approx of 200, 2^100 * 2^100, and lg2 or 1/x of a
+// product that underflows to 0. Its infinity is its own (taint and signs); small values stay
+// finite.
+TEST(SpecialSigns, ConstantOperationsThatMayOverflowAreInfinite) {
+  Dag d;
+  symbolic::SignAnalysis s(d.store);
+  const FloatMods approx = mods(FloatMode::Approx, kF32);
+  const ExprId big = d.b.unary(Op::Ex2, d.f32(0x43480000) /* 200 */, approx);
+  EXPECT_TRUE(d.store.taint(big) & symbolic::kTaintInfinity);
+  EXPECT_TRUE(s.signs(big) & symbolic::kSignPosInf);
+  const ExprId e100 = d.b.unary(Op::Ex2, d.f32(0x42C80000) /* 100 */, approx);
+  EXPECT_FALSE(d.store.taint(e100) & symbolic::kTaintInfinity);
+  EXPECT_EQ(s.signs(e100), symbolic::kSignPos);
+  const ExprId product = d.b.mul(e100, e100, mods(FloatMode::Rn, kF32));
+  EXPECT_TRUE(s.signs(product) & symbolic::kSignPosInf);
+  const ExprId tiny = d.b.mul(d.f32(0x0D800000), d.f32(0x0D800000), mods(FloatMode::Rn, kF32));
+  EXPECT_FALSE(d.store.taint(tiny) & symbolic::kTaintInfinity); // 2^-200: a rounding, not inf
+  const ExprId log = d.b.unary(Op::Lg2, tiny, approx);
+  EXPECT_TRUE(s.signs(log) & symbolic::kSignNegInf); // lg2 of the flushed 0 is -inf
+  const ExprId small = d.b.unary(Op::Ex2, d.f32(0x40400000) /* 3 */, approx);
+  EXPECT_EQ(s.signs(small), symbolic::kSignPos);
+  // Data below: no evaluation, the usual rules (over the reals, overflow of data is a rounding).
+  EXPECT_FALSE(d.store.taint(d.b.unary(Op::Ex2, d.x(0), approx)) & symbolic::kTaintInfinity);
+}
+
 // ---- domain conditions of the NaN makers
 
 exec::KernelRun with_partials(std::initializer_list<ExprId> nodes) {
