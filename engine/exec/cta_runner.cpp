@@ -26,6 +26,8 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   barrier_counted_.assign(threads_, 0);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});
+  last_access_stamp_.assign(threads_, 0);
+  exits_.stamp_of.assign(threads_, 0);
   shared_size_ = prog_.shared_dynamic_base + ctx.config.dyn_shared_bytes;
   // Shared memory starts uninitialized.
   shared_.assign(shared_size_, ByteCell{ctx.undef, 0, 0});
@@ -178,8 +180,10 @@ void CtaRunner::run_warp(uint32_t w) {
     if (min_pc >= prog_.insts.size()) {
       // Falling off the end of the kernel is an implicit return.
       for (uint32_t l = 0; l < n; ++l) {
-        if (mask >> l & 1u)
+        if (mask >> l & 1u) {
           state_[base + l] = ThreadState::Exited;
+          note_exit(base + l);
+        }
       }
       continue;
     }

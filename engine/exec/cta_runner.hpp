@@ -382,6 +382,20 @@ private:
   std::vector<uint8_t> barrier_counted_; // AtBarrier: the instruction gave a thread count
   std::vector<uint32_t> warp_phase_;
   std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
+  // Race check of exits: per thread, the epoch of its latest memory access, and the threads
+  // that exited with accesses in their last epoch (race_shadow.hpp, ExitLog).
+  std::vector<uint32_t> last_access_stamp_;
+  ExitLog exits_;
+  const ExitLog* exit_log() const { return exits_.stamps.empty() ? nullptr : &exits_; }
+  // A thread exits (ret, exit, the end of the kernel): its accesses since the last barrier are
+  // ordered with nothing after it.
+  void note_exit(uint32_t t) {
+    if (last_access_stamp_[t] != stamp_)
+      return;
+    exits_.stamp_of[t] = stamp_;
+    if (exits_.stamps.empty() || exits_.stamps.back() != stamp_)
+      exits_.stamps.push_back(stamp_);
+  }
 
   std::vector<symbolic::ExprStore::Stream> streams_; // per thread: where its chain links go
   std::vector<ByteCell> shared_;

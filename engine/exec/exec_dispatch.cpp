@@ -204,6 +204,7 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       complete_copies(t, uncommitted_[t]);
       uncommitted_[t].clear();
       state_[t] = ThreadState::Exited;
+      note_exit(t);
     }
     // Lanes waiting at a warp collective may have waited for the lanes that just exited, which
     // no longer take part: let them try again.

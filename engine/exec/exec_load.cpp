@@ -145,7 +145,8 @@ bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_
   // What the race shadow is told about each lane but its thread and lane, once.
   Accessor who{cta_,        0,           w,
                0,           stamp_,      warp_phase_[w],
-               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
+               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs,
+               exit_log()};
   ShadowPage* page = nullptr;
   uint64_t page_number = UINT64_MAX;
   for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {
@@ -163,6 +164,7 @@ bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_
       const uint32_t offset = static_cast<uint32_t>(a & 4095);
       who.thread = t;
       who.lane = l;
+      last_access_stamp_[t] = stamp_;
       Conflict c;
       uint32_t conflict_byte = 0;
       if (page->check_and_record(offset, shape.size, who, AccessKind::Read, c, conflict_byte))

@@ -350,7 +350,9 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     const WarpSyncLog& syncs = warp_syncs_[w];
     Accessor a{cta_,        t,           w,
                t % 32,      stamp_,      warp_phase_[w],
-               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
+               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs,
+               exit_log()};
+    last_access_stamp_[t] = stamp_;
     Conflict c;
     uint32_t conflict_byte = 0;
     // A load through the non-coherent path (ld.global.nc, ldu) is a read of its own kind.

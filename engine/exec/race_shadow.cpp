@@ -1,5 +1,7 @@
 #include "engine/exec/race_shadow.hpp"
 
+#include <bit>
+
 namespace volta::exec {
 namespace {
 
@@ -55,17 +57,39 @@ constexpr uint32_t kMaxChain = 4096;
   case State::ManyWarps:
     if (s.cta != a.cta)
       return report(s.cta, s.thread, s.pc, 0u);
-    if (s.stamp != a.stamp)
-      return false; // an earlier epoch of this CTA
+    if (s.stamp != a.stamp) {
+      // An earlier epoch of this CTA: ordered, unless a thread left it by exiting (which of the
+      // summary's threads did is not known: a possible false alarm).
+      if (a.exits == nullptr || !a.exits->any_in(s.stamp)) [[likely]]
+        return false;
+      report(s.cta, s.thread, s.pc, 0u);
+      c.approximate = true;
+      return true;
+    }
     // Several warps of this CTA in this epoch: at least one is not a's warp.
     if (s.warp() != a.warp)
-      return report(s.cta, s.thread, s.pc, 0u);
-    return report(s.other_cta, s.other_thread, s.other_pc, 0u);
+      report(s.cta, s.thread, s.pc, 0u);
+    else
+      report(s.other_cta, s.other_thread, s.other_pc, 0u);
+    c.approximate = s.after_exit;
+    return true;
   case State::OneWarp:
     if (s.cta != a.cta)
       return report(s.cta, s.thread, s.pc, 0u);
-    if (s.stamp != a.stamp)
+    if (s.stamp != a.stamp) {
+      // An earlier epoch of this CTA: ordered, except the accesses of lanes that then exited.
+      if (a.exits == nullptr) [[likely]]
+        return false;
+      for (uint32_t m = s.lanes; m != 0; m &= m - 1) {
+        const uint32_t thread = s.warp() * 32 + static_cast<uint32_t>(std::countr_zero(m));
+        if (a.exits->exited_in(thread, s.stamp)) {
+          report(s.cta, thread, s.pc, 0u);
+          c.approximate = s.merged_phases || s.after_exit;
+          return true;
+        }
+      }
       return false;
+    }
     if (s.warp() != a.warp)
       return report(s.cta, s.thread, s.pc, 0u);
     {
@@ -80,7 +104,7 @@ constexpr uint32_t kMaxChain = 4096;
       if (!((unordered >> (thread % 32u)) & 1u))
         thread = a.warp * 32 + static_cast<uint32_t>(__builtin_ctz(unordered));
       report(s.cta, thread, s.pc, 0u);
-      c.approximate = approximate;
+      c.approximate = approximate || s.after_exit;
       return true;
     }
   }
@@ -97,6 +121,7 @@ constexpr uint32_t kMaxChain = 4096;
   auto reset = [&]() {
     s.state = State::OneWarp;
     s.merged_phases = false;
+    s.after_exit = false;
     s.stamp = a.stamp;
     s.cta = a.cta;
     s.phase = a.phase;
@@ -129,7 +154,17 @@ constexpr uint32_t kMaxChain = 4096;
       return;
     }
     if (s.stamp != a.stamp) { // the recorded accesses are from an earlier epoch of this CTA
-      reset();
+      // They are ordered before a, and forgotten, unless a thread left that epoch by exiting:
+      // then they are kept with a's, by several warps, in the exit's epoch (so that every later
+      // conflicting access is reported, as approximate: which thread exited is not kept).
+      if (a.exits == nullptr || !a.exits->any_in(s.stamp)) [[likely]] {
+        reset();
+        return;
+      }
+      remember_other();
+      s.state = State::ManyWarps;
+      s.after_exit = true;
+      latest();
       return;
     }
     if (s.state == State::ManyWarps) {
@@ -170,8 +205,8 @@ constexpr uint32_t kMaxChain = 4096;
   };
   if (s.w_cta != a.cta)
     return report();
-  if (s.w_stamp != a.stamp)
-    return false;
+  if (s.w_stamp != a.stamp) // an earlier epoch: ordered, unless the writer exited in it
+    return a.exits != nullptr && a.exits->exited_in(s.w_thread, s.w_stamp) ? report() : false;
   if (s.w_thread / 32u != a.warp)
     return report();
   if ((s.w_lanes >> a.lane) & 1u)

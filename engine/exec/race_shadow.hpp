@@ -43,6 +43,22 @@ struct WarpSyncLog {
   std::vector<uint32_t> masks;
 };
 
+// The threads of a CTA that exited after accessing memory in an epoch whose closing barrier they
+// never reached. A barrier orders the accesses of the threads that take part in it, and exited
+// threads do not ("wait for all non-exited threads", PTX ISA, barrier): such a thread's accesses
+// of its last epoch are ordered with nothing after that epoch.
+struct ExitLog {
+  std::vector<uint32_t> stamp_of; // per thread: the epoch it left so, 0 for the others
+  std::vector<uint32_t> stamps;   // the epochs some thread left so
+  bool exited_in(uint32_t thread, uint32_t stamp) const { return stamp_of[thread] == stamp; }
+  bool any_in(uint32_t stamp) const {
+    for (uint32_t x : stamps)
+      if (x == stamp)
+        return true;
+    return false;
+  }
+};
+
 // Who is accessing, and when.
 struct Accessor {
   uint32_t cta = 0;    // CTA index in the grid
@@ -58,6 +74,8 @@ struct Accessor {
   uint32_t lanes = 0;
   // The warp's partial-mask syncs since its last full-warp sync; null when there are none.
   const WarpSyncLog* syncs = nullptr;
+  // The CTA's threads that exited with unordered accesses (above); null when there are none.
+  const ExitLog* exits = nullptr;
 };
 
 enum class AccessKind : uint8_t {
@@ -84,9 +102,12 @@ struct AccessSummary {
   enum class State : uint8_t { None, OneWarp, ManyWarps, ManyCtas };
   State state = State::None;
   bool merged_phases = false; // OneWarp: lanes of earlier phases taken as of `phase` (above)
-  uint16_t thread = 0;        // the latest access (its warp is the summary's warp)
-  uint16_t other_thread = 0;  // one access from another warp or CTA, for reports
-  uint32_t stamp = 0;         // epoch stamp of the recorded accesses
+  // Accesses of an earlier epoch by a thread that then exited (ExitLog) were kept, as if made in
+  // `stamp`: a conflict found through the summary may be a false alarm (`approximate`).
+  bool after_exit = false;
+  uint16_t thread = 0;       // the latest access (its warp is the summary's warp)
+  uint16_t other_thread = 0; // one access from another warp or CTA, for reports
+  uint32_t stamp = 0;        // epoch stamp of the recorded accesses
   uint32_t cta = 0;
   uint32_t phase = 0;
   uint32_t lanes = 0; // lanes of the warp that accessed in `phase`

@@ -226,6 +226,45 @@ TEST(Races, ShadowWordsSplitOnByteAccessesAndMergeOnWholeWrites) {
   EXPECT_EQ(byte, 40u);
 }
 
+// A thread that exits takes part in no later barrier: its accesses of its last epoch are ordered
+// with nothing after it (ExitLog), exactly for a write or one warp's reads, approximately for the
+// reads of several warps; threads that exited without accessing in that epoch change nothing.
+TEST(Races, AnExitedThreadsLastEpochIsOrderedWithNothingLater) {
+  using exec::AccessKind;
+  exec::ExitLog exits;
+  exits.stamp_of.assign(96, 0);
+  auto at = [&](uint32_t thread, uint32_t stamp) {
+    exec::Accessor a{0, thread, thread / 32, thread % 32, stamp, 0, thread};
+    a.exits = exits.stamps.empty() ? nullptr : &exits;
+    return a;
+  };
+  exec::Conflict c;
+  uint32_t byte = 0;
+  exec::ShadowPage page(64);
+  // Epoch 1: thread 0 writes word 0, thread 1 reads word 4, threads 2 and 40 read word 8.
+  EXPECT_FALSE(page.check_and_record(0, 4, at(0, 1), AccessKind::Write, c, byte));
+  EXPECT_FALSE(page.check_and_record(4, 4, at(1, 1), AccessKind::Read, c, byte));
+  EXPECT_FALSE(page.check_and_record(8, 4, at(2, 1), AccessKind::Read, c, byte));
+  EXPECT_FALSE(page.check_and_record(8, 4, at(40, 1), AccessKind::Read, c, byte));
+  exec::ShadowPage copy = page;
+  // Without exits, the barrier that starts epoch 2 orders everything.
+  EXPECT_FALSE(copy.check_and_record(0, 4, at(64, 2), AccessKind::Read, c, byte));
+  EXPECT_FALSE(copy.check_and_record(4, 4, at(64, 2), AccessKind::Write, c, byte));
+  // Warp 0 exited in epoch 1 after its accesses (threads 0, 1, 2).
+  for (uint32_t t : {0u, 1u, 2u})
+    exits.stamp_of[t] = 1;
+  exits.stamps = {1};
+  EXPECT_TRUE(page.check_and_record(0, 4, at(64, 2), AccessKind::Read, c, byte));
+  EXPECT_EQ(c.thread, 0u);
+  EXPECT_FALSE(c.approximate);
+  EXPECT_TRUE(page.check_and_record(4, 4, at(64, 2), AccessKind::Write, c, byte));
+  EXPECT_EQ(c.thread, 1u);
+  EXPECT_FALSE(c.approximate);
+  // Reads of two warps, one exited: which one is not kept.
+  EXPECT_TRUE(page.check_and_record(8, 4, at(65, 3), AccessKind::Write, c, byte));
+  EXPECT_TRUE(c.approximate);
+}
+
 // Partial-mask syncs order their members only, and transitively: lane 0's write reaches lane 2
 // through syncs {0,1} then {1,2}, not through {1,2} then {0,1}.
 TEST(Races, PartialMaskSyncsOrderChainsOfMembers) {
