@@ -200,7 +200,7 @@ int Gen::load(Ty t) {
   std::vector<double> w;
   for (const auto& [a, lt] : options) {
     const PT at = k_.inputs[a].type;
-    w.push_back(pt_float(at) == is_float(t) ? 4.0 : 1.0);
+    w.push_back(pt_float(at) == is_float(t) ? 8.0 : 1.0);
   }
   const auto [a, lt] = options[r_.weighted(w)];
   Node n;
@@ -322,7 +322,9 @@ int Gen::convert(int v, Ty t) {
   };
   const bool sg = r_.chance(0.5);
   // Reinterpretations between registers of one width.
-  if (bit_width(s) == bit_width(t) && s != Ty::Pred && r_.chance(0.5)) {
+  // (Not too often: an integer operation on float bits of data is refused by the contract's
+  // model unless both kernels compute the same term, so such pairs decide little.)
+  if (bit_width(s) == bit_width(t) && s != Ty::Pred && r_.chance(0.25)) {
     n.op = Op::Bits;
     return add(n);
   }

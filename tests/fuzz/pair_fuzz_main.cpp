@@ -48,6 +48,7 @@ struct Args {
   bool quiet = false;
   int progress_seconds = 30;
   int max_suspicious_repros = 10;
+  int max_disagreement_repros = 50;
 };
 
 std::string work_root() {
@@ -106,8 +107,9 @@ std::string severity_word(Severity s) {
       fs_.push_back({{"severity", severity_word(f.severity)},
                      {"kind", f.kind},
                      {"message", f.message.substr(0, 600)}});
-      if (!a.out.empty() &&
-          (f.severity == Severity::Disagreement || written[f.kind]++ < a.max_suspicious_repros)) {
+      const int limit = f.severity == Severity::Disagreement ? a.max_disagreement_repros
+                                                             : a.max_suspicious_repros;
+      if (!a.out.empty() && written[severity_word(f.severity) + f.kind]++ < limit) {
         const std::string dir = (fs::path(a.out) / (severity_word(f.severity) + "s") / f.kind /
                                  fmt::format("s{}-i{}", c.seed, c.index))
                                     .string();
@@ -200,6 +202,8 @@ struct Summary {
   std::vector<std::pair<double, uint64_t>> slowest; // prove seconds, pair index
   std::vector<std::string> unexpected;              // disagreements not in the known-open list
   std::vector<std::string> known_hit;
+  uint64_t unexpected_count = 0;
+  std::map<std::string, uint64_t> known_by_issue;
 };
 
 std::string normalize_reason(const std::string& detail) {
@@ -209,6 +213,13 @@ std::string normalize_reason(const std::string& detail) {
   if (s.size() > 90)
     s = s.substr(0, 90);
   return s;
+}
+
+uint64_t total(const std::map<std::string, uint64_t>& m) {
+  uint64_t n = 0;
+  for (const auto& [k, v] : m)
+    n += v;
+  return n;
 }
 
 void absorb(Summary& s, const json& j, uint64_t seed, const std::vector<Known>& known) {
@@ -240,10 +251,16 @@ void absorb(Summary& s, const json& j, uint64_t seed, const std::vector<Known>& 
           issue = k.issue;
       }
       const std::string line = fmt::format("{} {} ({}): {}", id, kind, v, message);
-      if (issue.empty())
-        s.unexpected.push_back(line);
-      else
-        s.known_hit.push_back(fmt::format("[{}] {}", issue, line));
+      // (The lists keep the first 500; the counts are complete.)
+      if (issue.empty()) {
+        ++s.unexpected_count;
+        if (s.unexpected.size() < 500)
+          s.unexpected.push_back(line);
+      } else {
+        ++s.known_by_issue[issue];
+        if (s.known_hit.size() < 500)
+          s.known_hit.push_back(fmt::format("[{}] {}", issue, line));
+      }
     } else {
       ++s.suspicious[kind];
       if (s.suspicious_examples[kind].size() < 5)
@@ -268,6 +285,8 @@ json summary_json(const Summary& s, const Args& a, double wall) {
   j["oracle_seconds"] = s.oracle_seconds;
   j["mutations"] = s.mutations;
   j["unexpected_disagreements"] = s.unexpected;
+  j["unexpected_disagreement_count"] = s.unexpected_count;
+  j["known_open_by_issue"] = s.known_by_issue;
   j["known_open_hit"] = s.known_hit;
   std::vector<std::pair<uint64_t, std::string>> top;
   for (const auto& [r, n] : s.refusals)
@@ -461,8 +480,12 @@ int run(const Args& a) {
       last_progress = std::chrono::steady_clock::now();
       const double wall = std::chrono::duration<double>(last_progress - t0).count();
       std::cout << fmt::format("[{:.0f}s] {} pairs ({:.1f}/s), {} disagreements\n", wall, s.pairs,
-                               s.pairs / wall, s.unexpected.size() + s.known_hit.size())
+                               s.pairs / wall, s.unexpected_count + total(s.known_by_issue))
                 << std::flush;
+      if (!a.out.empty()) { // the summary so far, for long runs
+        fs::create_directories(a.out);
+        std::ofstream(fs::path(a.out) / "summary.json") << summary_json(s, a, wall).dump(2) << "\n";
+      }
     }
   }
   std::error_code ec;
@@ -473,18 +496,15 @@ int run(const Args& a) {
     fs::create_directories(a.out);
     std::ofstream(fs::path(a.out) / "summary.json") << summary_json(s, a, wall).dump(2) << "\n";
   }
-  if (!s.known_hit.empty()) {
-    std::map<std::string, int> per_issue;
-    for (const auto& l : s.known_hit)
-      ++per_issue[l.substr(1, l.find(']') - 1)];
+  if (!s.known_by_issue.empty()) {
     std::cout << "known open disagreements (listed in --known-open), by issue:";
-    for (const auto& [issue, n] : per_issue)
+    for (const auto& [issue, n] : s.known_by_issue)
       std::cout << fmt::format(" {} {}", issue, n);
     std::cout << "\n";
   }
-  if (!s.unexpected.empty()) {
+  if (s.unexpected_count > 0) {
     std::cout << fmt::format("{} disagreement(s) not in the known-open list:\n",
-                             s.unexpected.size());
+                             s.unexpected_count);
     for (const auto& l : s.unexpected)
       std::cout << "  " << l << "\n";
     return 1;
@@ -607,6 +627,8 @@ int main(int argc, char** argv) {
   app.add_option("--progress", a.progress_seconds, "seconds between progress lines");
   app.add_option("--max-suspicious-repros", a.max_suspicious_repros,
                  "reproducers written per kind of suspicious finding and worker");
+  app.add_option("--max-disagreement-repros", a.max_disagreement_repros,
+                 "reproducers written per kind of disagreement and worker");
   app.add_flag("-q,--quiet", a.quiet, "only the summary");
   CLI11_PARSE(app, argc, argv);
   if (a.count == 0 && a.time == 0 && a.replay.empty())
