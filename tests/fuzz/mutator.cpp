@@ -1234,6 +1234,36 @@ bool m_drop_sync(Ctx& c) {
                 racy_by_construction(c.k) ? Label::Race : Label::EqBits, "");
 }
 
+// f16 <-> bf16 on a narrowing conversion whose value is only stored (its users take any 16-bit
+// value): the same real number in another format, so other bytes.
+bool m_half_format(Ctx& c) {
+  const auto users = users_of(c.k);
+  const int i = c.pick([&](int j, const Node& n) {
+    if (n.op != Op::Cvt || n.t2 != PT::F32 || (n.t1 != PT::F16 && n.t1 != PT::BF16))
+      return false;
+    if (!users[j].empty())
+      return false; // only stores use it
+    for (const auto& s : c.k.stores) {
+      if (s.value == j)
+        return true;
+    }
+    return false;
+  });
+  if (i < 0)
+    return false;
+  Node& n = c.k.nodes[i];
+  const bool to_bf16 = n.t1 == PT::F16;
+  n.t1 = to_bf16 ? PT::BF16 : PT::F16;
+  n.ty = to_bf16 ? Ty::BF16 : Ty::F16;
+  if (to_bf16) { // cvt to bf16 takes .rn/.rz only, no .ftz/.sat on sm_80
+    n.rnd = n.rnd == Rnd::Rz ? Rnd::Rz : Rnd::Rn;
+    n.ftz = false;
+    n.sat = false;
+  }
+  return c.note("half-format", Label::Neq,
+                fmt::format("node {}: to {}", i, to_bf16 ? "bf16" : "f16"));
+}
+
 struct Entry {
   const char* name;
   bool (*fn)(Ctx&);
@@ -1278,6 +1308,7 @@ const std::vector<Entry>& table() {
       {"sibling-op", m_sibling, 2},
       {"swap-operands", m_swap_noncommutative, 1},
       {"drop-sync", m_drop_sync, 0.8},
+      {"half-format", m_half_format, 1},
   };
   return t;
 }

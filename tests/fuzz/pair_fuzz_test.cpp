@@ -39,14 +39,14 @@ void write(const fs::path& p, const std::string& text) {
 
 TEST(PairFuzzGenerator, KernelsAndMutantsAreWellFormed) {
   std::map<std::string, int> applied;
-  for (uint64_t i = 0; i < 1500; ++i) {
+  for (uint64_t i = 0; i < 4000; ++i) {
     const PairCase c = make_case(7, i);
     ASSERT_EQ(validate(c.ref), "") << "pair " << i;
     ASSERT_EQ(validate(c.opt), "") << "pair " << i;
     for (const auto& m : c.applied)
       ++applied[m.name];
   }
-  // Most mutations apply somewhere in 1500 pairs.
+  // Most mutations apply somewhere in 4000 pairs.
   std::string unused;
   for (const auto& name : mutation_names()) {
     if (!applied.count(name))
