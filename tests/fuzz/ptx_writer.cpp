@@ -118,6 +118,7 @@ public:
     if (o_.instrument) {
       check_kind_ = instrument_kinds(k);
       printed_ = observable_nodes(k);
+      concrete_ = concrete_exact_nodes(k);
     } else {
       printed_.assign(k.nodes.size(), true);
     }
@@ -132,6 +133,7 @@ private:
   std::vector<std::vector<int>> users_;
   std::vector<uint32_t> check_kind_; // per node: 0 no check, else kUndefined/kCondUndefined
   std::vector<bool> printed_;        // per node: printed (the instrumented kernel skips dead ones)
+  std::vector<bool> concrete_;       // per node: concrete and exact in the model (no idealization)
   std::string body_;
   std::string shared_decls_;
   std::map<std::string, int> scratch_; // class name -> count
@@ -623,8 +625,11 @@ void Writer::check_scalar(const Node& n, int half, const std::string& v, uint32_
   const std::string absv = scratch(fcls), pfin = scratch("p");
   line(fmt::format("abs.{} {}, {};", T, absv, v));
   line(fmt::format("setp.lt.{} {}, {}, {};", T, pfin, absv, inf));
+  // A concrete value computed by an IEEE operation is exact in the model whatever its rounding:
+  // only a non-finite one matters (as a special value).
   const bool source = n.op == Op::Load || n.op == Op::Bits || n.op == Op::Unpack ||
-                      n.op == Op::Pack || n.op == Op::Const || n.op == Op::Atom || n.op == Op::Shfl;
+                      n.op == Op::Pack || n.op == Op::Const || n.op == Op::Atom ||
+                      n.op == Op::Shfl || concrete_[id];
   if (source) {
     line(fmt::format("@!{} or.b32 %rek, %rek, {};", pfin, static_cast<uint32_t>(kSpecial)));
     return;
