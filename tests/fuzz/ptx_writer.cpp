@@ -774,7 +774,8 @@ void Writer::check_scalar(const Node& n, int half, const std::string& v, uint32_
       }
       break;
     }
-    const int sb = pt_bits(src), db = pt_bits(n.t1);
+    // (A packed destination is narrowed per half: cvt.rn.f16x2.f32 makes two 16-bit values.)
+    const int sb = pt_bits(src), db = is_packed(n.ty) ? 16 : pt_bits(n.t1);
     const bool narrowing = db < sb || (db == 16 && sb == 16 && src != n.t1);
     if (narrowing) {
       // Exact iff converting back gives the source value (`v` is the result, widened to f32
