@@ -245,9 +245,15 @@ void absorb(Summary& s, const json& j, uint64_t seed, const std::vector<Known>& 
     if (f["severity"] == "disagreement") {
       s.disagreements[kind].push_back(id);
       const std::string message = f["message"];
+      // Patterns see the message and the pair's mutations ("... [mutations: half-format]"):
+      // a mutation often names the bug class better than the values do.
+      std::string signature = message + " [mutations:";
+      for (const auto& m : j["mutations"])
+        signature += " " + m.get<std::string>();
+      signature += "]";
       std::string issue;
       for (const auto& k : known) {
-        if (issue.empty() && k.matches(seed, i, kind, message))
+        if (issue.empty() && k.matches(seed, i, kind, signature))
           issue = k.issue;
       }
       const std::string line = fmt::format("{} {} ({}): {}", id, kind, v, message);
