@@ -24,10 +24,11 @@ using nlohmann::json;
 const std::set<std::string> kKnownFailures = {
     // Not one is a false EQUIVALENT / RACE_FREE: every entry below is an undecided positive, a
     // refusal of something not modelled yet, or a parse error.
-    "c1_u32_copy_of_floats",   // 1-untyped-data: UNKNOWN (f32 vs u32 stores of symbolic data)
-    "c9_f32_copy_vs_u32_copy", // 9-proof-cache: UNKNOWN (same)
-    "c2_add_cc_u64",           // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
-    "c8_bar_arrive_producer",  // 8-sync-cp-async: UNSUPPORTED (bar.arrive is not modelled)
+    "c2_add_cc_u64",          // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
+    "c8_bar_arrive_producer", // 8-sync-cp-async: UNSUPPORTED (bar.arrive is not modelled)
+    // 24-control: UNKNOWN (the merge works; 64 undecided selects per element exceed the case
+    // split, and the Z3 translation has no -inf)
+    "c24_online_softmax_block",
     // 23-fuzzer (found by volta-pair-fuzz, docs/fuzzing.md): wrong answers, none vouching.
     "c23_nan_constant_store",      // UNINITIALIZED for a stored NaN constant
     "c23_truncating_store_opaque", // NOT_EQUIVALENT: st.u16 compared at the register's 32 bits
