@@ -732,7 +732,10 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         Value part = v.symbolic() ? Value{0, b_.extract(v.node, 16 * h, 16)}
                                   : Value{(v.bits >> (16 * h)) & 0xffff, 0};
         // The halves have the packed value's format: data of the other format (bf16 data read
-        // by an f16x2 instruction) is read as a reinterpretation of its bits (real_of).
+        // by an f16x2 instruction) is read as a reinterpretation of its bits (real_of). A half
+        // of float data is float data, as the unpacking mov says (a constant half of an earlier
+        // packed operation is its real value, not integer bits).
+        part.fl = v.fl;
         part.bf16 = v.bf16;
         part.f16 = v.f16;
         undef |= v.node == ctx_.undef;

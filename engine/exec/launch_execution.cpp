@@ -134,7 +134,9 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
         cells[0].stored_as == kStoredBF16 || (cells[0].stored_as == kStoredFloat && bf16);
     auto id = as_bf16 && width == 2 ? store.bf16_bits(static_cast<uint16_t>(v.bits))
                                     : store.float_bits(v.bits, static_cast<int>(8 * width));
-    return id ? *id : undef;
+    // A NaN has no real value: its bits are kept (defined bytes, never uninitialized), which the
+    // prover compares as bits and reads as no number (element_prover.cpp).
+    return id ? *id : store.raw_bits(v.bits, static_cast<int>(8 * width));
   }
   case kStoredSigned: {
     const int shift = 64 - 8 * static_cast<int>(width);

@@ -6,7 +6,8 @@
 //   * otherwise the verdict must be the expected one or an accepted substitute: UNSUPPORTED or
 //     UNKNOWN where a failure verdict is expected, plus the entry's own "accept" list.
 // Entries the engine does not yet get right are listed in kKnownFailures (the lead empties it as
-// the typed value model lands); an entry there only prints. A per-entry table is printed always.
+// the typed value model lands); an entry there only prints, and fails once it passes (remove it
+// then). A per-entry table is printed always.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <map>
@@ -29,27 +30,13 @@ const std::set<std::string> kKnownFailures = {
     // 24-control: UNKNOWN (the merge works; 64 undecided selects per element exceed the case
     // split, and the Z3 translation has no -inf)
     "c24_online_softmax_block",
-    // 23-fuzzer (found by volta-pair-fuzz, docs/fuzzing.md): wrong answers, none vouching.
-    "c23_nan_constant_store",      // UNINITIALIZED for a stored NaN constant
-    "c23_truncating_store_opaque", // NOT_EQUIVALENT: st.u16 compared at the register's 32 bits
-    "c23_truncating_store_ring",   // UNKNOWN: Z3 sort mismatch (BitVec 16 vs 32) at st.u16
 };
 
 // Known false EQUIVALENT / RACE_FREE verdicts, found by the pair fuzzer (category 23-fuzzer) and
 // not fixed yet. Unlike every other entry, a false verdict of one of these only prints (loudly):
 // each names the engine bug it reproduces, so that CI stays green while the bug is open. Remove
 // an entry as soon as its bug is fixed (the test says when one starts to pass).
-const std::set<std::string> kKnownUnsound = {
-    "c23_rounding_mode_bits",        // float rounding modifiers are not part of the node
-    "c23_concrete_narrowing_bits",   // a concrete cvt to bf16/f16 is taken as exact
-    "c23_signed_zero_constant_bits", // a concrete -0.0 is folded to +0 before its bits are read
-    "c23_u16_store_of_float_bits",   // st.u16 of float bits read as an f16 store of the value
-    "c23_bf16_vs_f16_store",         // bf16 and f16 stores of one value compared over the reals
-    "c23_f64_constant_sign",         // f64 constants x and -x taken for one node (most runs)
-    "c23_f16_cvt_of_bf16_value",     // cvt.f32.f16 of a bf16 value read as the bf16 value
-    "c23_packed_constant_chain",     // a second packed op on a concrete f16x2 loses the value
-    "c23_half_roundtrip_bits_u32",   // a width change taken as the identity under bits
-};
+const std::set<std::string> kKnownUnsound = {};
 
 const std::set<std::string> kPositive = {"EQUIVALENT", "RACE_FREE"};
 
@@ -150,8 +137,13 @@ std::map<std::string, std::string> run_and_judge(const std::string& label, const
                              : "  [KNOWN UNSOUND, open bug]";
     table += fmt::format("{:<40} {:<22} {:<19} {:<19} {}\n", name, e["category"].get<std::string>(),
                          e["expected"].get<std::string>(), verdict, status);
-    if (j.acceptable)
+    if (j.acceptable) {
+      // A listed entry that passes is a stale list: fail, so that the lists only shrink.
+      if (is_known || is_known_unsound)
+        ADD_FAILURE() << label << ": " << name << " passes (" << verdict << ") but is listed in "
+                      << (is_known ? "kKnownFailures" : "kKnownUnsound") << ": remove it";
       continue;
+    }
     if (is_known && !j.unsound) { // a false EQUIVALENT / RACE_FREE fails even when listed
       ++known;
       continue;

@@ -227,10 +227,6 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
 // the pair fuzzer: examples/soundness, category 23-fuzzer). Their mismatches print; remove an
 // entry when its bug is fixed (the test says when it no longer mismatches).
 const std::set<std::string> kKnownMismatches = {
-    "c23_u16_store_of_float_bits_ref", // st.u16 of float bits modelled as an f16 store of the value
-    "c23_bf16_vs_f16_store_ref",       // a bf16 stored into an f16 array read as the same value
-    "c23_f16_cvt_of_bf16_value_opt",   // cvt.f32.f16 of a bf16 value given the bf16 value
-    "c23_packed_constant_chain_ref",   // a second packed op on a concrete f16x2 loses the value
 };
 
 TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
