@@ -118,7 +118,6 @@ public:
     if (o_.instrument) {
       check_kind_ = instrument_kinds(k);
       printed_ = observable_nodes(k);
-      concrete_ = concrete_exact_nodes(k);
     } else {
       printed_.assign(k.nodes.size(), true);
     }
@@ -133,7 +132,6 @@ private:
   std::vector<std::vector<int>> users_;
   std::vector<uint32_t> check_kind_; // per node: 0 no check, else kUndefined/kCondUndefined
   std::vector<bool> printed_;        // per node: printed (the instrumented kernel skips dead ones)
-  std::vector<bool> concrete_;       // per node: concrete and exact in the model (no idealization)
   std::string body_;
   std::string shared_decls_;
   std::map<std::string, int> scratch_; // class name -> count
@@ -625,11 +623,10 @@ void Writer::check_scalar(const Node& n, int half, const std::string& v, uint32_
   const std::string absv = scratch(fcls), pfin = scratch("p");
   line(fmt::format("abs.{} {}, {};", T, absv, v));
   line(fmt::format("setp.lt.{} {}, {}, {};", T, pfin, absv, inf));
-  // A concrete value computed by an IEEE operation is exact in the model whatever its rounding:
-  // only a non-finite one matters (as a special value).
+  // (A concrete value is checked like any other: the model folds an operation on constants only
+  // where no rounding happened, docs/semantics.md; a rounded one keeps its exact real value.)
   const bool source = n.op == Op::Load || n.op == Op::Bits || n.op == Op::Unpack ||
-                      n.op == Op::Pack || n.op == Op::Const || n.op == Op::Atom ||
-                      n.op == Op::Shfl || concrete_[id];
+                      n.op == Op::Pack || n.op == Op::Const || n.op == Op::Atom || n.op == Op::Shfl;
   if (source) {
     line(fmt::format("@!{} or.b32 %rek, %rek, {};", pfin, static_cast<uint32_t>(kSpecial)));
     return;

@@ -50,21 +50,6 @@ bool observes_reals(const Kernel& k, const Node& n) {
 
 } // namespace
 
-std::vector<bool> concrete_exact_nodes(const Kernel& k) {
-  std::vector<bool> concrete(k.nodes.size(), false);
-  for (int i : topological_order(k)) {
-    const Node& x = k.nodes[i];
-    bool c = x.op != Op::Load && x.op != Op::Atom && !x.approx && !x.full;
-    if (x.op == Op::Rsqrt || x.op == Op::Ex2 || x.op == Op::Lg2 || x.op == Op::Sin ||
-        x.op == Op::Cos || x.op == Op::Tanh)
-      c = false;
-    for (int a : x.args)
-      c = c && concrete[a];
-    concrete[i] = c;
-  }
-  return concrete;
-}
-
 Taint analyze(const Kernel& k) {
   const size_t n = k.nodes.size();
   Taint t;
@@ -72,10 +57,9 @@ Taint analyze(const Kernel& k) {
   t.rounding_observed.assign(n, false);
   t.schedule.assign(n, false);
   const auto users = users_of(k);
-  const auto concrete = concrete_exact_nodes(k);
   for (int i : topological_order(k)) {
     const Node& x = k.nodes[i];
-    bool ix = rounds(x) && !concrete[i], ro = false, sc = x.op == Op::Atom && !users[i].empty();
+    bool ix = rounds(x), ro = false, sc = x.op == Op::Atom && !users[i].empty();
     for (int a : x.args) {
       ix = ix || t.inexact[a];
       ro = ro || t.rounding_observed[a];

@@ -36,12 +36,6 @@ Taint analyze(const Kernel& k);
 // (whose condition guards its domain).
 std::vector<uint32_t> instrument_kinds(const Kernel& k);
 
-// Nodes whose value is concrete (computed from constants and thread indices only) by an IEEE
-// operation the model must compute exactly: docs/semantics.md, "Constants are different: the
-// model knows their bits". Their roundings are not idealizations (approximate and
-// transcendental instructions are not in this set: their exact value is not a float).
-std::vector<bool> concrete_exact_nodes(const Kernel& k);
-
 // Nodes whose value matters: reachable from a store, an atomic or a branch condition. The
 // instrumented kernel prints only these (a dead integer division by zero traps the emulator,
 // while a GPU computes an unspecified value and drops it).
