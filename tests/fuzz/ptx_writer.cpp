@@ -548,7 +548,11 @@ void Writer::emit_atom(int i) {
   const std::string idx = index_reg(n.index);
   const std::string addr = global_address(n.array, true, idx, w);
   const std::string t1(to_string(n.t1));
-  if (users_[i].empty()) {
+  // The result is used by a node or stored (a mutation may store an atom's result directly).
+  bool stored = false;
+  for (const auto& st : k_.stores)
+    stored = stored || st.value == i;
+  if (users_[i].empty() && !stored) {
     line(fmt::format("red.global.{}.{} [{}], {};", to_string(n.aop), t1, addr, reg(n.args[0])));
   } else {
     line(fmt::format("atom.global.{}.{} {}, [{}], {};", to_string(n.aop), t1, reg(i), addr,
