@@ -118,7 +118,9 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
   uint64_t bits = 0;
   std::memcpy(&bits, a->bytes.data() + element->index * width, width);
   const uint32_t unused = 64 - 8 * width;
-  const std::string value = is_float_type ? fmt::format("{:.9g}", a->value(element->index))
+  // An f64 with 17 digits: two doubles one ulp apart differ in the report too.
+  const std::string value = type == "f64"   ? fmt::format("{:.17g}", a->value(element->index))
+                            : is_float_type ? fmt::format("{:.9g}", a->value(element->index))
                             : type[0] == 's'
                                 ? fmt::format("{}", static_cast<int64_t>(bits << unused) >> unused)
                                 : fmt::format("{}", bits);
