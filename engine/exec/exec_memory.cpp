@@ -403,7 +403,8 @@ void CtaRunner::materialize_atomics(uint64_t key, ByteCell* cells, uint32_t size
   }
 }
 
-Value CtaRunner::low_bytes_of(Value v, const Operand& reg, uint32_t bytes) {
+Value CtaRunner::low_bytes_of(Value v, const Operand& reg, uint32_t bytes, const Inst& in,
+                              uint32_t t) {
   const uint32_t keep = 8 * bytes;
   if (v.node == ctx_.undef || ctx_.store.op(v.node) == symbolic::Op::Undef)
     return v;
@@ -415,6 +416,15 @@ Value CtaRunner::low_bytes_of(Value v, const Operand& reg, uint32_t bytes) {
     // A float (or a constant) is as wide as its format: 16-bit data is tagged with its format,
     // other float data fills its register (an f32 in a .b32, an f64 in a .b64).
     width = v.bf16 || v.f16 ? 16 : width_of(prog_.registers[reg.reg].type);
+    if (width == 64 && keep < 64 && (kind == symbolic::ValueKind::Real || v.fl)) {
+      // A .b64 register holds an f64, or an f32 loaded zero-extended (ld.global.b32 %rd):
+      // which encoding's low bytes are stored, the model does not know.
+      fail_unsupported(
+          in, t,
+          "stores the low bytes of a 64-bit register holding float data, whose "
+          "encoding (f64, or a narrower float zero-extended) the model does not track");
+      return v;
+    }
   }
   if (width == 0 || width <= keep)
     return v; // the whole value fits the store (or its width is unknown: a fresh value)
@@ -472,7 +482,7 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
       if (!v.symbolic() && elem < 8)
         v.bits &= (uint64_t{1} << (8 * elem)) - 1;
       else if (v.symbolic() && elem < 8 && in.srcs[i].kind == OpKind::Reg)
-        v = low_bytes_of(v, in.srcs[i], elem);
+        v = low_bytes_of(v, in.srcs[i], elem, in, t);
     }
     if (failed_)
       return;
