@@ -603,6 +603,17 @@ std::string Writer::operand_value(const Node& n, int arg, int half) {
 
 void Writer::check(int i, const std::string& value) {
   const Node& n = k_.nodes[i];
+  if (n.op == Op::Cvt && n.ftz && is_int(n.ty) && n.t2 == PT::F32) {
+    // A float-to-integer conversion with .ftz flushes a subnormal source to zero first, which
+    // the model idealizes (ceil of 2^-130 is 1 over the reals, 0 on the device): inexact.
+    const std::string a = scratch("f"), tiny = scratch("p"), nonzero = scratch("p");
+    line(fmt::format("abs.f32 {}, {};", a, reg(n.args[0])));
+    line(fmt::format("setp.lt.f32 {}, {}, 0f00800000;", tiny, a));
+    line(fmt::format("setp.ne.f32 {}, {}, 0f00000000;", nonzero, a));
+    line(fmt::format("and.pred {}, {}, {};", tiny, tiny, nonzero));
+    line(fmt::format("@{} or.b32 %rek, %rek, {};", tiny, static_cast<uint32_t>(kInexact)));
+    return;
+  }
   if (!is_float(n.ty))
     return;
   const int halves = is_packed(n.ty) ? 2 : 1;

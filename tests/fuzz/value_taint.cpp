@@ -146,7 +146,10 @@ std::vector<uint32_t> instrument_kinds(const Kernel& k) {
   for (size_t i = 0; i < n; ++i) {
     const Node& x = k.nodes[i];
     const bool int_division = is_int(x.ty) && (x.op == Op::Div || x.op == Op::Rem);
-    if (live[i] == 0 || (!is_float(x.ty) && !int_division) || x.op == Op::Select)
+    // cvt.rpi.ftz.u32.f32 flushes a subnormal source: checked like a float operation's flush.
+    const bool flushing_to_int = x.op == Op::Cvt && x.ftz && is_int(x.ty) && x.t2 == PT::F32;
+    if (live[i] == 0 || (!is_float(x.ty) && !int_division && !flushing_to_int) ||
+        x.op == Op::Select)
       continue;
     kinds[i] = live[i] == 2 ? kUndefined : kCondUndefined;
   }
