@@ -257,9 +257,15 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
         // Concrete bits against a value of the other kernel that as_declared made a float: the
         // bits are that float too (else integer bits meet a float, one pattern two numbers).
         // Bits against bits stay bits (compared as such: +0/-0, NaN payloads).
+        // (Against a constant the bytes decide, element_prover.cpp's compare_bytes.)
         const bool r_bits = store.op(rv) == symbolic::Op::RawBits;
         const bool o_bits = store.op(ov) == symbolic::Op::RawBits;
-        if (r_bits != o_bits && launch::is_float(r->declared)) {
+        const auto symbolic_float = [&](ExprId x) {
+          return symbolic::kind_of(store, x) == symbolic::ValueKind::Real &&
+                 store.op(x) != symbolic::Op::PosInf && store.op(x) != symbolic::Op::NegInf &&
+                 !store.is_neg_zero(x);
+        };
+        if (r_bits != o_bits && launch::is_float(r->declared) && symbolic_float(r_bits ? ov : rv)) {
           ExprId& bits = r_bits ? rv : ov;
           const symbolic::Node& n = store.node(bits);
           const uint64_t pattern = uint64_t{n.b} << 32 | n.a;
