@@ -226,8 +226,7 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
 // Kernels of the soundness suite whose symbolic model is known wrong (open engine bugs, found by
 // the pair fuzzer: examples/soundness, category 23-fuzzer). Their mismatches print; remove an
 // entry when its bug is fixed (the test says when it no longer mismatches).
-const std::set<std::string> kKnownMismatches = {
-};
+const std::set<std::string> kKnownMismatches = {};
 
 TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
   Tally tally;
