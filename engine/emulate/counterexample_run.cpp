@@ -111,12 +111,19 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
   if (!a->written[element->index])
     return std::variant<std::string, std::string>(std::in_place_index<0>, "nothing (not written)");
   const std::string_view type = to_string(a->type);
-  const double v = a->value(element->index);
   const bool is_float_type = type[0] == 'f' || type == "bf16";
-  const std::string value = is_float_type ? fmt::format("{:.9g}", v)
+  // An integer from its bytes, not through a double: a u64 near 2^64 is no double's integer
+  // (the cast of 1.8446744073709552e19 printed 0), and s64/u64 lose their low bits there.
+  const uint32_t width = elem_bytes(a->type);
+  uint64_t bits = 0;
+  std::memcpy(&bits, a->bytes.data() + element->index * width, width);
+  const uint32_t unused = 64 - 8 * width;
+  // An f64 with 17 digits: two doubles one ulp apart differ in the report too.
+  const std::string value = type == "f64"   ? fmt::format("{:.17g}", a->value(element->index))
+                            : is_float_type ? fmt::format("{:.9g}", a->value(element->index))
                             : type[0] == 's'
-                                ? fmt::format("{}", static_cast<long long>(v))
-                                : fmt::format("{}", static_cast<unsigned long long>(v));
+                                ? fmt::format("{}", static_cast<int64_t>(bits << unused) >> unused)
+                                : fmt::format("{}", bits);
   return std::variant<std::string, std::string>(std::in_place_index<0>,
                                                 fmt::format("{} ({})", value, type));
 }

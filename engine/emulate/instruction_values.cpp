@@ -610,9 +610,13 @@ void Cta::exec_cvt(const Inst& in, uint32_t t) {
         r = static_cast<uint64_t>(sign_extend(r, dw));
     }
   }
-  // cvt writes the destination type's width; a signed narrow result is sign-extended in a
-  // wider register (cvt.s32.s8 into .b32 uses dw = 32 already).
-  write(in.dsts[0], t, low_bits(r, dw));
+  // cvt produces the destination type's width; a register wider than that type is filled by
+  // the type's extension (PTX ISA, cvt): an integer signed type sign-extends (cvt.s8.s32 into a
+  // .b32 register), every other type zero-extends. write() cuts the value to the register.
+  r = low_bits(r, dw);
+  if (!dfloat && exec::is_signed(dt))
+    r = static_cast<uint64_t>(sign_extend(r, dw));
+  write(in.dsts[0], t, r);
 }
 
 } // namespace volta::emulate

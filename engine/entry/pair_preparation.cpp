@@ -252,11 +252,31 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     while (i < r->elements.size() || j < o->elements.size()) {
       const bool has_r = i < r->elements.size(), has_o = j < o->elements.size();
       if (has_r && has_o && r->elements[i].first == o->elements[j].first) {
-        jobs.push_back(
-            prove::ElementJob{name, r->elements[i].first,
-                              as_declared(r->elements[i].second, r->declared, r->elem_width),
-                              as_declared(o->elements[j].second, r->declared, r->elem_width),
-                              r->store_types[i], o->store_types[j]});
+        ExprId rv = as_declared(r->elements[i].second, r->declared, r->elem_width);
+        ExprId ov = as_declared(o->elements[j].second, r->declared, r->elem_width);
+        // Concrete bits against a value of the other kernel that as_declared made a float: the
+        // bits are that float too (else integer bits meet a float, one pattern two numbers).
+        // Bits against bits stay bits (compared as such: +0/-0, NaN payloads).
+        // (Against a constant the bytes decide, element_prover.cpp's compare_bytes.)
+        const bool r_bits = store.op(rv) == symbolic::Op::RawBits;
+        const bool o_bits = store.op(ov) == symbolic::Op::RawBits;
+        const auto symbolic_float = [&](ExprId x) {
+          return symbolic::kind_of(store, x) == symbolic::ValueKind::Real &&
+                 store.op(x) != symbolic::Op::PosInf && store.op(x) != symbolic::Op::NegInf &&
+                 !store.is_neg_zero(x);
+        };
+        if (r_bits != o_bits && launch::is_float(r->declared) && symbolic_float(r_bits ? ov : rv)) {
+          ExprId& bits = r_bits ? rv : ov;
+          const symbolic::Node& n = store.node(bits);
+          const uint64_t pattern = uint64_t{n.b} << 32 | n.a;
+          const auto id = r->declared == ElemType::BF16 && r->elem_width == 2
+                              ? store.bf16_bits(static_cast<uint16_t>(pattern))
+                              : store.float_bits(pattern, static_cast<int>(8 * r->elem_width));
+          if (id && n.aux == 8 * r->elem_width)
+            bits = *id;
+        }
+        jobs.push_back(prove::ElementJob{name, r->elements[i].first, rv, ov, r->store_types[i],
+                                         o->store_types[j]});
         ++i;
         ++j;
         continue;

@@ -405,6 +405,48 @@ void CtaRunner::materialize_atomics(uint64_t key, ByteCell* cells, uint32_t size
   }
 }
 
+Value CtaRunner::low_bytes_of(Value v, const Operand& reg, uint32_t bytes, const Inst& in,
+                              uint32_t t) {
+  const uint32_t keep = 8 * bytes;
+  if (v.node == ctx_.undef || ctx_.store.op(v.node) == symbolic::Op::Undef)
+    return v;
+  uint32_t width = 0;
+  const symbolic::ValueKind kind = symbolic::kind_of(ctx_.store, v.node, &width);
+  if (kind == symbolic::ValueKind::Pred)
+    return v;
+  if (kind == symbolic::ValueKind::Real || kind == symbolic::ValueKind::Any) {
+    // A float (or a constant) is as wide as its format: 16-bit data is tagged with its format,
+    // other float data fills its register (an f32 in a .b32, an f64 in a .b64).
+    width = v.bf16 || v.f16 ? 16 : width_of(prog_.registers[reg.reg].type);
+    if (width == 64 && keep < 64 && (kind == symbolic::ValueKind::Real || v.fl)) {
+      // A .b64 register holds an f64, or an f32 loaded zero-extended (ld.global.b32 %rd):
+      // which encoding's low bytes are stored, the model does not know.
+      fail_unsupported(
+          in, t,
+          "stores the low bytes of a 64-bit register holding float data, whose "
+          "encoding (f64, or a narrower float zero-extended) the model does not track");
+      return v;
+    }
+  }
+  if (width == 0 || width <= keep)
+    return v; // the whole value fits the store (or its width is unknown: a fresh value)
+  if (kind == symbolic::ValueKind::Bits) {
+    // Packed halves (f16x2 stored by st.b16) keep the low half with its format.
+    // (The tags of the whole, as the unpacking mov gives them.)
+    return Value{0, b_.extract(v.node, 0, static_cast<int>(keep)), v.fl, v.bf16, v.f16};
+  }
+  // The low bits of the value's bit pattern: an integer, whatever the value was (the low half of
+  // an f32's bits is no f16 of it).
+  const ExprId bits = kind == symbolic::ValueKind::Int
+                          ? v.node
+                          : int_view(v, width == 64 ? ValType::U64 : ValType::U32);
+  if (width != 32 && width != 64 && kind != symbolic::ValueKind::Int)
+    return v; // a 16-bit float stored as bytes: the byte cells split it
+  return Value{0, b_.intop(symbolic::BitOpKind::Ext,
+                           symbolic::IntType{symbolic::width_code(keep), false}, bits,
+                           symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, width)};
+}
+
 void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t elem = std::max<uint32_t>(1, width_of(in.type) / 8);
@@ -437,9 +479,12 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
         const auto& nd = ctx_.store.node(v.node);
         v = Value{uint64_t{nd.b} << 32 | nd.a, 0};
       }
-      // A value narrower than its register: keep the low bytes (symbolic data keeps its value).
+      // A store narrower than its value keeps the value's low bytes (st.u16 of a 32-bit
+      // register): concrete bits are masked, symbolic data truncated (below).
       if (!v.symbolic() && elem < 8)
         v.bits &= (uint64_t{1} << (8 * elem)) - 1;
+      else if (v.symbolic() && elem < 8 && in.srcs[i].kind == OpKind::Reg)
+        v = low_bytes_of(v, in.srcs[i], elem, in, t);
     }
     if (failed_)
       return;

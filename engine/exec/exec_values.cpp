@@ -735,7 +735,10 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         Value part = v.symbolic() ? Value{0, b_.extract(v.node, 16 * h, 16)}
                                   : Value{(v.bits >> (16 * h)) & 0xffff, 0};
         // The halves have the packed value's format: data of the other format (bf16 data read
-        // by an f16x2 instruction) is read as a reinterpretation of its bits (real_of).
+        // by an f16x2 instruction) is read as a reinterpretation of its bits (real_of). A half
+        // of float data is float data, as the unpacking mov says (a constant half of an earlier
+        // packed operation is its real value, not integer bits).
+        part.fl = v.fl;
         part.bf16 = v.bf16;
         part.f16 = v.f16;
         undef |= v.node == ctx_.undef;
@@ -1140,6 +1143,26 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t dw = type_width(dst), sw = type_width(src);
   const symbolic::IntType dt{symbolic::width_code(dw), is_signed(dst)};
   const symbolic::IntType st{symbolic::width_code(sw), is_signed(src)};
+  // An integer result narrower than its register fills the register by the destination type's
+  // extension (PTX ISA, cvt: cvt.s8.u8 into a .b16 sign-extends, cvt.u8.s32 into a .b32
+  // zero-extends), whatever the source's signedness; a later wider read sees those bits.
+  const uint32_t reg_width = in.dsts[0].kind == OpKind::Reg && !is_float(dst)
+                                 ? width_of(prog_.registers[in.dsts[0].reg].type)
+                                 : 0;
+  const bool extends = reg_width > dw && dw < 64;
+  auto in_register = [&](ExprId r) {
+    return extends ? b_.intop(BitOpKind::Ext,
+                              symbolic::IntType{symbolic::width_code(reg_width), is_signed(dst)}, r,
+                              0, 0, 0, dw)
+                   : r;
+  };
+  auto bits_in_register = [&](uint64_t bits) {
+    if (!extends || !is_signed(dst))
+      return bits; // zero-extended already (the result has the destination type's width)
+    const uint64_t extended = static_cast<uint64_t>(static_cast<int64_t>(bits << (64 - dw)) >>
+                                                    (64 - dw)); // sign-extended to 64 bits
+    return reg_width >= 64 ? extended : extended & ((uint64_t{1} << reg_width) - 1);
+  };
   // Float width changes read as exact, counted per lane but recorded once per instruction (a
   // string-keyed map update per lane was most of the time of a cvt-heavy kernel).
   uint64_t idealized_lanes = 0;
@@ -1204,7 +1227,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
                    : symbolic::eval_bitop(BitOpKind::Ext,
                                           symbolic::IntType{dt.width_code, st.is_signed}, sw,
                                           v.bits, 0, 0, 0);
-        set_dst(in.dsts[0], t, Value{*r, 0});
+        set_dst(in.dsts[0], t, Value{bits_in_register(*r), 0});
         continue;
       }
       const ExprId x = int_view(v, src);
@@ -1212,7 +1235,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
           in.sat ? b_.intop(BitOpKind::ExtSat, dt, x, 0, 0, 0, sw | (st.is_signed ? 0x100u : 0u))
                  : b_.intop(BitOpKind::Ext, symbolic::IntType{dt.width_code, st.is_signed}, x, 0, 0,
                             0, sw);
-      set_dst(in.dsts[0], t, integer_result(r));
+      set_dst(in.dsts[0], t, integer_result(in_register(r)));
       continue;
     }
     if (is_float(dst) && !is_float(src)) {
@@ -1269,7 +1292,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       continue;
     }
     // Float to integer: rounded by its mode, saturated to the destination's range.
-    set_dst(in.dsts[0], t, integer_result(b_.real_to_int(x, round_kind(in.rounding), dt)));
+    set_dst(in.dsts[0], t,
+            integer_result(in_register(b_.real_to_int(x, round_kind(in.rounding), dt))));
   }
   record_idealized();
 }

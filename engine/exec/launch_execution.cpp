@@ -120,9 +120,24 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
   Value v = load_value(cells, width, undef, b);
   if (v.symbolic()) {
     const auto& n = store.node(v.node);
-    if (n.op != symbolic::Op::RawBits)
+    const bool integer_store =
+        cells[0].stored_as == kStoredSigned || cells[0].stored_as == kStoredUnsigned;
+    if (n.op == symbolic::Op::Const && integer_store && width <= 8 &&
+        store.rational(v.node).get_den() == 1) {
+      // Integer data that folded to a constant ((a + c) - a) is concrete bits, like a constant
+      // stored as such: read the same way below (else bits read as a float on one side meet the
+      // integer on the other).
+      mpz_class z = store.rational(v.node).get_num() % (mpz_class(1) << (8 * width));
+      if (z < 0)
+        z += mpz_class(1) << (8 * width);
+      uint64_t bits = 0;
+      mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, z.get_mpz_t());
+      v = Value{bits, 0};
+    } else if (n.op != symbolic::Op::RawBits) {
       return v.node;
-    v = Value{uint64_t{n.b} << 32 | n.a, 0};
+    } else {
+      v = Value{uint64_t{n.b} << 32 | n.a, 0};
+    }
   }
   switch (cells[0].stored_as) {
   case kStoredF16:
@@ -134,7 +149,9 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
         cells[0].stored_as == kStoredBF16 || (cells[0].stored_as == kStoredFloat && bf16);
     auto id = as_bf16 && width == 2 ? store.bf16_bits(static_cast<uint16_t>(v.bits))
                                     : store.float_bits(v.bits, static_cast<int>(8 * width));
-    return id ? *id : undef;
+    // A NaN has no real value: its bits are kept (defined bytes, never uninitialized), which the
+    // prover compares as bits and reads as no number (element_prover.cpp).
+    return id ? *id : store.raw_bits(v.bits, static_cast<int>(8 * width));
   }
   case kStoredSigned: {
     const int shift = 64 - 8 * static_cast<int>(width);

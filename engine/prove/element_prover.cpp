@@ -87,6 +87,13 @@ public:
       ref = as_float ? bits_as_float(ref) : bits_as_integer(ref);
     if (opt_bits)
       opt = as_float ? bits_as_float(opt) : bits_as_integer(opt);
+    if (!as_float) {
+      // Concrete bits stored signed are their signed value (st.s32 of -36960), a bit-level
+      // integer node is its unsigned bits (the evaluator, bits_as_integer): against such a node
+      // a negative constant is read as its bits (2^32 - 36960), else one value is two numbers.
+      ref = unsigned_against(ref, opt, ref_type);
+      opt = unsigned_against(opt, ref, opt_type);
+    }
     if (ref == 0 || opt == 0) {
       out.reason = "a stored bit pattern is not a finite float";
       return out;
@@ -425,6 +432,23 @@ private:
     c.confirmed = true; // concrete values: no input matters
     out.counterexample = c;
     return out;
+  }
+
+  // `c` as the unsigned bits of its element type when it is a negative integer constant and
+  // `other` a bit-level integer (ValueKind::Int); else `c`.
+  ExprId unsigned_against(ExprId c, ExprId other, ElemType type) {
+    const uint32_t width = launch::byte_width(type);
+    if (width == 0 || width > 8 || store_.op(c) != symbolic::Op::Const || c == 0 || other == 0 ||
+        symbolic::kind_of(store_, other) != symbolic::ValueKind::Int)
+      return c;
+    const symbolic::Rational& q = store_.rational(c);
+    if (q.get_den() != 1 || q >= 0)
+      return c;
+    const mpz_class modulus = mpz_class(1) << (8 * width);
+    if (q.get_num() < -modulus)
+      return c;                                         // not an integer of this width
+    auto& s = const_cast<symbolic::ExprStore&>(store_); // interning a constant changes no node
+    return s.constant(symbolic::Rational(mpz_class(q.get_num() + modulus)));
   }
 
   ExprId bits_as_integer(ExprId id) {

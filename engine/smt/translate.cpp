@@ -104,6 +104,15 @@ bool supported_node(const symbolic::ExprStore& store, ExprId id) {
   }
 }
 
+// z3::ite whose operands must have one sort and a Boolean condition: Z3_mk_ite crashed on a
+// real arm against a bit-vector one (pair fuzzer, tests/fuzz/crashers/z3_ite_segfault). A
+// mismatch is refused (translate_pair turns the logic_error into a refusal).
+z3::expr checked_ite(const z3::expr& condition, const z3::expr& on_true, const z3::expr& on_false) {
+  if (!condition.is_bool() || !z3::eq(on_true.get_sort(), on_false.get_sort()))
+    throw std::logic_error("an if-then-else whose operands have different sorts");
+  return z3::ite(condition, on_true, on_false);
+}
+
 std::string unsupported(const symbolic::ExprStore& store, ExprId id) {
   return fmt::format("unsupported by the Z3 translation: {} in {}", symbolic::op_name(store.op(id)),
                      symbolic::to_sexpr(store, id, 120));
@@ -284,8 +293,8 @@ private:
       const auto on_true = defined(n.b), on_false = defined(n.c);
       std::optional<z3::expr> branch;
       if (on_true || on_false) {
-        branch = z3::ite(holds(n.a), on_true ? *on_true : ctx_.bool_val(true),
-                         on_false ? *on_false : ctx_.bool_val(true));
+        branch = checked_ite(holds(n.a), on_true ? *on_true : ctx_.bool_val(true),
+                             on_false ? *on_false : ctx_.bool_val(true));
       }
       return all_of({defined(n.a), branch});
     }
@@ -327,7 +336,7 @@ private:
     return *out_.ln2;
   }
 
-  z3::expr truth(const z3::expr& predicate) { return z3::ite(predicate, one_, zero_); }
+  z3::expr truth(const z3::expr& predicate) { return checked_ite(predicate, one_, zero_); }
   z3::expr holds(ExprId id) { return get(id) != zero_; }
 
   z3::expr leaf(ExprId id) {
@@ -439,12 +448,13 @@ private:
     case symbolic::RoundKind::Up:
       return -floor_of(-x);
     case symbolic::RoundKind::Zero:
-      return z3::ite(x >= zero_, down, -floor_of(-x));
+      return checked_ite(x >= zero_, down, -floor_of(-x));
     case symbolic::RoundKind::NearestEven: {
       const z3::expr frac = x - z3::to_real(down);
       const z3::expr half = ctx_.real_val(1, 2);
-      return z3::ite(frac > half, down + 1,
-                     z3::ite(frac < half, down, z3::ite(z3::mod(down, 2) == 0, down, down + 1)));
+      return checked_ite(
+          frac > half, down + 1,
+          checked_ite(frac < half, down, checked_ite(z3::mod(down, 2) == 0, down, down + 1)));
     }
     }
     return down;
@@ -499,7 +509,7 @@ private:
       const z3::expr r = rounded(get(n.a), static_cast<symbolic::RoundKind>(n.aux >> 3));
       const z3::expr zlo = ctx_.int_val(lo.get_str().c_str()),
                      zhi = ctx_.int_val(hi.get_str().c_str());
-      const z3::expr clamped = z3::ite(r < zlo, zlo, z3::ite(r > zhi, zhi, r));
+      const z3::expr clamped = checked_ite(r < zlo, zlo, checked_ite(r > zhi, zhi, r));
       return z3::int2bv(w, clamped);
     }
     default:
@@ -519,10 +529,10 @@ private:
       // Amounts of at least the width: 0, or all sign bits for an arithmetic shift.
       const z3::expr by = w >= 32 ? resize(amount, w, false) : amount.extract(w - 1, 0);
       if (kind == BitOpKind::Shl)
-        return z3::ite(big, zero(w), z3::shl(a, by));
+        return checked_ite(big, zero(w), z3::shl(a, by));
       if (sign)
-        return z3::ite(big, z3::ashr(a, ctx_.bv_val(w - 1, w)), z3::ashr(a, by));
-      return z3::ite(big, zero(w), z3::lshr(a, by));
+        return checked_ite(big, z3::ashr(a, ctx_.bv_val(w - 1, w)), z3::ashr(a, by));
+      return checked_ite(big, zero(w), z3::lshr(a, by));
     }
     case BitOpKind::And:
       return bv(n.a, w) & bv(n.b, w);
@@ -533,7 +543,7 @@ private:
     case BitOpKind::Not:
       return ~bv(n.a, w);
     case BitOpKind::CNot:
-      return z3::ite(bv(n.a, w) == zero(w), ctx_.bv_val(1, w), zero(w));
+      return checked_ite(bv(n.a, w) == zero(w), ctx_.bv_val(1, w), zero(w));
     case BitOpKind::MulHi: {
       const z3::expr p = resize(bv(n.a, w), 2 * w, sign) * resize(bv(n.b, w), 2 * w, sign);
       return p.extract(2 * w - 1, w);
@@ -554,15 +564,15 @@ private:
     case BitOpKind::Max: {
       const z3::expr a = bv(n.a, w), b = bv(n.b, w);
       const z3::expr a_first = kind == BitOpKind::Min ? !less(b, a, sign) : !less(a, b, sign);
-      return z3::ite(a_first, a, b);
+      return checked_ite(a_first, a, b);
     }
     case BitOpKind::Abs: {
       const z3::expr a = bv(n.a, w);
-      return z3::ite(a < zero(w), -a, a);
+      return checked_ite(a < zero(w), -a, a);
     }
     case BitOpKind::Sad: {
       const z3::expr a = bv(n.a, w), b = bv(n.b, w);
-      return z3::ite(less(b, a, sign), a - b, b - a) + bv(n.c, w);
+      return checked_ite(less(b, a, sign), a - b, b - a) + bv(n.c, w);
     }
     case BitOpKind::Ext:
     case BitOpKind::ExtSat: {
@@ -583,7 +593,8 @@ private:
           u += mpz_class(1) << wide;
         return ctx_.bv_val(u.get_str().c_str(), wide);
       };
-      const z3::expr clamped = z3::ite(x < num(lo), num(lo), z3::ite(num(hi) < x, num(hi), x));
+      const z3::expr clamped =
+          checked_ite(x < num(lo), num(lo), checked_ite(num(hi) < x, num(hi), x));
       return resize(clamped, w, false);
     }
     case BitOpKind::SatAdd:
@@ -597,7 +608,8 @@ private:
           u += mpz_class(1) << (w + 2);
         return ctx_.bv_val(u.get_str().c_str(), w + 2);
       };
-      return resize(z3::ite(r < num(lo), num(lo), z3::ite(num(hi) < r, num(hi), r)), w, false);
+      return resize(checked_ite(r < num(lo), num(lo), checked_ite(num(hi) < r, num(hi), r)), w,
+                    false);
     }
     case BitOpKind::Popc:
     case BitOpKind::Clz:
@@ -663,7 +675,7 @@ private:
       const z3::expr a = bv(n.a, w);
       z3::expr r = ctx_.bv_val(w, w);  // no bit set
       for (uint32_t i = 0; i < w; ++i) // the highest set bit decides: it is tested last
-        r = z3::ite(bit(a, i) == ctx_.bv_val(1, 1), ctx_.bv_val(w - 1 - i, w), r);
+        r = checked_ite(bit(a, i) == ctx_.bv_val(1, 1), ctx_.bv_val(w - 1 - i, w), r);
       return r;
     }
     case BitOpKind::Brev: {
@@ -679,17 +691,17 @@ private:
       const z3::expr a = bv(n.a, w);
       const z3::expr pos = z3::zext(low_bits(n.b, 8), 8), len = z3::zext(low_bits(c, 8), 8);
       const z3::expr width = ctx_.bv_val(w, 16);
-      const z3::expr room = z3::ite(z3::ult(pos, width), width - pos, ctx_.bv_val(0, 16));
-      const z3::expr count = z3::ite(z3::ult(len, room), len, room);
+      const z3::expr room = checked_ite(z3::ult(pos, width), width - pos, ctx_.bv_val(0, 16));
+      const z3::expr count = checked_ite(z3::ult(len, room), len, room);
       const z3::expr valid = low_mask(resize(count, w, false), w);
       const z3::expr shifted = z3::lshr(a, resize(pos, w, false));
       if (!sign)
         return shifted & valid;
       const z3::expr top = pos + len - ctx_.bv_val(1, 16);
-      const z3::expr index = z3::ite(z3::ult(top, width), top, ctx_.bv_val(w - 1, 16));
+      const z3::expr index = checked_ite(z3::ult(top, width), top, ctx_.bv_val(w - 1, 16));
       const z3::expr sbit = z3::lshr(a, resize(index, w, false)).extract(0, 0);
-      const z3::expr fill = z3::ite(len != ctx_.bv_val(0, 16) && sbit == ctx_.bv_val(1, 1),
-                                    ~ctx_.bv_val(0, w), ctx_.bv_val(0, w));
+      const z3::expr fill = checked_ite(len != ctx_.bv_val(0, 16) && sbit == ctx_.bv_val(1, 1),
+                                        ~ctx_.bv_val(0, w), ctx_.bv_val(0, w));
       return (shifted & valid) | (fill & ~valid);
     }
     case BitOpKind::Bfi: {
@@ -697,8 +709,8 @@ private:
       const z3::expr a = bv(n.a, w), b = bv(n.b, w);
       const z3::expr pos = z3::zext(low_bits(c, 8), 8), len = z3::zext(low_bits(d, 8), 8);
       const z3::expr width = ctx_.bv_val(w, 16);
-      const z3::expr room = z3::ite(z3::ult(pos, width), width - pos, ctx_.bv_val(0, 16));
-      const z3::expr count = z3::ite(z3::ult(len, room), len, room);
+      const z3::expr room = checked_ite(z3::ult(pos, width), width - pos, ctx_.bv_val(0, 16));
+      const z3::expr count = checked_ite(z3::ult(len, room), len, room);
       const z3::expr shift = resize(pos, w, false);
       const z3::expr field = z3::shl(low_mask(resize(count, w, false), w), shift);
       return (b & ~field) | (z3::shl(a, shift) & field);
@@ -712,12 +724,12 @@ private:
         const z3::expr sel = selector.extract(4 * i + 3, 4 * i);
         z3::expr byte = bytes.extract(7, 0);
         for (uint32_t k = 1; k < 8; ++k)
-          byte = z3::ite(sel.extract(2, 0) == ctx_.bv_val(k, 3), bytes.extract(8 * k + 7, 8 * k),
-                         byte);
-        byte = z3::ite(sel.extract(3, 3) == ctx_.bv_val(1, 1),
-                       z3::ite(byte.extract(7, 7) == ctx_.bv_val(1, 1), ctx_.bv_val(0xff, 8),
-                               ctx_.bv_val(0, 8)),
-                       byte);
+          byte = checked_ite(sel.extract(2, 0) == ctx_.bv_val(k, 3),
+                             bytes.extract(8 * k + 7, 8 * k), byte);
+        byte = checked_ite(sel.extract(3, 3) == ctx_.bv_val(1, 1),
+                           checked_ite(byte.extract(7, 7) == ctx_.bv_val(1, 1),
+                                       ctx_.bv_val(0xff, 8), ctx_.bv_val(0, 8)),
+                           byte);
         r = i == 0 ? byte : z3::concat(byte, r);
       }
       return resize(r, w, false);
@@ -730,7 +742,7 @@ private:
       z3::expr r = ctx_.bv_val(0, w);
       for (uint32_t idx = 0; idx < 8; ++idx) {
         const z3::expr term = ((idx & 4) ? a : ~a) & ((idx & 2) ? b : ~b) & ((idx & 1) ? cc : ~cc);
-        r = r | z3::ite(table.extract(idx, idx) == ctx_.bv_val(1, 1), term, ctx_.bv_val(0, w));
+        r = r | checked_ite(table.extract(idx, idx) == ctx_.bv_val(1, 1), term, ctx_.bv_val(0, w));
       }
       return r;
     }
@@ -741,9 +753,9 @@ private:
       const z3::expr amount = low_bits(c, 32);
       const z3::expr wrapped = amount & ctx_.bv_val(31, 32);
       const z3::expr clamped =
-          z3::ite(z3::ult(amount, ctx_.bv_val(32, 32)), amount, ctx_.bv_val(32, 32));
+          checked_ite(z3::ult(amount, ctx_.bv_val(32, 32)), amount, ctx_.bv_val(32, 32));
       const z3::expr wrap = low_bits(d, 32) != ctx_.bv_val(0, 32);
-      const z3::expr by = z3::zext(z3::ite(wrap, wrapped, clamped), 32);
+      const z3::expr by = z3::zext(checked_ite(wrap, wrapped, clamped), 32);
       const z3::expr r = kind == BitOpKind::ShfL ? z3::shl(joined, by).extract(63, 32)
                                                  : z3::lshr(joined, by).extract(31, 0);
       return resize(r, w, false);
@@ -779,12 +791,12 @@ private:
       return get(n.a);
     case Op::Abs: {
       const z3::expr a = get(n.a);
-      return z3::ite(a >= zero_, a, -a);
+      return checked_ite(a >= zero_, a, -a);
     }
     case Op::Min:
     case Op::Max: {
       const z3::expr a = get(n.a), b = get(n.b);
-      return z3::ite(n.op == Op::Max ? a >= b : a <= b, a, b);
+      return checked_ite(n.op == Op::Max ? a >= b : a <= b, a, b);
     }
     case Op::Sqrt:
       return apply(Fn::Sqrt, get(n.a), id);
@@ -819,9 +831,9 @@ private:
     case Op::Select:
       if (symbolic::kind_of(store_, id) == symbolic::ValueKind::Int) {
         const uint32_t w = width_of_node(id);
-        return z3::ite(holds(n.a), bv(n.b, w), bv(n.c, w));
+        return checked_ite(holds(n.a), bv(n.b, w), bv(n.c, w));
       }
-      return z3::ite(holds(n.a), get(n.b), get(n.c));
+      return checked_ite(holds(n.a), get(n.b), get(n.c));
     case Op::FloatBits: { // the integer view of an input element
       const uint32_t w = width_of_node(id);
       z3::expr c = ctx_.bv_const(

@@ -152,9 +152,10 @@ std::optional<uint64_t> eval_bitop(BitOpKind kind, IntType type, uint32_t operan
     break;
   }
   case BitOpKind::Sad: {
-    const int64_t x = sign ? sign_extend(a, w) : static_cast<int64_t>(a);
-    const int64_t y = sign ? sign_extend(b, w) : static_cast<int64_t>(b & m);
-    r = static_cast<uint64_t>(x > y ? x - y : y - x) + c;
+    // |a - b| + c in the type's order: sad.u64 compares unsigned (0 < 2^64 - 1, whose int64 is
+    // -1), and the difference wraps like the device's (no int64 overflow).
+    const bool a_greater = sign ? sign_extend(a, w) > sign_extend(b, w) : (a & m) > (b & m);
+    r = (a_greater ? (a & m) - (b & m) : (b & m) - (a & m)) + c;
     break;
   }
   case BitOpKind::Ext:

@@ -109,5 +109,137 @@ TEST(RunCommand, CounterexampleOfFloatBitsIsOneAGpuCanBeGiven) {
   EXPECT_NE(c["reference_device"], c["optimized_device"]) << c.dump();
 }
 
+// The report's emulator run prints an integer element from its bytes: a u64 near 2^64 went
+// through a double and printed 0, so the report said both kernels store 0 where they differ
+// (the pair fuzzer's cex-device-values-wrong, 2:1692).
+TEST(RunCommand, CounterexampleDeviceValueOfALargeU64IsExact) {
+  using nlohmann::json;
+  const auto dir = scratch_dir("run_counterexample_u64");
+  const std::string body = R"(
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.s32 %rd5, [%rd4];
+  mul.wide.u32 %rd6, %r1, 8;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u64 [%rd7], %rd5;
+  ret;
+}
+)";
+  write_file(dir / "k.ptx",
+             ".version 8.0\n.target sm_80\n.address_size 64\n"
+             ".visible .entry k_ref(.param .u64 a, .param .u64 out)" +
+                 body + ".visible .entry k_opt(.param .u64 a, .param .u64 out)" +
+                 std::string(body).replace(body.find("ld.global.s32"), 13, "ld.global.u32"));
+  const json side = {{"ptx", (dir / "k.ptx").string()},
+                     {"block", {1, 1, 1}},
+                     {"grid", {1, 1, 1}},
+                     {"arrays",
+                      {{{"name", "a"},
+                        {"base", "0x100000"},
+                        {"elem_width", 4},
+                        {"len", 1},
+                        {"kind", "in"},
+                        {"type", "s32"}},
+                       {{"name", "out"},
+                        {"base", "0x200000"},
+                        {"elem_width", 8},
+                        {"len", 1},
+                        {"kind", "out"},
+                        {"type", "u64"}}}},
+                     {"params", {"ptr:a", "ptr:out"}}};
+  json ref = side, opt = side;
+  ref["entry"] = "k_ref";
+  opt["entry"] = "k_opt";
+  const json manifest = {{"benchmarks",
+                          {{{"name", "sext"},
+                            {"kind", "equivalence"},
+                            {"expected", "NOT_EQUIVALENT"},
+                            {"reference", ref},
+                            {"optimized", opt}}}}};
+  write_file(dir / "m.json", manifest.dump());
+  const auto prove = run_tool({"prove", "--batch", (dir / "m.json").string(), "-q", "--report",
+                               (dir / "report.json").string()});
+  ASSERT_EQ(prove.exit_code, 0) << prove.err;
+  const auto report = read_json(dir / "report.json");
+  const auto& c = report["results"][0]["counterexample"];
+  ASSERT_TRUE(c.is_object()) << c.dump();
+  // A negative a[0] sign-extends in the reference only: 2^64 + a[0] against 2^32 + a[0].
+  const std::string r = c["reference_device"], o = c["optimized_device"];
+  EXPECT_NE(r, o) << c.dump();
+  EXPECT_EQ(r.substr(0, 4), "1844") << c.dump();
+  EXPECT_NE(r, "0 (u64)") << c.dump();
+}
+
+// An f64 of the report's emulator run is printed with every digit: two doubles one ulp apart
+// printed the same 9 digits, and the report said both kernels store the same (pair fuzzer 4:2409).
+TEST(RunCommand, CounterexampleDeviceValuesOfF64OneUlpApartDiffer) {
+  using nlohmann::json;
+  const auto dir = scratch_dir("run_counterexample_f64");
+  auto kernel = [](const std::string& name, const std::string& constant) {
+    return ".visible .entry " + name + R"((.param .u64 a, .param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<8>;
+  .reg .f64 %fd<3>;
+  ld.param.u64 %rd1, [a];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f64 %fd1, [%rd4];
+  mov.f64 %fd2, )" +
+           constant + R"(;
+  add.s64 %rd7, %rd2, %rd3;
+  st.global.f64 [%rd7], %fd2;
+  ret;
+}
+)";
+  };
+  write_file(dir / "k.ptx", ".version 8.0\n.target sm_80\n.address_size 64\n" +
+                                kernel("k_ref", "0d3FB999999999999A") +
+                                kernel("k_opt", "0d3FB999999999999B"));
+  json side = {{"ptx", (dir / "k.ptx").string()},
+               {"block", {1, 1, 1}},
+               {"grid", {1, 1, 1}},
+               {"arrays",
+                {{{"name", "a"},
+                  {"base", "0x100000"},
+                  {"elem_width", 8},
+                  {"len", 1},
+                  {"kind", "in"},
+                  {"type", "f64"}},
+                 {{"name", "out"},
+                  {"base", "0x200000"},
+                  {"elem_width", 8},
+                  {"len", 1},
+                  {"kind", "out"},
+                  {"type", "f64"}}}},
+               {"params", {"ptr:a", "ptr:out"}}};
+  json ref = side, opt = side;
+  ref["entry"] = "k_ref";
+  opt["entry"] = "k_opt";
+  const json manifest = {{"benchmarks",
+                          {{{"name", "ulp"},
+                            {"kind", "equivalence"},
+                            {"expected", "NOT_EQUIVALENT"},
+                            {"reference", ref},
+                            {"optimized", opt}}}}};
+  write_file(dir / "m.json", manifest.dump());
+  const auto prove = run_tool({"prove", "--batch", (dir / "m.json").string(), "-q", "--report",
+                               (dir / "report.json").string()});
+  ASSERT_EQ(prove.exit_code, 0) << prove.err;
+  const auto report = read_json(dir / "report.json");
+  const auto& c = report["results"][0]["counterexample"];
+  ASSERT_TRUE(c.is_object()) << report.dump();
+  // The kernels store the constants themselves: 0.1 and the next double.
+  EXPECT_NE(c["reference_device"], c["optimized_device"]) << c.dump();
+}
+
 } // namespace
 } // namespace volta::cli_test

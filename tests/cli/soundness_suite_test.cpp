@@ -2,11 +2,12 @@
 // binary: every entry is proved or checked, twice with one proof cache (the second run answers
 // from what the first stored), and each verdict is judged against the manifest:
 //   * a false EQUIVALENT or RACE_FREE (the tool vouches for something a GPU does not do) is a hard
-//     failure, for every entry;
+//     failure, for every entry but the open bugs listed in kKnownUnsound (each named there);
 //   * otherwise the verdict must be the expected one or an accepted substitute: UNSUPPORTED or
 //     UNKNOWN where a failure verdict is expected, plus the entry's own "accept" list.
 // Entries the engine does not yet get right are listed in kKnownFailures (the lead empties it as
-// the typed value model lands); an entry there only prints. A per-entry table is printed always.
+// the typed value model lands); an entry there only prints, and fails once it passes (remove it
+// then). A per-entry table is printed always.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <map>
@@ -30,6 +31,12 @@ const std::set<std::string> kKnownFailures = {
     // split, and the Z3 translation has no -inf)
     "c24_online_softmax_block",
 };
+
+// Known false EQUIVALENT / RACE_FREE verdicts, found by the pair fuzzer (category 23-fuzzer) and
+// not fixed yet. Unlike every other entry, a false verdict of one of these only prints (loudly):
+// each names the engine bug it reproduces, so that CI stays green while the bug is open. Remove
+// an entry as soon as its bug is fixed (the test says when one starts to pass).
+const std::set<std::string> kKnownUnsound = {};
 
 const std::set<std::string> kPositive = {"EQUIVALENT", "RACE_FREE"};
 
@@ -80,6 +87,12 @@ TEST(SoundnessSuite, ManifestIsWellFormed) {
       n += category.rfind(std::to_string(c) + "-", 0) == 0 ? count : 0;
     EXPECT_GE(n, 3) << "class " << c;
   }
+  for (const auto& name : kKnownUnsound) {
+    bool found = false;
+    for (const auto& e : entries)
+      found = found || e["name"] == name;
+    EXPECT_TRUE(found) << "kKnownUnsound names no entry " << name;
+  }
   for (const auto& name : kKnownFailures) {
     bool found = false;
     for (const auto& e : entries)
@@ -107,23 +120,36 @@ std::map<std::string, std::string> run_and_judge(const std::string& label, const
 
   std::string table = fmt::format("soundness suite, {} run:\n{:<40} {:<22} {:<19} {:<19} {}\n",
                                   label, "entry", "category", "expected", "verdict", "status");
-  int unsound = 0, wrong = 0, known = 0;
+  int unsound = 0, wrong = 0, known = 0, known_unsound = 0;
   for (const auto& e : manifest["benchmarks"]) {
     const std::string name = e["name"];
     const auto it = verdicts.find(name);
     const std::string verdict = it == verdicts.end() ? "(missing)" : it->second;
     const Judgement j = judge(e, verdict);
     const bool is_known = kKnownFailures.count(name) > 0;
+    const bool is_known_unsound = kKnownUnsound.count(name) > 0;
     std::string status = j.acceptable ? (verdict == e["expected"] ? "ok" : "ok (substitute)")
                                       : (j.unsound ? "FALSE " + verdict : "MISMATCH");
     if (is_known)
       status += j.acceptable ? "  [known failure now passes: remove it]" : "  [known failure]";
+    if (is_known_unsound)
+      status += j.acceptable ? "  [known unsound entry now passes: remove it from kKnownUnsound]"
+                             : "  [KNOWN UNSOUND, open bug]";
     table += fmt::format("{:<40} {:<22} {:<19} {:<19} {}\n", name, e["category"].get<std::string>(),
                          e["expected"].get<std::string>(), verdict, status);
-    if (j.acceptable)
+    if (j.acceptable) {
+      // A listed entry that passes is a stale list: fail, so that the lists only shrink.
+      if (is_known || is_known_unsound)
+        ADD_FAILURE() << label << ": " << name << " passes (" << verdict << ") but is listed in "
+                      << (is_known ? "kKnownFailures" : "kKnownUnsound") << ": remove it";
       continue;
+    }
     if (is_known && !j.unsound) { // a false EQUIVALENT / RACE_FREE fails even when listed
       ++known;
+      continue;
+    }
+    if (is_known_unsound && j.unsound) {
+      ++known_unsound;
       continue;
     }
     (j.unsound ? unsound : wrong) += 1;
@@ -136,8 +162,9 @@ std::map<std::string, std::string> run_and_judge(const std::string& label, const
                     << e["expected"].get<std::string>();
     }
   }
-  table += fmt::format("{} entries: {} unsound, {} other mismatches, {} known failures\n",
-                       manifest["benchmarks"].size(), unsound, wrong, known);
+  table += fmt::format("{} entries: {} unsound, {} other mismatches, {} known failures, {} known "
+                       "unsound (open bugs)\n",
+                       manifest["benchmarks"].size(), unsound, wrong, known, known_unsound);
   std::cout << table;
   return verdicts;
 }

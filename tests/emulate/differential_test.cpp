@@ -223,6 +223,11 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
   }
 }
 
+// Kernels of the soundness suite whose symbolic model is known wrong (open engine bugs, found by
+// the pair fuzzer: examples/soundness, category 23-fuzzer). Their mismatches print; remove an
+// entry when its bug is fixed (the test says when it no longer mismatches).
+const std::set<std::string> kKnownMismatches = {};
+
 TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
   Tally tally;
   std::set<std::pair<std::string, std::string>> seen; // (ptx, entry): one run per kernel
@@ -243,6 +248,19 @@ TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
       for (const auto* c : configs) {
         if (!seen.insert({c->ptx_path, c->entry}).second)
           continue;
+        if (kKnownMismatches.count(c->entry)) {
+          Tally known;
+          compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, known);
+          std::cout << fmt::format(
+              "differential test: {} is a known mismatch ({} values differ){}\n", c->entry,
+              known.mismatches.size(),
+              known.mismatches.empty() ? ": it now agrees, remove it from "
+                                         "kKnownMismatches"
+                                       : "");
+          EXPECT_FALSE(known.mismatches.empty())
+              << c->entry << " agrees with the emulator now: remove it from kKnownMismatches";
+          continue;
+        }
         compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
       }
     }

@@ -191,6 +191,36 @@ TEST(EmulateFloats, CvtRoundingModes) {
   EXPECT_EQ(word(o, 12), 0u); // negative to unsigned saturates at 0
 }
 
+TEST(EmulateIntegers, CvtToNarrowSignedTypeSignExtendsIntoTheRegister) {
+  // PTX ISA, cvt: a destination register wider than the destination type is extended by the
+  // type's signedness. cvt.s8.s32 of 200 is -56 in the whole .b32 register; cvt.u8 stays 200.
+  auto r = one_thread(R"(
+  mov.u32 %r1, 200;
+  cvt.s8.s32 %r2, %r1;
+  st.global.u32 [%rd1], %r2;
+  cvt.u8.s32 %r3, %r1;
+  st.global.u32 [%rd1+4], %r3;
+  mov.u32 %r4, 0x18000;
+  cvt.s16.u32 %r5, %r4;
+  st.global.u32 [%rd1+8], %r5;
+  mov.f32 %f1, 0fC3000000;
+  cvt.rzi.s8.f32 %r6, %f1;
+  st.global.u32 [%rd1+12], %r6;
+  cvt.sat.s8.s32 %r7, -300;
+  st.global.u32 [%rd1+16], %r7;
+  cvt.s8.s32 %rd3, %r1;
+  st.global.u64 [%rd1+24], %rd3;)",
+                      8);
+  const auto& o = r.outputs[0];
+  EXPECT_EQ(word(o, 0), static_cast<uint32_t>(-56));
+  EXPECT_EQ(word(o, 1), 200u);
+  EXPECT_EQ(word(o, 2), static_cast<uint32_t>(-32768)); // 0x8000 as s16
+  EXPECT_EQ(word(o, 3), static_cast<uint32_t>(-128));   // -128.0 fits s8
+  EXPECT_EQ(word(o, 4), static_cast<uint32_t>(-128));   // saturated
+  EXPECT_EQ(word(o, 6), static_cast<uint32_t>(-56));    // low word of the .b64 register
+  EXPECT_EQ(word(o, 7), 0xffffffffu);                   // high word: sign-extended too
+}
+
 TEST(EmulateFloats, FmaRoundsOnceMulAddTwice) {
   // a = 1 + 2^-23, b = 1 - 2^-23: a*b = 1 - 2^-46, which rounds to 1 in f32.
   auto r = one_thread(R"(

@@ -201,6 +201,13 @@ TEST(Integer, MinMaxAbsNegSad) {
       {"mov.s64 %rd1, -9; neg.s64 %rd2, %rd1;", "%rd2", "s64", "9"},
       {"mov.s32 %r1, -3; sad.s32 %r2, %r1, 4, 100;", "%r2", "s32", "107"},
       {"mov.u32 %r1, 3; sad.u32 %r2, %r1, 10, 1;", "%r2", "u32", "8"},
+      // sad.u64 compares unsigned: |0 - (2^64 - 1)| is 2^64 - 1 (the pair fuzzer, 2:2496).
+      {"mov.u64 %rd1, 0; mov.u64 %rd2, 0xFFFFFFFFFFFFFFFF; sad.u64 %rd3, %rd1, %rd2, 0;", "%rd3",
+       "u64", "18446744073709551615"},
+      // sad.s64 of INT64_MAX and INT64_MIN: the difference wraps to 2^64 - 1.
+      {"mov.u64 %rd1, 0x7FFFFFFFFFFFFFFF; mov.u64 %rd2, 0x8000000000000000;"
+       " sad.s64 %rd3, %rd1, %rd2, 0;",
+       "%rd3", "u64", "18446744073709551615"},
   });
 }
 

@@ -1,0 +1,152 @@
+// Tests of the pair fuzzer's parts: generated kernels are well formed, assemble with ptxas
+// (when CUDA is installed), load in the engine, run on the emulator; the instrumentation does
+// not change what a kernel stores and flags exactly the operations it should; the mutations
+// keep their invariants; the oracle flags a planted disagreement.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+
+#include "emulator_inputs.hpp"
+#include "emulator_oracle.hpp"
+#include "engine/exec/run_kernel.hpp"
+#include "kernel_generator.hpp"
+#include "mutator.hpp"
+#include "pair_check.hpp"
+#include "ptx_writer.hpp"
+#include "value_taint.hpp"
+
+namespace volta::pair_fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path p =
+      fs::temp_directory_path() / fmt::format("pair-fuzz-test-{}-{}", getpid(), name);
+  fs::create_directories(p);
+  return p;
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream f(p);
+  f << text;
+}
+
+TEST(PairFuzzGenerator, KernelsAndMutantsAreWellFormed) {
+  std::map<std::string, int> applied;
+  for (uint64_t i = 0; i < 4000; ++i) {
+    const PairCase c = make_case(7, i);
+    ASSERT_EQ(validate(c.ref), "") << "pair " << i;
+    ASSERT_EQ(validate(c.opt), "") << "pair " << i;
+    for (const auto& m : c.applied)
+      ++applied[m.name];
+  }
+  // Most mutations apply somewhere in 4000 pairs.
+  std::string unused;
+  for (const auto& name : mutation_names()) {
+    if (!applied.count(name))
+      unused += " " + name;
+  }
+  EXPECT_LE(std::count(unused.begin(), unused.end(), ' '), 3) << "never applied:" << unused;
+}
+
+TEST(PairFuzzGenerator, PairsAreReproducible) {
+  for (uint64_t i = 0; i < 20; ++i) {
+    const PairCase a = make_case(3, i), b = make_case(3, i);
+    EXPECT_EQ(write_ptx(a.ref, "k"), write_ptx(b.ref, "k"));
+    EXPECT_EQ(write_ptx(a.opt, "k"), write_ptx(b.opt, "k"));
+  }
+}
+
+TEST(PairFuzzGenerator, PtxasAssemblesGeneratedKernels) {
+  const std::string ptxas = VOLTA_PTXAS;
+  if (ptxas.empty() || !fs::exists(ptxas))
+    GTEST_SKIP() << "ptxas not found (CUDA is not installed)";
+  const fs::path dir = scratch("ptxas");
+  int failures = 0;
+  for (uint64_t i = 0; i < 50 && failures < 5; ++i) {
+    const PairCase c = make_case(11, i);
+    WriteOptions inst;
+    inst.instrument = true;
+    const std::pair<std::string, std::string> files[] = {{"ref", write_ptx(c.ref, "k")},
+                                                         {"opt", write_ptx(c.opt, "k")},
+                                                         {"ref.inst", write_ptx(c.ref, "k", inst)},
+                                                         {"opt.inst", write_ptx(c.opt, "k", inst)}};
+    for (const auto& [name, text] : files) {
+      const fs::path p = dir / fmt::format("{}-{}.ptx", i, name);
+      write(p, text);
+      const std::string cmd = fmt::format("{} -arch=sm_80 {} -o {} 2>{}", ptxas, p.string(),
+                                          (dir / "out.cubin").string(), (dir / "err.txt").string());
+      if (std::system(cmd.c_str()) != 0) {
+        std::ifstream e(dir / "err.txt");
+        std::string err((std::istreambuf_iterator<char>(e)), {});
+        ADD_FAILURE() << "pair 11:" << i << " " << name << ": ptxas refuses it:\n"
+                      << err << "\n"
+                      << text;
+        ++failures;
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(PairFuzzGenerator, EngineLoadsGeneratedKernels) {
+  const fs::path dir = scratch("load");
+  for (uint64_t i = 0; i < 200; ++i) {
+    const PairCase c = make_case(13, i);
+    WriteOptions inst;
+    inst.instrument = true;
+    for (const auto& [k, o] : {std::pair{&c.ref, WriteOptions{}}, std::pair{&c.opt, inst}}) {
+      const fs::path p = dir / "k.ptx";
+      write(p, write_ptx(*k, "k", o));
+      const auto l = exec::load_kernel(p.string(), "k");
+      ASSERT_TRUE(l.kernel) << "pair 13:" << i << ": " << l.failure_headline() << "\n"
+                            << write_ptx(*k, "k", o);
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// The instrumented kernel stores what the plain one stores.
+TEST(PairFuzzInstrumentation, DoesNotChangeOutputs) {
+  const fs::path dir = scratch("transparent");
+  int compared = 0;
+  for (uint64_t i = 0; i < 150; ++i) {
+    const PairCase c = make_case(17, i);
+    write(dir / "p.ptx", write_ptx(c.ref, "k"));
+    WriteOptions inst;
+    inst.instrument = true;
+    write(dir / "i.ptx", write_ptx(c.ref, "k", inst));
+    const auto p = exec::load_kernel((dir / "p.ptx").string(), "k");
+    const auto q = exec::load_kernel((dir / "i.ptx").string(), "k");
+    ASSERT_TRUE(p.kernel && q.kernel);
+    const auto pc = kernel_config(c.ref, (dir / "p.ptx").string(), "k", false);
+    const auto qc = kernel_config(c.ref, (dir / "i.ptx").string(), "k", true);
+    Rng rng(i);
+    for (InputClass cls : {InputClass::Exact, InputClass::Moderate, InputClass::Special}) {
+      const auto in = make_inputs(qc, cls, rng);
+      const SideRun a = run_side(p.kernel->program, pc, in, false);
+      const SideRun b = run_side(q.kernel->program, qc, in, true);
+      ASSERT_TRUE(b.ok) << "pair 17:" << i << " " << b.error;
+      if (!a.ok) {
+        // Only an integer division by zero, which the instrumented kernel flags and steps over
+        // (or does not print: a dead one).
+        EXPECT_EQ(a.error_kind, "undefined") << a.error;
+        continue;
+      }
+      ++compared;
+      EXPECT_TRUE(compare_outputs(a, b, std::vector<bool>(a.outputs.size(), false)).empty())
+          << "pair 17:" << i;
+    }
+  }
+  EXPECT_GT(compared, 200);
+  fs::remove_all(dir);
+}
+
+} // namespace
+} // namespace volta::pair_fuzz

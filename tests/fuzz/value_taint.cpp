@@ -1,0 +1,209 @@
+#include "value_taint.hpp"
+
+#include "ptx_writer.hpp"
+
+namespace volta::pair_fuzz {
+
+namespace {
+
+bool rounds(const Node& n) {
+  switch (n.op) {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Fma:
+  case Op::Div:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+    return is_float(n.ty);
+  case Op::Min:
+  case Op::Max:
+  case Op::Abs:
+  case Op::Neg:
+    return is_float(n.ty) && n.ftz;
+  case Op::Cvt:
+    // Integer to float, narrowing, or a flush.
+    return pt_float(n.t1) && (pt_int(n.t2) || pt_bits(n.t1) < pt_bits(n.t2) || n.ftz ||
+                              (pt_bits(n.t1) == 16 && n.t1 != n.t2));
+  case Op::Atom:
+    return is_float(n.ty);
+  default:
+    return false;
+  }
+}
+
+// A real-number observer: its value jumps where its float operand crosses a threshold.
+bool observes_reals(const Kernel& k, const Node& n) {
+  if (n.op == Op::Setp)
+    return pt_float(n.t1);
+  if (n.op == Op::Cvt)
+    return pt_float(n.t2) && (pt_int(n.t1) || is_integral_rounding(n.rnd));
+  (void)k;
+  return false;
+}
+
+} // namespace
+
+Taint analyze(const Kernel& k) {
+  const size_t n = k.nodes.size();
+  Taint t;
+  t.inexact.assign(n, false);
+  t.rounding_observed.assign(n, false);
+  t.schedule.assign(n, false);
+  const auto users = users_of(k);
+  for (int i : topological_order(k)) {
+    const Node& x = k.nodes[i];
+    bool ix = rounds(x), ro = false, sc = x.op == Op::Atom && !users[i].empty();
+    for (int a : x.args) {
+      ix = ix || t.inexact[a];
+      ro = ro || t.rounding_observed[a];
+      sc = sc || t.schedule[a];
+    }
+    if (observes_reals(k, x)) {
+      for (int a : x.args)
+        ro = ro || t.inexact[a];
+    }
+    t.inexact[i] = ix;
+    t.rounding_observed[i] = ro;
+    t.schedule[i] = sc;
+  }
+  t.output_rounding_observed.assign(k.outputs.size(), false);
+  t.output_schedule.assign(k.outputs.size(), false);
+  t.output_float_atomic.assign(k.outputs.size(), false);
+  for (const auto& s : k.stores) {
+    t.output_rounding_observed[s.array] =
+        t.output_rounding_observed[s.array] || t.rounding_observed[s.value];
+    t.output_schedule[s.array] = t.output_schedule[s.array] || t.schedule[s.value];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Node& x = k.nodes[i];
+    if (x.op != Op::Atom)
+      continue;
+    const int v = x.args[0];
+    t.output_rounding_observed[x.array] =
+        t.output_rounding_observed[x.array] || t.rounding_observed[v];
+    t.output_schedule[x.array] = t.output_schedule[x.array] || t.schedule[v];
+    t.output_float_atomic[x.array] = t.output_float_atomic[x.array] || pt_float(x.t1);
+    // The value an exchange leaves is the last exchanger's: schedule-dependent.
+    t.output_schedule[x.array] = t.output_schedule[x.array] || x.aop == AtomOp::Exch;
+  }
+  return t;
+}
+
+std::vector<uint32_t> instrument_kinds(const Kernel& k) {
+  const size_t n = k.nodes.size();
+  // 0 unvisited, 1 conditional only, 2 unconditional.
+  std::vector<uint8_t> live(n, 0);
+  std::vector<std::pair<int, bool>> work; // node, reached only through a select arm
+  for (const auto& s : k.stores)
+    work.push_back({s.value, false});
+  for (size_t i = 0; i < n; ++i) {
+    const Node& x = k.nodes[i];
+    if (x.op == Op::Atom)
+      work.push_back({static_cast<int>(i), false});
+    // A branch is control flow: its condition is decided whether or not its value is used
+    // (a partial operation below it may be a domain condition of the kernel, see above).
+    if (x.op == Op::Select && x.style != SelStyle::Selp)
+      work.push_back({x.args[0], true});
+  }
+  while (!work.empty()) {
+    auto [v, cond] = work.back();
+    work.pop_back();
+    const uint8_t want = cond ? 1 : 2;
+    if (live[v] >= want)
+      continue;
+    live[v] = want;
+    const Node& x = k.nodes[v];
+    for (size_t j = 0; j < x.args.size(); ++j) {
+      const int a = x.args[j];
+      bool c = cond;
+      // A select's condition matters only where its arms differ (select(c, x, x) is x, and a
+      // branch whose sides compute the same is merged into one): what reaches a condition is
+      // conditional too.
+      if (x.op == Op::Select && j == 0)
+        c = true;
+      if (x.op == Op::Select && j > 0) {
+        // A branch arm's own nodes run only when the arm is taken: their domain conditions
+        // are real conditions there. Anything else below an arm is computed on every path.
+        // (A predicated select computes its else arm unconditionally.)
+        const bool own_arm =
+            k.nodes[a].region == v &&
+            (x.style == SelStyle::Branch || (x.style == SelStyle::Predicated && j == 1));
+        c = !own_arm || cond;
+      }
+      if (x.region >= 0 && k.nodes[a].region != x.region)
+        c = true; // an arm node's operand computed outside the arm
+      work.push_back({a, c});
+    }
+  }
+  std::vector<uint32_t> kinds(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const Node& x = k.nodes[i];
+    const bool int_division = is_int(x.ty) && (x.op == Op::Div || x.op == Op::Rem);
+    // cvt.rpi.ftz.u32.f32 flushes a subnormal source: checked like a float operation's flush.
+    const bool flushing_to_int = x.op == Op::Cvt && x.ftz && is_int(x.ty) && x.t2 == PT::F32;
+    if (live[i] == 0 || (!is_float(x.ty) && !int_division && !flushing_to_int) ||
+        x.op == Op::Select)
+      continue;
+    kinds[i] = live[i] == 2 ? kUndefined : kCondUndefined;
+  }
+  return kinds;
+}
+
+std::vector<bool> observable_nodes(const Kernel& k) {
+  std::vector<bool> seen(k.nodes.size(), false);
+  std::vector<int> work;
+  for (const auto& s : k.stores)
+    work.push_back(s.value);
+  for (int i = 0; i < static_cast<int>(k.nodes.size()); ++i) {
+    const Node& x = k.nodes[i];
+    if (x.op == Op::Atom)
+      work.push_back(i);
+    if (x.op == Op::Select && x.style != SelStyle::Selp)
+      work.push_back(x.args[0]);
+  }
+  while (!work.empty()) {
+    const int v = work.back();
+    work.pop_back();
+    if (seen[v])
+      continue;
+    seen[v] = true;
+    for (int a : k.nodes[v].args)
+      work.push_back(a);
+  }
+  return seen;
+}
+
+bool racy_by_construction(const Kernel& k) {
+  // A full-warp shuffle executed before a load synchronizes the warp (a collective is a sync of
+  // its member lanes): a read of another lane's staged element of the same warp is then ordered
+  // after its write. Nothing orders two warps but the barrier, and nothing completes a cp.async
+  // but its wait.
+  const auto order = topological_order(k);
+  bool warp_synced = false;
+  for (int i : order) {
+    const Node& x = k.nodes[i];
+    if (x.op == Op::Shfl)
+      warp_synced = true;
+    if (x.op != Op::Load || x.via == Via::Global)
+      continue;
+    if (x.via == Via::CpAsync && k.drop_wait)
+      return true;
+    if (!k.drop_barrier)
+      continue;
+    for (uint32_t t = 0; t < k.block; ++t) {
+      const uint32_t j = apply_steps(x.index, t);
+      if (j != t && (!warp_synced || j / 32 != t / 32))
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace volta::pair_fuzz

@@ -1,0 +1,48 @@
+// Static facts about a fuzz kernel that the oracle needs to judge a difference the emulator
+// shows: which values can carry a float rounding, which outputs observe such a value through a
+// real-number observer (where the contract idealizes), which depend on the schedule, and
+// whether the kernel races by construction.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fuzz_ir.hpp"
+
+namespace volta::pair_fuzz {
+
+struct Taint {
+  // Per node: a float value that may differ from its real value (a rounding, a flush, an
+  // approximation), or a value computed from one.
+  std::vector<bool> inexact;
+  // Per node: depends on a real-number observer (float comparison, float-to-integer conversion,
+  // integral rounding) of an inexact value: two kernels equal over the reals may store different
+  // values here on a GPU, and the contract allows it (float rounding is idealized).
+  std::vector<bool> rounding_observed;
+  // Per node: depends on the value an atomic returned (schedule-dependent).
+  std::vector<bool> schedule;
+  // Per output array: some store or atomic of it is rounding-observed / schedule-dependent /
+  // a float atomic (order-dependent rounding).
+  std::vector<bool> output_rounding_observed;
+  std::vector<bool> output_schedule;
+  std::vector<bool> output_float_atomic;
+};
+
+Taint analyze(const Kernel& k);
+
+// Per node, what the instrumented kernel checks after it (ptx_writer.hpp): 0 (not live, or
+// neither a float nor an integer division), kUndefined for a value that reaches an output
+// unconditionally, kCondUndefined for one that reaches the outputs only through an arm of a select
+// (whose condition guards its domain).
+std::vector<uint32_t> instrument_kinds(const Kernel& k);
+
+// Nodes whose value matters: reachable from a store, an atomic or a branch condition. The
+// instrumented kernel prints only these (a dead integer division by zero traps the emulator,
+// while a GPU computes an unspecified value and drops it).
+std::vector<bool> observable_nodes(const Kernel& k);
+
+// Does the kernel race by construction? Loads through a staging buffer read other threads'
+// elements without the barrier, or cp.async bytes that no wait completed.
+bool racy_by_construction(const Kernel& k);
+
+} // namespace volta::pair_fuzz
