@@ -63,8 +63,9 @@ void put(std::vector<uint8_t>& bytes, uint64_t offset, uint64_t value, uint32_t 
     bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
 }
 
-// Fills the launch's memory; returns an error message for bad inputs.
-std::string set_up(LaunchState& s, const Inputs& inputs) {
+// Fills the launch's memory; returns an error message for bad inputs. `movable` (may be null) is
+// `inputs` itself when its arrays may move into memory instead of being copied.
+std::string set_up(LaunchState& s, const Inputs& inputs, Inputs* movable) {
   const auto& prog = s.prog;
   const auto& config = s.config;
   if (config.params.size() != prog.param_offsets.size())
@@ -91,7 +92,10 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
       if (it->second.size() != r.bytes.size())
         return fmt::format("array {} needs {} bytes of input, got {}", a.name, r.bytes.size(),
                            it->second.size());
-      r.bytes = it->second;
+      if (movable)
+        r.bytes = std::move(movable->arrays.at(a.name));
+      else
+        r.bytes = it->second;
     } else if (a.kind == launch::ArrayKind::Index) {
       for (uint64_t i = 0; i < a.len; ++i)
         put(r.bytes, i * a.elem_width, i, a.elem_width);
@@ -186,11 +190,13 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
 
 } // namespace
 
-EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
-                        const Inputs& inputs, const EmulateOptions& options) {
+namespace {
+
+EmulationResult run_launch(const exec::Program& program, const launch::KernelConfig& config,
+                           const Inputs& inputs, Inputs* movable, const EmulateOptions& options) {
   EmulationResult result;
   LaunchState s{program, config, options, {}, {}, {}, {}, 0, 0, {}};
-  if (auto e = set_up(s, inputs); !e.empty()) {
+  if (auto e = set_up(s, inputs, movable); !e.empty()) {
     EmulationError error;
     error.kind = "bad input";
     error.bad_input = true;
@@ -227,13 +233,13 @@ EmulationResult emulate(const exec::Program& program, const launch::KernelConfig
   for (const auto& a : config.arrays) {
     if (!launch::is_output(a.kind))
       continue;
-    const GlobalRegion* r = s.find(a.base, a.size_bytes());
+    GlobalRegion* r = s.find(a.base, a.size_bytes());
     ArrayContents out;
     out.name = a.name;
     out.kind = a.kind;
     out.type = type_of(a, inputs);
     out.len = a.len;
-    out.bytes = r->bytes;
+    out.bytes = std::move(r->bytes); // the launch is over: its memory is not read again
     out.written.assign(a.len, 0);
     for (uint64_t i = 0; i < a.len; ++i) {
       bool all = true;
@@ -244,6 +250,18 @@ EmulationResult emulate(const exec::Program& program, const launch::KernelConfig
     result.outputs.push_back(std::move(out));
   }
   return result;
+}
+
+} // namespace
+
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        const Inputs& inputs, const EmulateOptions& options) {
+  return run_launch(program, config, inputs, nullptr, options);
+}
+
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        Inputs&& inputs, const EmulateOptions& options) {
+  return run_launch(program, config, inputs, &inputs, options);
 }
 
 Inputs random_inputs(const launch::KernelConfig& config, uint64_t seed,

@@ -14,6 +14,7 @@
 // EmulationError naming the PTX line; the emulator never guesses a value.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -74,10 +75,15 @@ struct EmulationResult {
 
 struct EmulateOptions {
   uint64_t max_instructions = 4'000'000'000ull; // 0: no budget
+  const std::atomic<bool>* cancel = nullptr;    // set: the run stops ("cancelled")
 };
 
 EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
                         const Inputs& inputs, const EmulateOptions& options = {});
+// The same, moving the input arrays into the launch's memory instead of copying them (large
+// arrays: the emulator cross-check).
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        Inputs&& inputs, const EmulateOptions& options = {});
 
 // Random inputs for every in/inout array and sym parameter of `config`: floats uniform in
 // [-2, 2] (rounded to the element type), integers uniform in [-8, 8] (signed) or [0, 16]

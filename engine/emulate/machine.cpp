@@ -208,6 +208,8 @@ void Cta::run_warp(uint32_t w) {
                     fmt::format("stopped after {} executed instructions (the budget)",
                                 launch_.options.max_instructions));
     }
+    if (launch_.options.cancel && launch_.options.cancel->load(std::memory_order_relaxed))
+      throw Trouble("cancelled", "stopped: the run was cancelled");
     step(prog_.insts[min_pc], min_pc, w, mask);
   }
 }
