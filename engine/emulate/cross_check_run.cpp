@@ -1,0 +1,139 @@
+#include "engine/emulate/cross_check_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <tbb/parallel_invoke.h>
+
+#include "engine/emulate/edge_inputs.hpp"
+
+namespace volta::emulate {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Both kernels of an input run in parallel below this much array memory (each run holds its
+// inputs, its memory and its outputs: about three copies of its arrays).
+constexpr uint64_t kParallelArrayBytes = uint64_t{512} << 20;
+
+uint64_t array_bytes(const launch::KernelConfig& config) {
+  uint64_t bytes = 0;
+  for (const auto& a : config.arrays)
+    bytes += a.size_bytes();
+  return bytes;
+}
+
+// The element types the reference reads its arrays in: both kernels get values made for them.
+std::map<std::string, ElemType> reference_types(const launch::KernelConfig& config) {
+  std::map<std::string, ElemType> types = declared_elem_types(config);
+  for (const auto& a : config.arrays)
+    types.emplace(a.name, default_elem_type(a));
+  return types;
+}
+
+struct SideRun {
+  EmulationResult result;
+  RealArithmeticEvents events;
+};
+
+SideRun run_side(const exec::Program& program, const launch::KernelConfig& config, Inputs inputs,
+                 uint64_t max_instructions, const std::atomic<bool>* cancel) {
+  SideRun s;
+  EmulateOptions options;
+  options.max_instructions = max_instructions;
+  options.cancel = cancel;
+  // The events are this thread's: a run stays on the thread that started it.
+  reset_real_arithmetic_events();
+  s.result = emulate(program, config, std::move(inputs), options);
+  s.events = real_arithmetic_events();
+  return s;
+}
+
+} // namespace
+
+CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& reference,
+                       const exec::Program& optimized, const CrossCheckRequest& request,
+                       const CrossCheckOptions& options) {
+  const auto start = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  CrossCheck check;
+  check.inputs_planned = std::min(options.inputs, kEdgeInputSets);
+  const auto budget = [&](uint64_t symbolic) {
+    if (symbolic == 0)
+      return EmulateOptions{}.max_instructions; // not known (a kept result): the default
+    return std::max(options.min_instructions, static_cast<uint64_t>(options.instruction_factor *
+                                                                    static_cast<double>(symbolic)));
+  };
+  const uint64_t ref_budget = budget(request.reference_instructions);
+  const uint64_t opt_budget = budget(request.optimized_instructions);
+  const bool parallel =
+      array_bytes(entry.reference) + array_bytes(entry.optimized) <= kParallelArrayBytes;
+  const auto value_types = reference_types(entry.reference);
+
+  for (uint32_t set = 0; set < check.inputs_planned; ++set) {
+    if (request.cancel && request.cancel->load()) {
+      if (set == 0)
+        check.skipped_reason = "the entry was cancelled";
+      else
+        check.notes.push_back(
+            fmt::format("stopped after {} of {} input sets: cancelled", set, check.inputs_planned));
+      break;
+    }
+    if (set > 0 && options.max_seconds > 0 && elapsed() > options.max_seconds) {
+      check.notes.push_back(fmt::format(
+          "stopped after {} of {} input sets: the cross-check's time budget of {:.3g}s was spent",
+          set, check.inputs_planned, options.max_seconds));
+      break;
+    }
+    SideRun ref, opt;
+    auto run_ref = [&] {
+      ref = run_side(reference, entry.reference, edge_inputs(entry.reference, set, value_types),
+                     ref_budget, request.cancel);
+    };
+    auto run_opt = [&] {
+      opt = run_side(optimized, entry.optimized, edge_inputs(entry.optimized, set, value_types),
+                     opt_budget, request.cancel);
+    };
+    if (parallel) {
+      tbb::parallel_invoke(run_ref, run_opt);
+    } else {
+      run_ref();
+      run_opt();
+    }
+    check.instructions += ref.result.instructions + opt.result.instructions;
+    if (!ref.result.ok() || !opt.result.ok()) {
+      const bool ref_failed = !ref.result.ok();
+      const EmulationError& e = ref_failed ? *ref.result.error : *opt.result.error;
+      std::string why =
+          e.kind == "cancelled" ? std::string("the entry was cancelled")
+          : e.kind == "instruction budget"
+              ? fmt::format(
+                    "the {} kernel ran past the emulator's budget of {} thread-instructions "
+                    "({} times its symbolic run)",
+                    ref_failed ? "reference" : "optimized", ref_failed ? ref_budget : opt_budget,
+                    options.instruction_factor)
+              : fmt::format("the {} kernel does not run on the emulator: {}",
+                            ref_failed ? "reference" : "optimized", e.text());
+      if (set == 0) {
+        check.skipped_reason = std::move(why);
+      } else {
+        check.notes.push_back(fmt::format("stopped after {} of {} input sets: on input '{}' {}",
+                                          set, check.inputs_planned, edge_input_name(set), why));
+      }
+      break;
+    }
+    EmulatedPair pair{&ref.result, &opt.result, ref.events, opt.events, set};
+    compare_outputs(request.arrays, pair, check);
+    ++check.inputs;
+    if (options.observe)
+      options.observe(pair);
+    if (check.contradiction)
+      break; // one input that shows it is enough
+  }
+  check.ran = check.inputs > 0;
+  check.seconds = elapsed();
+  return check;
+}
+
+} // namespace volta::emulate
