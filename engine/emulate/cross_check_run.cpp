@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
+#include <new>
 #include <tbb/parallel_invoke.h>
 
 #include "engine/emulate/edge_inputs.hpp"
@@ -45,7 +46,14 @@ SideRun run_side(const exec::Program& program, const launch::KernelConfig& confi
   options.cancel = cancel;
   // The events are this thread's: a run stays on the thread that started it.
   reset_real_arithmetic_events();
-  s.result = emulate(program, config, std::move(inputs), options);
+  try {
+    s.result = emulate(program, config, std::move(inputs), options);
+  } catch (const std::bad_alloc&) { // the proof stands; only its check could not run
+    EmulationError e;
+    e.kind = "out of memory";
+    e.message = "the emulator ran out of memory";
+    s.result.error = std::move(e);
+  }
   s.events = real_arithmetic_events();
   return s;
 }

@@ -22,12 +22,17 @@ using nlohmann::json;
 // Known wrong answers of today's engine, by entry name: never a false EQUIVALENT / RACE_FREE
 // (those fail even when listed). Remove an entry as soon as it passes; the test says which.
 const std::set<std::string> kKnownFailures = {
-    // Not one is a false EQUIVALENT / RACE_FREE: every entry below is an undecided positive, a
+    // Not one is a false EQUIVALENT / RACE_FREE (c22_nan_bits_guard would be one without the
+    // emulator cross-check): every other entry below is an undecided positive, a
     // refusal of something not modelled yet, or a parse error.
     "c1_u32_copy_of_floats",   // 1-untyped-data: UNKNOWN (f32 vs u32 stores of symbolic data)
     "c9_f32_copy_vs_u32_copy", // 9-proof-cache: UNKNOWN (same)
     "c2_add_cc_u64",           // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
     "c8_bar_arrive_producer",  // 8-sync-cp-async: UNSUPPORTED (bar.arrive is not modelled)
+    // 22-crosscheck: INCONSISTENT. The prover decides isnan/isinf of a's bits read as a float
+    // false over the reals and says EQUIVALENT; the emulator cross-check shows a NaN pattern of
+    // a where the reference stores 0 and the optimized kernel the NaN.
+    "c22_nan_bits_guard",
 };
 
 const std::set<std::string> kPositive = {"EQUIVALENT", "RACE_FREE"};

@@ -1,0 +1,251 @@
+// The emulator cross-check end to end on kernels of our own (examples/kernels/soundness/c22_*):
+// pairs that agree on every ordinary input and differ only on special bit patterns of an
+// integer-typed input. The cross-check is called directly with a claimed EQUIVALENT — it must
+// not matter what the prover says about these pairs — and then through the entry's hook, where
+// a contradiction becomes INCONSISTENT, a failing exit status, and the reports' words.
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "engine/emulate/cross_check_run.hpp"
+#include "engine/emulate/edge_inputs.hpp"
+#include "engine/entry/cross_check_verdict.hpp"
+#include "engine/entry/equivalence_entry.hpp"
+#include "engine/exec/run_kernel.hpp"
+#include "engine/exit_status.hpp"
+#include "engine/launch/manifest.hpp"
+#include "engine/report/report_json.hpp"
+#include "engine/report/result_line.hpp"
+#include "engine/report/sarif_report.hpp"
+
+namespace volta::emulate {
+namespace {
+
+launch::ManifestEntry soundness_entry(const std::string& name) {
+  const auto m =
+      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
+  EXPECT_TRUE(m.manifest);
+  for (const auto& e : m.manifest->entries) {
+    if (e.name == name)
+      return e;
+  }
+  ADD_FAILURE() << "no entry " << name;
+  return {};
+}
+
+struct Loaded {
+  std::shared_ptr<const exec::LoadedKernel> reference, optimized;
+};
+
+Loaded load(const launch::ManifestEntry& e) {
+  Loaded l{exec::load_kernel(e.reference.ptx_path, e.reference.entry).kernel,
+           exec::load_kernel(e.optimized.ptx_path, e.optimized.entry).kernel};
+  EXPECT_TRUE(l.reference && l.optimized) << e.name;
+  return l;
+}
+
+CrossCheck run_check(const launch::ManifestEntry& e, bool real, CrossCheckOptions options = {}) {
+  const Loaded l = load(e);
+  CrossCheckRequest request;
+  request.arrays = {{"out", real}};
+  return cross_check(e, l.reference->program, l.optimized->program, request, options);
+}
+
+// The index of `element` ("out[7]" -> 7).
+uint64_t index_of(const std::string& element) {
+  return std::stoull(element.substr(element.find('[') + 1));
+}
+
+TEST(CrossCheckRun, ANaNBitPatternShowsTheGuardedPairApart) {
+  const launch::ManifestEntry e = soundness_entry("c22_nan_bits_guard");
+  const CrossCheck check = run_check(e, true);
+  ASSERT_TRUE(check.ran) << check.skipped_reason;
+  ASSERT_TRUE(check.contradiction);
+  const CrossCheckContradiction& c = *check.contradiction;
+  EXPECT_EQ(c.input, 0u);
+  EXPECT_EQ(c.input_name, "specials");
+  EXPECT_EQ(c.reference_device, "0 (f32)");
+  EXPECT_EQ(c.optimized_device.rfind("nan (f32, bits 0x", 0), 0u) << c.optimized_device;
+  EXPECT_EQ(c.why, "a number in the reference, NaN in the optimized kernel");
+  // The input element behind it is a NaN bit pattern of the u32 array a.
+  const uint64_t bits = edge_element_bits(0, "a", index_of(c.element), ElemType::U32);
+  EXPECT_TRUE(std::isnan(std::bit_cast<float>(static_cast<uint32_t>(bits)))) << std::hex << bits;
+  EXPECT_EQ(check.inputs, 1u) << "one input that shows it is enough";
+}
+
+TEST(CrossCheckRun, AnIntegerRoundedThroughF32Differs) {
+  const CrossCheck check = run_check(soundness_entry("c22_int_through_f32"), false);
+  ASSERT_TRUE(check.contradiction);
+  const CrossCheckContradiction& c = *check.contradiction;
+  EXPECT_EQ(c.why, "an integer output differs");
+  // The conversion of an integer to f32 is modelled exactly: its rounding excuses nothing.
+  const auto bits =
+      static_cast<int32_t>(edge_element_bits(0, "a", index_of(c.element), ElemType::S32));
+  EXPECT_NE(static_cast<int32_t>(static_cast<float>(bits)), bits);
+  EXPECT_EQ(c.reference_device.rfind(std::to_string(bits) + " (s32", 0), 0u) << c.reference_device;
+}
+
+TEST(CrossCheckRun, AnU16ThroughF16BecomesInfinite) {
+  const CrossCheck check = run_check(soundness_entry("c22_u16_through_f16"), true);
+  ASSERT_TRUE(check.contradiction);
+  EXPECT_EQ(check.contradiction->why,
+            "a number in the reference, an infinity in the optimized kernel");
+  EXPECT_EQ(check.contradiction->optimized_device, "inf (f32)");
+  EXPECT_GE(edge_element_bits(0, "a", index_of(check.contradiction->element), ElemType::U16),
+            65520u);
+}
+
+TEST(CrossCheckRun, AKernelAgainstItselfRunsEveryInputSet) {
+  launch::ManifestEntry e = soundness_entry("c22_u16_through_f16");
+  e.optimized = e.reference;
+  size_t observed = 0;
+  CrossCheckOptions options;
+  options.observe = [&](const EmulatedPair& p) {
+    EXPECT_EQ(p.input, observed++);
+    ASSERT_TRUE(p.reference->find("out"));
+    EXPECT_EQ(p.reference->find("out")->bytes, p.optimized->find("out")->bytes);
+  };
+  const CrossCheck check = run_check(e, true, options);
+  EXPECT_TRUE(check.ran);
+  EXPECT_FALSE(check.contradiction);
+  EXPECT_EQ(check.inputs, kEdgeInputSets);
+  EXPECT_EQ(check.inputs_planned, kEdgeInputSets);
+  EXPECT_EQ(observed, kEdgeInputSets);
+  EXPECT_EQ(check.elements, 32u * kEdgeInputSets);
+  EXPECT_GT(check.instructions, 0u);
+  EXPECT_TRUE(check.notes.empty()) << check.notes[0];
+  ASSERT_EQ(check.arrays.size(), 1u);
+  EXPECT_EQ(check.arrays[0].max_abs, 0.0);
+}
+
+TEST(CrossCheckRun, ARunPastItsBudgetSkipsIt) {
+  const launch::ManifestEntry e = soundness_entry("c22_nan_bits_guard");
+  const Loaded l = load(e);
+  CrossCheckRequest request;
+  request.arrays = {{"out", true}};
+  request.reference_instructions = request.optimized_instructions = 100;
+  CrossCheckOptions options;
+  options.min_instructions = 10;
+  options.instruction_factor = 0.1; // 10 thread-instructions: not even one warp's worth
+  const CrossCheck check =
+      cross_check(e, l.reference->program, l.optimized->program, request, options);
+  EXPECT_FALSE(check.ran);
+  EXPECT_FALSE(check.contradiction) << "a skipped cross-check contradicts nothing";
+  EXPECT_NE(check.skipped_reason.find("budget of 10 thread-instructions"), std::string::npos)
+      << check.skipped_reason;
+  // Cancelled before it starts: skipped too.
+  std::atomic<bool> cancel{true};
+  request.cancel = &cancel;
+  EXPECT_EQ(cross_check(e, l.reference->program, l.optimized->program, request).skipped_reason,
+            "the entry was cancelled");
+}
+
+// ---- through the entry: INCONSISTENT
+
+entry::EntryResult claimed_equivalent(const launch::ManifestEntry& e) {
+  entry::EntryResult r;
+  r.name = e.name;
+  r.kind = launch::EntryKind::Equivalence;
+  r.expected = e.expected;
+  r.verdict = Verdict::Equivalent;
+  r.detail = "32 elements equal over the reals (claimed by this test)";
+  entry::OutputType t;
+  t.array = "out";
+  r.output_types = {t};
+  return r;
+}
+
+entry::ProveOptions with_cross_check() {
+  entry::ProveOptions o;
+  o.cross_check = [](const launch::ManifestEntry& e, const exec::Program& reference,
+                     const exec::Program& optimized, const CrossCheckRequest& request) {
+    return cross_check(e, reference, optimized, request);
+  };
+  return o;
+}
+
+TEST(CrossCheckVerdict, AContradictionIsNeverPrintedAsEquivalent) {
+  const launch::ManifestEntry e = soundness_entry("c22_nan_bits_guard");
+  exec::KernelCache kernels;
+  entry::EntryResult r = claimed_equivalent(e);
+  entry::apply_cross_check(e, kernels, with_cross_check(), std::chrono::steady_clock::now(), r);
+  EXPECT_EQ(r.verdict, Verdict::Inconsistent);
+  EXPECT_FALSE(r.matches());
+  EXPECT_EQ(entry::exit_status({r}), kInternalError);
+  EXPECT_EQ(r.detail.rfind("the emulator contradicts EQUIVALENT: on cross-check input 0 "
+                           "('specials') out[",
+                           0),
+            0u)
+      << r.detail;
+  EXPECT_TRUE(r.phases.count("cross_check"));
+
+  // The reports: the JSON's cross_check object and exit status, the console line, SARIF.
+  const nlohmann::json j = report::to_json(r);
+  EXPECT_EQ(j["verdict"], "INCONSISTENT");
+  EXPECT_EQ(j["match"], false);
+  EXPECT_TRUE(j["cross_check"]["ran"].get<bool>());
+  EXPECT_EQ(j["cross_check"]["contradiction"]["input_name"], "specials");
+  EXPECT_EQ(report::exit_status(nlohmann::json::array({j})), kInternalError);
+  std::ostringstream line;
+  report::print_result_line(line, r, report::LineStyle{});
+  EXPECT_NE(line.str().find("INCONSISTENT"), std::string::npos);
+  EXPECT_NE(line.str().find("--cross-check-input 0"), std::string::npos) << line.str();
+  EXPECT_EQ(report::sarif_rule_id("INCONSISTENT"), "inconsistent");
+}
+
+TEST(CrossCheckVerdict, OffByFlagOrByEntry) {
+  launch::ManifestEntry e = soundness_entry("c22_nan_bits_guard");
+  exec::KernelCache kernels;
+  entry::EntryResult r = claimed_equivalent(e);
+  entry::apply_cross_check(e, kernels, entry::ProveOptions{}, std::chrono::steady_clock::now(), r);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << "no hook installed: off";
+  EXPECT_FALSE(r.cross_check);
+  e.cross_check = false; // "cross_check": false in the manifest
+  entry::apply_cross_check(e, kernels, with_cross_check(), std::chrono::steady_clock::now(), r);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent);
+  EXPECT_FALSE(r.cross_check);
+}
+
+TEST(CrossCheckVerdict, AStreamedEquivalentIsCrossCheckedToo) {
+  // 64 CTAs proved a group of 8 at a time (entry/streamed_entry.hpp): the EQUIVALENT that comes
+  // out of the groups is cross-checked over the whole grid.
+  const launch::ManifestEntry e = soundness_entry("c16_stream_equal");
+  exec::KernelCache kernels;
+  entry::ProveOptions o = with_cross_check();
+  o.stream_min_ctas = 8;
+  const entry::EntryResult r = entry::prove_equivalence_entry(e, kernels, o);
+  ASSERT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_NE(r.detail.find("groups of CTAs"), std::string::npos) << r.detail;
+  ASSERT_TRUE(r.cross_check);
+  EXPECT_TRUE(r.cross_check->ran) << r.cross_check->skipped_reason;
+  EXPECT_EQ(r.cross_check->elements, 2048u * r.cross_check->inputs);
+  EXPECT_FALSE(r.cross_check->contradiction);
+}
+
+TEST(CrossCheckVerdict, TheRequestSaysWhatTheProofCompared) {
+  entry::EntryResult r;
+  entry::OutputType real, integer;
+  real.array = "y";
+  integer.array = "n";
+  integer.integer = true;
+  r.output_types = {real, integer};
+  entry::KernelSummary k;
+  k.role = "reference";
+  k.stats.instructions = 1000;
+  r.kernels.push_back(k);
+  k.role = "optimized";
+  k.stats.instructions = 700;
+  r.kernels.push_back(k);
+  const CrossCheckRequest request = entry::cross_check_request(r, 2.5);
+  ASSERT_EQ(request.arrays.size(), 2u);
+  EXPECT_TRUE(request.arrays[0].real);
+  EXPECT_FALSE(request.arrays[1].real);
+  EXPECT_EQ(request.reference_instructions, 1000u);
+  EXPECT_EQ(request.optimized_instructions, 700u);
+  EXPECT_EQ(request.proof_seconds, 2.5);
+}
+
+} // namespace
+} // namespace volta::emulate
