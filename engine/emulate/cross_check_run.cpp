@@ -94,14 +94,15 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
           set, check.inputs_planned, options.max_seconds));
       break;
     }
+    Inputs ref_in = edge_inputs(entry.reference, set, value_types);
+    const MadeInputs made{&entry.reference, &ref_in};
+    Inputs opt_in = edge_inputs(entry.optimized, set, value_types, &made);
     SideRun ref, opt;
     auto run_ref = [&] {
-      ref = run_side(reference, entry.reference, edge_inputs(entry.reference, set, value_types),
-                     ref_budget, request.cancel);
+      ref = run_side(reference, entry.reference, std::move(ref_in), ref_budget, request.cancel);
     };
     auto run_opt = [&] {
-      opt = run_side(optimized, entry.optimized, edge_inputs(entry.optimized, set, value_types),
-                     opt_budget, request.cancel);
+      opt = run_side(optimized, entry.optimized, std::move(opt_in), opt_budget, request.cancel);
     };
     if (parallel) {
       tbb::parallel_invoke(run_ref, run_opt);

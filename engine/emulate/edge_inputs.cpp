@@ -3,6 +3,8 @@
 #include <cassert>
 #include <cstring>
 #include <iterator>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 namespace volta::emulate {
 
@@ -33,8 +35,13 @@ struct ElementRandom {
   uint64_t word(uint32_t k) const { return mix(seed + 0x632be59bd9b4e019ull * k); }
 };
 
-ElementRandom element_random(uint32_t set, uint64_t array_hash, uint64_t index) {
-  return {mix(array_hash ^ mix(index ^ (uint64_t{set} << 56)))};
+// The key of one array in one set; its elements are a counter-based stream under it.
+uint64_t array_key(uint32_t set, uint64_t array_hash) {
+  return mix(array_hash ^ (uint64_t{set} << 56));
+}
+
+ElementRandom element_random(uint64_t key, uint64_t index) {
+  return {mix(key + 0x9e3779b97f4a7c15ull * index)};
 }
 
 // The layout of a float format: exponent bits, fraction bits.
@@ -142,13 +149,13 @@ uint64_t low_bits(uint64_t v, uint32_t bytes) {
 }
 
 double symbol_value(uint32_t set, const std::string& name) {
-  const ElementRandom r = element_random(set, name_hash(name), 0x5e4d);
+  const ElementRandom r = element_random(array_key(set, name_hash(name)), 0);
   const double m = static_cast<double>(2 + r.field(0, 31));
   return (r.field(8, 2) != 0 ? -m : m) / 16.0;
 }
 
-uint64_t element_bits(uint32_t set, uint64_t array_hash, uint64_t index, ElemType type) {
-  const ElementRandom r = element_random(set, array_hash, index);
+uint64_t element_bits(uint32_t set, uint64_t key, uint64_t index, ElemType type) {
+  const ElementRandom r = element_random(key, index);
   const uint32_t width = elem_bytes(type);
   if (is_float(type)) {
     switch (set) {
@@ -193,11 +200,11 @@ std::map<std::string, ElemType> declared_elem_types(const launch::KernelConfig& 
 }
 
 uint64_t edge_element_bits(uint32_t set, std::string_view array, uint64_t index, ElemType type) {
-  return element_bits(set, name_hash(array), index, type);
+  return element_bits(set, array_key(set, name_hash(array)), index, type);
 }
 
 Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
-                   const std::map<std::string, ElemType>& value_types) {
+                   const std::map<std::string, ElemType>& value_types, const MadeInputs* made) {
   Inputs in;
   in.types = declared_elem_types(config);
   for (const auto& a : config.arrays) {
@@ -209,13 +216,26 @@ Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
         v != value_types.end() && elem_bytes(v->second) == a.elem_width)
       type = v->second;
     const uint32_t width = elem_bytes(type);
+    if (made) { // the other kernel's array of this name and shape: the same bytes
+      const launch::ArraySpec* other = made->config->find_array(a.name);
+      auto it = made->inputs->arrays.find(a.name);
+      if (other && other->len == a.len && other->elem_width == a.elem_width &&
+          value_types.count(a.name) && it != made->inputs->arrays.end()) {
+        in.arrays[a.name] = it->second;
+        continue;
+      }
+    }
     std::vector<uint8_t> bytes(a.size_bytes(), 0);
     if (width == a.elem_width) {
-      const uint64_t array_hash = name_hash(a.name);
-      for (uint64_t i = 0; i < a.len; ++i) {
-        const uint64_t bits = element_bits(set, array_hash, i, type);
-        std::memcpy(bytes.data() + i * width, &bits, width); // little-endian host
-      }
+      const uint64_t key = array_key(set, name_hash(a.name));
+      // Large arrays (a GEMM's 16M elements) are filled by every core.
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, a.len, uint64_t{1} << 15),
+                        [&](const tbb::blocked_range<uint64_t>& range) {
+                          for (uint64_t i = range.begin(); i != range.end(); ++i) {
+                            const uint64_t bits = element_bits(set, key, i, type);
+                            std::memcpy(bytes.data() + i * width, &bits, width); // little-endian
+                          }
+                        });
     }
     in.arrays[a.name] = std::move(bytes);
   }

@@ -48,8 +48,17 @@ std::map<std::string, ElemType> declared_elem_types(const launch::KernelConfig& 
 // the values of an array are made for (the reference kernel's, so that both kernels read the
 // same bytes); an array not listed there, or listed with another width, uses its own type.
 // The result's `types` are `config`'s declared types.
+//
+// `made` (may be null): the same set already made for another kernel with the same
+// `value_types`, which list every array of that kernel: an array of the same name, length and
+// width is copied from it rather than made again (the bytes are the same).
+struct MadeInputs {
+  const launch::KernelConfig* config;
+  const Inputs* inputs;
+};
 Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
-                   const std::map<std::string, ElemType>& value_types = {});
+                   const std::map<std::string, ElemType>& value_types = {},
+                   const MadeInputs* made = nullptr);
 
 // One element's bits as edge_inputs() makes them (exposed for the tests).
 uint64_t edge_element_bits(uint32_t set, std::string_view array, uint64_t index, ElemType type);

@@ -79,18 +79,24 @@ std::string set_up(LaunchState& s, const Inputs& inputs, Inputs* movable) {
     r.base = a.base;
     r.is_array = true;
     r.kind = a.kind;
-    r.bytes.assign(a.size_bytes(), 0);
-    r.written.assign(a.size_bytes(), 0);
+    const bool input = a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut;
+    // Large arrays make every byte here count: the bytes of an input are its input's (moved or
+    // copied below), and only a kernel's stores mark `written`, which `in` and `index` arrays
+    // never take (locate() refuses the store first).
+    if (!input)
+      r.bytes.assign(a.size_bytes(), 0);
+    if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::Index)
+      r.written.assign(a.size_bytes(), 0);
     const ElemType type = type_of(a, inputs);
     if (elem_bytes(type) != a.elem_width)
       return fmt::format("array {}: type {} does not have its element width {}", a.name,
                          to_string(type), a.elem_width);
-    if (a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut) {
+    if (input) {
       auto it = inputs.arrays.find(a.name);
       if (it == inputs.arrays.end())
         return fmt::format("no input values for array {}", a.name);
-      if (it->second.size() != r.bytes.size())
-        return fmt::format("array {} needs {} bytes of input, got {}", a.name, r.bytes.size(),
+      if (it->second.size() != a.size_bytes())
+        return fmt::format("array {} needs {} bytes of input, got {}", a.name, a.size_bytes(),
                            it->second.size());
       if (movable)
         r.bytes = std::move(movable->arrays.at(a.name));

@@ -427,9 +427,21 @@ uint64_t arith_f32_nearest(Arith op, uint64_t a_bits, uint64_t b_bits, uint64_t 
 
 } // namespace
 
+// The host's binary32 arithmetic keeps subnormals on this thread (no flush-to-zero or
+// denormals-are-zero mode, which a library built with -ffast-math may switch on for the process).
+bool host_keeps_subnormals() {
+  thread_local const bool keeps = [] {
+    volatile float tiny = 0x1p-140f, one = 1.0f; // a subnormal operand (denormals-are-zero)
+    volatile float a = 0x1p-120f, b = 0x1p-10f;  // a subnormal result (flush-to-zero)
+    const float kept = tiny * one, made = a * b;
+    return kept != 0.0f && made != 0.0f;
+  }();
+  return keeps;
+}
+
 uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b, uint64_t c,
                bool ftz) {
-  if (f == FloatFormat::F32 && mode == RoundMode::NearestEven && !ftz)
+  if (f == FloatFormat::F32 && mode == RoundMode::NearestEven && !ftz && host_keeps_subnormals())
     return arith_f32_nearest(op, a, b, c);
   return arith_by_rounding(op, f, mode, a, b, c, ftz);
 }
