@@ -68,6 +68,7 @@ struct CrossCheck {
   // idealizes (an overflow, an underflow, or the reference a NaN or an infinity from numbers).
   uint64_t excused = 0;
   uint64_t instructions = 0; // emulated thread-instructions, both kernels, every input
+  uint32_t reused_runs = 0;  // kernel runs taken from earlier entries (the same kernel and input)
   double seconds = 0;
   // Worth a look, never a failure: floats apart beyond rounding on an input where neither
   // kernel overflowed, differences the contract's idealizations explain, inputs not run.

@@ -169,6 +169,7 @@ void write_cross_check(ByteWriter& out, const std::optional<CrossCheck>& c) {
   out.str(c->skipped_reason);
   out.u32(c->inputs);
   out.u32(c->inputs_planned);
+  out.u32(c->reused_runs);
   for (uint64_t v : {c->elements, c->excused, c->instructions})
     out.u64(v);
   out.f64(c->seconds);
@@ -205,6 +206,7 @@ std::optional<CrossCheck> read_cross_check(ByteReader& in) {
   c.skipped_reason = in.str();
   c.inputs = in.u32();
   c.inputs_planned = in.u32();
+  c.reused_runs = in.u32();
   for (uint64_t* v : {&c.elements, &c.excused, &c.instructions})
     *v = in.u64();
   c.seconds = in.f64();

@@ -7,6 +7,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include "engine/emulate/edge_inputs.hpp"
+#include "engine/emulate/run_memo.hpp"
 
 namespace volta::emulate {
 
@@ -33,10 +34,7 @@ std::map<std::string, ElemType> reference_types(const launch::KernelConfig& conf
   return types;
 }
 
-struct SideRun {
-  EmulationResult result;
-  RealArithmeticEvents events;
-};
+using SideRun = MemoizedRun;
 
 SideRun run_side(const exec::Program& program, const launch::KernelConfig& config, Inputs inputs,
                  uint64_t max_instructions, const std::atomic<bool>* cancel) {
@@ -94,15 +92,29 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
           set, check.inputs_planned, options.max_seconds));
       break;
     }
-    Inputs ref_in = edge_inputs(entry.reference, set, value_types);
-    const MadeInputs made{&entry.reference, &ref_in};
-    Inputs opt_in = edge_inputs(entry.optimized, set, value_types, &made);
-    SideRun ref, opt;
+    // A run made before (the same kernel, configuration and input set) is not made again.
+    const std::string ref_key = run_key(reference, entry.reference, set, value_types);
+    const std::string opt_key = run_key(optimized, entry.optimized, set, value_types);
+    std::shared_ptr<const SideRun> ref = options.reuse_runs ? memoized_run(ref_key) : nullptr;
+    std::shared_ptr<const SideRun> opt =
+        opt_key == ref_key || !options.reuse_runs ? ref : memoized_run(opt_key);
+    check.reused_runs += (ref ? 1 : 0) + (opt ? 1 : 0);
+    std::optional<Inputs> ref_in, opt_in;
+    if (!ref)
+      ref_in = edge_inputs(entry.reference, set, value_types);
+    if (!opt && opt_key != ref_key) {
+      const MadeInputs made{&entry.reference, ref_in ? &*ref_in : nullptr};
+      opt_in = edge_inputs(entry.optimized, set, value_types, ref_in ? &made : nullptr);
+    }
     auto run_ref = [&] {
-      ref = run_side(reference, entry.reference, std::move(ref_in), ref_budget, request.cancel);
+      if (ref_in)
+        ref = std::make_shared<const SideRun>(
+            run_side(reference, entry.reference, std::move(*ref_in), ref_budget, request.cancel));
     };
     auto run_opt = [&] {
-      opt = run_side(optimized, entry.optimized, std::move(opt_in), opt_budget, request.cancel);
+      if (opt_in)
+        opt = std::make_shared<const SideRun>(
+            run_side(optimized, entry.optimized, std::move(*opt_in), opt_budget, request.cancel));
     };
     if (parallel) {
       tbb::parallel_invoke(run_ref, run_opt);
@@ -110,10 +122,17 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
       run_ref();
       run_opt();
     }
-    check.instructions += ref.result.instructions + opt.result.instructions;
-    if (!ref.result.ok() || !opt.result.ok()) {
-      const bool ref_failed = !ref.result.ok();
-      const EmulationError& e = ref_failed ? *ref.result.error : *opt.result.error;
+    if (!opt) // the optimized kernel is the reference (the same program and configuration)
+      opt = ref;
+    check.instructions +=
+        (ref_in ? ref->result.instructions : 0) + (opt_in ? opt->result.instructions : 0);
+    if (options.reuse_runs) {
+      memoize_run(ref_key, ref);
+      memoize_run(opt_key, opt);
+    }
+    if (!ref->result.ok() || !opt->result.ok()) {
+      const bool ref_failed = !ref->result.ok();
+      const EmulationError& e = ref_failed ? *ref->result.error : *opt->result.error;
       std::string why =
           e.kind == "cancelled" ? std::string("the entry was cancelled")
           : e.kind == "instruction budget"
@@ -132,7 +151,7 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
       }
       break;
     }
-    EmulatedPair pair{&ref.result, &opt.result, ref.events, opt.events, set};
+    EmulatedPair pair{&ref->result, &opt->result, ref->events, opt->events, set};
     compare_outputs(request.arrays, pair, check);
     ++check.inputs;
     if (options.observe)

@@ -24,6 +24,7 @@ struct CrossCheckOptions {
   double max_seconds = 0;        // no input set starts after this (0: no limit); set 0 always runs
   double instruction_factor = 2; // a run's budget: this times its symbolic run's count...
   uint64_t min_instructions = 1'000'000; // ...and at least this
+  bool reuse_runs = true; // take and keep runs in the process-wide memo (emulate/run_memo.hpp)
   // Sees each input's runs of both kernels after they are compared (a divergence report, the
   // tests); may be empty.
   std::function<void(const EmulatedPair&)> observe;

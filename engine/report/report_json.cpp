@@ -61,6 +61,7 @@ json to_json(const CrossCheck& c) {
           {"elements", c.elements},
           {"excused", c.excused},
           {"instructions", c.instructions},
+          {"reused_runs", c.reused_runs},
           {"seconds", c.seconds},
           {"notes", c.notes},
           {"arrays", arrays},
