@@ -40,6 +40,7 @@ struct ProveArgs {
   bool no_stream = false;
   bool no_cross_check = false;
   uint32_t cross_check_inputs = 3;
+  double cross_check_limit = 1.0;
   RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
@@ -131,6 +132,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.mutual = args.mutual;
   prove_options.cross_check_settings.enabled = !args.no_cross_check;
   prove_options.cross_check_settings.inputs = args.cross_check_inputs;
+  prove_options.cross_check_settings.limit_share = args.cross_check_limit;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
@@ -164,6 +166,7 @@ int run_prove(const ProveArgs& args) {
       args.no_z3 ? nlohmann::json(nullptr) : nlohmann::json(args.z3_timeout_ms);
   request.info.options["cross_check"] = !args.no_cross_check;
   request.info.options["cross_check_inputs"] = args.cross_check_inputs;
+  request.info.options["cross_check_limit"] = args.cross_check_limit;
 
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(args.common, *options, request.info);
@@ -215,6 +218,12 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "input sets of the emulator cross-check: 1 (specials), 2 (and moderate) or 3 "
                   "(and wide); a time budget may run fewer")
       ->check(CLI::Range(1, 3))
+      ->capture_default_str();
+  cmd->add_option("--cross-check-limit", args->cross_check_limit,
+                  "the emulator cross-check of an entry stops (skipped, or after the input sets "
+                  "compared) once it took this many times the proof's time, at least 1 s; 0: no "
+                  "limit")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   args->rules.add_to(*cmd);
   args->ref.add_to(*cmd, "ref-", "reference kernel");

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <fmt/format.h>
+#include <mutex>
 #include <new>
 #include <tbb/parallel_invoke.h>
+#include <thread>
 
 #include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/run_memo.hpp"
@@ -35,6 +38,45 @@ std::map<std::string, ElemType> reference_types(const launch::KernelConfig& conf
 }
 
 using SideRun = MemoizedRun;
+
+// Stops the runs of one cross-check at its deadline or when the entry is cancelled: the flag the
+// emulator polls, set by a watcher thread that looks every few milliseconds.
+class Stopper {
+public:
+  Stopper(Clock::time_point start, double deadline_seconds, const std::atomic<bool>* cancel)
+      : watcher_([this, start, deadline_seconds, cancel] {
+          std::unique_lock lock(mutex_);
+          while (!done_) {
+            const bool late =
+                deadline_seconds > 0 &&
+                std::chrono::duration<double>(Clock::now() - start).count() > deadline_seconds;
+            if (late || (cancel && cancel->load())) {
+              late_ = late;
+              stop_ = true;
+              return;
+            }
+            wake_.wait_for(lock, std::chrono::milliseconds(5));
+          }
+        }) {}
+  ~Stopper() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    wake_.notify_all();
+    watcher_.join();
+  }
+  const std::atomic<bool>* flag() const { return &stop_; }
+  bool late() const { return stop_ && late_; }
+
+private:
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> late_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread watcher_; // last: it starts once the members above exist
+};
 
 SideRun run_side(const exec::Program& program, const launch::KernelConfig& config, Inputs inputs,
                  uint64_t max_instructions, const std::atomic<bool>* cancel) {
@@ -76,8 +118,16 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
   const bool parallel =
       array_bytes(entry.reference) + array_bytes(entry.optimized) <= kParallelArrayBytes;
   const auto value_types = reference_types(entry.reference);
+  const Stopper stopper(start, options.deadline_seconds, request.cancel);
+  const std::string ran_out =
+      fmt::format("the cross-check's time limit of {:.3g}s ran out", options.deadline_seconds);
 
   for (uint32_t set = 0; set < check.inputs_planned; ++set) {
+    if (stopper.late()) {
+      check.notes.push_back(
+          fmt::format("stopped after {} of {} input sets: {}", set, check.inputs_planned, ran_out));
+      break;
+    }
     if (request.cancel && request.cancel->load()) {
       if (set == 0)
         check.skipped_reason = "the entry was cancelled";
@@ -109,12 +159,12 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     auto run_ref = [&] {
       if (ref_in)
         ref = std::make_shared<const SideRun>(
-            run_side(reference, entry.reference, std::move(*ref_in), ref_budget, request.cancel));
+            run_side(reference, entry.reference, std::move(*ref_in), ref_budget, stopper.flag()));
     };
     auto run_opt = [&] {
       if (opt_in)
         opt = std::make_shared<const SideRun>(
-            run_side(optimized, entry.optimized, std::move(*opt_in), opt_budget, request.cancel));
+            run_side(optimized, entry.optimized, std::move(*opt_in), opt_budget, stopper.flag()));
     };
     if (parallel) {
       tbb::parallel_invoke(run_ref, run_opt);
@@ -134,7 +184,9 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
       const bool ref_failed = !ref->result.ok();
       const EmulationError& e = ref_failed ? *ref->result.error : *opt->result.error;
       std::string why =
-          e.kind == "cancelled" ? std::string("the entry was cancelled")
+          e.kind == "cancelled" ? (stopper.late() ? fmt::format("{} during input set {} ('{}')",
+                                                                ran_out, set, edge_input_name(set))
+                                                  : std::string("the entry was cancelled"))
           : e.kind == "instruction budget"
               ? fmt::format(
                     "the {} kernel ran past the emulator's budget of {} thread-instructions "

@@ -28,6 +28,10 @@ struct CrossCheckSettings {
   // time, or `min_seconds`, whichever is more.
   double time_share = 0.1;
   double min_seconds = 0.05;
+  // The cross-check stops (skipped, or after the sets compared) once it took `limit_share` of
+  // the proof's time, or `min_limit_seconds`, whichever is more; 0: no limit.
+  double limit_share = 1.0;
+  double min_limit_seconds = 1.0;
 };
 
 // The element prover's options (term budget, rules, fallback, cancel flag) and the entry's.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <thread>
 
 #include "engine/emulate/cross_check_run.hpp"
 #include "engine/emulate/edge_inputs.hpp"
@@ -164,6 +165,24 @@ TEST(CrossCheckRun, ARunPastItsBudgetSkipsIt) {
   request.cancel = &cancel;
   EXPECT_EQ(cross_check(e, l.reference->program, l.optimized->program, request).skipped_reason,
             "the entry was cancelled");
+}
+
+TEST(CrossCheckRun, ATimeLimitStopsIt) {
+  // A limit long past when the first set starts: the watcher stops the runs, so that at most
+  // the first set is compared (the observer waits for the watcher to have looked).
+  launch::ManifestEntry e = soundness_entry("c22_u16_through_f16");
+  e.optimized = e.reference;
+  CrossCheckOptions options;
+  options.reuse_runs = false;
+  options.deadline_seconds = 1e-9;
+  options.observe = [](const EmulatedPair&) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  };
+  const CrossCheck check = run_check(e, true, options);
+  EXPECT_LE(check.inputs, 1u);
+  const std::string said = check.skipped_reason + (check.notes.empty() ? "" : check.notes[0]);
+  EXPECT_NE(said.find("time limit of 1e-09s ran out"), std::string::npos) << said;
+  EXPECT_FALSE(check.contradiction);
 }
 
 // ---- through the entry: INCONSISTENT
