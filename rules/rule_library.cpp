@@ -39,6 +39,7 @@ std::vector<RuleDiagnostic> RuleLibrary::add(const RuleSource& source) {
                      });
     return errors;
   }
+  sources_.push_back(source);
   for (auto& b : built.rules) {
     names_.push_back(b.rewrite.name);
     origin_.push_back(Origin{b.spec, b.reverse});

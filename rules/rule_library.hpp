@@ -45,6 +45,9 @@ public:
   const egraph::ApplierRegistry& registry() const { return registry_; }
   const algebra::MlLanguage& ml() const { return *ml_; }
   std::size_t size() const { return rewrites_.size(); }
+  // Every source added, in order, with the exact text its rules were built from: what names
+  // the rule set in the keys of the caches whose results depend on it.
+  const std::vector<RuleSource>& sources() const { return sources_; }
 
 private:
   struct Origin {
@@ -57,6 +60,7 @@ private:
   std::vector<egraph::Rewrite> rewrites_;
   std::vector<Origin> origin_;
   std::vector<std::string> names_;
+  std::vector<RuleSource> sources_;
 };
 
 } // namespace volta::rules

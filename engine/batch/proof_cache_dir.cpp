@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMagic = "volta-eg proof-cache 1";
+constexpr const char* kMagic = "volta-eg proof-cache 2";
 
 std::string body_of(const std::string& key) {
   return fmt::format("{}\nkey {}\nverdict EQUIVALENT\n", kMagic, key);
@@ -34,8 +34,13 @@ bool valid_cache_key(const std::string& key) {
   return true;
 }
 
-std::string DirectoryProofCache::file_text(const std::string& key) {
-  const std::string body = body_of(key);
+std::string DirectoryProofCache::file_key(const std::string& key) const {
+  return cache_key(
+      fmt::format("{}\ntool {}\nrules {}\ntemplate {}\n", kMagic, tool_digest(), rule_set_, key));
+}
+
+std::string DirectoryProofCache::file_text(const std::string& key) const {
+  const std::string body = body_of(file_key(key));
   return body + "checksum " + hex64(fnv1a64(body)) + "\n";
 }
 
@@ -56,7 +61,8 @@ DirectoryProofCache::open(const std::string& dir, std::ostream* warnings, std::s
 }
 
 fs::path DirectoryProofCache::path_of(const std::string& key) const {
-  return dir_ / key.substr(0, 2) / key;
+  const std::string name = file_key(key);
+  return dir_ / name.substr(0, 2) / name;
 }
 
 void DirectoryProofCache::warn(const std::string& path, const std::string& line) {
@@ -73,9 +79,10 @@ bool DirectoryProofCache::contains(const std::string& key) {
     ++misses_;
     return false;
   }
+  const std::string name = file_key(key);
   {
     std::lock_guard guard(mutex_);
-    if (known_.count(key)) {
+    if (known_.count(name)) {
       ++hits_;
       return true;
     }
@@ -99,7 +106,7 @@ bool DirectoryProofCache::contains(const std::string& key) {
     return false;
   }
   std::lock_guard guard(mutex_);
-  known_.insert(key);
+  known_.insert(name);
   ++hits_;
   return true;
 }
@@ -109,7 +116,7 @@ void DirectoryProofCache::insert(const std::string& key) {
     return;
   {
     std::lock_guard guard(mutex_);
-    if (!known_.insert(key).second)
+    if (!known_.insert(file_key(key)).second)
       return;
   }
   const fs::path path = path_of(key);

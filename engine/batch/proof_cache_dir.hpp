@@ -1,8 +1,13 @@
 // `--cache DIR`: the proof cache (prove::ProofCache) as a folder with one small file per proved
-// template, DIR/<first 2 hex digits of the key>/<key>, holding
+// template. A proof holds only for the prover that found it and the rules it could use, so the
+// file's name is not the template's key alone but a hash of the key, the volta-eg build
+// (tool_digest(): the prover's code and the shipped rule library embedded in it) and the rule
+// set in effect (set_rule_set: "shipped", "none" for --no-rules, or a digest of every rule
+// file's text, shipped and user): a template proved with a user rule is never found by a run
+// without that rule, nor by another build. The file is DIR/<first 2 hex digits>/<file key>:
 //
-//   volta-eg proof-cache 1
-//   key <32 hex digits>
+//   volta-eg proof-cache 2
+//   key <32 hex digits: the file key>
 //   verdict EQUIVALENT
 //   checksum <16 hex digits: FNV-1a 64 of the lines above>
 //
@@ -31,6 +36,10 @@ public:
   static std::unique_ptr<DirectoryProofCache> open(const std::string& dir, std::ostream* warnings,
                                                    std::string& error);
 
+  // The rule set the proofs of this run may use (default "shipped"); set before any lookup.
+  void set_rule_set(std::string identity) { rule_set_ = std::move(identity); }
+  const std::string& rule_set() const { return rule_set_; }
+
   bool contains(const std::string& key) override;
   void insert(const std::string& key) override;
 
@@ -39,8 +48,10 @@ public:
   uint64_t stored() const { return stored_.load(); }
   uint64_t ignored() const { return ignored_.load(); } // damaged or unwritable files
 
-  // The text of a cache file for `key` (exposed for tests).
-  static std::string file_text(const std::string& key);
+  // The file key of a template key under this build and rule set, the text of its file and its
+  // path (exposed for tests).
+  std::string file_key(const std::string& key) const;
+  std::string file_text(const std::string& key) const;
   std::filesystem::path path_of(const std::string& key) const;
 
 private:
@@ -50,8 +61,9 @@ private:
 
   std::filesystem::path dir_;
   std::ostream* warnings_;
+  std::string rule_set_ = "shipped";
   std::mutex mutex_;                       // known_ and warnings_
-  std::unordered_set<std::string> known_;  // keys verified or written by this process
+  std::unordered_set<std::string> known_;  // file keys verified or written by this process
   std::unordered_set<std::string> warned_; // damaged files already reported
   std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0};
 };

@@ -150,9 +150,11 @@ int run_prove(const ProveArgs& args) {
   z3.timeout_ms = args.z3_timeout_ms;
   z3.max_terms = args.max_terms;
   z3.max_memory_gib = args.common.max_memory_gib;
-  std::string rules_identity;
-  for (const auto& file : args.rules.files)
-    rules_identity += file_digest(file).value_or("unreadable " + file) + " ";
+  // The rule set in effect names the proofs it made, in both caches: the text the rules were
+  // built from, not the files as they are now.
+  const std::string rules_identity = args.rules.identity(*library);
+  if (cache)
+    cache->set_rule_set(rules_identity);
   request.runner =
       session::make_entry_runner(prove_options, z3, kernels, entries.get(), rules_identity);
   request.info.command = "prove";

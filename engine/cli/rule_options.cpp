@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
+#include "engine/content_hash.hpp"
 #include "engine/rules_check/rule_check.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
@@ -35,8 +36,8 @@ CLI::Validator positive_number(const std::string& what) {
 
 void RuleFlags::add_to(CLI::App& cmd) {
   cmd.add_option("--rules", files,
-                 "add the rules of this file to the shipped library (repeatable); every rule is "
-                 "checked for soundness first")
+                 "add the rules of this file to the shipped library (repeatable); every rule must "
+                 "be proved sound first (`volta-eg rules check`), else the file is refused")
       ->check(CLI::ExistingFile);
   cmd.add_flag("--no-rules", none, "do not saturate with the rule library (canonical forms only)");
   cmd.add_option("--rule-seconds", seconds, "seconds per rule-library saturation of one element")
@@ -72,16 +73,29 @@ std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigne
   rules_check::RuleCheckOptions check;
   if (use_z3)
     check.prover = rule_prover(z3_timeout_ms);
+  // Only proved rules take part in proofs: an unsound rule, or one that could not be proved,
+  // refuses the whole file (the shipped rules are proved by tests/rules_check).
   for (const auto& r : rules_check::check_rules(own, check)) {
     if (r.ok())
       continue;
-    std::cerr << fmt::format("{}: error: rule '{}' is {}: {}\n", r.where, r.rule,
-                             to_string(r.status), r.detail);
+    std::cerr << rules_check::diagnostic(r) << "\n";
     bad = true;
   }
   if (bad)
     return std::nullopt;
   return std::shared_ptr<const rules::RuleLibrary>(std::move(combined));
+}
+
+std::string RuleFlags::identity(const std::shared_ptr<const rules::RuleLibrary>& library) const {
+  if (none)
+    return "none";
+  if (!library)
+    return "shipped"; // embedded in the binary: the build's digest names it
+  std::string text;
+  for (const auto& source : library->sources())
+    text += fmt::format("{} {}\n{} {}\n", source.name.size(), source.name, source.text.size(),
+                        source.text);
+  return "library " + cache_key(text);
 }
 
 void RuleFlags::apply(entry::ProveOptions& options,

@@ -23,11 +23,14 @@ struct RuleFlags {
 
   void add_to(CLI::App& cmd);
   // The library to saturate with (null: the shipped one), after checking every rule of the
-  // given files; nullopt after printing located errors (bad syntax, unsound rules).
+  // given files; nullopt after printing located errors (bad syntax, rules unsound or not proved).
   std::optional<std::shared_ptr<const rules::RuleLibrary>> load(unsigned z3_timeout_ms,
                                                                 bool use_z3) const;
   void apply(entry::ProveOptions& options,
              const std::shared_ptr<const rules::RuleLibrary>& library) const;
+  // The rule set a run proves with, for the keys of the proof and entry caches: "none"
+  // (--no-rules), "shipped", or "library <digest of the exact text of every rule source>".
+  std::string identity(const std::shared_ptr<const rules::RuleLibrary>& library) const;
 };
 
 // The Z3 fallback as the rule checker's prover.

@@ -398,7 +398,8 @@ void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       throw Trouble("undefined", "threads use one barrier with different thread counts");
     b.counted = true;
     b.count = count;
-    b.arrived += 32; // the hardware counts arrivals per warp
+    if (in.op == XOp::BarArrive)
+      b.arrived += 32; // the hardware counts arrivals per warp (waiting warps: fire_barriers)
   }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
@@ -425,9 +426,29 @@ bool Cta::fire_barriers() {
   bool fired = false;
   for (uint32_t id = 0; id < 16; ++id) {
     Barrier& b = barriers_[id];
-    const bool ready = b.counted ? b.arrived >= b.count : waiting[id] + exited >= threads_;
-    if (waiting[id] == 0 || !ready)
+    if (waiting[id] == 0)
       continue;
+    // A barrier with a count completes after `count` arrivals, counted per warp: a warp
+    // arrives once every lane of it that has not exited waits here (a warp whose lanes all
+    // exited never arrives). One without a count completes when every thread that has not
+    // exited waits here: an exit releases it (PTX ISA, "exit").
+    bool ready = waiting[id] + exited >= threads_;
+    if (b.counted) {
+      uint32_t arrived = b.arrived;
+      for (uint32_t w = 0; w < warps_; ++w) {
+        uint32_t here = 0, live = 0;
+        for (uint32_t l = 0; l < lanes_in(w); ++l) {
+          const uint32_t t = w * 32 + l;
+          live += state_[t] != State::Exited ? 1 : 0;
+          here += state_[t] == State::AtBarrier && barrier_of_[t] == id ? 1 : 0;
+        }
+        arrived += here != 0 && here == live ? 32 : 0;
+      }
+      ready = arrived >= b.count;
+    }
+    if (!ready)
+      continue;
+    check_barrier_forms(id);
     for (uint32_t t = 0; t < threads_; ++t) {
       if (state_[t] == State::AtBarrier && barrier_of_[t] == id) {
         state_[t] = State::Running;
@@ -438,6 +459,54 @@ bool Cta::fire_barriers() {
     fired = true;
   }
   return fired;
+}
+
+void Cta::check_barrier_forms(uint32_t id) {
+  // The instruction forms of the threads that wait at barrier `id` (PTX ISA, "barrier"): an
+  // .aligned one (`bar.sync` is `barrier.sync.aligned`) is executed by every thread at that one
+  // instruction; below sm_70 the lanes of a warp reach any barrier at one instruction; in both
+  // cases no lane of a warp that takes part may have exited. `barrier.sync` (sm_70 and later)
+  // lets threads arrive from different instructions. Anything else is undefined behaviour.
+  auto waits = [&](uint32_t t) { return state_[t] == State::AtBarrier && barrier_of_[t] == id; };
+  auto form = [&](uint32_t t) { return prog_.insts[pc_[t]].sub; };
+  auto divergence = [&](uint32_t t, const std::string& message) {
+    pc_now_ = pc_[t];
+    thread_now_ = t;
+    throw Trouble("barrier divergence", message);
+  };
+  for (uint32_t a = 0; a < threads_; ++a) {
+    if (!waits(a) || (form(a) & exec::kBarrierAligned) == 0)
+      continue;
+    for (uint32_t t = 0; t < threads_; ++t) {
+      if (waits(t) && pc_[t] != pc_[a])
+        divergence(t, fmt::format("threads {} and {} wait at barrier {} at different "
+                                  "instructions (PTX lines {} and {}), and PTX line {} is "
+                                  ".aligned (undefined behaviour)",
+                                  a, t, id, prog_.insts[pc_[a]].line, prog_.insts[pc_[t]].line,
+                                  prog_.insts[pc_[a]].line));
+    }
+    break;
+  }
+  for (uint32_t w = 0; w < warps_; ++w) {
+    uint32_t lane_pc = UINT32_MAX;
+    for (uint32_t l = 0; l < lanes_in(w); ++l) {
+      const uint32_t t = w * 32 + l;
+      if (!waits(t) || (form(t) & (exec::kBarrierAligned | exec::kBarrierWarpAligned)) == 0)
+        continue;
+      if (lane_pc == UINT32_MAX)
+        lane_pc = pc_[t];
+      else if (pc_[t] != lane_pc)
+        divergence(t, fmt::format("lanes of warp {} wait at barrier {} at different instructions "
+                                  "(PTX lines {} and {}) on a target below sm_70 (undefined "
+                                  "behaviour)",
+                                  w, id, prog_.insts[lane_pc].line, prog_.insts[pc_[t]].line));
+    }
+    if (lane_pc != UINT32_MAX && exited_lanes(w) != 0)
+      divergence(w * 32 + static_cast<uint32_t>(std::countr_zero(exited_lanes(w))),
+                 fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: a lane "
+                             "exited without reaching it (undefined behaviour)",
+                             id, prog_.insts[lane_pc].line, w));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,11 +723,28 @@ void Cta::exec_cp_async(const Inst& in, uint32_t t) {
     dst -= exec::kSharedWindow;
   const uint64_t src = address(in.mem[1], t);
   const auto size = static_cast<uint32_t>(read(in.srcs[0], t, ValType::U32));
-  uint32_t src_size = size;
-  if (in.srcs.size() > 1)
-    src_size = static_cast<uint32_t>(read(in.srcs[1], t, ValType::U32));
   if (size != 4 && size != 8 && size != 16)
     throw Trouble("undefined", fmt::format("cp.async of {} bytes (4, 8 or 16 allowed)", size));
+  // The bytes read from the source (PTX ISA, cp.async); the rest of the destination is zeroed.
+  uint32_t src_size = size;
+  switch (static_cast<exec::CpAsyncExtra>(in.sub)) {
+  case exec::CpAsyncExtra::None:
+    break;
+  case exec::CpAsyncExtra::SrcSize:
+    src_size = static_cast<uint32_t>(read(in.srcs[1], t, ValType::U32));
+    if (src_size > size)
+      throw Trouble("undefined",
+                    fmt::format("cp.async src-size {} above its cp-size {}", src_size, size));
+    break;
+  case exec::CpAsyncExtra::IgnoreSrc: {
+    const bool ignore = (read(in.srcs[1], t, ValType::Pred) & 1u) != 0; // `!p` read negated
+    src_size = ignore ? 0 : size;
+    break;
+  }
+  }
+  if (src_size > 0 && src % size != 0)
+    throw Trouble("misaligned",
+                  fmt::format("cp.async source 0x{:x} is not {}-byte aligned", src, size));
   (void)locate(Space::Shared, dst, size, t, true);
   for (uint32_t i = 0; i < size; ++i) {
     const uint64_t v = i < src_size ? load(Space::Generic, src + i, 1, t) : 0;

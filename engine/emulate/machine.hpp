@@ -72,6 +72,9 @@ private:
   // ---- scheduling
   void run_warp(uint32_t w);
   bool fire_barriers();
+  // Throws Trouble when the threads waiting at barrier `id`, about to be released, reached it in
+  // a way the instructions' forms (.aligned, below sm_70) do not allow.
+  void check_barrier_forms(uint32_t id);
   uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(32, threads_ - w * 32); }
   uint32_t exited_lanes(uint32_t w) const;
   void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
@@ -130,10 +133,10 @@ private:
   std::vector<uint8_t> local_;          // threads x local bytes
   std::vector<uint8_t> scratch_;        // threads x call-parameter bytes
   // Barriers 0..15: threads waiting, with their expected count (0: every live thread), and
-  // warps' arrivals counted in threads.
+  // the arrivals of warps at bar.arrive counted in threads.
   struct Barrier {
     uint32_t count = 0;
-    uint32_t arrived = 0; // threads counted toward `count` (bar.arrive and bar.sync)
+    uint32_t arrived = 0; // threads counted toward `count` by bar.arrive
     bool counted = false;
   };
   Barrier barriers_[16];

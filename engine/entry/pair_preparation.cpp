@@ -97,6 +97,35 @@ bool integer_values(const symbolic::ExprStore& store, const std::vector<prove::E
   return any;
 }
 
+// The two kernels read an input array by its name, and both read one symbol per element: the
+// element types must agree where they give the bytes a meaning (docs/semantics.md, "Memory
+// formats"): the width, and for 2-byte elements bf16 or not (an undeclared one is an f16).
+std::optional<std::string> input_type_conflict(const launch::KernelConfig& ref,
+                                               const launch::KernelConfig& opt) {
+  auto is_input = [](const launch::ArraySpec& a) {
+    return a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut;
+  };
+  for (const auto& r : ref.arrays) {
+    for (const auto& o : opt.arrays) {
+      if (r.name != o.name || (!is_input(r) && !is_input(o)))
+        continue;
+      const bool both_declared = r.type != ElemType::Unknown && o.type != ElemType::Unknown;
+      const bool bf16_differs =
+          r.elem_width == 2 && (r.type == ElemType::BF16) != (o.type == ElemType::BF16);
+      if (r.elem_width == o.elem_width && !bf16_differs && (!both_declared || r.type == o.type))
+        continue;
+      auto type = [](const launch::ArraySpec& a) {
+        return a.type == ElemType::Unknown ? fmt::format("{}-byte elements", a.elem_width)
+                                           : std::string(launch::to_string(a.type));
+      };
+      return fmt::format("input array \"{}\" has {} in the reference and {} in the optimized "
+                         "kernel; both kernels read its one set of bytes, which has one meaning",
+                         r.name, type(r), type(o));
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 // Fail fast: parses and lowers both kernels (in parallel, into the cache that execution then
@@ -125,6 +154,12 @@ bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache
     result.bad_input = true;
     result.detail = fmt::format("{} kernel: {}", roles[i], problem);
     result.failure_kernel = roles[i];
+    return false;
+  }
+  if (auto conflict = input_type_conflict(entry.reference, entry.optimized)) {
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = *conflict;
     return false;
   }
   return true;

@@ -21,14 +21,18 @@ struct Value {
   // are bit tricks, not arithmetic: only integer-typed data (the corpus's int reductions) is
   // treated as a real number by add.s32 and friends.
   bool fl = false;
-  // The value is bf16 data (a cvt to bf16, bf16x2 arithmetic, an unpack of either): its bits
-  // placed in the high half of a 32-bit register are that f32 exactly (nvcc's widening
-  // mov.b32 %f, {0, %h}); an f16's are not.
+  // The value is bf16 data (a cvt to bf16, bf16x2 arithmetic, an unpack of either, a load of
+  // bytes a bf16 store wrote): its bits placed in the high half of a 32-bit register are that f32
+  // exactly (nvcc's widening mov.b32 %f, {0, %h}); an f16's are not.
   bool bf16 = false;
-  // Explicit padding: with two bytes of it implicit, GCC copies a Value as two overlapping
+  // The value is f16 data (a cvt to f16, f16 / f16x2 arithmetic, an unpack, a load of bytes an
+  // f16 store wrote). A bf16 instruction reading it reads another number (exec_formats.cpp).
+  // Neither tag: a 16-bit float of unknown format, read in the format of the instruction.
+  bool f16 = false;
+  // Explicit padding: with a byte of it implicit, GCC copies a Value as two overlapping
   // 8-byte moves (bytes 0-7 and 6-13), and the second read of a Value just written by halves
   // misses store forwarding: a stall on every operand of exec_integer (44% of its samples).
-  uint16_t padding = 0;
+  uint8_t padding = 0;
   bool symbolic() const { return node != 0; }
 };
 
@@ -45,10 +49,17 @@ struct ByteCell {
 enum StoredAs : uint8_t {
   kStoredUnsigned = 0,
   kStoredSigned = 1,
-  kStoredFloat = 2,
+  kStoredFloat = 2, // float data of the width of its store (2 bytes: a half of unknown format)
   // global memory: an input element whose symbol is created on first access
-  kLazyInput = 3
+  kLazyInput = 3,
+  kStoredF16 = 4, // 16-bit float data known to be an f16 (Value::f16)
+  kStoredBF16 = 5 // 16-bit float data known to be a bf16 (Value::bf16)
 };
+
+// Bytes stored as float data, of any format.
+inline bool stored_float(uint8_t stored_as) {
+  return stored_as == kStoredFloat || stored_as == kStoredF16 || stored_as == kStoredBF16;
+}
 
 // Writes `width` bytes (1, 2, 4, 8) of `v` into `cells`.
 inline void store_value(ByteCell* cells, const Value& v, uint32_t width) {

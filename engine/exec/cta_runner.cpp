@@ -23,6 +23,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   state_.assign(threads_, ThreadState::Running);
   barrier_id_.assign(threads_, 0);
   barrier_count_.assign(threads_, 0);
+  barrier_counted_.assign(threads_, 0);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});
   shared_size_ = prog_.shared_dynamic_base + ctx.config.dyn_shared_bytes;
@@ -203,143 +204,6 @@ void CtaRunner::run_warp(uint32_t w) {
   ctx_.instructions.fetch_add(executed, std::memory_order_relaxed);
 }
 
-bool CtaRunner::fire_barriers() {
-  // Group the waiting threads by barrier id.
-  std::vector<uint32_t> waiting(16, 0);
-  uint32_t exited = 0;
-  for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == ThreadState::AtBarrier)
-      ++waiting[barrier_id_[t]];
-    if (state_[t] == ThreadState::Exited)
-      ++exited;
-  }
-  for (uint32_t id = 0; id < 16; ++id) {
-    if (waiting[id] == 0)
-      continue;
-    // The expected count: the operand of the waiting threads (all equal), or every thread.
-    uint32_t expected = 0;
-    uint32_t first = UINT32_MAX;
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] != ThreadState::AtBarrier || barrier_id_[t] != id)
-        continue;
-      if (first == UINT32_MAX) {
-        first = t;
-        expected = barrier_count_[t];
-      } else if (barrier_count_[t] != expected) {
-        current_pc_ = pc_[t]; // the report points at the barrier, not the last instruction run
-        fail(Verdict::BarrierDivergence, "barrier divergence",
-             fmt::format("threads wait at barrier {} with different thread counts ({} and {})", id,
-                         expected, barrier_count_[t]),
-             t);
-        return false;
-      }
-    }
-    const bool cta_wide = expected == 0 || expected >= threads_;
-    if (!cta_wide) {
-      current_pc_ = pc_[first];
-      fail_unsupported(
-          prog_.insts[pc_[first]], first,
-          fmt::format("named barrier {} over a subset of {} threads (partial CTA barriers are "
-                      "not modeled yet)",
-                      id, expected));
-      return false;
-    }
-    if (waiting[id] + exited < threads_)
-      continue; // somebody has not arrived yet
-    // bar.sync is .aligned: every thread must wait at the same instruction, and in a warp that
-    // takes part, every lane must (none may have exited instead).
-    const uint32_t first_pc = pc_[first];
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id && pc_[t] != first_pc) {
-        Failure f;
-        f.verdict = Verdict::BarrierDivergence;
-        f.kind = "barrier divergence";
-        f.message =
-            fmt::format("threads reach barrier {} at different instructions (PTX lines {} and {})",
-                        id, prog_.insts[first_pc].line, prog_.insts[pc_[t]].line);
-        f.first = site(first, first_pc);
-        f.second = site(t, pc_[t]);
-        failed_ = true;
-        ctx_.report(cta_, std::move(f));
-        return false;
-      }
-    }
-    for (uint32_t w = 0; w < warps_; ++w) {
-      bool participates = false;
-      const uint32_t base = w * 32;
-      const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-      for (uint32_t l = 0; l < n; ++l)
-        participates |= state_[base + l] == ThreadState::AtBarrier;
-      if (!participates)
-        continue;
-      for (uint32_t l = 0; l < n; ++l) {
-        if (state_[base + l] == ThreadState::Exited) {
-          Failure f;
-          f.verdict = Verdict::BarrierDivergence;
-          f.kind = "barrier divergence";
-          f.message = fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: "
-                                  "thread {} exited without reaching it",
-                                  id, prog_.insts[first_pc].line, w, base + l);
-          f.first = site(first, first_pc);
-          f.second = site(base + l, pc_[base + l]);
-          failed_ = true;
-          ctx_.report(cta_, std::move(f));
-          return false;
-        }
-      }
-    }
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id) {
-        state_[t] = ThreadState::Running;
-        ++pc_[t];
-      }
-    }
-    ++stats_.barriers;
-    stamp_ = ctx_.next_stamp.fetch_add(1); // a new epoch
-    // Accesses before the barrier are ordered by its new epoch: the partial syncs that ordered
-    // some of them matter no more.
-    for (uint32_t w = 0; w < warps_; ++w) {
-      warp_syncs_[w].full_phase = warp_phase_[w];
-      warp_syncs_[w].masks.clear();
-    }
-    return true;
-  }
-  return false;
-}
-
-void CtaRunner::report_stuck() {
-  // Nobody can run and no barrier can fire: describe who waits where.
-  std::string detail;
-  uint32_t a = UINT32_MAX, b = UINT32_MAX;
-  for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == ThreadState::Exited)
-      continue;
-    if (a == UINT32_MAX) {
-      a = t;
-    } else if (b == UINT32_MAX && (pc_[t] != pc_[a] || state_[t] != state_[a])) {
-      b = t;
-    }
-  }
-  auto where = [&](uint32_t t) {
-    const Inst& in = prog_.insts[pc_[t]];
-    const char* what =
-        state_[t] == ThreadState::AtBarrier ? "waits at barrier" : "waits at warp collective";
-    return fmt::format("thread {} {} '{}' (PTX line {})", t, what, in.text, in.line);
-  };
-  Failure f;
-  f.verdict = Verdict::Deadlock;
-  f.kind = "deadlock";
-  f.message = a == UINT32_MAX ? "no thread can make progress" : where(a);
-  if (b != UINT32_MAX)
-    f.message += "; " + where(b);
-  if (a != UINT32_MAX)
-    f.first = site(a, pc_[a]);
-  if (b != UINT32_MAX)
-    f.second = site(b, pc_[b]);
-  failed_ = true;
-  ctx_.report(cta_, std::move(f));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Operands
 // ---------------------------------------------------------------------------------------------
@@ -468,6 +332,7 @@ constexpr bool real_by_operator(symbolic::Op op) {
   case Op::Sin:
   case Op::Cos:
   case Op::Tanh:
+  case Op::Narrow:
     return true;
   default:
     return false;
@@ -479,6 +344,12 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
   auto& s = ctx_.store;
   if (v.symbolic()) {
     const symbolic::Op op = s.op(v.node);
+    if (type == ValType::F16 || type == ValType::BF16) [[unlikely]] {
+      // 16-bit float data of the other format is another number (exec_formats.cpp); an integer
+      // constant is read by its bits below.
+      if (real_by_operator(op) || (op == symbolic::Op::Const && v.fl))
+        return read_half(v, v.node, type);
+    }
     if (real_by_operator(op))
       return v.node; // the common case (float data through cvt, mov, ...)
     if (op != symbolic::Op::RawBits) {
@@ -556,15 +427,20 @@ ExprId CtaRunner::int_view(Value v, ValType type) {
     return b_.int_const(uint64_t{n.b} << 32 | n.a, wc);
   }
   uint32_t nw = 0;
+  // The bits of 16-bit float data are those of its own format (a bf16's are not an f16's).
+  const HalfFormat half = w == 16 ? half_format(v) : HalfFormat::Unknown;
+  const uint8_t format = half == HalfFormat::BF16  ? symbolic::kFormatBF16
+                         : half == HalfFormat::F16 ? uint8_t{1}
+                                                   : float_format(type);
   switch (symbolic::kind_of(s, node, &nw)) {
   case symbolic::ValueKind::Any: // a constant
     if (!v.fl) {
       if (auto x = b_.int_value(node, wc))
         return b_.int_const(*x, wc);
     }
-    return b_.float_bits(node, float_format(type)); // a float constant: its bits
+    return b_.float_bits(node, format); // a float constant: its bits
   case symbolic::ValueKind::Real:
-    return b_.float_bits(node, float_format(type));
+    return b_.float_bits(node, format);
   case symbolic::ValueKind::Int:
   case symbolic::ValueKind::Bits:
     if (nw == 0 || nw == w)

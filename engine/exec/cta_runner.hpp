@@ -27,6 +27,9 @@
 
 namespace volta::exec {
 
+// The format of 16-bit float data (exec_formats.cpp).
+enum class HalfFormat : uint8_t { Unknown, F16, BF16 };
+
 class CtaRunner {
 public:
   CtaRunner(LaunchContext& ctx, uint32_t cta_index);
@@ -50,13 +53,14 @@ private:
   ExprId& node(uint32_t reg, uint32_t t) { return nodes_[size_t{reg} * row_stride_ + t]; }
   Value reg_value(uint32_t reg, uint32_t t) {
     const size_t i = size_t{reg} * row_stride_ + t;
-    return Value{bits_[i], nodes_[i], float_[i] != 0, (float_[i] & 2) != 0};
+    return Value{bits_[i], nodes_[i], (float_[i] & 1) != 0, (float_[i] & 2) != 0,
+                 (float_[i] & 4) != 0};
   }
   void set(uint32_t reg, uint32_t t, Value v) {
     const size_t i = size_t{reg} * row_stride_ + t;
     bits_[i] = v.bits;
     nodes_[i] = v.node;
-    float_[i] = static_cast<uint8_t>(v.fl | (v.bf16 ? 2 : 0));
+    float_[i] = static_cast<uint8_t>(v.fl | (v.bf16 ? 2 : 0) | (v.f16 ? 4 : 0));
   }
   void set_dst(const Operand& d, uint32_t t, Value v) {
     if (d.kind == OpKind::Reg)
@@ -102,7 +106,7 @@ private:
     const uint8_t c = kNumberClass[static_cast<uint8_t>(op)];
     if (c == kNumber) [[likely]]
       return true;
-    return c == kConstant && float_[i] != 0;
+    return c == kConstant && (float_[i] & 1) != 0;
   }
   // register_number's classes of operators: op < Pack and not RawBits is a number, except
   // Const, which is one only when it came out of float data.
@@ -128,7 +132,39 @@ private:
   ExprId int_real(Value v, ValType type);
   // v is a 16-bit bf16 value: tagged so by the instruction that made it, or an input element of
   // an array declared bf16 (whose real view is its bytes read as a bf16).
-  bool is_bf16_data(Value v) const;
+  bool is_bf16_data(Value v) const { return half_format(v) == HalfFormat::BF16; }
+
+  // ---- memory formats (exec_formats.cpp)
+  // The input array whose element `node` is (an Input node of this launch), or nullptr.
+  const Region* input_region(ExprId node) const;
+  // The format of 16-bit float data in register value v (of both halves of a packed v): its tag
+  // (set by the instruction that made it, or by the load of an input element), else Unknown.
+  HalfFormat half_format(const Value& v) const;
+  // Tags v, `bytes` loaded from input array r (whole elements, raw bytes), with r's format.
+  void tag_input(Value& v, const Region& r, uint32_t bytes) const;
+  // `x`, the real that real_of (or a half of a packed register) gives for v, as an instruction of
+  // 16-bit format `reader` (F16 or BF16) reads it: x itself in the reader's format or an unknown
+  // one; a reinterpretation of its bits when it is data of the other format. real_of applies it
+  // to every read of a 16-bit float type.
+  ExprId read_half(const Value& v, ExprId x, ValType reader);
+  // The real of half h of packed register value v read as `type` (F16 or BF16) by mma / wmma.
+  ExprId packed_half(const Value& v, uint32_t h, ValType type);
+  // The format in which a 16-bit register that holds a or b (a select, a merge) is read: bf16
+  // when either is bf16 data, else f16 when either is f16 data (the other is then read as a
+  // reinterpretation in that format), else None (neither format is known).
+  ValType half_view(const Value& a, const Value& b) const;
+  // The FloatBits format code of v as 16-bit data (int_view): bf16 for bf16 data, else f16.
+  uint8_t half_int_format(const Value& v) const;
+  // How a store of v with type `type`, `bytes` bytes per value, leaves its bytes (StoredAs).
+  uint8_t stored_as_of(const Value& v, ValType type, uint32_t bytes) const;
+  // The format tags of a value loaded from `bytes` cells stored as f16 / bf16 data.
+  void tag_loaded(Value& v, const ByteCell* cells, uint32_t bytes) const;
+  // The real x when integer instruction `in` on operands v widens bf16 bits to an f32 (shl.b32
+  // by 16 of the bf16's 16 bits, and.b32 with 0xffff0000 of a pair of halves), else 0.
+  ExprId bf16_widening(const Inst& in, const Value* v) const;
+  // The real of `half`, one 16-bit half of register value v, when it is bf16 data (or the bits of
+  // bf16 data), else 0.
+  ExprId bf16_half_real(const Value& v, ExprId half) const;
   // The value as integer data of `type`'s width (docs/semantics.md): concrete bits and integer
   // constants as constants, float data by its bits (FloatBits), integers of another width
   // extended or truncated (signedness of `type`).
@@ -147,8 +183,17 @@ private:
 
   // ---- scheduling
   void run_warp(uint32_t w);
+  // CTA barriers (exec_barrier.cpp): fires the barrier every participant reached; false when
+  // none can fire (or after a failure).
   bool fire_barriers();
-  void report_stuck();
+  // Every live thread waits at barrier `id`, but some threads exited: true when the exits
+  // release it (no thread count); reports the deadlock otherwise.
+  bool released_by_exits(uint32_t id);
+  // Checks the forms of the instructions the threads wait at (.aligned, below sm_70) before
+  // barrier `id` fires; reports BARRIER_DIVERGENCE and returns false when they disagree.
+  bool barrier_reached_consistently(uint32_t id);
+  // A deadlock, with who waits where; `why` (when given) comes first.
+  void report_stuck(const std::string& why = {});
   uint32_t running_lanes(uint32_t w) const;
   uint32_t exited_lanes(uint32_t w) const;
   uint32_t existing_lanes(uint32_t w) const {
@@ -234,6 +279,7 @@ private:
   void exec_cp_async(const Inst& in, uint32_t w, uint32_t mask);
   void exec_cp_async_wait(const Inst& in, uint32_t w, uint32_t mask);
   void exec_call(const Inst& in, uint32_t w, uint32_t mask);
+  // A CTA barrier (exec_barrier.cpp): the lanes of `mask` wait at `pc`.
   void exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   // Warp collectives: returns false when the member lanes have not all arrived (the lanes in
   // `mask` then wait at `pc`).
@@ -269,6 +315,10 @@ private:
   [[gnu::cold]] bool report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
                                  const Conflict& c);
   [[gnu::cold]] bool note_race(Failure f);
+  // report_race of a conflict with a non-coherent read (race_shadow.hpp): one of the two accesses
+  // is a read through ld.global.nc / ldu, the other a write or an atomic.
+  [[gnu::cold]] bool report_non_coherent_race(Space space, uint64_t byte_address, uint32_t t,
+                                              AccessKind kind, const Conflict& c);
   [[gnu::cold]] std::string describe_outside_global(uint64_t address) const;
   std::optional<uint64_t> address_of(const MemRef& m, uint32_t t) {
     if (!m.has_base)
@@ -291,7 +341,9 @@ private:
   // `cond`: the predicate under which the branch is taken / the instruction executes.
   bool merge_data_branch(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
   bool merge_predicated(const Inst& in, uint32_t pc, uint32_t w, uint32_t lane, ExprId cond);
-  bool run_side(const Inst& branch, uint32_t start, uint32_t end, uint32_t skip, uint32_t w,
+  // Runs one side of a merged branch for one lane: from `start` until the lane reaches `join`,
+  // which its path reaches after `steps` instructions.
+  bool run_side(const Inst& branch, uint32_t start, uint32_t join, uint32_t steps, uint32_t w,
                 uint32_t lane);
   Value merge_values(ExprId cond, Value if_true, Value if_false, ValType type);
   void publish_decisions();
@@ -319,11 +371,15 @@ private:
 
   std::vector<uint64_t> bits_;
   std::vector<ExprId> nodes_;
-  std::vector<uint8_t> float_; // Value::fl per register and thread
+  // Value::fl (bit 0), Value::bf16 (bit 1), Value::f16 (bit 2) per register and thread: a
+  // format tag does not make data float data (the raw bytes of a u16 input element read by an
+  // integer load carry its f16 format, for a float instruction that may read them).
+  std::vector<uint8_t> float_;
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
-  std::vector<uint32_t> barrier_id_;    // AtBarrier: which barrier
-  std::vector<uint32_t> barrier_count_; // AtBarrier: expected thread count (0: all)
+  std::vector<uint32_t> barrier_id_;     // AtBarrier: which barrier
+  std::vector<uint32_t> barrier_count_;  // AtBarrier: expected thread count (0: all)
+  std::vector<uint8_t> barrier_counted_; // AtBarrier: the instruction gave a thread count
   std::vector<uint32_t> warp_phase_;
   std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
 
@@ -344,11 +400,13 @@ private:
   struct PendingCopy {
     uint64_t dst;
     uint64_t src;
-    uint32_t size;
-    uint32_t src_size;
+    uint32_t size;     // cp-size: bytes written to dst
+    uint32_t src_size; // bytes read from src (the rest of dst is zero-filled): 0 with ignore-src
     uint32_t pc;
-    std::vector<Value> values; // read at issue, 4 bytes each
-    uint32_t issue_stamp = 0;  // the CTA's epoch at issue
+    uint32_t issue_stamp = 0; // the CTA's epoch at issue
+    // The bytes the copy writes, read at issue: the source's cells (symbolic pieces and all)
+    // for the first src_size bytes, concrete zeros after them.
+    std::array<ByteCell, 16> bytes{};
   };
   // The hardware reads the source of a cp.async at some time before the wait that completes
   // it, barriers notwithstanding: a write by another thread since the issue is a race.

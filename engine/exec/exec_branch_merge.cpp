@@ -2,12 +2,22 @@
 // lane whose guard is a symbolic predicate executes *both* sides, one after the other from the
 // same registers, and every register the two sides leave different becomes
 // select(condition, taken-side value, fall-through value). That is exact when the sides only
-// compute in registers and re-converge before any memory access, barrier or collective, which
-// is checked before a side runs: otherwise the kernel is outside the model (UNSUPPORTED, as
-// before). The online-softmax update written with an `if`
+// compute in registers and re-converge before any memory access, barrier or collective:
+// otherwise the kernel is outside the model (UNSUPPORTED, as before). The online-softmax update
+// written with an `if`
 //     if (x > m) { sum *= expf(m - x); m = x; }
 // compiles to such a branch (or to predicated instructions, merged the same way one
 // instruction at a time), and the prover decides the selects it leaves by cases.
+//
+// Each side is the path the lane follows without looking at data: register instructions and
+// unconditional jumps (`bra`, nvcc's `bra.uni`), from the fall-through instruction and from the
+// target. Both paths are fixed by the code alone, so when both reach one instruction J (the
+// first instruction of the fall-through path, after the branch, that the taken path reaches
+// too), a lane of either side arrives at J having executed exactly its path's instructions up
+// to J, and the merge is exact whatever the layout: `@p bra T; <else>; T:` (if),
+// `@p bra T; <else>; bra.uni J; T: <then>; J:`, and nvcc's
+// `@p bra A; bra.uni B; A: <then>; bra.uni J; B: <else>; J:`.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
@@ -33,8 +43,49 @@ bool register_only(XOp op) {
   }
 }
 
-constexpr uint32_t kMaxSide = 512;       // instructions in one side of a merged branch
-constexpr uint32_t kMaxSideSteps = 4096; // executed instructions in one side
+constexpr uint32_t kMaxSide = 512; // instructions in one side of a merged branch
+
+// The path of one side: the instructions a lane executes from `start` while they compute in
+// registers or jump unconditionally, in order; `pcs` ends with the instruction where it stops
+// (which the path does not execute: a memory access, barrier, collective, call, exit, a guarded
+// branch, the end of the kernel) or after kMaxSide instructions (a loop of jumps, a long side).
+struct SidePath {
+  std::vector<uint32_t> pcs;
+  bool too_long = false;
+};
+
+SidePath side_path(const std::vector<Inst>& insts, uint32_t start) {
+  SidePath path;
+  uint32_t pc = start;
+  while (true) {
+    path.pcs.push_back(pc);
+    if (pc >= insts.size())
+      break; // falling off the end: an implicit return
+    if (path.pcs.size() > kMaxSide) {
+      path.too_long = true;
+      break;
+    }
+    const Inst& in = insts[pc];
+    if (register_only(in.op)) {
+      ++pc;
+    } else if (in.op == XOp::Bra && !in.has_guard) {
+      pc = in.target;
+    } else {
+      break;
+    }
+  }
+  return path;
+}
+
+// Where a path stops, for reports.
+std::string describe_stop(const std::vector<Inst>& insts, const SidePath& path) {
+  if (path.too_long)
+    return fmt::format("runs past {} instructions", kMaxSide);
+  const uint32_t pc = path.pcs.back();
+  if (pc >= insts.size())
+    return "leaves the kernel";
+  return fmt::format("stops at '{}' (PTX line {})", insts[pc].text, insts[pc].line);
+}
 
 } // namespace
 
@@ -49,15 +100,16 @@ Value CtaRunner::merge_values(ExprId cond, Value if_true, Value if_false, ValTyp
   }
   if (if_true.fl || if_false.fl || is_float(type)) {
     // A 16-bit half is read in its own format: concrete bf16 bits read as an f16 would be
-    // another number.
-    const bool bf16 = if_true.bf16 || if_false.bf16;
+    // another number; both sides are read in one format (the other side's data of the other
+    // format as a reinterpretation, exec_formats.cpp), which the merged value keeps.
+    const ValType half = width_of(type) == 16 ? half_view(if_true, if_false) : ValType::None;
     ValType real_type = is_float(type) ? type : ValType::F32;
     if (!is_float(type) && width_of(type) == 64)
       real_type = ValType::F64;
     else if (!is_float(type) && width_of(type) == 16)
-      real_type = bf16 ? ValType::BF16 : ValType::F16;
+      real_type = half == ValType::BF16 ? ValType::BF16 : ValType::F16;
     return Value{0, b_.select(cond, real_of(if_true, real_type), real_of(if_false, real_type)),
-                 true, if_true.bf16 && if_false.bf16};
+                 true, real_type == ValType::BF16, real_type == ValType::F16 && half == real_type};
   }
   const ValType int_type = type == ValType::None ? ValType::B32 : type;
   return integer_result(b_.select(cond, int_view(if_true, int_type), int_view(if_false, int_type)));
@@ -90,7 +142,7 @@ bool CtaRunner::merge_predicated(const Inst& in, uint32_t pc, uint32_t w, uint32
   return true;
 }
 
-bool CtaRunner::run_side(const Inst& branch, uint32_t start, uint32_t end, uint32_t skip,
+bool CtaRunner::run_side(const Inst& branch, uint32_t start, uint32_t join, uint32_t steps,
                          uint32_t w, uint32_t lane) {
   const uint32_t t = w * 32 + lane;
   pc_[t] = start;
@@ -99,18 +151,16 @@ bool CtaRunner::run_side(const Inst& branch, uint32_t start, uint32_t end, uint3
     uint32_t& depth;
     ~Leave() { --depth; }
   } leave{merge_depth_};
-  for (uint32_t steps = 0; pc_[t] != end; ++steps) {
+  for (uint32_t executed = 0; pc_[t] != join; ++executed) {
     const uint32_t pc = pc_[t];
-    if (pc < start || pc > end || steps > kMaxSideSteps) {
+    // The side follows its path (side_path), which reaches the join after `steps` instructions.
+    if (executed >= steps || pc >= prog_.insts.size()) {
       fail_unsupported(branch, t,
-                       "branches on data, and one side leaves the region between the branch "
-                       "and its target (only if/else shapes that re-converge are merged)");
+                       "branches on data, and a side did not follow its path to the join (an "
+                       "internal inconsistency: refused rather than merged)");
       return false;
     }
-    if (pc == skip) // the jump over the other side
-      break;
-    const Inst& in = prog_.insts[pc];
-    execute(in, pc, w, 1u << lane);
+    execute(prog_.insts[pc], pc, w, 1u << lane);
     if (failed_)
       return false;
   }
@@ -128,49 +178,47 @@ bool CtaRunner::merge_data_branch(const Inst& in, uint32_t pc, uint32_t w, uint3
                      "the data");
     return false;
   }
-  // if (c) { else-part } / if (!c) { then-part } else { ... }: the fall-through side ends at the
-  // target, or at an unconditional forward jump just before it over the taken side.
-  uint32_t join = target, skip = UINT32_MAX;
-  if (target >= pc + 2 && target - 1 < insts.size()) {
-    const Inst& last = insts[target - 1];
-    if (last.op == XOp::Bra && !last.has_guard && last.target > target) {
-      skip = target - 1;
-      join = last.target;
+  const SidePath fall = side_path(insts, pc + 1);
+  const SidePath jump = side_path(insts, target);
+  // The join: the first instruction of the fall-through path after the branch that the taken
+  // path reaches too. After the branch, so that a merge never goes back to it (a side that
+  // returns to the branch is a loop on data).
+  std::vector<uint32_t> reached = jump.pcs;
+  std::sort(reached.begin(), reached.end());
+  uint32_t join = UINT32_MAX, fall_steps = 0;
+  for (size_t i = 0; i < fall.pcs.size() && join == UINT32_MAX; ++i) {
+    if (fall.pcs[i] > pc && std::binary_search(reached.begin(), reached.end(), fall.pcs[i])) {
+      join = fall.pcs[i];
+      fall_steps = static_cast<uint32_t>(i);
     }
   }
-  if (join - pc > kMaxSide || join > insts.size()) {
-    fail_unsupported(in, t, "branches on data over too long a region to merge both sides");
+  if (join == UINT32_MAX) {
+    fail_unsupported(
+        in, t,
+        fmt::format("branches on data that the signs do not decide, and its sides do not meet "
+                    "in register code: the fall-through side {}, the taken side {} (only sides "
+                    "that compute in registers and re-converge are merged)",
+                    describe_stop(insts, fall), describe_stop(insts, jump)));
     return false;
   }
-  for (uint32_t p = pc + 1; p < join; ++p) {
-    if (p == skip)
-      continue;
-    const Inst& x = insts[p];
-    if (!register_only(x.op)) {
-      fail_unsupported(
-          in, t,
-          fmt::format("branches on data that the signs do not decide, and a side executes '{}' "
-                      "(PTX line {}): only sides that compute in registers are merged",
-                      x.text, x.line));
-      return false;
-    }
-  }
+  const auto jump_steps =
+      static_cast<uint32_t>(std::find(jump.pcs.begin(), jump.pcs.end(), join) - jump.pcs.begin());
   // Both sides from the same registers.
   const size_t regs = prog_.registers.size();
-  std::vector<Value> start(regs), fall(regs);
+  std::vector<Value> start(regs), fall_values(regs);
   for (size_t r = 0; r < regs; ++r)
     start[r] = reg_value(static_cast<uint32_t>(r), t);
-  if (!run_side(in, pc + 1, skip != UINT32_MAX ? skip : join, skip, w, lane))
+  if (!run_side(in, pc + 1, join, fall_steps, w, lane))
     return false;
   for (size_t r = 0; r < regs; ++r) {
-    fall[r] = reg_value(static_cast<uint32_t>(r), t);
+    fall_values[r] = reg_value(static_cast<uint32_t>(r), t);
     set(static_cast<uint32_t>(r), t, start[r]);
   }
-  if (skip != UINT32_MAX && !run_side(in, target, join, UINT32_MAX, w, lane))
+  if (!run_side(in, target, join, jump_steps, w, lane))
     return false;
   for (size_t r = 0; r < regs; ++r) {
     const uint32_t reg = static_cast<uint32_t>(r);
-    set(reg, t, merge_values(taken, reg_value(reg, t), fall[r], prog_.registers[r].type));
+    set(reg, t, merge_values(taken, reg_value(reg, t), fall_values[r], prog_.registers[r].type));
   }
   pc_[t] = join;
   ++stats_.idioms["branch on data (both sides merged with select)"];

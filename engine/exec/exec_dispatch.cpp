@@ -1,7 +1,8 @@
-// The CTA runner's dispatch: every decoded instruction to the routine that executes it, warp
-// collectives (every member lane arrives first, then the collective acts as a sync of its lanes),
-// and CTA barriers. The semantics of values (integers, floats, comparisons, conversions) are in
-// exec_values.cpp, memory in exec_memory.cpp, warp data movement in exec_warp.cpp.
+// The CTA runner's dispatch: every decoded instruction to the routine that executes it, and warp
+// collectives (every member lane arrives first, then the collective acts as a sync of its lanes).
+// The semantics of values (integers, floats, comparisons, conversions) are in exec_values.cpp,
+// memory in exec_memory.cpp, warp data movement in exec_warp.cpp, CTA barriers in
+// exec_barrier.cpp.
 #include <bit>
 #include <fmt/format.h>
 
@@ -418,65 +419,6 @@ void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {
     log.masks.clear();
   } else {
     log.masks.push_back(members);
-  }
-}
-
-void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
-  const uint32_t base = w * 32;
-  const uint32_t first = base + std::countr_zero(mask);
-  auto id = concrete_operand(in.srcs[0], first, "a barrier id");
-  if (!id)
-    return;
-  uint32_t count = 0;
-  if (in.srcs.size() > 1) {
-    auto c = concrete_operand(in.srcs[1], first, "a barrier thread count");
-    if (!c)
-      return;
-    count = static_cast<uint32_t>(*c);
-    if (count == 0 || count % 32 != 0) {
-      fail(Verdict::BarrierDivergence, "barrier divergence",
-           fmt::format(
-               "barrier thread count {} is not a positive multiple of the warp size (PTX line {})",
-               count, in.line),
-           first);
-      return;
-    }
-  }
-  if (*id >= 16) {
-    fail_unsupported(in, first, fmt::format("uses barrier {} (PTX allows 0 to 15)", *id));
-    return;
-  }
-  if (in.op == XOp::BarArrive) {
-    fail_unsupported(in, first, "bar.arrive (producer/consumer barriers) is not modeled yet");
-    return;
-  }
-  if (count > threads_) {
-    // bar.sync waits for `count` threads, and a CTA has no more than threads_ of them: the
-    // barrier never completes. (Within the last, partial warp the hardware may count a warp as
-    // 32 threads: not modeled.)
-    const uint32_t warp_threads = warps_ * 32;
-    if (count > warp_threads) {
-      fail(Verdict::Deadlock, "deadlock",
-           fmt::format("'{}' (PTX line {}) waits for {} threads, but the CTA has only {}: the "
-                       "barrier can never complete",
-                       in.text, in.line, count, threads_),
-           first);
-    } else {
-      fail_unsupported(in, first,
-                       fmt::format("waits for {} threads, more than the CTA's {} but no more than "
-                                   "its {} warps hold (whether the partial warp counts as 32 "
-                                   "threads is not modeled)",
-                                   count, threads_, warp_threads));
-    }
-    return;
-  }
-  for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    // Copies of cp.async are not ordered by barriers, but completed ones are visible.
-    state_[t] = ThreadState::AtBarrier;
-    barrier_id_[t] = static_cast<uint32_t>(*id);
-    barrier_count_[t] = count == threads_ ? 0 : count; // 0: every thread of the CTA
-    pc_[t] = pc;
   }
 }
 

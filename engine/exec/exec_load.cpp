@@ -94,7 +94,8 @@ bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, ui
       // once, the same value for each lane.
       const uint64_t first = (lo - r->base) >> shift;
       for (uint32_t i = 0; i < shape.values; ++i) {
-        const Value v{0, ctx_.global.input_symbol(*r, first + i), true, false};
+        Value v{0, ctx_.global.input_symbol(*r, first + i), true, false};
+        tag_input(v, *r, elem); // the format the array declares (exec_formats.cpp)
         for (uint32_t bits = mask; bits != 0; bits &= bits - 1)
           set(in.dsts[i].reg, w * 32 + static_cast<uint32_t>(std::countr_zero(bits)), v);
       }
@@ -104,7 +105,8 @@ bool CtaRunner::load_warp(const Inst& in, const LoadShape& shape, uint32_t w, ui
       const uint32_t l = static_cast<uint32_t>(std::countr_zero(bits));
       const uint64_t first = (address[l] - r->base) >> shift;
       for (uint32_t i = 0; i < shape.values; ++i) {
-        const Value v{0, ctx_.global.input_symbol(*r, first + i), true, false};
+        Value v{0, ctx_.global.input_symbol(*r, first + i), true, false};
+        tag_input(v, *r, elem);
         if (plain)
           set(in.dsts[i].reg, w * 32 + l, v);
         else
@@ -178,16 +180,19 @@ void CtaRunner::deliver_load(const Inst& in, const LoadShape& shape, const ByteC
                              uint32_t t) {
   if (shape.plain) {
     for (uint32_t i = 0; i < shape.values; ++i) {
-      Value v = load_value(cells + i * shape.elem, shape.elem, ctx_.undef, b_);
+      const ByteCell* at = cells + i * shape.elem;
+      Value v = load_value(at, shape.elem, ctx_.undef, b_);
       v.fl = true;
+      tag_loaded(v, at, shape.elem); // the format a 16-bit float store left (exec_formats.cpp)
       set(in.dsts[i].reg, t, v);
     }
     return;
   }
   for (uint32_t i = 0; i < shape.values; ++i) {
     const ByteCell* at = cells + i * shape.elem;
-    deliver_value(in, shape, i, load_value(at, shape.elem, ctx_.undef, b_),
-                  at->stored_as == kStoredFloat, t);
+    Value v = load_value(at, shape.elem, ctx_.undef, b_);
+    tag_loaded(v, at, shape.elem);
+    deliver_value(in, shape, i, v, stored_float(at->stored_as), t);
   }
 }
 

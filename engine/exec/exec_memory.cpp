@@ -46,6 +46,8 @@ const char* kind_word(AccessKind k) {
     return "read";
   case AccessKind::Write:
     return "write";
+  case AccessKind::NonCoherentRead:
+    return "non-coherent read";
   default:
     return "atomic";
   }
@@ -153,6 +155,8 @@ bool CtaRunner::note_race(Failure f) {
 bool CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, AccessKind kind,
                             const Conflict& c) {
   const Inst& in = prog_.insts[current_pc_];
+  if (kind == AccessKind::NonCoherentRead || c.previous == AccessKind::NonCoherentRead)
+    return report_non_coherent_race(space, byte_address, t, kind, c);
   const bool partial_sync = c.approximate;
   Failure f;
   f.verdict = partial_sync ? Verdict::Unsupported : Verdict::DataRace;
@@ -177,6 +181,40 @@ bool CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, Acce
     f.message += "; the race check merged reads of this warp across its partial-mask syncs, so the "
                  "earlier access may in fact be ordered: this may be a false alarm";
   }
+  return note_race(std::move(f));
+}
+
+bool CtaRunner::report_non_coherent_race(Space space, uint64_t byte_address, uint32_t t,
+                                         AccessKind kind, const Conflict& c) {
+  const Inst& in = prog_.insts[current_pc_];
+  const bool reading_now = kind == AccessKind::NonCoherentRead;
+  Failure f;
+  f.verdict = Verdict::DataRace;
+  f.kind = "non-coherent read of written data";
+  f.space = space_name(space);
+  f.address = byte_address;
+  f.location = describe_address(space, byte_address);
+  f.first = site(t, current_pc_);
+  f.second = site_of(c.cta, c.thread, c.pc);
+  const auto who = [&](const Site& s, uint32_t cta) {
+    return cta == cta_ ? fmt::format("thread {}", s.thread)
+                       : fmt::format("thread {} of CTA ({},{},{})", s.thread, s.ctaid[0],
+                                     s.ctaid[1], s.ctaid[2]);
+  };
+  const uint32_t other_line = c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0;
+  const std::string reader = reading_now ? who(*f.first, cta_) : who(*f.second, c.cta);
+  const std::string writer = reading_now ? who(*f.second, c.cta) : who(*f.first, cta_);
+  const uint32_t read_line = reading_now ? in.line : other_line;
+  const uint32_t write_line = reading_now ? other_line : in.line;
+  const char* writes = (reading_now ? c.previous : kind) == AccessKind::Atomic
+                           ? "updates it atomically"
+                           : "writes it";
+  f.message = fmt::format(
+      "non-coherent load of bytes the kernel writes: {} reads {} {} through ld.global.nc "
+      "(__ldg, ldu; PTX line {}) and {} {} (PTX line {}); the non-coherent path may return the "
+      "old value of data the kernel writes, before or after the read and whatever orders them: "
+      "it is only for data read-only for the whole kernel",
+      reader, f.space, f.location, read_line, writer, writes, write_line);
   return note_race(std::move(f));
 }
 
@@ -315,12 +353,18 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
                current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs};
     Conflict c;
     uint32_t conflict_byte = 0;
-    const bool raced = shadow->check_and_record(shadow_offset, size, a, kind, c, conflict_byte);
+    // A load through the non-coherent path (ld.global.nc, ldu) is a read of its own kind.
+    const AccessKind shadow_kind =
+        kind == AccessKind::Read && in.non_coherent && in.op == XOp::Ld && !completing_copies_
+            ? AccessKind::NonCoherentRead
+            : kind;
+    const bool raced =
+        shadow->check_and_record(shadow_offset, size, a, shadow_kind, c, conflict_byte);
     if (lock)
       lock->clear(std::memory_order_release);
     // After a race the access is made as any other (the run goes on, for the races after it).
     if (raced) [[unlikely]] {
-      if (!report_race(space, address + (conflict_byte - shadow_offset), t, kind, c))
+      if (!report_race(space, address + (conflict_byte - shadow_offset), t, shadow_kind, c))
         return nullptr;
     }
   }
@@ -474,10 +518,9 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
       return;
     for (uint32_t i = 0; i < count; ++i) {
       const Value v = values(l)[i];
-      // Float data moved through integer registers stays float data.
-      const uint8_t stored_as = (is_float(in.type) || v.fl) ? kStoredFloat
-                                : is_signed(in.type)        ? kStoredSigned
-                                                            : kStoredUnsigned;
+      // Float data moved through integer registers stays float data, of its format
+      // (exec_formats.cpp).
+      const uint8_t stored_as = stored_as_of(v, in.type, elem);
       store_value(cells + i * elem, v, elem);
       for (uint32_t k = 0; k < elem; ++k)
         cells[i * elem + k].stored_as = stored_as;
@@ -626,6 +669,7 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
 
 void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
+  const auto extra = static_cast<CpAsyncExtra>(in.sub);
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     auto dst = address_of(in.mem[0], t);
@@ -635,16 +679,32 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
     auto size = concrete_operand(in.srcs[0], t, "a copy size");
     if (!size)
       return;
-    uint64_t src_size = *size;
-    if (in.srcs.size() > 1) {
-      auto s = concrete_operand(in.srcs[1], t, "a source size");
-      if (!s)
-        return;
-      src_size = *s;
-    }
     if (*size != 4 && *size != 8 && *size != 16) {
       fail_unsupported(in, t, fmt::format("copies {} bytes (cp.async copies 4, 8 or 16)", *size));
       return;
+    }
+    // How many bytes come from the source (PTX ISA, cp.async): all of them, src-size of them
+    // (the rest of the destination is zero-filled; a src-size above cp-size is undefined), or
+    // none when the ignore-src predicate is true.
+    uint64_t src_size = *size;
+    if (extra == CpAsyncExtra::SrcSize) {
+      auto s = concrete_operand(in.srcs[1], t, "a source size");
+      if (!s)
+        return;
+      if (*s > *size) {
+        fail_unsupported(in, t,
+                         fmt::format("has a src-size of {} bytes, above its cp-size of {} (the PTX "
+                                     "ISA leaves that undefined)",
+                                     *s, *size));
+        return;
+      }
+      src_size = *s;
+    } else if (extra == CpAsyncExtra::IgnoreSrc) {
+      auto p = concrete_operand(in.srcs[1], t, "the ignore-src predicate");
+      if (!p)
+        return;
+      const bool ignore = ((*p & 1u) != 0) != in.srcs[1].negated;
+      src_size = ignore ? 0 : *size;
     }
     // The global read is checked and done now; the shared write happens when the thread waits
     // for the group. Until then the thread must not touch either range (copy_hazard).
@@ -652,19 +712,19 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
     if (in_window(d, kSharedWindow))
       d -= kSharedWindow;
     PendingCopy copy{
-        d,  *src,  static_cast<uint32_t>(*size), static_cast<uint32_t>(src_size), current_pc_,
-        {}, stamp_};
-    const uint32_t readable = static_cast<uint32_t>(std::min(src_size, *size));
-    ByteCell* src_cells = nullptr;
-    if (readable > 0) {
-      src_cells =
-          access(Space::Global, *src, readable, static_cast<uint32_t>(*size), t, AccessKind::Read);
+        d,           *src,  static_cast<uint32_t>(*size), static_cast<uint32_t>(src_size),
+        current_pc_, stamp_};
+    if (src_size > 0) {
+      const ByteCell* src_cells =
+          access(Space::Global, *src, copy.src_size, copy.size, t, AccessKind::Read);
       if (!src_cells)
         return;
+      // The source bytes as they are: a copy of part of an element keeps its pieces (a partial
+      // src-size of f16 data copies whole halves; of f32 data, the low bytes of a float).
+      std::copy(src_cells, src_cells + copy.src_size, copy.bytes.begin());
     }
-    for (uint32_t off = 0; off < copy.size; off += 4) {
-      copy.values.push_back(off + 4 <= readable ? load(src_cells + off, 4) : Value{0, 0});
-    }
+    for (uint32_t i = copy.src_size; i < copy.size; ++i)
+      copy.bytes[i] = ByteCell{}; // zero-filled: concrete 0 bytes
     // The copy may write its destination at any time from now until the wait that completes it:
     // check the destination now as a write (against every access not ordered before the issue),
     // and mark it in flight until then (against every later access by another thread).
@@ -672,7 +732,7 @@ void CtaRunner::exec_cp_async(const Inst& in, uint32_t w, uint32_t mask) {
       return;
     if (ctx_.options.check_races)
       mark_in_flight(copy, t);
-    uncommitted_[t].push_back(std::move(copy));
+    uncommitted_[t].push_back(copy);
     copies_issued_ = true;
   }
 }
@@ -742,8 +802,12 @@ void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& grou
     ByteCell* cells = access(Space::Shared, c.dst, c.size, c.size, t, AccessKind::Write);
     if (!cells)
       break;
-    for (uint32_t i = 0; i < c.values.size(); ++i)
-      store_value(cells + 4 * i, c.values[i], 4);
+    for (uint32_t i = 0; i < c.size; ++i) {
+      cells[i].node = c.bytes[i].node;
+      cells[i].byte = c.bytes[i].byte;
+      cells[i].pos = c.bytes[i].pos;
+      cells[i].stored_as = c.bytes[i].stored_as;
+    }
   }
   completing_copies_ = false;
   current_pc_ = saved_pc;
@@ -752,8 +816,7 @@ void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& grou
 bool CtaRunner::source_overwritten(const PendingCopy& c, uint32_t t) {
   if (!ctx_.options.check_races)
     return false;
-  const uint32_t readable = std::min(c.size, c.src_size);
-  for (uint32_t i = 0; i < readable; ++i) {
+  for (uint32_t i = 0; i < c.src_size; ++i) {
     GlobalMemory::Page& page = global_page(c.src + i);
     while (page.lock.test_and_set(std::memory_order_acquire)) {
     }
@@ -798,7 +861,7 @@ bool CtaRunner::copy_hazard(Space space, uint64_t address, uint32_t size, uint32
   auto check = [&](const PendingCopy& c) {
     const bool on_destination = space == Space::Shared && overlaps(c.dst, c.size);
     const bool on_source =
-        space == Space::Global && kind != AccessKind::Read && overlaps(c.src, c.size);
+        space == Space::Global && kind != AccessKind::Read && overlaps(c.src, c.src_size);
     if (!on_destination && !on_source)
       return false;
     f.verdict = Verdict::DataRace;
@@ -866,7 +929,7 @@ void CtaRunner::exec_call(const Inst& in, uint32_t w, uint32_t mask) {
       if (!arg)
         return;
       Value x = load(arg, 4);
-      x.fl = arg[0].stored_as == kStoredFloat; // provenance: float data, or integer bits
+      x.fl = stored_float(arg[0].stored_as); // provenance: float data, or integer bits
       const ExprId e = x.node == ctx_.undef ? ctx_.undef : idioms_.symexp(real_of(x, ValType::F32));
       ByteCell* ret = access(Space::Param, in.dsts[0].imm, 4, 4, t, AccessKind::Write);
       if (!ret)

@@ -139,6 +139,21 @@ std::optional<BitOpKind> concrete_kind(XOp op) {
 
 // The real-number comparison of a float setp (unordered variants equal ordered ones over the
 // reals, where there is no NaN).
+// The unordered float comparisons (setp.equ ... setp.geu): true where an operand is a NaN.
+bool unordered_cmp(ptx::CmpOp op) {
+  switch (op) {
+  case ptx::CmpOp::Equ:
+  case ptx::CmpOp::Neu:
+  case ptx::CmpOp::Ltu:
+  case ptx::CmpOp::Leu:
+  case ptx::CmpOp::Gtu:
+  case ptx::CmpOp::Geu:
+    return true;
+  default:
+    return false;
+  }
+}
+
 std::optional<CmpKind> real_cmp(uint8_t cmp) {
   switch (static_cast<ptx::CmpOp>(cmp)) {
   case ptx::CmpOp::Eq:
@@ -305,6 +320,13 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       continue;
     }
     if (symbolic) {
+      // bf16 bits widened to an f32 by hand (`(uint32_t)h << 16`): the bf16's real.
+      if (in.op == XOp::Shl || in.op == XOp::And) [[unlikely]] {
+        if (const ExprId x = bf16_widening(in, v)) {
+          set_dst(in.dsts[0], t, Value{0, x, true});
+          continue;
+        }
+      }
       // Integer data (docs/semantics.md): exact bit-vector operations of the instruction's type.
       b_.set_stream(&streams_[t]);
       set_dst(in.dsts[0], t, integer_result(symbolic_integer(in, v, t)));
@@ -551,59 +573,61 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
   const ValType element = in.type == ValType::F16x2    ? ValType::F16
                           : in.type == ValType::BF16x2 ? ValType::BF16
                                                        : in.type;
+  // Every node carries the instruction's value-changing modifiers (docs/semantics.md).
+  const symbolic::FloatMods mods = symbolic::FloatMods::of(in.float_mods);
   auto compute = [&](ExprId a, ExprId b, ExprId c) -> ExprId {
     ExprId r = 0;
     switch (in.op) {
     case XOp::FAdd:
-      r = b_.add(a, b);
+      r = b_.add(a, b, mods);
       break;
     case XOp::FSub:
-      r = b_.sub(a, b);
+      r = b_.sub(a, b, mods);
       break;
     case XOp::FMul:
-      r = idioms_.mul(a, b);
+      r = idioms_.mul(a, b, mods);
       break;
     case XOp::FFma:
-      r = idioms_.fma(a, b, c);
+      r = idioms_.fma(a, b, c, mods);
       break;
     case XOp::FDiv:
-      r = b_.div(a, b);
+      r = b_.div(a, b, mods);
       break;
     case XOp::FRcp:
-      r = b_.unary(Op::Rcp, a);
+      r = b_.unary(Op::Rcp, a, mods);
       break;
     case XOp::FSqrt:
-      r = b_.unary(Op::Sqrt, a);
+      r = b_.unary(Op::Sqrt, a, mods);
       break;
     case XOp::FRsqrt:
-      r = b_.unary(Op::Rsqrt, a);
+      r = b_.unary(Op::Rsqrt, a, mods);
       break;
     case XOp::FNeg:
-      r = b_.neg(a);
+      r = b_.neg(a, mods);
       break;
     case XOp::FAbs:
-      r = b_.abs(a);
+      r = b_.abs(a, mods);
       break;
     case XOp::FMin:
-      r = b_.min(a, b);
+      r = b_.min(a, b, mods);
       break;
     case XOp::FMax:
-      r = b_.max(a, b);
+      r = b_.max(a, b, mods);
       break;
     case XOp::FEx2:
-      r = idioms_.ex2(a);
+      r = idioms_.ex2(a, mods);
       break;
     case XOp::FLg2:
-      r = b_.unary(Op::Lg2, a);
+      r = b_.unary(Op::Lg2, a, mods);
       break;
     case XOp::FSin:
-      r = b_.unary(Op::Sin, a);
+      r = b_.unary(Op::Sin, a, mods);
       break;
     case XOp::FCos:
-      r = b_.unary(Op::Cos, a);
+      r = b_.unary(Op::Cos, a, mods);
       break;
     case XOp::FTanh:
-      r = b_.unary(Op::Tanh, a);
+      r = b_.unary(Op::Tanh, a, mods);
       break;
     case XOp::FCopysign:
       r = idioms_.copysign(a, b);
@@ -612,9 +636,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       break;
     }
     if (in.sat)
-      r = b_.saturate(r);
+      r = b_.saturate(r, mods);
     if (in.relu)
-      r = b_.relu(r);
+      r = b_.relu(r, mods);
     return r;
   };
   const size_t nsrc = in.srcs.size();
@@ -631,6 +655,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       rows[i] = size_t{in.srcs[i].reg} * row_stride_;
   }
   const ExprId undef_node = ctx_.undef;
+  const bool half = element == ValType::F16 || element == ValType::BF16;
   // The link of a reduction chain (fma of two numbers onto a sum, f32 or f64, no modifier): what
   // the lane path below does for it (IdiomLifter::fma, Builder::fma, ExprStore::append), with
   // each operand's meta read once instead of at each of those steps. A lane whose operands are
@@ -652,8 +677,12 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
     if (!number(ma.op) || !number(mb.op) ||
         !(mc.op == Op::Add || mc.op == Op::Sub || mc.op == Op::Fma))
       return false;
+    // An operand that may be infinite: the builder logs the link's line for its domain
+    // condition (inf - inf, 0 * inf).
+    if ((ma.taint | mb.taint | mc.taint) & symbolic::kTaintInfinity)
+      return false;
     const ExprId link =
-        ctx_.store.append_link(symbolic::Node{Op::Fma, 0, 0, a, b, c},
+        ctx_.store.append_link(symbolic::Node{Op::Fma, in.float_mods, 0, a, b, c},
                                static_cast<uint16_t>(ma.taint | mb.taint | mc.taint), streams_[t]);
     set(in.dsts[0].reg, t, Value{0, link, true, false});
     return true;
@@ -671,6 +700,8 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         // register_number, with the row hoisted: one meta read answers both questions
         if (rows[i] != kNoRow && number_at(rows[i] + t, x[i], op)) {
           undef |= x[i] == undef_node || op == Op::Undef;
+          if (half && !undef) [[unlikely]] // data of the other 16-bit format (exec_formats.cpp)
+            x[i] = read_half(reg_value(in.srcs[i].reg, t), x[i], element);
           continue;
         }
         x[i] = real_general(in.srcs[i], t, element);
@@ -687,7 +718,8 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
           }
         }
       }
-      set_dst(in.dsts[0], t, Value{0, result, true, element == ValType::BF16});
+      set_dst(in.dsts[0], t,
+              Value{0, result, true, element == ValType::BF16, element == ValType::F16});
       continue;
     }
     // Packed halves: apply the operation to each half.
@@ -699,12 +731,12 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         const Value v = read(in.srcs[i], t);
         Value part = v.symbolic() ? Value{0, b_.extract(v.node, 16 * h, 16)}
                                   : Value{(v.bits >> (16 * h)) & 0xffff, 0};
+        // The halves have the packed value's format: data of the other format (bf16 data read
+        // by an f16x2 instruction) is read as a reinterpretation of its bits (real_of).
+        part.bf16 = v.bf16;
+        part.f16 = v.f16;
         undef |= v.node == ctx_.undef;
         x[i] = real_of(part, element);
-        // bf16 data read by an f16x2 instruction: its bits read as an f16 are another number,
-        // an opaque reinterpretation (never the bf16's value).
-        if (v.bf16 && element == ValType::F16 && part.symbolic() && !undef && !failed_)
-          x[i] = b_.bits_float(b_.float_bits(x[i], symbolic::kFormatBF16), 1);
       }
       halves[h] = compute(x[0], x[1], x[2]);
       if (in.ftz && !undef && !failed_) {
@@ -720,7 +752,7 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       return;
     set_dst(in.dsts[0], t,
             Value{0, undef ? ctx_.undef : b_.pack(halves[0], halves[1], 16), true,
-                  element == ValType::BF16});
+                  element == ValType::BF16, element == ValType::F16});
   }
 }
 
@@ -796,7 +828,9 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
           const ExprId v = operands[k];
           if (rank_of_constant(s, v))
             continue; // never NaN
-          const ExprId test = nan ? b_.cmp(CmpKind::Ne, v, v) : b_.cmp(CmpKind::Eq, v, v);
+          // setp.nan is the unordered x != x (true on a NaN), setp.num the ordered x == x.
+          const ExprId test =
+              nan ? b_.cmp(CmpKind::Ne, v, v, true) : b_.cmp(CmpKind::Eq, v, v, false);
           tests = tests == 0 ? test : b_.boolean(nan ? Op::Or : Op::And, tests, test);
         }
         if (tests == 0)
@@ -853,7 +887,7 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
         } else {
           // Symbolic, even x == x: deciding it over the reals (at a branch, or in the prover)
           // records that x must be defined.
-          sym = b_.cmp(*kind, x, y);
+          sym = b_.cmp(*kind, x, y, unordered_cmp(cmp_op));
         }
       }
     } else if (a.symbolic() || b.symbolic()) {
@@ -953,29 +987,21 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const bool untyped =
         in.type == ValType::B16 || in.type == ValType::B32 || in.type == ValType::B64;
     const bool fl = is_float(in.type) || (untyped && (a.fl || b.fl));
-    const ExprId x = fl ? real_of(a, in.type) : int_view(a, in.type);
-    const ExprId y = fl ? real_of(b, in.type) : int_view(b, in.type);
+    // Two 16-bit floats are selected in one format, which the result keeps (exec_formats.cpp).
+    const ValType half = fl && in.type == ValType::B16 ? half_view(a, b) : ValType::None;
+    const ValType as = half != ValType::None ? half : in.type;
+    const ExprId x = fl ? real_of(a, as) : int_view(a, in.type);
+    const ExprId y = fl ? real_of(b, as) : int_view(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
-    set_dst(in.dsts[0], t, Value{0, fl ? idioms_.select(cond, x, y) : b_.select(cond, x, y), fl});
+    set_dst(in.dsts[0], t,
+            Value{0, fl ? idioms_.select(cond, x, y) : b_.select(cond, x, y), fl,
+                  half == ValType::BF16, half == ValType::F16});
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Moves and conversions
 // ---------------------------------------------------------------------------------------------
-
-bool CtaRunner::is_bf16_data(Value v) const {
-  if (v.bf16)
-    return true;
-  if (!v.symbolic() || ctx_.store.op(v.node) != symbolic::Op::Input)
-    return false;
-  const std::string& name = ctx_.store.array_name(ctx_.store.node(v.node).a);
-  for (const auto& a : ctx_.config.arrays) {
-    if (a.name == name)
-      return a.elem_width == 2 && a.type == launch::ElemType::BF16;
-  }
-  return false;
-}
 
 void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
@@ -1021,10 +1047,15 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
         level = std::move(next);
         pw *= 2;
       }
-      bool any_float = false;
-      for (const auto& x : vs)
+      bool any_float = false, all_bf16 = true, all_f16 = true;
+      for (const auto& x : vs) {
         any_float |= x.fl;
-      set_dst(in.dsts[0], t, Value{0, level[0], any_float});
+        all_bf16 &= x.bf16; // halves of one format make a packed value of that format
+        all_f16 &= x.f16;
+      }
+      set_dst(
+          in.dsts[0], t,
+          Value{0, level[0], any_float, all_bf16 && part_width == 16, all_f16 && part_width == 16});
       continue;
     }
     if (in.sub == 2) { // unpack one register into {a, b, ...}
@@ -1033,8 +1064,9 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
       const uint32_t part_width = width / parts;
       for (uint32_t i = 0; i < parts; ++i) {
         if (!v.symbolic()) {
-          set_dst(in.dsts[i], t,
-                  Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl, v.bf16});
+          set_dst(
+              in.dsts[i], t,
+              Value{(v.bits >> (i * part_width)) & width_mask(part_width), 0, v.fl, v.bf16, v.f16});
         } else if (v.node == ctx_.undef) {
           set_dst(in.dsts[i], t, Value{0, ctx_.undef});
         } else {
@@ -1042,7 +1074,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
                   Value{0,
                         b_.extract(v.node, static_cast<int>(i * part_width),
                                    static_cast<int>(part_width)),
-                        v.fl, v.bf16});
+                        v.fl, v.bf16, v.f16});
         }
       }
       continue;
@@ -1076,6 +1108,22 @@ symbolic::RoundKind round_kind(Rounding r) {
   default:
     return symbolic::RoundKind::Zero;
   }
+}
+} // namespace
+
+namespace {
+// Does cvt from float type `src` to float type `dst` round? Every widening to more significand
+// bits and exponent range is exact (f16 and bf16 to f32 or f64, f32 to f64); anything else
+// between two formats can round or overflow.
+bool float_cvt_rounds(ValType src, ValType dst) {
+  if (src == dst)
+    return false;
+  const bool half = src == ValType::F16 || src == ValType::BF16;
+  if (dst == ValType::F64)
+    return !(half || src == ValType::F32);
+  if (dst == ValType::F32)
+    return !half;
+  return true;
 }
 } // namespace
 
@@ -1120,15 +1168,18 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
         return;
       }
       idealized_lanes += 2;
-      ExprId halves[2] = {l, h};
+      // Each half rounded to the 16-bit format: the same real, a node of its own for the bits.
+      const symbolic::FloatMods mods = symbolic::FloatMods::of(in.float_mods);
+      ExprId halves[2] = {b_.narrow(l, mods), b_.narrow(h, mods)};
       for (ExprId& x : halves) {
         if (in.sat)
-          x = b_.saturate(x);
+          x = b_.saturate(x, mods);
         if (in.relu)
-          x = b_.relu(x);
+          x = b_.relu(x, mods);
       }
       set_dst(in.dsts[0], t,
-              Value{0, b_.pack(halves[0], halves[1], 16), true, dst == ValType::BF16x2});
+              Value{0, b_.pack(halves[0], halves[1], 16), true, dst == ValType::BF16x2,
+                    dst == ValType::F16x2});
       continue;
     }
     Value v = read(in.srcs[0], t);
@@ -1172,8 +1223,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
                                 in.rounding == Rounding::None ? symbolic::RoundKind::NearestEven
                                                               : round_kind(in.rounding));
       if (in.sat)
-        x = b_.saturate(x);
-      set_dst(in.dsts[0], t, Value{0, x, true});
+        x = b_.saturate(x, symbolic::FloatMods::of(in.float_mods));
+      set_dst(in.dsts[0], t, Value{0, x, true, dst == ValType::BF16, dst == ValType::F16});
       continue;
     }
     const ExprId x = real_of(v, src);
@@ -1189,24 +1240,29 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     }
     if (is_float(dst)) {
       // Float to float: the identity over the reals (a width change is idealized), except a
-      // rounding to an integral value.
+      // rounding to an integral value. A conversion that rounds (to fewer significand bits or a
+      // smaller range) is a node of its own, with its mode: the bits of cvt.rn.f16.f32 and
+      // cvt.rz.f16.f32 differ.
       if (dw != sw)
         ++idealized_lanes;
+      const symbolic::FloatMods mods = symbolic::FloatMods::of(in.float_mods);
       ExprId r = x;
       const bool to_integral = in.rounding == Rounding::Rni || in.rounding == Rounding::Rzi ||
                                in.rounding == Rounding::Rmi || in.rounding == Rounding::Rpi;
       if (to_integral)
         r = b_.round_real(x, round_kind(in.rounding));
+      else if (float_cvt_rounds(src, dst))
+        r = b_.narrow(x, mods);
       if (in.sat)
-        r = b_.saturate(r);
+        r = b_.saturate(r, mods);
       if (in.relu)
-        r = b_.relu(r);
+        r = b_.relu(r, mods);
       if (in.ftz && dst == ValType::F32 && ftz_flushes_constant(ctx_.store, r, dst)) {
         fail_unsupported(in, t, ftz_refusal(ctx_.store, r));
         record_idealized();
         return;
       }
-      set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16});
+      set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16, dst == ValType::F16});
       continue;
     }
     // Float to integer: rounded by its mode, saturated to the destination's range.

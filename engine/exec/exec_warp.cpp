@@ -204,6 +204,7 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         if (!cells)
           return;
         halves[h] = load(cells, 2);
+        tag_loaded(halves[h], cells, 2); // the format its store left (exec_formats.cpp)
       }
       Value v;
       if (!halves[0].symbolic() && !halves[1].symbolic()) {
@@ -216,6 +217,8 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         };
         v = Value{0, b_.pack(part(halves[0]), part(halves[1]), 16)};
       }
+      v.bf16 = halves[0].bf16 && halves[1].bf16; // a pair of halves of one format
+      v.f16 = halves[0].f16 && halves[1].f16;
       set_dst(in.dsts[i], t, v);
     }
   }
@@ -254,7 +257,9 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
       ByteCell* cells = access(in.space, *a + index * elem, elem, elem, t, AccessKind::Read);
       if (!cells)
         return std::nullopt;
-      return load(cells, elem);
+      Value v = load(cells, elem);
+      tag_loaded(v, cells, elem); // the format its store left (exec_formats.cpp)
+      return v;
     };
     if (is_acc) {
       if (elem != 4) {
@@ -291,6 +296,8 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
         };
         v = Value{0, b_.pack(piece(halves[0]), piece(halves[1]), 16)};
       }
+      v.bf16 = halves[0].bf16 && halves[1].bf16; // a pair of halves of one format
+      v.f16 = halves[0].f16 && halves[1].f16;
       set_dst(in.dsts[reg], t, v);
     }
   }
@@ -333,28 +340,6 @@ void CtaRunner::exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask) {
   }
 }
 
-namespace {
-
-// The real value of half `h` of a packed register value (f16 or bf16).
-ExprId half_of(const Value& v, uint32_t h, ValType type, symbolic::Builder& b, ExprId undef,
-               symbolic::ExprStore& s) {
-  if (v.node == undef)
-    return undef;
-  if (!v.symbolic()) {
-    const uint16_t bits = static_cast<uint16_t>(v.bits >> (16 * h));
-    return (type == ValType::BF16 ? s.bf16_bits(bits) : s.float_bits(bits, 16)).value_or(undef);
-  }
-  ExprId part = b.extract(v.node, static_cast<int>(16 * h), 16);
-  const auto& n = s.node(part);
-  if (n.op == symbolic::Op::RawBits) {
-    const uint16_t bits = static_cast<uint16_t>(n.a);
-    return (type == ValType::BF16 ? s.bf16_bits(bits) : s.float_bits(bits, 16)).value_or(undef);
-  }
-  return part;
-}
-
-} // namespace
-
 void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   if (static_cast<MmaShape>(in.shape) != MmaShape::M16N16K16 || mask != kAll) {
@@ -369,8 +354,8 @@ void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
   }
   // Rebuild A (16x16), B (16x16) and C (16x16) from the fragments of the 32 lanes.
   ExprId A[16][16] = {}, B[16][16] = {}, C[16][16] = {};
-  const ValType ab = ValType::F16;
-  auto& s = ctx_.store;
+  // wmma.mma...dtype.ctype reads f16 A and B; wmma.mma...f32.bf16.bf16.f32 reads bf16.
+  const ValType ab = in.type2 == ValType::BF16 ? ValType::BF16 : ValType::F16;
   auto put = [&](ExprId(&M)[16][16], Coord c, ExprId v, uint32_t t) {
     ExprId& slot = M[c.row][c.col];
     if (slot == 0) {
@@ -392,9 +377,9 @@ void CtaRunner::exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask) {
       const Value va = read(in.srcs[reg], t);
       const Value vb = read(in.srcs[8 + reg], t);
       for (uint32_t h = 0; h < 2; ++h) {
-        if (!put(A, wmma_a(l, reg, h), half_of(va, h, ab, b_, ctx_.undef, s), t))
+        if (!put(A, wmma_a(l, reg, h), packed_half(va, h, ab), t))
           return;
-        if (!put(B, wmma_b(l, reg, h), half_of(vb, h, ab, b_, ctx_.undef, s), t))
+        if (!put(B, wmma_b(l, reg, h), packed_half(vb, h, ab), t))
           return;
       }
       if (!put(C, wmma_c(l, reg), real_of(read(in.srcs[16 + reg], t), ValType::F32), t))
@@ -441,7 +426,6 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
     return;
   }
   const bool d_half = in.type == ValType::F16;
-  auto& s = ctx_.store;
   ExprId A[16][16] = {}, B[16][8] = {}, C[16][8] = {};
   const uint32_t na = in.groups[0], nb = in.groups[1];
   for (uint32_t l = 0; l < 32; ++l) {
@@ -459,19 +443,18 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
       const uint32_t a_elems = K == 16 ? 8 : 4, b_elems = K == 16 ? 4 : 2;
       for (uint32_t e = 0; e < a_elems; ++e) {
         const Coord c = K == 16 ? mma_a_16816(l, e) : mma_a_1688(l, e);
-        A[c.row][c.col] = half_of(read(in.srcs[e / 2], t), e & 1, ab, b_, ctx_.undef, s);
+        A[c.row][c.col] = packed_half(read(in.srcs[e / 2], t), e & 1, ab);
       }
       for (uint32_t e = 0; e < b_elems; ++e) {
         const Coord c = K == 16 ? mma_b_16816(l, e) : mma_b_1688(l, e);
-        B[c.row][c.col] = half_of(read(in.srcs[na + e / 2], t), e & 1, ab, b_, ctx_.undef, s);
+        B[c.row][c.col] = packed_half(read(in.srcs[na + e / 2], t), e & 1, ab);
       }
     }
     const uint32_t c_base = na + nb;
     for (uint32_t e = 0; e < 4; ++e) {
       const Coord c = mma_c_16n8(l, e);
-      C[c.row][c.col] =
-          d_half ? half_of(read(in.srcs[c_base + e / 2], t), e & 1, ValType::F16, b_, ctx_.undef, s)
-                 : real_of(read(in.srcs[c_base + e], t), ValType::F32);
+      C[c.row][c.col] = d_half ? packed_half(read(in.srcs[c_base + e / 2], t), e & 1, ValType::F16)
+                               : real_of(read(in.srcs[c_base + e], t), ValType::F32);
     }
   }
   if (failed_)
@@ -492,8 +475,9 @@ void CtaRunner::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
     if (d_half) {
       for (uint32_t r = 0; r < 2 && r < in.dsts.size(); ++r) {
         const bool undef = d[2 * r] == ctx_.undef || d[2 * r + 1] == ctx_.undef;
-        set_dst(in.dsts[r], t,
-                Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16), true});
+        set_dst(
+            in.dsts[r], t,
+            Value{0, undef ? ctx_.undef : b_.pack(d[2 * r], d[2 * r + 1], 16), true, false, true});
       }
     } else {
       for (uint32_t e = 0; e < 4 && e < in.dsts.size(); ++e)

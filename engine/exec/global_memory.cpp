@@ -17,7 +17,12 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     r.kind = a.kind;
     r.is_array = true;
     r.array_id = store.add_array_name(a.name);
+    r.integer_bits =
+        launch::is_float(a.type) || a.type == launch::ElemType::Unknown ? 0 : 8 * a.elem_width;
+    if (r.integer_bits != 0)
+      store.mark_integer_array(r.array_id);
     r.config_index = i;
+    r.declared = a.type;
     regions_.push_back(r);
   }
   // Module .global variables: initializer bytes, overridden by the launch's `globals`.
@@ -54,7 +59,19 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     Region& r = regions_[i];
     r.slot = i;
     if (r.is_array && (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut))
-      inputs_.add_array(i, r.array_id, (r.size + r.elem_width - 1) / r.elem_width);
+      inputs_.add_array(i, r.array_id, (r.size + r.elem_width - 1) / r.elem_width, r.integer_bits);
+  }
+  index_inputs();
+}
+
+void GlobalMemory::index_inputs() {
+  input_by_id_.clear();
+  for (const Region& r : regions_) {
+    if (!r.is_array || (r.kind != launch::ArrayKind::In && r.kind != launch::ArrayKind::InOut))
+      continue;
+    if (input_by_id_.size() <= r.array_id)
+      input_by_id_.resize(r.array_id + 1, nullptr);
+    input_by_id_[r.array_id] = &r;
   }
 }
 
@@ -147,9 +164,12 @@ void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
     if (!r.is_array)
       continue;
     r.array_id = store.add_array_name(r.name);
+    if (r.integer_bits != 0)
+      store.mark_integer_array(r.array_id);
     if (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut)
       inputs_.rename(r.slot, r.array_id);
   }
+  index_inputs();
   // A page without a shadow holds nothing the next group needs (its cells are made again on
   // first touch); a page with one keeps it, and its cells are made again on its first touch
   // in the new generation (page()): a group touches a few of the pages all groups wrote.

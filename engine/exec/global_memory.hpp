@@ -26,11 +26,13 @@ struct Region {
   uint64_t size = 0;
   uint32_t elem_width = 1;
   launch::ArrayKind kind = launch::ArrayKind::Zero;
-  bool is_array = false;   // an array of the launch configuration (else a module variable)
-  uint32_t array_id = 0;   // symbol id in the ExprStore (inputs)
-  size_t slot = 0;         // index in GlobalMemory::regions()
-  size_t config_index = 0; // index in KernelConfig::arrays
-  const std::vector<uint8_t>* initial = nullptr; // module variables
+  bool is_array = false;     // an array of the launch configuration (else a module variable)
+  uint32_t array_id = 0;     // symbol id in the ExprStore (inputs)
+  uint32_t integer_bits = 0; // element width of an array declared with an integer type
+  size_t slot = 0;           // index in GlobalMemory::regions()
+  size_t config_index = 0;   // index in KernelConfig::arrays
+  launch::ElemType declared = launch::ElemType::Unknown; // the manifest's "type"
+  const std::vector<uint8_t>* initial = nullptr;         // module variables
 };
 
 class GlobalMemory {
@@ -81,6 +83,11 @@ public:
   }
 
   const std::vector<Region>& regions() const { return regions_; }
+  // The array of this launch whose input symbols have id `array_id` in the store (kind `in` or
+  // `inout`), or nullptr: what an Input node's bytes are (its width, its declared type).
+  const Region* input_array(uint32_t array_id) const {
+    return array_id < input_by_id_.size() ? input_by_id_[array_id] : nullptr;
+  }
   // No two regions share a byte (the manifest refuses overlapping arrays): then the region
   // holding an access is the only one, and a cache of recently found regions is exact.
   bool disjoint() const { return disjoint_; }
@@ -109,7 +116,9 @@ private:
   }
   void initialize(uint64_t page_base, Page& page);
 
-  std::vector<Region> regions_; // sorted by base
+  std::vector<Region> regions_;            // sorted by base
+  std::vector<const Region*> input_by_id_; // input arrays by their store id (input_array)
+  void index_inputs();
   bool disjoint_ = true;
   symbolic::ExprStore* store_;
   ExprId undef_;

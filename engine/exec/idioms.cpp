@@ -1,5 +1,7 @@
 #include "engine/exec/idioms.hpp"
 
+#include "engine/symbolic/float_fold.hpp"
+
 namespace volta::exec {
 
 using symbolic::BitOpKind;
@@ -51,9 +53,15 @@ bool IdiomLifter::is_int(ExprId id, long value) const {
   return s.op(id) == Op::Const && s.rational(id) == value;
 }
 
+namespace {
+// The modifiers of a lifted node: no rounding of its own, and the lifted mark (kLiftedAux), which
+// keeps its bits from ever counting as known (docs/semantics.md, "Floats observed as bits").
+const symbolic::FloatMods kLifted = symbolic::FloatMods::of(symbolic::kLiftedAux);
+} // namespace
+
 ExprId IdiomLifter::lifted(const char* idiom, ExprId x) {
   ++counts_[idiom];
-  return b_.unary(Op::Exp, x);
+  return b_.unary(Op::Exp, x, kLifted);
 }
 
 ExprId IdiomLifter::symexp(ExprId x) {
@@ -67,7 +75,12 @@ bool IdiomLifter::same_term(ExprId a, ExprId b) const {
     return false;
   auto& s = b_.store();
   const Node na = s.node(a), nb = s.node(b);
-  if (na.op != nb.op || na.aux != nb.aux)
+  // The rebuilt sequence has no modifiers: a float operation matches whatever rounding the
+  // kernel's has (the lift is an idealization, and its node is marked so), and a comparison
+  // matches its unordered form (setp.geu for setp.ge).
+  const bool float_op = na.op >= Op::Add && na.op <= Op::Narrow;
+  const uint8_t mask = float_op ? 0 : na.op == Op::Cmp ? 7 : 0xff;
+  if (na.op != nb.op || (na.aux & mask) != (nb.aux & mask))
     return false;
   const int n = symbolic::arity(na.op);
   if (n == 0) // leaves are hash-consed: different ids are different leaves
@@ -87,10 +100,11 @@ ExprId IdiomLifter::f32(uint32_t bits) {
 
 ExprId IdiomLifter::copysign(ExprId a, ExprId b) {
   const ExprId m = b_.abs(b);
-  auto& s = b_.store();
-  if (s.op(a) == Op::Const) // a concrete sign decides (a -0.0 reads as 0: see the header)
-    return s.rational(a) < 0 ? b_.neg(m) : m;
-  return b_.select(b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0)), b_.neg(m), m);
+  // A constant's sign bit decides exactly, -0.0's included.
+  if (const auto c = symbolic::float_const(b_.store(), a))
+    return c->negative ? b_.neg(m) : m;
+  return b_.select(b_.cmp(symbolic::CmpKind::Lt, a, b_.store().constant(0L)), b_.neg(m), m,
+                   symbolic::kLiftedAux);
 }
 
 ExprId IdiomLifter::accurate_tanhf_argument(ExprId cond, ExprId large, ExprId small) {
@@ -99,7 +113,7 @@ ExprId IdiomLifter::accurate_tanhf_argument(ExprId cond, ExprId large, ExprId sm
   if (s.op(cond) != Op::Cmp)
     return 0;
   const Node c = s.node(cond);
-  if (static_cast<symbolic::CmpKind>(c.aux) != symbolic::CmpKind::Ge || s.op(c.a) != Op::Abs ||
+  if (static_cast<symbolic::CmpKind>(c.aux & 7) != symbolic::CmpKind::Ge || s.op(c.a) != Op::Abs ||
       !is_const(c.b, kTanhSmall) || s.op(small) != Op::Fma)
     return 0;
   const ExprId ax = c.a;
@@ -123,7 +137,7 @@ ExprId IdiomLifter::accurate_tanhf_argument(ExprId cond, ExprId large, ExprId sm
 
 ExprId IdiomLifter::log_of(const char* idiom, ExprId x) {
   ++counts_[idiom];
-  return b_.mul(b_.unary(Op::Lg2, x), b_.store().intern(Node{Op::Ln2}));
+  return b_.mul(b_.unary(Op::Lg2, x, kLifted), b_.store().intern(Node{Op::Ln2}));
 }
 
 ExprId IdiomLifter::accurate_logf_argument(ExprId cond, ExprId if_true, ExprId if_false) {
@@ -132,7 +146,7 @@ ExprId IdiomLifter::accurate_logf_argument(ExprId cond, ExprId if_true, ExprId i
   if (s.op(cond) != Op::Cmp || s.op(if_true) != Op::NegInf || s.op(if_false) != Op::Select)
     return 0;
   const Node c = s.node(cond);
-  if (static_cast<symbolic::CmpKind>(c.aux) != symbolic::CmpKind::Eq || !is_int(c.b, 0) ||
+  if (static_cast<symbolic::CmpKind>(c.aux & 7) != symbolic::CmpKind::Eq || !is_int(c.b, 0) ||
       s.op(c.a) != Op::Select)
     return 0;
   const ExprId f = c.a;
@@ -175,18 +189,18 @@ ExprId IdiomLifter::select(ExprId cond, ExprId x, ExprId y) {
     return log_of("logf", arg);
   if (ExprId arg = accurate_tanhf_argument(cond, x, y)) {
     ++counts_["tanhf"];
-    return b_.unary(Op::Tanh, arg);
+    return b_.unary(Op::Tanh, arg, kLifted);
   }
   return b_.select(cond, x, y);
 }
 
-ExprId IdiomLifter::ex2(ExprId t) {
+ExprId IdiomLifter::ex2(ExprId t, symbolic::FloatMods m) {
   auto& s = b_.store();
   const Node n = s.node(t);
   // Part of the accurate tanhf sequence: ex2(|x| * 2 log2 e) stays ex2 until the final select
   // lifts the whole sequence (2^t over the reals either way).
   if (n.op == Op::Mul && s.op(n.a) == Op::Abs && is_const(n.b, kTwoLog2e))
-    return b_.unary(Op::Ex2, t);
+    return b_.unary(Op::Ex2, t, m);
   if (n.op == Op::NegInf)
     return s.constant(0); // 2^-inf = 0
   if (n.op == Op::PosInf)
@@ -199,10 +213,10 @@ ExprId IdiomLifter::ex2(ExprId t) {
   }
   // Part of the accurate expf sequence: keep ex2 until the multiply by the scale lifts it.
   if (n.op == Op::Fma && (is_const(n.b, kLog2eLo) || is_const(n.b, kLog2eHi))) {
-    return b_.unary(Op::Ex2, t);
+    return b_.unary(Op::Ex2, t, m);
   }
   ++counts_["exp2f"];
-  return b_.unary(Op::Exp, b_.mul(t, s.intern(Node{Op::Ln2})));
+  return b_.unary(Op::Exp, b_.mul(t, s.intern(Node{Op::Ln2})), kLifted);
 }
 
 ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
@@ -257,7 +271,7 @@ ExprId IdiomLifter::accurate_expf_argument(ExprId p, ExprId scale) {
   return x;
 }
 
-ExprId IdiomLifter::mul(ExprId a, ExprId b) {
+ExprId IdiomLifter::mul(ExprId a, ExprId b, symbolic::FloatMods m) {
   auto& s = b_.store();
   if (s.op(a) == Op::Lg2 && is_const(b, kLn2))
     return log_of("__logf", s.node(a).a);
@@ -267,20 +281,20 @@ ExprId IdiomLifter::mul(ExprId a, ExprId b) {
     return lifted("expf", x);
   if (ExprId x = accurate_expf_argument(b, a))
     return lifted("expf", x);
-  return b_.mul(a, b);
+  return b_.mul(a, b, m);
 }
 
-ExprId IdiomLifter::fma(ExprId a, ExprId b, ExprId c) {
+ExprId IdiomLifter::fma(ExprId a, ExprId b, ExprId c, symbolic::FloatMods m) {
   auto& s = b_.store();
   // The accurate-expf pair has an ex2 on one side; most fmas (reductions) have none. Checked
   // here as well as in accurate_expf_argument: skipping its two calls saves ~5% of a GEMM run.
   if (s.op(a) != Op::Ex2 && s.op(b) != Op::Ex2)
-    return b_.fma(a, b, c);
+    return b_.fma(a, b, c, m);
   if (ExprId x = accurate_expf_argument(a, b))
-    return b_.add(lifted("expf", x), c);
+    return b_.add(lifted("expf", x), c, m);
   if (ExprId x = accurate_expf_argument(b, a))
-    return b_.add(lifted("expf", x), c);
-  return b_.fma(a, b, c);
+    return b_.add(lifted("expf", x), c, m);
+  return b_.fma(a, b, c, m);
 }
 
 } // namespace volta::exec

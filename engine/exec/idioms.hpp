@@ -41,12 +41,15 @@ public:
   IdiomLifter(symbolic::Builder& b, std::map<std::string, uint64_t>& counts)
       : b_(b), counts_(counts) {}
 
-  symbolic::ExprId ex2(symbolic::ExprId t);
-  symbolic::ExprId mul(symbolic::ExprId a, symbolic::ExprId b);
-  symbolic::ExprId fma(symbolic::ExprId a, symbolic::ExprId b, symbolic::ExprId c);
+  // The instructions ex2, mul and fma with their modifiers (`m`), lifted where they end an idiom.
+  symbolic::ExprId ex2(symbolic::ExprId t, symbolic::FloatMods m = {});
+  symbolic::ExprId mul(symbolic::ExprId a, symbolic::ExprId b, symbolic::FloatMods m = {});
+  symbolic::ExprId fma(symbolic::ExprId a, symbolic::ExprId b, symbolic::ExprId c,
+                       symbolic::FloatMods m = {});
   symbolic::ExprId symexp(symbolic::ExprId x);
-  // copysign.f32 d, a, b over the reals: a < 0 ? -|b| : |b| (the sign of a zero a is not
-  // modelled: reals have one zero).
+  // copysign.f32 d, a, b over the reals: a < 0 ? -|b| : |b| (the sign of a symbolic zero a is
+  // not modelled: reals have one zero; the select is marked lifted). A constant a decides by its
+  // sign bit, -0.0's included.
   symbolic::ExprId copysign(symbolic::ExprId a, symbolic::ExprId b);
   // A data-dependent select of reals (selp): the tanhf lift, else the plain select.
   symbolic::ExprId select(symbolic::ExprId cond, symbolic::ExprId x, symbolic::ExprId y);

@@ -22,12 +22,14 @@ void InputSymbols::reset(symbolic::ExprStore& store) {
     clear(a);
 }
 
-void InputSymbols::add_array(size_t slot, uint32_t array_id, uint64_t elements) {
+void InputSymbols::add_array(size_t slot, uint32_t array_id, uint64_t elements,
+                             uint32_t integer_bits) {
   if (arrays_.size() <= slot)
     arrays_.resize(slot + 1);
   Array& a = arrays_[slot];
   clear(a);
   a.array_id = array_id;
+  a.integer_bits = integer_bits;
   a.elements = elements;
   a.chunk_count = static_cast<size_t>((elements + kChunkMask) >> kChunkBits);
   a.chunks = std::make_unique<std::atomic<Chunk*>[]>(a.chunk_count);
@@ -64,7 +66,10 @@ ExprId InputSymbols::create(Array& a, uint64_t index) {
             a.array_id, static_cast<uint32_t>(index / symbolic::ExprStore::kInputBlock));
         start.store(first, std::memory_order_release);
       }
-      const ExprId made = store_->input_at(first, a.array_id, static_cast<uint32_t>(index));
+      ExprId made = store_->input_at(first, a.array_id, static_cast<uint32_t>(index));
+      if (a.integer_bits != 0) // integer data: the element is its integer view
+        made = store_->intern(symbolic::Node{symbolic::Op::FloatBits,
+                                             symbolic::width_code(a.integer_bits), 0, made, 0, 0});
       id.store(made, std::memory_order_release);
       return made;
     } catch (...) {

@@ -29,8 +29,9 @@ public:
   // A new expression store (the next group of a grouped launch): every id is forgotten.
   void reset(symbolic::ExprStore& store);
   // Declares slot `slot` (the caller's index of the array) as input array `array_id` of the
-  // store with `elements` elements.
-  void add_array(size_t slot, uint32_t array_id, uint64_t elements);
+  // store with `elements` elements. `integer_bits`: the element width of an array declared with
+  // an integer type, whose elements are their integer views (FloatBits of the symbol), 0 else.
+  void add_array(size_t slot, uint32_t array_id, uint64_t elements, uint32_t integer_bits = 0);
   // The array's id in the current store (after a reset the caller registers the names again).
   void rename(size_t slot, uint32_t array_id);
 
@@ -63,6 +64,7 @@ private:
   };
   struct Array {
     uint32_t array_id = 0;
+    uint32_t integer_bits = 0;
     uint64_t elements = 0;
     std::unique_ptr<std::atomic<Chunk*>[]> chunks; // nullptr: not allocated yet
     size_t chunk_count = 0;

@@ -70,8 +70,9 @@ std::vector<ByteCell> constant_cells(const Program& program) {
 }
 
 // The type of the last store to an output element, from how its bytes were stored: Unknown when
-// they were stored with different types (two halves of different stores). A 16-bit float is
-// f16 unless the array is declared bf16 (PTX stores bf16 data through .b16).
+// they were stored with different types (two halves of different stores). A 16-bit float is the
+// format its store knew (a bf16 in an array declared f16 is a bf16), and one of unknown format
+// is f16 unless the array is declared bf16 (PTX stores bf16 data through .b16).
 launch::ElemType store_type(const ByteCell* cells, uint32_t width, launch::ElemType declared) {
   using launch::ElemType;
   for (uint32_t i = 1; i < width; ++i) {
@@ -79,6 +80,11 @@ launch::ElemType store_type(const ByteCell* cells, uint32_t width, launch::ElemT
       return ElemType::Unknown;
   }
   switch (cells[0].stored_as) {
+  case kStoredF16:
+  case kStoredBF16:
+    if (width == 2)
+      return cells[0].stored_as == kStoredBF16 ? ElemType::BF16 : ElemType::F16;
+    [[fallthrough]]; // a wider element holding packed halves: float data of its width
   case kStoredFloat:
     return width == 2   ? (declared == ElemType::BF16 ? ElemType::BF16 : ElemType::F16)
            : width == 4 ? ElemType::F32
@@ -97,6 +103,17 @@ launch::ElemType store_type(const ByteCell* cells, uint32_t width, launch::ElemT
   }
 }
 
+// The input array declared with a float type of `width`-byte elements whose element `value` is
+// (an Input node), or nullptr.
+const Region* whole_float_input(const GlobalMemory& global, const symbolic::ExprStore& store,
+                                ExprId value, uint32_t width) {
+  const symbolic::Node& n = store.node(value);
+  if (n.op != symbolic::Op::Input)
+    return nullptr;
+  const Region* r = global.input_array(n.a);
+  return r != nullptr && r->elem_width == width && launch::is_float(r->declared) ? r : nullptr;
+}
+
 // The real value of an output element from its cells.
 ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore& store,
                      symbolic::Builder& b, ExprId undef, bool bf16) {
@@ -108,10 +125,15 @@ ExprId element_value(const ByteCell* cells, uint32_t width, symbolic::ExprStore&
     v = Value{uint64_t{n.b} << 32 | n.a, 0};
   }
   switch (cells[0].stored_as) {
+  case kStoredF16:
+  case kStoredBF16:
   case kStoredFloat: {
-    // 16-bit float bits are f16 unless the manifest says the array holds bf16.
-    auto id = bf16 && width == 2 ? store.bf16_bits(static_cast<uint16_t>(v.bits))
-                                 : store.float_bits(v.bits, static_cast<int>(8 * width));
+    // 16-bit float bits in their store's format, else f16 unless the manifest says the array
+    // holds bf16 (as store_type).
+    const bool as_bf16 =
+        cells[0].stored_as == kStoredBF16 || (cells[0].stored_as == kStoredFloat && bf16);
+    auto id = as_bf16 && width == 2 ? store.bf16_bits(static_cast<uint16_t>(v.bits))
+                                    : store.float_bits(v.bits, static_cast<int>(8 * width));
     return id ? *id : undef;
   }
   case kStoredSigned: {
@@ -212,9 +234,11 @@ KernelRun collect_run(LaunchContext& ctx) {
     store_value(cells, v, pending.width);
     for (uint32_t i = 0; i < pending.width; ++i) {
       cells[i].written = 1;
-      cells[i].stored_as = is_float(pending.type)    ? kStoredFloat
-                           : is_signed(pending.type) ? kStoredSigned
-                                                     : kStoredUnsigned;
+      cells[i].stored_as = pending.type == ValType::BF16  ? kStoredBF16
+                           : pending.type == ValType::F16 ? kStoredF16
+                           : is_float(pending.type)       ? kStoredFloat
+                           : is_signed(pending.type)      ? kStoredSigned
+                                                          : kStoredUnsigned;
     }
   }
   for (const auto& region : global.regions()) {
@@ -238,10 +262,26 @@ KernelRun collect_run(LaunchContext& ctx) {
           written = cells[i].written != 0;
         if (!written)
           continue;
-        out.store_types.push_back(store_type(cells, region.elem_width, out.declared));
-        out.elements.emplace_back((a - region.base) / region.elem_width,
-                                  element_value(cells, region.elem_width, store, b, undef,
-                                                out.declared == launch::ElemType::BF16));
+        launch::ElemType type = store_type(cells, region.elem_width, out.declared);
+        const ExprId value = element_value(cells, region.elem_width, store, b, undef,
+                                           out.declared == launch::ElemType::BF16);
+        // The raw bytes of a whole element of an input array declared with a float type are
+        // that float, however integer instructions moved them (u32 loads, shuffles, a cp.async,
+        // integer stores), in an array of floats or of no declared type. Raw: no float store
+        // wrote them (a cvt's result keeps its element's node in another format; a float store
+        // says which). (In an array declared integer a store's type says how it is compared: a
+        // float stored as float data is compared by its bits, which the idealized float
+        // arithmetic of the other kernel does not determine.)
+        const bool integer_array =
+            out.declared != launch::ElemType::Unknown && !launch::is_float(out.declared);
+        bool raw = true;
+        for (uint32_t i = 0; i < region.elem_width; ++i)
+          raw &= !stored_float(cells[i].stored_as);
+        if (const Region* input = whole_float_input(global, store, value, region.elem_width);
+            input != nullptr && raw && !integer_array)
+          type = input->declared;
+        out.store_types.push_back(type);
+        out.elements.emplace_back((a - region.base) / region.elem_width, value);
       }
     });
     std::vector<size_t> order(out.elements.size());

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/symbolic/expr.hpp"
 #include "ptx/printer.hpp"
 
 namespace volta::exec {
@@ -161,6 +162,22 @@ std::optional<MmaShape> shape_of(const ptx::Instruction& ins) {
       if (s == n)
         return shape;
     }
+  }
+  return std::nullopt;
+}
+
+// The SM version of a module's `.target` (`sm_80` -> 80, `sm_90a` -> 90), or nullopt when it
+// names none.
+std::optional<uint32_t> sm_version(const std::vector<std::string>& targets) {
+  for (const std::string& t : targets) {
+    if (!t.starts_with("sm_"))
+      continue;
+    uint32_t v = 0;
+    size_t i = 3;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9' && v < 100000; ++i)
+      v = v * 10 + static_cast<uint32_t>(t[i] - '0');
+    if (i > 3)
+      return v;
   }
   return std::nullopt;
 }
@@ -617,9 +634,63 @@ private:
     x.cmp = static_cast<uint8_t>(ins.cmp);
     x.bool_op = static_cast<uint8_t>(ins.bool_op);
     decode(ins, x);
+    x.float_mods = float_mods_of(ins, x).aux();
     if (x.op != XOp::Unsupported && has_unmodelled_modifier(ins, x))
       x.op = XOp::Unsupported;
     return x;
+  }
+
+  // The modifiers a float operation's nodes carry (docs/semantics.md, "Floats observed as bits").
+  static symbolic::FloatMods float_mods_of(const ptx::Instruction& ins, const Inst& x) {
+    using symbolic::FloatMode;
+    symbolic::FloatMods m;
+    switch (x.rounding) {
+    case Rounding::Rn:
+      m.mode = FloatMode::Rn;
+      break;
+    case Rounding::Rz:
+      m.mode = FloatMode::Rz;
+      break;
+    case Rounding::Rm:
+      m.mode = FloatMode::Rm;
+      break;
+    case Rounding::Rp:
+      m.mode = FloatMode::Rp;
+      break;
+    default:
+      // cvt.rna (to nearest, ties away: cvt.rna.tf32.f32) shares div.full's code: no
+      // instruction has both.
+      m.mode = x.approx                                          ? FloatMode::Approx
+               : ins.has_suffix("full") || ins.has_suffix("rna") ? FloatMode::Full
+                                                                 : FloatMode::Default;
+      break;
+    }
+    m.ftz = x.ftz;
+    // Bit 7: .NaN on min/max, .satfinite on a conversion (it clamps an overflow to the largest
+    // finite value instead of an infinity).
+    m.nan_propagating = ins.has_suffix("NaN") || ins.has_suffix("satfinite");
+    switch (x.type) {
+    case ValType::F16:
+    case ValType::F16x2:
+      m.format = 1;
+      break;
+    case ValType::F32:
+      m.format = 2;
+      break;
+    case ValType::F64:
+      m.format = 3;
+      break;
+    case ValType::BF16:
+    case ValType::BF16x2:
+      m.format = symbolic::kFormatBF16;
+      break;
+    case ValType::TF32:
+      m.format = 5;
+      break;
+    default:
+      break;
+    }
+    return m;
   }
 
   // Modifiers that change an instruction's value but that the engine does not model on it: the
@@ -775,13 +846,17 @@ private:
       x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0; // 1: generic -> space
       return simple(ins, x, XOp::Cvta, 1, 1);
     case Opcode::Ld:
-    case Opcode::Ldu:
+    case Opcode::Ldu: {
       x.op = XOp::Ld;
-      if (ops.size() != 2)
-        return bad_operands(ins, x, 2);
+      x.non_coherent = ins.opcode == Opcode::Ldu || ins.has_suffix("nc");
+      // ld...L2::cache_hint d, [a], cache-policy: the policy is a hint, no value.
+      const size_t policy = ins.has_suffix("L2::cache_hint") ? 1 : 0;
+      if (ops.size() != 2 + policy)
+        return bad_operands(ins, x, 2 + policy);
       append_values(ops[0], ins, x.dsts);
       mem_operand(ops[1], ins, x.mem[0]);
       return;
+    }
     case Opcode::St:
       x.op = XOp::St;
       if (ops.size() != 2)
@@ -846,6 +921,8 @@ private:
       } else {
         x.op = XOp::BarSync;
       }
+      if (x.op != XOp::BarWarpSync)
+        x.sub = barrier_form(ins);
       for (const auto& o : ops)
         append_values(o, ins, x.srcs);
       if (x.srcs.empty() || x.srcs.size() > 2)
@@ -908,6 +985,18 @@ private:
 
   void unsupported_form(const ptx::Instruction&, Inst& x) { x.op = XOp::Unsupported; }
 
+  // kBarrierAligned / kBarrierWarpAligned of a CTA barrier (PTX ISA, "barrier"): `bar.sync` and
+  // `bar.arrive` are `barrier.sync.aligned` and `barrier.arrive.aligned`; `barrier` is aligned
+  // with `.aligned` only. Below sm_70 a barrier without `.aligned` must still be reached at one
+  // instruction by all the threads of a warp; a module without an sm target is read so too (the
+  // stricter reading can only report more).
+  uint8_t barrier_form(const ptx::Instruction& ins) const {
+    if (ins.opcode == Opcode::Bar || ins.modifiers.has(Modifier::Aligned))
+      return kBarrierAligned;
+    const auto sm = sm_version(m_.targets);
+    return sm && *sm >= 70 ? 0 : kBarrierWarpAligned;
+  }
+
   void decode_atom(const ptx::Instruction& ins, Inst& x, bool is_red) {
     x.op = is_red ? XOp::Red : XOp::Atom;
     static const std::pair<std::string_view, AtomOp> table[] = {
@@ -962,14 +1051,46 @@ private:
     }
     if (ins.has_suffix("bulk") || ins.has_suffix("mbarrier"))
       return unsupported_form(ins, x);
+    // The PTX ISA's two forms (9.7.9.25.3.1):
+    //   cp.async... [dst], [src], cp-size{, src-size}{, cache-policy};
+    //   cp.async... [dst], [src], cp-size{, ignore-src}{, cache-policy};
+    // The fourth operand is a src-size (an integer: bytes [src-size, cp-size) are zero-filled)
+    // or, when it is a predicate register, ignore-src (true: the source is ignored and every byte
+    // is zero). The cache policy, present exactly with .L2::cache_hint, is a hint that changes no
+    // value: dropped. x.srcs = {cp-size, src-size or ignore-src}; x.sub says which.
     x.op = XOp::CpAsync;
+    x.sub = static_cast<uint8_t>(CpAsyncExtra::None);
     const auto& ops = ins.operands;
-    if (ops.size() < 3 || ops.size() > 4)
-      return bad_operands(ins, x, 3);
+    const size_t policy = ins.has_suffix("L2::cache_hint") ? 1 : 0;
+    if (ops.size() < 3 + policy || ops.size() > 4 + policy) {
+      error(ins.loc,
+            fmt::format("'cp.async' expects {} or {} operands ([dst], [src], cp-size{{, "
+                        "src-size or ignore-src}}{}), got {}",
+                        3 + policy, 4 + policy, policy ? ", cache-policy" : "", ops.size()));
+      x.op = XOp::Unsupported;
+      return;
+    }
     mem_operand(ops[0], ins, x.mem[0]);
     mem_operand(ops[1], ins, x.mem[1]);
-    for (size_t i = 2; i < ops.size(); ++i)
-      append_values(ops[i], ins, x.srcs);
+    append_values(ops[2], ins, x.srcs);
+    if (ops.size() - policy == 4) {
+      append_values(ops[3], ins, x.srcs);
+      if (x.srcs.size() != 2) {
+        error(ops[3].loc.line ? ops[3].loc : ins.loc,
+              "a cp.async src-size or ignore-src is one value, not a vector");
+        x.op = XOp::Unsupported;
+        return;
+      }
+      const Operand& extra = x.srcs[1];
+      const bool predicate =
+          extra.kind == OpKind::Reg && p_.registers[extra.reg].type == ValType::Pred;
+      x.sub = static_cast<uint8_t>(predicate ? CpAsyncExtra::IgnoreSrc : CpAsyncExtra::SrcSize);
+      if (!predicate && extra.negated) {
+        error(ops[3].loc.line ? ops[3].loc : ins.loc,
+              "'!' negates a predicate; a cp.async src-size is an integer");
+        x.op = XOp::Unsupported;
+      }
+    }
   }
 
   void decode_wmma(const ptx::Instruction& ins, Inst& x) {

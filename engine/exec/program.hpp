@@ -192,10 +192,24 @@ struct Operand {
 };
 
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+// cp.async's optional fourth operand (Inst::sub), srcs[1] when present.
+enum class CpAsyncExtra : uint8_t {
+  None,     // copy cp-size bytes
+  SrcSize,  // copy src-size bytes, zero-fill the rest up to cp-size
+  IgnoreSrc // a predicate: when true, write cp-size zero bytes and read nothing
+};
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class MmaShape : uint8_t { None, M16N16K16, M16N8K16, M16N8K8, M8N8K4, M32N8K16, M8N32K16 };
 enum class WmmaPart : uint8_t { A, B, C, D };
+// How the threads of a CTA barrier (BarSync, BarArrive) must reach it, in Inst::sub (PTX ISA,
+// "barrier"). Without either bit (`barrier.sync` on sm_70 and later) threads may arrive from
+// different instructions: the barrier is the barrier id, whichever instruction names it.
+// kBarrierAligned: `.aligned` (`bar.sync` is `barrier.sync.aligned`), every thread executes
+// this one instruction. kBarrierWarpAligned: no `.aligned`, but the target is below sm_70, so
+// every lane of a warp reaches the barrier at one instruction.
+inline constexpr uint8_t kBarrierAligned = 1;
+inline constexpr uint8_t kBarrierWarpAligned = 2;
 
 // State spaces after generic-address resolution.
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
@@ -221,13 +235,19 @@ struct Inst {
   bool guard_negated = false;
   bool sat = false, relu = false, ftz = false, approx = false, volatile_ = false;
   bool wide = false, hi = false;
+  // ld.global.nc (__ldg) and ldu: a load through a path that is not coherent with the kernel's
+  // own writes, defined only for data no thread writes during the kernel (race_shadow.hpp).
+  bool non_coherent = false;
   uint8_t cmp = 0;        // ptx::CmpOp
   uint8_t bool_op = 0;    // ptx::BoolOp
-  uint8_t sub = 0;        // op-specific selector (shfl mode, vote mode, atom op, wmma layout ...)
+  uint8_t sub = 0;        // op-specific selector (shfl/vote mode, atom op, barrier form ...)
   uint8_t groups[4] = {}; // sizes of brace groups in srcs (mma/wmma: d is in dsts)
   uint8_t layout = 0;     // wmma/mma: bit 0 = A column-major, bit 1 = B column-major
   uint8_t shape = 0;      // MmaShape
   bool trans = false;     // ldmatrix .trans
+  // A float instruction's value-changing modifiers as its nodes carry them (symbolic::FloatMods
+  // aux: rounding mode, .ftz, the element format, .NaN); a cvt's are the destination's.
+  uint8_t float_mods = 0;
   uint32_t guard_reg = 0;
   std::vector<Operand> dsts; // registers or sinks, in order (vector elements, setp pair)
   std::vector<Operand> srcs; // in order, vector elements flattened

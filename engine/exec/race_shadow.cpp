@@ -188,6 +188,28 @@ constexpr uint32_t kMaxChain = 4096;
   return true;
 }
 
+// Non-coherent reads (race_shadow.hpp): a non-coherent read conflicts with any write or atomic of
+// the byte ever made, and a write or atomic with any non-coherent read of it ever made, whatever
+// orders them.
+[[gnu::always_inline]] inline bool written_ever(const ByteShadow& s, Conflict& c) {
+  if (s.w_stamp != 0) {
+    c = Conflict{AccessKind::Write, s.w_cta, s.w_thread, s.w_pc, s.w_thread / 32u};
+    return true;
+  }
+  if (s.atomics.state != AccessSummary::State::None) { // atomics since the last write: none
+    c = Conflict{AccessKind::Atomic, s.atomics.cta, s.atomics.thread, s.atomics.pc,
+                 s.atomics.thread / 32u};
+    return true;
+  }
+  return false;
+}
+[[gnu::always_inline]] inline bool read_non_coherently(const ByteShadow& s, Conflict& c) {
+  if (s.nc_pc == 0) [[likely]]
+    return false;
+  c = Conflict{AccessKind::NonCoherentRead, s.nc_cta, s.nc_thread, s.nc_pc - 1, s.nc_thread / 32u};
+  return true;
+}
+
 // A conflicting access is recorded all the same: the run goes on after a data race (to report
 // the races after it), and the history must then hold every access made, racy or not. Each
 // later conflict is still found against an access that was made and is unordered with the
@@ -202,14 +224,25 @@ constexpr uint32_t kMaxChain = 4096;
     summary_record(s.reads, a);
     return raced;
   }
+  case AccessKind::NonCoherentRead: {
+    // Every write or atomic conflicts, ordered or not: a superset of a plain read's conflicts.
+    const bool raced = written_ever(s, conflict);
+    summary_record(s.reads, a);
+    if (s.nc_pc == 0) {
+      s.nc_cta = a.cta;
+      s.nc_thread = static_cast<uint16_t>(a.thread);
+      s.nc_pc = a.pc + 1;
+    }
+    return raced;
+  }
   case AccessKind::Atomic: {
-    const bool raced = write_conflicts(s, a, conflict) ||
+    const bool raced = write_conflicts(s, a, conflict) || read_non_coherently(s, conflict) ||
                        summary_conflicts(s.reads, a, AccessKind::Read, conflict);
     summary_record(s.atomics, a);
     return raced;
   }
   case AccessKind::Write: {
-    const bool raced = write_conflicts(s, a, conflict) ||
+    const bool raced = write_conflicts(s, a, conflict) || read_non_coherently(s, conflict) ||
                        summary_conflicts(s.reads, a, AccessKind::Read, conflict) ||
                        summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict);
     s.w_stamp = a.stamp;
@@ -292,8 +325,18 @@ bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers
   }
   if (covers_word && kind == AccessKind::Write) {
     // A whole-word write leaves the four histories equal (the write, no reads, no atomics),
-    // whether it raced or not.
+    // whether it raced or not; so are their non-coherent reads unless they differ (each of those
+    // conflicted with this write, which is reported: forgetting them can hide a later race, and
+    // keeping one byte's for all four could make one up).
+    const auto& b = bytes;
+    const bool same_nc = b[0].nc_pc == b[1].nc_pc && b[0].nc_pc == b[2].nc_pc &&
+                         b[0].nc_pc == b[3].nc_pc && b[0].nc_cta == b[1].nc_cta &&
+                         b[0].nc_cta == b[2].nc_cta && b[0].nc_cta == b[3].nc_cta &&
+                         b[0].nc_thread == b[1].nc_thread && b[0].nc_thread == b[2].nc_thread &&
+                         b[0].nc_thread == b[3].nc_thread;
     w.whole = bytes[0];
+    if (!same_nc)
+      w.whole.nc_pc = 0;
     free_splits_.push_back(w.split);
     w.split = -1;
   }

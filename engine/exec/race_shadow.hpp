@@ -20,6 +20,13 @@
 // made in the later phase, which can only find fewer orderings; a conflict found through such a
 // merged summary is marked `approximate`, and the caller reports it as UNSUPPORTED rather than
 // as DATA_RACE.
+//
+// Reads through the non-coherent path (ld.global.nc, __ldg, ldu) are defined only for data that
+// stays read-only for the whole kernel (CUDA Programming Guide, read-only data cache): such a read
+// of a byte the kernel writes, at any time, by any thread of any CTA, even the reader itself and
+// whatever synchronization lies between, may see the old value. Each byte remembers its first
+// non-coherent read for ever, and every write or atomic of it, before or after in the schedule,
+// conflicts with that read.
 #pragma once
 
 #include <array>
@@ -53,7 +60,12 @@ struct Accessor {
   const WarpSyncLog* syncs = nullptr;
 };
 
-enum class AccessKind : uint8_t { Read, Write, Atomic };
+enum class AccessKind : uint8_t {
+  Read,
+  Write,
+  Atomic,
+  NonCoherentRead // a Read through ld.global.nc / ldu (above)
+};
 
 // A previous access that conflicts with the current one.
 struct Conflict {
@@ -87,7 +99,10 @@ struct ByteShadow {
   // last plain write (w_stamp 0: none; stamps start at 1)
   uint32_t w_stamp = 0, w_cta = 0, w_phase = 0, w_pc = 0;
   uint16_t w_thread = 0;
-  uint32_t w_lanes = 0; // lanes of w_thread's warp whose identical store this write stands for
+  uint16_t nc_thread = 0; // the first non-coherent read (in the padding before w_lanes)
+  uint32_t w_lanes = 0;   // lanes of w_thread's warp whose identical store this write stands for
+  uint32_t nc_cta = 0;
+  uint32_t nc_pc = 0; // the first non-coherent read's pc + 1; 0: none ever
   AccessSummary reads;
   AccessSummary atomics;
 };

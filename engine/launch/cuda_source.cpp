@@ -1,19 +1,20 @@
 #include "engine/launch/cuda_source.hpp"
 
 #include <atomic>
-#include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <regex>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 #include "engine/content_hash.hpp"
+#include "engine/launch/cuda_compile_record.hpp"
+#include "engine/launch/nvcc_toolchain.hpp"
 
 namespace volta::launch {
 
@@ -41,79 +42,35 @@ fs::path default_cache_root() {
   return fs::temp_directory_path() / "volta-eg-cuda";
 }
 
-// Runs argv without a shell; stdout and stderr go to `log`. Returns the exit status (-1 when
-// the program could not be started). posix_spawn: nothing runs between fork and exec in a
-// process whose other threads may hold the allocator's locks.
-int run_program(const std::vector<std::string>& argv, const fs::path& log) {
-  std::vector<char*> args;
-  for (const auto& a : argv)
-    args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0)
-    return -1;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR)
-      return -1;
+// The file system's clock when the compile starts: the ctime of `marker` (created now), touched
+// until that ctime moves past the one it had at creation. Every file written before the marker
+// was created has a ctime at most the first one, so below the result; every file written while
+// nvcc runs has a ctime at least the result. (Timestamps come from a coarse clock: without the
+// wait, a header written in the same tick just before the compile would look changed during
+// it, or one written during it unchanged.) nullopt when the clock cannot be read.
+std::optional<std::chrono::system_clock::time_point> compile_start(const fs::path& marker) {
+  { std::ofstream create(marker); }
+  auto ctime = [&]() -> std::optional<std::chrono::nanoseconds> {
+    struct stat st {};
+    if (::stat(marker.c_str(), &st) != 0)
+      return std::nullopt;
+    return std::chrono::seconds(st.st_ctim.tv_sec) + std::chrono::nanoseconds(st.st_ctim.tv_nsec);
+  };
+  const auto first = ctime();
+  if (!first)
+    return std::nullopt;
+  for (int tries = 0; tries < 1000; ++tries) {
+    if (::utimensat(AT_FDCWD, marker.c_str(), nullptr, 0) != 0)
+      return std::nullopt;
+    const auto now = ctime();
+    if (!now)
+      return std::nullopt;
+    if (*now > *first)
+      return std::chrono::system_clock::time_point(
+          std::chrono::duration_cast<std::chrono::system_clock::duration>(*now));
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// The files of a make-style dependency list (`out.ptx : a.cu \ b.h \ ...`), outside `skip`.
-std::vector<std::string> dependencies(const std::string& text, const std::vector<fs::path>& skip) {
-  std::vector<std::string> files;
-  std::string joined;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
-      ++i;
-      joined += ' ';
-    } else {
-      joined += text[i];
-    }
-  }
-  const size_t colon = joined.find(": ");
-  std::istringstream words(colon == std::string::npos ? "" : joined.substr(colon + 2));
-  std::string word;
-  while (words >> word) {
-    const fs::path p = fs::weakly_canonical(word);
-    bool system = false;
-    for (const auto& s : skip) {
-      const auto rel = p.lexically_relative(s);
-      system = system || (!rel.empty() && *rel.begin() != "..");
-    }
-    if (!system)
-      files.push_back(p.string());
-  }
-  return files;
-}
-
-// "digest path" per dependency.
-std::string dependency_lines(const std::vector<std::string>& files) {
-  std::string lines;
-  for (const auto& f : files)
-    lines += file_digest(f).value_or("unreadable") + " " + f + "\n";
-  return lines;
-}
-
-// Whether every dependency recorded in `deps_text` still has its recorded digest.
-bool dependencies_unchanged(const std::string& deps_text) {
-  std::istringstream in(deps_text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const size_t space = line.find(' ');
-    if (space == std::string::npos)
-      return false;
-    if (file_digest(line.substr(space + 1)).value_or("unreadable") != line.substr(0, space))
-      return false;
-  }
-  return true;
+  return std::nullopt;
 }
 
 bool write_atomically(const fs::path& path, const std::string& bytes) {
@@ -174,18 +131,6 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
     return result;
   }
   const fs::path source = fs::absolute(src).lexically_normal();
-  std::string key_text =
-      fmt::format("volta-eg cuda 1\n{}\n{}\n{}\n", source.string(), request.arch, *nvcc);
-  {
-    const auto size = fs::file_size(*nvcc, ec);
-    const auto time = fs::last_write_time(*nvcc, ec).time_since_epoch().count();
-    key_text += fmt::format("{} {}\n", size, time);
-  }
-  for (const auto& f : request.flags)
-    key_text += "flag " + f + "\n";
-  key_text += *source_bytes;
-  const std::string key = cache_key(key_text);
-
   const fs::path root =
       request.cache_dir.empty() ? default_cache_root() : fs::path(request.cache_dir) / "cuda";
   fs::create_directories(root, ec);
@@ -194,18 +139,36 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
         fmt::format("cannot compile {}: cannot create the cache folder {}", src, root.string());
     return result;
   }
+
+  // The key: the source (path and bytes), the arch, the flags in their order, and the
+  // toolchain with the environment nvcc reads. What the compile reads beyond the source is
+  // checked by the record kept beside the PTX (cuda_compile_record.hpp).
+  std::string toolchain_error;
+  const auto toolchain = toolchain_identity(*nvcc, root, toolchain_error);
+  if (!toolchain) {
+    result.error = fmt::format("cannot compile {}: {}", src, toolchain_error);
+    return result;
+  }
+  std::string key_text =
+      fmt::format("volta-eg cuda 2\n{}\n{}\n{}", source.string(), request.arch, *toolchain);
+  for (const auto& f : request.flags)
+    key_text += fmt::format("flag {} {}\n", f.size(), f);
+  key_text += *source_bytes;
+  const std::string key = cache_key(key_text);
+
   const std::string stem = source.stem().string() + "-" + key;
   const fs::path ptx = root / (stem + ".ptx");
-  const fs::path deps = root / (stem + ".deps");
+  const fs::path record = root / (stem + ".record");
   if (fs::is_regular_file(ptx, ec)) {
-    if (auto recorded = read_file(deps); recorded && dependencies_unchanged(*recorded)) {
+    if (auto recorded = read_file(record.string()); recorded && record_holds(*recorded)) {
       result.ptx_path = ptx.string();
       result.cached = true;
       return result;
     }
   }
 
-  // Compile into private names, then rename into place.
+  // Compile into private names, then rename into place. The host preprocessor's -v prints
+  // the include search path the record needs (the PTX is the same with or without it).
   static std::atomic<uint64_t> compiles{0};
   const std::string tag = fmt::format(".{}.{}", ::getpid(), compiles.fetch_add(1));
   const fs::path tmp_ptx = root / (stem + tag + ".ptx.tmp");
@@ -213,10 +176,18 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
   const fs::path log = root / (stem + tag + ".log");
   std::vector<std::string> argv = {*nvcc, "-ptx", "-lineinfo", "-arch=" + request.arch};
   argv.insert(argv.end(), request.flags.begin(), request.flags.end());
-  argv.insert(argv.end(),
-              {"-MD", "-MF", tmp_make.string(), "-o", tmp_ptx.string(), source.string()});
-  const int status = run_program(argv, log);
-  const std::string messages = read_file(log).value_or("");
+  argv.insert(argv.end(), {"-Xcompiler", "-v", "-MD", "-MF", tmp_make.string(), "-o",
+                           tmp_ptx.string(), source.string()});
+  // Anything recorded with a ctime from `started` on changed while nvcc ran.
+  const auto started = compile_start(log);
+  int status = run_to_log(argv, log);
+  std::string messages = read_file(log.string()).value_or("");
+  if (status != 0) {
+    // Again without -v, for nvcc's own messages (and status) alone.
+    argv.erase(argv.end() - 8, argv.end() - 6);
+    status = run_to_log(argv, log);
+    messages = read_file(log.string()).value_or("");
+  }
   if (status != 0) {
     std::string text = messages;
     while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
@@ -225,16 +196,33 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
                               : fmt::format("cannot compile {}: nvcc exited with status {}{}{}",
                                             src, status, text.empty() ? "" : ":\n", text);
   } else {
-    const fs::path cuda_root = fs::path(*nvcc).parent_path().parent_path();
-    const auto make_text = read_file(tmp_make).value_or("");
-    const auto files = dependencies(make_text, {fs::weakly_canonical(cuda_root), "/usr/include",
-                                                "/usr/lib", "/usr/local/cuda"});
-    const auto ptx_bytes = read_file(tmp_ptx);
-    if (!ptx_bytes || !write_atomically(deps, dependency_lines(files)) ||
-        !write_atomically(ptx, *ptx_bytes)) {
-      result.error = fmt::format("cannot compile {}: cannot write {}", src, ptx.string());
-    } else {
+    CompileObservation seen;
+    seen.log = messages;
+    seen.make_deps = read_file(tmp_make.string()).value_or("");
+    seen.cwd = fs::current_path(ec);
+    seen.excluded = {fs::weakly_canonical(root, ec)};
+    seen.started = started.value_or(std::chrono::system_clock::time_point::min());
+    const auto ptx_bytes = read_file(tmp_ptx.string());
+    seen.ptx_path = ptx;
+    seen.ptx_bytes = ptx_bytes.value_or("");
+    const CompileRecord kept = record_compile(seen);
+    // The source must still be the bytes the key names.
+    const bool same_source = read_file(source.string()) == source_bytes;
+    if (!ptx_bytes) {
+      result.error = fmt::format("cannot compile {}: nvcc wrote no PTX", src);
+    } else if (kept.text && same_source && write_atomically(ptx, *ptx_bytes) &&
+               write_atomically(record, *kept.text)) {
       result.ptx_path = ptx.string();
+    } else {
+      // Not kept for reuse: the PTX goes under a private name, and no record vouches for it.
+      const fs::path once = root / (stem + ".uncached" + tag + ".ptx");
+      if (write_atomically(once, *ptx_bytes))
+        result.ptx_path = once.string();
+      else
+        result.error = fmt::format("cannot compile {}: cannot write {}", src, once.string());
+      result.not_cached = kept.text ? (same_source ? "the cache could not be written"
+                                                   : "the source changed while nvcc ran")
+                                    : kept.why_not;
     }
   }
   for (const auto& p : {tmp_ptx, tmp_make, log})

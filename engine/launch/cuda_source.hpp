@@ -3,12 +3,19 @@
 // -lineinfo keeps the `.loc` lines, so that findings point at the user's own CUDA lines.
 //
 // nvcc is looked up on PATH, then as $CUDA_HOME/bin/nvcc; when neither has it the compile fails
-// with an error saying so (never a guess). Compiled PTX is cached by content: the key hashes the
-// source bytes, its absolute path (the PTX names it), the arch, the flags and nvcc's own path,
-// size and modification time; nvcc's dependency list (-MD) is kept beside the PTX, and a cached
-// file is used only while every header it lists outside the CUDA installation still has the
-// bytes it had. Files are written to a temporary name and renamed, so concurrent compiles of
-// the same source (threads, processes) never read a partial file.
+// with an error saying so (never a guess). Compiled PTX is cached (on by default) under a key of
+// everything the output depends on that is known before compiling: the source's bytes and
+// absolute path (the PTX names it), the arch, the flags in their order (the include path's
+// order with them), and the toolchain (nvcc_toolchain.hpp: nvcc's path and `--version`,
+// nvcc.profile, cicc, the working folder, and the environment nvcc and its host compiler read:
+// NVCC_APPEND_FLAGS, NVCC_PREPEND_FLAGS, CPATH, PATH ...). What only the compile reveals is
+// recorded beside the PTX (cuda_compile_record.hpp): every file nvcc's dependency output lists,
+// by content; the host preprocessor's binaries; every folder of the include search path, with
+// its subfolders (a header added anywhere there could shadow one or answer a __has_include);
+// and the names a quoted include would find first in an includer's own folder. A cached PTX is
+// used only while all of that is unchanged; a compile that cannot be recorded is not reused.
+// Files are written to a temporary name and renamed, so concurrent compiles of the same source
+// (threads, processes) never read a partial file.
 #pragma once
 
 #include <optional>
@@ -28,9 +35,10 @@ struct CudaCompileRequest {
 };
 
 struct CudaCompileResult {
-  std::string ptx_path; // empty on failure
-  std::string error;    // "cannot compile softmax.cu: nvcc not found ..." or nvcc's messages
-  bool cached = false;  // the PTX of an earlier compile was used
+  std::string ptx_path;   // empty on failure
+  std::string error;      // "cannot compile softmax.cu: nvcc not found ..." or nvcc's messages
+  bool cached = false;    // the PTX of an earlier compile was used
+  std::string not_cached; // why this compile's PTX will not be reused (empty: it will be)
   bool ok() const { return !ptx_path.empty(); }
 };
 

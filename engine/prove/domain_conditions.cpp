@@ -38,6 +38,10 @@ bool implies(uint8_t have, ConditionKind need) {
   case ConditionKind::Positive:
     return has(ConditionKind::Positive) ||
            (has(ConditionKind::NonZero) && has(ConditionKind::NonNegative));
+  case ConditionKind::NoInfMinusInf:
+  case ConditionKind::NoZeroTimesInf:
+  case ConditionKind::NoInfOverInf:
+    return has(need);
   }
   return false;
 }
@@ -50,8 +54,53 @@ bool by_signs(symbolic::SignAnalysis& signs, ConditionKind kind, ExprId arg) {
     return signs.nonnegative(arg);
   case ConditionKind::Positive:
     return signs.positive(arg);
+  case ConditionKind::NoInfMinusInf:
+  case ConditionKind::NoZeroTimesInf:
+  case ConditionKind::NoInfOverInf:
+    return false; // noted only where the signs allow the combination
   }
   return false;
+}
+
+using symbolic::kSignNegInf;
+using symbolic::kSignPosInf;
+using symbolic::kSignZero;
+constexpr symbolic::SignSet kSignInf = kSignNegInf | kSignPosInf;
+
+// Can a sum of values with signs `a` and `b` add infinities of opposite signs?
+bool may_add_opposite_infinities(symbolic::SignSet a, symbolic::SignSet b) {
+  return ((a & kSignPosInf) && (b & kSignNegInf)) || ((a & kSignNegInf) && (b & kSignPosInf));
+}
+bool may_multiply_zero_by_infinity(symbolic::SignSet a, symbolic::SignSet b) {
+  return ((a & kSignZero) && (b & kSignInf)) || ((a & kSignInf) && (b & kSignZero));
+}
+symbolic::SignSet negated_signs(symbolic::SignSet s) {
+  symbolic::SignSet out = s & ~(kSignInf | symbolic::kSignNeg | symbolic::kSignPos);
+  if (s & kSignPosInf)
+    out |= kSignNegInf;
+  if (s & kSignNegInf)
+    out |= kSignPosInf;
+  if (s & symbolic::kSignPos)
+    out |= symbolic::kSignNeg;
+  if (s & symbolic::kSignNeg)
+    out |= symbolic::kSignPos;
+  return out;
+}
+// The signs a product of `a` and `b` may have, for the sum an fma adds it to: infinite where a
+// factor is, finite otherwise (the finite signs do not matter for inf - inf).
+symbolic::SignSet product_signs(symbolic::SignSet a, symbolic::SignSet b) {
+  symbolic::SignSet out = 0;
+  const bool a_neg = a & (kSignNegInf | symbolic::kSignNeg),
+             a_pos = a & (kSignPosInf | symbolic::kSignPos);
+  const bool b_neg = b & (kSignNegInf | symbolic::kSignNeg),
+             b_pos = b & (kSignPosInf | symbolic::kSignPos);
+  if ((a & kSignInf) || (b & kSignInf)) {
+    if ((a_pos && b_pos) || (a_neg && b_neg))
+      out |= kSignPosInf;
+    if ((a_pos && b_neg) || (a_neg && b_pos))
+      out |= kSignNegInf;
+  }
+  return out | symbolic::kSignFinite;
 }
 
 // Does the literal `cond` (true when `polarity`) state the condition about `arg` outright?
@@ -104,6 +153,10 @@ bool literal_implies(const symbolic::ExprStore& store, ExprId cond, bool polarit
     return k == CmpKind::Gt || k == CmpKind::Ge;
   case ConditionKind::Positive:
     return k == CmpKind::Gt;
+  case ConditionKind::NoInfMinusInf:
+  case ConditionKind::NoZeroTimesInf:
+  case ConditionKind::NoInfOverInf:
+    return false; // about the operands of an operation, not a comparison with zero
   }
   return false;
 }
@@ -116,12 +169,28 @@ std::string_view relation_text(ConditionKind kind) {
     return ">= 0";
   case ConditionKind::Positive:
     return "> 0";
+  case ConditionKind::NoInfMinusInf:
+    return "not to add infinities of opposite signs";
+  case ConditionKind::NoZeroTimesInf:
+    return "not to multiply zero by an infinity";
+  case ConditionKind::NoInfOverInf:
+    return "not to divide an infinity by an infinity";
   }
   return "";
 }
 
 // "divides by zero", "takes the square root of a negative number", ...
-std::string failure_words(const symbolic::ExprStore& store, ExprId site) {
+std::string failure_words(const symbolic::ExprStore& store, ExprId site, ConditionKind kind) {
+  switch (kind) {
+  case ConditionKind::NoInfMinusInf:
+    return "computes inf - inf (a NaN)";
+  case ConditionKind::NoZeroTimesInf:
+    return "computes 0 * inf (a NaN)";
+  case ConditionKind::NoInfOverInf:
+    return "computes inf / inf (a NaN)";
+  default:
+    break;
+  }
   const Node& n = store.node(site);
   switch (n.op) {
   case Op::Div:
@@ -141,6 +210,14 @@ std::string failure_words(const symbolic::ExprStore& store, ExprId site) {
 std::string operation_words(const symbolic::ExprStore& store, ExprId site) {
   const Node& n = store.node(site);
   switch (n.op) {
+  case Op::Add:
+    return "addition";
+  case Op::Sub:
+    return "subtraction";
+  case Op::Mul:
+    return "multiplication";
+  case Op::Fma:
+    return "fma";
   case Op::Div:
     return "division";
   case Op::Rcp:
@@ -197,6 +274,38 @@ uint32_t DomainConditions::extend(uint32_t guard, ExprId cond, bool polarity) {
   return it->second;
 }
 
+void DomainConditions::note_infinite_operands(ExprId id, const Node& n, uint32_t guard,
+                                              size_t root) {
+  switch (n.op) {
+  case Op::Add:
+    if (may_add_opposite_infinities(signs_.signs(n.a), signs_.signs(n.b)))
+      note(ConditionKind::NoInfMinusInf, id, id, guard, root);
+    break;
+  case Op::Sub:
+    if (may_add_opposite_infinities(signs_.signs(n.a), negated_signs(signs_.signs(n.b))))
+      note(ConditionKind::NoInfMinusInf, id, id, guard, root);
+    break;
+  case Op::Mul:
+    if (may_multiply_zero_by_infinity(signs_.signs(n.a), signs_.signs(n.b)))
+      note(ConditionKind::NoZeroTimesInf, id, id, guard, root);
+    break;
+  case Op::Fma: {
+    const symbolic::SignSet a = signs_.signs(n.a), b = signs_.signs(n.b);
+    if (may_multiply_zero_by_infinity(a, b))
+      note(ConditionKind::NoZeroTimesInf, id, id, guard, root);
+    if (may_add_opposite_infinities(product_signs(a, b), signs_.signs(n.c)))
+      note(ConditionKind::NoInfMinusInf, id, id, guard, root);
+    break;
+  }
+  case Op::Div:
+    if ((signs_.signs(n.a) & kSignInf) && (signs_.signs(n.b) & kSignInf))
+      note(ConditionKind::NoInfOverInf, id, id, guard, root);
+    break;
+  default:
+    break;
+  }
+}
+
 void DomainConditions::note(ConditionKind kind, ExprId arg, ExprId site, uint32_t guard,
                             size_t root) {
   if (noted_.emplace(static_cast<uint8_t>(kind), arg, guard).second)
@@ -204,7 +313,9 @@ void DomainConditions::note(ConditionKind kind, ExprId arg, ExprId site, uint32_
 }
 
 void DomainConditions::add_root(ExprId root, size_t root_index) {
-  if (root == symbolic::kNoExpr || !(store_.taint(root) & symbolic::kTaintPartial))
+  // Partial operations, and operations that may meet an infinity, are the only sources.
+  constexpr uint16_t kSources = symbolic::kTaintPartial | symbolic::kTaintInfinity;
+  if (root == symbolic::kNoExpr || !(store_.taint(root) & kSources))
     return;
   std::vector<std::pair<ExprId, uint32_t>> stack{{root, 0}};
   while (!stack.empty()) {
@@ -236,11 +347,17 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
       if (is_integer_division(n))
         note(ConditionKind::NonZero, n.b, id, guard, root_index);
       break;
+    default:
+      break;
+    }
+    // A NaN made out of numbers where an operand may be infinite (IEEE 754 §7.2).
+    if (store_.taint(id) & symbolic::kTaintInfinity)
+      note_infinite_operands(id, n, guard, root_index);
+    switch (n.op) {
     case Op::Select: {
       // The condition is always evaluated; an arm matters only where it is chosen.
-      if (!(n.a != symbolic::kNoExpr && (store_.taint(n.a) & symbolic::kTaintPartial)) &&
-          !(store_.taint(n.b) & symbolic::kTaintPartial) &&
-          !(store_.taint(n.c) & symbolic::kTaintPartial))
+      if (!(n.a != symbolic::kNoExpr && (store_.taint(n.a) & kSources)) &&
+          !(store_.taint(n.b) & kSources) && !(store_.taint(n.c) & kSources))
         continue;
       stack.emplace_back(n.a, guard);
       if (auto c = signs_.decide(n.a)) {
@@ -256,9 +373,9 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {
-      // Below a node without a partial operation there is no condition (and selects below
-      // it have none in their arms either).
-      if (kids[i] != symbolic::kNoExpr && (store_.taint(kids[i]) & symbolic::kTaintPartial))
+      // Below a node without a partial operation or an infinity there is no condition (and
+      // selects below it have none in their arms either).
+      if (kids[i] != symbolic::kNoExpr && (store_.taint(kids[i]) & kSources))
         stack.emplace_back(kids[i], guard);
     }
   }
@@ -281,8 +398,10 @@ public:
 
   DomainOutcome run() {
     DomainOutcome out;
+    // No partial operation and no operation on a possibly infinite operand: nothing to
+    // discharge (the builder logs both kinds of site).
     if (checked_.run == nullptr || checked_.run->partial_sites.empty())
-      return out; // no partial operation at all: nothing to discharge
+      return out;
     collect(checked_, obligations_);
     std::vector<const DomainCondition*> pending;
     for (const DomainCondition& c : obligations_.conditions()) {
@@ -311,13 +430,15 @@ public:
           ++out.summary.failed;
           out.failure_detail = fmt::format(
               "the {} kernel {}{} for this input, where the {} is defined", checked_.role,
-              failure_words(store_, c->site), where(checked_.run, c->site), spec_.role);
+              failure_words(store_, c->site, c->kind), where(checked_.run, c->site), spec_.role);
           out.counterexample = std::move(cex);
           continue;
         }
       }
-      // After a refutation the verdict is decided: the rest is not sent to the solver.
-      if (!out.counterexample && prover_ != nullptr && *prover_ && build_store_ != nullptr) {
+      // After a refutation the verdict is decided: the rest is not sent to the solver, and
+      // neither are conditions about infinities (the translation has none).
+      if (!out.counterexample && prover_ != nullptr && *prover_ && build_store_ != nullptr &&
+          !about_operands(c->kind)) {
         ++out.solver_queries;
         if (auto holds = (*prover_)(store_, solver_query(*c)); holds && *holds) {
           ++out.summary.by_z3;
@@ -396,13 +517,20 @@ private:
   bool by_assumption(const DomainCondition& c) {
     if (auto it = by_node_.find(c.arg); it != by_node_.end() && implies(it->second, c.kind))
       return true;
-    if (!canonical_of_)
+    // A condition about an operation's operands holds for that operation only: two sums with
+    // one canonical form can meet infinities differently.
+    if (!canonical_of_ || about_operands(c.kind))
       return false;
     if (!by_form_ready_) {
       by_form_ready_ = true;
+      constexpr uint8_t kAboutValues = 1u << static_cast<int>(ConditionKind::NonZero) |
+                                       1u << static_cast<int>(ConditionKind::NonNegative) |
+                                       1u << static_cast<int>(ConditionKind::Positive);
       for (const auto& [node, kinds] : by_node_) {
+        if (!(kinds & kAboutValues))
+          continue;
         if (auto f = canonical_of_(node))
-          by_form_[*f] |= kinds;
+          by_form_[*f] |= kinds & kAboutValues;
       }
     }
     auto f = canonical_of_(c.arg);
@@ -439,6 +567,79 @@ private:
     }
     return v.kind == symbolic::EvalValue::Kind::PosInf;
   }
+  // Does `c` hold at the evaluated point: true certainly, false certainly violated, nullopt
+  // when the values do not tell.
+  std::optional<bool> holds_at(symbolic::Evaluator& ev, const DomainCondition& c) {
+    if (!about_operands(c.kind)) {
+      const symbolic::EvalValue v = ev.eval(c.arg);
+      if (violated(c.kind, v))
+        return false;
+      if (satisfied(c.kind, v))
+        return true;
+      return std::nullopt;
+    }
+    using K = symbolic::EvalValue::Kind;
+    auto inf_sign = [](const symbolic::EvalValue& x) {
+      return x.kind == K::PosInf ? 1 : x.kind == K::NegInf ? -1 : 0;
+    };
+    auto is_zero = [](const symbolic::EvalValue& x) {
+      return x.kind == K::Exact && sgn(x.exact) == 0;
+    };
+    auto surely_nonzero = [&](const symbolic::EvalValue& x) {
+      if (inf_sign(x) != 0 || (x.kind == K::Exact && sgn(x.exact) != 0))
+        return true;
+      return x.kind == K::Approx && (x.approx.lo > 0 || x.approx.hi < 0);
+    };
+    auto sign_of = [&](const symbolic::EvalValue& x) {
+      if (inf_sign(x) != 0)
+        return inf_sign(x);
+      if (x.kind == K::Exact)
+        return sgn(x.exact);
+      return x.approx.lo > 0 ? 1 : -1; // surely nonzero
+    };
+    const Node& n = store_.node(c.site);
+    switch (c.kind) {
+    case ConditionKind::NoZeroTimesInf: {
+      const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
+      if ((is_zero(x) && inf_sign(y) != 0) || (inf_sign(x) != 0 && is_zero(y)))
+        return false;
+      return (surely_nonzero(x) || inf_sign(y) == 0) && (surely_nonzero(y) || inf_sign(x) == 0) &&
+                     x.kind != K::Unknown && y.kind != K::Unknown
+                 ? std::optional<bool>(true)
+                 : std::nullopt;
+    }
+    case ConditionKind::NoInfOverInf: {
+      const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
+      if (x.kind == K::Unknown || y.kind == K::Unknown)
+        return std::nullopt;
+      return !(inf_sign(x) != 0 && inf_sign(y) != 0);
+    }
+    default: { // NoInfMinusInf: the two terms of the sum (an fma's product first)
+      int first = 0;
+      if (n.op == Op::Fma) {
+        const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
+        if (x.kind == K::Unknown || y.kind == K::Unknown)
+          return std::nullopt;
+        if (inf_sign(x) != 0 || inf_sign(y) != 0) {
+          if (!surely_nonzero(x) || !surely_nonzero(y))
+            return std::nullopt; // 0 * inf is the other condition's
+          first = sign_of(x) * sign_of(y);
+        }
+      } else {
+        const symbolic::EvalValue x = ev.eval(n.a);
+        if (x.kind == K::Unknown)
+          return std::nullopt;
+        first = inf_sign(x);
+      }
+      const symbolic::EvalValue z = ev.eval(n.op == Op::Fma ? n.c : n.b);
+      if (z.kind == K::Unknown)
+        return std::nullopt;
+      const int second = n.op == Op::Sub ? -inf_sign(z) : inf_sign(z);
+      return !(first != 0 && second != 0 && first != second);
+    }
+    }
+  }
+
   // Does the guard hold certainly (1), fail certainly (0), or neither (-1)?
   static int guard_value(symbolic::Evaluator& ev, const GuardSet& g) {
     if (g.truncated)
@@ -480,16 +681,25 @@ private:
     std::mt19937_64 rng(0xd0a1 ^ c.arg);
     std::uniform_int_distribution<int> numerator(-8, 8);
     std::uniform_int_distribution<int> coin(0, 1);
+    // Integer data that becomes an infinity: f16 overflow of a conversion, the bits of the f32 and
+    // f16 infinities, and the largest values of each width.
+    static constexpr uint64_t kSpecialBits[] = {65520,     70000,  0x7F800000,         0xFF800000,
+                                                0x7C00,    0xFC00, 0x7FF0000000000000, ~uint64_t{0},
+                                                0x80000000};
+    std::uniform_int_distribution<size_t> special(0, std::size(kSpecialBits) - 1);
     for (int attempt = 0; attempt < 48; ++attempt) {
       symbolic::Assignment point;
       for (ExprId leaf : leaves) {
         // Zeros are where most partial operations fail: attempt 0 is all zeros, later ones
-        // zero about half the leaves.
+        // zero about half the leaves; from attempt 16 on, integers take special values a
+        // third of the time.
         const bool zero = attempt == 0 || coin(rng) == 0;
         const int x = zero ? 0 : numerator(rng);
         if (auto w = symbolic::integer_leaf_width(store_, leaf)) {
-          const uint64_t bits =
-              static_cast<uint64_t>(static_cast<int64_t>(x)) & symbolic::width_mask(*w);
+          const bool take_special = attempt >= 16 && special(rng) % 3 == 0;
+          const uint64_t bits = (take_special ? kSpecialBits[special(rng)]
+                                              : static_cast<uint64_t>(static_cast<int64_t>(x))) &
+                                symbolic::width_mask(*w);
           point.values[symbolic::Assignment::key_of(store_, leaf)] =
               symbolic::Rational(std::to_string(bits));
         } else {
@@ -497,7 +707,7 @@ private:
         }
       }
       symbolic::Evaluator ev(store_, point);
-      if (!violated(c.kind, ev.eval(c.arg)) || guard_value(ev, guard) != 1)
+      if (holds_at(ev, c) != std::optional<bool>(false) || guard_value(ev, guard) != 1)
         continue;
       bool spec_defined = assumed.size() <= kMaxAssumptions;
       for (size_t i = 0; spec_defined && i < assumed.size(); ++i) {
@@ -505,7 +715,7 @@ private:
         const int g = guard_value(ev, assumptions_.guard(a.guard));
         if (g == 0)
           continue;
-        spec_defined = g == 1 && satisfied(a.kind, ev.eval(a.arg));
+        spec_defined = g == 1 && holds_at(ev, a) == std::optional<bool>(true);
       }
       if (!spec_defined)
         continue;
@@ -525,8 +735,8 @@ private:
       if (it != point.values.end() && it->second != 0)
         cex.inputs.emplace_back(symbolic::leaf_name(store_, leaf), it->second.get_str());
     }
-    cex.optimized_value =
-        fmt::format("undefined: {}{}", failure_words(store_, c.site), where(checked_.run, c.site));
+    cex.optimized_value = fmt::format("undefined: {}{}", failure_words(store_, c.site, c.kind),
+                                      where(checked_.run, c.site));
     cex.optimized_expr = symbolic::to_sexpr(store_, c.site, 600);
     if (element) {
       for (const auto& [name, root] : spec_.elements) {
@@ -568,8 +778,8 @@ private:
       query = b.boolean(Op::And, query, g);
     for (const DomainCondition& a : assumptions_.conditions()) {
       const GuardSet& g = assumptions_.guard(a.guard);
-      if (g.truncated)
-        continue; // an assumption under guards not tracked: left out (fewer assumptions)
+      if (g.truncated || about_operands(a.kind))
+        continue; // under guards not tracked, or about infinities: left out (fewer assumptions)
       ExprId fact = holds(a.kind, a.arg);
       if (const ExprId when = guard_of(g))
         fact = b.boolean(Op::Or, b.bool_not(when), fact);

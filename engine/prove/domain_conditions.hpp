@@ -2,8 +2,9 @@
 // specification, so on every input where the reference's execution is defined the optimized
 // kernel's must be defined too. Every partial operation whose value reaches a stored element
 // or a decided branch (division and rcp: divisor != 0; sqrt: >= 0; rsqrt and lg2: > 0; integer
-// division and remainder: divisor != 0) is a condition: an *assumption* in the reference, an
-// *obligation* in the optimized kernel.
+// division and remainder: divisor != 0; and where an operand may be infinite, no inf - inf in a
+// sum, no 0 * inf in a product, no inf / inf) is a condition: an *assumption* in the reference,
+// an *obligation* in the optimized kernel.
 //
 // An operation below one arm of a select only matters when that arm is chosen (a NaN in the
 // arm a select does not pick never reaches memory), so its condition carries the select's
@@ -41,7 +42,20 @@
 
 namespace volta::prove {
 
-enum class ConditionKind : uint8_t { NonZero, NonNegative, Positive };
+// The first three are about the value `arg` of an operand; the last three about the operands of
+// the operation `site` (arg == site): a NaN made out of numbers (IEEE 754 §7.2).
+enum class ConditionKind : uint8_t {
+  NonZero,
+  NonNegative,
+  Positive,
+  NoInfMinusInf,  // an add, sub or fma does not add infinities of opposite signs
+  NoZeroTimesInf, // a mul or fma does not multiply a zero by an infinity
+  NoInfOverInf,   // a div does not divide an infinity by an infinity
+};
+constexpr bool about_operands(ConditionKind k) {
+  return k == ConditionKind::NoInfMinusInf || k == ConditionKind::NoZeroTimesInf ||
+         k == ConditionKind::NoInfOverInf;
+}
 
 struct DomainCondition {
   ConditionKind kind = ConditionKind::NonZero;
@@ -70,6 +84,9 @@ private:
   uint32_t extend(uint32_t guard, symbolic::ExprId cond, bool polarity);
   void note(ConditionKind kind, symbolic::ExprId arg, symbolic::ExprId site, uint32_t guard,
             size_t root);
+  // inf - inf, 0 * inf and inf / inf where the signs of `n`'s operands allow them.
+  void note_infinite_operands(symbolic::ExprId id, const symbolic::Node& n, uint32_t guard,
+                              size_t root);
 
   const symbolic::ExprStore& store_;
   symbolic::SignAnalysis& signs_;

@@ -189,6 +189,8 @@ Id EgraphBridge::compute(ExprId node) {
     return opaque(node, fmt::format("the {} operation on data", symbolic::op_name(n.op)));
   case Op::Fresh:
     return opaque(node, "a value that depends on the schedule or the hardware");
+  case Op::Narrow: // the same real number: a rounding to a narrower format is idealized
+    return add(n.a);
   case Op::Div:
     return binary(ml_.div);
   case Op::Rcp: {
@@ -220,7 +222,7 @@ Id EgraphBridge::compute(ExprId node) {
     return extremum_of(node, false);
   case Op::Cmp: {
     const egraph::OpId ops[] = {ml_.eq, ml_.ne, ml_.lt, ml_.le, ml_.gt, ml_.ge};
-    return binary(ops[n.aux % 6]);
+    return binary(ops[n.aux & 7]);
   }
   case Op::And:
     return binary(ml_.land);

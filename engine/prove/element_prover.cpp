@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <fmt/format.h>
+#include <unordered_set>
 
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/counterexample_search.hpp"
@@ -95,6 +96,23 @@ public:
       out.decided_by = Decision::SameValue;
       return out;
     }
+    // Integer bits read as a float may be a NaN, on which no identity of the reals holds
+    // (NaN * 0 is not 0, fmaxf(NaN, 0) is 0, NaN != NaN): decided only as the same term
+    // (above), or refuted at a point where the bits are numbers.
+    if ((store_.taint(ref) | store_.taint(opt)) & symbolic::kTaintNaN) {
+      if (auto cex = find_counterexample(store_, ref, opt, element, options_.random_points)) {
+        out.kind = ElementOutcome::Kind::NotEquivalent;
+        out.decided_by = Decision::Counterexample;
+        out.counterexample = std::move(cex);
+        return out;
+      }
+      out.reason = fmt::format(
+          "{} depends on integer bits read as a float ({}), which may be a NaN or an infinity: "
+          "the two kernels compute it differently, and identities of the reals do not hold for "
+          "NaN",
+          element, symbolic::to_sexpr(store_, first_nan_source(ref, opt), 120));
+      return out;
+    }
     // Both roots into the shared e-graph: equal on insertion, or by their canonical forms.
     std::string undefined_reason;
     std::string case_note;
@@ -181,6 +199,27 @@ public:
   }
 
 private:
+  // A BitsFloat node below `a` or `b` (for the message): the first found in a walk that enters
+  // only NaN-tainted nodes, each once.
+  ExprId first_nan_source(ExprId a, ExprId b) const {
+    std::vector<ExprId> stack{a, b};
+    std::unordered_set<ExprId> seen;
+    while (!stack.empty()) {
+      const ExprId id = stack.back();
+      stack.pop_back();
+      if (id == symbolic::kNoExpr || !(store_.taint(id) & symbolic::kTaintNaN) ||
+          !seen.insert(id).second)
+        continue;
+      const symbolic::Node& n = store_.node(id);
+      if (n.op == symbolic::Op::BitsFloat)
+        return id;
+      const ExprId kids[3] = {n.a, n.b, n.c};
+      for (int i = 0; i < symbolic::child_count(n.op); ++i)
+        stack.push_back(kids[i]);
+    }
+    return a;
+  }
+
   bool is_concrete(ExprId id) const {
     const symbolic::Op op = store_.op(id);
     return op == symbolic::Op::Const || op == symbolic::Op::RawBits || op == symbolic::Op::PosInf ||

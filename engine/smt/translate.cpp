@@ -61,6 +61,10 @@ bool supported_node(const symbolic::ExprStore& store, ExprId id) {
   const Node& n = store.node(id);
   if (n.op == Op::FloatBits)
     return store.op(n.a) == Op::Input;
+  // The translation rounds to the format's precision, not to its range: an f16 conversion that
+  // may overflow to an infinity has none.
+  if (n.op == Op::IntToReal && symbolic::int_to_real_may_overflow(n.aux))
+    return false;
   if (n.op != Op::BitOp)
     return supported(n.op);
   switch (static_cast<symbolic::BitOpKind>(n.aux & 31)) {
@@ -771,6 +775,8 @@ private:
       return divide(one_, get(n.a));
     case Op::Neg:
       return -get(n.a);
+    case Op::Narrow: // the same real: the rounding is idealized
+      return get(n.a);
     case Op::Abs: {
       const z3::expr a = get(n.a);
       return z3::ite(a >= zero_, a, -a);
@@ -801,7 +807,7 @@ private:
     // Predicates are the reals 0 and 1 in the DAG; any nonzero value counts as true, as in
     // the evaluator.
     case Op::Cmp:
-      return truth(compare(static_cast<symbolic::CmpKind>(n.aux), get(n.a), get(n.b)));
+      return truth(compare(static_cast<symbolic::CmpKind>(n.aux & 7), get(n.a), get(n.b)));
     case Op::And:
       return truth(holds(n.a) && holds(n.b));
     case Op::Or:

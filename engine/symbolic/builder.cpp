@@ -1,5 +1,6 @@
 #include "engine/symbolic/builder.hpp"
 
+#include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 
 namespace volta::symbolic {
@@ -13,109 +14,219 @@ bool is_sum(const ExprStore& s, ExprId id) {
 
 // A sum that extends another sum is a link of a reduction chain: new by construction, so it is
 // appended without a table lookup.
-ExprId Builder::chain(Op op, ExprId a, ExprId b, ExprId c, bool link) {
-  const Node n{op, 0, 0, a, b, c};
+ExprId Builder::chain(Op op, ExprId a, ExprId b, ExprId c, bool link, FloatMods m) {
+  const Node n{op, m.aux(), 0, a, b, c};
   if (!link)
-    return s_.intern(n);
+    return real_op(op, a, b, c, m);
+  const ExprId r = stream_ ? s_.append(n, *stream_) : s_.append(n);
+  return (s_.taint(r) & kTaintInfinity) ? logged(r) : r; // see real_op
+}
+
+ExprId Builder::real_op(Op op, ExprId a, ExprId b, ExprId c, FloatMods m) {
+  const ExprId r = s_.intern(Node{op, m.aux(), 0, a, b, c});
+  // inf - inf, 0 * inf and inf / inf are domain conditions (docs/semantics.md, "Domains"): the
+  // operation's line is needed where an operand may be infinite.
+  if ((op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Div) &&
+      (s_.taint(r) & kTaintInfinity))
+    return logged(r);
+  return r;
+}
+
+ExprId Builder::unique(Node n) {
   return stream_ ? s_.append(n, *stream_) : s_.append(n);
 }
 
-ExprId Builder::add(ExprId a, ExprId b) {
-  if (is_const(a) && is_const(b))
-    return s_.constant(value(a) + value(b));
-  return chain(Op::Add, a, b, kNoExpr, is_sum(s_, a) || is_sum(s_, b));
+namespace {
+// The folded node, or kNoExpr when `c` does not fold.
+ExprId node_of(ExprStore& s, const std::optional<FloatConst>& c) {
+  return c ? float_const_node(s, *c) : kNoExpr;
+}
+} // namespace
+
+namespace {
+// An infinity plus a value that is certainly finite where it is defined and whose definedness
+// nothing asks (no partial operation below it: dropping it drops no domain condition) is that
+// infinity, on the device as over the extended reals.
+bool finite_and_total(const ExprStore& s, ExprId id) {
+  return !(s.taint(id) & (kTaintInfinity | kTaintNaN | kTaintPartial | kValueTaints));
+}
+} // namespace
+
+ExprId Builder::add(ExprId a, ExprId b, FloatMods m) {
+  if (is_infinity(s_, a) && finite_and_total(s_, b))
+    return a;
+  if (is_infinity(s_, b) && finite_and_total(s_, a))
+    return b;
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r = node_of(s_, fold_add(*float_const(s_, a), *float_const(s_, b), m)))
+      return r;
+    return real_op(Op::Add, a, b, kNoExpr, m);
+  }
+  return chain(Op::Add, a, b, kNoExpr, is_sum(s_, a) || is_sum(s_, b), m);
 }
 
-ExprId Builder::sub(ExprId a, ExprId b) {
-  if (is_const(a) && is_const(b))
-    return s_.constant(value(a) - value(b));
-  return chain(Op::Sub, a, b, kNoExpr, is_sum(s_, a) || is_sum(s_, b));
+ExprId Builder::sub(ExprId a, ExprId b, FloatMods m) {
+  if (is_infinity(s_, a) && finite_and_total(s_, b))
+    return a;
+  if (is_infinity(s_, b) && finite_and_total(s_, a))
+    return float_const_node(s_, negated(*float_const(s_, b)));
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r =
+            node_of(s_, fold_add(*float_const(s_, a), negated(*float_const(s_, b)), m)))
+      return r;
+    return real_op(Op::Sub, a, b, kNoExpr, m);
+  }
+  return chain(Op::Sub, a, b, kNoExpr, is_sum(s_, a) || is_sum(s_, b), m);
 }
 
-ExprId Builder::mul(ExprId a, ExprId b) {
-  if (is_const(a) && is_const(b))
-    return s_.constant(value(a) * value(b));
-  return make(Op::Mul, a, b);
+ExprId Builder::mul(ExprId a, ExprId b, FloatMods m) {
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r = node_of(s_, fold_mul(*float_const(s_, a), *float_const(s_, b), m)))
+      return r;
+  }
+  // An infinity times ln 2 (exp2f(x) lifted to exp(x ln 2) of a masked score): the infinity.
+  if (is_infinity(s_, a) && s_.op(b) == Op::Ln2)
+    return a;
+  if (is_infinity(s_, b) && s_.op(a) == Op::Ln2)
+    return b;
+  return real_op(Op::Mul, a, b, kNoExpr, m);
 }
 
-ExprId Builder::div(ExprId a, ExprId b) {
-  if (is_const(a) && is_const(b) && value(b) != 0)
-    return s_.constant(value(a) / value(b));
-  return logged(make(Op::Div, a, b));
+ExprId Builder::div(ExprId a, ExprId b, FloatMods m) {
+  if (is_float_const(s_, a) && is_float_const(s_, b)) {
+    if (const ExprId r = node_of(s_, fold_div(*float_const(s_, a), *float_const(s_, b), m)))
+      return r;
+  }
+  return logged(real_op(Op::Div, a, b, kNoExpr, m));
 }
 
-ExprId Builder::fma(ExprId a, ExprId b, ExprId c) {
-  if (is_const(a) && is_const(b) && is_const(c)) {
-    return s_.constant(value(a) * value(b) + value(c));
+ExprId Builder::fma(ExprId a, ExprId b, ExprId c, FloatMods m) {
+  const bool ka = is_float_const(s_, a), kb = is_float_const(s_, b);
+  // An infinite product (an infinity times a nonzero constant) plus a finite value, or a
+  // finite product plus an infinity: the infinity (FlashAttention's scaled masked scores).
+  if (ka && kb && (is_infinity(s_, a) || is_infinity(s_, b)) && finite_and_total(s_, c)) {
+    const auto p = fold_mul(*float_const(s_, a), *float_const(s_, b), FloatMods{});
+    if (p && p->is_inf())
+      return float_const_node(s_, *p);
+  }
+  if (is_infinity(s_, c) && finite_and_total(s_, a) && finite_and_total(s_, b))
+    return c;
+  if (ka && kb && is_float_const(s_, c)) {
+    if (const ExprId r =
+            node_of(s_, fold_fma(*float_const(s_, a), *float_const(s_, b), *float_const(s_, c), m)))
+      return r;
+    return real_op(Op::Fma, a, b, c, m);
   }
   // The head of a reduction (a product of two data onto a constant, `fma(q0, k0, 0)`) is new by
   // construction as well, in practice: the attention reference computes each of its million
   // scores twice, and a table lookup for each head cost a fifth of its run.
   const bool head = is_const(c) && !is_const(a) && !is_const(b);
-  return chain(Op::Fma, a, b, c, head || is_sum(s_, c));
+  return chain(Op::Fma, a, b, c, head || is_sum(s_, c), m);
 }
 
-ExprId Builder::neg(ExprId a) {
-  if (is_const(a))
-    return s_.constant(-value(a));
-  if (s_.op(a) == Op::PosInf)
-    return s_.neg_inf();
-  if (s_.op(a) == Op::NegInf)
-    return s_.pos_inf();
-  return make(Op::Neg, a);
+ExprId Builder::neg(ExprId a, FloatMods m) {
+  if (!m.ftz && is_float_const(s_, a))
+    return float_const_node(s_, negated(*float_const(s_, a)));
+  return make(Op::Neg, a, kNoExpr, kNoExpr, m.aux());
 }
 
-ExprId Builder::abs(ExprId a) {
-  if (is_const(a))
-    return s_.constant(::abs(value(a)));
-  return make(Op::Abs, a);
+ExprId Builder::abs(ExprId a, FloatMods m) {
+  if (!m.ftz && is_float_const(s_, a))
+    return float_const_node(s_, absolute(*float_const(s_, a)));
+  return make(Op::Abs, a, kNoExpr, kNoExpr, m.aux());
 }
 
-ExprId Builder::min(ExprId a, ExprId b) {
-  if (is_const(a) && is_const(b))
-    return value(a) <= value(b) ? a : b;
-  if (s_.op(a) == Op::PosInf)
+ExprId Builder::min(ExprId a, ExprId b, FloatMods m) {
+  if (!m.ftz && is_float_const(s_, a) && is_float_const(s_, b))
+    return float_const_node(s_, pick_min_max(*float_const(s_, a), *float_const(s_, b), false));
+  // min(+inf, b) is b, unless b is a NaN that min would drop for the +inf.
+  if (s_.op(a) == Op::PosInf && (m.nan_propagating || !(s_.taint(b) & kTaintNaN)))
     return b;
-  if (s_.op(b) == Op::PosInf)
+  if (s_.op(b) == Op::PosInf && (m.nan_propagating || !(s_.taint(a) & kTaintNaN)))
     return a;
   if (a == b)
     return a;
-  return make(Op::Min, a, b);
+  return make(Op::Min, a, b, kNoExpr, m.aux());
 }
 
-ExprId Builder::max(ExprId a, ExprId b) {
-  if (is_const(a) && is_const(b))
-    return value(a) >= value(b) ? a : b;
-  if (s_.op(a) == Op::NegInf)
+ExprId Builder::max(ExprId a, ExprId b, FloatMods m) {
+  if (!m.ftz && is_float_const(s_, a) && is_float_const(s_, b))
+    return float_const_node(s_, pick_min_max(*float_const(s_, a), *float_const(s_, b), true));
+  // max(-inf, b) is b, unless b is a NaN that max would drop for the -inf.
+  if (s_.op(a) == Op::NegInf && (m.nan_propagating || !(s_.taint(b) & kTaintNaN)))
     return b;
-  if (s_.op(b) == Op::NegInf)
+  if (s_.op(b) == Op::NegInf && (m.nan_propagating || !(s_.taint(a) & kTaintNaN)))
     return a;
   if (a == b)
     return a;
-  return make(Op::Max, a, b);
+  return make(Op::Max, a, b, kNoExpr, m.aux());
 }
 
-ExprId Builder::unary(Op op, ExprId a) {
-  if (op == Op::Exp && s_.op(a) == Op::NegInf)
-    return s_.constant(0);
-  if (op == Op::Ex2 && s_.op(a) == Op::NegInf)
-    return s_.constant(0);
-  if (is_const(a) && value(a) == 0 && (op == Op::Exp || op == Op::Ex2))
-    return s_.constant(1);
-  if (is_const(a) && op == Op::Rcp && value(a) != 0)
-    return s_.constant(1 / value(a));
-  const ExprId r = make(op, a);
+ExprId Builder::unary(Op op, ExprId a, FloatMods m) {
+  const bool exp = op == Op::Exp || op == Op::Ex2;
+  if (exp && s_.op(a) == Op::NegInf)
+    return s_.constant(0L); // ex2(-inf) = +0
+  if (exp && is_float_const(s_, a) && float_const(s_, a)->is_zero())
+    return s_.constant(1L); // ex2(+-0) = 1
+  if (op == Op::Rcp && is_float_const(s_, a)) {
+    if (const ExprId r =
+            node_of(s_, fold_div(FloatConst::finite(Rational(1)), *float_const(s_, a), m)))
+      return r;
+  }
+  const ExprId r = make(op, a, kNoExpr, kNoExpr, m.aux());
   return op == Op::Rcp || op == Op::Sqrt || op == Op::Rsqrt || op == Op::Lg2 ? logged(r) : r;
 }
 
-ExprId Builder::cmp(CmpKind k, ExprId a, ExprId b) {
-  return make(Op::Cmp, a, b, kNoExpr, static_cast<uint8_t>(k));
+ExprId Builder::narrow(ExprId a, FloatMods m) {
+  if (is_float_const(s_, a)) {
+    if (auto r = round_exact(*float_const(s_, a), m)) {
+      // .satfinite (bit 7 of a narrowing's modifiers): an infinity becomes the largest value.
+      if (m.nan_propagating && r->is_inf() && layout_of_format(m.format)) {
+        const Rational largest = largest_finite(*layout_of_format(m.format));
+        r = FloatConst::finite(r->negative ? Rational(-largest) : largest);
+      }
+      return float_const_node(s_, *r);
+    }
+  }
+  return make(Op::Narrow, a, kNoExpr, kNoExpr, m.aux());
 }
 
-ExprId Builder::select(ExprId cond, ExprId if_true, ExprId if_false) {
+ExprId Builder::cmp(CmpKind k, ExprId a, ExprId b, bool unordered) {
+  // A finite number against an infinity: decided (no NaN, so ordered and unordered agree), the
+  // masks of attention kernels (`m == -INFINITY ? 0 : m`).
+  const bool a_inf = is_infinity(s_, a) && finite_and_total(s_, b);
+  if (a_inf || (is_infinity(s_, b) && finite_and_total(s_, a))) {
+    // The order of a against b: -1 (a below) or 1.
+    const int order = a_inf ? (s_.op(a) == Op::NegInf ? -1 : 1) : (s_.op(b) == Op::NegInf ? 1 : -1);
+    bool r = false;
+    switch (k) {
+    case CmpKind::Eq:
+      r = false;
+      break;
+    case CmpKind::Ne:
+      r = true;
+      break;
+    case CmpKind::Lt:
+    case CmpKind::Le:
+      r = order < 0;
+      break;
+    case CmpKind::Gt:
+    case CmpKind::Ge:
+      r = order > 0;
+      break;
+    }
+    return s_.constant(r ? 1L : 0L);
+  }
+  return make(Op::Cmp, a, b, kNoExpr,
+              static_cast<uint8_t>(static_cast<uint8_t>(k) | (unordered ? 8 : 0)));
+}
+
+ExprId Builder::select(ExprId cond, ExprId if_true, ExprId if_false, uint8_t aux) {
   if (if_true == if_false)
     return if_true;
-  return make(Op::Select, cond, if_true, if_false);
+  if (is_const(cond))
+    return sgn(value(cond)) != 0 ? if_true : if_false;
+  return make(Op::Select, cond, if_true, if_false, aux);
 }
 
 ExprId Builder::boolean(Op op, ExprId a, ExprId b) {
@@ -162,19 +273,16 @@ ExprId Builder::extract(ExprId value, int bit_offset, int width) {
               static_cast<uint8_t>(bit_offset));
 }
 
-ExprId Builder::saturate(ExprId a) {
-  if (is_const(a)) {
-    if (value(a) < 0)
-      return s_.constant(0);
-    if (value(a) > 1)
-      return s_.constant(1);
-    return a;
-  }
-  return min(max(a, s_.constant(0)), s_.constant(1));
+ExprId Builder::saturate(ExprId a, FloatMods m) {
+  // .sat: NaN and -0 become +0, like the clamp max(x, +0) then min(., 1) with fmaxf's rules.
+  m.nan_propagating = false;
+  return min(max(a, s_.constant(0L), m), s_.constant(1L), m);
 }
 
-ExprId Builder::relu(ExprId a) {
-  return max(a, s_.constant(0));
+ExprId Builder::relu(ExprId a, FloatMods m) {
+  // .relu keeps a NaN (as the canonical NaN), where fmaxf(NaN, 0) would give 0.
+  m.nan_propagating = true;
+  return max(a, s_.constant(0L), m);
 }
 
 // ---- integer data
@@ -372,6 +480,14 @@ ExprId Builder::int_to_real(ExprId a, IntType source, uint8_t format, RoundKind 
                             : mpz_class(std::to_string(*x));
     if (auto r = round_integer_to_format(z, static_cast<FloatFormat>(format), rounding))
       return s_.constant(Rational(*r));
+    // Overflow (only f16 can overflow from an integer): an infinity or the largest finite value,
+    // by the mode (cvt.rn.f16.u32 of 70000 is +inf).
+    static constexpr uint8_t kCode[] = {2, 1, 3, kFormatBF16}; // FloatFormat -> FloatMods code
+    static constexpr FloatMode kMode[] = {FloatMode::Rn, FloatMode::Rz, FloatMode::Rm,
+                                          FloatMode::Rp};
+    const FloatMods m{kMode[static_cast<int>(rounding)], false, kCode[format & 3]};
+    if (auto r = round_exact(FloatConst::finite(Rational(z)), m))
+      return float_const_node(s_, *r);
   }
   return make(
       Op::IntToReal, a, kNoExpr, kNoExpr,
@@ -383,6 +499,8 @@ ExprId Builder::real_to_int(ExprId a, RoundKind rounding, IntType destination) {
   const mpz_class lo = destination.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
   const mpz_class hi =
       destination.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
+  if (s_.is_neg_zero(a))
+    return int_const(0, destination.width_code);
   if (is_const(a)) {
     mpz_class z = round_rational(value(a), rounding);
     z = z < lo ? lo : (z > hi ? hi : z); // the hardware saturates
@@ -406,8 +524,14 @@ ExprId Builder::real_to_int(ExprId a, RoundKind rounding, IntType destination) {
     return int_const(low_bits(hi, w), destination.width_code);
   if (s_.op(a) == Op::NegInf)
     return int_const(low_bits(lo, w), destination.width_code);
-  return make(Op::RealToInt, a, kNoExpr, kNoExpr,
-              static_cast<uint8_t>(destination.code() | (static_cast<uint8_t>(rounding) << 3)));
+  const Node n{Op::RealToInt,
+               static_cast<uint8_t>(destination.code() | (static_cast<uint8_t>(rounding) << 3)),
+               0,
+               a,
+               kNoExpr,
+               kNoExpr};
+  // The integer a lifted idiom rounds to depends on the bits the idiom's instructions give.
+  return (s_.taint(a) & kTaintIdealized) ? unique(n) : s_.intern(n);
 }
 
 ExprId Builder::round_real(ExprId a, RoundKind rounding) {
@@ -425,30 +549,30 @@ ExprId Builder::float_bits(ExprId real, uint8_t wc) {
   const Node& n = s_.node(real);
   if (n.op == Op::BitsFloat && n.aux == wc)
     return n.a;
-  if (n.op == Op::Const) {
-    if (wc == 2) {
-      if (auto bits = exact_f32_bits(value(real)))
-        return int_const(*bits, wc);
-    } else if (wc == 3) {
-      if (auto bits = exact_f64_bits(value(real)))
-        return int_const(*bits, wc);
-    }
+  // A constant's bits, exactly (the width of the integer: bf16 is 16 bits).
+  if (const auto c = is_float_const(s_, real) ? float_const(s_, real) : std::nullopt;
+      c && wc >= 1 && wc <= kFormatBF16) {
+    const IeeeLayout layout = *layout_of_format(wc);
+    const int width = 1 + layout.exp_bits + layout.frac_bits;
+    const uint8_t int_wc = wc == kFormatBF16 ? 1 : wc;
+    const uint64_t sign = c->negative ? uint64_t{1} << (width - 1) : 0;
+    if (c->is_inf()) // all-ones exponent, zero fraction
+      return int_const(sign | (((uint64_t{1} << layout.exp_bits) - 1) << layout.frac_bits), int_wc);
+    if (auto bits = exact_ieee_bits(::abs(c->value), layout))
+      return int_const(sign | *bits, int_wc);
   }
-  if (n.op == Op::PosInf || n.op == Op::NegInf) {
-    const bool neg = n.op == Op::NegInf;
-    if (wc == 1)
-      return int_const(neg ? 0xFC00 : 0x7C00, wc);
-    if (wc == 2)
-      return int_const(neg ? 0xFF800000u : 0x7F800000u, wc);
-    if (wc == 3)
-      return int_const(neg ? 0xFFF0000000000000ull : 0x7FF0000000000000ull, wc);
-  }
-  return make(Op::FloatBits, real, kNoExpr, kNoExpr, wc);
+  const Node bits{Op::FloatBits, wc, 0, real, kNoExpr, kNoExpr};
+  // The bits of a lifted idiom are the idiom's instructions', which the lifted node does not
+  // record: never the same term as another kernel's (docs/semantics.md).
+  return (s_.taint(real) & kTaintIdealized) ? unique(bits) : s_.intern(bits);
 }
 
 ExprId Builder::bits_float(ExprId bits, uint8_t wc) {
   const Node& n = s_.node(bits);
-  if (n.op == Op::FloatBits && n.aux == wc)
+  // The bits of a float read back as that float are the float. Not for the elements of an
+  // integer array: their integer view is the datum, and its float view any IEEE value.
+  if (n.op == Op::FloatBits && n.aux == wc &&
+      !(s_.op(n.a) == Op::Input && s_.integer_array(s_.node(n.a).a)))
     return n.a;
   if (const auto x = int_value(bits, wc == kFormatBF16 ? 1 : wc)) {
     if (wc == kFormatBF16) {

@@ -1,7 +1,9 @@
-// Builds expression nodes with the only simplifications that are identities over the extended
-// reals and cost nothing: folding of finite constants (exactly), max/min with -inf/+inf, and
-// exp of -inf. Everything else is left to the prover, so that printed expressions stay close to
-// what the kernel computed.
+// Builds expression nodes with the only simplifications that are identities of the device's
+// arithmetic and cost nothing: folding of constants as the device computes them
+// (engine/symbolic/float_fold.hpp: exact results, signed zeros, overflow), max/min with -inf/+inf
+// of a value that is not a NaN, and exp of -inf. Everything else is left to the prover, so that
+// printed expressions stay close to what the kernel computed. Every float operation carries its
+// value-changing modifiers (FloatMods) in its node.
 #pragma once
 
 #include <vector>
@@ -18,18 +20,24 @@ class Builder {
 public:
   explicit Builder(ExprStore& store) : s_(store) {}
 
-  ExprId add(ExprId a, ExprId b);
-  ExprId sub(ExprId a, ExprId b);
-  ExprId mul(ExprId a, ExprId b);
-  ExprId div(ExprId a, ExprId b);
-  ExprId fma(ExprId a, ExprId b, ExprId c);
-  ExprId neg(ExprId a);
-  ExprId abs(ExprId a);
-  ExprId min(ExprId a, ExprId b);
-  ExprId max(ExprId a, ExprId b);
-  ExprId unary(Op op, ExprId a); // Rcp Sqrt Rsqrt Exp Ex2 Lg2 Sin Cos Tanh
-  ExprId cmp(CmpKind k, ExprId a, ExprId b);
-  ExprId select(ExprId cond, ExprId if_true, ExprId if_false);
+  // Float operations; `m` is the instruction's modifiers (none for nodes the prover builds).
+  ExprId add(ExprId a, ExprId b, FloatMods m = {});
+  ExprId sub(ExprId a, ExprId b, FloatMods m = {});
+  ExprId mul(ExprId a, ExprId b, FloatMods m = {});
+  ExprId div(ExprId a, ExprId b, FloatMods m = {});
+  ExprId fma(ExprId a, ExprId b, ExprId c, FloatMods m = {});
+  ExprId neg(ExprId a, FloatMods m = {});
+  ExprId abs(ExprId a, FloatMods m = {});
+  ExprId min(ExprId a, ExprId b, FloatMods m = {});
+  ExprId max(ExprId a, ExprId b, FloatMods m = {});
+  ExprId unary(Op op, ExprId a, FloatMods m = {}); // Rcp Sqrt Rsqrt Exp Ex2 Lg2 Sin Cos Tanh
+  // A float rounded to the narrower format m.format (cvt.rn.f16.f32, cvt.rz.f32.f64, ...): the
+  // identity over the reals, a node of its own for the bits.
+  ExprId narrow(ExprId a, FloatMods m);
+  // A float comparison; `unordered` (setp.equ, .neu, ...) is true where an operand is a NaN, the
+  // ordered one false (aux bit 3).
+  ExprId cmp(CmpKind k, ExprId a, ExprId b, bool unordered = false);
+  ExprId select(ExprId cond, ExprId if_true, ExprId if_false, uint8_t aux = 0);
   ExprId boolean(Op op, ExprId a, ExprId b); // And Or Xor
   ExprId bool_not(ExprId a);
   ExprId pack(ExprId low, ExprId high, int half_bits);
@@ -56,10 +64,10 @@ public:
   // The constant's value as an integer of width 8 << wc (nullopt for a non-integral constant).
   std::optional<uint64_t> int_value(ExprId id, uint8_t wc) const;
 
-  // clamp to [0, 1] (PTX .sat on floats)
-  ExprId saturate(ExprId a);
-  // max(a, 0) (PTX .relu)
-  ExprId relu(ExprId a);
+  // clamp to [0, 1] (PTX .sat on floats; a NaN becomes +0, as fmaxf(NaN, 0) does)
+  ExprId saturate(ExprId a, FloatMods m = {});
+  // max(a, 0) (PTX .relu; a NaN stays a NaN, unlike fmaxf)
+  ExprId relu(ExprId a, FloatMods m = {});
 
   ExprStore& store() { return s_; }
   // Where chain links are appended (the engine points it at the current GPU thread's stream).
@@ -72,7 +80,12 @@ public:
 private:
   bool is_const(ExprId id) const { return s_.op(id) == Op::Const; }
   const Rational& value(ExprId id) const { return s_.rational(id); }
-  ExprId chain(Op op, ExprId a, ExprId b, ExprId c, bool link);
+  ExprId chain(Op op, ExprId a, ExprId b, ExprId c, bool link, FloatMods m);
+  // A float operation's node, with its partial log entry when an operand may be infinite (its
+  // domain condition, inf - inf or 0 * inf, needs the operation's PTX line).
+  ExprId real_op(Op op, ExprId a, ExprId b, ExprId c, FloatMods m);
+  // A bit observation (FloatBits, RealToInt) of a lifted idiom: a node no other is equal to.
+  ExprId unique(Node n);
   ExprId make(Op op, ExprId a, ExprId b = kNoExpr, ExprId c = kNoExpr, uint8_t aux = 0) {
     return s_.intern(Node{op, aux, 0, a, b, c});
   }

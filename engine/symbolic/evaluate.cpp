@@ -1,6 +1,7 @@
 #include "engine/symbolic/evaluate.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
@@ -47,6 +48,36 @@ EvalValue approx(long double lo, long double hi, int ulps = 1) {
 
 EvalValue unknown() {
   return EvalValue{};
+}
+
+bool is_infinite(const EvalValue& v) {
+  return v.kind == Kind::PosInf || v.kind == Kind::NegInf;
+}
+
+// A product with an infinite factor over the extended reals: ±inf times a value of known sign
+// (an exact nonzero number, an interval on one side of 0, an infinity) is an infinity of the
+// product's sign; 0 · inf is undefined and a value of unknown sign gives no answer. Causal
+// attention's masked score, -inf · scale_log2 · ln2, is -inf this way.
+EvalValue infinite_product(const EvalValue& a, const EvalValue& b) {
+  assert(is_infinite(a) || is_infinite(b));
+  auto sign = [](const EvalValue& v) {
+    switch (v.kind) {
+    case Kind::PosInf:
+      return 1;
+    case Kind::NegInf:
+      return -1;
+    case Kind::Exact:
+      return sgn(v.exact);
+    case Kind::Approx:
+      return v.approx.lo > 0 ? 1 : v.approx.hi < 0 ? -1 : 0;
+    default:
+      return 0;
+    }
+  };
+  const int s = sign(a) * sign(b);
+  if (s == 0)
+    return unknown();
+  return EvalValue{s > 0 ? Kind::PosInf : Kind::NegInf, {}, {}};
 }
 
 } // namespace
@@ -106,6 +137,10 @@ EvalValue Evaluator::eval(ExprId node) {
   return memo_.at(node);
 }
 
+namespace {
+std::optional<uint64_t> bits_of(const EvalValue& v, uint32_t w);
+} // namespace
+
 EvalValue Evaluator::compute(ExprId id) {
   const Node n = store_.node(id);
   auto kid = [&](ExprId k) -> const EvalValue& { return memo_.at(k); };
@@ -140,13 +175,20 @@ EvalValue Evaluator::compute(ExprId id) {
       if (both_exact(a, b)) {
         a = EvalValue::of(a.exact * b.exact);
       } else if (is_inf(a) || is_inf(b)) {
-        return unknown();
+        a = infinite_product(a, b);
+        if (a.kind == Kind::Unknown)
+          return a;
       } else {
         const Interval x = a.interval(), y = b.interval();
         const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
         a = approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
       }
       b = c;
+    }
+    if (a.kind == Kind::Unknown || b.kind == Kind::Unknown) {
+      // Nothing is known of an unevaluated operand: it may be an infinity of the other sign, or
+      // undefined, so even -inf + it is not -inf.
+      return unknown();
     }
     if (is_inf(a) || is_inf(b)) {
       const bool neg_b = n.op == Op::Sub;
@@ -168,7 +210,7 @@ EvalValue Evaluator::compute(ExprId id) {
     if (both_exact(a, b))
       return EvalValue::of(a.exact * b.exact);
     if (is_inf(a) || is_inf(b))
-      return unknown();
+      return infinite_product(a, b);
     const Interval x = a.interval(), y = b.interval();
     const long double p[4] = {x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi};
     return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
@@ -190,6 +232,8 @@ EvalValue Evaluator::compute(ExprId id) {
     const long double p[4] = {x.lo / y.lo, x.lo / y.hi, x.hi / y.lo, x.hi / y.hi};
     return approx(*std::min_element(p, p + 4), *std::max_element(p, p + 4));
   }
+  case Op::Narrow: // over the reals, the value itself
+    return kid(n.a);
   case Op::Neg: {
     const EvalValue& a = kid(n.a);
     if (a.kind == Kind::Exact)
@@ -298,7 +342,7 @@ EvalValue Evaluator::compute(ExprId id) {
       }
     }
     bool r = false;
-    switch (static_cast<CmpKind>(n.aux)) {
+    switch (static_cast<CmpKind>(n.aux & 7)) {
     case CmpKind::Eq:
       r = order == 0;
       break;
@@ -351,6 +395,38 @@ EvalValue Evaluator::compute(ExprId id) {
       return unknown();
     auto it = point_.values.find(Assignment::int_input_key(x.a, x.b, n.aux));
     return it == point_.values.end() ? EvalValue::of(Rational(0)) : EvalValue::of(it->second);
+  }
+  case Op::BitsFloat: {
+    // Integer bits read as a float: the IEEE value of the bits (a NaN is not evaluated).
+    const uint32_t w = n.aux == kFormatBF16 ? 16u : 8u << n.aux;
+    const auto bits = bits_of(kid(n.a), w);
+    if (!bits)
+      return unknown();
+    FloatClass cls;
+    std::optional<Rational> value;
+    switch (n.aux) {
+    case 1:
+      cls = classify_f16_bits(static_cast<uint16_t>(*bits));
+      value = rational_from_f16_bits(static_cast<uint16_t>(*bits));
+      break;
+    case 2:
+      cls = classify_f32_bits(static_cast<uint32_t>(*bits));
+      value = rational_from_f32_bits(static_cast<uint32_t>(*bits));
+      break;
+    case 3:
+      cls = classify_f64_bits(*bits);
+      value = rational_from_f64_bits(*bits);
+      break;
+    default:
+      cls = classify_bf16_bits(static_cast<uint16_t>(*bits));
+      value = rational_from_bf16_bits(static_cast<uint16_t>(*bits));
+      break;
+    }
+    if (cls == FloatClass::PosInf || cls == FloatClass::NegInf)
+      return EvalValue{cls == FloatClass::PosInf ? Kind::PosInf : Kind::NegInf, {}, {}};
+    if (cls == FloatClass::Finite && value)
+      return EvalValue::of(*value);
+    return unknown();
   }
   case Op::IAdd:
   case Op::IMul:
@@ -446,8 +522,20 @@ EvalValue Evaluator::integer(const Node& n) {
                                     : mpz_class(std::to_string(*a));
     const auto r = round_integer_to_format(z, static_cast<FloatFormat>((n.aux >> 3) & 3),
                                            static_cast<RoundKind>((n.aux >> 5) & 3));
-    if (!r)
-      return unknown(); // overflows the format
+    if (!r) {
+      // Overflow: an infinity, or the largest finite value, by the rounding (IEEE 754 §7.4).
+      const auto rounding = static_cast<RoundKind>((n.aux >> 5) & 3);
+      const bool negative = z < 0;
+      const bool to_inf = rounding == RoundKind::NearestEven ||
+                          (rounding == RoundKind::Down && negative) ||
+                          (rounding == RoundKind::Up && !negative);
+      if (to_inf)
+        return EvalValue{negative ? Kind::NegInf : Kind::PosInf, {}, {}};
+      const int p = format_precision(static_cast<FloatFormat>((n.aux >> 3) & 3));
+      const int emax = format_max_exponent(static_cast<FloatFormat>((n.aux >> 3) & 3));
+      const mpz_class largest = ((mpz_class(1) << p) - 1) << (emax - p + 1);
+      return EvalValue::of(Rational(negative ? mpz_class(-largest) : largest));
+    }
     return EvalValue::of(Rational(*r));
   }
   case Op::RealToInt: {

@@ -47,8 +47,9 @@ enum class Op : uint8_t {
   Sin,
   Cos,
   Tanh,
+  Narrow, // a float rounded to a narrower format (aux: FloatMods with the destination format)
   // ---- predicates and selects over symbolic values
-  Cmp, // aux: CmpKind; a, b
+  Cmp, // aux: CmpKind | unordered << 3 (true on a NaN operand); a, b
   And,
   Or,
   Xor,
@@ -104,6 +105,50 @@ enum class ValueKind : uint8_t { Real, Int, Pred, Bits, Any };
 
 // Float formats of FloatBits / BitsFloat (aux): width codes 1..3 for f16/f32/f64, and bf16.
 inline constexpr uint8_t kFormatBF16 = 4;
+
+// The value-changing modifiers of a float operation, kept in the aux of every real operator
+// (Add .. Narrow), so that two operations that round differently are never one node
+// (docs/semantics.md, "Floats observed as bits"). The real-valued reasoning ignores them (over
+// the reals every rounding is idealized); a value observed as bits is compared structurally,
+// modifiers included.
+enum class FloatMode : uint8_t {
+  Unspecified, // built by the prover or the idiom lifter, not by a PTX instruction
+  Default,     // no rounding modifier: .rn, but add/sub/mul may be contracted into an fma
+  Rn,
+  Rz,
+  Rm,
+  Rp,
+  Approx,
+  Full, // div.full
+};
+// The format of a float operation: the width codes of FloatBits/BitsFloat (1 f16, 2 f32, 3 f64,
+// kFormatBF16), 0 when unspecified.
+struct FloatMods {
+  FloatMode mode = FloatMode::Unspecified;
+  bool ftz = false;
+  uint8_t format = 0;
+  // min/max: NaN-propagating (.NaN, and .relu's max(x, 0), which keeps a NaN where fmaxf
+  // gives 0); Narrow: .satfinite; Exp, Ex2, Lg2, Tanh, Select: lifted (kLiftedAux).
+  bool nan_propagating = false;
+
+  constexpr uint8_t aux() const {
+    return static_cast<uint8_t>(static_cast<uint8_t>(mode) | (ftz ? 8 : 0) | ((format & 7) << 4) |
+                                (nan_propagating ? 0x80 : 0));
+  }
+  static constexpr FloatMods of(uint8_t aux) {
+    return FloatMods{static_cast<FloatMode>(aux & 7), (aux & 8) != 0,
+                     static_cast<uint8_t>((aux >> 4) & 7), (aux & 0x80) != 0};
+  }
+  friend constexpr bool operator==(const FloatMods&, const FloatMods&) = default;
+};
+
+// Bit 7 of the aux of Exp, Ex2, Lg2, Tanh and Select (where FloatMods::nan_propagating has no
+// meaning): the node is a lifted idiom, one node for instruction sequences that round
+// differently (engine/exec/idioms.hpp). Its own taint is kTaintIdealized.
+inline constexpr uint8_t kLiftedAux = 0x80;
+constexpr bool liftable(Op op) {
+  return op == Op::Exp || op == Op::Ex2 || op == Op::Lg2 || op == Op::Tanh || op == Op::Select;
+}
 
 // What a Fresh node stands for (for reports).
 enum class FreshKind : uint8_t { AtomicOld, SpecialRegister };
@@ -163,6 +208,14 @@ enum Taint : uint16_t {
   // An infinity is the node or below it; without one, a defined value is finite (the sign
   // analysis needs no walk below exp(x) to know it is positive).
   kTaintInfinity = 32,
+  // The node may be NaN although no operation made a NaN out of numbers: a float view of integer
+  // bits (BitsFloat), which holds any IEEE pattern. Real-valued identities do not hold for it
+  // (NaN * 0 is not 0, fmaxf(NaN, 0) is 0): such values are decided only as the same term.
+  kTaintNaN = 64,
+  // The node or one below it is a lifted idiom (docs/semantics.md, "Idealizations"): one node for
+  // several instruction sequences that round differently, so its bits are not known. A bit
+  // observation of it (FloatBits, RealToInt) is never the same term as another.
+  kTaintIdealized = 128,
   // Not a taint of the value: the node, or one below it, is a transient link of a reduction
   // chain and was appended without a hash-cons lookup (ExprStore::append). Such a node cannot
   // be equal to an interned one, so nodes above it skip the lookup too.
@@ -207,6 +260,7 @@ inline constexpr int arity(Op op) {
   case Op::Sin:
   case Op::Cos:
   case Op::Tanh:
+  case Op::Narrow:
   case Op::Not:
   case Op::Extract:
   case Op::INeg:

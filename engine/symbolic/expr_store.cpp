@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "egraph/hash.hpp"
+#include "engine/symbolic/int_semantics.hpp"
 
 namespace volta::symbolic {
 namespace {
@@ -183,6 +184,9 @@ struct OpTraits {
   // The taint also depends on the node's aux or children (Fresh, FloatBits): one test on the
   // common path instead of one per such operator (with_flags runs for every created node).
   bool special = false;
+  // aux bit 7 makes the node a lifted idiom (kLiftedAux): its own taint is kTaintIdealized.
+  bool lifted_by_aux = false;
+  bool float_op = false; // Add .. Narrow: aux holds FloatMods
 };
 constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits() {
   std::array<OpTraits, static_cast<size_t>(Op::Count_)> t{};
@@ -223,7 +227,10 @@ constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits()
     default:
       break;
     }
-    t[i].special = op == Op::Fresh || op == Op::FloatBits;
+    t[i].special =
+        op == Op::Fresh || op == Op::FloatBits || op == Op::BitsFloat || op == Op::IntToReal;
+    t[i].lifted_by_aux = liftable(op);
+    t[i].float_op = op >= Op::Add && op <= Op::Narrow;
   }
   return t;
 }
@@ -240,7 +247,7 @@ uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
   return t;
 }
 
-// with_flags of the operators whose taint the tables do not decide (Fresh, FloatBits).
+// with_flags of the operators whose taint the tables do not decide (Fresh, FloatBits...).
 [[gnu::noinline]] Node with_special_flags(const ExprStore& s, const Node& input) {
   Node n = input;
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
@@ -251,6 +258,19 @@ uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
     t |= kTaintSchedule; // %smid, %warpid...: depends on the hardware and the schedule
   if (n.op == Op::FloatBits && s.op(n.a) == Op::Input)
     t = 0; // the integer view of an input element: a plain integer symbol
+  // Integer bits read as a float hold any IEEE value: NaN (any payload), infinities, -0. The
+  // float view of an integer input element is modelled so (an IEEE value, decided as the same
+  // term); the float view of computed bits stays an unresolved bit-level operation.
+  if (n.op == Op::BitsFloat) {
+    t |= kTaintNaN | kTaintInfinity;
+    const Node& bits = s.node(n.a);
+    if (bits.op == Op::FloatBits && s.op(bits.a) == Op::Input)
+      t &= static_cast<uint16_t>(~kTaintOpaque);
+  }
+  // An integer converted to f16 overflows to an infinity from 65520 on (under .rn): u16, s32 and
+  // wider sources reach it. Every other format holds every 64-bit integer.
+  if (n.op == Op::IntToReal && int_to_real_may_overflow(n.aux))
+    t |= kTaintInfinity;
   n.taint = t | children_taint(s, n, traits.children);
   return n;
 }
@@ -261,7 +281,7 @@ namespace {
 enum class Sort : uint8_t { Neutral, Real, Int, Pred };
 // The sort an operator's result has for sure; leaves, selects and bit-level views are neutral.
 Sort sort_of(Op op) {
-  if (op >= Op::Add && op <= Op::Tanh)
+  if (op >= Op::Add && op <= Op::Narrow)
     return Sort::Real;
   switch (op) {
   case Op::RoundReal:
@@ -328,6 +348,10 @@ Node ExprStore::with_flags(Node input) const {
   if (traits.special) [[unlikely]]
     return with_special_flags(*this, input);
   uint16_t t = traits.own_taint;
+  // A float operation with no PTX rounding (FloatMode::Unspecified: a tensor-core product, a
+  // node the prover or the idiom lifter built) or a lifted idiom: its bits are not known.
+  if (traits.float_op && ((n.aux & 7) == 0 || (traits.lifted_by_aux && (n.aux & kLiftedAux))))
+    t |= kTaintIdealized;
   if (traits.children >= 1 && n.a != kNoExpr)
     t |= taint(n.a);
   if (traits.children >= 2 && n.b != kNoExpr)
@@ -466,23 +490,25 @@ const Rational& ExprStore::rational_at(uint32_t index) const {
 }
 
 std::optional<ExprId> ExprStore::float_bits(uint64_t bits, int width) {
-  const uint64_t key = bits * 4 + (width == 16 ? 1 : width == 32 ? 2 : 3);
   // A small direct-mapped cache per worker thread in front of the shared one: a kernel uses a
-  // few float immediates over and over, and the shared cache takes a lock.
+  // few float immediates over and over, and the shared cache takes a lock. Keyed by all the bits
+  // and the width (an f64's sign bit is its top bit: 1.0 and -1.0 must not share a slot).
   struct Recent {
-    uint64_t generation = 0, key = 0;
+    uint64_t generation = 0, bits = 0;
+    int width = 0;
     std::optional<ExprId> id;
   };
   thread_local std::array<Recent, 64> recent;
-  Recent& slot = recent[(key * 0x9E3779B97F4A7C15ull) >> 58];
-  if (slot.generation == generation_ && slot.key == key)
+  Recent& slot = recent[((bits ^ static_cast<uint64_t>(width)) * 0x9E3779B97F4A7C15ull) >> 58];
+  if (slot.generation == generation_ && slot.bits == bits && slot.width == width)
     return slot.id;
-  const std::optional<ExprId> id = float_bits_shared(key, bits, width);
-  slot = Recent{generation_, key, id};
+  const std::optional<ExprId> id = float_bits_shared(bits, width);
+  slot = Recent{generation_, bits, width, id};
   return id;
 }
 
-std::optional<ExprId> ExprStore::float_bits_shared(uint64_t key, uint64_t bits, int width) {
+std::optional<ExprId> ExprStore::float_bits_shared(uint64_t bits, int width) {
+  const std::pair<uint64_t, int> key{bits, width};
   {
     std::lock_guard guard(constants_mutex_);
     auto it = float_bits_cache_.find(key);
@@ -506,9 +532,10 @@ std::optional<ExprId> ExprStore::float_bits_shared(uint64_t key, uint64_t bits, 
     break;
   }
   ExprId id;
+  const bool sign = (bits >> (width - 1)) & 1;
   switch (cls) {
   case FloatClass::Finite:
-    id = constant(*value);
+    id = *value == 0 && sign ? neg_zero() : constant(*value);
     break;
   case FloatClass::PosInf:
     id = pos_inf();
@@ -527,7 +554,9 @@ std::optional<ExprId> ExprStore::float_bits_shared(uint64_t key, uint64_t bits, 
 std::optional<ExprId> ExprStore::bf16_bits(uint16_t bits) {
   switch (classify_bf16_bits(bits)) {
   case FloatClass::Finite:
-    return constant(*rational_from_bf16_bits(bits));
+    return (bits & 0x8000) && *rational_from_bf16_bits(bits) == 0
+               ? neg_zero()
+               : constant(*rational_from_bf16_bits(bits));
   case FloatClass::PosInf:
     return pos_inf();
   case FloatClass::NegInf:
@@ -550,6 +579,18 @@ uint32_t ExprStore::add_array_name(std::string name) {
   }
   array_names_.push_back(std::move(name));
   return static_cast<uint32_t>(array_names_.size() - 1);
+}
+
+void ExprStore::mark_integer_array(uint32_t id) {
+  std::lock_guard guard(names_mutex_);
+  if (integer_arrays_.size() <= id)
+    integer_arrays_.resize(id + 1, false);
+  integer_arrays_[id] = true;
+}
+
+bool ExprStore::integer_array(uint32_t id) const {
+  std::lock_guard guard(names_mutex_);
+  return id < integer_arrays_.size() && integer_arrays_[id];
 }
 
 uint32_t ExprStore::add_param_name(std::string name) {

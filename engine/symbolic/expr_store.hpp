@@ -113,12 +113,26 @@ public:
   ExprId raw_bits(uint64_t bits, int width);
   ExprId pos_inf() { return intern(Node{Op::PosInf}); }
   ExprId neg_inf() { return intern(Node{Op::NegInf}); }
+  // -0.0: the real number 0, kept apart from +0 because its bits differ (a constant -0.0 must
+  // not become 0x00000000 when it is stored as bits). The node -(0) of a plain neg (exact).
+  static constexpr uint8_t kNegZeroAux = static_cast<uint8_t>(FloatMode::Default);
+  ExprId neg_zero() { return intern(Node{Op::Neg, kNegZeroAux, 0, constant(0L), 0, 0}); }
+  bool is_neg_zero(ExprId id) const {
+    const Node& n = node(id);
+    return n.op == Op::Neg && n.aux == kNegZeroAux && op(n.a) == Op::Const &&
+           sgn(rational(n.a)) == 0;
+  }
 
   const Rational& rational(ExprId const_node) const;
   bool is_const(ExprId id) const { return op(id) == Op::Const; }
 
   // ---- names of array and parameter symbols (for printing)
   uint32_t add_array_name(std::string name); // returns the array id
+  // Arrays declared with an integer element type (docs/semantics.md, "Inputs have two views"):
+  // their elements are integer data, whose float view is a reinterpretation that may be any IEEE
+  // value (NaN included), never a real symbol.
+  void mark_integer_array(uint32_t id);
+  bool integer_array(uint32_t id) const;
   uint32_t add_param_name(std::string name); // returns the symbol id (deduplicated)
   const std::string& array_name(uint32_t id) const;
   const std::string& param_name(uint32_t id) const;
@@ -171,7 +185,7 @@ private:
   void grow(Shard& shard);
 
   const Rational& rational_at(uint32_t index) const;
-  std::optional<ExprId> float_bits_shared(uint64_t key, uint64_t bits, int width);
+  std::optional<ExprId> float_bits_shared(uint64_t bits, int width);
 
   uint64_t generation_; // tells thread-local id reservations of different stores apart
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
@@ -202,10 +216,18 @@ private:
   uint32_t rational_count_ = 0; // under constants_mutex_
   std::vector<std::unique_ptr<std::unique_ptr<Rational>[]>> rational_chunk_owner_;
   std::unordered_multimap<uint64_t, uint32_t> rational_index_;
-  std::unordered_map<uint64_t, ExprId> float_bits_cache_;
+  // By (bits, width): f64 bits use all 64 bits, so the width cannot be packed into the key.
+  struct FloatKeyHash {
+    size_t operator()(const std::pair<uint64_t, int>& k) const {
+      return std::hash<uint64_t>{}(k.first * 0x9E3779B97F4A7C15ull +
+                                   static_cast<uint64_t>(k.second));
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, int>, ExprId, FloatKeyHash> float_bits_cache_;
 
   mutable std::mutex names_mutex_;
   std::vector<std::string> array_names_;
+  std::vector<bool> integer_arrays_; // by array id; guarded by names_mutex_
   std::vector<std::string> param_names_;
 };
 

@@ -237,6 +237,13 @@ int format_max_exponent(FloatFormat f) {
   }
 }
 
+bool int_to_real_may_overflow(uint8_t aux) {
+  const IntType source = IntType::from_code(aux & 7);
+  if (static_cast<FloatFormat>((aux >> 3) & 3) != FloatFormat::F16)
+    return false;
+  return source.width() > 16 || (source.width() == 16 && !source.is_signed);
+}
+
 std::optional<mpz_class> round_integer_to_format(const mpz_class& z, FloatFormat format,
                                                  RoundKind rounding) {
   const int p = format_precision(format);

@@ -38,6 +38,11 @@ int format_max_exponent(FloatFormat f);
 std::optional<mpz_class> round_integer_to_format(const mpz_class& z, FloatFormat format,
                                                  RoundKind rounding);
 
+// Can IntToReal with this aux (source IntType code, FloatFormat << 3, RoundKind << 5) give an
+// infinity? Only f16 has a range below 2^64, and only a source that reaches 65520 overflows it
+// (cvt.rn.f16.u32 of 70000 is +inf).
+bool int_to_real_may_overflow(uint8_t aux);
+
 // A rational rounded to an integer by `rounding` (floor, ceil, trunc, nearest-even).
 mpz_class round_rational(const mpq_class& q, RoundKind rounding);
 

@@ -10,6 +10,21 @@ const char* round_name(RoundKind r) {
   return names[static_cast<size_t>(r)];
 }
 
+// The value-changing modifiers of a float operation that differ from a plain PTX instruction's
+// (".rz", ".ftz", ".approx", ".NaN"); a narrowing also names its format.
+std::string float_mods_suffix(Op op, FloatMods m) {
+  static const char* const modes[] = {"", "", ".rn", ".rz", ".rm", ".rp", ".approx", ".full"};
+  static const char* const formats[] = {"", ".f16", ".f32", ".f64", ".bf16", ".tf32", "", ""};
+  std::string out = modes[static_cast<size_t>(m.mode)];
+  if (m.ftz)
+    out += ".ftz";
+  if (m.nan_propagating)
+    out += liftable(op) ? ".lifted" : op == Op::Narrow ? ".satfinite" : ".NaN";
+  if (op == Op::Narrow)
+    out += formats[m.format & 7];
+  return out;
+}
+
 const char* symbol_of(const Node& n) {
   switch (n.op) {
   case Op::Add:
@@ -41,10 +56,23 @@ public:
       out_ += leaf_name(store_, id);
       return;
     }
+    if (store_.is_neg_zero(id)) {
+      out_ += "-0";
+      return;
+    }
+    // Over the reals a rounding to a narrower format is the value itself, and modifiers change
+    // nothing: they are printed only where the value is observed as bits.
+    if (n.op == Op::Narrow && !bits_) {
+      print(n.a);
+      return;
+    }
     out_ += '(';
     out_ += symbol_of(n);
     if (n.op == Op::Cmp)
-      fmt::format_to(std::back_inserter(out_), ".{}", cmp_name(static_cast<CmpKind>(n.aux)));
+      fmt::format_to(std::back_inserter(out_), ".{}{}", cmp_name(static_cast<CmpKind>(n.aux & 7)),
+                     (n.aux & 8) ? "u" : "");
+    if (n.op >= Op::Add && n.op <= Op::Narrow && bits_)
+      out_ += float_mods_suffix(n.op, FloatMods::of(n.aux));
     if (n.op == Op::BitOp) {
       const IntType t = IntType::from_code(static_cast<uint8_t>(n.aux >> 5));
       fmt::format_to(std::back_inserter(out_), ".{}.{}{}",
@@ -66,7 +94,11 @@ public:
     }
     if (n.op == Op::FloatBits || n.op == Op::BitsFloat) {
       const IntType t = IntType::from_code(n.aux);
-      fmt::format_to(std::back_inserter(out_), ".{}", n.aux == kFormatBF16 ? 16u : t.width());
+      // The bf16 format apart from the 16-bit integer / f16 one: a bf16's bits are not an f16's.
+      if (n.aux == kFormatBF16)
+        out_ += ".bf16";
+      else
+        fmt::format_to(std::back_inserter(out_), ".{}", t.width());
     }
     if (n.op == Op::RealToInt) {
       const IntType t = IntType::from_code(n.aux & 7);
@@ -87,15 +119,19 @@ public:
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
     const int count = n.op == Op::Pack ? 2 : arity(n.op);
+    const bool outer_bits = bits_;
+    bits_ = bits_ || n.op == Op::FloatBits || n.op == Op::RealToInt;
     for (int i = 0; i < count; ++i) {
       if (kids[i] == kNoExpr)
         continue;
       out_ += ' ';
       print(kids[i]);
       if (truncated_)
-        return;
+        break;
     }
-    out_ += ')';
+    bits_ = outer_bits;
+    if (!truncated_)
+      out_ += ')';
   }
 
   std::string finish() {
@@ -109,6 +145,7 @@ private:
   size_t max_;
   std::string out_;
   bool truncated_ = false;
+  bool bits_ = false; // below a bit observation (float-bits, r2i): modifiers are printed
 };
 
 } // namespace

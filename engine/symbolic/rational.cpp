@@ -127,6 +127,17 @@ std::optional<uint64_t> exact_f64_bits(const Rational& value) {
   return encode_ieee(value, 11, 52);
 }
 
+std::optional<uint64_t> exact_ieee_bits(const Rational& value, IeeeLayout layout) {
+  return encode_ieee(value, layout.exp_bits, layout.frac_bits);
+}
+
+Rational largest_finite(IeeeLayout layout) {
+  // (2 - 2^-frac) * 2^emax with emax = bias = 2^(exp_bits - 1) - 1
+  const long emax = (1L << (layout.exp_bits - 1)) - 1;
+  const mpz_class significand = (mpz_class(1) << (layout.frac_bits + 1)) - 1;
+  return Rational(significand << static_cast<mp_bitcnt_t>(emax - layout.frac_bits));
+}
+
 std::optional<Rational> parse_rational(const std::string& text) {
   if (text.empty())
     return std::nullopt;

@@ -27,6 +27,16 @@ FloatClass classify_bf16_bits(uint16_t bits);
 std::optional<uint32_t> exact_f32_bits(const Rational& value);
 std::optional<uint64_t> exact_f64_bits(const Rational& value);
 
+// An IEEE binary format by its field widths: f16 {5, 10}, bf16 {8, 7}, f32 {8, 23}, f64 {11, 52}.
+struct IeeeLayout {
+  int exp_bits = 8;
+  int frac_bits = 23;
+};
+// The bits of `value` in `layout` when exactly representable (+0 for zero); nullopt otherwise.
+std::optional<uint64_t> exact_ieee_bits(const Rational& value, IeeeLayout layout);
+// The largest finite value of `layout`.
+Rational largest_finite(IeeeLayout layout);
+
 // Parses "3", "-3/4", "0.125", "1e-5" exactly (decimal notation is read exactly, not via double).
 std::optional<Rational> parse_rational(const std::string& text);
 

@@ -102,7 +102,8 @@ SignSet SignAnalysis::signs(ExprId root) {
     return static_cast<SignSet>(*known);
   // e^x of a finite x is positive: no need to look at x.
   const auto positive_exp = [&](const Node& n) {
-    return (n.op == Op::Exp || n.op == Op::Ex2) && !(store_.taint(n.a) & kTaintInfinity);
+    return (n.op == Op::Exp || n.op == Op::Ex2) &&
+           !(store_.taint(n.a) & (kTaintInfinity | kTaintNaN));
   };
   post_order(
       store_, root, [&](ExprId id) { return memo_.find(id) != nullptr; },
@@ -112,12 +113,59 @@ SignSet SignAnalysis::signs(ExprId root) {
 }
 
 SignSet SignAnalysis::compute(ExprId id) {
+  const SignSet numeric = compute_numeric(id);
+  const Node& n = store_.node(id);
+  if (!(store_.taint(id) & kTaintNaN))
+    return numeric; // no NaN below: a defined value is a number
+  // A NaN operand: arithmetic gives a NaN; min/max give the other operand (a NaN only when both
+  // are, or with .NaN); a select one of its arms; a predicate is true or false.
+  auto s = [&](ExprId k) {
+    const uint32_t* known = k == kNoExpr ? nullptr : memo_.find(k);
+    return known != nullptr ? static_cast<SignSet>(*known) : kSignAnyOrNaN;
+  };
+  switch (n.op) {
+  case Op::BitsFloat:
+    return numeric | kSignNaN;
+  case Op::Min:
+  case Op::Max: {
+    const SignSet a = s(n.a), b = s(n.b);
+    SignSet out = numeric;
+    if (FloatMods::of(n.aux).nan_propagating)
+      return out | ((a | b) & kSignNaN);
+    if (a & kSignNaN)
+      out |= b;
+    if (b & kSignNaN)
+      out |= a;
+    return out;
+  }
+  case Op::Select:
+    return numeric | ((s(n.b) | s(n.c)) & kSignNaN);
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::ICmp:
+    return numeric;
+  default:
+    break;
+  }
+  const ExprId kids[3] = {n.a, n.b, n.c};
+  for (int i = 0; i < child_count(n.op); ++i) {
+    if (kids[i] != kNoExpr && (s(kids[i]) & kSignNaN))
+      return numeric | kSignNaN;
+  }
+  return numeric;
+}
+
+SignSet SignAnalysis::compute_numeric(ExprId id) {
   const Node& n = store_.node(id);
   // Children come first in the post-order walk; one it did not enter (below a BitOp) may have
-  // any sign.
+  // any sign. A NaN operand is dealt with by compute(): here only its numbers count.
   auto s = [&](ExprId k) {
     const uint32_t* known = memo_.find(k);
-    return known != nullptr ? static_cast<SignSet>(*known) : kSignAny;
+    return static_cast<SignSet>((known != nullptr ? static_cast<SignSet>(*known) : kSignAny) &
+                                kSignAny);
   };
   switch (n.op) {
   case Op::Const: {
@@ -173,6 +221,8 @@ SignSet SignAnalysis::compute(ExprId id) {
   case Op::Sin:
   case Op::Cos:
     return (s(n.a) & kSignFinite) ? kSignFinite : kUndefined;
+  case Op::Narrow: // the same real (the rounding is idealized; a constant is folded exactly)
+    return s(n.a);
   case Op::Max:
     return pairwise(s(n.a), s(n.b), [](Atom x, Atom y) { return kBit[std::max(x, y)]; });
   case Op::Min:
@@ -189,8 +239,13 @@ SignSet SignAnalysis::compute(ExprId id) {
     if (auto c = decide(id))
       return *c ? kSignPos : kSignZero;
     return kSignZero | kSignPos;
-  case Op::IntToReal:
-    return IntType::from_code(n.aux & 7).is_signed ? kSignFinite : kSignZero | kSignPos;
+  case Op::IntToReal: {
+    SignSet out = IntType::from_code(n.aux & 7).is_signed ? kSignFinite : kSignZero | kSignPos;
+    // An integer converted to f16 may overflow to an infinity (cvt.rn.f16.u32 of 70000).
+    if (store_.taint(id) & kTaintInfinity)
+      out |= (out & kSignNeg ? kSignNegInf : 0) | kSignPosInf;
+    return out;
+  }
   case Op::RoundReal:
     return each(s(n.a), [](Atom x) -> SignSet {
       return x == N ? kSignNeg | kSignZero : x == P ? kSignZero | kSignPos : kBit[x];
@@ -203,6 +258,10 @@ SignSet SignAnalysis::compute(ExprId id) {
 std::optional<bool> SignAnalysis::decide_cmp(const Node& n) {
   const auto kind = static_cast<CmpKind>(n.aux & 7);
   uint8_t rel = 0; // possible relations of a to b: 1 less, 2 equal, 4 greater
+  // A NaN operand makes every ordered comparison false and every unordered one true: nothing
+  // is decided where an operand may be one (the float view of integer bits).
+  if ((signs(n.a) | signs(n.b)) & kSignNaN)
+    return std::nullopt;
   if (n.a == n.b) {
     rel = 2; // a defined value equals itself (a NaN test on a defined value is false)
   } else {

@@ -32,7 +32,7 @@ Id NodeForms::form(egraph::OpId op, egraph::Payload payload, std::span<const Id>
   if (op == m.sym)
     return forms_.symbol(payload, lang_.symbol_name(payload));
   if (op == m.ln2)
-    return forms_.symbol(kLn2Key, "ln2");
+    return forms_.positive_symbol(kLn2Key, "ln2");
   if (op == m.pos_inf)
     return forms_.pos_inf();
   if (op == m.neg_inf)
@@ -60,7 +60,7 @@ Id NodeForms::form(egraph::OpId op, egraph::Payload payload, std::span<const Id>
   if (op == m.exp)
     return forms_.exp(kid(0));
   if (op == m.ex2)
-    return forms_.exp(forms_.mul(kid(0), forms_.symbol(kLn2Key, "ln2")));
+    return forms_.exp(forms_.mul(kid(0), forms_.positive_symbol(kLn2Key, "ln2")));
   if (op == m.sqrt)
     return unary_function("sqrt", kid(0));
   if (op == m.rsqrt)

@@ -217,7 +217,7 @@ TEST(BatchReportUnits, ProofCacheFolder) {
   auto again = batch::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
   EXPECT_TRUE(again->contains(key));
   const std::string other = "fedcba9876543210fedcba9876543210";
-  std::string text = batch::DirectoryProofCache::file_text(other);
+  std::string text = again->file_text(other);
   text.replace(text.find("EQUIVALENT"), 10, "EQUIVALENt");
   write_file(again->path_of(other), text);
   EXPECT_FALSE(again->contains(other));
@@ -227,7 +227,7 @@ TEST(BatchReportUnits, ProofCacheFolder) {
   const std::string warned = warnings.str();
   EXPECT_EQ(std::count(warned.begin(), warned.end(), '\n'), 1) << "one warning per file";
   // A file under the wrong name (another key's content) is not trusted either.
-  write_file(again->path_of(other), batch::DirectoryProofCache::file_text(key));
+  write_file(again->path_of(other), again->file_text(key));
   auto third = batch::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
   EXPECT_FALSE(third->contains(other));
 }

@@ -91,7 +91,6 @@ TEST(Float, FtzOnASubnormalConstantIsRefusedWithItsLine) {
   // and a constant's bits can reach an output, a branch or an address.
   for (const std::string code :
        {"mov.f32 %f5, 0f00000001;\n  mul.rn.ftz.f32 %f10, %f5, 0f40000000;",
-        "mov.f32 %f5, 0f00800000;\n  mul.rn.ftz.f32 %f10, %f5, 0f3F000000;",
         "mov.f32 %f5, 0f00000010;\n  add.rn.ftz.f32 %f10, %f1, %f5;",
         "mov.f32 %f5, 0f80000010;\n  setp.lt.ftz.f32 %p1, %f5, 0f00000000;\n  selp.f32 %f10, "
         "%f1, %f2, %p1;",
@@ -103,9 +102,11 @@ TEST(Float, FtzOnASubnormalConstantIsRefusedWithItsLine) {
     EXPECT_NE(r.failure()->message.find("subnormal"), std::string::npos) << r.failure()->message;
     EXPECT_NE(r.failure()->message.find("ftz"), std::string::npos) << r.failure()->message;
   }
-  // Without .ftz the device keeps the subnormal: exact.
+  // Without .ftz the device keeps the subnormal: exact. A constant operation with .ftz whose
+  // result is subnormal folds to the zero the device flushes it to (2^-126 * 0.5 = 2^-127).
   expect_cases({{"mov.f32 %f5, 0f00000001;\n  mul.rn.f32 %f10, %f5, 0f40000000;",
-                 "1/356811923176489970264571492362373784095686656"}});
+                 "1/356811923176489970264571492362373784095686656"},
+                {"mov.f32 %f5, 0f00800000;\n  mul.rn.ftz.f32 %f10, %f5, 0f3F000000;", "0"}});
 }
 
 TEST(Float, SaturateClampsToTheUnitInterval) {
@@ -128,9 +129,11 @@ TEST(Float, ConstantsAreExactRationals) {
       {"mul.f32 %f10, %f1, 0f3DCCCCCD;", "(* in[0] 13421773/134217728)"},
       // A 0d literal in an f32 instruction is rounded to f32 first.
       {"mul.f32 %f10, %f1, 0d3FB999999999999A;", "(* in[0] 13421773/134217728)"},
-      // Constant operations fold exactly over the reals (no f32 rounding of 1/3).
+      // Constant operations fold to the device's value where it is exact; 1/3 needs a rounding
+      // (the device stores 0.33333334), so it stays an operation: 1/3 over the reals, never a
+      // constant whose bits are taken for the device's (docs/semantics.md).
       {"mov.f32 %f5, 0f40000000;\n  mul.f32 %f10, %f5, 0f40400000;", "6"},
-      {"mov.f32 %f5, 0f3F800000;\n  div.rn.f32 %f10, %f5, 0f40400000;", "1/3"},
+      {"mov.f32 %f5, 0f3F800000;\n  div.rn.f32 %f10, %f5, 0f40400000;", "(/ 1 3)"},
       {"mov.f32 %f5, 0f40800000;\n  rcp.rn.f32 %f10, %f5;", "1/4"},
       {"mov.f32 %f5, 0f40000000;\n  fma.rn.f32 %f10, %f5, %f5, 0fBF800000;", "3"},
       {"mov.f32 %f5, 0f40000000;\n  neg.f32 %f10, %f5;", "-2"},
@@ -426,10 +429,19 @@ TEST(Half, Bfloat16Pairs) {
   fma.rn.bf16x2 %r3, %r1, %r2, %r1;
   st.global.b32 [%rd0], %r3;
   ret;)";
-  const auto r = run_ptx(kernel(kParams, body), halves(2, 4));
+  // The input array holds bf16 data only when it says so (docs/semantics.md, "Memory formats").
+  Launch bf16 = halves(2, 4);
+  bf16.arrays[1] += ":bf16";
+  const auto r = run_ptx(kernel(kParams, body), bf16);
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.expr("out", 0), "(fma in[0] in[2] in[0])");
   EXPECT_EQ(r.expr("out", 1), "(fma in[1] in[3] in[1])");
+  // An undeclared 2-byte array holds f16 data: read by a bf16 instruction, its bits are other
+  // numbers.
+  const auto f16 = run_ptx(kernel(kParams, body), halves(2, 4));
+  ASSERT_EQ(f16.failure(), nullptr) << f16.describe();
+  EXPECT_NE(f16.expr("out", 0).find("(bits-float.bf16 (float-bits.16 in[0]))"), std::string::npos)
+      << f16.expr("out", 0);
 }
 
 } // namespace

@@ -118,12 +118,14 @@ Id CanonicalForms::intern_form(Form f) {
 }
 
 Id CanonicalForms::intern_atom(Atom a) {
-  uint64_t h = mix(mix(static_cast<uint64_t>(a.kind), a.key), std::hash<std::string>{}(a.name));
+  uint64_t h = mix(mix(static_cast<uint64_t>(a.kind) | (a.positive ? 2u : 0u), a.key),
+                   std::hash<std::string>{}(a.name));
   for (Id x : a.args)
     h = mix(h, x);
   const Id found = atom_index_.find(h, [&](Id id) {
     const Atom& b = atoms_[id];
-    return b.kind == a.kind && b.key == a.key && b.name == a.name && b.args == a.args;
+    return b.kind == a.kind && b.key == a.key && b.name == a.name && b.args == a.args &&
+           b.positive == a.positive;
   });
   if (found != FlatIndex::kEmpty)
     return found;
@@ -368,6 +370,15 @@ Id CanonicalForms::symbol(uint64_t key, std::string name) {
   return form_of_atom(intern_atom(std::move(a)));
 }
 
+Id CanonicalForms::positive_symbol(uint64_t key, std::string name) {
+  Atom a;
+  a.kind = Atom::Kind::Symbol;
+  a.key = key;
+  a.name = std::move(name);
+  a.positive = true;
+  return form_of_atom(intern_atom(std::move(a)));
+}
+
 Id CanonicalForms::pos_inf() {
   return pos_inf_;
 }
@@ -392,10 +403,21 @@ bool CanonicalForms::constant_value(Id id, Coef& out) const {
   return true;
 }
 
-// A finite value known to be positive: c · exp(p) with c > 0 and no monomial or factor.
+// A finite value known to be positive: c · m · exp(p) with c > 0, no factor, and a monomial m
+// of positive atoms only (any power of a positive real is positive): 0.25 · ln2 · e^x.
 bool CanonicalForms::is_positive_constant_like(const Form& f) const {
-  return f.kind == Form::Kind::Finite && f.num.empty() && f.den.empty() && f.scalar.mono == 0 &&
-         f.scalar.coef.sign() > 0;
+  return f.kind == Form::Kind::Finite && f.num.empty() && f.den.empty() &&
+         is_positive_monomial(f.scalar.mono) && f.scalar.coef.sign() > 0;
+}
+
+bool CanonicalForms::is_positive_monomial(Id mono) const {
+  if (mono == 0)
+    return true;
+  for (const auto& [atom, power] : monomials_[mono].factors) {
+    if (!atoms_[atom].positive)
+      return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,6 +633,7 @@ Id CanonicalForms::exp(Id a) {
       Atom atom;
       atom.kind = Atom::Kind::Apply;
       atom.name = "exp";
+      atom.positive = true;
       atom.args.push_back(inner);
       Monomial m;
       m.factors.emplace_back(intern_atom(std::move(atom)), 1);
@@ -693,6 +716,7 @@ Id CanonicalForms::apply(const std::string& fn, std::span<const Id> args) {
   Atom a;
   a.kind = Atom::Kind::Apply;
   a.name = fn;
+  a.positive = fn == "exp"; // e^x > 0 for every real x
   for (Id x : args) {
     const Form& f = forms_[x];
     if (f.kind == Form::Kind::Undefined)

@@ -44,6 +44,10 @@ struct Atom {
   uint64_t key = 0;     // Symbol: the caller's identity for the leaf
   std::string name;     // Symbol: printed name; Apply: function name
   std::vector<Id> args; // Apply: canonical forms of the arguments
+  // A real number > 0 whatever the inputs: a positive constant symbol (ln 2) or an exponential
+  // ("exp" of a non-polynomial argument). Lets ±inf times such a factor stay ±inf. Part of the
+  // atom's identity (a symbol key is declared positive or not, never both).
+  bool positive = false;
 };
 
 // c · m · exp(p)
@@ -71,6 +75,8 @@ public:
   // ---- building
   Id constant(const Coef& c);
   Id symbol(uint64_t key, std::string name);
+  // A symbol that stands for a positive real constant (ln 2): -inf · ln2 is -inf, not undefined.
+  Id positive_symbol(uint64_t key, std::string name);
   Id pos_inf();
   Id neg_inf();
   Id undefined(std::string reason);
@@ -159,6 +165,7 @@ private:
   Id form_from_sum(Sum s) { return intern_form(from_sum(std::move(s))); }
   Id multiply_factors(const Form& a, const Form& b);
   bool is_positive_constant_like(const Form& f) const;
+  bool is_positive_monomial(Id mono) const;
   void charge(size_t terms);
 
   std::vector<Form> forms_;

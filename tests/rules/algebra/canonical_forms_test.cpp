@@ -79,6 +79,34 @@ TEST_F(Forms, InfinitiesAreNotFoldedAway) {
   EXPECT_EQ(f.mul(f.exp(x), f.pos_inf()), f.pos_inf()); // exp is positive
 }
 
+// Causal attention's masked scores: exp2(-inf * scale - m * scale) is exp((-inf * c - m * c) *
+// ln2), and ln 2 is a positive constant, so the masked probability is exactly 0 (it was
+// "infinity times a value of unknown sign" before ln2 was known to be positive).
+TEST_F(Forms, InfinityTimesAPositiveSymbolStaysInfinite) {
+  const Id ln2 = f.positive_symbol(1ull << 62, "ln2");
+  const Id masked = f.sub(f.mul(f.neg_inf(), c(1, 4)), f.mul(x, c(1, 4)));
+  EXPECT_EQ(masked, f.neg_inf());
+  EXPECT_EQ(f.mul(masked, ln2), f.neg_inf());
+  EXPECT_TRUE(f.equal(f.exp(f.mul(masked, ln2)), c(0)));
+  EXPECT_EQ(f.mul(f.pos_inf(), f.mul(c(3), f.div(c(1), ln2))), f.pos_inf()); // any power
+  EXPECT_EQ(f.mul(f.neg_inf(), f.mul(c(-2), ln2)), f.pos_inf());
+  // The softmax numerator with one masked key: e^{(s-m)ln2}·v0 + e^{-inf}·v1 = e^{(s-m)ln2}·v0.
+  const Id p0 = f.exp(f.mul(f.sub(x, y), ln2));
+  EXPECT_TRUE(f.equal(f.add(f.mul(p0, z), f.mul(f.exp(f.mul(masked, ln2)), c(7))), f.mul(p0, z)));
+}
+
+// What must stay undefined: a positive symbol is not a licence for any symbol, nor for a sum
+// with one, nor for an infinity minus an infinity.
+TEST_F(Forms, PositiveSymbolsDoNotMakeOtherInfinitiesDefined) {
+  const Id ln2 = f.positive_symbol(1ull << 62, "ln2");
+  EXPECT_TRUE(f.is_undefined(f.mul(f.neg_inf(), f.mul(ln2, x))));    // x: unknown sign
+  EXPECT_TRUE(f.is_undefined(f.mul(f.neg_inf(), f.sub(ln2, c(1))))); // a sum: unknown sign
+  EXPECT_TRUE(f.is_undefined(f.mul(f.neg_inf(), f.mul(ln2, c(0))))); // zero
+  EXPECT_TRUE(f.is_undefined(f.sub(f.mul(f.neg_inf(), ln2), f.neg_inf())));
+  // The positive ln2 and a plain symbol of the same key are different atoms.
+  EXPECT_FALSE(f.equal(ln2, f.symbol(1ull << 62, "ln2")));
+}
+
 TEST_F(Forms, SelectOfAComparisonIsMaxOrMin) {
   using Cmp = CanonicalForms::Cmp;
   const Id pair[] = {x, y};
