@@ -66,6 +66,15 @@ def main():
             print(f"{name[:48]:48} {s_off:8.3f} {s_on:8.3f} {check:8.3f} "
                   f"{100 * check / s_on if s_on else 0:5.1f}% {c.get('inputs', 0):>4} "
                   f"{c.get('instructions', 0):>12,}")
+        # Every run's verdicts against the manifest's expectations: the cross-check may only
+        # take an EQUIVALENT away, and on a sound pair it must not (an INCONSISTENT there is a
+        # false alarm or a wrong proof).
+        for label, store in (("with the cross-check", on), ("without", off)):
+            wrong = sorted({f"{n}: {r['verdict']} (expected {r['expected']})"
+                            for n, runs in store.items() for r in runs
+                            if r.get("expected") and r["verdict"] != r["expected"]})
+            print(f"{label}: {len(store)} entries, {len(wrong)} not as expected"
+                  + "".join(f"\n  {w}" for w in wrong))
         if total_on:
             print(f"{'total (EQUIVALENT entries)':48} {total_off:8.3f} {total_on:8.3f} "
                   f"{total_check:8.3f} {100 * total_check / total_on:5.1f}%")
