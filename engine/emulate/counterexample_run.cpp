@@ -98,7 +98,7 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
   if (!a || element->index >= a->len)
     return std::variant<std::string, std::string>(std::in_place_index<1>,
                                                   "the element is not an output");
-  if (!a->written[element->index])
+  if (!a->is_written(element->index))
     return std::variant<std::string, std::string>(std::in_place_index<0>, "nothing (not written)");
   const std::string_view type = to_string(a->type);
   const double v = a->value(element->index);

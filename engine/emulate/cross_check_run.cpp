@@ -18,17 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Both kernels of an input run in parallel below this much array memory (each run holds its
-// inputs, its memory and its outputs: about three copies of its arrays).
-constexpr uint64_t kParallelArrayBytes = uint64_t{512} << 20;
-
-uint64_t array_bytes(const launch::KernelConfig& config) {
-  uint64_t bytes = 0;
-  for (const auto& a : config.arrays)
-    bytes += a.size_bytes();
-  return bytes;
-}
-
 // The element types the reference reads its arrays in: both kernels get values made for them.
 std::map<std::string, ElemType> reference_types(const launch::KernelConfig& config) {
   std::map<std::string, ElemType> types = declared_elem_types(config);
@@ -84,6 +73,7 @@ SideRun run_side(const exec::Program& program, const launch::KernelConfig& confi
   EmulateOptions options;
   options.max_instructions = max_instructions;
   options.cancel = cancel;
+  options.sparse_outputs = true; // a large array costs the pages the run touched
   // The events are this thread's: a run stays on the thread that started it.
   reset_real_arithmetic_events();
   try {
@@ -115,8 +105,6 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
   };
   const uint64_t ref_budget = budget(request.reference_instructions);
   const uint64_t opt_budget = budget(request.optimized_instructions);
-  const bool parallel =
-      array_bytes(entry.reference) + array_bytes(entry.optimized) <= kParallelArrayBytes;
   const auto value_types = reference_types(entry.reference);
   const Stopper stopper(start, options.deadline_seconds, request.cancel);
   const std::string ran_out =
@@ -150,12 +138,12 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
         opt_key == ref_key || !options.reuse_runs ? ref : memoized_run(opt_key);
     check.reused_runs += (ref ? 1 : 0) + (opt ? 1 : 0);
     std::optional<Inputs> ref_in, opt_in;
+    // Made page by page as the runs touch them: a CTA that reads a few pages of a 64 MiB
+    // array costs those pages, not the array.
     if (!ref)
-      ref_in = edge_inputs(entry.reference, set, value_types);
-    if (!opt && opt_key != ref_key) {
-      const MadeInputs made{&entry.reference, ref_in ? &*ref_in : nullptr};
-      opt_in = edge_inputs(entry.optimized, set, value_types, ref_in ? &made : nullptr);
-    }
+      ref_in = generated_edge_inputs(entry.reference, set, value_types);
+    if (!opt && opt_key != ref_key)
+      opt_in = generated_edge_inputs(entry.optimized, set, value_types);
     auto run_ref = [&] {
       if (ref_in)
         ref = std::make_shared<const SideRun>(
@@ -166,12 +154,8 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
         opt = std::make_shared<const SideRun>(
             run_side(optimized, entry.optimized, std::move(*opt_in), opt_budget, stopper.flag()));
     };
-    if (parallel) {
-      tbb::parallel_invoke(run_ref, run_opt);
-    } else {
-      run_ref();
-      run_opt();
-    }
+    // Each run holds the pages it touched: both run at once.
+    tbb::parallel_invoke(run_ref, run_opt);
     if (!opt) // the optimized kernel is the reference (the same program and configuration)
       opt = ref;
     check.instructions +=

@@ -1,5 +1,6 @@
 #include "engine/emulate/edge_inputs.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <iterator>
@@ -203,6 +204,55 @@ uint64_t edge_element_bits(uint32_t set, std::string_view array, uint64_t index,
   return element_bits(set, array_key(set, name_hash(array)), index, type);
 }
 
+namespace {
+
+// The type whose values array `a` gets (edge_inputs' rule).
+ElemType value_type_of(const launch::ArraySpec& a, const Inputs& in,
+                       const std::map<std::string, ElemType>& value_types) {
+  auto own = in.types.find(a.name);
+  ElemType type = own != in.types.end() ? own->second : default_elem_type(a);
+  if (auto v = value_types.find(a.name);
+      v != value_types.end() && elem_bytes(v->second) == a.elem_width)
+    type = v->second;
+  return type;
+}
+
+} // namespace
+
+Inputs generated_edge_inputs(const launch::KernelConfig& config, uint32_t set,
+                             const std::map<std::string, ElemType>& value_types) {
+  Inputs in;
+  in.types = declared_elem_types(config);
+  for (const auto& a : config.arrays) {
+    if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::InOut)
+      continue;
+    const ElemType type = value_type_of(a, in, value_types);
+    const uint32_t width = elem_bytes(type);
+    if (width != a.elem_width) { // edge_inputs() leaves such an array zero
+      in.generated[a.name] = [](uint64_t, uint8_t* out, uint64_t n) { std::memset(out, 0, n); };
+      continue;
+    }
+    const uint64_t key = array_key(set, name_hash(a.name));
+    in.generated[a.name] = [set, key, type, width](uint64_t offset, uint8_t* out, uint64_t n) {
+      uint64_t k = 0;
+      while (k < n) {
+        const uint64_t i = (offset + k) / width, within = (offset + k) % width;
+        const uint64_t bits = element_bits(set, key, i, type);
+        uint8_t raw[8];
+        std::memcpy(raw, &bits, sizeof raw); // little-endian
+        const uint64_t take = std::min<uint64_t>(width - within, n - k);
+        std::memcpy(out + k, raw + within, take);
+        k += take;
+      }
+    };
+  }
+  for (const auto& p : config.params) {
+    if (p.kind == launch::ParamSpec::Kind::Sym)
+      in.symbols[p.name] = symbol_value(set, p.name);
+  }
+  return in;
+}
+
 Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
                    const std::map<std::string, ElemType>& value_types, const MadeInputs* made) {
   Inputs in;
@@ -210,11 +260,7 @@ Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
   for (const auto& a : config.arrays) {
     if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::InOut)
       continue;
-    auto own = in.types.find(a.name);
-    ElemType type = own != in.types.end() ? own->second : default_elem_type(a);
-    if (auto v = value_types.find(a.name);
-        v != value_types.end() && elem_bytes(v->second) == a.elem_width)
-      type = v->second;
+    const ElemType type = value_type_of(a, in, value_types);
     const uint32_t width = elem_bytes(type);
     if (made) { // the other kernel's array of this name and shape: the same bytes
       const launch::ArraySpec* other = made->config->find_array(a.name);

@@ -60,6 +60,12 @@ Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
                    const std::map<std::string, ElemType>& value_types = {},
                    const MadeInputs* made = nullptr);
 
+// The same inputs with every array made on demand (Inputs::generated), page by page: a run
+// that touches a few pages of a large array makes only those. Byte for byte what
+// edge_inputs() makes.
+Inputs generated_edge_inputs(const launch::KernelConfig& config, uint32_t set,
+                             const std::map<std::string, ElemType>& value_types = {});
+
 // One element's bits as edge_inputs() makes them (exposed for the tests).
 uint64_t edge_element_bits(uint32_t set, std::string_view array, uint64_t index, ElemType type);
 

@@ -26,8 +26,9 @@ struct GlobalRegion {
   uint64_t base = 0;
   bool is_array = false;
   launch::ArrayKind kind = launch::ArrayKind::InOut;
-  std::vector<uint8_t> bytes;
-  std::vector<uint8_t> written; // per byte
+  // Made page by page on first touch; written flags per byte where a kernel may store.
+  std::shared_ptr<PagedBytes> memory;
+  uint64_t size() const { return memory->size(); }
 };
 
 struct LaunchState {

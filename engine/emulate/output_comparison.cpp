@@ -16,10 +16,26 @@ namespace {
 constexpr size_t kMaxNotes = 8;
 
 uint64_t element_bits(const ArrayContents& a, uint64_t i) {
-  const uint32_t w = elem_bytes(a.type);
-  uint64_t bits = 0;
-  std::memcpy(&bits, a.bytes.data() + i * w, w); // little-endian host
-  return bits;
+  return a.bits(i);
+}
+
+// The elements either result may have written, below n: ascending, disjoint ranges.
+std::vector<std::pair<uint64_t, uint64_t>> candidate_ranges(const ArrayContents& r,
+                                                            const ArrayContents& o, uint64_t n) {
+  std::vector<std::pair<uint64_t, uint64_t>> all = r.written_ranges(), more = o.written_ranges();
+  all.insert(all.end(), more.begin(), more.end());
+  std::sort(all.begin(), all.end());
+  std::vector<std::pair<uint64_t, uint64_t>> merged;
+  for (auto [first, end] : all) {
+    end = std::min(end, n);
+    if (first >= end)
+      continue;
+    if (!merged.empty() && merged.back().second >= first)
+      merged.back().second = std::max(merged.back().second, end);
+    else
+      merged.emplace_back(first, end);
+  }
+  return merged;
 }
 
 double machine_epsilon(ElemType t) {
@@ -114,7 +130,7 @@ uint64_t ulp_distance(uint64_t a, uint64_t b, uint32_t width) {
 }
 
 std::string device_value_text(const ArrayContents& a, uint64_t index, bool integer) {
-  if (a.kind == launch::ArrayKind::Out && !a.written[index])
+  if (a.kind == launch::ArrayKind::Out && !a.is_written(index))
     return "nothing (not written)";
   const std::string_view type = to_string(a.type);
   const uint64_t bits = element_bits(a, index);
@@ -160,17 +176,19 @@ void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedP
     const uint64_t n = std::min(r->len, o->len);
     // An element neither kernel wrote holds the array's initial contents in both (`out`:
     // undefined; `inout`: the same input; `zero`: 0): nothing to compare.
-    auto touched = [&](uint64_t i) { return r->written[i] || o->written[i]; };
+    auto touched = [&](uint64_t i) { return r->is_written(i) || o->is_written(i); };
+    const auto ranges = candidate_ranges(*r, *o, n);
 
     double scale = 0; // the largest finite reference magnitude: the size of what rounds
     if (as_reals) {
-      for (uint64_t i = 0; i < n; ++i) {
-        if (!touched(i) || (out_array && !r->written[i]))
-          continue;
-        const double v = r->value(i);
-        if (std::isfinite(v))
-          scale = std::max(scale, std::fabs(v));
-      }
+      for (const auto& [first, end] : ranges)
+        for (uint64_t i = first; i < end; ++i) {
+          if (!touched(i) || (out_array && !r->is_written(i)))
+            continue;
+          const double v = r->value(i);
+          if (std::isfinite(v))
+            scale = std::max(scale, std::fabs(v));
+        }
     }
     const double rel_tol = std::max(1e-2, 32 * machine_epsilon(r->type));
     const double abs_tol = 1e-3 * scale;
@@ -200,63 +218,65 @@ void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedP
                            : "real data compared by its bytes in an integer-typed array";
     };
 
-    for (uint64_t i = 0; i < n; ++i) {
-      if (!touched(i))
-        continue;
-      const bool wr = !out_array || r->written[i], wo = !out_array || o->written[i];
-      ++check.elements;
-      ++div.elements;
-      if (wr != wo) {
-        if (!wr) { // the reference leaves it undefined: nothing to refine
-          add_note(check, fmt::format("{} on input '{}' is written by the optimized kernel only",
-                                      element(i), input_name));
-        } else if (!why_excused.empty() || notes_only) {
-          excused(i);
-        } else {
-          contradict(i, "written by the reference, left unwritten by the optimized kernel");
-        }
-        continue;
-      }
-      const uint64_t rb = element_bits(*r, i), ob = element_bits(*o, i);
-      if (!as_reals) {
-        if (rb == ob)
+    for (const auto& [first, end] : ranges)
+      for (uint64_t i = first; i < end; ++i) {
+        if (!touched(i))
           continue;
-        if (!why_excused.empty() || notes_only)
-          excused(i);
-        else
-          contradict(i, "an integer output differs");
-        continue;
-      }
-      const double rv = r->value(i), ov = o->value(i);
-      if (!std::isfinite(rv))
-        continue; // undefined in the reference (or its overflow): no claim here
-      if (!std::isfinite(ov)) {
+        const bool wr = !out_array || r->is_written(i), wo = !out_array || o->is_written(i);
+        ++check.elements;
+        ++div.elements;
+        if (wr != wo) {
+          if (!wr) { // the reference leaves it undefined: nothing to refine
+            add_note(check, fmt::format("{} on input '{}' is written by the optimized kernel only",
+                                        element(i), input_name));
+          } else if (!why_excused.empty() || notes_only) {
+            excused(i);
+          } else {
+            contradict(i, "written by the reference, left unwritten by the optimized kernel");
+          }
+          continue;
+        }
+        const uint64_t rb = element_bits(*r, i), ob = element_bits(*o, i);
+        if (!as_reals) {
+          if (rb == ob)
+            continue;
+          if (!why_excused.empty() || notes_only)
+            excused(i);
+          else
+            contradict(i, "an integer output differs");
+          continue;
+        }
+        const double rv = r->value(i), ov = o->value(i);
+        if (!std::isfinite(rv))
+          continue; // undefined in the reference (or its overflow): no claim here
+        if (!std::isfinite(ov)) {
+          if (!why_excused.empty())
+            excused(i);
+          else
+            contradict(i, fmt::format("a number in the reference, {} in the optimized kernel",
+                                      std::isnan(ov) ? "NaN" : "an infinity"));
+          continue;
+        }
         if (!why_excused.empty())
-          excused(i);
-        else
-          contradict(i, fmt::format("a number in the reference, {} in the optimized kernel",
-                                    std::isnan(ov) ? "NaN" : "an infinity"));
-        continue;
+          continue; // not a measure of rounding: the input left the reals
+        const double d = std::fabs(rv - ov);
+        if (d > div.max_abs) {
+          div.max_abs = d;
+          div.max_element = element(i);
+          div.max_input = p.input;
+        }
+        if (rv != 0)
+          div.max_rel = std::max(div.max_rel, d / std::fabs(rv));
+        if (r->type == o->type)
+          div.max_ulp = std::max(div.max_ulp, ulp_distance(rb, ob, elem_bytes(r->type)));
+        if (d > abs_tol && d > rel_tol * std::fabs(rv))
+          add_note(check,
+                   fmt::format("worth a look: {} on input '{}' is {} (reference) vs {} "
+                               "(optimized), apart by {:.3g} (relative {:.3g}) where neither "
+                               "kernel overflowed",
+                               element(i), input_name, device_value_text(*r, i),
+                               device_value_text(*o, i), d, d / std::fabs(rv)));
       }
-      if (!why_excused.empty())
-        continue; // not a measure of rounding: the input left the reals
-      const double d = std::fabs(rv - ov);
-      if (d > div.max_abs) {
-        div.max_abs = d;
-        div.max_element = element(i);
-        div.max_input = p.input;
-      }
-      if (rv != 0)
-        div.max_rel = std::max(div.max_rel, d / std::fabs(rv));
-      if (r->type == o->type)
-        div.max_ulp = std::max(div.max_ulp, ulp_distance(rb, ob, elem_bytes(r->type)));
-      if (d > abs_tol && d > rel_tol * std::fabs(rv))
-        add_note(check, fmt::format("worth a look: {} on input '{}' is {} (reference) vs {} "
-                                    "(optimized), apart by {:.3g} (relative {:.3g}) where neither "
-                                    "kernel overflowed",
-                                    element(i), input_name, device_value_text(*r, i),
-                                    device_value_text(*o, i), d, d / std::fabs(rv)));
-    }
   }
   if (excused_here != 0) {
     check.excused += excused_here;

@@ -48,7 +48,7 @@ std::string config_text(const launch::KernelConfig& c) {
 uint64_t size_of(const MemoizedRun& run) {
   uint64_t bytes = sizeof run;
   for (const auto& o : run.result.outputs)
-    bytes += o.bytes.size() + o.written.size();
+    bytes += o.bytes.size() + o.written.size() + (o.paged ? o.paged->resident_bytes() : 0);
   return bytes;
 }
 

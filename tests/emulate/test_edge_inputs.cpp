@@ -1,6 +1,7 @@
 // The input sets of the emulator cross-check (engine/emulate/edge_inputs.hpp): deterministic,
 // the same bytes for two kernels that name an array alike, floats always moderate numbers,
 // integers carrying the special bit patterns the sets promise.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -60,6 +61,59 @@ TEST(EdgeInputs, AreAFunctionOfSetArrayAndIndex) {
   EXPECT_EQ(edge_input_name(0), "specials");
   EXPECT_EQ(edge_input_name(1), "moderate");
   EXPECT_EQ(edge_input_name(2), "wide");
+}
+
+TEST(EdgeInputs, MadeOnDemandTheyAreTheSameBytes) {
+  // The cross-check makes its inputs page by page (Inputs::generated); every byte range, even
+  // one that starts inside an element, reads what edge_inputs() makes, for every width.
+  const auto c = config_of({"x:0x100000:4:40000:in:f32", "h:0x400000:2:100:in:f16",
+                            "d:0x800000:8:33:inout:f64", "b:0x900000:1:77:in:u8"});
+  for (uint32_t set = 0; set < kEdgeInputSets; ++set) {
+    const Inputs dense = edge_inputs(c, set), made = generated_edge_inputs(c, set);
+    EXPECT_TRUE(made.arrays.empty());
+    for (const auto& [name, bytes] : dense.arrays) {
+      ASSERT_TRUE(made.generated.count(name)) << name;
+      std::vector<uint8_t> whole(bytes.size());
+      made.generated.at(name)(0, whole.data(), whole.size());
+      EXPECT_EQ(whole, bytes) << name << " set " << set;
+      for (uint64_t offset : {uint64_t{1}, uint64_t{3}, uint64_t{5}}) { // unaligned slices
+        uint8_t slice[7];
+        const uint64_t n = std::min<uint64_t>(sizeof slice, bytes.size() - offset);
+        made.generated.at(name)(offset, slice, n);
+        EXPECT_TRUE(std::equal(slice, slice + n, bytes.begin() + offset)) << name << offset;
+      }
+    }
+  }
+}
+
+TEST(PagedBytes, PagesAreMadeOnFirstTouchAndReadBackWithoutMaking) {
+  // A 1 MiB region filled with its offsets' low bytes: reading back makes no page, a store
+  // makes its page and its written flags, and the dense copy holds both.
+  const uint64_t size = 16 * kPageBytes;
+  PagedBytes m(
+      size,
+      [](uint64_t offset, uint8_t* out, uint64_t n) {
+        for (uint64_t k = 0; k < n; ++k)
+          out[k] = static_cast<uint8_t>(offset + k);
+      },
+      true);
+  EXPECT_EQ(m.byte(kPageBytes * 3 + 7), 7);
+  EXPECT_EQ(m.resident_bytes(), 0u);
+  EXPECT_TRUE(m.written_pages().empty());
+  *m.bytes_at(kPageBytes * 5 + 1) = 0xab;
+  *m.written_at(kPageBytes * 5 + 1) = 1;
+  EXPECT_EQ(m.resident_bytes(), 2 * kPageBytes);
+  EXPECT_EQ(m.written_pages(), std::vector<uint64_t>{5});
+  EXPECT_TRUE(m.written(kPageBytes * 5 + 1));
+  EXPECT_FALSE(m.written(kPageBytes * 5 + 2));
+  EXPECT_EQ(m.byte(kPageBytes * 5 + 1), 0xab);
+  EXPECT_EQ(m.byte(kPageBytes * 5 + 2), 2); // the fill's byte, kept by the page
+  const std::vector<uint8_t> dense = m.dense_bytes();
+  ASSERT_EQ(dense.size(), size);
+  EXPECT_EQ(dense[kPageBytes * 5 + 1], 0xab);
+  EXPECT_EQ(dense[kPageBytes * 9 + 200], 200);
+  EXPECT_TRUE(PagedBytes::in_one_page(kPageBytes - 16, 16));
+  EXPECT_FALSE(PagedBytes::in_one_page(kPageBytes - 8, 12));
 }
 
 TEST(EdgeInputs, FloatArraysHoldModerateNumbersOnly) {
