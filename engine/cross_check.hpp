@@ -70,6 +70,12 @@ struct CrossCheck {
   uint64_t instructions = 0; // emulated thread-instructions, both kernels, every input
   uint32_t reused_runs = 0;  // kernel runs taken from earlier entries (the same kernel and input)
   double seconds = 0;
+  double budget_seconds = 0; // what it was allowed to cost (0: no budget)
+  // A sample of each launch instead of the whole (linear CTA indices; empty: every CTA run).
+  std::vector<uint32_t> reference_ctas, optimized_ctas;
+  // What was compared, in words: "3 input sets, CTAs {0, 15} of 16, 512 elements compared"
+  // (empty when skipped).
+  std::string checked;
   // Worth a look, never a failure: floats apart beyond rounding on an input where neither
   // kernel overflowed, differences the contract's idealizations explain, inputs not run.
   std::vector<std::string> notes;

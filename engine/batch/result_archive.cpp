@@ -196,6 +196,13 @@ void write_cross_check(ByteWriter& out, const std::optional<CrossCheck>& c) {
     out.str(k.input_name);
     out.str(k.why);
   }
+  out.f64(c->budget_seconds);
+  out.str(c->checked);
+  for (const std::vector<uint32_t>* ctas : {&c->reference_ctas, &c->optimized_ctas}) {
+    out.u64(ctas->size());
+    for (uint32_t cta : *ctas)
+      out.u32(cta);
+  }
 }
 
 std::optional<CrossCheck> read_cross_check(ByteReader& in) {
@@ -234,6 +241,13 @@ std::optional<CrossCheck> read_cross_check(ByteReader& in) {
     k.input_name = in.str();
     k.why = in.str();
     c.contradiction = std::move(k);
+  }
+  c.budget_seconds = in.f64();
+  c.checked = in.str();
+  for (std::vector<uint32_t>* ctas : {&c.reference_ctas, &c.optimized_ctas}) {
+    const uint64_t n = in.count(4);
+    for (uint64_t i = 0; i < n; ++i)
+      ctas->push_back(in.u32());
   }
   return c;
 }

@@ -40,7 +40,7 @@ struct ProveArgs {
   bool no_stream = false;
   bool no_cross_check = false;
   uint32_t cross_check_inputs = 3;
-  double cross_check_limit = 1.0;
+  double cross_check_limit = 0.05;
   RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
@@ -132,7 +132,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.mutual = args.mutual;
   prove_options.cross_check_settings.enabled = !args.no_cross_check;
   prove_options.cross_check_settings.inputs = args.cross_check_inputs;
-  prove_options.cross_check_settings.limit_share = args.cross_check_limit;
+  prove_options.cross_check_settings.budget_share = args.cross_check_limit;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
@@ -222,9 +222,9 @@ void register_prove_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 3))
       ->capture_default_str();
   cmd->add_option("--cross-check-limit", args->cross_check_limit,
-                  "the emulator cross-check of an entry stops (skipped, or after the input sets "
-                  "compared) once it took this many times the proof's time, at least 1 s; 0: no "
-                  "limit")
+                  "the emulator cross-check of an entry may cost this share of the proof's time, "
+                  "at least 0.1 s, decided before it starts: a launch whose predicted cost does "
+                  "not fit runs a sample of its CTAs, or is skipped; 0: no budget")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   args->rules.add_to(*cmd);

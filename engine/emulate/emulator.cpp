@@ -268,7 +268,7 @@ namespace {
 EmulationResult run_launch(const exec::Program& program, const launch::KernelConfig& config,
                            const Inputs& inputs, Inputs* movable, const EmulateOptions& options) {
   EmulationResult result;
-  LaunchState s{program, config, options, {}, {}, {}, {}, 0, 0, {}};
+  LaunchState s{program, config, options, {}, {}, {}, {}, 0, 0, 0, {}};
   if (auto e = set_up(s, inputs, movable); !e.empty()) {
     EmulationError error;
     error.kind = "bad input";
@@ -277,9 +277,28 @@ EmulationResult run_launch(const exec::Program& program, const launch::KernelCon
     result.error = std::move(error);
     return result;
   }
-  const uint32_t ctas =
-      config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
-  for (uint32_t c = 0; c < ctas && !result.error; ++c) {
+  std::vector<uint32_t> run;
+  if (!options.ctas.empty()) {
+    run = options.ctas;
+    assert(std::is_sorted(run.begin(), run.end()));
+    if (run.back() >= config.cta_count()) {
+      EmulationError error;
+      error.kind = "bad input";
+      error.bad_input = true;
+      error.message =
+          fmt::format("CTA {} is outside the grid of {} CTAs", run.back(), config.cta_count());
+      result.error = std::move(error);
+      return result;
+    }
+  } else {
+    const uint32_t ctas =
+        config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
+    for (uint32_t c = 0; c < ctas; ++c)
+      run.push_back(c);
+  }
+  for (uint32_t c : run) {
+    if (result.error)
+      break;
     Cta cta(s, c);
     try {
       cta.run();
@@ -300,6 +319,7 @@ EmulationResult run_launch(const exec::Program& program, const launch::KernelCon
   }
   result.instructions = s.instructions;
   result.uninitialized_reads = s.uninitialized_reads;
+  result.foreign_reads = s.foreign_reads;
   result.first_uninitialized_read = s.first_uninitialized_read;
   if (result.error)
     return result;

@@ -82,6 +82,10 @@ struct EmulationResult {
   // branch; the emulator does not track where values go.)
   uint64_t uninitialized_reads = 0;
   std::string first_uninitialized_read; // "PTX line 13: thread 32 of CTA 0 reads 4 bytes ..."
+  // A run of some CTAs only (EmulateOptions::ctas): loads of bytes of a writable global array or
+  // variable that the run had not written — in the whole launch another CTA may have written
+  // them, so the run's stores may not be the launch's.
+  uint64_t foreign_reads = 0;
   bool ok() const { return !error; }
   const ArrayContents* find(const std::string& name) const;
 };
@@ -92,6 +96,10 @@ struct EmulateOptions {
   // Outputs keep the launch's paged memory (ArrayContents::paged) instead of dense copies: a
   // large array costs the pages the run touched.
   bool sparse_outputs = false;
+  // Only these CTAs (linear indices, ascending, below the grid's count) run, whatever the
+  // configuration's `ctas` says: a sample of a launch (the emulator cross-check). Empty: the
+  // configuration's CTAs.
+  std::vector<uint32_t> ctas;
 };
 
 EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,

@@ -554,8 +554,19 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
                     fmt::format("accesses {} bytes at {:#x} across a page of the emulator's "
                                 "memory",
                                 size, a));
+    if (!write && !launch_.options.ctas.empty() && r->memory->tracks_written()) {
+      // A run of some CTAs only: a byte of writable memory it had not written may be another
+      // CTA's store in the whole launch.
+      for (uint32_t i = 0; i < size; ++i) {
+        if (!r->memory->written(a - r->base + i)) {
+          ++launch_.foreign_reads;
+          break;
+        }
+      }
+    }
     if (written)
-      *written = r->memory->tracks_written() ? r->memory->written_at(a - r->base) : nullptr;
+      *written =
+          write && r->memory->tracks_written() ? r->memory->written_at(a - r->base) : nullptr;
     return r->memory->bytes_at(a - r->base);
   }
   case Space::Shared:

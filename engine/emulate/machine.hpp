@@ -40,6 +40,7 @@ struct LaunchState {
   std::vector<uint8_t> constants;    // the .const window
   std::vector<uint32_t> flags;       // per instruction: kFlag* bits decoded from its text
   uint64_t instructions = 0;
+  uint64_t foreign_reads = 0;       // EmulationResult::foreign_reads
   uint64_t uninitialized_reads = 0; // of shared or local bytes no thread wrote
   std::string first_uninitialized_read;
 

@@ -41,8 +41,12 @@ struct EmulatedPair {
 // Compares `arrays` (the arrays the proof compared) of one input's runs, both of which
 // succeeded, and adds to `check`: the comparison counts, each array's divergence, notes, and
 // the first contradiction.
+//
+// `sampled`: the runs are of some CTAs of each launch only (EmulateOptions::ctas); an element is
+// then compared only where both runs wrote it — one the other run left alone may be written by
+// another CTA of that launch, and an `inout` element's value there may not be final.
 void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedPair& pair,
-                     CrossCheck& check);
+                     CrossCheck& check, bool sampled = false);
 
 // How a device value reads in a report: "1.5 (f32)", "nan (f32, bits 0x7fffffff)",
 // "-3 (s32, bits 0xfffffffd)", "nothing (not written)"; with `integer`, an array the emulator

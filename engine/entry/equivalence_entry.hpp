@@ -24,14 +24,11 @@ namespace volta::entry {
 struct CrossCheckSettings {
   bool enabled = true;
   uint32_t inputs = 3; // input sets (emulate/edge_inputs.hpp), from the first
-  // No input set after the first starts once the cross-check took `time_share` of the proof's
-  // time, or `min_seconds`, whichever is more.
-  double time_share = 0.1;
-  double min_seconds = 0.05;
-  // The cross-check stops (skipped, or after the sets compared) once it took `limit_share` of
-  // the proof's time, or `min_limit_seconds`, whichever is more; 0: no limit.
-  double limit_share = 1.0;
-  double min_limit_seconds = 1.0;
+  // What the cross-check of an entry may cost, decided before it starts: `budget_share` of the
+  // proof's time, at least `min_budget_seconds` (tiny kernels keep every input set). A plan whose
+  // predicted cost does not fit is not started; 0: no budget.
+  double budget_share = 0.05;
+  double min_budget_seconds = 0.1;
 };
 
 // The element prover's options (term budget, rules, fallback, cancel flag) and the entry's.

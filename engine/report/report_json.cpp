@@ -63,6 +63,10 @@ json to_json(const CrossCheck& c) {
           {"instructions", c.instructions},
           {"reused_runs", c.reused_runs},
           {"seconds", c.seconds},
+          {"budget_seconds", c.budget_seconds},
+          {"checked", or_null(c.checked)},
+          {"reference_ctas", c.reference_ctas.empty() ? json(nullptr) : json(c.reference_ctas)},
+          {"optimized_ctas", c.optimized_ctas.empty() ? json(nullptr) : json(c.optimized_ctas)},
           {"notes", c.notes},
           {"arrays", arrays},
           {"contradiction", contradiction}};

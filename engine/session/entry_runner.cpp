@@ -39,12 +39,12 @@ std::string result_dependencies(const entry::ProveOptions& o, const Z3Settings& 
   const entry::CrossCheckSettings& c = o.cross_check_settings;
   return fmt::format("terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
                      "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}] "
-                     "cross-check {} {} {} {} {} {}",
+                     "cross-check {} {} {} {}",
                      o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference,
                      o.saturate, o.saturation.iterations, o.saturation.new_nodes,
                      o.saturation.seconds, o.mutual, z3.enabled, z3.timeout_ms, z3.max_terms,
-                     o.rules ? rules_identity : "shipped", c.enabled, c.inputs, c.time_share,
-                     c.min_seconds, c.limit_share, c.min_limit_seconds);
+                     o.rules ? rules_identity : "shipped", c.enabled, c.inputs, c.budget_share,
+                     c.min_budget_seconds);
 }
 
 // The emulator cross-check as the settings ask for it: its time budget a share of the proof's.
@@ -58,10 +58,12 @@ entry::ProveOptions with_cross_check(entry::ProveOptions o) {
                       const exec::Program& optimized, const CrossCheckRequest& request) {
     emulate::CrossCheckOptions options;
     options.inputs = s.inputs;
-    options.max_seconds = std::max(s.min_seconds, s.time_share * request.proof_seconds);
-    if (s.limit_share > 0)
-      options.deadline_seconds =
-          std::max(s.min_limit_seconds, s.limit_share * request.proof_seconds);
+    if (s.budget_share > 0) {
+      options.budget_seconds =
+          std::max(s.min_budget_seconds, s.budget_share * request.proof_seconds);
+      // Only a wrong prediction meets it: a run that takes twice what was predicted stops.
+      options.deadline_seconds = 2 * options.budget_seconds;
+    }
     return emulate::cross_check(e, reference, optimized, request, options);
   };
   return o;

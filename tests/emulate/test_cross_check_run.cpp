@@ -6,6 +6,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <thread>
@@ -113,7 +114,13 @@ TEST(CrossCheckRun, AKernelAgainstItselfRunsEveryInputSet) {
   options.observe = [&](const EmulatedPair& p) {
     EXPECT_EQ(p.input, observed++);
     ASSERT_TRUE(p.reference->find("out"));
-    EXPECT_EQ(p.reference->find("out")->bytes, p.optimized->find("out")->bytes);
+    const ArrayContents* r = p.reference->find("out");
+    const ArrayContents* o = p.optimized->find("out");
+    ASSERT_TRUE(o);
+    for (uint64_t i = 0; i < r->len; ++i) {
+      EXPECT_EQ(r->is_written(i), o->is_written(i));
+      EXPECT_EQ(r->bits(i), o->bits(i));
+    }
   };
   const CrossCheck check = run_check(e, true, options);
   EXPECT_TRUE(check.ran);
@@ -183,6 +190,113 @@ TEST(CrossCheckRun, ATimeLimitStopsIt) {
   const std::string said = check.skipped_reason + (check.notes.empty() ? "" : check.notes[0]);
   EXPECT_NE(said.find("time limit of 1e-09s ran out"), std::string::npos) << said;
   EXPECT_FALSE(check.contradiction);
+}
+
+// ---- the budget, decided before anything runs, and samples of large launches
+
+// `e` as a launch of `ctas` CTAs on both sides (every CTA run), and a request whose symbolic
+// counts make the whole launch cost `over` times `budget` at the emulator's present pace.
+struct LargeLaunch {
+  launch::ManifestEntry entry;
+  CrossCheckRequest request;
+  CrossCheckOptions options;
+};
+
+LargeLaunch large_launch(launch::ManifestEntry e, uint32_t ctas, double over) {
+  for (launch::KernelConfig* k : {&e.reference, &e.optimized}) {
+    k->grid = {ctas, 1, 1};
+    k->ctas = launch::CtaMode::All;
+  }
+  LargeLaunch l{std::move(e), {}, {}};
+  l.request.arrays = {{"out", true}};
+  l.request.reference_instructions = l.request.optimized_instructions = 1'000'000'000;
+  l.options.reuse_runs = false;
+  l.options.budget_seconds = 2e9 / emulator_rate_now() / over;
+  return l;
+}
+
+TEST(CrossCheckBudget, AWholeLaunchOverTheBudgetIsSkippedBeforeItRuns) {
+  // One CTA (nothing to sample): the prediction alone skips it, with its numbers, at once.
+  LargeLaunch l = large_launch(soundness_entry("c22_nan_bits_guard"), 1, 4);
+  const Loaded k = load(l.entry);
+  const CrossCheck check =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  EXPECT_FALSE(check.ran);
+  EXPECT_EQ(check.instructions, 0u) << "nothing was emulated";
+  EXPECT_NE(check.skipped_reason.find("2000000000 thread-instructions"), std::string::npos)
+      << check.skipped_reason;
+  EXPECT_NE(check.skipped_reason.find("does not fit the cross-check's budget"), std::string::npos)
+      << check.skipped_reason;
+  EXPECT_LT(check.seconds, 0.5 * l.options.budget_seconds);
+}
+
+TEST(CrossCheckBudget, ASampleOfTheCtasStillShowsAContradiction) {
+  // 16 CTAs, the whole launch four times the budget: CTAs 0 and 15 of each kernel run, and the
+  // NaN bit patterns they store still contradict the claimed EQUIVALENT.
+  LargeLaunch l = large_launch(soundness_entry("c22_nan_bits_guard"), 16, 4);
+  const Loaded k = load(l.entry);
+  const CrossCheck check =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  ASSERT_TRUE(check.ran) << check.skipped_reason;
+  EXPECT_EQ(check.reference_ctas, (std::vector<uint32_t>{0, 15}));
+  EXPECT_EQ(check.optimized_ctas, (std::vector<uint32_t>{0, 15}));
+  ASSERT_TRUE(check.contradiction);
+  EXPECT_EQ(check.contradiction->why.rfind("a number in the reference", 0), 0u);
+  EXPECT_EQ(check.checked,
+            fmt::format("1 input set, CTAs {{0, 15}} of 16, {} elements compared", check.elements));
+}
+
+TEST(CrossCheckBudget, ASampleOfAnAgreeingPairComparesWhatBothSamplesWrote) {
+  launch::ManifestEntry e = soundness_entry("c22_u16_through_f16");
+  e.optimized = e.reference;
+  e.optimized.entry = e.reference.entry; // the reference against itself: never a contradiction
+  LargeLaunch l = large_launch(e, 16, 4);
+  const Loaded k = load(l.entry);
+  const CrossCheck check =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  ASSERT_TRUE(check.ran) << check.skipped_reason;
+  EXPECT_FALSE(check.contradiction);
+  EXPECT_EQ(check.inputs, kEdgeInputSets);
+  EXPECT_EQ(check.elements, 32u * kEdgeInputSets); // every CTA writes out[threadIdx.x]
+  EXPECT_NE(check.checked.find("3 input sets, CTAs {0, 15} of 16"), std::string::npos)
+      << check.checked;
+}
+
+TEST(CrossCheckBudget, GlobalAtomicsKeepASampleFromStandingForTheLaunch) {
+  // The optimized kernel adds its CTAs' parts with atomics: a sample is not the launch, and the
+  // whole launch does not fit — skipped with both reasons, nothing run.
+  launch::ManifestEntry e = soundness_entry("c16_stream_split_atomic");
+  LargeLaunch l = large_launch(e, 64, 4);
+  const Loaded k = load(l.entry);
+  const CrossCheck check =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  EXPECT_FALSE(check.ran);
+  EXPECT_FALSE(check.contradiction);
+  EXPECT_EQ(check.instructions, 0u);
+  EXPECT_NE(check.skipped_reason.find("the optimized kernel uses atomics on global memory"),
+            std::string::npos)
+      << check.skipped_reason;
+  // Within the budget the whole launch runs and compares (atomics and all).
+  l.options.budget_seconds = 0;
+  const CrossCheck whole =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  EXPECT_TRUE(whole.ran) << whole.skipped_reason;
+  EXPECT_TRUE(whole.reference_ctas.empty());
+  EXPECT_FALSE(whole.contradiction);
+}
+
+TEST(CrossCheckBudget, ASampledCtaThatReadsWritableMemoryIsNotCompared) {
+  // The reference reads out[i] (inout) before writing it: in the whole launch another CTA may
+  // have written it first, so the sample's stores are not the launch's.
+  LargeLaunch l = large_launch(soundness_entry("c10_inout_times_one"), 16, 4);
+  const Loaded k = load(l.entry);
+  const CrossCheck check =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  EXPECT_FALSE(check.ran);
+  EXPECT_EQ(check.elements, 0u);
+  EXPECT_NE(check.skipped_reason.find("read global memory that they did not write"),
+            std::string::npos)
+      << check.skipped_reason;
 }
 
 // ---- through the entry: INCONSISTENT
