@@ -147,7 +147,10 @@ std::string checked_text(const CrossCheck& c, const launch::ManifestEntry& entry
     launch = ref == opt ? ref : fmt::format("{} (reference), {} (optimized)", ref, opt);
   } else {
     const uint64_t n = std::max(ctas_run(entry.reference), ctas_run(entry.optimized));
-    launch = n == 1 ? "CTA 0 of 1" : fmt::format("every CTA of {}", n);
+    const uint64_t grid = std::max(entry.reference.cta_count(), entry.optimized.cta_count());
+    launch = n > 1      ? fmt::format("every CTA of {}", n)
+             : grid > 1 ? fmt::format("CTA 0 of {} (ctas: first)", grid)
+                        : "the launch's one CTA";
   }
   return fmt::format("{} input set{}, {}, {} elements compared", c.inputs, c.inputs == 1 ? "" : "s",
                      launch, c.elements);
