@@ -4,9 +4,10 @@
 
 namespace volta {
 namespace {
-constexpr std::array<std::string_view, 11> kWords = {
-    "EQUIVALENT",         "NOT_EQUIVALENT", "DATA_RACE",   "RACE_FREE", "OUT_OF_BOUNDS", "DEADLOCK",
-    "BARRIER_DIVERGENCE", "UNINITIALIZED",  "UNSUPPORTED", "UNKNOWN",   "ERROR"};
+constexpr std::array<std::string_view, 12> kWords = {
+    "EQUIVALENT", "NOT_EQUIVALENT",     "DATA_RACE",     "RACE_FREE",   "OUT_OF_BOUNDS",
+    "DEADLOCK",   "BARRIER_DIVERGENCE", "UNINITIALIZED", "UNSUPPORTED", "UNKNOWN",
+    "ERROR",      "INCONSISTENT"};
 } // namespace
 
 std::string_view to_string(Verdict v) {

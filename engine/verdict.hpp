@@ -18,6 +18,9 @@ enum class Verdict {
   Unsupported,
   Unknown,
   Error,
+  // The proof said EQUIVALENT and the bit-exact emulator shows otherwise on a concrete input
+  // (engine/cross_check.hpp): a bug of volta-eg, never an expected verdict.
+  Inconsistent,
 };
 
 std::string_view to_string(Verdict v);

@@ -180,6 +180,7 @@ struct Settings {
   bool z3 = true;
   bool mutual = false;
   bool reuse = true;
+  bool cross_check = true; // the emulator cross-check of an EQUIVALENT (`--no-cross-check`)
   int jobs = 1;
 };
 
@@ -205,6 +206,7 @@ public:
     options.timeout_seconds = settings.timeout;
     options.reuse_templates = settings.reuse;
     options.mutual = settings.mutual;
+    options.cross_check_settings.enabled = settings.cross_check;
     if (settings.max_terms > 0)
       options.term_budget = settings.max_terms;
     options.cache = proofs_.get();
@@ -419,6 +421,7 @@ PYBIND11_MODULE(_engine, m) {
       .def_readwrite("z3", &Settings::z3)
       .def_readwrite("mutual", &Settings::mutual)
       .def_readwrite("reuse", &Settings::reuse)
+      .def_readwrite("cross_check", &Settings::cross_check)
       .def_readwrite("jobs", &Settings::jobs);
 
   py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch")

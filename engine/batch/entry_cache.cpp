@@ -26,7 +26,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   if (!entry.error.empty())
     return std::nullopt;
   symbolic::ByteWriter text;
-  text.str("volta-eg entry-cache 3");
+  text.str("volta-eg entry-cache 4");
   text.str(tool_digest());
   text.u8(static_cast<uint8_t>(entry.kind));
   const bool race_check = entry.kind == launch::EntryKind::RaceCheck;
@@ -40,13 +40,15 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   text.u64(entry.check_arrays.size());
   for (const auto& name : entry.check_arrays)
     text.str(name);
+  text.u8(entry.cross_check ? 1 : 0);
   text.str(options);
   return cache_key(text.bytes());
 }
 
 bool EntryCache::keepable(const entry::EntryResult& r) {
   return !r.bad_input && !r.not_run && r.guard == entry::Guard::None &&
-         r.verdict != Verdict::Unknown && r.verdict != Verdict::Error && !r.races_cut_short;
+         r.verdict != Verdict::Unknown && r.verdict != Verdict::Error &&
+         r.verdict != Verdict::Inconsistent && !r.races_cut_short;
 }
 
 entry::EntryResult EntryCache::answer(const launch::ManifestEntry& entry,

@@ -161,6 +161,97 @@ std::optional<Counterexample> read_counterexample(ByteReader& in) {
   return c;
 }
 
+void write_cross_check(ByteWriter& out, const std::optional<CrossCheck>& c) {
+  out.u8(c ? 1 : 0);
+  if (!c)
+    return;
+  out.u8(c->ran ? 1 : 0);
+  out.str(c->skipped_reason);
+  out.u32(c->inputs);
+  out.u32(c->inputs_planned);
+  out.u32(c->reused_runs);
+  for (uint64_t v : {c->elements, c->excused, c->instructions})
+    out.u64(v);
+  out.f64(c->seconds);
+  out.u64(c->notes.size());
+  for (const std::string& note : c->notes)
+    out.str(note);
+  out.u64(c->arrays.size());
+  for (const CrossCheckDivergence& d : c->arrays) {
+    out.str(d.array);
+    out.str(d.compared_as);
+    out.u64(d.elements);
+    out.f64(d.max_abs);
+    out.f64(d.max_rel);
+    out.u64(d.max_ulp);
+    out.str(d.max_element);
+    out.u32(d.max_input);
+  }
+  out.u8(c->contradiction ? 1 : 0);
+  if (c->contradiction) {
+    const CrossCheckContradiction& k = *c->contradiction;
+    for (const std::string* s : {&k.element, &k.reference_device, &k.optimized_device})
+      out.str(*s);
+    out.u32(k.input);
+    out.str(k.input_name);
+    out.str(k.why);
+  }
+  out.f64(c->budget_seconds);
+  out.str(c->checked);
+  for (const std::vector<uint32_t>* ctas : {&c->reference_ctas, &c->optimized_ctas}) {
+    out.u64(ctas->size());
+    for (uint32_t cta : *ctas)
+      out.u32(cta);
+  }
+}
+
+std::optional<CrossCheck> read_cross_check(ByteReader& in) {
+  if (in.u8() == 0)
+    return std::nullopt;
+  CrossCheck c;
+  c.ran = in.u8() != 0;
+  c.skipped_reason = in.str();
+  c.inputs = in.u32();
+  c.inputs_planned = in.u32();
+  c.reused_runs = in.u32();
+  for (uint64_t* v : {&c.elements, &c.excused, &c.instructions})
+    *v = in.u64();
+  c.seconds = in.f64();
+  const uint64_t notes = in.count(8);
+  for (uint64_t i = 0; i < notes; ++i)
+    c.notes.push_back(in.str());
+  const uint64_t arrays = in.count(48);
+  for (uint64_t i = 0; i < arrays; ++i) {
+    CrossCheckDivergence d;
+    d.array = in.str();
+    d.compared_as = in.str();
+    d.elements = in.u64();
+    d.max_abs = in.f64();
+    d.max_rel = in.f64();
+    d.max_ulp = in.u64();
+    d.max_element = in.str();
+    d.max_input = in.u32();
+    c.arrays.push_back(std::move(d));
+  }
+  if (in.u8() != 0) {
+    CrossCheckContradiction k;
+    for (std::string* s : {&k.element, &k.reference_device, &k.optimized_device})
+      *s = in.str();
+    k.input = in.u32();
+    k.input_name = in.str();
+    k.why = in.str();
+    c.contradiction = std::move(k);
+  }
+  c.budget_seconds = in.f64();
+  c.checked = in.str();
+  for (std::vector<uint32_t>* ctas : {&c.reference_ctas, &c.optimized_ctas}) {
+    const uint64_t n = in.count(4);
+    for (uint64_t i = 0; i < n; ++i)
+      ctas->push_back(in.u32());
+  }
+  return c;
+}
+
 } // namespace
 
 void write_entry_result(ByteWriter& out, const entry::EntryResult& r) {
@@ -213,6 +304,7 @@ void write_entry_result(ByteWriter& out, const entry::EntryResult& r) {
   out.u64(r.cache_hits);
   out.u64(r.z3_calls);
   out.str(std::string(entry::guard_name(r.guard)));
+  write_cross_check(out, r.cross_check);
 }
 
 entry::EntryResult read_entry_result(ByteReader& in) {
@@ -221,7 +313,7 @@ entry::EntryResult read_entry_result(ByteReader& in) {
   if (!kind)
     throw symbolic::ByteStreamError("unknown entry kind");
   r.kind = *kind;
-  r.verdict = read_enum(in, Verdict::Error);
+  r.verdict = read_enum(in, Verdict::Inconsistent);
   r.bad_input = in.u8() != 0;
   r.seconds = in.f64();
   const uint64_t phases = in.count(16);
@@ -277,6 +369,7 @@ entry::EntryResult read_entry_result(ByteReader& in) {
   if (!guard)
     throw symbolic::ByteStreamError("unknown guard");
   r.guard = *guard;
+  r.cross_check = read_cross_check(in);
   if (!in.done())
     throw symbolic::ByteStreamError("trailing bytes");
   return r;

@@ -17,11 +17,12 @@ constexpr const char* kFooter = R"(Exit status (every command; docs/cli.md):
   0    every verdict is the expected one (or EQUIVALENT / RACE_FREE without an expectation)
   1    some verdict differs from the expected one (UNKNOWN and UNSUPPORTED included)
   2    bad input: manifest, PTX, flags, a file that cannot be read or written
-  3    internal error (a bug in volta-eg)
+  3    internal error (a bug in volta-eg), an INCONSISTENT verdict among them
   130  interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: reports hold the finished entries
 
 Verdicts: EQUIVALENT, NOT_EQUIVALENT, DATA_RACE, RACE_FREE, OUT_OF_BOUNDS, DEADLOCK,
-BARRIER_DIVERGENCE, UNINITIALIZED, UNSUPPORTED, UNKNOWN, ERROR.
+BARRIER_DIVERGENCE, UNINITIALIZED, UNSUPPORTED, UNKNOWN, ERROR, INCONSISTENT (the emulator
+contradicts an EQUIVALENT: a bug in volta-eg).
 
 Run `volta-eg COMMAND --help` for the flags of a command.)";
 

@@ -38,6 +38,9 @@ struct ProveArgs {
   bool mutual = false;
   bool no_reuse = false;
   bool no_stream = false;
+  bool no_cross_check = false;
+  uint32_t cross_check_inputs = 3;
+  double cross_check_limit = 0.05;
   RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
@@ -127,6 +130,9 @@ int run_prove(const ProveArgs& args) {
   prove_options.reuse_templates = !args.no_reuse;
   prove_options.stream = !args.no_stream;
   prove_options.mutual = args.mutual;
+  prove_options.cross_check_settings.enabled = !args.no_cross_check;
+  prove_options.cross_check_settings.inputs = args.cross_check_inputs;
+  prove_options.cross_check_settings.budget_share = args.cross_check_limit;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
@@ -160,6 +166,9 @@ int run_prove(const ProveArgs& args) {
   request.info.options["rule_seconds"] = args.rules.seconds;
   request.info.options["z3_timeout_ms"] =
       args.no_z3 ? nlohmann::json(nullptr) : nlohmann::json(args.z3_timeout_ms);
+  request.info.options["cross_check"] = !args.no_cross_check;
+  request.info.options["cross_check_inputs"] = args.cross_check_inputs;
+  request.info.options["cross_check_limit"] = args.cross_check_limit;
 
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(args.common, *options, request.info);
@@ -204,6 +213,20 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                 "also require the reference to be defined wherever the optimized kernel is (two "
                 "peers rather than a kernel and its specification)");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
+  cmd->add_flag("--no-cross-check", args->no_cross_check,
+                "do not run the kernels of an EQUIVALENT on the emulator afterwards (the "
+                "cross-check that turns a proof the emulator contradicts into INCONSISTENT)");
+  cmd->add_option("--cross-check-inputs", args->cross_check_inputs,
+                  "input sets of the emulator cross-check: 1 (specials), 2 (and moderate) or 3 "
+                  "(and wide); a time budget may run fewer")
+      ->check(CLI::Range(1, 3))
+      ->capture_default_str();
+  cmd->add_option("--cross-check-limit", args->cross_check_limit,
+                  "the emulator cross-check of an entry may cost this share of the proof's time, "
+                  "at least 0.1 s, decided before it starts: a launch whose predicted cost does "
+                  "not fit runs a sample of its CTAs, or is skipped; 0: no budget")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   args->rules.add_to(*cmd);
   args->ref.add_to(*cmd, "ref-", "reference kernel");
   args->opt.add_to(*cmd, "opt-", "optimized kernel");

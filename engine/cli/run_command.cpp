@@ -11,6 +11,7 @@
 #include "engine/cli/commands.hpp"
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/emulate/counterexample_run.hpp"
+#include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/npy.hpp"
 #include "engine/exec/run_kernel.hpp"
@@ -30,6 +31,7 @@ struct RunArgs {
   std::string side = "ref";
   std::string inputs;
   uint64_t seed = 1;
+  int cross_check_input = -1; // an input set of the emulator cross-check; -1: random inputs
   std::string out;
   std::string save_inputs;
   std::string counterexample;
@@ -39,8 +41,11 @@ struct RunArgs {
   bool quiet = false;
 };
 
-// The configuration from the flags, or from the manifest entry named by --filter.
+// The configuration from the flags, or from the manifest entry named by --filter (`reference`:
+// the reference kernel of an equivalence entry, whose element types the cross-check's inputs
+// are made for).
 std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::string& entry_name,
+                                                  std::optional<launch::KernelConfig>& reference,
                                                   std::string& error) {
   if (args.batch.empty())
     return args.kernel.config("", error);
@@ -79,6 +84,7 @@ std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::stri
     error = fmt::format("--side: expected ref or opt, got \"{}\"", args.side);
     return std::nullopt;
   }
+  reference = found->reference;
   return args.side == "ref" ? found->reference : found->optimized;
 }
 
@@ -258,7 +264,8 @@ bool read_counterexample(const std::string& report, const std::string& name,
 int run(const RunArgs& args) {
   std::string error;
   std::string entry_name;
-  auto config = kernel_config(args, entry_name, error);
+  std::optional<launch::KernelConfig> reference;
+  auto config = kernel_config(args, entry_name, reference, error);
   if (!config) {
     std::cerr << "volta-eg: error: " << error << "\n";
     return kBadInput;
@@ -281,6 +288,21 @@ int run(const RunArgs& args) {
     types[t.substr(0, eq)] = *type;
   }
   emulate::Inputs inputs = emulate::random_inputs(*config, args.seed, types);
+  if (args.cross_check_input >= 0) {
+    if (!args.counterexample.empty()) {
+      std::cerr << "volta-eg: error: --cross-check-input does not combine with --counterexample\n";
+      return kBadInput;
+    }
+    // The bytes `prove`'s cross-check gave this kernel: values made for the reference's types.
+    const launch::KernelConfig& source = reference ? *reference : *config;
+    std::map<std::string, emulate::ElemType> value_types = emulate::declared_elem_types(source);
+    for (const auto& a : source.arrays)
+      value_types.emplace(a.name, emulate::default_elem_type(a));
+    inputs =
+        emulate::edge_inputs(*config, static_cast<uint32_t>(args.cross_check_input), value_types);
+    for (const auto& [name, type] : types)
+      inputs.types[name] = type;
+  }
   if (!args.inputs.empty() && !read_inputs(args.inputs, *config, inputs, error)) {
     std::cerr << "volta-eg: error: --inputs: " << error << "\n";
     return kBadInput;
@@ -353,6 +375,10 @@ void register_run_command(CLI::App& app, int& exit_code) {
                   "JSON object {\"A\": [numbers...], \"sym\": number} or a folder of NAME.npy");
   cmd->add_option("--seed", args->seed, "seed of the random inputs (arrays not given)")
       ->capture_default_str();
+  cmd->add_option("--cross-check-input", args->cross_check_input,
+                  "run on input set K of prove's emulator cross-check instead of random inputs: "
+                  "0 specials, 1 moderate, 2 wide (the same bytes for both kernels of an entry)")
+      ->check(CLI::Range(0, 2));
   cmd->add_option("--save-inputs", args->save_inputs,
                   "write the inputs used (given or random) to this folder as NAME.npy and "
                   "symbols.json, the form --inputs reads");

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fmt/format.h>
 
+#include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/symbolic/rational.hpp"
@@ -33,23 +34,12 @@ std::optional<InputName> parse_input_name(const std::string& s) {
   return n;
 }
 
-std::map<std::string, ElemType> declared_types(const launch::KernelConfig& config) {
-  std::map<std::string, ElemType> types;
-  for (const auto& a : config.arrays) {
-    if (a.type == launch::ElemType::Unknown)
-      continue;
-    if (auto t = parse_elem_type(launch::to_string(a.type)))
-      types[a.name] = *t;
-  }
-  return types;
-}
-
 } // namespace
 
 std::optional<std::string>
 counterexample_inputs(const launch::KernelConfig& config,
                       const std::vector<std::pair<std::string, std::string>>& values, Inputs& in) {
-  const auto types = declared_types(config);
+  const auto types = declared_elem_types(config);
   in = random_inputs(config, 0, types);
   for (auto& [name, bytes] : in.arrays) {
     const launch::ArraySpec* a = config.find_array(name);
@@ -108,7 +98,7 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
   if (!a || element->index >= a->len)
     return std::variant<std::string, std::string>(std::in_place_index<1>,
                                                   "the element is not an output");
-  if (!a->written[element->index])
+  if (!a->is_written(element->index))
     return std::variant<std::string, std::string>(std::in_place_index<0>, "nothing (not written)");
   const std::string_view type = to_string(a->type);
   const bool is_float_type = type[0] == 'f' || type == "bf16";

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
+#include <cstring>
 #include <fmt/format.h>
 #include <random>
 
@@ -26,6 +28,54 @@ const ArrayContents* EmulationResult::find(const std::string& name) const {
       return &o;
   }
   return nullptr;
+}
+
+uint64_t ArrayContents::bits(uint64_t i) const {
+  const uint32_t w = elem_bytes(type);
+  uint64_t v = 0;
+  if (paged) {
+    for (uint32_t b = 0; b < w; ++b)
+      v |= uint64_t{paged->byte(i * w + b)} << (8 * b);
+  } else {
+    std::memcpy(&v, bytes.data() + i * w, w); // little-endian host
+  }
+  return v;
+}
+
+double ArrayContents::value(uint64_t i) const {
+  if (!paged)
+    return read_element(type, bytes.data() + i * elem_bytes(type));
+  const uint64_t v = bits(i);
+  uint8_t raw[8];
+  std::memcpy(raw, &v, sizeof raw);
+  return read_element(type, raw);
+}
+
+bool ArrayContents::is_written(uint64_t i) const {
+  if (!paged)
+    return written[i] != 0;
+  const uint32_t w = elem_bytes(type);
+  for (uint32_t b = 0; b < w; ++b) {
+    if (!paged->written(i * w + b))
+      return false;
+  }
+  return true;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> ArrayContents::written_ranges() const {
+  if (!paged)
+    return {{0, len}};
+  const uint32_t w = elem_bytes(type);
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (uint64_t page : paged->written_pages()) {
+    const uint64_t first = page * kPageBytes / w;
+    const uint64_t end = std::min(len, ((page + 1) * kPageBytes + w - 1) / w);
+    if (!ranges.empty() && ranges.back().second >= first)
+      ranges.back().second = std::max(ranges.back().second, end);
+    else
+      ranges.emplace_back(first, end);
+  }
+  return ranges;
 }
 
 namespace {
@@ -63,8 +113,9 @@ void put(std::vector<uint8_t>& bytes, uint64_t offset, uint64_t value, uint32_t 
     bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
 }
 
-// Fills the launch's memory; returns an error message for bad inputs.
-std::string set_up(LaunchState& s, const Inputs& inputs) {
+// Fills the launch's memory; returns an error message for bad inputs. `movable` (may be null) is
+// `inputs` itself when its arrays may move into memory instead of being copied.
+std::string set_up(LaunchState& s, const Inputs& inputs, Inputs* movable) {
   const auto& prog = s.prog;
   const auto& config = s.config;
   if (config.params.size() != prog.param_offsets.size())
@@ -78,24 +129,44 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
     r.base = a.base;
     r.is_array = true;
     r.kind = a.kind;
-    r.bytes.assign(a.size_bytes(), 0);
-    r.written.assign(a.size_bytes(), 0);
+    const bool input = a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut;
     const ElemType type = type_of(a, inputs);
     if (elem_bytes(type) != a.elem_width)
       return fmt::format("array {}: type {} does not have its element width {}", a.name,
                          to_string(type), a.elem_width);
-    if (a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut) {
+    // Only a kernel's stores mark `written`, which `in` and `index` arrays never take (locate()
+    // refuses the store first).
+    const bool track = a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::Index;
+    PageFill fill;
+    if (input) {
       auto it = inputs.arrays.find(a.name);
-      if (it == inputs.arrays.end())
+      auto generated = inputs.generated.find(a.name);
+      if (it != inputs.arrays.end()) {
+        if (it->second.size() != a.size_bytes())
+          return fmt::format("array {} needs {} bytes of input, got {}", a.name, a.size_bytes(),
+                             it->second.size());
+        // The input's bytes, moved or copied once, are the pages' source.
+        auto source = std::make_shared<const std::vector<uint8_t>>(
+            movable ? std::move(movable->arrays.at(a.name)) : it->second);
+        fill = [source](uint64_t offset, uint8_t* out, uint64_t n) {
+          std::memcpy(out, source->data() + offset, n);
+        };
+      } else if (generated != inputs.generated.end()) {
+        fill = generated->second;
+      } else {
         return fmt::format("no input values for array {}", a.name);
-      if (it->second.size() != r.bytes.size())
-        return fmt::format("array {} needs {} bytes of input, got {}", a.name, r.bytes.size(),
-                           it->second.size());
-      r.bytes = it->second;
+      }
     } else if (a.kind == launch::ArrayKind::Index) {
-      for (uint64_t i = 0; i < a.len; ++i)
-        put(r.bytes, i * a.elem_width, i, a.elem_width);
+      const uint32_t w = a.elem_width;
+      fill = [w](uint64_t offset, uint8_t* out, uint64_t n) {
+        for (uint64_t k = 0; k < n; ++k) { // a[i] = i, little-endian
+          const uint64_t byte = offset + k;
+          const uint64_t i = byte / w, shift = 8 * (byte % w);
+          out[k] = shift >= 64 ? 0 : static_cast<uint8_t>(i >> shift);
+        }
+      };
     }
+    r.memory = std::make_shared<PagedBytes>(a.size_bytes(), std::move(fill), track);
     s.regions.push_back(std::move(r));
   }
   for (const auto& v : prog.variables) {
@@ -104,21 +175,27 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
     GlobalRegion r;
     r.name = v.name;
     r.base = v.address;
-    r.bytes.assign(v.size, 0);
-    r.written.assign(v.size, 0);
-    for (const auto& [address, bytes] : prog.initial_data) {
+    std::vector<uint8_t> bytes(v.size, 0);
+    for (const auto& [address, data] : prog.initial_data) {
       if (address == v.address)
-        std::copy_n(bytes.begin(), std::min(bytes.size(), r.bytes.size()), r.bytes.begin());
+        std::copy_n(data.begin(), std::min(data.size(), bytes.size()), bytes.begin());
     }
     if (auto it = config.globals.find(v.name); it != config.globals.end())
-      put(r.bytes, 0, static_cast<uint64_t>(it->second),
+      put(bytes, 0, static_cast<uint64_t>(it->second),
           static_cast<uint32_t>(std::min<uint64_t>(8, v.size)));
+    auto source = std::make_shared<const std::vector<uint8_t>>(std::move(bytes));
+    r.memory = std::make_shared<PagedBytes>(
+        v.size,
+        [source](uint64_t offset, uint8_t* out, uint64_t n) {
+          std::memcpy(out, source->data() + offset, n);
+        },
+        true);
     s.regions.push_back(std::move(r));
   }
   std::sort(s.regions.begin(), s.regions.end(),
             [](const GlobalRegion& a, const GlobalRegion& b) { return a.base < b.base; });
   for (size_t i = 1; i < s.regions.size(); ++i) {
-    if (s.regions[i - 1].base + s.regions[i - 1].bytes.size() > s.regions[i].base)
+    if (s.regions[i - 1].base + s.regions[i - 1].size() > s.regions[i].base)
       return fmt::format("arrays {} and {} overlap", s.regions[i - 1].name, s.regions[i].name);
   }
   // Parameters.
@@ -186,11 +263,13 @@ std::string set_up(LaunchState& s, const Inputs& inputs) {
 
 } // namespace
 
-EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
-                        const Inputs& inputs, const EmulateOptions& options) {
+namespace {
+
+EmulationResult run_launch(const exec::Program& program, const launch::KernelConfig& config,
+                           const Inputs& inputs, Inputs* movable, const EmulateOptions& options) {
   EmulationResult result;
-  LaunchState s{program, config, options, {}, {}, {}, {}, 0, 0, {}};
-  if (auto e = set_up(s, inputs); !e.empty()) {
+  LaunchState s{program, config, options, {}, {}, {}, {}, 0, 0, 0, {}};
+  if (auto e = set_up(s, inputs, movable); !e.empty()) {
     EmulationError error;
     error.kind = "bad input";
     error.bad_input = true;
@@ -198,9 +277,28 @@ EmulationResult emulate(const exec::Program& program, const launch::KernelConfig
     result.error = std::move(error);
     return result;
   }
-  const uint32_t ctas =
-      config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
-  for (uint32_t c = 0; c < ctas && !result.error; ++c) {
+  std::vector<uint32_t> run;
+  if (!options.ctas.empty()) {
+    run = options.ctas;
+    assert(std::is_sorted(run.begin(), run.end()));
+    if (run.back() >= config.cta_count()) {
+      EmulationError error;
+      error.kind = "bad input";
+      error.bad_input = true;
+      error.message =
+          fmt::format("CTA {} is outside the grid of {} CTAs", run.back(), config.cta_count());
+      result.error = std::move(error);
+      return result;
+    }
+  } else {
+    const uint32_t ctas =
+        config.ctas == launch::CtaMode::All ? static_cast<uint32_t>(config.cta_count()) : 1;
+    for (uint32_t c = 0; c < ctas; ++c)
+      run.push_back(c);
+  }
+  for (uint32_t c : run) {
+    if (result.error)
+      break;
     Cta cta(s, c);
     try {
       cta.run();
@@ -221,29 +319,52 @@ EmulationResult emulate(const exec::Program& program, const launch::KernelConfig
   }
   result.instructions = s.instructions;
   result.uninitialized_reads = s.uninitialized_reads;
+  result.foreign_reads = s.foreign_reads;
   result.first_uninitialized_read = s.first_uninitialized_read;
   if (result.error)
     return result;
   for (const auto& a : config.arrays) {
     if (!launch::is_output(a.kind))
       continue;
-    const GlobalRegion* r = s.find(a.base, a.size_bytes());
+    GlobalRegion* r = s.find(a.base, a.size_bytes());
+    assert(r != nullptr && r->memory->tracks_written());
     ArrayContents out;
     out.name = a.name;
     out.kind = a.kind;
     out.type = type_of(a, inputs);
     out.len = a.len;
-    out.bytes = r->bytes;
-    out.written.assign(a.len, 0);
-    for (uint64_t i = 0; i < a.len; ++i) {
-      bool all = true;
-      for (uint32_t b = 0; b < a.elem_width; ++b)
-        all = all && r->written[i * a.elem_width + b] != 0;
-      out.written[i] = all ? 1 : 0;
+    if (options.sparse_outputs) {
+      out.paged = std::move(r->memory); // the launch is over: its memory is not read again
+    } else {
+      out.bytes = r->memory->dense_bytes();
+      out.written.assign(a.len, 0);
+      for (uint64_t page : r->memory->written_pages()) {
+        const uint64_t first = page * kPageBytes / a.elem_width;
+        const uint64_t end =
+            std::min(a.len, ((page + 1) * kPageBytes + a.elem_width - 1) / a.elem_width);
+        for (uint64_t i = first; i < end; ++i) {
+          bool all = true;
+          for (uint32_t b = 0; b < a.elem_width; ++b)
+            all = all && r->memory->written(i * a.elem_width + b);
+          out.written[i] = all ? 1 : 0;
+        }
+      }
     }
     result.outputs.push_back(std::move(out));
   }
   return result;
+}
+
+} // namespace
+
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        const Inputs& inputs, const EmulateOptions& options) {
+  return run_launch(program, config, inputs, nullptr, options);
+}
+
+EmulationResult emulate(const exec::Program& program, const launch::KernelConfig& config,
+                        Inputs&& inputs, const EmulateOptions& options) {
+  return run_launch(program, config, inputs, &inputs, options);
 }
 
 Inputs random_inputs(const launch::KernelConfig& config, uint64_t seed,

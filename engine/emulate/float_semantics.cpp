@@ -32,6 +32,38 @@ Spec spec_of(FloatFormat f) {
   return {53, -1022, 1023};
 }
 
+thread_local RealArithmeticEvents t_events;
+
+// 2^(emax + 1): a real at least this large overflows in every rounding mode (the directed
+// modes round it to the largest finite value instead of an infinity).
+double overflow_threshold(FloatFormat f) {
+  return std::ldexp(1.0, spec_of(f).emax + 1);
+}
+
+// Records one operation over the reals. `exact` is its result as the double computation gives
+// it: exact, rounded to odd (never representable in a narrower format when inexact), or a C
+// library value for the approximate functions; `rounded` is the format's result. An operand
+// that is NaN makes a NaN that is no event (propagation); an infinite operand makes no
+// division by zero (inf / 2 is inf over the extended reals too).
+void record(FloatFormat f, bool nan_operand, bool finite_operands, bool zero_divisor, double exact,
+            double rounded) {
+  if (nan_operand)
+    return;
+  RealArithmeticEvents& e = t_events;
+  if (std::isnan(rounded)) {
+    ++e.invalid;
+  } else if (std::isinf(exact)) {
+    if (finite_operands)
+      ++(zero_divisor ? e.division_by_zero : e.overflow);
+  } else if (std::isinf(rounded) || std::fabs(exact) >= overflow_threshold(f)) {
+    ++e.overflow;
+  } else if (exact != 0.0 && rounded == 0.0) {
+    ++e.underflow;
+  } else if (exact != rounded) {
+    ++e.inexact;
+  }
+}
+
 int host_mode(RoundMode m) {
   switch (m) {
   case RoundMode::TowardZero:
@@ -215,6 +247,7 @@ bool is_subnormal(FloatFormat f, uint64_t bits) {
 uint64_t flush(FloatFormat f, uint64_t bits) {
   if (!is_subnormal(f, bits))
     return bits;
+  ++t_events.underflow; // .ftz rounds a subnormal to zero
   const uint32_t w = format_bits(f);
   return bits & (uint64_t{1} << (w - 1)); // keep the sign only
 }
@@ -233,8 +266,8 @@ bool tiny_after_rounding(FloatFormat f, RoundMode mode, double r) {
 
 } // namespace
 
-uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a_bits, uint64_t b_bits,
-               uint64_t c_bits, bool ftz) {
+uint64_t arith_by_rounding(Arith op, FloatFormat f, RoundMode mode, uint64_t a_bits,
+                           uint64_t b_bits, uint64_t c_bits, bool ftz) {
   const volatile double a = decode(f, a_bits);
   const volatile double b = decode(f, b_bits);
   const volatile double c = decode(f, c_bits);
@@ -257,9 +290,36 @@ uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a_bits, uint64_
     }
     return 0.0;
   };
+  const int operands = op == Arith::Fma ? 3 : (op == Arith::Sqrt || op == Arith::Rcp) ? 1 : 2;
+  bool nan_operand = std::isnan(a), finite_operands = std::isfinite(a);
+  if (operands >= 2) {
+    nan_operand = nan_operand || std::isnan(b);
+    finite_operands = finite_operands && std::isfinite(b);
+  }
+  if (operands == 3) {
+    nan_operand = nan_operand || std::isnan(c);
+    finite_operands = finite_operands && std::isfinite(c);
+  }
+  const bool zero_divisor = (op == Arith::Div && b == 0.0) || (op == Arith::Rcp && a == 0.0);
   double r = 0;
   if (f == FloatFormat::F64) {
+    // Correctly rounded by the host in the mode: its flags tell what the rounding did.
+    std::feclearexcept(FE_ALL_EXCEPT);
     r = with_mode(host_mode(mode), compute);
+    const int flags = std::fetestexcept(FE_ALL_EXCEPT);
+    if (!nan_operand) {
+      RealArithmeticEvents& e = t_events;
+      if (flags & FE_INVALID)
+        ++e.invalid;
+      else if (flags & FE_DIVBYZERO)
+        ++e.division_by_zero;
+      else if (flags & FE_OVERFLOW)
+        ++e.overflow;
+      else if (r == 0.0 && (flags & FE_UNDERFLOW))
+        ++e.underflow;
+      else if (flags & FE_INEXACT)
+        ++e.inexact;
+    }
   } else if (op == Arith::Fma) {
     // The product of two narrow values is exact in double; one rounding-to-odd addition.
     const volatile double product = a * b;
@@ -272,9 +332,145 @@ uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a_bits, uint64_
     // the round-to-odd path computes it toward zero, which always gives +0.
     r = mode == RoundMode::Down ? -0.0 : 0.0;
   }
-  if (ftz && f != FloatFormat::F64 && tiny_after_rounding(f, mode, r))
-    return encode(f, std::signbit(r) ? -0.0 : 0.0, mode);
-  return encode(f, r, mode);
+  if (f == FloatFormat::F64)
+    return encode(f, r, mode);
+  const uint64_t bits = ftz && tiny_after_rounding(f, mode, r)
+                            ? encode(f, std::signbit(r) ? -0.0 : 0.0, mode)
+                            : encode(f, r, mode);
+  record(f, nan_operand, finite_operands, zero_divisor, r, decode(f, bits));
+  return bits;
+}
+
+namespace {
+
+// arith() for f32 with round-to-nearest-even and no .ftz: the host's binary32 operations are
+// correctly rounded in that mode (SSE arithmetic, sqrtf and fmaf; the rounding mode is the
+// default whenever no with_mode() is running). The events are found exactly: products of two
+// f32 values are exact in double, and TwoSum gives the exact error of an f32 or f64 sum.
+uint64_t arith_f32_nearest(Arith op, uint64_t a_bits, uint64_t b_bits, uint64_t c_bits) {
+  const float a = std::bit_cast<float>(static_cast<uint32_t>(a_bits));
+  const float b = std::bit_cast<float>(static_cast<uint32_t>(b_bits));
+  const float c = std::bit_cast<float>(static_cast<uint32_t>(c_bits));
+  const double da = a, db = b, dc = c;
+  volatile float r = 0;
+  bool nan_operand = std::isnan(a), finite_operands = std::isfinite(a), zero_divisor = false;
+  auto with_b = [&] {
+    nan_operand = nan_operand || std::isnan(b);
+    finite_operands = finite_operands && std::isfinite(b);
+  };
+  bool exact = true;      // the result is the real result
+  bool tiny_zero = false; // a nonzero real result rounded to zero
+  switch (op) {
+  case Arith::Add:
+  case Arith::Sub: {
+    with_b();
+    const float bb = op == Arith::Add ? b : -b;
+    r = a + bb;
+    // TwoSum (Knuth): the exact error of a rounded-to-nearest sum, barring overflow.
+    const float s = r;
+    const volatile float bv = s - a;
+    const volatile float av = s - bv;
+    exact = (a - av) + (bb - bv) == 0.0f;
+    break; // a sum of f32 values is a multiple of the smallest subnormal: never a tiny zero
+  }
+  case Arith::Mul:
+    with_b();
+    r = a * b;
+    exact = double{r} == da * db;
+    tiny_zero = r == 0.0f && a != 0.0f && b != 0.0f;
+    break;
+  case Arith::Div:
+    with_b();
+    r = a / b;
+    zero_divisor = b == 0.0f;
+    exact = double{r} * db == da;
+    tiny_zero = r == 0.0f && a != 0.0f && std::isfinite(b);
+    break;
+  case Arith::Fma: {
+    with_b();
+    nan_operand = nan_operand || std::isnan(c);
+    finite_operands = finite_operands && std::isfinite(c);
+    r = std::fma(a, b, c);
+    const volatile double p = da * db; // exact
+    const volatile double s = p + dc;
+    const volatile double pv = s - dc;
+    const volatile double cv = s - pv;
+    const double error = (p - pv) + (dc - cv); // p + c == s + error exactly
+    exact = error == 0.0 && double{r} == s;
+    tiny_zero = r == 0.0f && (s != 0.0 || error != 0.0);
+    break;
+  }
+  case Arith::Sqrt:
+    r = std::sqrt(a);
+    exact = double{r} * double{r} == da;
+    break;
+  case Arith::Rcp:
+    r = 1.0f / a;
+    zero_divisor = a == 0.0f;
+    exact = double{r} * da == 1.0;
+    break;
+  }
+  const float result = r;
+  if (!nan_operand) {
+    RealArithmeticEvents& e = t_events;
+    if (std::isnan(result))
+      ++e.invalid;
+    else if (std::isinf(result) && finite_operands)
+      ++(zero_divisor ? e.division_by_zero : e.overflow);
+    else if (tiny_zero)
+      ++e.underflow;
+    else if (!exact && finite_operands && std::isfinite(result))
+      ++e.inexact; // (arithmetic on an infinity is exact over the extended reals)
+  }
+  return std::isnan(result) ? canonical_nan(FloatFormat::F32) : std::bit_cast<uint32_t>(result);
+}
+
+} // namespace
+
+// The host's binary32 arithmetic keeps subnormals on this thread (no flush-to-zero or
+// denormals-are-zero mode, which a library built with -ffast-math may switch on for the process).
+bool host_keeps_subnormals() {
+  thread_local const bool keeps = [] {
+    volatile float tiny = 0x1p-140f, one = 1.0f; // a subnormal operand (denormals-are-zero)
+    volatile float a = 0x1p-120f, b = 0x1p-10f;  // a subnormal result (flush-to-zero)
+    const float kept = tiny * one, made = a * b;
+    return kept != 0.0f && made != 0.0f;
+  }();
+  return keeps;
+}
+
+uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b, uint64_t c,
+               bool ftz) {
+  if (f == FloatFormat::F32 && mode == RoundMode::NearestEven && !ftz && host_keeps_subnormals())
+    return arith_f32_nearest(op, a, b, c);
+  return arith_by_rounding(op, f, mode, a, b, c, ftz);
+}
+
+uint64_t divide_nearest(FloatFormat f, uint64_t a_bits, uint64_t b_bits) {
+  const double a = decode(f, a_bits), b = decode(f, b_bits);
+  const double q = a / b;
+  const uint64_t bits = encode(f, q, RoundMode::NearestEven);
+  // The double quotient of two narrow values is exact when q * b == a (an exact product).
+  const double exact = f != FloatFormat::F64 && std::isfinite(q) && q * b != a
+                           ? std::nextafter(q, q > 0 ? HUGE_VAL : -HUGE_VAL) // not representable
+                           : q;
+  record(f, std::isnan(a) || std::isnan(b), std::isfinite(a) && std::isfinite(b), b == 0.0,
+         f == FloatFormat::F64 ? q : exact, decode(f, bits));
+  return bits;
+}
+
+uint64_t convert(FloatFormat to, double x, RoundMode mode) {
+  const uint64_t bits = encode(to, x, mode);
+  record(to, std::isnan(x), std::isfinite(x), false, x, decode(to, bits));
+  return bits;
+}
+
+RealArithmeticEvents& real_arithmetic_events() {
+  return t_events;
+}
+
+void reset_real_arithmetic_events() {
+  t_events = RealArithmeticEvents{};
 }
 
 uint64_t approx(Approx fn, FloatFormat f, uint64_t a_bits) {
@@ -309,7 +505,12 @@ uint64_t approx(Approx fn, FloatFormat f, uint64_t a_bits) {
     r = std::exp(a);
     break;
   }
-  return encode(f, r, RoundMode::NearestEven);
+  const uint64_t bits = encode(f, r, RoundMode::NearestEven);
+  // 2^a and e^a are never 0 over the reals: a zero from the C library is an underflow too.
+  const bool positive = fn == Approx::Ex2 || fn == Approx::Exp;
+  const double exact = positive && r == 0.0 && std::isfinite(a) ? std::ldexp(1.0, -1074) : r;
+  record(f, std::isnan(a), std::isfinite(a), a == 0.0, exact, decode(f, bits));
+  return bits;
 }
 
 namespace {

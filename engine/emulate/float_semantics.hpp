@@ -13,6 +13,13 @@
 //    0x7fffffffffffffff for f64); the emulator does not model NaN payload propagation, so a
 //    differential test must compare NaN outputs as "is a NaN".
 // The approximate instructions are modeled by the exactly rounded result (see approx()).
+//
+// Besides the bits, every operation that the contract reads over the reals (arithmetic, the
+// approximate functions, conversions between float formats) records on this thread what IEEE
+// arithmetic did that the reals do not: a rounding, an overflow to infinity, an underflow to
+// zero, a NaN or an infinity made from numbers (RealArithmeticEvents). The emulator
+// cross-check of an EQUIVALENT reads them to tell a device value the contract idealizes from
+// one that contradicts the proof.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +50,38 @@ enum class Arith : uint8_t { Add, Sub, Mul, Div, Fma, Sqrt, Rcp };
 // round to FLT_MIN with 24 bits: scripts/hardware-check's sweep_*_tiny.)
 uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0, uint64_t c = 0,
                bool ftz = false);
+// The general method of arith() for every format and mode (round to odd in double, then to the
+// format). arith() takes a faster path for f32 with round-to-nearest-even and no .ftz — the
+// host's binary32 arithmetic, which is correctly rounded — that must give the same bits
+// (tests/emulate/test_float_semantics.cpp compares the two); exposed for that test.
+uint64_t arith_by_rounding(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0,
+                           uint64_t c = 0, bool ftz = false);
+
+// div.approx.f32 without a mode and div.full.f32: the quotient rounded to nearest-even (within
+// their 2-ulp bounds), recorded as an operation over the reals.
+uint64_t divide_nearest(FloatFormat f, uint64_t a, uint64_t b);
+
+// A float value converted to another float format (cvt between f16, bf16, f32, f64): the
+// encoding of `x` with the mode, recorded as an operation over the reals (the contract reads a
+// width change as exact). Integer-to-float conversions (from_integer) are modelled exactly and
+// are not recorded.
+uint64_t convert(FloatFormat to, double x, RoundMode mode);
+
+// What IEEE arithmetic did on this thread, since the last reset, that the reals do not (counts
+// of operations, each counted once under the first that applies):
+struct RealArithmeticEvents {
+  uint64_t invalid = 0;          // a NaN from operands that are not NaN (0/0, inf - inf, sqrt(-1))
+  uint64_t division_by_zero = 0; // an infinity from finite operands, exactly (x/0, rcp(0), lg2(0))
+  uint64_t overflow = 0;         // a finite result rounded to an infinity (or to MAX, with .rz)
+  uint64_t underflow = 0;        // a nonzero result rounded or flushed (.ftz) to a zero
+  uint64_t inexact = 0;          // any other rounding
+  // A NaN or an infinity that the reals do not have (the first three).
+  uint64_t exceptional() const { return invalid + division_by_zero + overflow; }
+  bool any() const { return exceptional() + underflow + inexact != 0; }
+};
+// This thread's events (the emulator runs a launch on the calling thread).
+RealArithmeticEvents& real_arithmetic_events();
+void reset_real_arithmetic_events();
 
 // The approximate functions. The model: the exact function value (computed in double by the
 // C library, whose error for these functions is below 1 ulp of double, far below half an ulp of

@@ -326,9 +326,11 @@ void Cta::exec_float(const Inst& in, uint32_t t) {
         const double b = std::fabs(decode(f, x[1]));
         if (in.approx && f == FloatFormat::F32 && b > 0x1p126 && std::isfinite(b)) {
           r = std::isinf(decode(f, x[0])) ? canonical_nan(f) : 0;
+          if (decode(f, x[0]) != 0 && !std::isinf(decode(f, x[0])) && !is_nan(f, x[0]))
+            ++real_arithmetic_events().underflow; // a nonzero quotient read as 0
           break;
         }
-        r = encode(f, decode(f, x[0]) / decode(f, x[1]), RoundMode::NearestEven);
+        r = divide_nearest(f, x[0], x[1]);
       } else {
         r = arith(Arith::Div, f, mode, x[0], x[1], 0, in.ftz);
       }
@@ -541,7 +543,7 @@ void Cta::exec_cvt(const Inst& in, uint32_t t) {
       uint64_t s = read(in.srcs[i], t, ValType::F32);
       if (in.ftz)
         s = flush(FloatFormat::F32, s);
-      uint64_t h = encode(f, decode(FloatFormat::F32, s), mode);
+      uint64_t h = convert(f, decode(FloatFormat::F32, s), mode);
       if (in.relu && (decode(f, h) < 0 || (h & 0x8000)))
         h = is_nan(f, h) ? canonical_nan(f) : 0;
       if (in.sat)
@@ -564,7 +566,7 @@ void Cta::exec_cvt(const Inst& in, uint32_t t) {
       const bool integral = in.rounding >= exec::Rounding::Rni;
       if (integral)
         x = round_integral(x, mode);
-      r = encode(df, x, integral ? RoundMode::NearestEven : mode);
+      r = convert(df, x, integral ? RoundMode::NearestEven : mode);
       if (in.relu && !std::isnan(x) && (x < 0 || std::signbit(x)))
         r = 0;
       if (in.sat)

@@ -21,7 +21,7 @@ GlobalRegion* LaunchState::find(uint64_t address, uint64_t size) {
   if (it == regions.begin())
     return nullptr;
   --it;
-  if (address + size < address || address + size > it->base + it->bytes.size())
+  if (address + size < address || address + size > it->base + it->size())
     return nullptr;
   return &*it;
 }
@@ -208,6 +208,8 @@ void Cta::run_warp(uint32_t w) {
                     fmt::format("stopped after {} executed instructions (the budget)",
                                 launch_.options.max_instructions));
     }
+    if (launch_.options.cancel && launch_.options.cancel->load(std::memory_order_relaxed))
+      throw Trouble("cancelled", "stopped: the run was cancelled");
     step(prog_.insts[min_pc], min_pc, w, mask);
   }
 }
@@ -546,9 +548,26 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
     if (write && r->is_array &&
         (r->kind == launch::ArrayKind::In || r->kind == launch::ArrayKind::Index))
       throw Trouble("unsupported", fmt::format("writes the read-only array {}", r->name));
+    // An aligned access of up to 16 bytes stays inside a page; another form is not guessed.
+    if (!PagedBytes::in_one_page(a - r->base, size))
+      throw Trouble("unsupported",
+                    fmt::format("accesses {} bytes at {:#x} across a page of the emulator's "
+                                "memory",
+                                size, a));
+    if (!write && !launch_.options.ctas.empty() && r->memory->tracks_written()) {
+      // A run of some CTAs only: a byte of writable memory it had not written may be another
+      // CTA's store in the whole launch.
+      for (uint32_t i = 0; i < size; ++i) {
+        if (!r->memory->written(a - r->base + i)) {
+          ++launch_.foreign_reads;
+          break;
+        }
+      }
+    }
     if (written)
-      *written = &r->written[a - r->base];
-    return &r->bytes[a - r->base];
+      *written =
+          write && r->memory->tracks_written() ? r->memory->written_at(a - r->base) : nullptr;
+    return r->memory->bytes_at(a - r->base);
   }
   case Space::Shared:
     if (exec::extent_holding(extents_.shared, a, size) == exec::kNoExtent ||

@@ -26,8 +26,9 @@ struct GlobalRegion {
   uint64_t base = 0;
   bool is_array = false;
   launch::ArrayKind kind = launch::ArrayKind::InOut;
-  std::vector<uint8_t> bytes;
-  std::vector<uint8_t> written; // per byte
+  // Made page by page on first touch; written flags per byte where a kernel may store.
+  std::shared_ptr<PagedBytes> memory;
+  uint64_t size() const { return memory->size(); }
 };
 
 struct LaunchState {
@@ -39,6 +40,7 @@ struct LaunchState {
   std::vector<uint8_t> constants;    // the .const window
   std::vector<uint32_t> flags;       // per instruction: kFlag* bits decoded from its text
   uint64_t instructions = 0;
+  uint64_t foreign_reads = 0;       // EmulationResult::foreign_reads
   uint64_t uninitialized_reads = 0; // of shared or local bytes no thread wrote
   std::string first_uninitialized_read;
 

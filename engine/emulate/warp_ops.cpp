@@ -169,7 +169,7 @@ void Cta::exec_mma(const Inst& in, uint32_t w, uint32_t mask) {
       double sum = C[row][col];
       for (uint32_t k = 0; k < k_dim; ++k)
         sum += A[row][k] * B[k][col];
-      d[i] = encode(acc_f, sum, RoundMode::NearestEven);
+      d[i] = convert(acc_f, sum, RoundMode::NearestEven);
     }
     if (f32_acc) {
       for (uint32_t i = 0; i < 4; ++i)
@@ -317,9 +317,9 @@ void Cta::exec_wmma(const Inst& in, uint32_t w, uint32_t mask) {
       for (uint32_t k = 0; k < 16; ++k)
         sum += A[c.row][k] * B[k][c.col];
       if (f32_acc) {
-        write(in.dsts[e], t, encode(FloatFormat::F32, sum, RoundMode::NearestEven));
+        write(in.dsts[e], t, convert(FloatFormat::F32, sum, RoundMode::NearestEven));
       } else {
-        packed[e / 2] |= encode(FloatFormat::F16, sum, RoundMode::NearestEven) << (16 * (e & 1));
+        packed[e / 2] |= convert(FloatFormat::F16, sum, RoundMode::NearestEven) << (16 * (e & 1));
       }
     }
     if (!f32_acc) {

@@ -37,12 +37,13 @@ std::optional<Guard> guard_from(std::string_view name) {
 }
 
 int exit_status(const std::vector<EntryResult>& results) {
-  bool bad = false, mismatch = false;
+  bool bad = false, mismatch = false, inconsistent = false;
   for (const auto& r : results) {
     bad |= r.bad_input;
     mismatch |= !r.matches();
+    inconsistent |= r.verdict == Verdict::Inconsistent;
   }
-  return volta::exit_status(bad, mismatch);
+  return volta::exit_status(bad, mismatch, inconsistent);
 }
 
 } // namespace volta::entry

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/counterexample.hpp"
+#include "engine/cross_check.hpp"
 #include "engine/exec/kernel_run.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/prove/domain_summary.hpp"
@@ -56,6 +57,10 @@ struct OutputType {
   std::string declared; // empty: not declared
   std::string reference_stores;
   std::string optimized_stores;
+  // Every compared element holds integer data (an integer, a predicate, or float data compared
+  // by its bits), compared exactly; else some element is real. Not in the reports: it tells the
+  // emulator cross-check how to compare the array.
+  bool integer = false;
 };
 
 struct KernelSummary {
@@ -91,6 +96,9 @@ struct EntryResult {
   std::optional<Counterexample> counterexample;
   std::vector<KernelSummary> kernels;
   std::vector<OutputType> output_types; // equivalence entries, per compared array
+  // The emulator cross-check of an EQUIVALENT (engine/cross_check.hpp): set when it was asked
+  // for and the proof said EQUIVALENT; a contradiction made the verdict INCONSISTENT.
+  std::optional<CrossCheck> cross_check;
   uint64_t cache_hits = 0;
   uint64_t z3_calls = 0;
   // The resource guard that stopped the entry; the verdict is then UNKNOWN.
@@ -104,8 +112,11 @@ struct EntryResult {
   bool cached = false;
   double original_seconds = 0;
 
-  // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass.
+  // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass;
+  // INCONSISTENT never does.
   bool matches() const {
+    if (verdict == Verdict::Inconsistent)
+      return false;
     if (expected)
       return *expected == verdict;
     return verdict == Verdict::Equivalent || verdict == Verdict::RaceFree;
@@ -113,7 +124,7 @@ struct EntryResult {
 };
 
 // The exit status of a run of these results (engine/exit_status.hpp): 0 when every result
-// matches, 2 when any entry was bad input, else 1.
+// matches, 3 when any is INCONSISTENT, 2 when any entry was bad input, else 1.
 int exit_status(const std::vector<EntryResult>& results);
 
 } // namespace volta::entry

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "engine/entry/cross_check_verdict.hpp"
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
 #include "engine/entry/streamed_entry.hpp"
@@ -13,7 +14,10 @@ using Clock = std::chrono::steady_clock;
 EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
                                     const ProveOptions& options) {
   const auto start = Clock::now();
+  // Every EQUIVALENT, streamed or not, is cross-checked on the emulator before it is reported.
   auto finish = [&](EntryResult result) -> EntryResult {
+    if (result.verdict == Verdict::Equivalent)
+      apply_cross_check(entry, kernels, options, start, result);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   };

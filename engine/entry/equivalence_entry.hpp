@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 
+#include "engine/cross_check.hpp"
 #include "engine/entry/entry_result.hpp"
 #include "engine/exec/kernel_cache.hpp"
 #include "engine/exec/run_cache.hpp"
@@ -17,6 +18,18 @@
 #include "engine/prove/proof_cache.hpp"
 
 namespace volta::entry {
+
+// How the tool runs the emulator cross-check of an EQUIVALENT (session/entry_runner.cpp installs
+// ProveOptions::cross_check from these; docs/cli.md, `--no-cross-check`).
+struct CrossCheckSettings {
+  bool enabled = true;
+  uint32_t inputs = 3; // input sets (emulate/edge_inputs.hpp), from the first
+  // What the cross-check of an entry may cost, decided before it starts: `budget_share` of the
+  // proof's time, at least `min_budget_seconds` (tiny kernels keep every input set). A plan whose
+  // predicted cost does not fit is not started; 0: no budget.
+  double budget_share = 0.05;
+  double min_budget_seconds = 0.1;
+};
 
 // The element prover's options (term budget, rules, fallback, cancel flag) and the entry's.
 struct ProveOptions : prove::ElementOptions {
@@ -28,6 +41,13 @@ struct ProveOptions : prove::ElementOptions {
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.
   std::function<void(const launch::ManifestEntry&, Counterexample&)> execute_counterexample;
+  // The emulator cross-check of an EQUIVALENT (engine/cross_check.hpp), installed by the tool
+  // like the counterexample run from `cross_check_settings`; empty: off. An entry with
+  // `"cross_check": false` skips it too.
+  CrossCheckSettings cross_check_settings;
+  std::function<CrossCheck(const launch::ManifestEntry&, const exec::Program& reference,
+                           const exec::Program& optimized, const CrossCheckRequest&)>
+      cross_check;
   prove::ProofCache* cache = nullptr; // may be null
   exec::RunCache* runs = nullptr;     // kept kernel runs (`--cache DIR`); may be null
   // Also check the converse refinement: the reference defined wherever the optimized kernel is

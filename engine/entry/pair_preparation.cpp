@@ -74,6 +74,29 @@ OutputType output_types(const exec::OutputArray& r, const exec::OutputArray& o) 
   return t;
 }
 
+// Every compared element of jobs[first...] holds integer data (or raw bits) on both sides —
+// constants, whose type their use decides, do not count — and at least one does.
+bool integer_values(const symbolic::ExprStore& store, const std::vector<prove::ElementJob>& jobs,
+                    size_t first) {
+  bool any = false;
+  for (size_t i = first; i < jobs.size(); ++i) {
+    for (ExprId v : {jobs[i].ref, jobs[i].opt}) {
+      switch (symbolic::kind_of(store, v)) {
+      case symbolic::ValueKind::Int:
+      case symbolic::ValueKind::Pred:
+      case symbolic::ValueKind::Bits:
+        any = true;
+        break;
+      case symbolic::ValueKind::Any:
+        break;
+      default:
+        return false;
+      }
+    }
+  }
+  return any;
+}
+
 // The two kernels read an input array by its name, and both read one symbol per element: the
 // element types must agree where they give the bytes a meaning (docs/semantics.md, "Memory
 // formats"): the width, and for 2-byte elements bf16 or not (an undeclared one is an f16).
@@ -244,6 +267,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
                                   name, !r ? "the reference" : "the optimized");
       return finish();
     }
+    const size_t first_job = jobs.size();
     // Both index lists are sorted and free of repeats: walk them together. The final contents
     // of memory are compared: an element written by one kernel only is compared with what the
     // other kernel leaves there, the array's initial contents (zero: 0, inout: the input
@@ -312,6 +336,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
       }
     }
     result.output_types.push_back(output_types(*r, *o));
+    result.output_types.back().integer = integer_values(store, jobs, first_job);
   }
   return true;
 }

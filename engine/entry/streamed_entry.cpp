@@ -35,6 +35,7 @@ void merge_output_types(const std::vector<OutputType>& group, std::vector<Output
   for (size_t i = 0; i < group.size() && i < into.size(); ++i) {
     merge(group[i].reference_stores, into[i].reference_stores);
     merge(group[i].optimized_stores, into[i].optimized_stores);
+    into[i].integer = into[i].integer && group[i].integer; // one real element makes it real
   }
 }
 

@@ -86,8 +86,9 @@ const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
                                                   "len",  "kind", "type"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
 const std::vector<std::string_view> kEntryKeys = {
-    "name", "kind",   "expected", "reference", "optimized",   "kernel",      "check_arrays",
-    "note", "reason", "accept",   "category",  "paper_table", "description", "recorded"};
+    "name",     "kind",         "expected",    "reference", "optimized",
+    "kernel",   "check_arrays", "note",        "reason",    "accept",
+    "category", "paper_table",  "description", "recorded",  "cross_check"};
 const std::vector<std::string_view> kTopKeys = {"benchmarks", "conventions", "description",
                                                 "license",    "source",      "$schema"};
 
@@ -494,6 +495,15 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
       e.expected = verdict_from(word);
       if (!e.expected)
         fail(path + ".expected", fmt::format("unknown verdict \"{}\"", word));
+      if (*e.expected == Verdict::Inconsistent)
+        fail(path + ".expected", "INCONSISTENT reports a bug of volta-eg; it is never expected");
+    }
+    if (auto it = j.find("cross_check"); it != j.end()) {
+      if (!it->is_boolean())
+        fail(path + ".cross_check", "expected true or false");
+      if (e.kind != EntryKind::Equivalence)
+        fail(path + ".cross_check", "only equivalence entries have an emulator cross-check");
+      e.cross_check = it->get<bool>();
     }
     if (e.kind == EntryKind::Equivalence) {
       e.reference = get_kernel(member(j, path, "reference"), base_dir, path + ".reference");

@@ -32,6 +32,9 @@ struct ManifestEntry {
   KernelConfig kernel;                   // race_check
   std::vector<std::string> check_arrays; // empty: the reference's out/inout/zero arrays
   std::string note;
+  // Run the emulator cross-check when the proof says EQUIVALENT (`"cross_check": false` turns
+  // it off for this entry; `--no-cross-check` for every entry).
+  bool cross_check = true;
   std::string recorded_json; // the upstream `recorded` object, verbatim, if any
   std::string error;         // non-empty: the entry is bad input, with the JSON path
 };

@@ -31,6 +31,47 @@ json to_json(const exec::Failure& f) {
   return j;
 }
 
+json to_json(const CrossCheck& c) {
+  auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+  json arrays = json::array();
+  for (const CrossCheckDivergence& d : c.arrays) {
+    arrays.push_back({{"array", d.array},
+                      {"compared_as", d.compared_as},
+                      {"elements", d.elements},
+                      {"max_abs", d.max_abs},
+                      {"max_rel", d.max_rel},
+                      {"max_ulp", d.max_ulp},
+                      {"max_element", or_null(d.max_element)},
+                      {"max_input", d.max_element.empty() ? json(nullptr) : json(d.max_input)}});
+  }
+  json contradiction = nullptr;
+  if (c.contradiction) {
+    const CrossCheckContradiction& k = *c.contradiction;
+    contradiction = {{"element", k.element},
+                     {"reference_device", k.reference_device},
+                     {"optimized_device", k.optimized_device},
+                     {"input", k.input},
+                     {"input_name", k.input_name},
+                     {"why", k.why}};
+  }
+  return {{"ran", c.ran},
+          {"skipped", or_null(c.skipped_reason)},
+          {"inputs", c.inputs},
+          {"inputs_planned", c.inputs_planned},
+          {"elements", c.elements},
+          {"excused", c.excused},
+          {"instructions", c.instructions},
+          {"reused_runs", c.reused_runs},
+          {"seconds", c.seconds},
+          {"budget_seconds", c.budget_seconds},
+          {"checked", or_null(c.checked)},
+          {"reference_ctas", c.reference_ctas.empty() ? json(nullptr) : json(c.reference_ctas)},
+          {"optimized_ctas", c.optimized_ctas.empty() ? json(nullptr) : json(c.optimized_ctas)},
+          {"notes", c.notes},
+          {"arrays", arrays},
+          {"contradiction", contradiction}};
+}
+
 json to_json(const entry::EntryResult& r) {
   json j;
   j["index"] = r.index;
@@ -87,6 +128,7 @@ json to_json(const entry::EntryResult& r) {
                        {"optimized_stores", or_null(t.optimized_stores)}});
     }
     j["output_types"] = types;
+    j["cross_check"] = r.cross_check ? to_json(*r.cross_check) : json(nullptr);
   }
   if (r.counterexample) {
     const auto& c = *r.counterexample;
@@ -151,6 +193,7 @@ json summarize(const json& results, double wall_seconds) {
   json verdicts = json::object(), guards = json::object();
   json elements = {{"total", 0}, {"direct", 0}, {"reused", 0},         {"rules", 0},
                    {"z3", 0},    {"cached", 0}, {"not_equivalent", 0}, {"unknown", 0}};
+  json cross_checks = {{"ran", 0}, {"skipped", 0}, {"contradictions", 0}, {"seconds", 0.0}};
   for (const auto& r : results) {
     matched += r.value("match", false) ? 1 : 0;
     bad_input += r.value("bad_input", false) ? 1 : 0;
@@ -167,6 +210,14 @@ json summarize(const json& results, double wall_seconds) {
       for (auto& [k, n] : elements.items())
         n = n.get<uint64_t>() + r["elements"].value(k, uint64_t{0});
     }
+    if (r.contains("cross_check") && r["cross_check"].is_object()) {
+      const json& c = r["cross_check"];
+      const bool ran = c.value("ran", false);
+      cross_checks[ran ? "ran" : "skipped"] = cross_checks[ran ? "ran" : "skipped"].get<int>() + 1;
+      if (c.contains("contradiction") && c["contradiction"].is_object())
+        cross_checks["contradictions"] = cross_checks["contradictions"].get<int>() + 1;
+      cross_checks["seconds"] = cross_checks["seconds"].get<double>() + c.value("seconds", 0.0);
+    }
   }
   return {{"entries", results.size()},
           {"matched", matched},
@@ -176,6 +227,7 @@ json summarize(const json& results, double wall_seconds) {
           {"verdicts", verdicts},
           {"guards", guards},
           {"elements", elements},
+          {"cross_checks", cross_checks},
           {"cache_hits", cache_hits},
           {"seconds", seconds},
           {"wall_seconds", wall_seconds},
@@ -183,12 +235,13 @@ json summarize(const json& results, double wall_seconds) {
 }
 
 int exit_status(const json& results) {
-  bool bad = false, mismatch = false;
+  bool bad = false, mismatch = false, inconsistent = false;
   for (const auto& r : results) {
     bad |= r.value("bad_input", false);
     mismatch |= !r.value("match", false);
+    inconsistent |= r.value("verdict", "") == to_string(Verdict::Inconsistent);
   }
-  return volta::exit_status(bad, mismatch);
+  return volta::exit_status(bad, mismatch, inconsistent);
 }
 
 json report_json(const std::vector<entry::EntryResult>& results, const ReportInfo& info) {

@@ -68,6 +68,12 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
     }
     out << where << off << "\n";
   }
+  if (r.verdict == Verdict::Inconsistent && r.cross_check && r.cross_check->contradiction) {
+    out << fmt::format("    {}a bug of volta-eg (the proof or the emulator): please report it; "
+                       "`volta-eg run ... --cross-check-input {}` runs both kernels on that "
+                       "input{}\n",
+                       dim, r.cross_check->contradiction->input, off);
+  }
   if (r.counterexample && r.counterexample->inputs.empty() && r.counterexample->confirmed &&
       !r.counterexample->reference_device.empty()) {
     const auto& c = *r.counterexample;

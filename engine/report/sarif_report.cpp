@@ -22,7 +22,7 @@ struct Rule {
   const char* full_text;
 };
 
-constexpr std::array<Rule, 7> kRules = {{
+constexpr std::array<Rule, 8> kRules = {{
     {"data-race", "DATA_RACE", "DataRace", "error", "Data race",
      "Two threads access the same memory location without synchronization between them, and at "
      "least one "
@@ -45,6 +45,10 @@ constexpr std::array<Rule, 7> kRules = {{
      "The optimized kernel computes a different value than the reference kernel for some output "
      "element, "
      "over the reals; the result gives a counterexample."},
+    {"inconsistent", "INCONSISTENT", "Inconsistent", "error", "Proof contradicted by the emulator",
+     "The prover said EQUIVALENT, but the bit-exact emulator, run on the two kernels afterwards, "
+     "shows an output the proof excludes on a concrete input: a bug of volta-eg (the proof or "
+     "the emulator), to be reported; the kernels' equivalence is not established."},
 }};
 
 json physical(const std::string& path, uint32_t line, uint32_t column) {
@@ -108,7 +112,7 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
   std::string message = fmt::format("{}: {}", name, r.value("detail", ""));
   json locations = json::array(), related = json::array();
   json logical = json::array();
-  if (verdict == "NOT_EQUIVALENT") {
+  if (verdict == "NOT_EQUIVALENT" || verdict == "INCONSISTENT") {
     const std::string inputs = counterexample_inputs(r);
     if (!inputs.empty())
       message += fmt::format(" (counterexample: {}; every other input 0)", inputs);

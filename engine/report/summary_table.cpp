@@ -102,6 +102,20 @@ void print_summary_table(std::ostream& out, const nlohmann::json& report, bool c
     }
     out << "stopped by a resource guard: " << guards << "\n";
   }
+  if (summary.contains("cross_checks")) {
+    const nlohmann::json& c = summary["cross_checks"];
+    const int contradictions = c.value("contradictions", 0), skipped = c.value("skipped", 0);
+    if (contradictions > 0) {
+      out << fmt::format("{}{} EQUIVALENT contradicted by the emulator cross-check (INCONSISTENT, "
+                         "exit status 3): a bug of volta-eg, please report it{}\n",
+                         color ? kRed : "", contradictions, off);
+    }
+    if (skipped > 0) {
+      out << fmt::format("emulator cross-check skipped for {} EQUIVALENT {} (the reason is in "
+                         "the JSON report)\n",
+                         skipped, skipped == 1 ? "entry" : "entries");
+    }
+  }
   if (summary.value("bad_input", size_t{0}) > 0) {
     out << fmt::format("{}{} {} with bad input (exit status 2){}\n", color ? kRed : "",
                        summary.value("bad_input", size_t{0}),

@@ -6,6 +6,7 @@
 
 #include "engine/batch/memory_limit.hpp"
 #include "engine/emulate/counterexample_run.hpp"
+#include "engine/emulate/cross_check_run.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
 namespace volta::session {
@@ -35,12 +36,37 @@ prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_ter
 // not the guards (a result a guard stopped is never kept).
 std::string result_dependencies(const entry::ProveOptions& o, const Z3Settings& z3,
                                 const std::string& rules_identity) {
+  const entry::CrossCheckSettings& c = o.cross_check_settings;
   return fmt::format("terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
-                     "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}]",
+                     "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}] "
+                     "cross-check {} {} {} {}",
                      o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference,
                      o.saturate, o.saturation.iterations, o.saturation.new_nodes,
                      o.saturation.seconds, o.mutual, z3.enabled, z3.timeout_ms, z3.max_terms,
-                     o.rules ? rules_identity : "shipped");
+                     o.rules ? rules_identity : "shipped", c.enabled, c.inputs, c.budget_share,
+                     c.min_budget_seconds);
+}
+
+// The emulator cross-check as the settings ask for it: its time budget a share of the proof's.
+entry::ProveOptions with_cross_check(entry::ProveOptions o) {
+  const entry::CrossCheckSettings s = o.cross_check_settings;
+  if (!s.enabled) {
+    o.cross_check = nullptr;
+    return o;
+  }
+  o.cross_check = [s](const launch::ManifestEntry& e, const exec::Program& reference,
+                      const exec::Program& optimized, const CrossCheckRequest& request) {
+    emulate::CrossCheckOptions options;
+    options.inputs = s.inputs;
+    if (s.budget_share > 0) {
+      options.budget_seconds =
+          std::max(s.min_budget_seconds, s.budget_share * request.proof_seconds);
+      // Only a wrong prediction meets it: a run that takes twice what was predicted stops.
+      options.deadline_seconds = 2 * options.budget_seconds;
+    }
+    return emulate::cross_check(e, reference, optimized, request, options);
+  };
+  return o;
 }
 
 } // namespace
@@ -56,8 +82,8 @@ batch::EntryRunner make_entry_runner(const entry::ProveOptions& prove_options, c
   entry::CheckOptions check_options;
   check_options.run = prove_options.run;
   check_options.runs = prove_options.runs;
-  return [prove_options, check_options, z3, &kernels](const launch::ManifestEntry& e,
-                                                      std::atomic<bool>& cancel) {
+  return [prove_options = with_cross_check(prove_options), check_options, z3,
+          &kernels](const launch::ManifestEntry& e, std::atomic<bool>& cancel) {
     if (e.kind == launch::EntryKind::RaceCheck) {
       entry::CheckOptions c = check_options;
       c.run.cancel = &cancel;

@@ -461,11 +461,18 @@ class Result:
         self.counterexample: Optional[Counterexample] = Counterexample(cx, shapes) if cx else None
         self.safety: Optional[Dict[str, Any]] = j.get("safety")
         self.kernels: List[Dict[str, Any]] = list(j.get("kernels") or [])
+        # The emulator cross-check of an EQUIVALENT (the report's `cross_check` object: ran,
+        # inputs, elements, notes, the per-array divergence, the contradiction of an
+        # INCONSISTENT); None when it did not run (another verdict, or cross_check=False).
+        self.cross_check: Optional[Dict[str, Any]] = j.get("cross_check")
         self.cache: Dict[str, int] = dict(cache or {})
 
     @property
     def ok(self) -> bool:
-        """EQUIVALENT or RACE_FREE (or, with an expected verdict, that one)."""
+        """EQUIVALENT or RACE_FREE (or, with an expected verdict, that one); never INCONSISTENT
+        (the emulator contradicts the proof: a bug of volta-eg)."""
+        if self.verdict == "INCONSISTENT":
+            return False
         if self.expected:
             return self.verdict == self.expected
         return self.verdict in ("EQUIVALENT", "RACE_FREE")
@@ -485,7 +492,7 @@ class Result:
 
 class _Guards:
     KEYS = ("cache_dir", "timeout", "max_instructions", "max_terms", "z3_timeout_ms", "z3",
-            "mutual", "reuse")
+            "mutual", "reuse", "cross_check")
 
     @staticmethod
     def settings(jobs: int, guards: Dict[str, Any]) -> "_engine.Settings":
@@ -546,7 +553,8 @@ def prove_batch(entries: Union[Sequence[Any], str, Path], jobs: int = 1,
 
     `entries`: Pairs, (reference, optimized[, expected]) tuples and Kernels (race checks), or the
     path of a manifest file. Options: cache_dir (the CLI's --cache DIR), timeout (seconds per
-    entry), max_instructions, max_terms, z3_timeout_ms, z3, mutual, reuse. Closing the iterator,
+    entry), max_instructions, max_terms, z3_timeout_ms, z3, mutual, reuse, cross_check (False:
+    the CLI's --no-cross-check). Closing the iterator,
     or Ctrl-C while it waits, cancels the entries still running.
     """
     settings = _Guards.settings(jobs, guards)

@@ -66,6 +66,104 @@ TEST(FloatSemantics, F32MatchesHostArithmeticInNearestMode) {
   }
 }
 
+// arith() computes f32 round-to-nearest on the host; arith_by_rounding() rounds to odd in
+// double and then to f32 in software. Two methods, one answer: the same bits and the same
+// events, on random encodings (every class: subnormals, infinities, huge and tiny exponents)
+// and on operands picked to overflow, underflow, cancel and divide by zero.
+TEST(FloatSemantics, FastF32PathAgreesWithRoundingToOdd) {
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<uint32_t>(state);
+  };
+  const uint32_t edges[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000,
+                            0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x3f800000,
+                            0xbf800000, 0x7fc00000, 0x0c000000, 0x72000000, 0x33800000};
+  auto operand = [&]() -> uint32_t {
+    const uint32_t r = next();
+    switch (r % 4) {
+    case 0:
+      return edges[(r >> 8) % std::size(edges)];
+    case 1: // exponents near 1, where sums cancel
+      return (next() & 0x807fffff) | (0x3f000000 + ((r >> 8) % 4) * 0x00800000);
+    default:
+      return next();
+    }
+  };
+  size_t compared = 0;
+  for (int i = 0; i < 60000; ++i) {
+    const uint32_t a = operand(), b = operand(), c = operand();
+    for (Arith op :
+         {Arith::Add, Arith::Sub, Arith::Mul, Arith::Div, Arith::Fma, Arith::Sqrt, Arith::Rcp}) {
+      reset_real_arithmetic_events();
+      const uint64_t fast = arith(op, FloatFormat::F32, RoundMode::NearestEven, a, b, c);
+      const RealArithmeticEvents e1 = real_arithmetic_events();
+      reset_real_arithmetic_events();
+      const uint64_t slow =
+          arith_by_rounding(op, FloatFormat::F32, RoundMode::NearestEven, a, b, c);
+      const RealArithmeticEvents e2 = real_arithmetic_events();
+      const auto where = ::testing::Message()
+                         << std::hex << "op " << int(op) << " a " << a << " b " << b << " c " << c;
+      ASSERT_EQ(fast, slow) << where;
+      ASSERT_EQ(e1.invalid, e2.invalid) << where;
+      ASSERT_EQ(e1.division_by_zero, e2.division_by_zero) << where;
+      ASSERT_EQ(e1.overflow, e2.overflow) << where;
+      ASSERT_EQ(e1.underflow, e2.underflow) << where;
+      ASSERT_EQ(e1.inexact, e2.inexact) << where;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 7u * 60000u);
+}
+
+TEST(FloatSemantics, EventsTellRoundingOverflowUnderflowAndNaNApart) {
+  auto events_of = [](auto fn) {
+    reset_real_arithmetic_events();
+    fn();
+    return real_arithmetic_events();
+  };
+  const auto F = FloatFormat::F32;
+  const auto RN = RoundMode::NearestEven;
+  // 1 + 2 is exact: nothing; 1 + 2^-30 rounds.
+  EXPECT_FALSE(events_of([&] { arith(Arith::Add, F, RN, f32(1.0f), f32(2.0f)); }).any());
+  EXPECT_EQ(events_of([&] { arith(Arith::Add, F, RN, f32(1.0f), f32(0x1p-30f)); }).inexact, 1u);
+  // MAX * 2 overflows; MIN_NORMAL * 2^-30 underflows to 0; 1/0 divides by zero; 0/0 is NaN.
+  EXPECT_EQ(events_of([&] { arith(Arith::Mul, F, RN, 0x7f7fffff, f32(2.0f)); }).overflow, 1u);
+  EXPECT_EQ(events_of([&] { arith(Arith::Mul, F, RN, 0x00800000, f32(0x1p-30f)); }).underflow, 1u);
+  EXPECT_EQ(events_of([&] { arith(Arith::Div, F, RN, f32(1.0f), f32(0.0f)); }).division_by_zero,
+            1u);
+  EXPECT_EQ(events_of([&] { arith(Arith::Div, F, RN, f32(0.0f), f32(0.0f)); }).invalid, 1u);
+  // A NaN operand propagates (no event); an infinity operand is exact arithmetic.
+  EXPECT_FALSE(events_of([&] { arith(Arith::Add, F, RN, 0x7fc00000, f32(1.0f)); }).any());
+  EXPECT_FALSE(events_of([&] { arith(Arith::Mul, F, RN, 0x7f800000, f32(2.0f)); }).any());
+  EXPECT_EQ(events_of([&] { arith(Arith::Sub, F, RN, 0x7f800000, 0x7f800000); }).invalid, 1u);
+  // With .ftz a subnormal operand is flushed: an underflow.
+  EXPECT_EQ(events_of([&] { arith(Arith::Mul, F, RN, 0x00000001, f32(1.0f), 0, true); }).underflow,
+            1u);
+  // Width changes: f32 70000 to f16 overflows, 1/3 rounds; integers are modelled exactly.
+  EXPECT_EQ(events_of([&] { convert(FloatFormat::F16, 70000.0, RN); }).overflow, 1u);
+  EXPECT_EQ(events_of([&] { convert(FloatFormat::F16, 1.0 / 3.0, RN); }).inexact, 1u);
+  EXPECT_FALSE(events_of([&] { from_integer(FloatFormat::F16, 70000, false, RN); }).any());
+  // ex2 of 200 overflows f32, of -200 underflows; lg2(0) is -inf from a number; lg2(-1) NaN.
+  EXPECT_EQ(events_of([&] { approx(Approx::Ex2, F, f32(200.0f)); }).overflow, 1u);
+  EXPECT_EQ(events_of([&] { approx(Approx::Ex2, F, f32(-200.0f)); }).underflow, 1u);
+  EXPECT_EQ(events_of([&] { approx(Approx::Ex2, F, f32(-5000.0f)); }).underflow, 1u);
+  EXPECT_EQ(events_of([&] { approx(Approx::Lg2, F, f32(0.0f)); }).division_by_zero, 1u);
+  EXPECT_EQ(events_of([&] { approx(Approx::Lg2, F, f32(-1.0f)); }).invalid, 1u);
+  // f64 through the host's flags.
+  const uint64_t big = std::bit_cast<uint64_t>(1e300), third = std::bit_cast<uint64_t>(1.0 / 3);
+  EXPECT_EQ(events_of([&] { arith(Arith::Mul, FloatFormat::F64, RN, big, big); }).overflow, 1u);
+  EXPECT_EQ(events_of([&] {
+              arith(Arith::Mul, FloatFormat::F64, RN, third, std::bit_cast<uint64_t>(3.0));
+            }).inexact +
+                events_of([&] {
+                  arith(Arith::Add, FloatFormat::F64, RN, third, std::bit_cast<uint64_t>(1e-30));
+                }).inexact,
+            2u);
+}
+
 TEST(FloatSemantics, MinMaxIgnoreNaN) {
   const uint64_t nan = 0x7fc00000, two = f32(2.0f);
   EXPECT_EQ(fmin(FloatFormat::F32, nan, two, false), two);

@@ -19,6 +19,15 @@ def test_prove_equivalent(reference):
     assert r.counterexample is None
     assert r.seconds > 0
     assert "elements equal over the reals" in r.detail
+    # The emulator cross-check ran on the EQUIVALENT and contradicted nothing.
+    assert r.cross_check["ran"] and r.cross_check["contradiction"] is None
+    assert r.cross_check["elements"] >= ROWS * COLS
+
+
+def test_cross_check_can_be_turned_off(reference):
+    r = ve.prove(reference, softmax_kernel("cand_online"), cross_check=False)
+    assert r.verdict == "EQUIVALENT"
+    assert r.cross_check is None
 
 
 def test_prove_not_equivalent_gives_a_counterexample(reference):

@@ -1,0 +1,86 @@
+// The emulator cross-check of an EQUIVALENT (docs/semantics.md, "The emulator cross-check"):
+// after the proof, both kernels run on the bit-exact emulator on a few inputs chosen to hit the
+// edges, and their stores are compared element by element. A store that contradicts the proof
+// — the reference stores a number where the optimized kernel stores a NaN or an infinity, or an
+// integer output differs — turns the verdict into INCONSISTENT, with the element, both device
+// values and the input. Built by the emulator (engine/emulate/cross_check_run.hpp), decided by
+// the entry (engine/entry/), shown by reports.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace volta {
+
+// What the proof compared in one output array, which decides how the emulator's stores are
+// compared: `real` values within rounding (a NaN or an infinity where the reference stores a
+// number contradicts the proof), integer values (and float data compared by its bits, an array
+// declared with an integer type) exactly.
+struct CrossCheckArray {
+  std::string name;
+  bool real = true; // some compared element holds a real value (else every one is an integer)
+};
+
+// What the cross-check needs from the proof: the compared arrays, and the symbolic runs'
+// thread-instruction counts, which bound the emulated work.
+struct CrossCheckRequest {
+  std::vector<CrossCheckArray> arrays;
+  uint64_t reference_instructions = 0;
+  uint64_t optimized_instructions = 0;
+  double proof_seconds = 0; // what the entry took so far (a time budget may be a share of it)
+  const std::atomic<bool>* cancel = nullptr; // the entry's cancel flag (a guard, an interrupt)
+};
+
+// The element where the emulator contradicts the proof.
+struct CrossCheckContradiction {
+  std::string element;          // "C[31]"
+  std::string reference_device; // "1.5 (f32)"
+  std::string optimized_device; // "nan (f32)", "nothing (not written)"
+  uint32_t input = 0;           // the input set (emulate/edge_inputs.hpp) that shows it
+  std::string input_name;       // its name: "moderate", "specials", "wide"
+  std::string why;              // "a number in the reference, NaN in the optimized kernel"
+};
+
+// How far the two kernels' stores of one compared array are apart, over the inputs where
+// neither kernel did anything the contract idealizes beyond rounding (an overflow, an
+// underflow to zero, a NaN or infinity from numbers): the float divergence of issue 35.
+struct CrossCheckDivergence {
+  std::string array;
+  std::string compared_as; // "real" or "integer"
+  uint64_t elements = 0;   // element comparisons, over every input
+  double max_abs = 0;      // the largest |reference - optimized| over finite pairs
+  double max_rel = 0;      // the largest |reference - optimized| / |reference| (reference != 0)
+  uint64_t max_ulp = 0;    // the largest distance in units in the last place (same format)
+  std::string max_element; // where max_abs was reached ("" when every pair was equal)
+  uint32_t max_input = 0;  // and on which input set
+};
+
+struct CrossCheck {
+  bool ran = false;           // false: skipped, with the reason
+  std::string skipped_reason; // "the emulator does not support ... (PTX line 40)"
+  uint32_t inputs = 0;        // input sets compared
+  uint32_t inputs_planned = 0;
+  uint64_t elements = 0; // element comparisons, over every input
+  // Comparisons not held against the proof: on that input a kernel did what the contract
+  // idealizes (an overflow, an underflow, or the reference a NaN or an infinity from numbers).
+  uint64_t excused = 0;
+  uint64_t instructions = 0; // emulated thread-instructions, both kernels, every input
+  uint32_t reused_runs = 0;  // kernel runs taken from earlier entries (the same kernel and input)
+  double seconds = 0;
+  double budget_seconds = 0; // what it was allowed to cost (0: no budget)
+  // A sample of each launch instead of the whole (linear CTA indices; empty: every CTA run).
+  std::vector<uint32_t> reference_ctas, optimized_ctas;
+  // What was compared, in words: "3 input sets, CTAs {0, 15} of 16, 512 elements compared"
+  // (empty when skipped).
+  std::string checked;
+  // Worth a look, never a failure: floats apart beyond rounding on an input where neither
+  // kernel overflowed, differences the contract's idealizations explain, inputs not run.
+  std::vector<std::string> notes;
+  std::vector<CrossCheckDivergence> arrays;
+  std::optional<CrossCheckContradiction> contradiction;
+};
+
+} // namespace volta
