@@ -348,6 +348,47 @@ bool operand_sorts_fit(const ExprStore& store, const Node& n) {
 } // namespace
 #endif
 
+namespace {
+// The f16 operations whose result may exceed the operands' magnitude.
+bool f16_may_overflow(Op op) {
+  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div || op == Op::Fma ||
+         op == Op::Rcp || op == Op::Rsqrt || op == Op::Exp || op == Op::Ex2 || op == Op::Narrow;
+}
+// Whether a real input (an element of a float array: Input outside a FloatBits, which is the
+// integer view of an integer array's element) or a parameter is below `n`. Over the reals the
+// overflow of real data is a rounding (docs/semantics.md), that of integer data is not. Leaves
+// first (reductions are left-deep chains); a search past its budget answers no, which only
+// adds an infinity to the signs.
+bool reaches_real_data(const ExprStore& s, const Node& n) {
+  constexpr int kBudget = 256;
+  std::array<ExprId, 4 * kBudget> stack; // each visit pushes at most 3, pops 1
+  size_t top = 0;
+  const auto push = [&](ExprId id) {
+    if (id != kNoExpr && (s.taint(id) & kTaintData) && top < stack.size())
+      stack[top++] = id;
+  };
+  const uint8_t children = child_count(n.op);
+  push(children >= 1 ? n.a : kNoExpr);
+  push(children >= 2 ? n.b : kNoExpr);
+  push(children >= 3 ? n.c : kNoExpr);
+  for (int visited = 0; top > 0 && visited < kBudget; ++visited) {
+    const ExprId id = stack[--top];
+    const Node& m = s.node(id);
+    if (m.op == Op::Input || m.op == Op::Param)
+      return true;
+    if (m.op == Op::FloatBits && s.op(m.a) == Op::Input)
+      continue; // an integer array's element: integer data
+    const uint8_t k = child_count(m.op);
+    if (top + 3 > stack.size())
+      return false;
+    push(k >= 1 ? m.a : kNoExpr);
+    push(k >= 2 ? m.b : kNoExpr);
+    push(k >= 3 ? m.c : kNoExpr);
+  }
+  return false;
+}
+} // namespace
+
 Node ExprStore::with_flags(Node input) const {
   assert(operand_sorts_fit(*this, input));
   Node n = input;
@@ -372,6 +413,11 @@ Node ExprStore::with_flags(Node input) const {
   if (traits.float_op && !(t & (kTaintData | kTaintInfinity)) &&
       (((n.aux >> 4) & 7) != 0 || (traits.lifted_by_aux && (n.aux & kLiftedAux))) &&
       constant_may_overflow(*this, n)) [[unlikely]]
+    t |= kTaintInfinity;
+  // An f16 operation on integer data (no real input below) may overflow: integers are exact, and
+  // f16 ends at 65504 (__float2half((float)u) of 70000, (float)(short)x squared and narrowed).
+  if (traits.float_op && ((n.aux >> 4) & 7) == kFormatF16 && (t & kTaintData) &&
+      !(t & kTaintInfinity) && f16_may_overflow(n.op) && !reaches_real_data(*this, n)) [[unlikely]]
     t |= kTaintInfinity;
   n.taint = t;
   return n;
