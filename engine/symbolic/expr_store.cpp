@@ -363,29 +363,34 @@ bool reaches_real_data(const ExprStore& s, const Node& n) {
   constexpr int kBudget = 256;
   std::array<ExprId, 4 * kBudget> stack; // each visit pushes at most 3, pops 1
   size_t top = 0;
+  bool found = false;
+  // A real leaf is found when pushed, so that a chain's leaves (fma(a, b, acc): a and b) end the
+  // search before it walks down the chain's accumulator.
   const auto push = [&](ExprId id) {
-    if (id != kNoExpr && (s.taint(id) & kTaintData) && top < stack.size())
+    if (id == kNoExpr || !(s.taint(id) & kTaintData))
+      return;
+    const Op op = s.op(id);
+    if (op == Op::Input || op == Op::Param)
+      found = true;
+    else if (top < stack.size())
       stack[top++] = id;
   };
-  const uint8_t children = child_count(n.op);
-  push(children >= 1 ? n.a : kNoExpr);
-  push(children >= 2 ? n.b : kNoExpr);
-  push(children >= 3 ? n.c : kNoExpr);
-  for (int visited = 0; top > 0 && visited < kBudget; ++visited) {
-    const ExprId id = stack[--top];
-    const Node& m = s.node(id);
-    if (m.op == Op::Input || m.op == Op::Param)
-      return true;
-    if (m.op == Op::FloatBits && s.op(m.a) == Op::Input)
-      continue; // an integer array's element: integer data
-    const uint8_t k = child_count(m.op);
-    if (top + 3 > stack.size())
-      return false;
+  const auto push_children = [&](const Node& m) {
+    const int k = child_count(m.op);
     push(k >= 1 ? m.a : kNoExpr);
     push(k >= 2 ? m.b : kNoExpr);
     push(k >= 3 ? m.c : kNoExpr);
+  };
+  push_children(n);
+  for (int visited = 0; !found && top > 0 && visited < kBudget; ++visited) {
+    const Node& m = s.node(stack[--top]);
+    if (m.op == Op::FloatBits && s.op(m.a) == Op::Input)
+      continue; // an integer array's element: integer data
+    if (top + 3 > stack.size())
+      return false;
+    push_children(m);
   }
-  return false;
+  return found;
 }
 } // namespace
 
