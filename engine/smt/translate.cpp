@@ -113,6 +113,14 @@ z3::expr checked_ite(const z3::expr& condition, const z3::expr& on_true, const z
   return z3::ite(condition, on_true, on_false);
 }
 
+// z3's ordering operators assert on operands of different sorts (and build a null term where
+// asserts are off): a real against bit-vector bits is refused like checked_ite's mismatch.
+const z3::expr& same_sort_as(const z3::expr& a, const z3::expr& b) {
+  if (!(a.is_arith() && b.is_arith()) && !z3::eq(a.get_sort(), b.get_sort()))
+    throw std::logic_error("a comparison whose operands have different sorts");
+  return a;
+}
+
 std::string unsupported(const symbolic::ExprStore& store, ExprId id) {
   return fmt::format("unsupported by the Z3 translation: {} in {}", symbolic::op_name(store.op(id)),
                      symbolic::to_sexpr(store, id, 120));
@@ -270,14 +278,14 @@ private:
     case Op::Fma:
       return all_of(sum_domains(id));
     case Op::Div:
-      return all_of({defined(n.a), defined(n.b), get(n.b) != zero_});
+      return all_of({defined(n.a), defined(n.b), same_sort_as(get(n.b), zero_) != zero_});
     case Op::Rcp:
-      return all_of({defined(n.a), get(n.a) != zero_});
+      return all_of({defined(n.a), same_sort_as(get(n.a), zero_) != zero_});
     case Op::Sqrt:
-      return all_of({defined(n.a), get(n.a) >= zero_});
+      return all_of({defined(n.a), same_sort_as(get(n.a), zero_) >= zero_});
     case Op::Rsqrt:
     case Op::Lg2:
-      return all_of({defined(n.a), get(n.a) > zero_});
+      return all_of({defined(n.a), same_sort_as(get(n.a), zero_) > zero_});
     case Op::BitOp: {
       // PTX leaves integer division by zero undefined.
       const auto k = static_cast<symbolic::BitOpKind>(n.aux & 31);
@@ -383,6 +391,7 @@ private:
   }
 
   z3::expr compare(symbolic::CmpKind k, const z3::expr& a, const z3::expr& b) {
+    same_sort_as(a, b);
     switch (k) {
     case symbolic::CmpKind::Eq:
       return a == b;
@@ -441,6 +450,7 @@ private:
   }
 
   z3::expr rounded(const z3::expr& x, symbolic::RoundKind r) {
+    same_sort_as(x, zero_);
     const z3::expr down = floor_of(x);
     switch (r) {
     case symbolic::RoundKind::Down:
