@@ -223,6 +223,10 @@ ExprId IdiomLifter::ex2(ExprId t, symbolic::FloatMods m) {
   if (n.op == Op::Fma && (is_const(n.b, kLog2eLo) || is_const(n.b, kLog2eHi))) {
     return b_.unary(Op::Ex2, t, m);
   }
+  // Only f32 (or unformatted) ex2 is exp2f: an f16 or bf16 ex2 keeps its node, whose format
+  // says where it overflows (ex2.approx.f16 of 20 is +inf; float_fold.hpp, expr_store.cpp).
+  if (m.format != 0 && m.format != symbolic::kFormatF32)
+    return b_.unary(Op::Ex2, t, m);
   ++counts_["exp2f"];
   return b_.unary(Op::Exp, b_.mul(t, s.intern(Node{Op::Ln2})), kLifted);
 }
