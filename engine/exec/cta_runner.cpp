@@ -364,6 +364,8 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
       if (kind == symbolic::ValueKind::Int ||
           (op == symbolic::Op::Const && !v.fl && is_float(type)))
         return b_.bits_float(v.node, float_format(type));
+      if (kind == symbolic::ValueKind::Any && op == symbolic::Op::Select && !v.fl && is_float(type))
+        return float_view_of_bits_select(v.node, type);
       return v.node;
     }
     const symbolic::Node& n = s.node(v.node);
@@ -392,6 +394,29 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
     return s.constant(0);
   }
   return *id;
+}
+
+ExprId CtaRunner::float_view_of_bits_select(ExprId node, ValType type, uint32_t depth) {
+  auto& s = ctx_.store;
+  const symbolic::Op op = s.op(node);
+  if (op == symbolic::Op::Undef || node == ctx_.undef)
+    return node;
+  if (op != symbolic::Op::Select)
+    return symbolic::kind_of(s, node) == symbolic::ValueKind::Real
+               ? node
+               : b_.bits_float(node, float_format(type));
+  // A chain of selects over constants is as deep as the kernel's code; past this depth the
+  // view is refused rather than walked.
+  constexpr uint32_t kMaxDepth = 64;
+  if (depth >= kMaxDepth) {
+    fail_unsupported(prog_.insts[current_pc_], 0,
+                     "reads as a float a chain of more than 64 selects of bit patterns");
+    return s.constant(0);
+  }
+  const symbolic::Node n = s.node(node);
+  const ExprId if_true = float_view_of_bits_select(n.b, type, depth + 1);
+  const ExprId if_false = float_view_of_bits_select(n.c, type, depth + 1);
+  return b_.select(n.a, if_true, if_false, n.aux);
 }
 
 ExprId CtaRunner::real_general(const Operand& o, uint32_t t, ValType type) {

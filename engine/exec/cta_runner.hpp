@@ -128,6 +128,10 @@ private:
   }
   ExprId real_general(const Operand& o, uint32_t t, ValType type);
   ExprId real_of(Value v, ValType type);
+  // The float view of an untyped select of bit patterns (`selp.b16` of two `mov.b16`
+  // constants, then `cvt.f32.f16`): each arm's bits read as that format, never their integer
+  // value (0x3C00 is 1.0, not 15360).
+  ExprId float_view_of_bits_select(ExprId node, ValType type, uint32_t depth = 0);
   // The real value of an integer operand (Const of the integer for concrete bits).
   ExprId int_real(Value v, ValType type);
   // v is a 16-bit bf16 value: tagged so by the instruction that made it, or an input element of

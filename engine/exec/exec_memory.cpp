@@ -437,11 +437,15 @@ Value CtaRunner::low_bytes_of(Value v, const Operand& reg, uint32_t bytes, const
   }
   // The low bits of the value's bit pattern: an integer, whatever the value was (the low half of
   // an f32's bits is no f16 of it).
-  const ExprId bits = kind == symbolic::ValueKind::Int
+  // A 16-bit float stored as bytes: the byte cells split it. An untyped 16-bit value (a select
+  // of `mov.b16` constants) is bits like an integer's: st.s8 of 0xFFFF stores 0xFF.
+  const bool untyped_bits =
+      kind == symbolic::ValueKind::Any && !v.fl && !v.f16 && !v.bf16 && width == 16;
+  if (width != 32 && width != 64 && kind != symbolic::ValueKind::Int && !untyped_bits)
+    return v;
+  const ExprId bits = kind == symbolic::ValueKind::Int || untyped_bits
                           ? v.node
                           : int_view(v, width == 64 ? ValType::U64 : ValType::U32);
-  if (width != 32 && width != 64 && kind != symbolic::ValueKind::Int)
-    return v; // a 16-bit float stored as bytes: the byte cells split it
   return Value{0, b_.intop(symbolic::BitOpKind::Ext,
                            symbolic::IntType{symbolic::width_code(keep), false}, bits,
                            symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, width)};

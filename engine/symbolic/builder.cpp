@@ -449,6 +449,15 @@ ExprId Builder::intop(BitOpKind k, IntType type, ExprId a, ExprId b, ExprId c, E
   }
   if (k == BitOpKind::Ext && operand_width == type.width())
     return a;
+  if (ext && s_.op(a) == Op::Select) {
+    // An extension of a select of two constants is a select of their extensions (st.s8 of
+    // selp.b16 0xFFFF or 0: 0xFF or 0): each arm folds, exactly, and the element is a select
+    // of the stored values rather than an operation the prover must see through.
+    const Node n = s_.node(a);
+    if (int_value(n.b, owc) && int_value(n.c, owc))
+      return select(n.a, intop(k, type, n.b, b, c, d, operand_width),
+                    intop(k, type, n.c, b, c, d, operand_width), n.aux);
+  }
   if (k == BitOpKind::Ext && type.width() < operand_width) {
     // A truncation of an extension of x to no more than x's own width is a truncation of x
     // (the low bits of an extension are x's). Nothing else folds: sext(trunc(x)) is not x.
