@@ -295,6 +295,8 @@ void write_entry_result(ByteWriter& out, const entry::EntryResult& r) {
     out.u32(k.entry_line);
     write_stats(out, k.stats);
     out.f64(k.seconds);
+    out.u64(k.launch_ctas);
+    out.u8(k.all_ctas ? 1 : 0);
   }
   out.u64(r.output_types.size());
   for (const entry::OutputType& t : r.output_types) {
@@ -354,6 +356,8 @@ entry::EntryResult read_entry_result(ByteReader& in) {
     k.entry_line = in.u32();
     k.stats = read_stats(in);
     k.seconds = in.f64();
+    k.launch_ctas = in.u64();
+    k.all_ctas = in.u8() != 0;
     r.kernels.push_back(std::move(k));
   }
   const uint64_t types = in.count(32);

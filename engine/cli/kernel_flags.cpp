@@ -26,7 +26,8 @@ void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::st
                  "parameter ptr:A | sym:NAME | float:V | int:V | struct:SIZE[:bytes=FILE] (a "
                  "by-value aggregate; typed fields need a manifest), in order (repeatable)");
   app.add_option("--" + prefix + "global", globals, "module variable NAME=INT (repeatable)");
-  app.add_option("--" + prefix + "ctas", ctas, "first (CTA 0 only) or all")->capture_default_str();
+  app.add_option("--" + prefix + "ctas", ctas, "all (every CTA of the grid) or first (CTA 0 only)")
+      ->capture_default_str();
   app.add_option("--" + prefix + "dyn-shared", dyn_shared, "dynamic shared memory bytes");
 }
 

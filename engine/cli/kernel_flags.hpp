@@ -24,7 +24,7 @@ struct KernelFlags {
   std::vector<std::string> arrays;
   std::vector<std::string> params;
   std::vector<std::string> globals;
-  std::string ctas = "first";
+  std::string ctas = "all";
   uint64_t dyn_shared = 0;
 
   void add_to(CLI::App& app, const std::string& prefix, const std::string& who);
@@ -33,7 +33,7 @@ struct KernelFlags {
   bool given() const {
     return !ptx.empty() || !cu.empty() || arch != "sm_80" || !kernel.empty() || block != "1,1,1" ||
            grid != "1,1,1" || !arrays.empty() || !params.empty() || !globals.empty() ||
-           ctas != "first" || dyn_shared != 0;
+           ctas != "all" || dyn_shared != 0;
   }
   // The configuration, or nullopt with `error` set ("--ref-block: ...").
   std::optional<launch::KernelConfig> config(const std::string& prefix, std::string& error) const;

@@ -1,5 +1,6 @@
 // volta-eg: equivalence and safety checker for GPU kernels given as PTX.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <exception>
 #include <fmt/format.h>
 #include <iostream>
@@ -46,6 +47,42 @@ bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   return true;
 }
 
+// CLI11 answers a misspelled flag with "The following arguments were not expected"; name the
+// flag and the closest one the command has ("--timout": did you mean "--timeout"?).
+bool refuse_unknown_flag(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* command = nullptr;
+  for (const CLI::App* sub : app.get_subcommands())
+    command = sub;
+  if (command == nullptr)
+    return false;
+  std::vector<std::string> flags;
+  for (const CLI::Option* option : command->get_options()) {
+    for (const std::string& name : option->get_lnames())
+      flags.push_back("--" + name);
+  }
+  std::vector<std::string_view> known(flags.begin(), flags.end());
+  bool refused = false;
+  for (int i = 2; i < argc; ++i) {
+    std::string_view word = argv[i];
+    if (word == "--")
+      break;
+    if (!word.starts_with("--"))
+      continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), word) != known.end())
+      continue;
+    std::string message = volta::launch::unknown_key_message(word, known);
+    message.replace(0, std::string_view("unknown key").size(), "unknown flag");
+    // Without a close match, point at the help rather than list every flag.
+    if (const size_t list = message.find(" (known: "); list != std::string::npos)
+      message = fmt::format("{} (`volta-eg {} --help` lists the flags)", message.substr(0, list),
+                            command->get_name());
+    std::cerr << fmt::format("volta-eg {}: error: {}\n", command->get_name(), message);
+    refused = true;
+  }
+  return refused;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -70,6 +107,10 @@ int main(int argc, char** argv) {
     return volta::kBadInput;
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    if (!refuse_unknown_flag(app, argc, argv))
+      app.exit(e);
+    return volta::kBadInput;
   } catch (const CLI::ParseError& e) {
     int status = app.exit(e);
     return status == 0 ? volta::kSuccess : volta::kBadInput;

@@ -57,11 +57,11 @@ int run_rules_check(const RulesArgs& args) {
     if (!r.ok() || !args.quiet)
       std::cout << rules_check::diagnostic(r) << "\n";
   }
-  std::cout << fmt::format("{} rules: {} proved ({} by Z3, {} by canonical forms, {} by their "
+  std::cout << fmt::format("{} rule{}: {} proved ({} by Z3, {} by canonical forms, {} by their "
                            "applier), {} unsound, {} not proved\n",
-                           results.size(), counts[S::Proved], proofs[P::Z3],
-                           proofs[P::CanonicalForms], proofs[P::Applier], counts[S::Unsound],
-                           counts[S::Unproved]);
+                           results.size(), results.size() == 1 ? "" : "s", counts[S::Proved],
+                           proofs[P::Z3], proofs[P::CanonicalForms], proofs[P::Applier],
+                           counts[S::Unsound], counts[S::Unproved]);
   return counts[S::Proved] == results.size() ? kSuccess : kMismatch;
 }
 

@@ -133,8 +133,12 @@ int run_entries(RunRequest& request) {
     if (request.single) {
       std::cerr << "volta-eg: error: " << r.detail << "\n";
     } else {
-      std::cerr << fmt::format("{}: error: entry #{} \"{}\": {}\n", request.info.manifest, r.index,
-                               r.name, r.detail);
+      const std::string where = r.input_where.line == 0
+                                    ? request.info.manifest
+                                    : fmt::format("{}:{}:{}", request.info.manifest,
+                                                  r.input_where.line, r.input_where.column);
+      std::cerr << fmt::format("{}: error: entry #{} \"{}\": {}\n", where, r.index, r.name,
+                               r.detail);
     }
   }
   if (!request.single && request.human != nullptr) {

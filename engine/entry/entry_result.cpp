@@ -47,3 +47,26 @@ int exit_status(const std::vector<EntryResult>& results) {
 }
 
 } // namespace volta::entry
+
+namespace volta::entry {
+
+std::string cta_scope(const std::vector<KernelSummary>& kernels) {
+  auto part = [](const KernelSummary& k) { return fmt::format("CTA 0 of {}", k.launch_ctas); };
+  std::vector<const KernelSummary*> partial;
+  for (const KernelSummary& k : kernels) {
+    if (!k.all_ctas && k.launch_ctas > 1)
+      partial.push_back(&k);
+  }
+  if (partial.empty())
+    return "";
+  // One kernel, or both kernels over launches of one size: the scope needs no role.
+  if (kernels.size() == 1 || (partial.size() == kernels.size() &&
+                              partial.front()->launch_ctas == partial.back()->launch_ctas))
+    return part(*partial.front());
+  std::string text;
+  for (const KernelSummary* k : partial)
+    text += fmt::format("{}{}: {}", text.empty() ? "" : ", ", k->role, part(*k));
+  return text;
+}
+
+} // namespace volta::entry

@@ -71,7 +71,15 @@ struct KernelSummary {
   exec::KernelStats stats;
   double seconds = 0;
   bool cached = false;
+  // The CTAs of the launch (the grid's size) and whether every one of them ran: a run of CTA
+  // (0,0,0) alone proves nothing of the others, and every report says so (cta_scope).
+  uint64_t launch_ctas = 1;
+  bool all_ctas = true;
 };
+
+// "CTA 0 of 16" (or "reference: CTA 0 of 16, optimized: CTA 0 of 8") when some kernel of the
+// entry ran a subset of its launch's CTAs; empty when every kernel ran its whole launch.
+std::string cta_scope(const std::vector<KernelSummary>& kernels);
 
 struct EntryResult {
   size_t index = 0; // position of the entry in its manifest (reports are merged by it)
@@ -79,7 +87,8 @@ struct EntryResult {
   launch::EntryKind kind = launch::EntryKind::Equivalence;
   std::optional<Verdict> expected;
   Verdict verdict = Verdict::Error;
-  bool bad_input = false; // the verdict is ERROR because of bad input (exit status 2)
+  bool bad_input = false;          // the verdict is ERROR because of bad input (exit status 2)
+  ptx::SourceLocation input_where; // bad input in the manifest: its line and column (0: unknown)
   double seconds = 0;
   std::map<std::string, double> phases; // seconds per phase
   std::string detail;                   // one line

@@ -174,6 +174,7 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
     result.verdict = Verdict::Error;
     result.bad_input = true;
     result.detail = entry.error;
+    result.input_where = entry.error_where;
     return finish();
   }
 

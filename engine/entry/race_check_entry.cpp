@@ -104,6 +104,7 @@ EntryResult check_race_entry(const launch::ManifestEntry& entry, exec::KernelCac
     result.verdict = Verdict::Error;
     result.bad_input = true;
     result.detail = entry.error;
+    result.input_where = entry.error_where;
   } else if (auto streamed = options.stream ? check_race_streamed(entry.kernel, cache, options)
                                             : std::nullopt) {
     result = std::move(*streamed);

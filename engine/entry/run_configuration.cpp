@@ -25,6 +25,8 @@ void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
   summary.stats = run.stats;
   summary.seconds = seconds;
   summary.cached = cached;
+  summary.launch_ctas = config.cta_count();
+  summary.all_ctas = config.ctas == launch::CtaMode::All;
   result.kernels.push_back(summary);
   result.phases["execute"] += seconds;
   if (run.failure) {
@@ -83,6 +85,8 @@ KernelSummary kernel_summary(const launch::KernelConfig& config, const std::stri
   summary.role = role;
   summary.ptx = config.ptx_path;
   summary.entry = config.entry;
+  summary.launch_ctas = config.cta_count();
+  summary.all_ctas = config.ctas == launch::CtaMode::All;
   if (const ptx::Function* f = kernel.module.find_function(config.entry))
     summary.entry_line = f->loc.line;
   return summary;

@@ -91,8 +91,8 @@ struct ParamSpec {
 };
 
 enum class CtaMode {
-  First, // CTA (0,0,0) only: Volta's symmetry assumption (the default)
-  All,   // every CTA of the grid
+  First, // CTA (0,0,0) only: Volta's symmetry assumption, which proves nothing of the others
+  All,   // every CTA of the grid (the default everywhere: flags, manifests, Python)
 };
 
 struct KernelConfig;
@@ -110,7 +110,7 @@ struct KernelConfig {
   std::vector<ParamSpec> params;
   uint64_t dyn_shared_bytes = 0;
   std::map<std::string, int64_t> globals; // module .global scalars set before launch
-  CtaMode ctas = CtaMode::First;
+  CtaMode ctas = CtaMode::All;
 
   const ArraySpec* find_array(std::string_view name) const;
   uint64_t threads_per_cta() const { return uint64_t{block[0]} * block[1] * block[2]; }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/launch/cuda_source.hpp"
+#include "engine/launch/json_locator.hpp"
 
 namespace volta::launch {
 namespace {
@@ -89,8 +90,8 @@ const std::vector<std::string_view> kEntryKeys = {
     "name",     "kind",         "expected",    "reference", "optimized",
     "kernel",   "check_arrays", "note",        "reason",    "accept",
     "category", "paper_table",  "description", "recorded",  "cross_check"};
-const std::vector<std::string_view> kTopKeys = {"benchmarks", "conventions", "description",
-                                                "license",    "source",      "$schema"};
+const std::vector<std::string_view> kTopKeys = {
+    "benchmarks", "conventions", "description", "license", "source", "$schema", "ctas"};
 
 const json& member(const json& obj, const std::string& path, const char* key) {
   auto it = obj.find(key);
@@ -365,11 +366,22 @@ std::string kernel_ptx(const json& j, const std::string& base_dir, const std::st
   return compiled.ptx_path;
 }
 
-KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::string& path) {
+CtaMode get_cta_mode(const json& j, const std::string& path) {
+  const std::string mode = get_string(j, path);
+  if (mode == "first")
+    return CtaMode::First;
+  if (mode == "all")
+    return CtaMode::All;
+  fail(path, fmt::format("expected \"first\" or \"all\", got \"{}\"", mode));
+}
+
+KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::string& path,
+                        CtaMode default_ctas) {
   if (!j.is_object())
     fail(path, "expected a kernel configuration object");
   check_keys(j, path, kKernelKeys);
   KernelConfig k;
+  k.ctas = default_ctas;
   k.ptx_path = kernel_ptx(j, base_dir, path);
   k.entry = get_string(member(j, path, "entry"), path + ".entry");
   k.block = get_dim3(member(j, path, "block"), path + ".block");
@@ -436,20 +448,13 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
       k.globals[name] = value.get<int64_t>();
     }
   }
-  if (auto it = j.find("ctas"); it != j.end()) {
-    const std::string mode = get_string(*it, path + ".ctas");
-    if (mode == "first") {
-      k.ctas = CtaMode::First;
-    } else if (mode == "all") {
-      k.ctas = CtaMode::All;
-    } else {
-      fail(path + ".ctas", fmt::format("expected \"first\" or \"all\", got \"{}\"", mode));
-    }
-  }
+  if (auto it = j.find("ctas"); it != j.end())
+    k.ctas = get_cta_mode(*it, path + ".ctas");
   return k;
 }
 
-ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir) {
+ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir,
+                        CtaMode default_ctas) {
   const std::string path = fmt::format("$.benchmarks[{}]", index);
   ManifestEntry e;
   e.index = index;
@@ -493,8 +498,14 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
     if (auto it = j.find("expected"); it != j.end() && !it->is_null()) {
       const std::string word = get_string(*it, path + ".expected");
       e.expected = verdict_from(word);
-      if (!e.expected)
-        fail(path + ".expected", fmt::format("unknown verdict \"{}\"", word));
+      if (!e.expected) {
+        std::vector<std::string_view> words;
+        for (int v = 0; v <= static_cast<int>(Verdict::Error); ++v) // INCONSISTENT never
+          words.push_back(to_string(static_cast<Verdict>(v)));
+        std::string message = unknown_key_message(word, words);
+        message.replace(0, std::string_view("unknown key").size(), "unknown verdict");
+        fail(path + ".expected", message);
+      }
       if (*e.expected == Verdict::Inconsistent)
         fail(path + ".expected", "INCONSISTENT reports a bug of volta-eg; it is never expected");
     }
@@ -506,10 +517,12 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
       e.cross_check = it->get<bool>();
     }
     if (e.kind == EntryKind::Equivalence) {
-      e.reference = get_kernel(member(j, path, "reference"), base_dir, path + ".reference");
-      e.optimized = get_kernel(member(j, path, "optimized"), base_dir, path + ".optimized");
+      e.reference =
+          get_kernel(member(j, path, "reference"), base_dir, path + ".reference", default_ctas);
+      e.optimized =
+          get_kernel(member(j, path, "optimized"), base_dir, path + ".optimized", default_ctas);
     } else {
-      e.kernel = get_kernel(member(j, path, "kernel"), base_dir, path + ".kernel");
+      e.kernel = get_kernel(member(j, path, "kernel"), base_dir, path + ".kernel", default_ctas);
     }
     if (auto it = j.find("check_arrays"); it != j.end() && !it->is_null()) {
       if (!it->is_array())
@@ -705,7 +718,7 @@ std::optional<KernelConfig> kernel_config_from_json(const json& j, const std::st
                                                     const std::string& json_path,
                                                     std::string& error) {
   try {
-    return get_kernel(j, base_dir, json_path);
+    return get_kernel(j, base_dir, json_path, CtaMode::All);
   } catch (const EntryError& e) {
     error = e.message;
     return std::nullopt;
@@ -753,12 +766,26 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
     diag({}, "$.benchmarks: the list is empty: there is nothing to run");
     return result;
   }
+  // Every CTA of each launch, unless the manifest says otherwise: a top-level "ctas", or the
+  // Volta corpus's declared convention (`conventions.only_cta0`: CTA (0,0,0) only).
+  CtaMode default_ctas = CtaMode::All;
+  if (auto c = root.find("conventions");
+      c != root.end() && c->is_object() && c->contains("only_cta0"))
+    default_ctas = CtaMode::First;
+  if (auto c = root.find("ctas"); c != root.end()) {
+    try {
+      default_ctas = get_cta_mode(*c, "$.ctas");
+    } catch (const EntryError& e) {
+      diag({}, e.message);
+      return result;
+    }
+  }
   const std::string base_dir = std::filesystem::path(path).parent_path().string();
   Manifest m;
   m.path = path;
   std::map<std::string, size_t> first_with_name;
   for (size_t i = 0; i < it->size(); ++i) {
-    ManifestEntry e = get_entry((*it)[i], i, base_dir);
+    ManifestEntry e = get_entry((*it)[i], i, base_dir, default_ctas);
     // Names identify entries in reports, filters and merged shards: two entries with one name
     // would be indistinguishable there.
     const json& raw = (*it)[i];
@@ -769,6 +796,11 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
                               "$.benchmarks[{}])",
                               i, e.name, first->second);
       }
+    }
+    if (!e.error.empty()) {
+      const std::string_view json_path = std::string_view(e.error).substr(0, e.error.find(": "));
+      if (auto where = locate_json_path(text, json_path))
+        e.error_where = *where;
     }
     m.entries.push_back(std::move(e));
   }

@@ -76,6 +76,8 @@ std::string finding_sites(const json& r, const json& s) {
 // counterexample.
 std::string entry_text(const json& r) {
   std::string text = r.value("detail", "");
+  if (r.contains("cta_scope") && r["cta_scope"].is_string())
+    text += fmt::format(" [{} only]", r["cta_scope"].get<std::string>());
   if (r.contains("safety") && r["safety"].is_object())
     text += finding_sites(r, r["safety"]);
   // Every distinct race after the first (the first is `safety`).

@@ -89,6 +89,8 @@ json to_json(const entry::EntryResult& r) {
     j["original_seconds"] = r.original_seconds;
   j["phases"] = r.phases;
   j["detail"] = r.detail;
+  const std::string scope = entry::cta_scope(r.kernels);
+  j["cta_scope"] = scope.empty() ? json(nullptr) : json(scope);
   if (r.kind == launch::EntryKind::Equivalence) {
     j["elements"] = {{"total", r.elements.total},
                      {"direct", r.elements.direct},
@@ -176,6 +178,8 @@ json to_json(const entry::EntryResult& r) {
                {"barriers", k.stats.barriers},
                {"warp_syncs", k.stats.warp_syncs},
                {"ctas", k.stats.ctas},
+               {"launch_ctas", k.launch_ctas},
+               {"all_ctas", k.all_ctas},
                {"idioms", k.stats.idioms}};
     for (const auto& [name, n] : k.stats.idioms)
       idioms[name] += n;

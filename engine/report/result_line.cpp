@@ -44,6 +44,9 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
   const char* dim = style.color ? kDim : "";
   std::string line = fmt::format("{}{:<18}{} {:<{}}  {:>8.3f}s", on, to_string(r.verdict), off,
                                  printable(r.name), style.name_width, r.seconds);
+  // A verdict over part of the launch says so on its own line, where it cannot be missed.
+  if (const std::string scope = entry::cta_scope(r.kernels); !scope.empty())
+    line += fmt::format("  [{} only]", scope);
   if (!ok) {
     line +=
         r.expected

@@ -110,6 +110,8 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
   const std::string verdict = r.value("verdict", "");
   const std::string name = r.value("name", "");
   std::string message = fmt::format("{}: {}", name, r.value("detail", ""));
+  if (r.contains("cta_scope") && r["cta_scope"].is_string())
+    message += fmt::format(" [{} only]", r["cta_scope"].get<std::string>());
   json locations = json::array(), related = json::array();
   json logical = json::array();
   if (verdict == "NOT_EQUIVALENT" || verdict == "INCONSISTENT") {
@@ -264,6 +266,15 @@ json sarif_log(const json& report) {
   // notifications, not results: they say nothing about the code.
   json notifications = json::array();
   for (const auto& r : report.at("results")) {
+    // A verdict over CTA 0 alone, whatever it is (a passing one has no result above): the
+    // code scanning view must not read it as a verdict over the launch.
+    if (r.contains("cta_scope") && r["cta_scope"].is_string()) {
+      notifications.push_back(
+          {{"level", "note"},
+           {"message",
+            {{"text", fmt::format("{}: {} over {} only", r.value("name", ""),
+                                  r.value("verdict", ""), r["cta_scope"].get<std::string>())}}}});
+    }
     if (r.value("verdict", "") != "ERROR")
       continue;
     notifications.push_back(
