@@ -110,6 +110,11 @@ def _extension(config_settings: Optional[Dict[str, str]]) -> Path:
     if not given:
         _configure(build)
     cache = (build / "CMakeCache.txt").read_text(errors="replace")
+    home = re.search(r"^CMAKE_HOME_DIRECTORY:INTERNAL=(.*)$", cache, re.M)
+    if not home or Path(home.group(1)).resolve() != SOURCE:
+        # The package's .py files come from this source tree: its extension must too.
+        raise RuntimeError(f"{build} is the build tree of {home.group(1) if home else 'no source'}"
+                           f", not of {SOURCE}")
     if re.search(r"^pybind11_DIR:PATH=.*NOTFOUND", cache, re.M) or "pybind11_DIR" not in cache:
         raise RuntimeError(f"{build}: CMake found no pybind11, so the extension is not built: "
                            "install pybind11 with its CMake files (Debian: pybind11-dev) and the "

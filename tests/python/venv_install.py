@@ -90,7 +90,9 @@ def main():
         assert where.startswith(str(venv)), f"volta_eg imported from {where} (not {venv})"
 
     example = readme_example(source)
-    if shutil.which("nvcc") is None and not os.environ.get("CUDA_HOME"):
+    nvcc = step("plain: volta_eg.find_nvcc()",
+                [py_plain, "-c", "import volta_eg; print(volta_eg.find_nvcc() or '')"], work, env)
+    if not nvcc.strip():
         print("nvcc not found: the README example reads cand_online.ptx instead of compiling "
               "cand_online.cu", flush=True)
         example = example.replace('cuda="examples/python/kernels/cand_online.cu"',
