@@ -115,7 +115,10 @@ def main():
     if args.volta_eg:
         test_env["VOLTA_EG_BINARY"] = str(Path(args.volta_eg).resolve())
     step("system: pytest tests/python against the installed package",
-         [py_system, "-m", "pytest", "-q", "-p", "no:cacheprovider", source / "tests" / "python"],
+         # Its own temporary folder: python.volta_eg may run the same tests at the same time,
+         # and pytest prunes old folders under the shared /tmp/pytest-of-USER.
+         [py_system, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp",
+          work / "pytest", source / "tests" / "python"],
          work, test_env)
     print("the installed package passes")
 
