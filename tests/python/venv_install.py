@@ -40,11 +40,14 @@ def step(what, command, cwd, env, timeout=900):
     return out.stdout
 
 
-def clean_env(extra):
+def clean_env(work, extra):
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "VOLTA_EG_BUILD_DIR")}
     env.update(PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_NO_CACHE_DIR="1",
-               PYTHONDONTWRITEBYTECODE="1")
+               PYTHONDONTWRITEBYTECODE="1",
+               # pip's and venv's temporary folders, and the tests' scratch files, stay in the
+               # work folder (removed by the next run), not in the shared /tmp.
+               TMPDIR=str(work / "tmp"))
     env.update(extra)
     return env
 
@@ -67,9 +70,9 @@ def main():
     args = parser.parse_args()
     source, work = args.source.resolve(), args.work.resolve()
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    (work / "tmp").mkdir(parents=True)
     build = {"VOLTA_EG_BUILD_DIR": str(Path(args.build_dir).resolve())} if args.build_dir else {}
-    env = clean_env(build)
+    env = clean_env(work, build)
 
     plain, system = work / "plain", work / "system"
     step("python -m venv plain", [sys.executable, "-m", "venv", plain], work, env)
@@ -110,16 +113,18 @@ def main():
 
     step("system: the example loop (examples/python/check_candidates.py)",
          [py_system, source / "examples" / "python" / "check_candidates.py"], source, env)
-    test_env = clean_env({**build, "VOLTA_SOURCE_DIR": str(source),
+    test_env = clean_env(work, {**build, "VOLTA_SOURCE_DIR": str(source),
                           "VOLTA_EG_INSTALLED_IN": str(system)})
     if args.volta_eg:
         test_env["VOLTA_EG_BINARY"] = str(Path(args.volta_eg).resolve())
+    tests_cwd = work / "tests-cwd"  # nothing else changes it while the tests compile CUDA
+    tests_cwd.mkdir()
     step("system: pytest tests/python against the installed package",
          # Its own temporary folder: python.volta_eg may run the same tests at the same time,
          # and pytest prunes old folders under the shared /tmp/pytest-of-USER.
          [py_system, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--basetemp",
           work / "pytest", source / "tests" / "python"],
-         work, test_env)
+         tests_cwd, test_env)
     print("the installed package passes")
 
 
