@@ -23,12 +23,15 @@
 #include "engine/batch/proof_cache_dir.hpp"
 #include "engine/batch/run_cache_dir.hpp"
 #include "engine/emulate/emulator.hpp"
+#include "engine/entry/element_explanation.hpp"
 #include "engine/exec/kernel_cache.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/cuda_source.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/prove/explanation_text.hpp"
 #include "engine/report/report_json.hpp"
 #include "engine/session/entry_runner.hpp"
+#include "engine/smt/z3_fallback.hpp"
 
 namespace py = pybind11;
 
@@ -359,6 +362,68 @@ py::dict emulate_kernel(const EntrySet& set, size_t index, const std::string& ro
   return out;
 }
 
+// Characters of each value an explanation shows (they can be megabytes long): the CLI's width.
+constexpr size_t kExplainValueWidth = 400;
+
+// `volta-eg explain` of one element of an equivalence entry, with the options the CLI's explain
+// uses (the shipped rule library, the Z3 fallback unless `z3` is false). The fields of the CLI's
+// console output, for the Python side to print the same text.
+py::dict explain(const EntrySet& set, size_t index, const std::string& element, size_t steps,
+                 bool z3, unsigned z3_timeout_ms) {
+  const launch::ManifestEntry& entry = set.at(index);
+  if (entry.kind != launch::EntryKind::Equivalence)
+    throw InputError{"ManifestError", "explain needs an equivalence entry (a pair)", "", 0, 0};
+  entry::ElementExplanation x;
+  {
+    py::gil_scoped_release free;
+    entry::ProveOptions options;
+    if (z3)
+      options.fallback = smt::make_z3_fallback(z3_timeout_ms);
+    x = entry::explain_element(entry, *set.kernels, options, element, steps);
+  }
+  py::dict d;
+  d["element"] = x.element.empty() ? element : x.element;
+  d["stopped"] = py::none();
+  if (x.stopped) {
+    d["stopped"] = py::make_tuple(std::string(to_string(x.stopped->verdict)), x.stopped->detail,
+                                  x.stopped->bad_input);
+    return d;
+  }
+  d["note"] = x.note;
+  d["reference_expr"] = x.reference_expr;
+  d["optimized_expr"] = x.optimized_expr;
+  if (x.reference_expr.empty())
+    return d;
+  d["values"] = prove::describe_value_pair(x.reference_expr, x.optimized_expr, kExplainValueWidth);
+  const prove::ElementOutcome& o = x.outcome;
+  using Kind = prove::ElementOutcome::Kind;
+  d["verdict"] = o.kind == Kind::Equivalent      ? "EQUIVALENT"
+                 : o.kind == Kind::NotEquivalent ? "NOT_EQUIVALENT"
+                                                 : "UNKNOWN";
+  d["how"] = o.kind == Kind::Equivalent ? o.how() : std::string();
+  d["reason"] = o.reason;
+  d["rules_used"] = o.rules_used;
+  d["counterexample"] = py::none();
+  if (o.kind == Kind::NotEquivalent && o.counterexample) {
+    const Counterexample& c = *o.counterexample;
+    py::dict inputs;
+    for (const auto& [k, v] : c.inputs)
+      inputs[py::str(k)] = v;
+    py::dict cx;
+    cx["element"] = c.element.empty() ? element : c.element;
+    cx["inputs"] = inputs;
+    cx["input_order"] = c.inputs; // the CLI prints them in this order
+    cx["reference_value"] = c.reference_value;
+    cx["optimized_value"] = c.optimized_value;
+    cx["confirmed"] = c.confirmed;
+    d["counterexample"] = cx;
+  }
+  d["steps"] = x.steps;
+  d["total_steps"] = x.total_steps;
+  d["check"] = x.check;
+  return d;
+}
+
 std::string compile_cuda(const std::string& source, const std::string& arch,
                          const std::vector<std::string>& flags, const std::string& cache_dir) {
   launch::CudaCompileRequest request;
@@ -438,5 +503,7 @@ PYBIND11_MODULE(_engine, m) {
         py::arg("arrays"), py::arg("symbols"), py::arg("max_instructions") = 0);
   m.def("compile_cuda", &compile_cuda, py::arg("source"), py::arg("arch"), py::arg("flags"),
         py::arg("cache_dir"));
+  m.def("explain", &explain, py::arg("entries"), py::arg("index"), py::arg("element"),
+        py::arg("steps"), py::arg("z3"), py::arg("z3_timeout_ms"));
   m.def("find_nvcc", &volta::launch::find_nvcc);
 }

@@ -51,7 +51,7 @@ def test_manifest_file_errors_are_located(tmp_path):
 
 
 def test_kernel_description_errors(kernels_dir):
-    with pytest.raises(ve.ManifestError, match="either ptx"):
+    with pytest.raises(ve.ManifestError, match="exactly one of ptx"):
         ve.Kernel()
     with pytest.raises(ve.ManifestError, match="dtype"):
         ve.In("x", 4, "f33")
