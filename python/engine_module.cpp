@@ -178,6 +178,7 @@ struct Settings {
   std::string cache_dir; // empty: no cache
   double timeout = 0;
   uint64_t max_instructions = 0;
+  bool strict_races = false; // every unordered write-write pair a race (`--strict-races`)
   uint64_t max_terms = 0;
   unsigned z3_timeout_ms = 10'000;
   bool z3 = true;
@@ -206,6 +207,7 @@ public:
     }
     entry::ProveOptions options;
     options.run.max_instructions = settings.max_instructions;
+    options.run.benign_races = !settings.strict_races;
     options.timeout_seconds = settings.timeout;
     options.reuse_templates = settings.reuse;
     options.mutual = settings.mutual;
@@ -481,6 +483,7 @@ PYBIND11_MODULE(_engine, m) {
       .def_readwrite("cache_dir", &Settings::cache_dir)
       .def_readwrite("timeout", &Settings::timeout)
       .def_readwrite("max_instructions", &Settings::max_instructions)
+      .def_readwrite("strict_races", &Settings::strict_races)
       .def_readwrite("max_terms", &Settings::max_terms)
       .def_readwrite("z3_timeout_ms", &Settings::z3_timeout_ms)
       .def_readwrite("z3", &Settings::z3)

@@ -41,6 +41,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   for (const auto& name : entry.check_arrays)
     text.str(name);
   text.u8(entry.cross_check ? 1 : 0);
+  text.u8(entry.benign_races ? (*entry.benign_races ? 1 : 2) : 0); // the entry's race rule
   text.str(options);
   return cache_key(text.bytes());
 }

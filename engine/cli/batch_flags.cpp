@@ -31,6 +31,12 @@ void BatchFlags::add_to(CLI::App& app) {
   app.add_option(
       "--max-instructions", max_instructions,
       "executed thread-instructions per kernel; past it the entry ends UNKNOWN (0: none)");
+  app.add_flag("--benign-races", benign_races,
+               "stores of provably equal values (the same bits) to one location by unordered "
+               "threads are no race (the default; GPUVerify's default)");
+  app.add_flag("--strict-races", strict_races,
+               "every unordered pair of writes to one location is a data race, equal values or "
+               "not (GPUVerify's --no-benign); a manifest entry's \"races\" overrides either");
   app.add_option("--color", color, "ANSI colors: auto (a terminal), always or never")
       ->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "print no result lines and no summary (errors only)");
@@ -64,6 +70,10 @@ std::optional<batch::BatchOptions> BatchFlags::resolve(std::string& error) const
       static_cast<uint64_t>(max_memory_gib * static_cast<double>(1ull << 30));
   if (max_memory_gib > 0 && options.max_memory_bytes == 0)
     options.max_memory_bytes = 1;
+  if (benign_races && strict_races) {
+    error = "--benign-races and --strict-races: give one race rule, not both";
+    return std::nullopt;
+  }
   if (color != "auto" && color != "always" && color != "never") {
     error = fmt::format("--color: expected auto, always or never, got \"{}\"", color);
     return std::nullopt;
@@ -107,7 +117,8 @@ std::optional<batch::BatchOptions> BatchFlags::resolve(std::string& error) const
 nlohmann::json BatchFlags::options_json() const {
   return {{"timeout_seconds", timeout},
           {"max_memory_gib", max_memory_gib},
-          {"max_instructions", max_instructions}};
+          {"max_instructions", max_instructions},
+          {"races", strict_races ? "strict" : "benign"}};
 }
 
 bool stdout_is_terminal() {

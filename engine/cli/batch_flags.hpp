@@ -1,6 +1,7 @@
 // The flags `prove` and `check` share: the manifest and its selection (--batch, --filter,
 // --shard, -j), the reports (--report, --junit, --sarif), the resource guards (--timeout,
-// --max-memory, --max-instructions) and the terminal (--color). resolve() validates them into
+// --max-memory, --max-instructions), the race rule (--benign-races, --strict-races) and the
+// terminal (--color). resolve() validates them into
 // what the driver takes, or says what is wrong with which flag.
 #pragma once
 
@@ -28,6 +29,10 @@ struct BatchFlags {
   double timeout = 0;
   double max_memory_gib = 0;
   uint64_t max_instructions = 0;
+  // The race rule for stores of provably equal values (docs/semantics.md, "Synchronization"):
+  // benign (the default) or strict; both flags given is an error.
+  bool benign_races = false;
+  bool strict_races = false;
   std::string color = "auto";
   bool quiet = false;       // no result lines, no summary table (errors still on stderr)
   bool no_progress = false; // no live progress line, even on a terminal

@@ -32,6 +32,7 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
   exec::KernelCache cache;
   entry::CheckOptions options;
   options.run.max_instructions = args.common.max_instructions;
+  options.run.benign_races = !args.common.strict_races;
   entry::RaceCheck check = entry::check_race(config, cache, options);
   entry::EntryResult& result = check.result;
   result.name = config.entry;
@@ -73,6 +74,7 @@ int run_check(const CheckArgs& args) {
   exec::KernelCache kernels;
   entry::CheckOptions check_options;
   check_options.run.max_instructions = args.common.max_instructions;
+  check_options.run.benign_races = !args.common.strict_races;
   check_options.stream = !args.no_stream;
   RunRequest request;
   request.options = *options;

@@ -13,6 +13,12 @@ using Clock = std::chrono::steady_clock;
 
 EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
                                     const ProveOptions& options) {
+  // The entry's own race rule ("races" in the manifest) over the command line's.
+  if (entry.benign_races && *entry.benign_races != options.run.benign_races) {
+    ProveOptions own = options;
+    own.run.benign_races = *entry.benign_races;
+    return prove_equivalence_entry(entry, kernels, own);
+  }
   const auto start = Clock::now();
   // Every EQUIVALENT, streamed or not, is cross-checked on the emulator before it is reported.
   auto finish = [&](EntryResult result) -> EntryResult {

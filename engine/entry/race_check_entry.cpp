@@ -97,6 +97,12 @@ RaceCheck check_race(const launch::KernelConfig& config, exec::KernelCache& cach
 
 EntryResult check_race_entry(const launch::ManifestEntry& entry, exec::KernelCache& cache,
                              const CheckOptions& options) {
+  // The entry's own race rule ("races" in the manifest) over the command line's.
+  if (entry.benign_races && *entry.benign_races != options.run.benign_races) {
+    CheckOptions own = options;
+    own.run.benign_races = *entry.benign_races;
+    return check_race_entry(entry, cache, own);
+  }
   const auto start = std::chrono::steady_clock::now();
   EntryResult result;
   if (!entry.error.empty()) {

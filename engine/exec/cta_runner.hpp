@@ -448,11 +448,23 @@ private:
   [[gnu::cold]] bool in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
   // exec_st: the other lanes whose identical store the current access performs (Accessor::lanes).
   uint32_t co_writers_ = 0;
+  // exec_st: the values the current access writes (the race shadow keeps them for the benign
+  // rule); empty for every other access.
+  StoredElements shadow_values_;
+  std::array<StoredElement, 8> shadow_elements_;
   std::vector<Value> store_values_; // exec_st: 8 values per lane
   // Returns true when the run goes on after the race (the two lanes then store one after the
   // other).
+  // `equal`: the values are provably equal (a conflict only under the strict rule).
   [[gnu::cold]] bool report_store_conflict(const Inst& in, uint64_t address, uint32_t t1,
-                                           uint32_t t2, Value v1, Value v2);
+                                           uint32_t t2, Value v1, Value v2, bool equal);
+  // Whether two lanes' values are one store's (docs/semantics.md, "Synchronization"): the same
+  // concrete bits, or provably the same bits of one format (symbolic::BitEquality).
+  bool provably_same_store(const Value& a, const Value& b);
+  // Whether a store of `size` bytes at `address` lies inside memory it may write (shared or
+  // global; other spaces: true). A null or wild address is out of bounds before it is anything
+  // else: access() reports it.
+  bool store_in_bounds(Space space, uint64_t address, uint32_t size);
   std::string describe_value(Value v) const;
   bool completing_copies_ = false;
   bool copies_issued_ = false; // some thread of the CTA issued a cp.async (until then no hazards)

@@ -348,10 +348,17 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
   if (shadow != nullptr) {
     const uint32_t w = t / 32;
     const WarpSyncLog& syncs = warp_syncs_[w];
-    Accessor a{cta_,        t,           w,
-               t % 32,      stamp_,      warp_phase_[w],
-               current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs,
-               exit_log()};
+    Accessor a{cta_,
+               t,
+               w,
+               t % 32,
+               stamp_,
+               warp_phase_[w],
+               current_pc_,
+               co_writers_,
+               syncs.masks.empty() ? nullptr : &syncs,
+               exit_log(),
+               ctx_.options.benign_races ? &ctx_.bit_equality : nullptr};
     last_access_stamp_[t] = stamp_;
     Conflict c;
     uint32_t conflict_byte = 0;
@@ -361,7 +368,8 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
             ? AccessKind::NonCoherentRead
             : kind;
     const bool raced =
-        shadow->check_and_record(shadow_offset, size, a, shadow_kind, c, conflict_byte);
+        shadow->check_and_record(shadow_offset, size, a, shadow_kind, c, conflict_byte,
+                                 kind == AccessKind::Write ? shadow_values_ : StoredElements{});
     if (lock)
       lock->clear(std::memory_order_release);
     // After a race the access is made as any other (the run goes on, for the races after it).
@@ -494,9 +502,11 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
       return;
   }
   // Several lanes of one warp storing to one location in one instruction: CUDA guarantees that
-  // exactly one lane's store lands. Provably equal values (the same node, or the same concrete
-  // bits) make that one store, performed by the lowest lane on behalf of all (no race among
-  // them); values that may differ are a write conflict.
+  // exactly one lane's store lands. Under the benign rule, provably equal values (the same
+  // concrete bits, or provably the same bits: provably_same_store) make that one store,
+  // performed by the lowest lane on behalf of all (no race among them); values that may differ
+  // are a write conflict, and so is every pair under the strict rule. A location out of bounds
+  // is reported as such by access(), never as a conflict.
   // Per leading lane: the lanes it stores for; zeroed only where the search below runs (it is
   // read only when that search found followers).
   std::array<uint32_t, 32> group;
@@ -519,16 +529,15 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
     }
     if (!increasing) { // the common case (distinct, increasing addresses) skips the search
       group.fill(0);
-      // The first of the stored values where lanes x and y differ (count: none).
+      // The first of the stored values where lanes x and y may differ (count: none).
       auto first_difference = [&](uint32_t x, uint32_t y) {
         for (uint32_t i = 0; i < count; ++i) {
-          const Value& a = values(x)[i];
-          const Value& b = values(y)[i];
-          if (a.symbolic() != b.symbolic() || (a.symbolic() ? a.node != b.node : a.bits != b.bits))
+          if (!provably_same_store(values(x)[i], values(y)[i]))
             return i;
         }
         return count;
       };
+      const bool benign = ctx_.options.benign_races;
       // Sorted by (address, lane): the lanes of one location are adjacent, lowest lane first.
       std::array<std::pair<uint64_t, uint32_t>, 32> order;
       uint32_t k = 0;
@@ -543,11 +552,14 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
           continue;
         }
         const uint32_t y = order[i].second;
-        if (!shared_by_lanes(addresses[y]))
+        if (!shared_by_lanes(addresses[y]) || !store_in_bounds(in.space, addresses[y], elem * n))
           continue;
-        if (const uint32_t d = first_difference(leader, y); d < count) {
-          if (!report_store_conflict(in, addresses[y], base + y, base + leader, values(y)[d],
-                                     values(leader)[d]))
+        // Under the strict rule every pair is a conflict; its message says whether the values
+        // were provably equal.
+        if (const uint32_t d = first_difference(leader, y); !benign || d < count) {
+          const uint32_t shown = d < count ? d : 0;
+          if (!report_store_conflict(in, addresses[y], base + y, base + leader, values(y)[shown],
+                                     values(leader)[shown], d >= count))
             return;
           continue; // lane y stores on its own, after its leader
         }
@@ -563,7 +575,19 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
     const bool global = in.space == Space::Global ||
                         (in.space == Space::Generic && resolve_generic(a).first == Space::Global);
     co_writers_ = followers != 0 ? group[l] : 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      const Value& v = values(l)[i];
+      // Concrete bits are the bytes stored whatever their tags; a node's bits depend on the
+      // format it is stored in.
+      const uint8_t tags =
+          v.symbolic() ? static_cast<uint8_t>((v.fl ? 1 : 0) | (v.bf16 ? 2 : 0) | (v.f16 ? 4 : 0))
+                       : 0;
+      shadow_elements_[i] = StoredElement{v.symbolic() ? uint64_t{v.node} : v.bits,
+                                          ctx_.store_generation, v.symbolic(), tags};
+    }
+    shadow_values_ = StoredElements{shadow_elements_.data(), count, elem};
     ByteCell* cells = access(in.space, a, elem * n, elem * n, t, AccessKind::Write, global);
+    shadow_values_ = StoredElements{};
     co_writers_ = 0;
     if (!cells)
       return;
@@ -589,8 +613,30 @@ std::string CtaRunner::describe_value(Value v) const {
   return symbolic::to_sexpr(ctx_.store, v.node, 120);
 }
 
+bool CtaRunner::provably_same_store(const Value& a, const Value& b) {
+  if (a.symbolic() != b.symbolic())
+    return false;
+  if (!a.symbolic())
+    return a.bits == b.bits;
+  return a.fl == b.fl && a.bf16 == b.bf16 && a.f16 == b.f16 &&
+         ctx_.bit_equality.same_bits(a.node, b.node);
+}
+
+bool CtaRunner::store_in_bounds(Space space, uint64_t address, uint32_t size) {
+  if (space == Space::Generic)
+    std::tie(space, address) = resolve_generic(address);
+  switch (space) {
+  case Space::Global:
+    return global_region(address, size) != nullptr;
+  case Space::Shared:
+    return inside_shared(address, size) && address + size <= shared_size_;
+  default:
+    return true;
+  }
+}
+
 bool CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t t1, uint32_t t2,
-                                      Value v1, Value v2) {
+                                      Value v1, Value v2, bool equal) {
   Space space = in.space;
   if (space == Space::Generic)
     std::tie(space, address) = resolve_generic(address);
@@ -602,12 +648,21 @@ bool CtaRunner::report_store_conflict(const Inst& in, uint64_t address, uint32_t
   f.location = describe_address(space, address);
   f.first = site(t1, current_pc_);
   f.second = site(t2, current_pc_);
-  f.message = fmt::format(
-      "data race on {} {}: threads {} and {} (lanes {} and {} of warp {}) store to it in one "
-      "instruction '{}' (PTX line {}) values that may differ ({} and {}); only one of the "
-      "stores lands, which one depends on the hardware",
-      f.space, f.location, t2, t1, t2 % 32, t1 % 32, t1 / 32, in.text, in.line, describe_value(v2),
-      describe_value(v1));
+  if (equal) {
+    f.message = fmt::format(
+        "data race on {} {}: threads {} and {} (lanes {} and {} of warp {}) store to it in one "
+        "instruction '{}' (PTX line {}) provably equal values ({}); under --strict-races every "
+        "unordered pair of writes is a race, equal values or not",
+        f.space, f.location, t2, t1, t2 % 32, t1 % 32, t1 / 32, in.text, in.line,
+        describe_value(v2));
+  } else {
+    f.message = fmt::format(
+        "data race on {} {}: threads {} and {} (lanes {} and {} of warp {}) store to it in one "
+        "instruction '{}' (PTX line {}) values that may differ ({} and {}); only one of the "
+        "stores lands, which one depends on the hardware",
+        f.space, f.location, t2, t1, t2 % 32, t1 % 32, t1 / 32, in.text, in.line,
+        describe_value(v2), describe_value(v1));
+  }
   return note_race(std::move(f));
 }
 

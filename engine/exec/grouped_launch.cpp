@@ -32,6 +32,7 @@ KernelRun GroupedLaunch::run_group(symbolic::ExprStore& store, uint32_t first, u
   else
     global_->restart(store, undef);
   LaunchContext ctx(program_, config_, store, *global_, options_);
+  ctx.store_generation = ++groups_run_; // each group's nodes live in a store of its own
   ctx.undef = undef;
   ctx.next_stamp = next_stamp_;
   ctx.next_fresh = next_fresh_;

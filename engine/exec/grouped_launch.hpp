@@ -55,6 +55,7 @@ private:
   uint32_t next_stamp_ = 1;
   uint32_t next_fresh_ = 1;
   uint64_t instructions_ = 0;
+  uint32_t groups_run_ = 0; // LaunchContext::store_generation of the next group, less one
 };
 
 } // namespace volta::exec

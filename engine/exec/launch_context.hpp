@@ -14,12 +14,17 @@
 #include "engine/exec/program.hpp"
 #include "engine/exec/race_log.hpp"
 #include "engine/launch/launch_config.hpp"
+#include "engine/symbolic/bit_equality.hpp"
 #include "engine/symbolic/builder.hpp"
 
 namespace volta::exec {
 
 struct RunOptions {
   bool check_races = true;
+  // Stores of provably equal values by unordered threads are no race (the benign rule, the
+  // default); false: every unordered pair of writes is (`--strict-races`; docs/semantics.md,
+  // "Synchronization").
+  bool benign_races = true;
   uint64_t max_instructions = 0;             // 0: unlimited; else UNKNOWN-style stop (budget)
   const std::atomic<bool>* cancel = nullptr; // set from outside (timeout) to stop the run
 };
@@ -34,6 +39,11 @@ struct LaunchContext {
   symbolic::ExprStore& store;
   GlobalMemory& global;
   RunOptions options;
+  // The benign rule's equality of stored bits (asked only when two writes meet).
+  symbolic::BitEquality bit_equality{store};
+  // Which expression store the nodes of this launch live in, for a race shadow that outlives it
+  // (GroupedLaunch: one store per group of CTAs, one shadow for all; StoredElement::generation).
+  uint32_t store_generation = 0;
   ExprId undef = 0;                // uninitialized memory and registers
   std::vector<ByteCell> params;    // the kernel parameter buffer
   std::vector<ByteCell> constants; // .const memory

@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "engine/symbolic/bit_equality.hpp"
+
 namespace volta::exec {
 namespace {
 
@@ -245,22 +247,81 @@ constexpr uint32_t kMaxChain = 4096;
   return true;
 }
 
+// Whether two writes store provably the same bits in a record's bytes (the benign rule).
+bool same_stored(const StoredBytes& x, const StoredBytes& y, symbolic::BitEquality& equality) {
+  if (x.kind == StoredBytes::Kind::None || x.kind != y.kind || x.offset != y.offset ||
+      x.size != y.size || x.tags != y.tags)
+    return false;
+  if (x.kind == StoredBytes::Kind::Concrete)
+    return x.id == y.id;
+  if (x.generation != y.generation)
+    return false; // nodes of two expression stores (two groups of CTAs)
+  return equality.same_bits(static_cast<symbolic::ExprId>(x.id),
+                            static_cast<symbolic::ExprId>(y.id));
+}
+
+// What a store writes in the `span` bytes of a record that start `at` bytes into the access:
+// one element's bytes, or nothing known when they are not inside one element.
+StoredBytes stored_at(const StoredElements& values, uint32_t at, uint32_t span) {
+  if (values.elements == nullptr || values.size == 0)
+    return {};
+  const uint32_t index = at / values.size, offset = at % values.size;
+  if (index >= values.count || offset + span > values.size || values.size > 255)
+    return {};
+  const StoredElement& e = values.elements[index];
+  return StoredBytes{e.id,
+                     e.symbolic ? e.generation : 0,
+                     e.symbolic ? StoredBytes::Kind::Symbolic : StoredBytes::Kind::Concrete,
+                     e.tags,
+                     static_cast<uint8_t>(offset),
+                     static_cast<uint8_t>(values.size)};
+}
+
+} // namespace
+
+AccessSummary& ShadowPage::co_writes_of(ByteShadow& s) {
+  if (s.co_writes == 0) {
+    if (free_co_writes_.empty()) {
+      co_writes_.emplace_back();
+      s.co_writes = static_cast<uint32_t>(co_writes_.size());
+    } else {
+      s.co_writes = free_co_writes_.back() + 1;
+      free_co_writes_.pop_back();
+      co_writes_[s.co_writes - 1] = AccessSummary{};
+    }
+  }
+  return co_writes_[s.co_writes - 1];
+}
+
+void ShadowPage::release_co_writes(ByteShadow& s) {
+  if (s.co_writes != 0) {
+    free_co_writes_.push_back(s.co_writes - 1);
+    s.co_writes = 0;
+  }
+}
+
 // A conflicting access is recorded all the same: the run goes on after a data race (to report
 // the races after it), and the history must then hold every access made, racy or not. Each
 // later conflict is still found against an access that was made and is unordered with the
 // current one; what recording a racy write forgets (the reads before it that it raced with) can
 // only hide a later race, never make one up.
-[[gnu::always_inline]] inline bool check_and_record_byte(ByteShadow& s, const Accessor& a,
-                                                         AccessKind kind, Conflict& conflict) {
+inline bool ShadowPage::check_record(ByteShadow& s, const Accessor& a, AccessKind kind,
+                                     Conflict& conflict, const StoredBytes& value, bool& benign) {
+  // The writes of the last write's value kept with it (the benign rule), if any.
+  auto co_writes_conflict = [&](Conflict& c) {
+    return s.co_writes != 0 &&
+           summary_conflicts(co_writes_[s.co_writes - 1], a, AccessKind::Write, c);
+  };
   switch (kind) {
   case AccessKind::Read: {
-    const bool raced = write_conflicts(s, a, conflict) ||
+    const bool raced = write_conflicts(s, a, conflict) || co_writes_conflict(conflict) ||
                        summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict);
     summary_record(s.reads, a);
     return raced;
   }
   case AccessKind::NonCoherentRead: {
-    // Every write or atomic conflicts, ordered or not: a superset of a plain read's conflicts.
+    // Every write or atomic conflicts, ordered or not: a superset of a plain read's conflicts
+    // (co_writes exist only beside a last write).
     const bool raced = written_ever(s, conflict);
     summary_record(s.reads, a);
     if (s.nc_pc == 0) {
@@ -271,21 +332,40 @@ constexpr uint32_t kMaxChain = 4096;
     return raced;
   }
   case AccessKind::Atomic: {
-    const bool raced = write_conflicts(s, a, conflict) || read_non_coherently(s, conflict) ||
+    const bool raced = write_conflicts(s, a, conflict) || co_writes_conflict(conflict) ||
+                       read_non_coherently(s, conflict) ||
                        summary_conflicts(s.reads, a, AccessKind::Read, conflict);
     summary_record(s.atomics, a);
     return raced;
   }
   case AccessKind::Write: {
-    const bool raced = write_conflicts(s, a, conflict) || read_non_coherently(s, conflict) ||
-                       summary_conflicts(s.reads, a, AccessKind::Read, conflict) ||
-                       summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict);
+    Conflict with_write;
+    const bool write_raced = write_conflicts(s, a, with_write) || co_writes_conflict(with_write);
+    // The benign rule: a write of provably the same bits as the last write (and so as every write
+    // kept with it) races with none of them, whichever lands; it joins them, and later accesses
+    // are checked against each.
+    benign = write_raced && a.equality != nullptr && same_stored(s.w_value, value, *a.equality);
+    bool raced = write_raced && !benign;
+    if (raced)
+      conflict = with_write;
+    else
+      raced = read_non_coherently(s, conflict) ||
+              summary_conflicts(s.reads, a, AccessKind::Read, conflict) ||
+              summary_conflicts(s.atomics, a, AccessKind::Atomic, conflict);
+    if (benign) {
+      // The reads and atomics are kept: each that this write did not race with is ordered
+      // before it, and stays as it was for the accesses after it.
+      summary_record(co_writes_of(s), a);
+      return raced;
+    }
+    release_co_writes(s);
     s.w_stamp = a.stamp;
     s.w_cta = a.cta;
     s.w_thread = static_cast<uint16_t>(a.thread);
     s.w_phase = a.phase;
     s.w_pc = a.pc;
     s.w_lanes = a.lanes | (1u << a.lane);
+    s.w_value = value;
     // Later accesses that race with the forgotten reads also race with this write (when it did
     // not race with them itself).
     s.reads = AccessSummary{};
@@ -296,16 +376,11 @@ constexpr uint32_t kMaxChain = 4096;
   return false;
 }
 
-} // namespace
-
-bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict) {
-  return check_and_record_byte(s, a, kind, conflict);
-}
-
 bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor& a,
-                                  AccessKind kind, Conflict& conflict, uint32_t& byte) {
-  // Every byte is checked and recorded, a racy one too (check_and_record_byte); the first
-  // conflict is the one returned.
+                                  AccessKind kind, Conflict& conflict, uint32_t& byte,
+                                  const StoredElements& values) {
+  // Every byte is checked and recorded, a racy one too (check_record); the first conflict is the
+  // one returned.
   const uint32_t end = offset + size;
   bool raced = false;
   Conflict later; // the conflicts after the first (not reported)
@@ -314,7 +389,10 @@ bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor
     const uint32_t word_start = start & ~3u;
     const bool covers_word = start == word_start && end >= word_start + 4;
     if (w.split < 0 && covers_word) {
-      if (check_and_record_byte(w.whole, a, kind, raced ? later : conflict)) [[unlikely]] {
+      bool benign = false;
+      const StoredBytes value =
+          kind == AccessKind::Write ? stored_at(values, start - offset, 4) : StoredBytes{};
+      if (check_record(w.whole, a, kind, raced ? later : conflict, value, benign)) [[unlikely]] {
         if (!raced)
           byte = start;
         raced = true;
@@ -324,7 +402,8 @@ bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor
     }
     const uint32_t stop = end < word_start + 4 ? end : word_start + 4;
     uint32_t at = 0;
-    if (check_bytes(w, start, stop, covers_word, a, kind, raced ? later : conflict, at)) {
+    if (check_bytes(w, start, stop, covers_word, a, kind, raced ? later : conflict, at, offset,
+                    values)) {
       if (!raced)
         byte = at;
       raced = true;
@@ -335,8 +414,8 @@ bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor
 }
 
 bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers_word,
-                             const Accessor& a, AccessKind kind, Conflict& conflict,
-                             uint32_t& byte) {
+                             const Accessor& a, AccessKind kind, Conflict& conflict, uint32_t& byte,
+                             uint32_t access_start, const StoredElements& values) {
   if (w.split < 0) { // a part of a whole word: from now on its bytes may differ
     if (free_splits_.empty()) {
       w.split = static_cast<int32_t>(split_.size());
@@ -346,23 +425,41 @@ bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers
       free_splits_.pop_back();
       split_[static_cast<std::size_t>(w.split)] = {w.whole, w.whole, w.whole, w.whole};
     }
+    auto& copies = split_[static_cast<std::size_t>(w.split)];
+    for (uint32_t k = 0; k < 4; ++k) {
+      // Each byte's own place in the stored element (the whole record's four bytes lie in one).
+      if (copies[k].w_value.kind != StoredBytes::Kind::None)
+        copies[k].w_value.offset = static_cast<uint8_t>(copies[k].w_value.offset + k);
+      // Each byte its own copy of the writes kept with the last one.
+      if (k > 0 && w.whole.co_writes != 0) {
+        const AccessSummary kept = co_writes_[w.whole.co_writes - 1];
+        copies[k].co_writes = 0;
+        co_writes_of(copies[k]) = kept;
+      }
+    }
   }
   auto& bytes = split_[static_cast<std::size_t>(w.split)];
   const uint32_t word_start = start & ~3u;
   bool raced = false;
+  bool any_benign = false;
   Conflict later; // the conflicts after the first (not reported)
   for (uint32_t i = start; i < stop; ++i) {
-    if (check_and_record_byte(bytes[i - word_start], a, kind, raced ? later : conflict)) {
+    bool benign = false;
+    const StoredBytes value =
+        kind == AccessKind::Write ? stored_at(values, i - access_start, 1) : StoredBytes{};
+    if (check_record(bytes[i - word_start], a, kind, raced ? later : conflict, value, benign)) {
       if (!raced)
         byte = i;
       raced = true;
     }
+    any_benign = any_benign || benign;
   }
-  if (covers_word && kind == AccessKind::Write) {
-    // A whole-word write leaves the four histories equal (the write, no reads, no atomics),
-    // whether it raced or not; so are their non-coherent reads unless they differ (each of those
-    // conflicted with this write, which is reported: forgetting them can hide a later race, and
-    // keeping one byte's for all four could make one up).
+  if (covers_word && kind == AccessKind::Write && !any_benign) {
+    // A whole-word write leaves the four histories equal (the write, no reads, no atomics, no
+    // writes kept with it), whether it raced or not; so are their non-coherent reads unless they
+    // differ (each of those conflicted with this write, which is reported: forgetting them can
+    // hide a later race, and keeping one byte's for all four could make one up). A write that
+    // joined equal writes (the benign rule) leaves each byte its own history: no merge then.
     const auto& b = bytes;
     const bool same_nc = b[0].nc_pc == b[1].nc_pc && b[0].nc_pc == b[2].nc_pc &&
                          b[0].nc_pc == b[3].nc_pc && b[0].nc_cta == b[1].nc_cta &&
@@ -370,6 +467,7 @@ bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers
                          b[0].nc_thread == b[1].nc_thread && b[0].nc_thread == b[2].nc_thread &&
                          b[0].nc_thread == b[3].nc_thread;
     w.whole = bytes[0];
+    w.whole.w_value = stored_at(values, word_start - access_start, 4);
     if (!same_nc)
       w.whole.nc_pc = 0;
     free_splits_.push_back(w.split);

@@ -21,6 +21,13 @@
 // merged summary is marked `approximate`, and the caller reports it as UNSUPPORTED rather than
 // as DATA_RACE.
 //
+// Stores of provably equal values (docs/semantics.md, "Synchronization"): under the benign rule
+// (the default) a plain write that is unordered with the last write of a byte, or with the writes
+// of the same value kept with it, is no race when it stores provably the same bits there
+// (symbolic::BitEquality); it then joins those writes (`co_writes`, a summary as for reads, kept
+// out of line in the page), and every later access is checked against all of them. Under the
+// strict rule (`--strict-races`) every unordered pair of writes is a race.
+//
 // Reads through the non-coherent path (ld.global.nc, __ldg, ldu) are defined only for data that
 // stays read-only for the whole kernel (CUDA Programming Guide, read-only data cache): such a read
 // of a byte the kernel writes, at any time, by any thread of any CTA, even the reader itself and
@@ -33,6 +40,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+namespace volta::symbolic {
+class BitEquality;
+}
 
 namespace volta::exec {
 
@@ -76,6 +87,26 @@ struct Accessor {
   const WarpSyncLog* syncs = nullptr;
   // The CTA's threads that exited with unordered accesses (above); null when there are none.
   const ExitLog* exits = nullptr;
+  // Writes: the benign rule's equality of stored bits; null under the strict rule (every
+  // unordered write-write pair is a race).
+  symbolic::BitEquality* equality = nullptr;
+};
+
+// What one element of a store writes: its concrete bits, or its node and format tags.
+struct StoredElement {
+  uint64_t id = 0; // the bits (concrete) or the node (symbolic)
+  // Symbolic: the expression store the node lives in (LaunchContext::store_generation): a
+  // grouped launch runs each group of CTAs into a store of its own under one shadow, and nodes
+  // of different stores are never compared.
+  uint32_t generation = 0;
+  bool symbolic = false;
+  uint8_t tags = 0; // symbolic: the value's format tags (exec::Value's fl | bf16 << 1 | f16 << 2)
+};
+// The elements a store writes, in address order from the access's first byte, `size` bytes each.
+struct StoredElements {
+  const StoredElement* elements = nullptr;
+  uint32_t count = 0;
+  uint32_t size = 0;
 };
 
 enum class AccessKind : uint8_t {
@@ -116,6 +147,20 @@ struct AccessSummary {
   uint32_t warp() const { return thread / 32u; }
 };
 
+// What the last plain write stored in the bytes of one shadow record, as far as the benign rule
+// needs it: one element (its bits or its node) and where the record's first byte lies in it.
+// Kind None: not known (a write of another kind than st, or a whole-word record of narrower
+// elements): equal to nothing.
+struct StoredBytes {
+  enum class Kind : uint8_t { None, Concrete, Symbolic };
+  uint64_t id = 0;
+  uint32_t generation = 0; // symbolic: StoredElement::generation
+  Kind kind = Kind::None;
+  uint8_t tags = 0;
+  uint8_t offset = 0; // the record's first byte in the element
+  uint8_t size = 0;   // the element's bytes
+};
+
 struct ByteShadow {
   // last plain write (w_stamp 0: none; stamps start at 1)
   uint32_t w_stamp = 0, w_cta = 0, w_phase = 0, w_pc = 0;
@@ -124,13 +169,13 @@ struct ByteShadow {
   uint32_t w_lanes = 0;   // lanes of w_thread's warp whose identical store this write stands for
   uint32_t nc_cta = 0;
   uint32_t nc_pc = 0; // the first non-coherent read's pc + 1; 0: none ever
+  // The benign rule: 1 + the index in the page's table of the other writes of the last write's
+  // value that are not ordered before it (an AccessSummary); 0: none.
+  uint32_t co_writes = 0;
+  StoredBytes w_value; // what the last write stored here
   AccessSummary reads;
   AccessSummary atomics;
 };
-
-// Checks an access against the byte's history and records it, a racy one too (the run goes on
-// after a race). Returns true and fills `conflict` when the access races with an earlier one.
-bool check_and_record(ByteShadow& s, const Accessor& a, AccessKind kind, Conflict& conflict);
 
 // The race shadow of a run of memory. Kernels access whole aligned words (f32, b32, vectors of
 // them), so one record stands for the four bytes of a 4-byte word as long as every access since
@@ -145,8 +190,9 @@ public:
   // Checks an access of `size` bytes at `offset` (naturally aligned, as the caller checked)
   // against the history of each byte and records it in every byte, racy or not. On a race
   // returns true with the first conflict and, in `byte`, the offset of its byte.
+  // A write gives the values it stores (`values`; none: equal to nothing under the benign rule).
   bool check_and_record(uint32_t offset, uint32_t size, const Accessor& a, AccessKind kind,
-                        Conflict& conflict, uint32_t& byte);
+                        Conflict& conflict, uint32_t& byte, const StoredElements& values = {});
   // The history of one byte.
   const ByteShadow& byte(uint32_t offset) const {
     const Word& w = words_[offset / 4];
@@ -161,9 +207,18 @@ private:
   // The access of bytes [start, stop) of one word through its byte records (splitting it first).
   [[gnu::noinline]] bool check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers_word,
                                      const Accessor& a, AccessKind kind, Conflict& conflict,
-                                     uint32_t& byte);
+                                     uint32_t& byte, uint32_t access_start,
+                                     const StoredElements& values);
+  // One record's check (race_shadow.cpp); sets `benign` when a write joined equal writes.
+  [[gnu::always_inline]] inline bool check_record(ByteShadow& s, const Accessor& a, AccessKind kind,
+                                                  Conflict& conflict, const StoredBytes& value,
+                                                  bool& benign);
+  AccessSummary& co_writes_of(ByteShadow& s);
+  void release_co_writes(ByteShadow& s);
 
   std::vector<Word> words_;
+  std::vector<AccessSummary> co_writes_; // ByteShadow::co_writes
+  std::vector<uint32_t> free_co_writes_;
   std::vector<std::array<ByteShadow, 4>> split_;
   std::vector<int32_t> free_splits_; // split_ entries of words merged back
 };

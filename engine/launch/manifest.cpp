@@ -87,9 +87,9 @@ const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
                                                   "len",  "kind", "type"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
 const std::vector<std::string_view> kEntryKeys = {
-    "name",     "kind",         "expected",    "reference", "optimized",
-    "kernel",   "check_arrays", "note",        "reason",    "accept",
-    "category", "paper_table",  "description", "recorded",  "cross_check"};
+    "name",         "kind",     "expected",    "reference", "optimized", "kernel",
+    "check_arrays", "note",     "reason",      "accept",    "category",  "paper_table",
+    "description",  "recorded", "cross_check", "races"};
 const std::vector<std::string_view> kTopKeys = {
     "benchmarks", "conventions", "description", "license", "source", "$schema", "ctas"};
 
@@ -515,6 +515,12 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
       if (e.kind != EntryKind::Equivalence)
         fail(path + ".cross_check", "only equivalence entries have an emulator cross-check");
       e.cross_check = it->get<bool>();
+    }
+    if (auto it = j.find("races"); it != j.end() && !it->is_null()) {
+      const std::string rule = get_string(*it, path + ".races");
+      if (rule != "benign" && rule != "strict")
+        fail(path + ".races", fmt::format("expected \"benign\" or \"strict\", got \"{}\"", rule));
+      e.benign_races = rule == "benign";
     }
     if (e.kind == EntryKind::Equivalence) {
       e.reference =

@@ -35,6 +35,9 @@ struct ManifestEntry {
   // Run the emulator cross-check when the proof says EQUIVALENT (`"cross_check": false` turns
   // it off for this entry; `--no-cross-check` for every entry).
   bool cross_check = true;
+  // `"races": "benign"` or `"strict"`: the race rule for this entry's kernels, over the command
+  // line's (docs/semantics.md, "Synchronization"); absent: the command line's.
+  std::optional<bool> benign_races;
   std::string recorded_json;       // the upstream `recorded` object, verbatim, if any
   std::string error;               // non-empty: the entry is bad input, with the JSON path
   ptx::SourceLocation error_where; // where that JSON path lies in the manifest (line 0: unknown)

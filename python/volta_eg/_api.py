@@ -64,7 +64,7 @@ class _Check:
 
 class _Guards:
     KEYS = ("cache_dir", "timeout", "max_instructions", "max_terms", "z3_timeout_ms", "z3",
-            "mutual", "reuse", "cross_check")
+            "mutual", "reuse", "cross_check", "strict_races")
 
     @staticmethod
     def settings(jobs: int, guards: Dict[str, Any]) -> "_engine.Settings":
@@ -126,8 +126,8 @@ def prove_batch(entries: Union[Sequence[Any], str, Path], jobs: int = 1,
     `entries`: Pairs, (reference, optimized[, expected]) tuples and Kernels (race checks), or the
     path of a manifest file. Options: cache_dir (the CLI's --cache DIR), timeout (seconds per
     entry), max_instructions, max_terms, z3_timeout_ms, z3, mutual, reuse, cross_check (False:
-    the CLI's --no-cross-check). Closing the iterator, or Ctrl-C while it waits, cancels the
-    entries still running.
+    the CLI's --no-cross-check), strict_races (True: the CLI's --strict-races). Closing the
+    iterator, or Ctrl-C while it waits, cancels the entries still running.
     """
     settings = _Guards.settings(jobs, guards)
     if isinstance(entries, (str, Path)):

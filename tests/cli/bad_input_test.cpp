@@ -173,6 +173,7 @@ TEST(BadInput, BadFlagsAreRefusedBeforeAnythingRuns) {
       {{"--frobnicate"}, "frobnicate"},
       {{"--timeout", "soon"}, "--timeout"},
       {{"--rule-nodes", "0"}, "--rule-nodes"},
+      {{"--benign-races", "--strict-races"}, "give one race rule, not both"},
   };
   for (const auto& [flags, message] : cases) {
     std::vector<std::string> args = {"prove", "--batch", "examples/manifest.json"};

@@ -87,9 +87,12 @@ TEST(RaceLog, TheLogIsInCtaOrderWhateverTheOrderOfTheReports) {
   EXPECT_EQ(races.back().first->ptx_line, 100u + exec::kMaxReportedRaces - 2);
 }
 
-// The soundness entry: two warps store one constant to `flag` (the race found first), then each
-// warp reads the other warp's half of s[] with no barrier (the real races). The report lists all
-// three, the first being `failure`.
+// The soundness entry: two warps store one constant to `flag` (the race found first under the
+// strict rule; under the default benign rule two equal stores are none, and the reads of flag
+// race with them instead), then each warp reads the other warp's half of s[] with no barrier (the
+// real races). The report lists them all, the first being `failure`: under the strict rule the
+// lanes of warp 0 store flag one by one, so a lane's read of flag races with another lane's store
+// as well (four races).
 TEST(RaceLog, AFirstRaceDoesNotHideTheRealOnesAfterIt) {
   const auto manifest = load_manifest(source_path("examples/soundness/manifest.json"));
   const auto* e = find_entry(manifest, "c8_two_distinct_races");
@@ -101,17 +104,29 @@ TEST(RaceLog, AFirstRaceDoesNotHideTheRealOnesAfterIt) {
   ASSERT_TRUE(flag_store != 0 && s_store != 0 && s_load != 0);
 
   exec::KernelCache cache;
-  const auto r = entry::check_race_entry(*e, cache, {});
+  entry::CheckOptions strict;
+  strict.run.benign_races = false;
+  const auto r = entry::check_race_entry(*e, cache, strict);
   EXPECT_EQ(r.verdict, Verdict::DataRace) << r.detail;
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure->kind, "write-write race");
-  ASSERT_EQ(r.races.size(), 3u) << describe_races(r.races);
+  ASSERT_EQ(r.races.size(), 4u) << describe_races(r.races);
   EXPECT_FALSE(r.races_truncated);
   EXPECT_EQ(r.races[0].message, r.failure->message) << "failure is the first race";
   EXPECT_TRUE(has_race(r.races, "write-write race", flag_store, flag_store));
   EXPECT_TRUE(has_race(r.races, "read-write race", s_store, s_load)) << describe_races(r.races);
   EXPECT_TRUE(has_race(r.races, "write-read race", s_load, s_store)) << describe_races(r.races);
-  EXPECT_NE(r.detail.find("(and 2 more distinct races)"), std::string::npos) << r.detail;
+  const uint32_t flag_load = line_of(ptx, "ld.volatile.shared.f32 \t%f3");
+  EXPECT_TRUE(has_race(r.races, "write-read race", flag_load, flag_store))
+      << describe_races(r.races);
+  EXPECT_NE(r.detail.find("(and 3 more distinct races)"), std::string::npos) << r.detail;
+  // The default rule: the equal stores to flag are no race, the reads of flag and s[] are.
+  const auto benign = entry::check_race_entry(*e, cache, {});
+  EXPECT_EQ(benign.verdict, Verdict::DataRace) << benign.detail;
+  EXPECT_FALSE(has_race(benign.races, "write-write race", flag_store, flag_store))
+      << describe_races(benign.races);
+  EXPECT_TRUE(has_race(benign.races, "read-write race", s_store, s_load))
+      << describe_races(benign.races);
 }
 
 // Every lane of warps 1..3 stores to the word warp 0's lane stored to: 96 racy stores of one

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/exec/race_shadow.hpp"
+#include "engine/symbolic/bit_equality.hpp"
 #include "engine_test_util.hpp"
 
 namespace volta::etest {
@@ -706,11 +707,143 @@ TEST(SameLocationStores, DataThatMayDifferIsAWriteConflict) {
       << r.failure()->message;
 }
 
-TEST(SameLocationStores, TwoWarpsStoringTheSameValueStillRace) {
-  // One instruction of one warp is one store; two warps are not ordered.
-  const auto r = run_ptx(all_lanes_store("  mov.u32 %r2, 7;"), all_lanes_launch({64, 1, 1}));
+// Stores of provably equal values by any two threads, one warp or several, are no race under
+// the benign rule (the default); under the strict rule every unordered pair of writes is.
+std::string every_thread_stores_then_reads(const std::string& value_code,
+                                           const std::string& after_store = "") {
+  return kernel(".param .u64 p_out, .param .u64 p_in", R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+)" + value_code + R"(
+  st.shared.u32 [s_word], %r2;
+)" + after_store + R"(
+  bar.sync 0;
+  ld.shared.u32 %r3, [s_word];
+  setp.ne.u32 %p1, %r1, 5;
+  @%p1 bra $L_end;
+  st.global.u32 [%rd0], %r3;
+$L_end:
+  ret;)",
+                kSharedWord);
+}
+
+exec::RunOptions strict_races() {
+  exec::RunOptions o;
+  o.benign_races = false;
+  return o;
+}
+
+TEST(SameLocationStores, TwoWarpsStoringTheSameValueAreNoRaceUnlessStrict) {
+  const auto text = every_thread_stores_then_reads("  mov.u32 %r2, 7;");
+  const auto r = run_ptx(text, all_lanes_launch({64, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.verdict(), Verdict::RaceFree);
+  const auto strict = run_ptx(text, all_lanes_launch({64, 1, 1}), strict_races());
+  ASSERT_NE(strict.failure(), nullptr) << strict.describe();
+  EXPECT_EQ(strict.failure()->verdict, Verdict::DataRace);
+  EXPECT_EQ(strict.failure()->kind, "write-write race");
+  // The same symbolic value (one node) from two warps, too.
+  const auto symbolic = run_ptx(every_thread_stores_then_reads("  ld.global.u32 %r2, [%rd1];"),
+                                all_lanes_launch({64, 1, 1}));
+  ASSERT_EQ(symbolic.failure(), nullptr) << symbolic.describe();
+}
+
+TEST(SameLocationStores, OneWarpStoringOneValueRacesOnlyUnderTheStrictRule) {
+  const auto text = every_thread_stores_then_reads("  mov.u32 %r2, 7;");
+  EXPECT_EQ(run_ptx(text, all_lanes_launch()).failure(), nullptr);
+  const auto strict = run_ptx(text, all_lanes_launch(), strict_races());
+  ASSERT_NE(strict.failure(), nullptr) << strict.describe();
+  EXPECT_EQ(strict.failure()->verdict, Verdict::DataRace);
+  EXPECT_TRUE(contains(strict.failure()->message, "provably equal values"))
+      << strict.failure()->message;
+}
+
+TEST(SameLocationStores, TwoWarpsStoringDifferentValuesRace) {
+  // Warp 0 stores in[0], warp 1 in[1].
+  const auto r = run_ptx(every_thread_stores_then_reads(R"(  shr.u32 %r4, %r1, 5;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];)"),
+                         all_lanes_launch({64, 1, 1}));
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  EXPECT_EQ(r.failure()->kind, "write-write race");
+}
+
+// The writes of one value kept together stay unordered with what comes after them: a thread
+// that overwrites the value (or reads it) before a barrier races with the other warp's store.
+TEST(SameLocationStores, EqualStoresStayUnorderedWithLaterAccesses) {
+  const auto overwrite = every_thread_stores_then_reads("  mov.u32 %r2, 7;", R"(
+  setp.ne.u32 %p2, %r1, 40;
+  @!%p2 st.shared.u32 [s_word], 8;)");
+  const auto r = run_ptx(overwrite, all_lanes_launch({64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace);
+  // Thread 40 is in warp 1: the race is with warp 0's store of 7, whichever warp ran first.
+  const auto read = every_thread_stores_then_reads("  mov.u32 %r2, 7;", R"(
+  ld.shared.u32 %r5, [s_word];
+  st.global.u32 [%rd0+4], %r5;)");
+  Launch two = all_lanes_launch({64, 1, 1});
+  two.arrays[0] = "out:0x100000:4:2:out";
+  const auto rr = run_ptx(read, two);
+  ASSERT_NE(rr.failure(), nullptr) << rr.describe();
+  EXPECT_EQ(rr.failure()->verdict, Verdict::DataRace);
+  // After a barrier, a new value is no race.
+  const auto ordered = every_thread_stores_then_reads("  mov.u32 %r2, 7;", R"(
+  bar.sync 0;
+  setp.ne.u32 %p2, %r1, 40;
+  @!%p2 st.shared.u32 [s_word], 8;)");
+  EXPECT_EQ(run_ptx(ordered, all_lanes_launch({64, 1, 1})).failure(), nullptr);
+}
+
+// The shadow itself: a write of the same bits joins the last write, one of other bits races with
+// every write kept, byte records included.
+TEST(Races, ShadowKeepsEveryUnorderedWriteOfOneValue) {
+  using exec::AccessKind;
+  symbolic::ExprStore store;
+  symbolic::BitEquality equality(store);
+  auto at = [&](uint32_t thread) {
+    exec::Accessor a{0, thread, thread / 32, thread % 32, 1, 0, thread};
+    a.equality = &equality;
+    return a;
+  };
+  exec::StoredElement seven{7, 0, false, 0}, eight{8, 0, false, 0};
+  const exec::StoredElements sevens{&seven, 1, 4}, eights{&eight, 1, 4};
+  exec::Conflict c;
+  uint32_t byte = 0;
+  exec::ShadowPage page(64);
+  EXPECT_FALSE(page.check_and_record(0, 4, at(0), AccessKind::Write, c, byte, sevens));
+  EXPECT_FALSE(page.check_and_record(0, 4, at(32), AccessKind::Write, c, byte, sevens));
+  EXPECT_FALSE(page.check_and_record(0, 4, at(64), AccessKind::Write, c, byte, sevens));
+  // Thread 32 writes 8: it races with thread 0's or 64's 7 (its own is ordered).
+  EXPECT_TRUE(page.check_and_record(0, 4, at(32), AccessKind::Write, c, byte, eights));
+  EXPECT_NE(c.thread, 32u);
+  // Without values (another kind of write) nothing is equal.
+  exec::ShadowPage unknown(64);
+  EXPECT_FALSE(unknown.check_and_record(0, 4, at(0), AccessKind::Write, c, byte));
+  EXPECT_TRUE(unknown.check_and_record(0, 4, at(32), AccessKind::Write, c, byte));
+  // Byte records: the writes kept with the last one go with each byte when the word splits.
+  exec::ShadowPage bytes(64);
+  const exec::StoredElement nine{9, 0, false, 0};
+  const exec::StoredElements one_nine{&nine, 1, 1};
+  EXPECT_FALSE(bytes.check_and_record(8, 4, at(0), AccessKind::Write, c, byte, sevens));
+  EXPECT_FALSE(bytes.check_and_record(8, 4, at(32), AccessKind::Write, c, byte, sevens));
+  // Thread 0 writes byte 9 with other bits: its own 7 is ordered before, thread 32's is not.
+  EXPECT_TRUE(bytes.check_and_record(9, 1, at(0), AccessKind::Write, c, byte, one_nine));
+  EXPECT_EQ(c.thread, 32u);
+  EXPECT_EQ(byte, 9u);
+  // Thread 0 writes the word's 7 again: equal to thread 32's in bytes 8, 10 and 11, ordered after
+  // its own byte 9.
+  EXPECT_FALSE(bytes.check_and_record(8, 4, at(0), AccessKind::Write, c, byte, sevens));
+  // Thread 32 reads byte 10: unordered with thread 0's writes.
+  EXPECT_TRUE(bytes.check_and_record(10, 1, at(32), AccessKind::Read, c, byte));
+  EXPECT_EQ(c.thread, 0u);
+  // Under the strict rule (no equality) equal values race.
+  exec::ShadowPage strict(64);
+  exec::Accessor s0{0, 0, 0, 0, 1, 0, 0}, s32{0, 32, 1, 0, 1, 0, 0};
+  EXPECT_FALSE(strict.check_and_record(0, 4, s0, AccessKind::Write, c, byte, sevens));
+  EXPECT_TRUE(strict.check_and_record(0, 4, s32, AccessKind::Write, c, byte, sevens));
 }
 
 TEST(SameLocationStores, ALaterStoreByOneLaneStillRacesWithTheOthersReads) {
