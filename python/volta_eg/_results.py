@@ -109,6 +109,8 @@ class Result:
         elements: the counts of output elements: total, direct, reused, rules, z3, cached,
             not_equivalent, unknown.
         seconds: the entry's wall time.
+        cta_scope: "CTA 0 of 16" when a kernel ran CTA (0,0,0) alone (ctas="first") of a launch
+            of several CTAs: the verdict says nothing of the others; None for the whole launch.
         name: the entry's name.
         expected: the verdict the caller expected (expected=), or None.
         safety: the first safety finding of a failing kernel (the report's `safety` object).
@@ -129,6 +131,7 @@ class Result:
     races: List[Dict[str, Any]] = field(default_factory=list)
     elements: Dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    cta_scope: Optional[str] = None
     name: str = ""
     expected: Optional[str] = None
     safety: Optional[Dict[str, Any]] = None
@@ -146,7 +149,8 @@ class Result:
         return cls(verdict=j["verdict"], detail=j.get("detail", ""),
                    counterexample=Counterexample.from_report(cx, shapes) if cx else None,
                    races=list(j.get("races") or []), elements=dict(j.get("elements") or {}),
-                   seconds=j.get("seconds", 0.0), name=j.get("name", ""),
+                   seconds=j.get("seconds", 0.0), cta_scope=j.get("cta_scope"),
+                   name=j.get("name", ""),
                    expected=j.get("expected"), safety=j.get("safety"),
                    kernels=list(j.get("kernels") or []), cross_check=j.get("cross_check"),
                    cache=dict(cache or {}), index=index, _report=j)
@@ -172,7 +176,8 @@ class Result:
 
     def __str__(self) -> str:
         tail = f": {self.detail}" if self.detail else ""
-        return f"{self.name} {self.verdict} {self.seconds:.3f}s{tail}"
+        scope = f" [{self.cta_scope} only]" if self.cta_scope else ""
+        return f"{self.name} {self.verdict} {self.seconds:.3f}s{scope}{tail}"
 
 
 @dataclass

@@ -35,7 +35,8 @@ def test_all_names_exist_and_public_classes_belong_to_the_package():
 
 
 @pytest.mark.parametrize("cls, fields", [
-    (ve.Result, ["verdict", "detail", "counterexample", "races", "elements", "seconds"]),
+    (ve.Result, ["verdict", "detail", "counterexample", "races", "elements", "seconds",
+                 "cta_scope"]),
     (ve.Counterexample, ["element", "reference_value", "optimized_value", "values"]),
     (ve.Explanation, ["element", "verdict", "steps", "counterexample", "text"]),
 ])
@@ -48,6 +49,13 @@ def test_result_fields_are_typed_and_shown_by_help(cls, fields):
         assert re.search(rf"^\s*\|?\s*{name}( \(property[^)]*\))?:", text, re.M), name
     if cls is ve.Result:
         assert "report()" in text and "ok (property)" in text
+
+
+def test_a_result_over_cta_zero_alone_says_so():
+    block = softmax_kernel("cand_block", launch="block")
+    assert ve.check(block).cta_scope is None  # the whole launch, the default
+    first = ve.check(softmax_kernel("cand_block", launch="block", ctas="first"))
+    assert first.cta_scope == "CTA 0 of 4" and "[CTA 0 of 4 only]" in str(first)
 
 
 def test_race_result_lists_its_races():
