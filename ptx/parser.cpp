@@ -7,6 +7,7 @@
 // Nothing recurses on the input's nesting: scopes in bodies are a counter, initializer braces
 // an explicit stack, so hostile input cannot exhaust the stack.
 #include "ptx/parser.hpp"
+#include "ptx/validate.hpp"
 
 #include <algorithm>
 #include <array>
@@ -1601,7 +1602,17 @@ private:
 
 ParseResult parse(std::string_view text, std::string path) {
   Parser parser(text, std::move(path));
-  return parser.run();
+  ParseResult result = parser.run();
+  if (result.ok()) {
+    // What ptxas rejects (an unknown type, a modifier or operand the opcode does not take) is
+    // refused here, located, before anything proves a kernel that cannot be assembled.
+    const size_t before = result.diagnostics.size();
+    validate(*result.module, text, result.diagnostics, kMaxErrors);
+    if (result.diagnostics.size() != before) {
+      result.module.reset();
+    }
+  }
+  return result;
 }
 
 ParseResult parse_file(const std::string& path) {
