@@ -38,7 +38,7 @@ constexpr std::array kRules = {
     InstructionRule{.opcode = "add", .types = VOLTA_INT16_64 " u16x2 s16x2 f32 f64 " VOLTA_HALF,
         .modifiers = VOLTA_ROUND_F " ftz:f32,f16,f16x2 sat:s32,f32,f16,f16x2 cc:u32,s32,u64,s64",
         .min_operands = 3, .max_operands = 3, .operands = "D S S"},
-    InstructionRule{.opcode = "sub", .types = VOLTA_INT16_64 " u16x2 s16x2 f32 f64 " VOLTA_HALF,
+    InstructionRule{.opcode = "sub", .types = VOLTA_INT16_64 " f32 f64 " VOLTA_HALF,
         .modifiers = VOLTA_ROUND_F " ftz:f32,f16,f16x2 sat:s32,f32,f16,f16x2 cc:u32,s32,u64,s64",
         .min_operands = 3, .max_operands = 3, .operands = "D S S"},
     InstructionRule{.opcode = "addc", .types = "u32 s32 u64 s64", .modifiers = "cc",
@@ -180,28 +180,28 @@ constexpr std::array kRules = {
         .modifiers = "weak volatile relaxed acquire mmio " VOLTA_SCOPE " " VOLTA_CACHE_LD
                      " param::entry param::func",
         .spaces = VOLTA_MEMORY_SPACES " reg", .vectors = "v2 v4 v8", .min_operands = 2,
-        .max_operands = 3, .operands = "d m s"},
+        .max_operands = 3, .operands = "W m s"},
     InstructionRule{.opcode = "ldu", .types = VOLTA_ALL_BITS " " VOLTA_ALL_INT " f32 f64",
         .spaces = "global", .vectors = "v2 v4", .min_operands = 2, .max_operands = 2,
-        .operands = "d m"},
+        .operands = "W m"},
     InstructionRule{.opcode = "st", .types = VOLTA_ALL_BITS " " VOLTA_ALL_INT " f32 f64",
         .modifiers = "weak volatile relaxed release mmio " VOLTA_SCOPE " " VOLTA_CACHE_ST
                      " param::func",
-        .spaces = VOLTA_MEMORY_SPACES " reg", .vectors = "v2 v4 v8", .min_operands = 2,
-        .max_operands = 3, .operands = "m s s"},
-    InstructionRule{.opcode = "cvt", .types = VOLTA_ALL_INT " " VOLTA_BITS16_64 " f32 f64 " VOLTA_HALF
+        .spaces = "global shared local param shared::cta shared::cluster reg", .vectors = "v2 v4 v8", .min_operands = 2,
+        .max_operands = 3, .operands = "m V s"},
+    InstructionRule{.opcode = "cvt", .types = VOLTA_ALL_INT " f32 f64 " VOLTA_HALF
                                               " tf32 e4m3x2 e5m2x2 e2m3x2 e3m2x2 e2m1x2 ue8m0x2",
         .min_types = 2, .max_types = 2,
         .modifiers = "rn rz rm rp rni rzi rmi rpi rna rs ftz sat satfinite relu",
         .min_operands = 2, .max_operands = 4, .operands = "d s s s"},
     InstructionRule{.opcode = "cvta", .types = "u32 u64", .modifiers = "to",
         .spaces = "global shared local const param shared::cta shared::cluster param::entry",
-        .space_required = true, .min_operands = 2, .max_operands = 2, .operands = "d s"},
+        .space_required = true, .min_operands = 2, .max_operands = 2, .operands = "D S"},
     InstructionRule{.opcode = "isspacep", .types = "", .min_types = 0, .max_types = 0,
         .spaces = "global shared local const param shared::cta shared::cluster param::entry",
         .space_required = true, .min_operands = 2, .max_operands = 2, .operands = "d s"},
     InstructionRule{.opcode = "shfl", .types = "b32", .modifiers = "sync up down bfly idx",
-        .required = "up|down|bfly|idx", .min_operands = 4, .max_operands = 5,
+        .required = "up|down|bfly|idx sync", .min_operands = 4, .max_operands = 5,
         .operands = "d s s s s"},
     // --- control flow --------------------------------------------------------------------------
     InstructionRule{.opcode = "bra", .types = "", .min_types = 0, .max_types = 0,
@@ -214,16 +214,35 @@ constexpr std::array kRules = {
     // --- synchronization -----------------------------------------------------------------------
     InstructionRule{.opcode = "bar", .types = "u32 pred", .min_types = 0, .max_types = 1,
         .modifiers = "sync arrive red cta aligned popc and or warp",
-        .min_operands = 0, .max_operands = 4, .operands = "s s s s"},
+        .required = "sync|arrive|red", .min_operands = 1, .max_operands = 4, .operands = "s s s s"},
     InstructionRule{.opcode = "barrier", .types = "u32 pred", .min_types = 0, .max_types = 1,
         .modifiers = "sync arrive red cta aligned popc and or cluster wait relaxed acquire release",
-        .min_operands = 0, .max_operands = 4, .operands = "s s s s"},
+        .required = "sync|arrive|red|wait", .min_operands = 0, .max_operands = 4, .operands = "s s s s"},
     InstructionRule{.opcode = "membar", .types = "", .min_types = 0, .max_types = 0,
         .modifiers = "cta gl sys proxy alias async", .required = "cta|gl|sys|proxy"},
+    InstructionRule{.opcode = "atom",
+        .types = "b16 b32 b64 b128 u32 u64 s32 s64 f32 f64 " VOLTA_HALF,
+        .modifiers = "and:b32,b64 or:b32,b64 xor:b32,b64 cas:b16,b32,b64,b128 "
+                     "exch:b32,b64,b128 add:u32,s32,u64,f32,f64," "f16,f16x2,bf16,bf16x2 "
+                     "inc:u32 dec:u32 min:u32,s32,u64,s64,f16,f16x2,bf16,bf16x2 "
+                     "max:u32,s32,u64,s64,f16,f16x2,bf16,bf16x2 noftz relaxed acquire release "
+                     "acq_rel " VOLTA_SCOPE " L2::cache_hint",
+        .required = "and|or|xor|cas|exch|add|inc|dec|min|max",
+        .spaces = "global shared shared::cta shared::cluster", .vectors = "v2 v4 v8",
+        .min_operands = 3, .max_operands = 5, .operands = "D m S S s"},
+    InstructionRule{.opcode = "red",
+        .types = "b32 b64 u32 u64 s32 s64 f32 f64 " VOLTA_HALF,
+        .modifiers = "and:b32,b64 or:b32,b64 xor:b32,b64 add:u32,s32,u64,f32,f64," "f16,f16x2,bf16,bf16x2 "
+                     "inc:u32 dec:u32 min:u32,s32,u64,s64,f16,f16x2,bf16,bf16x2 "
+                     "max:u32,s32,u64,s64,f16,f16x2,bf16,bf16x2 noftz relaxed release "
+                     VOLTA_SCOPE " L2::cache_hint",
+        .required = "and|or|xor|add|inc|dec|min|max",
+        .spaces = "global shared shared::cta shared::cluster", .vectors = "v2 v4 v8",
+        .min_operands = 2, .max_operands = 3, .operands = "m S s"},
     InstructionRule{.opcode = "activemask", .types = "b32", .min_operands = 1,
         .max_operands = 1, .operands = "d"},
     InstructionRule{.opcode = "vote", .types = "pred b32", .modifiers = "sync all any uni ballot",
-        .required = "all|any|uni|ballot", .min_operands = 2, .max_operands = 3,
+        .required = "all|any|uni|ballot sync", .min_operands = 2, .max_operands = 3,
         .operands = "d s s"},
     InstructionRule{.opcode = "match", .types = "b32 b64", .modifiers = "sync any all",
         .required = "any|all", .min_operands = 3, .max_operands = 3, .operands = "d s s"},

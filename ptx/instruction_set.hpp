@@ -24,7 +24,10 @@
 //                                     and the same kind unless one is a bit type (signed and
 //                                     unsigned mix; ld, st and cvt, which allow wider registers,
 //                                     use lower case); P and p: a register operand must be a
-//                                     predicate (P a destination, p a source)
+//                                     predicate (P a destination, p a source); W and V: the
+//                                     data of ld and st (a destination, a source), whose
+//                                     registers may be wider than an integer type
+//   required   (a group "sync" applies from sm_70 on: shfl and vote without it are older PTX)
 #pragma once
 
 #include <cstdint>

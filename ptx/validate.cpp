@@ -148,6 +148,25 @@ bool register_fits(ScalarType instruction, ScalarType reg) {
          (b == TypeKind::Signed || b == TypeKind::Unsigned);
 }
 
+// ld, st and cvt allow a wider register for an integer or bit type (`ld.global.u8 %r1`, a
+// .b32 register); a float type still needs its own size.
+bool register_fits_widening(ScalarType instruction, ScalarType reg) {
+  if (register_fits(instruction, reg)) {
+    return true;
+  }
+  const TypeKind a = kind_of(instruction);
+  const TypeKind b = kind_of(reg);
+  if (bit_width(reg) <= bit_width(instruction) || a == TypeKind::Pred || b == TypeKind::Pred) {
+    return false;
+  }
+  // A wider bit register holds anything (`ld.global.f32 %rd1`), a bit type goes into anything
+  // wider (`ld.global.b16 %f1`), an integer into a wider integer; a float never into a wider
+  // float or integer register (`ld.global.f32 %fd1`, `ld.global.u8 %f1` are refused).
+  const bool a_int = a == TypeKind::Signed || a == TypeKind::Unsigned;
+  const bool b_int = b == TypeKind::Signed || b == TypeKind::Unsigned;
+  return b == TypeKind::Bits || a == TypeKind::Bits || (a_int && b_int);
+}
+
 // The highest sm_NN of the module's targets (0 when none is given).
 uint32_t target_sm(const Module& m) {
   uint32_t best = 0;
@@ -167,9 +186,27 @@ public:
       : module_(m), text_(text), out_(out), max_(max), sm_(target_sm(m)) {}
 
   void run() {
+    std::unordered_map<std::string, StateSpace> module_spaces;
+    for (const TopLevel& item : module_.items) {
+      if (const auto* v = std::get_if<VariableDecl>(&item)) {
+        module_spaces[v->name] = v->space;
+      }
+    }
     for (const TopLevel& item : module_.items) {
       if (const auto* f = std::get_if<Function>(&item); f != nullptr && f->has_body) {
         RegisterTypes regs(*f);
+        spaces_ = module_spaces;
+        for (const VariableDecl& p : f->params) {
+          spaces_[p.name] = p.space;
+        }
+        for (const VariableDecl& p : f->returns) {
+          spaces_[p.name] = p.space;
+        }
+        for (const Statement& s : f->body) {
+          if (const auto* v = std::get_if<VariableDecl>(&s)) {
+            spaces_[v->name] = v->space;
+          }
+        }
         for (const Statement& s : f->body) {
           if (const auto* ins = std::get_if<Instruction>(&s)) {
             if (reported_ >= max_) {
@@ -246,8 +283,8 @@ private:
         !check_operands(ins, *rule, types, regs)) {
       return;
     }
-    if (ins.opcode_name == "cvt") {
-      check_cvt_rounding(ins, types);
+    if (ins.opcode_name == "cvt" && check_cvt_rounding(ins, types)) {
+      check_cvt_registers(ins, types, regs);
     }
   }
 
@@ -265,7 +302,22 @@ private:
     for (size_t i = 0; i < ins.suffixes.size(); ++i) {
       const std::string& s = ins.suffixes[i];
       if (list_has(rule.types, s)) {
+        if ((s == "u16x2" || s == "s16x2") && sm_ < 90) {
+          return suffix_error(ins, i, "the packed type " + q(s) + " needs sm_90 or newer");
+        }
+        const bool bf16_arith = ins.opcode_name == "add" || ins.opcode_name == "sub" ||
+                                ins.opcode_name == "mul";
+        if (bf16_arith && (s == "bf16" || s == "bf16x2") && sm_ < 90) {
+          return suffix_error(ins, i,
+                              q(s) + " " + name_of(ins) + " needs sm_90 or newer (fma.rn." + s +
+                                  " runs on sm_80)");
+        }
         continue;
+      }
+      for (size_t k = 0; k < i; ++k) {
+        if (ins.suffixes[k] == s) {
+          return suffix_error(ins, i, "duplicate modifier " + q(s));
+        }
       }
       if (is_ptx_type(s)) {
         return suffix_error(ins, i, "type " + q(s) + " is not allowed for " + name_of(ins));
@@ -339,6 +391,9 @@ private:
         return;
       }
       const std::string_view words = group.substr(0, colon);
+      if (words == "sync" && sm_ != 0 && sm_ < 70) {
+        return; // shfl and vote without .sync: removed from sm_70 on, valid before
+      }
       int present = 0;
       for (const std::string& s : ins.suffixes) {
         size_t i = 0;
@@ -381,7 +436,36 @@ private:
     // The register type the capital letters require: only for a single value type.
     std::optional<ScalarType> typed;
     if (types.size() == 1) {
-      typed = scalar_type_from(types.front());
+      // The packed integers (add.u16x2) live in 32-bit integer registers.
+      typed = types.front() == "u16x2" || types.front() == "s16x2" ? ScalarType::U32
+                                                                   : scalar_type_from(types.front());
+    }
+    if ((ins.opcode_name == "min" || ins.opcode_name == "max") && n == 4 && sm_ < 100) {
+      return instruction_error(ins, name_of(ins) + " with three inputs needs sm_100 or newer");
+    }
+    if (ins.opcode_name == "setp" || ins.opcode_name == "set") {
+      const bool combined = ins.bool_op != BoolOp::None;
+      if (combined != (n == 4)) {
+        return instruction_error(ins, combined ? name_of(ins) + " with .and, .or or .xor takes "
+                                                                "a fourth operand (a predicate)"
+                                               : name_of(ins) + " with a fourth operand needs "
+                                                                ".and, .or or .xor");
+      }
+    }
+    if (ins.opcode_name == "barrier" && n == 0 && !ins.has_suffix("cluster")) {
+      return instruction_error(ins, "'barrier' takes a barrier number");
+    }
+    if (ins.opcode_name == "cvt" && types.size() == 2) {
+      // Two sources only to pack two f32 into an x2 type (cvt.rn.f16x2.f32 d, a, b); a third
+      // only with .rs (its random bits).
+      const bool packs = types[0].ends_with("x2") && types[1] == "f32";
+      const size_t expected = (packs ? 3 : 2) + (ins.has_suffix("rs") ? 1 : 0);
+      if (n != expected) {
+        return instruction_error(ins, "'cvt." + std::string(types[0]) + "." +
+                                          std::string(types[1]) + "' takes " +
+                                          std::to_string(expected) + " operands, found " +
+                                          std::to_string(n));
+      }
     }
     std::vector<char> kinds;
     for_each_word(rule.operands, [&](std::string_view k) { kinds.push_back(k.front()); });
@@ -390,6 +474,12 @@ private:
       const char kind = kinds.empty() ? '*' : kinds[std::min(i, kinds.size() - 1)];
       const Operand& op = ins.operands[i];
       if (!check_kind(ins, op, kind, i)) {
+        return false;
+      }
+      if ((kind == 'W' || kind == 'V') && typed && !check_data_registers(op, *typed, regs)) {
+        return false;
+      }
+      if ((kind == 'S' || kind == 'V') && typed && !check_immediate(ins, op, *typed, i)) {
         return false;
       }
       const auto* name = std::get_if<NameOperand>(&op.value);
@@ -413,7 +503,120 @@ private:
                                  " must be a predicate, it is declared ." + spelling(*reg));
       }
     }
-    return check_vector_data(ins);
+    return check_vector_data(ins) && check_memory_form(ins);
+  }
+
+  // An immediate must be of the instruction type's kind: no integer for an f32/f64 operand
+  // (`add.f32 %f1, %f2, 0`: write 0f00000000), no float for a signed or unsigned one.
+  bool check_immediate(const Instruction& ins, const Operand& op, ScalarType type, size_t i) {
+    const bool is_float = type == ScalarType::F32 || type == ScalarType::F64;
+    const TypeKind kind = kind_of(type);
+    if (op.is<IntImmediate>() && is_float) {
+      return error(op.loc, "operand " + std::to_string(i + 1) + " of " + name_of(ins) +
+                               " is an integer immediate for ." + spelling(type) +
+                               " (write a float, 0f... or 0d...)");
+    }
+    if (op.is<FloatImmediate>() && (kind == TypeKind::Signed || kind == TypeKind::Unsigned)) {
+      return error(op.loc, "operand " + std::to_string(i + 1) + " of " + name_of(ins) +
+                               " is a float immediate for ." + spelling(type));
+    }
+    return true;
+  }
+
+  // The data of ld/st (W, V): each register at least as wide as an integer type, of the size
+  // of a float type; a vector's elements alike.
+  bool check_data_registers(const Operand& op, ScalarType type, const RegisterTypes& regs) {
+    auto one = [&](const Operand& o) {
+      const auto* name = std::get_if<NameOperand>(&o.value);
+      if (name == nullptr) {
+        return true;
+      }
+      const std::optional<ScalarType> reg = regs.type_of(name->name);
+      if (!reg || register_fits_widening(type, *reg)) {
+        return true;
+      }
+      return error(o.loc, "operand " + name->name + " is declared ." + spelling(*reg) +
+                              ", which cannot hold the instruction type ." + spelling(type));
+    };
+    if (const auto* v = std::get_if<VectorOperand>(&op.value)) {
+      for (const Operand& e : v->elements) {
+        if (!one(e)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return one(op);
+  }
+
+  // ld/st qualifiers that depend on each other: a memory order or `.volatile` only on the
+  // global, shared and generic spaces, `.relaxed/.acquire/.release` with a scope, `.nc` only on
+  // global, one cache operator, and `.L2::cache_hint` exactly when a cache policy operand is
+  // given.
+  bool check_memory_form(const Instruction& ins) {
+    if (ins.opcode_name != "ld" && ins.opcode_name != "st") {
+      return true;
+    }
+    const bool local_like = ins.space == StateSpace::Local || ins.space == StateSpace::Const ||
+                            ins.space == StateSpace::Param;
+    bool scoped = false;
+    bool ordered = false;
+    int cache_ops = 0;
+    for (const std::string& s : ins.suffixes) {
+      scoped = scoped || s == "cta" || s == "gpu" || s == "sys" || s == "cluster";
+      ordered = ordered || s == "relaxed" || s == "acquire" || s == "release";
+      cache_ops += s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv" || s == "wb" ||
+                   s == "wt";
+    }
+    for (size_t i = 0; i < ins.suffixes.size(); ++i) {
+      const std::string& s = ins.suffixes[i];
+      const bool order = s == "volatile" || s == "relaxed" || s == "acquire" ||
+                         s == "release" || s == "mmio" || s == "weak";
+      if (order && local_like) {
+        return suffix_error(ins, i, "modifier " + q(s) + " cannot be applied to the ." +
+                                        spelling(ins.space) + " space");
+      }
+      if (s == "nc" && ins.space != StateSpace::Global) {
+        return suffix_error(ins, i, "modifier '.nc' needs the .global space");
+      }
+    }
+    if (scoped && !ordered) {
+      return instruction_error(ins, "a scope on " + name_of(ins) +
+                                        " needs a memory order (.relaxed, .acquire or .release)");
+    }
+    if (ordered && !scoped) {
+      return instruction_error(ins, name_of(ins) +
+                                        " with .relaxed, .acquire or .release needs a scope "
+                                        "(.cta, .cluster, .gpu or .sys)");
+    }
+    if (cache_ops > 1) {
+      return instruction_error(ins, "more than one cache operator");
+    }
+    // `ld.shared` of a .param variable: the address names a variable of another space.
+    const size_t address = ins.opcode_name == "ld" ? 1 : 0;
+    if (ins.operands.size() > address) {
+      const Operand& op = ins.operands[address];
+      const bool generic = ins.space == StateSpace::None || ins.space == StateSpace::Generic;
+      if (const auto* a = std::get_if<AddressOperand>(&op.value); a != nullptr && a->base) {
+        // A generic access may name a variable of any space but .param (not in the generic
+        // window); an explicit space must be the variable's.
+        if (auto it = spaces_.find(*a->base);
+            it != spaces_.end() && it->second != StateSpace::Reg && it->second != ins.space &&
+            (!generic || it->second == StateSpace::Param)) {
+          return error(op.loc, "'" + *a->base + "' is a ." + spelling(it->second) +
+                                   " variable, but the instruction accesses the " +
+                                   (generic ? std::string("generic") : "." + std::string(spelling(ins.space))) +
+                                   " space");
+        }
+      }
+    }
+    if (ins.has_suffix("L2::cache_hint") != (ins.operands.size() == 3)) {
+      return instruction_error(ins, ins.operands.size() == 3
+                                        ? name_of(ins) + " with a cache policy operand needs "
+                                                         "'.L2::cache_hint'"
+                                        : "'.L2::cache_hint' needs a cache policy operand");
+    }
+    return true;
   }
 
   bool check_kind(const Instruction& ins, const Operand& op, char kind, size_t i) {
@@ -450,9 +653,11 @@ private:
     }
   }
 
-  // ld/ldu/st with `.vN` move a brace vector of N elements; without, a single register.
+  // ld/ldu/st/mov with `.vN` move a brace vector of N elements; ld/ldu/st without it a single
+  // register (mov packs a vector into a wider register: `mov.b64 %rd1, {%r1, %r2}`).
   bool check_vector_data(const Instruction& ins) {
-    const bool load = ins.opcode_name == "ld" || ins.opcode_name == "ldu";
+    const bool load = ins.opcode_name == "ld" || ins.opcode_name == "ldu" ||
+                      ins.opcode_name == "mov";
     if (!load && ins.opcode_name != "st") {
       return true;
     }
@@ -466,8 +671,25 @@ private:
       return error(op.loc, "'.v" + std::to_string(ins.vector_width) + "' needs a vector of " +
                                std::to_string(ins.vector_width) + " elements here");
     }
-    if (ins.vector_width == 1 && v != nullptr) {
+    if (ins.vector_width == 1 && v != nullptr && ins.opcode_name != "mov") {
       return error(op.loc, "a vector operand needs a '.v2', '.v4' or '.v8' suffix");
+    }
+    return true;
+  }
+
+  // cvt's destination holds the first type and its sources the second, each register at least
+  // as wide as an integer or bit type (as for ld and st).
+  bool check_cvt_registers(const Instruction& ins, const std::vector<std::string_view>& types,
+                           const RegisterTypes& regs) {
+    const std::optional<ScalarType> to = scalar_type_from(types[0]);
+    const std::optional<ScalarType> from = scalar_type_from(types[1]);
+    if (!to || !from) {
+      return true;
+    }
+    for (size_t i = 0; i < ins.operands.size(); ++i) {
+      if (!check_data_registers(ins.operands[i], i == 0 ? *to : *from, regs)) {
+        return false;
+      }
     }
     return true;
   }
@@ -540,6 +762,9 @@ private:
   static constexpr std::string_view kPrmtModes = "f4e b4e rc8 ecl ecr rc16";
 
   const Module& module_;
+  // The state space of every variable the current function can name (module, parameters,
+  // body declarations).
+  std::unordered_map<std::string, StateSpace> spaces_;
   std::string_view text_;
   std::vector<Diagnostic>& out_;
   size_t max_;

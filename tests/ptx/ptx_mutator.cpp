@@ -98,11 +98,13 @@ std::vector<std::pair<uint32_t, const Instruction*>> mutable_lines(const std::st
     std::string_view line = lines[l - 1];
     const size_t first = line.find_first_not_of(" \t");
     // The line is the instruction alone: it starts with its guard or opcode (no label before
-    // it) and holds one statement, no comment.
+    // it), holds one statement and nothing after it (no comment, no `}` of inline asm).
     const bool alone = first != line.npos &&
                        (line[first] == '@' || line.substr(first).starts_with(p.second->opcode_name));
+    const size_t semicolon = line.find(';');
     return !alone || std::count(line.begin(), line.end(), ';') != 1 ||
-           line.find("//") != line.npos;
+           line.find("//") != line.npos ||
+           line.find_first_not_of(" \t\r", semicolon + 1) != line.npos; // `...;}`
   });
   return out;
 }
