@@ -239,6 +239,8 @@ constexpr std::array kRules = {
         .required = "and|or|xor|add|inc|dec|min|max",
         .spaces = "global shared shared::cta shared::cluster", .vectors = "v2 v4 v8",
         .min_operands = 2, .max_operands = 3, .operands = "m S s"},
+    InstructionRule{.opcode = "mapa", .types = "u32 u64", .spaces = "shared::cluster",
+        .min_operands = 3, .max_operands = 3, .operands = "D S s"},
     InstructionRule{.opcode = "activemask", .types = "b32", .min_operands = 1,
         .max_operands = 1, .operands = "d"},
     InstructionRule{.opcode = "vote", .types = "pred b32", .modifiers = "sync all any uni ballot",

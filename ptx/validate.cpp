@@ -167,6 +167,34 @@ bool register_fits_widening(ScalarType instruction, ScalarType reg) {
   return b == TypeKind::Bits || a == TypeKind::Bits || (a_int && b_int);
 }
 
+// Whether `name` is one of PTX's special registers (%tid.x, %clock64, %envreg3, %pm0_64, ...).
+bool is_special_register(std::string_view name) {
+  if (!name.starts_with("%")) {
+    return false;
+  }
+  name.remove_prefix(1);
+  name = name.substr(0, name.find('.'));
+  for (std::string_view prefix : {"pm", "envreg", "reserved_smem_offset"}) {
+    if (name.starts_with(prefix)) {
+      return true;
+    }
+  }
+  static constexpr std::string_view kNames[] = {
+      "tid",         "ntid",           "ctaid",          "nctaid",          "laneid",
+      "warpid",      "nwarpid",        "smid",           "nsmid",           "gridid",
+      "lanemask_eq", "lanemask_le",    "lanemask_lt",    "lanemask_ge",     "lanemask_gt",
+      "clock",       "clock_hi",       "clock64",        "globaltimer",     "globaltimer_lo",
+      "globaltimer_hi", "dynamic_smem_size", "total_smem_size", "aggr_smem_size",
+      "current_graph_exec", "is_explicit_cluster", "clusterid", "nclusterid", "cluster_ctaid",
+      "cluster_nctaid", "cluster_ctarank", "cluster_nctarank"};
+  for (std::string_view n : kNames) {
+    if (name == n) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The highest sm_NN of the module's targets (0 when none is given).
 uint32_t target_sm(const Module& m) {
   uint32_t best = 0;
@@ -273,6 +301,13 @@ private:
         suffix_error(ins, i, "unknown type " + q(s));
         return;
       }
+    }
+    if (ins.opcode_name == "cp" &&
+        (ins.suffixes.empty() || (ins.suffixes[0] != "async" && ins.suffixes[0] != "reduce"))) {
+      instruction_error(ins, "unknown instruction 'cp" +
+                                 (ins.suffixes.empty() ? std::string() : "." + ins.suffixes[0]) +
+                                 "' (cp.async... or cp.reduce.async...)");
+      return;
     }
     const InstructionRule* rule = instruction_rule(ins.opcode_name);
     if (rule == nullptr) {
@@ -452,8 +487,44 @@ private:
                                                                 ".and, .or or .xor");
       }
     }
-    if (ins.opcode_name == "barrier" && n == 0 && !ins.has_suffix("cluster")) {
-      return instruction_error(ins, "'barrier' takes a barrier number");
+    if (ins.opcode_name == "shfl" && n != (ins.has_suffix("sync") ? 5u : 4u)) {
+      return instruction_error(ins, std::string("'shfl") + (ins.has_suffix("sync") ? ".sync" : "") +
+                                        "' takes " + (ins.has_suffix("sync") ? "5" : "4") +
+                                        " operands, found " + std::to_string(n));
+    }
+    if (ins.opcode_name == "atom" || ins.opcode_name == "red") {
+      // atom: d, [a], b (and c for cas); red: [a], b; plus a cache policy with .L2::cache_hint.
+      const bool atom = ins.opcode_name == "atom";
+      const size_t expected = (atom ? 3 : 2) + (ins.has_suffix("cas") ? 1 : 0) +
+                              (ins.has_suffix("L2::cache_hint") ? 1 : 0);
+      if (n != expected) {
+        return instruction_error(ins, name_of(ins) + " of this form takes " +
+                                          std::to_string(expected) + " operands, found " +
+                                          std::to_string(n));
+      }
+      const bool float_vector = !types.empty() && (types.front() == "f32" ||
+                                                   types.front().starts_with("f16") ||
+                                                   types.front().starts_with("bf16"));
+      if (ins.vector_width > 1 && !float_vector) {
+        return instruction_error(ins, "a vector " + name_of(ins) + " takes only f32, f16 or bf16");
+      }
+    }
+    if (ins.opcode_name == "bar" || ins.opcode_name == "barrier") {
+      // bar.sync a{, b}; bar.red d, a{, b}, c; barrier.cluster.* none; bar.warp.sync mask.
+      const bool red = ins.has_suffix("red");
+      const size_t least = ins.has_suffix("cluster") ? 0 : red ? 3 : 1;
+      const size_t most = ins.has_suffix("cluster") ? 0 : red ? 4 : 2;
+      if (n < least || n > most) {
+        return instruction_error(ins, name_of(ins) + " of this form takes " +
+                                          std::to_string(least) +
+                                          (most != least ? " to " + std::to_string(most) : "") +
+                                          " operands, found " + std::to_string(n));
+      }
+    }
+    if (ins.opcode_name == "cvt" && types.size() == 2 && types[1].ends_with("x2") &&
+        !types[0].ends_with("x2")) {
+      return instruction_error(ins, "'cvt' converts a packed ." + std::string(types[1]) +
+                                        " only to another packed type");
     }
     if (ins.opcode_name == "cvt" && types.size() == 2) {
       // Two sources only to pack two f32 into an x2 type (cvt.rn.f16x2.f32 d, a, b); a third
@@ -487,6 +558,12 @@ private:
         continue;
       }
       const std::optional<ScalarType> reg = regs.type_of(name->name);
+      if (!reg && kind == 'S' && typed && is_special_register(name->name) &&
+          (kind_of(*typed) == TypeKind::Float || *typed == ScalarType::Pred)) {
+        // An undeclared %name is a special register (%tid.x, %clock64): integers only.
+        return error(op.loc, "the special register " + name->name + " cannot be read as ." +
+                                 spelling(*typed));
+      }
       if (!reg) {
         continue; // a special register, a variable's address, a label: not typed here
       }
@@ -511,6 +588,12 @@ private:
   bool check_immediate(const Instruction& ins, const Operand& op, ScalarType type, size_t i) {
     const bool is_float = type == ScalarType::F32 || type == ScalarType::F64;
     const TypeKind kind = kind_of(type);
+    if ((op.is<IntImmediate>() || op.is<FloatImmediate>()) && kind == TypeKind::Float &&
+        !is_float) {
+      return error(op.loc, "operand " + std::to_string(i + 1) + " of " + name_of(ins) +
+                               " is an immediate, which ." + spelling(type) +
+                               " does not take (use a register)");
+    }
     if (op.is<IntImmediate>() && is_float) {
       return error(op.loc, "operand " + std::to_string(i + 1) + " of " + name_of(ins) +
                                " is an integer immediate for ." + spelling(type) +
@@ -579,6 +662,11 @@ private:
       if (s == "nc" && ins.space != StateSpace::Global) {
         return suffix_error(ins, i, "modifier '.nc' needs the .global space");
       }
+      const bool prefetch_size = s == "L2::64B" || s == "L2::128B" || s == "L2::256B";
+      if (prefetch_size && ins.space != StateSpace::Global && ins.space != StateSpace::None) {
+        return suffix_error(ins, i, "the prefetch size " + q(s) +
+                                        " needs the .global (or generic) space");
+      }
     }
     if (scoped && !ordered) {
       return instruction_error(ins, "a scope on " + name_of(ins) +
@@ -591,6 +679,10 @@ private:
     }
     if (cache_ops > 1) {
       return instruction_error(ins, "more than one cache operator");
+    }
+    if (cache_ops > 0 && (ins.has_suffix("volatile") || ordered)) {
+      return instruction_error(ins, "a cache operator does not combine with .volatile or a "
+                                    "memory order");
     }
     // `ld.shared` of a .param variable: the address names a variable of another space.
     const size_t address = ins.opcode_name == "ld" ? 1 : 0;
