@@ -187,12 +187,12 @@ constexpr std::array kRules = {
     InstructionRule{.opcode = "st", .types = VOLTA_ALL_BITS " " VOLTA_ALL_INT " f32 f64",
         .modifiers = "weak volatile relaxed release mmio " VOLTA_SCOPE " " VOLTA_CACHE_ST
                      " param::func",
-        .spaces = "global shared local param shared::cta shared::cluster reg", .vectors = "v2 v4 v8", .min_operands = 2,
+        .spaces = "global shared local param shared::cta shared::cluster", .vectors = "v2 v4 v8", .min_operands = 2,
         .max_operands = 3, .operands = "m V s"},
     InstructionRule{.opcode = "cvt", .types = VOLTA_ALL_INT " f32 f64 " VOLTA_HALF
                                               " tf32 e4m3x2 e5m2x2 e2m3x2 e3m2x2 e2m1x2 ue8m0x2",
         .min_types = 2, .max_types = 2,
-        .modifiers = "rn rz rm rp rni rzi rmi rpi rna rs ftz sat satfinite relu",
+        .modifiers = "rn rz rm rp rni rzi rmi rpi rna rs ftz sat satfinite relu:F",
         .min_operands = 2, .max_operands = 4, .operands = "d s s s"},
     InstructionRule{.opcode = "cvta", .types = "u32 u64", .modifiers = "to",
         .spaces = "global shared local const param shared::cta shared::cluster param::entry",

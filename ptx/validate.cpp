@@ -487,6 +487,26 @@ private:
                                                                 ".and, .or or .xor");
       }
     }
+    if (ins.has_suffix("xorsign") && !ins.has_suffix("abs")) {
+      return instruction_error(ins, "'.xorsign' needs '.abs'");
+    }
+    if (ins.opcode_name == "mov" && ins.vector_width > 1 && typed) {
+      // mov.v2.b32 {a, b}, {c, d}: every element holds one value of the type.
+      for (const Operand& op : ins.operands) {
+        if (const auto* v = std::get_if<VectorOperand>(&op.value)) {
+          for (const Operand& e : v->elements) {
+            const auto* name = std::get_if<NameOperand>(&e.value);
+            const std::optional<ScalarType> reg =
+                name != nullptr ? regs.type_of(name->name) : std::nullopt;
+            if (reg && !register_fits(*typed, *reg)) {
+              return error(e.loc, "operand " + name->name + " is declared ." + spelling(*reg) +
+                                      ", which does not fit the instruction type ." +
+                                      spelling(*typed));
+            }
+          }
+        }
+      }
+    }
     if (ins.opcode_name == "shfl" && n != (ins.has_suffix("sync") ? 5u : 4u)) {
       return instruction_error(ins, std::string("'shfl") + (ins.has_suffix("sync") ? ".sync" : "") +
                                         "' takes " + (ins.has_suffix("sync") ? "5" : "4") +
@@ -512,8 +532,20 @@ private:
     if (ins.opcode_name == "bar" || ins.opcode_name == "barrier") {
       // bar.sync a{, b}; bar.red d, a{, b}, c; barrier.cluster.* none; bar.warp.sync mask.
       const bool red = ins.has_suffix("red");
+      const bool warp = ins.has_suffix("warp");
       const size_t least = ins.has_suffix("cluster") ? 0 : red ? 3 : 1;
-      const size_t most = ins.has_suffix("cluster") ? 0 : red ? 4 : 2;
+      const size_t most = ins.has_suffix("cluster") ? 0 : red ? 4 : warp ? 1 : 2;
+      if (!types.empty() && !red) {
+        return instruction_error(ins, "a type suffix on " + name_of(ins) + " needs .red");
+      }
+      const size_t number = red ? 1 : 0;
+      if (!warp && n > number) {
+        if (const auto* imm = std::get_if<IntImmediate>(&ins.operands[number].value);
+            imm != nullptr && (imm->value < 0 || imm->value > 15)) {
+          return error(ins.operands[number].loc, "barrier number " + std::to_string(imm->value) +
+                                                     " is out of range (0 to 15)");
+        }
+      }
       if (n < least || n > most) {
         return instruction_error(ins, name_of(ins) + " of this form takes " +
                                           std::to_string(least) +
@@ -562,6 +594,11 @@ private:
           (kind_of(*typed) == TypeKind::Float || *typed == ScalarType::Pred)) {
         // An undeclared %name is a special register (%tid.x, %clock64): integers only.
         return error(op.loc, "the special register " + name->name + " cannot be read as ." +
+                                 spelling(*typed));
+      }
+      if (!reg && kind == 'S' && typed && spaces_.count(name->name) &&
+          (kind_of(*typed) == TypeKind::Float || *typed == ScalarType::Pred)) {
+        return error(op.loc, "the address of variable " + name->name + " is an integer, not ." +
                                  spelling(*typed));
       }
       if (!reg) {
@@ -805,7 +842,14 @@ private:
     };
     const bool to_float = is_float_word(to);
     const bool from_float = is_float_word(from);
-    enum class Need { None, Float, Integer, OptionalInteger, Unknown } need = Need::Unknown;
+    enum class Need {
+      None,
+      Float,
+      Integer,
+      OptionalInteger,
+      OptionalFloat,
+      Unknown
+    } need = Need::Unknown;
     if (to_float && !from_float) {
       need = Need::Float;
     } else if (!to_float && from_float) {
@@ -814,6 +858,8 @@ private:
       need = Need::None;
     } else if (to == from) {
       need = Need::OptionalInteger;
+    } else if (from == "bf16" && width(to) > width(from)) {
+      need = Need::OptionalFloat; // ptxas takes (and ignores) a rounding here, unlike for f16
     } else if (width(to) != 0 && width(from) != 0 && width(to) > width(from) &&
                !to.ends_with("x2")) {
       need = Need::None; // widening: exact
@@ -833,6 +879,12 @@ private:
       if (rounding && !is_integer_rounding(*rounding)) {
         return instruction_error(ins, "'cvt." + std::string(to) + "." + std::string(from) +
                                           "' takes only an integer rounding (.rni .rzi .rmi .rpi)");
+      }
+      return true;
+    case Need::OptionalFloat:
+      if (rounding && is_integer_rounding(*rounding)) {
+        return instruction_error(ins, "'cvt." + std::string(to) + "." + std::string(from) +
+                                          "' takes only a float rounding (.rn .rz .rm .rp)");
       }
       return true;
     case Need::Float:
