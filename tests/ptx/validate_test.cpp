@@ -107,6 +107,47 @@ TEST(Validate, RegisterTypesMustFitTheInstructionType) {
             "operand %r1 of 'setp' must be a predicate, it is declared .b32");
 }
 
+TEST(Validate, MemoryForms) {
+  EXPECT_EQ(rejected("ld.volatile.local.u32 %r1, [%rd1];").message,
+            "modifier '.volatile' cannot be applied to the .local space");
+  EXPECT_EQ(rejected("ld.shared.nc.u32 %r1, [%rd1];").message,
+            "modifier '.nc' needs the .global space");
+  EXPECT_EQ(rejected("ld.relaxed.global.u32 %r1, [%rd1];").message,
+            "'ld' with .relaxed, .acquire or .release needs a scope (.cta, .cluster, .gpu or .sys)");
+  EXPECT_EQ(rejected("ld.global.cta.u32 %r1, [%rd1];").message,
+            "a scope on 'ld' needs a memory order (.relaxed, .acquire or .release)");
+  EXPECT_EQ(rejected("ld.global.ca.cg.u32 %r1, [%rd1];").message, "more than one cache operator");
+  EXPECT_EQ(rejected("ld.global.L2::cache_hint.u32 %r1, [%rd1];").message,
+            "'.L2::cache_hint' needs a cache policy operand");
+  EXPECT_EQ(rejected("ld.shared.u64 %rd1, [k_param_0];").message,
+            "'k_param_0' is a .param variable, but the instruction accesses the .shared space");
+  EXPECT_EQ(rejected("ld.global.u64 %r1, [%rd1];").message,
+            "operand %r1 is declared .b32, which cannot hold the instruction type .u64");
+  EXPECT_EQ(rejected("st.const.u32 [%rd1], %r1;").message,
+            "state space '.const' is not allowed for 'st'");
+  accepted("ld.global.b16 %f1, [%rd1];"); // a bit type into a wider register
+  accepted("ld.global.f32 %rd1, [%rd2];"); // anything into a wider bit register
+  accepted("ld.relaxed.gpu.global.u32 %r1, [%rd1];");
+  accepted("ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;");
+}
+
+TEST(Validate, ImmediatesAndSpecialRegisters) {
+  EXPECT_EQ(rejected("add.f32 %f1, %f2, 0;").message,
+            "operand 3 of 'add' is an integer immediate for .f32 (write a float, 0f... or 0d...)");
+  EXPECT_EQ(rejected("add.s32 %r1, %r2, 1.5;").message,
+            "operand 3 of 'add' is a float immediate for .s32");
+  EXPECT_EQ(rejected("mov.f32 %f1, %tid.x;").message,
+            "the special register %tid.x cannot be read as .f32");
+  EXPECT_EQ(rejected("bar.sync 16;").message, "barrier number 16 is out of range (0 to 15)");
+  EXPECT_EQ(rejected("shfl.sync.bfly.b32 %r1, %r2, 1, 31;").message,
+            "'shfl.sync' takes 5 operands, found 4");
+  EXPECT_EQ(rejected("atom.global.cas.b32 %r1, [%rd1], %r2;").message,
+            "'atom' of this form takes 4 operands, found 3");
+  accepted("add.f32 %f1, %f2, 0f3F800000;");
+  accepted("mov.b32 %r1, 0f3F800000;"); // a bit type takes a float's bits
+  accepted("mov.u32 %r1, %laneid;");
+}
+
 TEST(Validate, ConversionRounding) {
   EXPECT_NE(rejected("cvt.f32.s32 %f1, %r1;").message.find("needs a rounding"), std::string::npos);
   EXPECT_NE(rejected("cvt.s32.f32 %r1, %f1;").message.find("needs an integer rounding"),
