@@ -270,16 +270,16 @@ constexpr std::array kRules = {
 #undef VOLTA_MEMORY_SPACES
 
 constexpr std::array<std::string_view, 33> kTypes = {
-    "pred", "b8",    "b16",    "b32",    "b64",    "b128",   "u8",     "u16",   "u32",
-    "u64",  "s8",    "s16",    "s32",    "s64",    "f16",    "f16x2",  "bf16",  "bf16x2",
-    "tf32", "f32",   "f64",    "e4m3",   "e5m2",   "e4m3x2", "e5m2x2", "u16x2", "s16x2",
-    "e2m1", "e2m3",  "e3m2",   "e2m1x2", "e2m3x2", "e3m2x2"};
+    "pred", "b8",   "b16",  "b32",    "b64",    "b128",   "u8",     "u16",   "u32",
+    "u64",  "s8",   "s16",  "s32",    "s64",    "f16",    "f16x2",  "bf16",  "bf16x2",
+    "tf32", "f32",  "f64",  "e4m3",   "e5m2",   "e4m3x2", "e5m2x2", "u16x2", "s16x2",
+    "e2m1", "e2m3", "e3m2", "e2m1x2", "e2m3x2", "e3m2x2"};
 
 // Type-like words of the tensor-core and conversion instructions that are not value types of a
 // register (the sub-byte operands of mma, wmma and ldmatrix, the f8f6f4 kind of tcgen05).
 constexpr std::array<std::string_view, 13> kOtherTypeWords = {
-    "b1", "u4", "s4", "u2", "s2", "e8m0", "ue8m0", "ue8m0x2", "ue4m3", "b8x16", "b6x16_p32", "b4x16_p64",
-    "f8f6f4"};
+    "b1",      "u4",    "s4",    "u2",        "s2",        "e8m0",  "ue8m0",
+    "ue8m0x2", "ue4m3", "b8x16", "b6x16_p32", "b4x16_p64", "f8f6f4"};
 
 } // namespace
 
@@ -292,7 +292,9 @@ const InstructionRule* instruction_rule(std::string_view opcode) {
   return nullptr;
 }
 
-std::span<const InstructionRule> instruction_rules() { return kRules; }
+std::span<const InstructionRule> instruction_rules() {
+  return kRules;
+}
 
 bool is_ptx_type(std::string_view word) {
   return std::find(kTypes.begin(), kTypes.end(), word) != kTypes.end() ||
@@ -304,8 +306,8 @@ bool looks_like_type(std::string_view word) {
   size_t i = 0;
   if (word.starts_with("bf") || word.starts_with("tf")) {
     i = 2;
-  } else if (!word.empty() &&
-             (word[0] == 's' || word[0] == 'u' || word[0] == 'b' || word[0] == 'f' || word[0] == 'e')) {
+  } else if (!word.empty() && (word[0] == 's' || word[0] == 'u' || word[0] == 'b' ||
+                               word[0] == 'f' || word[0] == 'e')) {
     i = 1;
   }
   return i > 0 && i < word.size() && word[i] >= '0' && word[i] <= '9';

@@ -7,7 +7,6 @@
 // Nothing recurses on the input's nesting: scopes in bodies are a counter, initializer braces
 // an explicit stack, so hostile input cannot exhaust the stack.
 #include "ptx/parser.hpp"
-#include "ptx/validate.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,6 +18,7 @@
 
 #include "ptx/lexer.hpp"
 #include "ptx/number.hpp"
+#include "ptx/validate.hpp"
 
 namespace volta::ptx {
 

@@ -45,7 +45,9 @@ bool is_float_word(std::string_view type) {
 bool is_int_word(std::string_view type) {
   return type.starts_with("s") || type.starts_with("u");
 }
-bool is_bits_word(std::string_view type) { return type.starts_with("b") && !type.starts_with("bf"); }
+bool is_bits_word(std::string_view type) {
+  return type.starts_with("b") && !type.starts_with("bf");
+}
 
 // Whether a restriction list "T,U" (F, I and B standing for every float, integer, bit type)
 // admits `type`.
@@ -71,9 +73,9 @@ std::optional<std::string_view> find_entry(std::string_view list, std::string_vi
   for_each_word(list, [&](std::string_view entry) {
     const size_t colon = entry.rfind(':');
     // "L2::128B" is a word with colons, not a restriction: a restriction follows one ':'.
-    const bool restricted =
-        colon != std::string_view::npos && colon > 0 && entry[colon - 1] != ':' &&
-        (colon + 1 >= entry.size() || entry[colon + 1] != ':');
+    const bool restricted = colon != std::string_view::npos && colon > 0 &&
+                            entry[colon - 1] != ':' &&
+                            (colon + 1 >= entry.size() || entry[colon + 1] != ':');
     std::string_view w = restricted ? entry.substr(0, colon) : entry;
     if (!found && w == word) {
       found = restricted ? entry.substr(colon + 1) : std::string_view{};
@@ -179,14 +181,38 @@ bool is_special_register(std::string_view name) {
       return true;
     }
   }
-  static constexpr std::string_view kNames[] = {
-      "tid",         "ntid",           "ctaid",          "nctaid",          "laneid",
-      "warpid",      "nwarpid",        "smid",           "nsmid",           "gridid",
-      "lanemask_eq", "lanemask_le",    "lanemask_lt",    "lanemask_ge",     "lanemask_gt",
-      "clock",       "clock_hi",       "clock64",        "globaltimer",     "globaltimer_lo",
-      "globaltimer_hi", "dynamic_smem_size", "total_smem_size", "aggr_smem_size",
-      "current_graph_exec", "is_explicit_cluster", "clusterid", "nclusterid", "cluster_ctaid",
-      "cluster_nctaid", "cluster_ctarank", "cluster_nctarank"};
+  static constexpr std::string_view kNames[] = {"tid",
+                                                "ntid",
+                                                "ctaid",
+                                                "nctaid",
+                                                "laneid",
+                                                "warpid",
+                                                "nwarpid",
+                                                "smid",
+                                                "nsmid",
+                                                "gridid",
+                                                "lanemask_eq",
+                                                "lanemask_le",
+                                                "lanemask_lt",
+                                                "lanemask_ge",
+                                                "lanemask_gt",
+                                                "clock",
+                                                "clock_hi",
+                                                "clock64",
+                                                "globaltimer",
+                                                "globaltimer_lo",
+                                                "globaltimer_hi",
+                                                "dynamic_smem_size",
+                                                "total_smem_size",
+                                                "aggr_smem_size",
+                                                "current_graph_exec",
+                                                "is_explicit_cluster",
+                                                "clusterid",
+                                                "nclusterid",
+                                                "cluster_ctaid",
+                                                "cluster_nctaid",
+                                                "cluster_ctarank",
+                                                "cluster_nctarank"};
   for (std::string_view n : kNames) {
     if (name == n) {
       return true;
@@ -340,8 +366,8 @@ private:
         if ((s == "u16x2" || s == "s16x2") && sm_ < 90) {
           return suffix_error(ins, i, "the packed type " + q(s) + " needs sm_90 or newer");
         }
-        const bool bf16_arith = ins.opcode_name == "add" || ins.opcode_name == "sub" ||
-                                ins.opcode_name == "mul";
+        const bool bf16_arith =
+            ins.opcode_name == "add" || ins.opcode_name == "sub" || ins.opcode_name == "mul";
         if (bf16_arith && (s == "bf16" || s == "bf16x2") && sm_ < 90) {
           return suffix_error(ins, i,
                               q(s) + " " + name_of(ins) + " needs sm_90 or newer (fma.rn." + s +
@@ -365,7 +391,8 @@ private:
         if (s == "v8" && sm_ < 100) {
           return suffix_error(ins, i,
                               "'.v8' (256-bit load or store) needs sm_100 or newer, the target "
-                              "is sm_" + std::to_string(sm_));
+                              "is sm_" +
+                                  std::to_string(sm_));
         }
         continue;
       }
@@ -380,8 +407,8 @@ private:
         if (!restriction->empty() && !restriction_admits(*restriction, first)) {
           return suffix_error(ins, i,
                               "modifier " + q(s) + " does not apply to " +
-                                  (first.empty() ? std::string("this form") : q(first)) +
-                                  " of " + name_of(ins));
+                                  (first.empty() ? std::string("this form") : q(first)) + " of " +
+                                  name_of(ins));
         }
         if (is_rounding(s) && ++roundings > 1) {
           return suffix_error(ins, i, "more than one rounding modifier");
@@ -400,10 +427,9 @@ private:
                                         ", found " + std::to_string(types.size()));
     }
     if (types.size() > rule.max_types) {
-      return instruction_error(ins, name_of(ins) + " takes at most " +
-                                        std::to_string(rule.max_types) + " type suffix" +
-                                        (rule.max_types == 1 ? "" : "es") + ", found " +
-                                        std::to_string(types.size()));
+      return instruction_error(
+          ins, name_of(ins) + " takes at most " + std::to_string(rule.max_types) + " type suffix" +
+                   (rule.max_types == 1 ? "" : "es") + ", found " + std::to_string(types.size()));
     }
     if (rule.space_required && !space_seen) {
       return instruction_error(ins, name_of(ins) + " needs a state space");
@@ -421,8 +447,7 @@ private:
         return;
       }
       const size_t colon = group.find(':');
-      if (colon != std::string_view::npos &&
-          !restriction_admits(group.substr(colon + 1), first)) {
+      if (colon != std::string_view::npos && !restriction_admits(group.substr(colon + 1), first)) {
         return;
       }
       const std::string_view words = group.substr(0, colon);
@@ -446,9 +471,9 @@ private:
         shown += c == '|' ? std::string(", .") : std::string(1, c);
       }
       if (present == 0) {
-        ok = instruction_error(ins, name_of(ins) +
-                                        (first.empty() ? std::string() : " " + q(first)) +
-                                        " needs one of ." + shown);
+        ok =
+            instruction_error(ins, name_of(ins) + (first.empty() ? std::string() : " " + q(first)) +
+                                       " needs one of ." + shown);
       } else if (present > 1) {
         ok = instruction_error(ins, name_of(ins) + " takes only one of ." + shown);
       }
@@ -472,8 +497,9 @@ private:
     std::optional<ScalarType> typed;
     if (types.size() == 1) {
       // The packed integers (add.u16x2) live in 32-bit integer registers.
-      typed = types.front() == "u16x2" || types.front() == "s16x2" ? ScalarType::U32
-                                                                   : scalar_type_from(types.front());
+      typed = types.front() == "u16x2" || types.front() == "s16x2"
+                  ? ScalarType::U32
+                  : scalar_type_from(types.front());
     }
     if ((ins.opcode_name == "min" || ins.opcode_name == "max") && n == 4 && sm_ < 100) {
       return instruction_error(ins, name_of(ins) + " with three inputs needs sm_100 or newer");
@@ -522,9 +548,9 @@ private:
                                           std::to_string(expected) + " operands, found " +
                                           std::to_string(n));
       }
-      const bool float_vector = !types.empty() && (types.front() == "f32" ||
-                                                   types.front().starts_with("f16") ||
-                                                   types.front().starts_with("bf16"));
+      const bool float_vector =
+          !types.empty() && (types.front() == "f32" || types.front().starts_with("f16") ||
+                             types.front().starts_with("bf16"));
       if (ins.vector_width > 1 && !float_vector) {
         return instruction_error(ins, "a vector " + name_of(ins) + " takes only f32, f16 or bf16");
       }
@@ -564,10 +590,9 @@ private:
       const bool packs = types[0].ends_with("x2") && types[1] == "f32";
       const size_t expected = (packs ? 3 : 2) + (ins.has_suffix("rs") ? 1 : 0);
       if (n != expected) {
-        return instruction_error(ins, "'cvt." + std::string(types[0]) + "." +
-                                          std::string(types[1]) + "' takes " +
-                                          std::to_string(expected) + " operands, found " +
-                                          std::to_string(n));
+        return instruction_error(
+            ins, "'cvt." + std::string(types[0]) + "." + std::string(types[1]) + "' takes " +
+                     std::to_string(expected) + " operands, found " + std::to_string(n));
       }
     }
     std::vector<char> kinds;
@@ -606,11 +631,9 @@ private:
       }
       // `.wide` doubles the result, and the addend of mad.wide: those registers are wider.
       const bool wide_operand = ins.has_suffix("wide") && (i == 0 || i == 3);
-      if ((kind == 'D' || kind == 'S') && typed && !wide_operand &&
-          !register_fits(*typed, *reg)) {
+      if ((kind == 'D' || kind == 'S') && typed && !wide_operand && !register_fits(*typed, *reg)) {
         return error(op.loc, "operand " + name->name + " is declared ." + spelling(*reg) +
-                                 ", which does not fit the instruction type ." +
-                                 spelling(*typed));
+                                 ", which does not fit the instruction type ." + spelling(*typed));
       }
       if ((kind == 'P' || kind == 'p') && *reg != ScalarType::Pred) {
         return error(op.loc, "operand " + name->name + " of " + name_of(ins) +
@@ -685,24 +708,25 @@ private:
     for (const std::string& s : ins.suffixes) {
       scoped = scoped || s == "cta" || s == "gpu" || s == "sys" || s == "cluster";
       ordered = ordered || s == "relaxed" || s == "acquire" || s == "release";
-      cache_ops += s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv" || s == "wb" ||
-                   s == "wt";
+      cache_ops +=
+          s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv" || s == "wb" || s == "wt";
     }
     for (size_t i = 0; i < ins.suffixes.size(); ++i) {
       const std::string& s = ins.suffixes[i];
-      const bool order = s == "volatile" || s == "relaxed" || s == "acquire" ||
-                         s == "release" || s == "mmio" || s == "weak";
+      const bool order = s == "volatile" || s == "relaxed" || s == "acquire" || s == "release" ||
+                         s == "mmio" || s == "weak";
       if (order && local_like) {
-        return suffix_error(ins, i, "modifier " + q(s) + " cannot be applied to the ." +
-                                        spelling(ins.space) + " space");
+        return suffix_error(ins, i,
+                            "modifier " + q(s) + " cannot be applied to the ." +
+                                spelling(ins.space) + " space");
       }
       if (s == "nc" && ins.space != StateSpace::Global) {
         return suffix_error(ins, i, "modifier '.nc' needs the .global space");
       }
       const bool prefetch_size = s == "L2::64B" || s == "L2::128B" || s == "L2::256B";
       if (prefetch_size && ins.space != StateSpace::Global && ins.space != StateSpace::None) {
-        return suffix_error(ins, i, "the prefetch size " + q(s) +
-                                        " needs the .global (or generic) space");
+        return suffix_error(ins, i,
+                            "the prefetch size " + q(s) + " needs the .global (or generic) space");
       }
     }
     if (scoped && !ordered) {
@@ -734,7 +758,8 @@ private:
             (!generic || it->second == StateSpace::Param)) {
           return error(op.loc, "'" + *a->base + "' is a ." + spelling(it->second) +
                                    " variable, but the instruction accesses the " +
-                                   (generic ? std::string("generic") : "." + std::string(spelling(ins.space))) +
+                                   (generic ? std::string("generic")
+                                            : "." + std::string(spelling(ins.space))) +
                                    " space");
         }
       }
@@ -785,8 +810,8 @@ private:
   // ld/ldu/st/mov with `.vN` move a brace vector of N elements; ld/ldu/st without it a single
   // register (mov packs a vector into a wider register: `mov.b64 %rd1, {%r1, %r2}`).
   bool check_vector_data(const Instruction& ins) {
-    const bool load = ins.opcode_name == "ld" || ins.opcode_name == "ldu" ||
-                      ins.opcode_name == "mov";
+    const bool load =
+        ins.opcode_name == "ld" || ins.opcode_name == "ldu" || ins.opcode_name == "mov";
     if (!load && ins.opcode_name != "st") {
       return true;
     }

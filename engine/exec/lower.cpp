@@ -683,8 +683,8 @@ private:
         if (auto why = symbol(n->name))
           return why;
         // A function's address as a value (`mov.u64 %rd1, f;`), for an indirect call.
-        if (ins.opcode != ptx::Opcode::Call && !regs_.count(n->name) &&
-            !symbols_.count(n->name) && m_.find_function(n->name) != nullptr)
+        if (ins.opcode != ptx::Opcode::Call && !regs_.count(n->name) && !symbols_.count(n->name) &&
+            m_.find_function(n->name) != nullptr)
           return fmt::format("takes the address of function '{}' (function pointers are not "
                              "modeled)",
                              n->name);

@@ -41,8 +41,10 @@ proto: .callprototype (.param .b32 _) _ (.param .b32 _);
 )";
 
 std::vector<std::string> check_args() {
-  return {"check", "--ptx", "k.ptx", "--kernel", "k", "--block", "1", "--array",
-          "out:0x100000:4:1:out", "--param", "ptr:out"};
+  return {"check",    "--ptx",   "k.ptx",
+          "--kernel", "k",       "--block",
+          "1",        "--array", "out:0x100000:4:1:out",
+          "--param",  "ptr:out"};
 }
 
 TEST(UnmodeledPtx, IndirectCallIsUnsupportedWithItsLocationNotBadInput) {

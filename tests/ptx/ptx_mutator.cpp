@@ -15,25 +15,24 @@ namespace {
 
 // Valid types, and near misses ptxas has never heard of.
 constexpr std::array<std::string_view, 31> kTypes = {
-    "pred", "b8",   "b16",  "b32",  "b64",    "b128", "u8",    "u16",   "u32",  "u64",  "s8",
-    "s16",  "s32",  "s64",  "f16",  "f16x2",  "bf16", "bf16x2", "tf32", "f32",  "f64",  "e4m3",
-    "e5m2", "s33",  "f32x", "u24",  "b12",    "f8",   "u16x2", "s16x2", "e4m3x2"};
+    "pred", "b8",  "b16",  "b32", "b64",   "b128", "u8",     "u16",   "u32",   "u64", "s8",
+    "s16",  "s32", "s64",  "f16", "f16x2", "bf16", "bf16x2", "tf32",  "f32",   "f64", "e4m3",
+    "e5m2", "s33", "f32x", "u24", "b12",   "f8",   "u16x2",  "s16x2", "e4m3x2"};
 
 constexpr std::array<std::string_view, 40> kModifiers = {
-    "rn",  "rz",      "rm",       "rp",      "rni",      "rzi",     "ftz",  "sat",
-    "approx", "full", "lo",       "hi",      "wide",     "uni",     "sync", "aligned",
-    "volatile", "relaxed", "acquire", "release", "nc",   "ca",      "cg",   "cs",
-    "cta", "gpu",     "sys",      "to",      "cc",       "shiftamt", "x4",  "trans",
-    "NaN", "relu",    "xorsign",  "abs",     "eq",       "lt",      "bogus", "L2::128B"};
+    "rn",       "rz",      "rm",      "rp",      "rni",  "rzi",      "ftz",   "sat",
+    "approx",   "full",    "lo",      "hi",      "wide", "uni",      "sync",  "aligned",
+    "volatile", "relaxed", "acquire", "release", "nc",   "ca",       "cg",    "cs",
+    "cta",      "gpu",     "sys",     "to",      "cc",   "shiftamt", "x4",    "trans",
+    "NaN",      "relu",    "xorsign", "abs",     "eq",   "lt",       "bogus", "L2::128B"};
 
-constexpr std::array<std::string_view, 8> kSpaces = {
-    "global", "shared", "local", "param", "const", "generic", "shared::cta", "reg"};
+constexpr std::array<std::string_view, 8> kSpaces = {"global", "shared",  "local",       "param",
+                                                     "const",  "generic", "shared::cta", "reg"};
 
 constexpr std::array<std::string_view, 3> kVectors = {"v2", "v4", "v8"};
 
 bool is_space(std::string_view s) {
-  return std::find(kSpaces.begin(), kSpaces.end(), s) != kSpaces.end() ||
-         s == "shared::cluster";
+  return std::find(kSpaces.begin(), kSpaces.end(), s) != kSpaces.end() || s == "shared::cluster";
 }
 bool is_vector(std::string_view s) {
   return std::find(kVectors.begin(), kVectors.end(), s) != kVectors.end();
@@ -99,8 +98,9 @@ std::vector<std::pair<uint32_t, const Instruction*>> mutable_lines(const std::st
     const size_t first = line.find_first_not_of(" \t");
     // The line is the instruction alone: it starts with its guard or opcode (no label before
     // it), holds one statement and nothing after it (no comment, no `}` of inline asm).
-    const bool alone = first != line.npos &&
-                       (line[first] == '@' || line.substr(first).starts_with(p.second->opcode_name));
+    const bool alone =
+        first != line.npos &&
+        (line[first] == '@' || line.substr(first).starts_with(p.second->opcode_name));
     const size_t semicolon = line.find(';');
     return !alone || std::count(line.begin(), line.end(), ';') != 1 ||
            line.find("//") != line.npos ||
@@ -115,9 +115,8 @@ Mutant mutate(const Instruction& ins, uint32_t line, std::mt19937_64& rng) {
   m.original = print(ins);
   Instruction x = ins;
   auto& sfx = x.suffixes;
-  const auto types = indices_where(x, [](const std::string& s) {
-    return scalar_type_from(s).has_value();
-  });
+  const auto types =
+      indices_where(x, [](const std::string& s) { return scalar_type_from(s).has_value(); });
   const auto spaces = indices_where(x, [](const std::string& s) { return is_space(s); });
   const auto vectors = indices_where(x, [](const std::string& s) { return is_vector(s); });
   const auto insert_at = [&](std::string word) {

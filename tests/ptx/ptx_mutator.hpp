@@ -12,10 +12,10 @@
 namespace volta::ptx::testing {
 
 struct Mutant {
-  uint32_t line = 0;     // 1-based line of the mutated instruction
-  std::string kind;      // "type", "modifier+", "modifier-", "operand-", "operand+", ...
-  std::string original;  // the instruction as printed before the mutation
-  std::string mutated;   // ... and after
+  uint32_t line = 0;    // 1-based line of the mutated instruction
+  std::string kind;     // "type", "modifier+", "modifier-", "operand-", "operand+", ...
+  std::string original; // the instruction as printed before the mutation
+  std::string mutated;  // ... and after
 };
 
 // The lines of `text` that hold exactly one instruction of `module` and nothing else (nvcc's

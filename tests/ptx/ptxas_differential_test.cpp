@@ -9,17 +9,16 @@
 // file holding that mutant alone before it counts.
 //
 // Environment: VOLTA_PTXAS (path of ptxas; default /usr/local/cuda/bin/ptxas, then PATH),
-// VOLTA_PTXAS_MUTANTS (how many mutants; 1000 by default, for CI: about 15 s), VOLTA_PTXAS_SEED (fixed by
-// default), VOLTA_PTXAS_REPORT (a file listing every disagreement, explained or not).
+// VOLTA_PTXAS_MUTANTS (how many mutants; 1000 by default, for CI: about 15 s), VOLTA_PTXAS_SEED
+// (fixed by default), VOLTA_PTXAS_REPORT (a file listing every disagreement, explained or not).
 // scripts/ptxas-differential runs the large version.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <future>
+#include <gtest/gtest.h>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -35,7 +34,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::Mutant;
 
-constexpr size_t kPerBatch = 12;      // below the parser's 20-error limit
+constexpr size_t kPerBatch = 12; // below the parser's 20-error limit
 constexpr size_t kDefaultMutants = 1000;
 constexpr uint64_t kDefaultSeed = 31;
 
@@ -77,8 +76,8 @@ struct ToolVerdict {
 
 // Runs ptxas on `file` for `arch`; errors by line ("ptxas f.ptx, line 12; error   : ...").
 ToolVerdict run_ptxas(const std::string& ptxas, const std::string& arch, const fs::path& file) {
-  const std::string cmd = "'" + ptxas + "' -arch=" + arch + " '" + file.string() +
-                          "' -o /dev/null 2>&1";
+  const std::string cmd =
+      "'" + ptxas + "' -arch=" + arch + " '" + file.string() + "' -o /dev/null 2>&1";
   ToolVerdict v;
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) {
@@ -201,8 +200,8 @@ TEST(PtxasDifferential, MutantsOfOurKernelsAreJudgedAsPtxasJudgesThem) {
   const size_t wanted = std::stoul(env_or("VOLTA_PTXAS_MUTANTS", std::to_string(kDefaultMutants)));
   const uint64_t seed = std::stoull(env_or("VOLTA_PTXAS_SEED", std::to_string(kDefaultSeed)));
   const auto allow = read_allow_list(fs::path(VOLTA_PTX_TEST_DIR) / "ptxas_allow_list.txt");
-  const fs::path dir = fs::temp_directory_path() /
-                       ("volta-ptxas-diff-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("volta-ptxas-diff-" + std::to_string(::getpid()));
   fs::create_directories(dir);
 
   std::vector<Source> sources;

@@ -77,9 +77,9 @@ TEST(Unmodeled, ValidPtxOutsideTheModelParses) {
       directives.push_back(u->text);
     }
   }
-  EXPECT_EQ(directives, (std::vector<std::string>{
-                            ".callprototype (.param .b32 _) _ (.param .b32 _)",
-                            ".branchtargets L1, L2", ".calltargets f1"}));
+  EXPECT_EQ(directives,
+            (std::vector<std::string>{".callprototype (.param .b32 _) _ (.param .b32 _)",
+                                      ".branchtargets L1, L2", ".calltargets f1"}));
 
   bool saw_tex = false;
   for (const Instruction& i : testing::instructions(*k)) {
@@ -120,8 +120,8 @@ TEST(Unmodeled, EveryKernelWeKnowParses) {
   }
   ASSERT_GT(files.size(), 300u);
   size_t shared = 0;
-  for (const fs::path& dir : {fs::path(VOLTA_CORPUS_DIR),
-                              fs::path(VOLTA_CORPUS_DIR).parent_path() / "production"}) {
+  for (const fs::path& dir :
+       {fs::path(VOLTA_CORPUS_DIR), fs::path(VOLTA_CORPUS_DIR).parent_path() / "production"}) {
     auto more = testing::files_under(dir, ".ptx");
     shared += more.size();
     files.insert(files.end(), more.begin(), more.end());

@@ -46,8 +46,7 @@ TEST(Validate, UnknownTypeIsLocatedAtItsSuffix) {
 TEST(Validate, TypeNotAllowedForTheOpcode) {
   EXPECT_EQ(rejected("and.s32 %r1, %r2, %r3;").message, "type '.s32' is not allowed for 'and'");
   EXPECT_EQ(rejected("abs.u32 %r1, %r2;").message, "type '.u32' is not allowed for 'abs'");
-  EXPECT_EQ(rejected("ld.global.f16 %rs1, [%rd1];").message,
-            "type '.f16' is not allowed for 'ld'");
+  EXPECT_EQ(rejected("ld.global.f16 %rs1, [%rd1];").message, "type '.f16' is not allowed for 'ld'");
   EXPECT_EQ(rejected("add.f32.f32 %f1, %f2, %f3;").message,
             "'add' takes at most 1 type suffix, found 2");
   EXPECT_EQ(rejected("add %r1, %r2, %r3;").message, "'add' needs 1 type suffix, found 0");
@@ -99,7 +98,8 @@ TEST(Validate, OperandCountsAndKinds) {
 
 TEST(Validate, RegisterTypesMustFitTheInstructionType) {
   Diagnostic d = rejected("add.s32 %f1, %f2, %f3;");
-  EXPECT_EQ(d.message, "operand %f1 is declared .f32, which does not fit the instruction type .s32");
+  EXPECT_EQ(d.message,
+            "operand %f1 is declared .f32, which does not fit the instruction type .s32");
   EXPECT_EQ(d.where.column, 10u);
   EXPECT_EQ(rejected("add.s32 %r1, %r2, %rd1;").message,
             "operand %rd1 is declared .b64, which does not fit the instruction type .s32");
@@ -112,8 +112,9 @@ TEST(Validate, MemoryForms) {
             "modifier '.volatile' cannot be applied to the .local space");
   EXPECT_EQ(rejected("ld.shared.nc.u32 %r1, [%rd1];").message,
             "modifier '.nc' needs the .global space");
-  EXPECT_EQ(rejected("ld.relaxed.global.u32 %r1, [%rd1];").message,
-            "'ld' with .relaxed, .acquire or .release needs a scope (.cta, .cluster, .gpu or .sys)");
+  EXPECT_EQ(
+      rejected("ld.relaxed.global.u32 %r1, [%rd1];").message,
+      "'ld' with .relaxed, .acquire or .release needs a scope (.cta, .cluster, .gpu or .sys)");
   EXPECT_EQ(rejected("ld.global.cta.u32 %r1, [%rd1];").message,
             "a scope on 'ld' needs a memory order (.relaxed, .acquire or .release)");
   EXPECT_EQ(rejected("ld.global.ca.cg.u32 %r1, [%rd1];").message, "more than one cache operator");
@@ -125,7 +126,7 @@ TEST(Validate, MemoryForms) {
             "operand %r1 is declared .b32, which cannot hold the instruction type .u64");
   EXPECT_EQ(rejected("st.const.u32 [%rd1], %r1;").message,
             "state space '.const' is not allowed for 'st'");
-  accepted("ld.global.b16 %f1, [%rd1];"); // a bit type into a wider register
+  accepted("ld.global.b16 %f1, [%rd1];");  // a bit type into a wider register
   accepted("ld.global.f32 %rd1, [%rd2];"); // anything into a wider bit register
   accepted("ld.relaxed.gpu.global.u32 %r1, [%rd1];");
   accepted("ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd2;");
@@ -162,19 +163,19 @@ TEST(Validate, ConversionRounding) {
 
 TEST(Validate, WhatPtxasAcceptsParses) {
   for (std::string_view line : {
-           "add.f32 %f1, %r2, %r3;",          // a bit-typed register fits any 32-bit type
-           "add.u32 %r1, %r2, 7;",            // immediates are untyped
-           "mul.wide.s32 %rd1, %r1, %r2;",    // .wide: the result is twice as wide
+           "add.f32 %f1, %r2, %r3;",       // a bit-typed register fits any 32-bit type
+           "add.u32 %r1, %r2, 7;",         // immediates are untyped
+           "mul.wide.s32 %rd1, %r1, %r2;", // .wide: the result is twice as wide
            "mad.wide.u32 %rd1, %r1, %r2, %rd3;",
-           "cvt.f32.f16 %f1, %rs1;",          // widening float: exact, no rounding
-           "cvt.rn.f16.f32 %rs1, %f1;",       // narrowing float: rounding required
-           "cvt.rni.f32.f32 %f1, %f2;",       // same format: integer rounding allowed
+           "cvt.f32.f16 %f1, %rs1;",    // widening float: exact, no rounding
+           "cvt.rn.f16.f32 %rs1, %f1;", // narrowing float: rounding required
+           "cvt.rni.f32.f32 %f1, %f2;", // same format: integer rounding allowed
            "cvt.rzi.ftz.s32.f32 %r1, %f1;",
-           "cvt.u32.u64 %r1, %rd1;",          // integer narrowing: no rounding
+           "cvt.u32.u64 %r1, %rd1;", // integer narrowing: no rounding
            "cvt.rn.f16x2.f32 %r1, %f1, %f2;",
            "ld.reg.f32 %f1, [%rd1];",
            "ld.f32 %f1, [%rd1];",
-           "ld.global.u8 %r1, [%rd1];",       // ld and st allow wider registers
+           "ld.global.u8 %r1, [%rd1];", // ld and st allow wider registers
            "st.global.f32 [%rd1], 0f3F800000;",
            "setp.lt.and.s32 %p1|%p2, %r1, %r2, %p3;",
            "shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, -1;",
