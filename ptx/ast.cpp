@@ -224,7 +224,8 @@ bool operator==(const VariableDecl& a, const VariableDecl& b) {
   return a.linkage == b.linkage && a.space == b.space && a.align == b.align &&
          a.vector_width == b.vector_width && a.type == b.type && a.name == b.name &&
          a.dims == b.dims && a.init == b.init && a.has_init == b.has_init && a.is_ptr == b.is_ptr &&
-         a.ptr_space == b.ptr_space && a.ptr_align == b.ptr_align;
+         a.ptr_space == b.ptr_space && a.ptr_align == b.ptr_align && a.opaque == b.opaque &&
+         a.managed == b.managed;
 }
 
 bool operator==(const RegisterDecl& a, const RegisterDecl& b) {

@@ -102,20 +102,24 @@ struct FloatImmediate {
   friend bool operator==(const FloatImmediate&, const FloatImmediate&) = default;
 };
 
+struct Operand;
+
 // A memory operand `[base+offset]`: base is a register or a variable name (or absent for an
-// absolute address `[1024]`); the offset may be negative (`[%rd1+-4]`).
+// absolute address `[1024]`); the offset may be negative (`[%rd1+-4]`). Texture, surface and
+// tensor addresses carry coordinates after the base (`[tex, {%f1, %f2}]`,
+// `[%rd19, {%r1, %r2, %r3}]`, `[tex, sampler, {...}]`): kept in `coordinates`, never with an
+// offset. Nothing the engine models takes them; it refuses such an instruction as UNSUPPORTED.
 struct AddressOperand {
   std::optional<std::string> base;
   int64_t offset = 0;
-  friend bool operator==(const AddressOperand&, const AddressOperand&) = default;
+  std::vector<Operand> coordinates;
+  friend bool operator==(const AddressOperand&, const AddressOperand&);
 };
 
 // `_`, the sink operand.
 struct SinkOperand {
   friend bool operator==(const SinkOperand&, const SinkOperand&) = default;
 };
-
-struct Operand;
 
 // A brace-enclosed vector `{%f1, %f2, _}`.
 struct VectorOperand {
@@ -155,6 +159,9 @@ struct Operand {
 
 inline bool operator==(const VectorOperand& a, const VectorOperand& b) {
   return a.elements == b.elements;
+}
+inline bool operator==(const AddressOperand& a, const AddressOperand& b) {
+  return a.base == b.base && a.offset == b.offset && a.coordinates == b.coordinates;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,6 +397,10 @@ struct Initializer {
 
 enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
 
+// The opaque handle types of a `.global` declaration (`.global .texref tex;`), in place of a
+// scalar type. Valid PTX; the engine models no texture or surface and refuses their use.
+enum class OpaqueType : uint8_t { None, Texref, Samplerref, Surfref };
+
 // A `.global/.const/.shared/.local/.param` variable (module or function scope).
 // `dims` holds array extents; an unsized extent (`[]`) is std::nullopt.
 struct VariableDecl {
@@ -405,6 +416,8 @@ struct VariableDecl {
   bool is_ptr = false;                     // params: `.ptr`
   StateSpace ptr_space = StateSpace::None; // params: `.ptr.global`
   std::optional<uint32_t> ptr_align;       // params: `.ptr.global.align 16`
+  OpaqueType opaque = OpaqueType::None;    // `.texref` etc.; `type` is None then
+  bool managed = false;                    // `.attribute(.managed)`
   SourceLocation loc;
 
   // Size in bytes when every extent is known.
@@ -455,10 +468,23 @@ struct ScopeEnd {
   friend bool operator==(const ScopeEnd&, const ScopeEnd&) { return true; }
 };
 
+// A directive of valid PTX that nothing here interprets, kept verbatim (without its `;`) so
+// that printing reproduces it: `.callprototype (.param .b32 _) _ (.param .b64 _)`,
+// `.branchtargets L1, L2` and `.calltargets f1` in a body (after their label), `.alias a, b` at
+// module scope. What uses them (an indirect call, brx.idx, a call of the alias) is refused by
+// the engine as UNSUPPORTED, with its PTX line.
+struct UnmodeledDirective {
+  std::string text; // from the directive's dot to before the `;`
+  SourceLocation loc;
+  friend bool operator==(const UnmodeledDirective& a, const UnmodeledDirective& b) {
+    return a.text == b.text;
+  }
+};
+
 // A body is a flat list of statements in source order; nested scopes appear as
 // ScopeBegin/ScopeEnd pairs so that printing reproduces them.
 using Statement = std::variant<Instruction, Label, VariableDecl, RegisterDecl, LocDirective, Pragma,
-                               ScopeBegin, ScopeEnd>;
+                               ScopeBegin, ScopeEnd, UnmodeledDirective>;
 
 // `.maxntid 128, 1, 1`, `.reqntid`, `.minnctapersm 1`, `.maxnreg`, `.noreturn` ...
 struct PerformanceDirective {
@@ -490,7 +516,7 @@ struct FileDirective {
 };
 
 // Module-level items in source order, so that printing preserves the layout.
-using TopLevel = std::variant<VariableDecl, Function, FileDirective, Pragma>;
+using TopLevel = std::variant<VariableDecl, Function, FileDirective, Pragma, UnmodeledDirective>;
 
 // A DWARF section of `-G`/`-lineinfo` output (`.section .debug_str { ... }`). The body is kept
 // as raw text (what lies between the braces) so that printing reproduces it; nothing in it is

@@ -18,6 +18,7 @@
 
 #include "ptx/lexer.hpp"
 #include "ptx/number.hpp"
+#include "ptx/validate.hpp"
 
 namespace volta::ptx {
 
@@ -539,6 +540,12 @@ private:
         }
       } else if (d == ".entry" || d == ".func" || linkage_of(d) || space_of_directive(d)) {
         ok = parse_declaration_or_function();
+      } else if (d == ".alias") {
+        UnmodeledDirective u;
+        ok = parse_unmodeled(u);
+        if (ok) {
+          module_.items.emplace_back(std::move(u));
+        }
       } else if (d == ".loc") {
         ok = fail("'.loc' outside a function");
       } else {
@@ -777,10 +784,15 @@ private:
         continue;
       }
       const WordInfo* info = tables().words.find(w);
-      if (info != nullptr && info->vector != 0) {
+      if (const OpaqueType opaque = opaque_type_of(w); opaque != OpaqueType::None) {
+        if (d.type != ScalarType::None || d.opaque != OpaqueType::None) {
+          return fail("a declaration has one type; found a second one, " + quote(cur_.text));
+        }
+        d.opaque = opaque;
+      } else if (info != nullptr && info->vector != 0) {
         d.vector_width = info->vector;
       } else if (info != nullptr && info->type >= 0) {
-        if (d.type != ScalarType::None) {
+        if (d.type != ScalarType::None || d.opaque != OpaqueType::None) {
           return fail("a declaration has one type; found a second one, " + quote(cur_.text));
         }
         d.type = static_cast<ScalarType>(info->type);
@@ -791,9 +803,45 @@ private:
       }
       advance();
     }
-    if (d.type == ScalarType::None) {
+    if (d.type == ScalarType::None && d.opaque == OpaqueType::None) {
       return fail_expected("a type such as .b32");
     }
+    return true;
+  }
+
+  static OpaqueType opaque_type_of(std::string_view dotless) {
+    if (dotless == "texref") {
+      return OpaqueType::Texref;
+    }
+    if (dotless == "samplerref") {
+      return OpaqueType::Samplerref;
+    }
+    if (dotless == "surfref") {
+      return OpaqueType::Surfref;
+    }
+    return OpaqueType::None;
+  }
+
+  // A directive kept verbatim up to its `;` (see UnmodeledDirective).
+  bool parse_unmodeled(UnmodeledDirective& d) {
+    d.loc = cur_.loc;
+    const size_t start = cur_.offset;
+    while (!at(TokenKind::Semicolon)) {
+      if (at(TokenKind::End) || at(TokenKind::LBrace) || at(TokenKind::RBrace)) {
+        return fail_expected("';' to end the directive");
+      }
+      if (at(TokenKind::Invalid)) {
+        return fail_lexical();
+      }
+      advance();
+    }
+    std::string_view text = text_.substr(start, cur_.offset - start);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' ||
+                             text.back() == '\r')) {
+      text.remove_suffix(1);
+    }
+    d.text.assign(text);
+    advance(); // ';'
     return true;
   }
 
@@ -836,8 +884,19 @@ private:
       return fail(quote(cur_.text) + " is not a state space for variables here");
     }
     advance();
-    if (at_directive(".attribute")) {
-      return fail("'.attribute' (managed memory) is not supported");
+    if (at_directive(".attribute")) { // `.attribute(.managed)`, the only attribute of PTX
+      advance();
+      if (!expect(TokenKind::LParen, "'(' after '.attribute'")) {
+        return false;
+      }
+      if (!at_directive(".managed")) {
+        return fail_expected("'.managed'");
+      }
+      advance();
+      if (!expect(TokenKind::RParen, "')' after '.attribute(.managed'")) {
+        return false;
+      }
+      proto.managed = true;
     }
     if (!parse_decl_attributes(proto)) {
       return false;
@@ -1203,6 +1262,14 @@ private:
       body.emplace_back(std::move(p));
       return true;
     }
+    if (d == ".callprototype" || d == ".branchtargets" || d == ".calltargets") {
+      UnmodeledDirective u;
+      if (!parse_unmodeled(u)) {
+        return false;
+      }
+      body.emplace_back(std::move(u));
+      return true;
+    }
     Token start = cur_;
     Linkage linkage = Linkage::None;
     if (auto l = linkage_of(d)) {
@@ -1497,8 +1564,18 @@ private:
       a.base.emplace(cur_.text);
       advance();
       if (at(TokenKind::Comma)) {
-        return fail("address operands with coordinates ('[tex, {...}]' of tex, suld, "
-                    "cp.async.bulk.tensor) are not supported");
+        // `[tex, {%f1, %f2}]`, `[tex, sampler, {...}]`, `[%rd1, {%r1, %r2}]`: coordinates.
+        while (accept(TokenKind::Comma)) {
+          if (!at(TokenKind::Ident) && !at(TokenKind::LBrace)) {
+            return fail_expected("a name or a '{...}' vector of coordinates");
+          }
+          std::vector<Operand> one;
+          if (!parse_operand(one)) {
+            return false;
+          }
+          a.coordinates.push_back(std::move(one.front()));
+        }
+        return expect(TokenKind::RBracket, "']' to end the address");
       }
       if (!read_offset(a.offset)) {
         return false;
@@ -1601,7 +1678,17 @@ private:
 
 ParseResult parse(std::string_view text, std::string path) {
   Parser parser(text, std::move(path));
-  return parser.run();
+  ParseResult result = parser.run();
+  if (result.ok()) {
+    // What ptxas rejects (an unknown type, a modifier or operand the opcode does not take) is
+    // refused here, located, before anything proves a kernel that cannot be assembled.
+    const size_t before = result.diagnostics.size();
+    validate(*result.module, text, result.diagnostics, kMaxErrors);
+    if (result.diagnostics.size() != before) {
+      result.module.reset();
+    }
+  }
+  return result;
 }
 
 ParseResult parse_file(const std::string& path) {

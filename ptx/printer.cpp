@@ -38,6 +38,10 @@ struct OperandPrinter {
     } else {
       out += detail::signed_decimal(a.offset);
     }
+    for (const Operand& c : a.coordinates) {
+      out += ", ";
+      append_operand(out, c);
+    }
     out += ']';
   }
   void operator()(const SinkOperand&) const { out += '_'; }
@@ -187,11 +191,28 @@ void append_initializers(std::string& out, const VariableDecl& d) {
   out += '}';
 }
 
+const char* opaque_spelling(OpaqueType t) {
+  switch (t) {
+  case OpaqueType::None:
+    return "";
+  case OpaqueType::Texref:
+    return "texref";
+  case OpaqueType::Samplerref:
+    return "samplerref";
+  case OpaqueType::Surfref:
+    return "surfref";
+  }
+  return "";
+}
+
 // The declaration without its `;` (parameters are printed inside the parameter list).
 void append_variable(std::string& out, const VariableDecl& d) {
   out += linkage_spelling(d.linkage);
   out += '.';
   out += spelling(d.space);
+  if (d.managed) {
+    out += " .attribute(.managed)";
+  }
   if (d.align) {
     out += " .align ";
     out += std::to_string(*d.align);
@@ -201,6 +222,7 @@ void append_variable(std::string& out, const VariableDecl& d) {
     out += std::to_string(d.vector_width);
   }
   out += " .";
+  out += opaque_spelling(d.opaque);
   out += spelling(d.type);
   if (d.is_ptr) {
     out += " .ptr";
@@ -300,6 +322,11 @@ struct StatementPrinter {
     append_pragma(out, p);
     out += '\n';
   }
+  void operator()(const UnmodeledDirective& d) const {
+    out += '\t';
+    out += d.text;
+    out += ";\n";
+  }
   void operator()(const ScopeBegin&) const { out += "\t{\n"; }
   void operator()(const ScopeEnd&) const { out += "\t}\n"; }
 };
@@ -364,6 +391,10 @@ struct TopLevelPrinter {
   void operator()(const Pragma& p) const {
     append_pragma(out, p);
     out += '\n';
+  }
+  void operator()(const UnmodeledDirective& d) const {
+    out += d.text;
+    out += ";\n";
   }
 };
 

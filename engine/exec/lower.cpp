@@ -247,6 +247,18 @@ private:
 
   // Places a variable of `space` and records its symbol.
   void place(const ptx::VariableDecl& v, uint64_t& cursor, uint64_t window) {
+    if (v.opaque != ptx::OpaqueType::None || v.managed) {
+      // Valid PTX the engine does not model: no memory is placed, and an instruction that
+      // names the variable is refused as UNSUPPORTED (see unmodeled_operand).
+      unmodeled_symbols_[v.name] =
+          v.managed ? fmt::format("names the managed variable '{}' (.attribute(.managed) is not "
+                                  "modeled)",
+                                  v.name)
+                    : fmt::format("names the texture, sampler or surface reference '{}' "
+                                  "(textures and surfaces are not modeled)",
+                                  v.name);
+      return;
+    }
     const Space space = space_of(v.space);
     const uint64_t align = std::max<uint64_t>(v.align.value_or(1), 16);
     PlacedVariable pv;
@@ -309,6 +321,10 @@ private:
       const auto* v = std::get_if<ptx::VariableDecl>(&item);
       if (v == nullptr)
         continue;
+      if (v->opaque != ptx::OpaqueType::None || v->managed) {
+        place(*v, global_cursor_, kGlobalVarWindow); // records it as unmodeled
+        continue;
+      }
       switch (v->space) {
       case ptx::StateSpace::Shared:
         place(*v, shared_cursor_, 0);
@@ -618,6 +634,12 @@ private:
         x.guard_reg = it->second;
       }
     }
+    if (auto why = unmodeled_operand(ins)) {
+      // Valid PTX outside the model: refused when a thread reaches it, with its PTX line.
+      x.op = XOp::Unsupported;
+      p_.unsupported_reasons[static_cast<uint32_t>(p_.insts.size())] = std::move(*why);
+      return x;
+    }
     const auto& m = ins.modifiers;
     x.type = val_type(ins.type());
     x.type2 = ins.types.size() > 1 ? val_type(ins.types[1]) : ValType::None;
@@ -638,6 +660,37 @@ private:
     if (x.op != XOp::Unsupported && has_unmodelled_modifier(ins, x))
       x.op = XOp::Unsupported;
     return x;
+  }
+
+  // Why an operand of `ins` is outside the model, if one is: an address with coordinates
+  // (texture, surface and tensor accesses), a texture/surface reference or a managed variable.
+  std::optional<std::string> unmodeled_operand(const ptx::Instruction& ins) const {
+    auto symbol = [&](const std::string& name) -> std::optional<std::string> {
+      if (auto it = unmodeled_symbols_.find(name); it != unmodeled_symbols_.end())
+        return it->second;
+      return std::nullopt;
+    };
+    for (const ptx::Operand& o : ins.operands) {
+      if (const auto* a = std::get_if<ptx::AddressOperand>(&o.value)) {
+        if (!a->coordinates.empty())
+          return std::string("takes an address with coordinates ([base, {...}]: texture, surface "
+                             "and tensor accesses are not modeled)");
+        if (a->base) {
+          if (auto why = symbol(*a->base))
+            return why;
+        }
+      } else if (const auto* n = std::get_if<ptx::NameOperand>(&o.value)) {
+        if (auto why = symbol(n->name))
+          return why;
+        // A function's address as a value (`mov.u64 %rd1, f;`), for an indirect call.
+        if (ins.opcode != ptx::Opcode::Call && !regs_.count(n->name) && !symbols_.count(n->name) &&
+            m_.find_function(n->name) != nullptr)
+          return fmt::format("takes the address of function '{}' (function pointers are not "
+                             "modeled)",
+                             n->name);
+      }
+    }
+    return std::nullopt;
   }
 
   // The modifiers a float operation's nodes carry (docs/semantics.md, "Floats observed as bits").
@@ -1193,6 +1246,17 @@ private:
     }
     if (name.empty())
       return bad_operands(ins, x, 2);
+    for (const auto& o : ins.operands) {
+      const auto* n = std::get_if<ptx::NameOperand>(&o.value);
+      if (n != nullptr && regs_.count(n->name)) {
+        // `call (ret), %rd1, (args), prototype;`: valid PTX, but which function runs depends
+        // on a register's value.
+        x.op = XOp::Unsupported;
+        p_.unsupported_reasons[static_cast<uint32_t>(p_.insts.size())] = fmt::format(
+            "is an indirect call through register {} (indirect calls are not modeled)", n->name);
+        return;
+      }
+    }
     Callee c;
     c.name = name;
     c.is_symexp = name == "__symexpf";
@@ -1230,6 +1294,8 @@ private:
   std::unordered_map<std::string, uint32_t> regs_;
   std::unordered_map<std::string, uint32_t> labels_;
   std::unordered_map<std::string, Symbol> symbols_;
+  // Variables of valid PTX that the engine does not model, with the reason a use is refused.
+  std::unordered_map<std::string, std::string> unmodeled_symbols_;
   std::vector<ptx::VariableDecl> dynamic_shared_;
   uint64_t shared_cursor_ = 0;
   uint64_t local_cursor_ = 0;

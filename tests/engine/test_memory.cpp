@@ -289,10 +289,14 @@ TEST(Memory, ConstantMemoryIsReadOnlyAndBounded) {
     EXPECT_EQ(r.failure()->space, "const");
   }
   {
+    // A store to .const is invalid PTX (ptxas: "State space incorrect for instruction 'st'"):
+    // refused when the kernel is read, with its location, before anything runs.
     const auto text = kernel(".param .u64 p_out", "  st.const.u32 [c_table], 1;\n  ret;", decls);
     const auto r = run_ptx(text, one_out(1));
-    ASSERT_NE(r.failure(), nullptr) << r.describe();
-    EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
+    EXPECT_FALSE(r.run.has_value());
+    ASSERT_FALSE(r.diagnostics.empty());
+    EXPECT_EQ(r.diagnostics[0].message, "state space '.const' is not allowed for 'st'");
+    EXPECT_EQ(r.diagnostics[0].where.line, line_of(text, "st.const"));
   }
 }
 

@@ -45,9 +45,8 @@ TEST(Diagnostics, BadOperands) {
             "bad.ptx:8:15: error: floating-point literal out of range");
   EXPECT_EQ(first_error(kernel("\tadd.s32 %r1, , %r2;")),
             "bad.ptx:8:15: error: expected an operand, found ','");
-  EXPECT_EQ(first_error(kernel("\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}];")),
-            "bad.ptx:8:47: error: address operands with coordinates ('[tex, {...}]' of tex, suld, "
-            "cp.async.bulk.tensor) are not supported");
+  EXPECT_EQ(first_error(kernel("\ttex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, 5];")),
+            "bad.ptx:8:49: error: expected a name or a '{...}' vector of coordinates, found '5'");
   EXPECT_EQ(first_error(kernel("\tld.v4.f32 {%f1, {%f2}}, [%rd1];")),
             "bad.ptx:8:18: error: expected a vector element, found '{'");
 }
@@ -79,8 +78,10 @@ TEST(Diagnostics, BadDeclarations) {
   EXPECT_EQ(first_error(h + ".global .u32 x[2] = {{1}, {2}};"),
             "bad.ptx:4:22: error: initializer braces nested deeper than the declaration's "
             "dimensions");
-  EXPECT_EQ(first_error(h + ".global .texref t;"),
-            "bad.ptx:4:9: error: unexpected '.texref' in a declaration");
+  EXPECT_EQ(first_error(h + ".global .texref .u32 t;"),
+            "bad.ptx:4:17: error: a declaration has one type; found a second one, '.u32'");
+  EXPECT_EQ(first_error(h + ".global .attribute(.bogus) .u32 t;"),
+            "bad.ptx:4:20: error: expected '.managed', found '.bogus'");
   EXPECT_EQ(first_error(h + ".global .u32 .f32 x;"),
             "bad.ptx:4:14: error: a declaration has one type; found a second one, '.f32'");
   EXPECT_EQ(first_error(h + ".global .u32 a.b;"), "bad.ptx:4:14: error: invalid name 'a.b'");
@@ -89,8 +90,8 @@ TEST(Diagnostics, BadDeclarations) {
             "found ')'");
   EXPECT_EQ(first_error(h + ".entry k() .bogus { ret; }"),
             "bad.ptx:4:12: error: expected '{' or ';' after the function header, found '.bogus'");
-  EXPECT_EQ(first_error(h + ".alias a, b;"),
-            "bad.ptx:4:1: error: unknown or unsupported directive '.alias' at module scope");
+  EXPECT_EQ(first_error(h + ".aliasing a, b;"),
+            "bad.ptx:4:1: error: unknown or unsupported directive '.aliasing' at module scope");
   EXPECT_EQ(first_error(h + ".address_size 48\n"),
             "bad.ptx:4:15: error: address size must be 32 or 64");
   EXPECT_EQ(first_error(h + "add.s32 %r1, %r2, %r3;"),
