@@ -22,6 +22,8 @@ std::string_view to_string(StopReason r) {
     return "TimeLimit";
   case StopReason::MemoryLimit:
     return "MemoryLimit";
+  case StopReason::Cancelled:
+    return "Cancelled";
   case StopReason::Other:
     return "Other";
   }
@@ -122,6 +124,9 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
   auto over_nodes = [&] { return g_.num_nodes() > lim.nodes; };
   auto over_memory = [&] { return g_.approx_bytes() > lim.memory_bytes; };
   auto over_time = [&] { return seconds_since(start) > lim.seconds; };
+  auto cancelled = [&] {
+    return options_.cancel != nullptr && options_.cancel->load(std::memory_order_relaxed);
+  };
 
   for (std::size_t iter = 0;; ++iter) {
     for (auto& hook : hooks_)
@@ -138,6 +143,8 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
       return stop(StopReason::MemoryLimit);
     if (over_time())
       return stop(StopReason::TimeLimit);
+    if (cancelled())
+      return stop(StopReason::Cancelled);
 
     Iteration it;
     it.index = iter;
@@ -177,6 +184,10 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
       // Once a rule is known to be over budget its remaining tasks are skipped; whether it is
       // over budget does not depend on which tasks ran first, so the outcome is deterministic.
       if (rule_count[task.rule].load(std::memory_order_relaxed) >= cap)
+        return;
+      // A cancelled or late run discards its matches (it stops right after the search), so
+      // the tasks left can be skipped.
+      if (cancelled() || over_time())
         return;
       SearchOptions opts;
       opts.match_limit = cap;
@@ -225,9 +236,9 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
       report.rules[r].matches += rs.matches;
     }
     it.search_seconds = seconds_since(t0);
-    if (over_time()) {
+    if (over_time() || cancelled()) {
       report.iterations.push_back(std::move(it));
-      return stop(StopReason::TimeLimit);
+      return stop(cancelled() ? StopReason::Cancelled : StopReason::TimeLimit);
     }
 
     // ---- Apply (sequential, rule order, match order).
@@ -241,6 +252,16 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
       const Justification why = Justification::named(reasons[r]);
       const Matches& ms = matches[r];
       for (std::size_t i = 0; i < ms.size(); ++i) {
+        // The flag and the clock before every match: a condition or an applier may be slow
+        // on a large class (each is linear in what it reads, never exponential).
+        if (cancelled()) {
+          limit_hit = StopReason::Cancelled;
+          break;
+        }
+        if (over_time()) {
+          limit_hit = StopReason::TimeLimit;
+          break;
+        }
         const Id root = ms.roots[i];
         const Subst s = ms.subst(g_, rule.lhs.vars(), i);
         if (rule.condition && !rule.condition(g_, root, s))
@@ -265,8 +286,6 @@ RunReport Runner::run(std::span<const Rewrite> rules) {
             limit_hit = StopReason::NodeLimit;
           else if (over_memory())
             limit_hit = StopReason::MemoryLimit;
-          else if (over_time())
-            limit_hit = StopReason::TimeLimit;
           if (limit_hit)
             break;
         }

@@ -5,6 +5,7 @@
 // concatenated in class order whatever the thread count, and everything that changes the
 // e-graph runs on one thread, so the same input gives the same classes, ids and statistics.
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <limits>
@@ -22,7 +23,15 @@
 
 namespace volta::egraph {
 
-enum class StopReason { Saturated, IterationLimit, NodeLimit, TimeLimit, MemoryLimit, Other };
+enum class StopReason {
+  Saturated,
+  IterationLimit,
+  NodeLimit,
+  TimeLimit,
+  MemoryLimit,
+  Cancelled,
+  Other
+};
 std::string_view to_string(StopReason r);
 
 struct RunnerLimits {
@@ -41,6 +50,11 @@ struct RunnerOptions {
   // When not empty, rules are searched only in the classes reachable from these (recomputed
   // every iteration): saturating the part of a large, shared e-graph that one goal depends on.
   std::vector<Id> focus;
+  // Set from outside (an entry's time limit, SIGINT/SIGTERM): the run stops with
+  // StopReason::Cancelled. Read at every iteration, by every search task, and before every
+  // match is applied (its condition and applier included), so that the run ends within one
+  // match's work of the flag; the time limit is read as often.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct RuleIterationStats {

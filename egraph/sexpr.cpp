@@ -235,6 +235,20 @@ void print_term(const Term& t, const Language& lang, Term::Index i, std::string&
         [&](std::size_t k) { print_term(t, lang, kids[k], out); });
 }
 
+// Stops descending once `out` is longer than `max_chars` (and says so in `cut`).
+void print_term_capped(const Term& t, const Language& lang, Term::Index i, std::string& out,
+                       std::size_t max_chars, bool& cut) {
+  if (out.size() > max_chars) {
+    cut = true;
+    return;
+  }
+  const auto kids = t.children(i);
+  print(lang, t.op(i), t.payload(i), kids.size(), out, [&](std::size_t k) {
+    if (!cut)
+      print_term_capped(t, lang, kids[k], out, max_chars, cut);
+  });
+}
+
 void print_tree(const TreeTerm& t, const Language& lang, std::string& out) {
   print(lang, t.op, t.payload, t.children.size(), out,
         [&](std::size_t k) { print_tree(t.children[k], lang, out); });
@@ -320,6 +334,15 @@ Term parse_term_or_throw(std::string_view text, Language& lang) {
 std::string to_sexpr(const Term& t, const Language& lang, Term::Index root) {
   std::string out;
   print_term(t, lang, root, out);
+  return out;
+}
+
+std::string to_sexpr(const Term& t, const Language& lang, Term::Index root, std::size_t max_chars) {
+  std::string out;
+  bool cut = false;
+  print_term_capped(t, lang, root, out, max_chars, cut);
+  if (cut)
+    out += " ...";
   return out;
 }
 

@@ -78,6 +78,10 @@ Parsed<Term> parse_term(std::string_view text, Language& lang);
 Term parse_term_or_throw(std::string_view text, Language& lang);
 
 std::string to_sexpr(const Term& t, const Language& lang, Term::Index root);
+// At most about `max_chars` characters, then " ...": a Term shares its subterms (an extracted
+// running maximum names the one below it twice per level), so its tree can be exponentially
+// larger than the term; this stops when the text is long enough, after O(max_chars) work.
+std::string to_sexpr(const Term& t, const Language& lang, Term::Index root, std::size_t max_chars);
 inline std::string to_sexpr(const Term& t, const Language& lang) {
   return to_sexpr(t, lang, t.root());
 }

@@ -1,5 +1,6 @@
 #include "rules/appliers.hpp"
 
+#include <unordered_map>
 #include <vector>
 
 #include "rules/algebra/canonical_analysis.hpp"
@@ -25,7 +26,21 @@ public:
   // powers cancel: (a+b)(a-b) is built as a·a + (-1)·b·b, not a²·(1 - b²·a⁻²), which would be
   // undefined at a = 0. nullopt for a denominator, a remaining negative power, or an atom
   // without an operator.
+  //
+  // Forms and atoms are shared (a running maximum's atoms nest, each argument reusing the one
+  // below): each is built once per builder, so the work is linear in the DAG, not in its tree.
+  // The depth cap bounds the recursion; a form first met past it stays unbuilt (nullopt: the
+  // applier gives up, which is always allowed).
   std::optional<Id> form(canonical::Id id, int depth = 0) {
+    if (auto it = built_forms_.find(id); it != built_forms_.end())
+      return it->second;
+    const std::optional<Id> out = build_form(id, depth);
+    built_forms_.emplace(id, out);
+    return out;
+  }
+
+private:
+  std::optional<Id> build_form(canonical::Id id, int depth) {
     if (depth > 200)
       return std::nullopt;
     const Form f = forms_.form(id); // a copy: building may intern new forms
@@ -62,7 +77,6 @@ public:
     return g_.add(ml_.add, parts);
   }
 
-private:
   // The product of two terms, a term (through the forms, which know how to multiply them).
   canonical::Term times(const canonical::Term& a, const canonical::Term& b) {
     return forms_.form(forms_.mul(forms_.form_of_term(a), forms_.form_of_term(b))).scalar;
@@ -115,6 +129,14 @@ private:
   }
 
   std::optional<Id> atom(canonical::Id atom_id, int depth) {
+    if (auto it = built_atoms_.find(atom_id); it != built_atoms_.end())
+      return it->second;
+    const std::optional<Id> out = build_atom(atom_id, depth);
+    built_atoms_.emplace(atom_id, out);
+    return out;
+  }
+
+  std::optional<Id> build_atom(canonical::Id atom_id, int depth) {
     const canonical::Atom a = forms_.atom(atom_id);
     if (a.kind == canonical::Atom::Kind::Symbol) {
       if (a.key == kLn2Key)
@@ -168,6 +190,7 @@ private:
   EGraph& g_;
   const algebra::MlLanguage& ml_;
   canonical::CanonicalForms& forms_;
+  std::unordered_map<canonical::Id, std::optional<Id>> built_forms_, built_atoms_;
 };
 
 } // namespace

@@ -195,6 +195,11 @@ void CtaRunner::run_warp(uint32_t w) {
     ++stats_.warp_instructions;
     stats_.instructions += lanes;
     executed += lanes;
+    // The cancel flag every 1024 warp-instructions as well: an instruction on a deeply shared
+    // value (a select chain 10^4 long) may cost a walk of its operands, so 65,536 of them are
+    // not a bounded time.
+    if ((stats_.warp_instructions & 1023) == 0 && ctx_.should_stop(cta_))
+      break;
     if (executed >= 65536) {
       ctx_.instructions.fetch_add(executed, std::memory_order_relaxed);
       executed = 0;

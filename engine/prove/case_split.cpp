@@ -75,7 +75,16 @@ public:
   }
 
 private:
+  bool cancelled() {
+    if (limits_.cancel == nullptr || !limits_.cancel->load(std::memory_order_relaxed))
+      return false;
+    reason_ = "cancelled";
+    return true;
+  }
+
   bool split(ExprId ref, ExprId opt, const Facts& facts, size_t depth) {
+    if (cancelled())
+      return false;
     std::unordered_map<ExprId, ExprId> memo;
     const ExprId r = rewrite(ref, facts, memo), o = rewrite(opt, facts, memo);
     if (r == 0 || o == 0)
@@ -86,8 +95,10 @@ private:
         reason_ = fmt::format("more than {} cases", limits_.max_leaves);
         return false;
       }
-      if (r == o || equal_(r, o))
+      if (r == o || (!cancelled() && equal_(r, o)))
         return true;
+      if (reason_ == "cancelled")
+        return false;
       if (reason_.empty())
         reason_ = fmt::format("the values differ in case {}", describe(facts));
       return false;
@@ -172,6 +183,10 @@ private:
         [&](ExprId id) {
           if (++rewritten_ > limits_.max_nodes) {
             reason_ = fmt::format("more than {} rewritten nodes", limits_.max_nodes);
+            over_budget = true;
+            return;
+          }
+          if ((rewritten_ & 1023) == 0 && cancelled()) {
             over_budget = true;
             return;
           }

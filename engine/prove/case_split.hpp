@@ -12,6 +12,7 @@
 // leaf, where the rewritten values are the originals' (an infeasible leaf only costs a proof).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -24,6 +25,9 @@ struct CaseSplitLimits {
   size_t max_depth = 12;      // nested splits
   size_t max_leaves = 512;    // leaves compared
   size_t max_nodes = 200'000; // rewritten nodes, all leaves together
+  // Set from outside (the entry's time limit, SIGTERM): the split stops at the next case or
+  // rewritten node, not equal, reason "cancelled".
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct CaseSplitResult {

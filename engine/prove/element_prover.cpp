@@ -38,7 +38,9 @@ public:
        symbolic::ExprStore* cases_store = nullptr)
       : store_(store), cases_store_(cases_store), options_(options),
         egraph_(store, options.rules ? *options.rules : shipped_rule_library(), options.term_budget,
-                options.explanations) {}
+                options.explanations) {
+    egraph_.set_cancel(options.cancel);
+  }
 
   void prepare(const std::vector<ExprId>& roots) { egraph_.prepare(roots); }
   SharedEgraph& egraph() { return egraph_; }
@@ -153,8 +155,11 @@ public:
     // by cases on those comparisons.
     if (undefined_reason.empty() && cases_store_ != nullptr &&
         (has_undecided_select(store_, ref) || has_undecided_select(store_, opt))) {
-      const CaseSplitResult cases =
-          prove_by_cases(*cases_store_, ref, opt, [&](ExprId a, ExprId b) {
+      CaseSplitLimits limits;
+      limits.cancel = options_.cancel;
+      const CaseSplitResult cases = prove_by_cases(
+          *cases_store_, ref, opt,
+          [&](ExprId a, ExprId b) {
             try {
               egraph_.prepare({a, b});
               const egraph::Id x = egraph_.add(a), y = egraph_.add(b);
@@ -162,7 +167,8 @@ public:
             } catch (const std::length_error&) {
               return false;
             }
-          });
+          },
+          limits);
       if (cases.equal) {
         out.kind = ElementOutcome::Kind::Equivalent;
         out.decided_by = Decision::Cases;

@@ -91,7 +91,7 @@ SharedEgraph::FormCheck SharedEgraph::check_forms(Id ref, Id opt) {
   } catch (const canonical::BudgetExceeded& e) {
     out.kind = Kind::Undefined;
     out.reason = e.what();
-    out.over_budget = true;
+    out.over_budget = dynamic_cast<const canonical::Cancelled*>(&e) == nullptr;
   }
   return out;
 }
@@ -110,6 +110,8 @@ std::string stop_text(const egraph::RunReport& report, const SaturationLimits& l
     return fmt::format("time limit of {} s", limits.seconds);
   case egraph::StopReason::MemoryLimit:
     return "memory limit";
+  case egraph::StopReason::Cancelled:
+    return "cancelled";
   case egraph::StopReason::Other:
     break;
   }
@@ -128,6 +130,7 @@ SharedEgraph::Saturation SharedEgraph::saturate(Id ref, Id opt, const Saturation
   options.limits.seconds = limits.seconds;
   options.threads = 1; // entries already run in parallel; one thread keeps runs reproducible
   options.focus = {ref, opt};
+  options.cancel = cancel;
   egraph::Runner runner(*graph_, options);
   runner.add_hook([&](egraph::EGraph& g, size_t) -> std::optional<std::string> {
     if (g.is_equal(ref, opt))
@@ -191,10 +194,8 @@ std::string SharedEgraph::check_explanation(const egraph::Explanation& e) const 
 std::string SharedEgraph::print(Id id, size_t max_chars) const {
   graph_->rebuild();
   egraph::Extractor extractor(*graph_, egraph::ast_size());
-  std::string s = egraph::to_sexpr(extractor.extract(id), ml_->lang);
-  if (s.size() > max_chars)
-    s = s.substr(0, max_chars) + " ...";
-  return s;
+  const egraph::Term t = extractor.extract(id);
+  return egraph::to_sexpr(t, ml_->lang, t.root(), max_chars);
 }
 
 } // namespace volta::prove

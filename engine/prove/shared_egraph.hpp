@@ -49,6 +49,9 @@ public:
     forms_.reset_term_count();
     bridge_.count_parents(roots);
   }
+  // The entry's cancel flag, read by the canonical forms (every term built) and the rule
+  // saturation (every match).
+  void set_cancel(const std::atomic<bool>* cancel) { forms_.set_cancel(cancel); }
   // Adds a DAG node (throws std::length_error for a DAG too deep to walk).
   egraph::Id add(symbolic::ExprId node);
 

@@ -11,6 +11,14 @@
 
 namespace volta::smt {
 
+namespace {
+// The query's deadline passed or its entry was cancelled.
+bool stopped(const LawOptions& options) {
+  return (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) ||
+         std::chrono::steady_clock::now() >= options.deadline;
+}
+} // namespace
+
 z3::expr_vector ground_laws(z3::context& ctx, const symbolic::ExprStore& store,
                             const Translation& t, const LawOptions& options, LawStats* stats) {
   LawStats local;
@@ -53,6 +61,8 @@ z3::expr_vector ground_laws(z3::context& ctx, const symbolic::ExprStore& store,
       return std::nullopt;
     };
     for (const FnUse* u : exps) {
+      if (stopped(options))
+        break; // the facts so far are true; the missing ones only make Z3 weaker
       const symbolic::Node& n = store.node(u->node);
       const PolyForms::Form& x = poly.form(n.a);
       PolyForms::Form f =
@@ -82,8 +92,7 @@ z3::expr_vector ground_laws(z3::context& ctx, const symbolic::ExprStore& store,
       if (!hashes[i])
         continue;
       for (size_t j = i; j < reps.size() && st.exp_products < options.max_pair_facts; ++j) {
-        if (checks++ >= options.max_pair_checks ||
-            ((checks & 0xFFFF) == 0 && std::chrono::steady_clock::now() >= options.deadline)) {
+        if (checks++ >= options.max_pair_checks || ((checks & 0x3FF) == 0 && stopped(options))) {
           st.pair_checks_capped = true;
           i = reps.size();
           break;

@@ -5,6 +5,7 @@
 // keeps an UNSAT answer sound (docs/smt.md lists them).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <z3++.h>
@@ -24,6 +25,9 @@ struct LawOptions {
   // The pair search stops here (the query's deadline: the laws are built in the caller's
   // thread, before any check, and must not outlast the budget).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // The query's cancel flag (the entry's time limit, SIGTERM): read with the deadline, so that
+  // the laws of a large query (one exp per running-maximum step) stop with the entry.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct LawStats {

@@ -183,8 +183,12 @@ public:
     return std::nullopt;
   }
 
-  void translate_all() {
+  // False when `cancel` was seen set (the translation is then incomplete).
+  bool translate_all(const std::atomic<bool>* cancel) {
+    size_t done = 0;
     for (ExprId id : order_) {
+      if ((++done & 255) == 0 && cancel != nullptr && cancel->load(std::memory_order_relaxed))
+        return false;
       if (inlined(id))
         continue;
       exprs_.emplace(id, translate(id));
@@ -192,6 +196,7 @@ public:
         defs_.emplace(id, *d);
     }
     out_.dag_nodes = order_.size();
+    return true;
   }
 
   z3::expr get(ExprId id) const { return exprs_.at(id); }
@@ -915,7 +920,8 @@ std::variant<Translation, std::string> translate_pair(z3::context& ctx,
     Translator t(ctx, store, out);
     if (auto refused = t.collect({ref, opt}, options.max_nodes))
       return *refused;
-    t.translate_all();
+    if (!t.translate_all(options.cancel))
+      return std::string("cancelled");
     out.ref = t.get(ref);
     out.opt = t.get(opt);
     // An integer element whose other side is a constant: the constant in the same width.

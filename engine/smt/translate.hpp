@@ -8,6 +8,7 @@
 // See docs/smt.md.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,6 +58,10 @@ struct Translation {
 struct TranslateOptions {
   // Larger elements are refused before any Z3 term is built.
   size_t max_nodes = 2'000'000;
+  // The entry's cancel flag, read every 256 translated nodes: a large element (each node's
+  // translation may read its operands' kinds down a select chain) stops with the entry, refused
+  // as "cancelled".
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // nlsat (complete) when the translation has no uninterpreted function, else the smt core.

@@ -80,7 +80,9 @@ z3::expr holds(z3::context& ctx, const std::optional<z3::expr>& condition) {
 
 ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, ExprId opt,
                       const std::string& element, const Z3Options& options) {
-  auto translated = translate_pair(q.ctx(), store, ref, opt, options.translate);
+  TranslateOptions translate = options.translate;
+  translate.cancel = options.budget.cancel;
+  auto translated = translate_pair(q.ctx(), store, ref, opt, translate);
   if (auto* refused = std::get_if<std::string>(&translated))
     return not_sent(TranslationRefusal{*refused}); // translation_refusal let it through
   if (options.queries)
@@ -90,6 +92,7 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   const z3::expr ref_defined = holds(ctx, t.ref_defined), opt_defined = holds(ctx, t.opt_defined);
   LawOptions law_options = options.laws;
   law_options.deadline = std::min(law_options.deadline, q.deadline());
+  law_options.cancel = options.budget.cancel;
   const z3::expr_vector laws = ground_laws(ctx, store, t, law_options);
   std::vector<z3::expr> observe = leaf_constants(t);
   const Procedure procedure = procedure_for(t);
@@ -185,13 +188,16 @@ prove::DomainProver make_z3_domain_prover(unsigned timeout_ms, Z3Options options
         return std::nullopt;
       Query q(options.budget);
       try {
-        auto translated = translate_pair(q.ctx(), store, query, query, options.translate);
+        TranslateOptions translate = options.translate;
+        translate.cancel = options.budget.cancel;
+        auto translated = translate_pair(q.ctx(), store, query, query, translate);
         if (std::holds_alternative<std::string>(translated))
           return std::nullopt;
         const Translation& t = std::get<Translation>(translated);
         z3::context& ctx = q.ctx();
         LawOptions law_options = options.laws;
         law_options.deadline = std::min(law_options.deadline, q.deadline());
+        law_options.cancel = options.budget.cancel;
         const z3::expr_vector laws = ground_laws(ctx, store, t, law_options);
         const CheckResult r =
             q.check(with(laws, holds(ctx, t.ref_defined) && t.ref != 0), {}, procedure_for(t));

@@ -1,5 +1,7 @@
 #include "engine/symbolic/builder.hpp"
 
+#include <unordered_set>
+
 #include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 
@@ -287,7 +289,54 @@ ExprId Builder::relu(ExprId a, FloatMods m) {
 
 // ---- integer data
 
+namespace {
+ValueKind kind_of_node(const ExprStore& s, ExprId id, uint32_t* width);
+} // namespace
+
+// A select's kind is its first arm's, or its second's when the first is of any kind (a
+// constant): the first leaf of the select tree, arms in order, whose kind is not Any. Walked
+// with a visited set: select chains share their arms (each level naming the one below in both),
+// and an arm already seen gave Any, or the walk would have ended there.
 ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
+  if (s.node(id).op != Op::Select)
+    return kind_of_node(s, id, width);
+  // The common case without allocating: the first arms down to a leaf that is not a constant.
+  ExprId first = id;
+  while (s.node(first).op == Op::Select)
+    first = s.node(first).b;
+  if (uint32_t w = 0; kind_of_node(s, first, &w) != ValueKind::Any) {
+    if (width)
+      *width = w;
+    return kind_of_node(s, first, nullptr);
+  }
+  std::vector<ExprId> stack{id};
+  std::unordered_set<ExprId> seen;
+  while (!stack.empty()) {
+    const ExprId at = stack.back();
+    stack.pop_back();
+    if (!seen.insert(at).second)
+      continue;
+    const Node& n = s.node(at);
+    if (n.op == Op::Select) {
+      stack.push_back(n.c);
+      stack.push_back(n.b); // the first arm first
+      continue;
+    }
+    uint32_t w = 0;
+    const ValueKind k = kind_of_node(s, at, &w);
+    if (k != ValueKind::Any) {
+      if (width)
+        *width = w;
+      return k;
+    }
+  }
+  if (width)
+    *width = 0;
+  return ValueKind::Any;
+}
+
+namespace {
+ValueKind kind_of_node(const ExprStore& s, ExprId id, uint32_t* width) {
   const Node& n = s.node(id);
   uint32_t w = 0;
   ValueKind k = ValueKind::Real;
@@ -336,12 +385,6 @@ ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
     k = ValueKind::Bits;
     w = n.b;
     break;
-  case Op::Select: {
-    k = kind_of(s, n.b, &w);
-    if (k == ValueKind::Any)
-      k = kind_of(s, n.c, &w);
-    break;
-  }
   default:
     break;
   }
@@ -349,6 +392,7 @@ ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
     *width = w;
   return k;
 }
+} // namespace
 
 namespace {
 uint64_t low_bits(const mpz_class& z, uint32_t w) {

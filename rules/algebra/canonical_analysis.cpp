@@ -16,6 +16,9 @@ FormData CanonicalFormAnalysis::make_data(const EGraph& g, egraph::NodeView node
   }
   try {
     return FormData{nodes_.form(node.op, node.payload, kids_)};
+  } catch (const canonical::Cancelled&) {
+    // Not a fact about the value: an unknown form, under its own reason (the entry is over).
+    return FormData{forms().undefined(canonical::Cancelled::kMessage)};
   } catch (const canonical::BudgetExceeded&) {
     budget_exceeded_ = true;
     return FormData{forms().over_budget()};
@@ -36,7 +39,7 @@ bool CanonicalFormAnalysis::is_defined(const EGraph& g, Id id) const {
 
 bool CanonicalFormAnalysis::holds(FormPredicate p, const EGraph& g, Id id) const {
   const FormData& d = data(g.find(id));
-  return d.known() && algebra::holds(p, forms(), d.form);
+  return d.known() && algebra::holds(p, forms(), d.form, totality_);
 }
 
 void CanonicalFormAnalysis::modify(EGraph& g, Id cls) {
@@ -77,7 +80,7 @@ void CanonicalFormAnalysis::clear() {
 }
 
 std::size_t CanonicalFormAnalysis::approx_bytes() const {
-  return AnalysisOf<FormData>::approx_bytes() + by_form_.size() * 32;
+  return AnalysisOf<FormData>::approx_bytes() + by_form_.size() * 32 + totality_.approx_bytes();
 }
 
 } // namespace volta::algebra

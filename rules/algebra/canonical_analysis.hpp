@@ -81,6 +81,9 @@ private:
   const MlLanguage& ml_;
   std::unordered_map<canonical::Id, egraph::Id> by_form_;
   std::vector<canonical::Id> kids_;
+  // Conditions ask for the same forms again and again (every match of every rule): the answers
+  // are kept, keyed by form id in forms(), which never change.
+  mutable TotalityMemo totality_;
   std::size_t merges_ = 0;
   bool merge_equal_forms_ = true;
   bool budget_exceeded_ = false;

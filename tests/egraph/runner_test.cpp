@@ -1,5 +1,6 @@
 // The runner: stop reasons, limits, hooks, reports; the backoff scheduler.
 
+#include <atomic>
 #include <thread>
 
 #include "egraph/runner.hpp"
@@ -93,6 +94,39 @@ TEST(Runner, TimeLimit) {
   const RunReport rep = r.run(G.rules);
   EXPECT_EQ(rep.stop_reason, StopReason::TimeLimit);
   EXPECT_GE(rep.total_seconds, 0.05);
+}
+
+// The cancel flag (an entry's time limit, SIGTERM) is read before every match: a run whose
+// flag is set inside a rule's condition applies nothing more, in the same iteration.
+TEST(Runner, CancelStopsWithinOneMatch) {
+  Growing G;
+  EGraph g(G.lang);
+  for (int i = 0; i < 200; ++i)
+    g.add_expr(testing::cat("(f x", i, ")"));
+  std::atomic<bool> cancel{false};
+  std::size_t conditions = 0;
+  std::vector<Rewrite> rules = G.rules;
+  rules[0].condition = [&](const EGraph&, Id, const Subst&) {
+    if (++conditions == 3)
+      cancel = true; // as the watchdog would, from another thread
+    return true;
+  };
+  RunnerOptions o;
+  o.limits.iterations = 1u << 30;
+  o.limits.nodes = 1u << 30;
+  o.limits.seconds = 600;
+  o.cancel = &cancel;
+  const RunReport rep = Runner(g, o).run(rules);
+  EXPECT_EQ(rep.stop_reason, StopReason::Cancelled);
+  EXPECT_EQ(conditions, 3u) << "a match after the flag was set still ran its condition";
+  EXPECT_EQ(rep.rules[0].applied, 3u);
+  EXPECT_EQ(to_string(StopReason::Cancelled), "Cancelled");
+  EXPECT_TRUE(g.is_clean());
+
+  // Set before the run: nothing is searched.
+  const RunReport again = Runner(g, o).run(rules);
+  EXPECT_EQ(again.stop_reason, StopReason::Cancelled);
+  EXPECT_TRUE(again.iterations.empty());
 }
 
 TEST(Runner, HooksRunBetweenIterationsAndCanStop) {

@@ -91,6 +91,8 @@ void CanonicalForms::charge(size_t terms) {
   terms_used_ += terms;
   if (terms_used_ > term_budget_)
     throw BudgetExceeded();
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed))
+    throw Cancelled();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -875,7 +877,9 @@ bool CanonicalForms::equal_by_cross_multiplication(Id a, Id b) {
 // Printing
 // ---------------------------------------------------------------------------------------------
 
-std::string CanonicalForms::print(Id id) const {
+std::string CanonicalForms::print(Id id, size_t max_chars) const {
+  if (max_chars < 4)
+    return "...";
   const Form& f = forms_[id];
   switch (f.kind) {
   case Form::Kind::PosInf:
@@ -897,8 +901,9 @@ std::string CanonicalForms::print(Id id) const {
         s += at.name;
       } else {
         s += at.name + "(";
+        const size_t share = max_chars / (2 * std::max<size_t>(1, at.args.size()));
         for (size_t i = 0; i < at.args.size(); ++i)
-          s += (i ? ", " : "") + print(at.args[i]);
+          s += (i ? ", " : "") + print(at.args[i], share);
         s += ")";
       }
       if (k != 1)

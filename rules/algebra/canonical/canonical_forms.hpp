@@ -18,6 +18,7 @@
 // give Undefined with a reason, never a folded number.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -36,6 +37,17 @@ using Id = uint32_t;
 struct BudgetExceeded : std::runtime_error {
   BudgetExceeded() : std::runtime_error(kMessage) {}
   static constexpr const char* kMessage = "canonical forms exceeded their term budget";
+
+protected:
+  explicit BudgetExceeded(const char* message) : std::runtime_error(message) {}
+};
+
+// Thrown when the cancel flag (set_cancel) is seen: the entry's time limit or a signal. A kind of
+// BudgetExceeded, so that every caller that gives up on a form over budget gives up on this one
+// too (nothing is concluded from a form not built); what() says which it was.
+struct Cancelled : BudgetExceeded {
+  Cancelled() : BudgetExceeded(kMessage) {}
+  static constexpr const char* kMessage = "cancelled";
 };
 
 struct Atom {
@@ -117,7 +129,11 @@ public:
   bool is_over_budget(Id id) const { return id == over_budget_; }
   // If the form is a rational constant, its value.
   bool constant_value(Id id, Coef& out) const;
-  std::string print(Id id) const;
+  // Readable text of a form. Atoms share their arguments (a running maximum nests n levels deep,
+  // each naming the one below twice), so an atom's arguments get half of the remaining budget
+  // of about `max_chars` characters between them, "..." when it runs out: the work is bounded
+  // by max_chars, not by the tree.
+  std::string print(Id id, size_t max_chars = 4096) const;
 
   size_t form_count() const { return forms_.size(); }
   size_t sum_count() const { return sums_.size(); }
@@ -126,6 +142,10 @@ public:
   // (the forms earlier elements interned stay shared), so that one large element cannot starve
   // every element after it.
   void reset_term_count() { terms_used_ = 0; }
+  // Read at every term charged against the budget (every product, every sum built): a set flag
+  // throws Cancelled, so that no single form outlasts the entry's time limit by more than the
+  // work of one multiplication of two sums.
+  void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
 
   // ---- internal representation (exposed for evaluation and tests)
   struct Monomial {
@@ -177,6 +197,7 @@ private:
   Id zero_ = 0, one_ = 0, pos_inf_ = 0, neg_inf_ = 0, over_budget_ = 0;
   size_t term_budget_ = 50'000'000;
   size_t terms_used_ = 0;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 } // namespace volta::canonical
