@@ -51,25 +51,50 @@ std::optional<SourcePoint> store_of(const exec::OriginLog& log, const exec::Prog
   return std::nullopt;
 }
 
-// One kernel's side: its store; the instruction that made the deepest operation of the path
-// (an input or a constant is made by no operation: then the one above it, whose operands part);
-// and where the parting subterm itself was first put in a register, when that is elsewhere.
-void locate_side(const symbolic::ExprStore& store, const exec::OriginLog& log,
-                 const exec::Program& program, const launch::KernelConfig& config,
-                 const prove::ElementJob& job, const PartingPath& path, bool reference,
+// The level of the path whose operation each kernel names as where they part: the deepest pair
+// of operations (an input or a constant is made by none), moved up while both kernels made their
+// nodes with the same instruction at the same PTX line — the same code fed other data, as when a
+// shuffle with a wrong offset hands one lane's partial sum to another: the step that took the
+// wrong one lies above.
+std::optional<size_t> parting_level(const symbolic::ExprStore& store, const exec::OriginLog& log,
+                                    const exec::Program& ref_program,
+                                    const exec::Program& opt_program, const PartingPath& path) {
+  std::optional<size_t> level;
+  for (size_t k = path.pairs.size(); k-- > 0 && !level;) {
+    const auto [r, o] = path.pairs[k];
+    if (symbolic::child_count(store.op(r)) != 0 && symbolic::child_count(store.op(o)) != 0 &&
+        log.made(ref_program, r) != nullptr && log.made(opt_program, o) != nullptr)
+      level = k;
+  }
+  while (level && *level > 0) {
+    const auto [r, o] = path.pairs[*level];
+    const exec::Inst& a = ref_program.insts[log.made(ref_program, r)->pc];
+    const exec::Inst& b = opt_program.insts[log.made(opt_program, o)->pc];
+    const auto [pr, po] = path.pairs[*level - 1];
+    if (a.line != b.line || a.text != b.text || log.made(ref_program, pr) == nullptr ||
+        log.made(opt_program, po) == nullptr)
+      break;
+    --*level;
+  }
+  return level;
+}
+
+// One kernel's side: its store, the instruction that made its node at `level`, and where the
+// parting subterm itself was first put in a register, when that is another instruction.
+void locate_side(const exec::OriginLog& log, const exec::Program& program,
+                 const launch::KernelConfig& config, const prove::ElementJob& job,
+                 const PartingPath& path, std::optional<size_t> level, bool reference,
                  std::optional<SourcePoint>& stored, std::optional<SourcePoint>& parting,
                  bool& uses, std::optional<SourcePoint>& origin) {
   auto node_at = [&](size_t k) { return reference ? path.pairs[k].first : path.pairs[k].second; };
   stored = store_of(log, program, config, job.array, job.index);
   const size_t deepest = path.pairs.size() - 1;
   std::optional<uint32_t> parting_pc;
-  for (size_t k = deepest + 1; k-- > 0 && !parting_pc;) {
-    if (symbolic::child_count(store.op(node_at(k))) == 0)
-      continue; // an input or a constant: no operation made it
-    if (const auto* made = log.made(program, node_at(k))) {
+  if (level) {
+    if (const auto* made = log.made(program, node_at(*level))) {
       parting_pc = made->pc;
       parting = point_of(program, made->pc);
-      uses = k != deepest;
+      uses = *level != deepest;
     }
   }
   if (const auto* made = log.made(program, node_at(deepest)); made && made->pc != parting_pc)
@@ -163,9 +188,10 @@ void locate_difference(const launch::ManifestEntry& entry, exec::KernelCache& ke
   }
   const exec::Program& ref_program = ref_kernel.kernel->program;
   const exec::Program& opt_program = opt_kernel.kernel->program;
-  locate_side(store, log, ref_program, entry.reference, *job, path, true, where.reference_store,
+  const std::optional<size_t> level = parting_level(store, log, ref_program, opt_program, path);
+  locate_side(log, ref_program, entry.reference, *job, path, level, true, where.reference_store,
               where.reference_parting, where.reference_parting_uses, where.reference_origin);
-  locate_side(store, log, opt_program, entry.optimized, *job, path, false, where.optimized_store,
+  locate_side(log, opt_program, entry.optimized, *job, path, level, false, where.optimized_store,
               where.optimized_parting, where.optimized_parting_uses, where.optimized_origin);
   std::vector<std::string> missing;
   if (!where.reference_store || !where.optimized_store)
