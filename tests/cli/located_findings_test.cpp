@@ -61,19 +61,23 @@ TEST(LocatedDifference, OffByOneHaloLoadIsNamed) {
   ASSERT_TRUE(where.is_object()) << r.entry.dump(1);
   EXPECT_TRUE(where["note"].is_null()) << where.dump(1);
   // The stores: the last line of each kernel.
-  EXPECT_TRUE(names(where["reference_store"], ref_cu, line_of(ref_cu, "out[i] =")))
+  EXPECT_TRUE(names(where["reference_store"], ref_cu, line_of(ref_cu, "  out[i] = left")))
       << where.dump(1);
-  EXPECT_TRUE(names(where["optimized_store"], opt_cu, line_of(opt_cu, "out[i] =")))
+  EXPECT_TRUE(names(where["optimized_store"], opt_cu, line_of(opt_cu, "  out[i] = left")))
       << where.dump(1);
-  // Where they part: the reference reads in[65] at its `right` line; the optimized kernel's
+  // Where they part: the sum of the stencil adds in[65] in the reference, in[66] in the
+  // optimized kernel; the reference loaded in[65] at its `right` line, the optimized kernel's
   // in[66] was first loaded by the halo line with the bug (then read back from the tile).
   const json& ref = where["parting"]["reference"];
   const json& opt = where["parting"]["optimized"];
-  EXPECT_TRUE(names(ref["instruction"], ref_cu, line_of(ref_cu, "float right"))) << where.dump(1);
-  EXPECT_TRUE(names(opt["first_made"], opt_cu, line_of(opt_cu, "BUG"))) << where.dump(1);
+  EXPECT_TRUE(names(ref["instruction"], ref_cu, line_of(ref_cu, "  out[i] = left")))
+      << where.dump(1);
+  EXPECT_TRUE(ref["instruction_uses_it"].get<bool>());
+  EXPECT_TRUE(names(ref["first_made"], ref_cu, line_of(ref_cu, "float right"))) << where.dump(1);
+  EXPECT_TRUE(names(opt["first_made"], opt_cu, line_of(opt_cu, "// BUG:"))) << where.dump(1);
   EXPECT_NE(ref["subterm"].get<std::string>().find("in["), std::string::npos);
   // Console: the bug's line, and the store lines.
-  const std::string bug = fmt::format("{}:{}", opt_cu, line_of(opt_cu, "BUG"));
+  const std::string bug = fmt::format("{}:{}", opt_cu, line_of(opt_cu, "// BUG:"));
   EXPECT_NE(r.run.out.find("the two computations part at"), std::string::npos) << r.run.out;
   EXPECT_NE(r.run.out.find(bug), std::string::npos) << r.run.out;
   EXPECT_NE(r.run.out.find("stored at "), std::string::npos) << r.run.out;
@@ -87,7 +91,7 @@ TEST(LocatedDifference, OffByOneHaloLoadIsNamed) {
   for (const json& rel : result["relatedLocations"]) {
     const json& p = rel["physicalLocation"];
     bug_related |= p["artifactLocation"]["uri"] == opt_cu &&
-                   p["region"]["startLine"] == line_of(opt_cu, "BUG");
+                   p["region"]["startLine"] == line_of(opt_cu, "// BUG:");
   }
   EXPECT_TRUE(bug_related) << result.dump(1);
 }
@@ -102,17 +106,18 @@ TEST(LocatedDifference, WrongShuffleOffsetIsNamed) {
   ASSERT_TRUE(where.is_object()) << r.entry.dump(1);
   const json& opt = where["parting"]["optimized"];
   // The step with the wrong offset adds another lane's partial sum.
-  EXPECT_TRUE(names(opt["instruction"], opt_cu, line_of(opt_cu, "BUG"))) << where.dump(1);
+  EXPECT_TRUE(names(opt["instruction"], opt_cu, line_of(opt_cu, "// BUG:"))) << where.dump(1);
   EXPECT_TRUE(names(where["parting"]["reference"]["instruction"], ref_cu,
                     line_of(ref_cu, "v += __shfl_down_sync")))
       << where.dump(1);
   EXPECT_TRUE(names(where["optimized_store"], opt_cu, line_of(opt_cu, "out[0] =")))
       << where.dump(1);
-  EXPECT_NE(r.run.out.find(fmt::format("{}:{}", opt_cu, line_of(opt_cu, "BUG"))), std::string::npos)
+  EXPECT_NE(r.run.out.find(fmt::format("{}:{}", opt_cu, line_of(opt_cu, "// BUG:"))),
+            std::string::npos)
       << r.run.out;
   const json& loc = r.sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
   EXPECT_EQ(loc["artifactLocation"]["uri"], opt_cu);
-  EXPECT_EQ(loc["region"]["startLine"], line_of(opt_cu, "BUG"));
+  EXPECT_EQ(loc["region"]["startLine"], line_of(opt_cu, "// BUG:"));
 }
 
 TEST(UndecidedElement, GeluFormsNameTheSubtermsAndARuleThatDecidesThem) {
