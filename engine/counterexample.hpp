@@ -2,11 +2,40 @@
 // computes there. Built by the prover and the solver, executed by the emulator, shown by reports.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace volta {
+
+// A point of a kernel's source: a PTX instruction and, from its .loc, the CUDA line.
+struct SourcePoint {
+  uint32_t ptx_line = 0;
+  std::string instruction; // as printed
+  std::string cuda_file;   // empty without .loc
+  uint32_t cuda_line = 0;
+};
+
+// Where a differing element is made in each kernel: the store that wrote it, and the first point
+// where the two computations part (engine/entry/difference_site.hpp).
+struct DifferenceLocation {
+  std::optional<SourcePoint> reference_store, optimized_store;
+  // The deepest pair of subterms whose values differ at the counterexample while their operands
+  // agree (or are inputs), printed, with their values there...
+  std::string reference_subterm, optimized_subterm;
+  std::string reference_subterm_value, optimized_subterm_value;
+  // ...and, for each kernel, the instruction that made the differing subterm, or, for an input
+  // or a constant, the operation above it whose operands differ (`parting_uses` is then true)...
+  std::optional<SourcePoint> reference_parting, optimized_parting;
+  bool reference_parting_uses = false, optimized_parting_uses = false;
+  // ...and, for an input (or any subterm above which the instruction is named), the instruction
+  // that first put it in a register: the load of a shared-memory tile's halo that another thread
+  // then read.
+  std::optional<SourcePoint> reference_origin, optimized_origin;
+  std::string note; // what could not be located, and why (empty: nothing missing)
+};
 
 // A concrete counterexample to an equivalence.
 struct Counterexample {
@@ -22,6 +51,8 @@ struct Counterexample {
   std::string reference_device;
   std::string optimized_device;
   std::string device_note;
+  // For an element the prover found to differ: where in the sources (null: not located).
+  std::optional<DifferenceLocation> location;
 };
 
 } // namespace volta

@@ -13,6 +13,7 @@
 #include "engine/batch/memory_limit.hpp"
 #include "engine/batch/progress_display.hpp"
 #include "engine/batch/watchdog.hpp"
+#include "engine/entry_progress.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/report/printable_text.hpp"
 
@@ -159,7 +160,8 @@ std::vector<entry::EntryResult> run_batch(const std::vector<const launch::Manife
   limits.resident_bytes = options.resident_bytes;
   limits.interrupt = options.interrupt;
   Watchdog dog(std::move(limits));
-  ProgressDisplay display(options.progress, options.terminal, entries.size(), style);
+  ProgressDisplay display(options.progress, options.terminal, entries.size(), style, 0,
+                          options.heartbeat);
   const int jobs = std::max(1, options.jobs);
   // An entry stopped by the memory limit while others ran beside it may not be the one that
   // used the memory: it runs again alone, and only then is the verdict final.
@@ -183,7 +185,13 @@ std::vector<entry::EntryResult> run_batch(const std::vector<const launch::Manife
       try {
         // Isolated: while this entry waits for its own parallel work, its thread must not pick
         // up another entry (which would then count against this entry's time).
-        tbb::this_task_arena::isolate([&] { r = runner(entry, watch.cancel_flag()); });
+        const ProgressSink sink = [&](std::string_view phase, size_t done, size_t total) {
+          display.progress(i, phase, done, total);
+        };
+        tbb::this_task_arena::isolate([&] {
+          ProgressScope scope(&sink);
+          r = runner(entry, watch.cancel_flag());
+        });
       } catch (const std::bad_alloc&) {
         r = empty_result(entry);
         out_of_memory = true;

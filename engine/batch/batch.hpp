@@ -24,6 +24,9 @@ struct BatchOptions {
   std::optional<std::pair<int, int>> shard; // (index, count): deterministic subset
   std::ostream* progress = nullptr;         // result lines (and a live line on a terminal)
   bool terminal = false;                    // progress is a terminal: live line
+  // Where a heartbeat line goes every few seconds while an entry runs (stderr that is not a
+  // terminal); null: none.
+  std::ostream* heartbeat = nullptr;
   bool color = false;                       // ANSI colors in the result lines
   double timeout_seconds = 0;               // per entry; 0: none
   uint64_t max_memory_bytes = 0;            // resident memory of the process; 0: none

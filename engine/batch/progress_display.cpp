@@ -18,10 +18,13 @@ size_t terminal_columns() {
 }
 
 ProgressDisplay::ProgressDisplay(std::ostream* out, bool terminal, size_t total,
-                                 report::LineStyle style, size_t width)
+                                 report::LineStyle style, size_t width, std::ostream* heartbeat,
+                                 double heartbeat_seconds)
     : out_(out), terminal_(terminal && out != nullptr), total_(total), style_(style),
-      width_(width != 0 ? width : terminal_columns()), start_(std::chrono::steady_clock::now()) {
-  if (terminal_)
+      width_(width != 0 ? width : terminal_columns()), start_(std::chrono::steady_clock::now()),
+      heartbeat_(terminal_ ? nullptr : heartbeat), heartbeat_seconds_(heartbeat_seconds),
+      last_beat_(start_) {
+  if (terminal_ || heartbeat_ != nullptr)
     ticker_ = std::thread([this] { tick(); });
 }
 
@@ -66,6 +69,49 @@ void ProgressDisplay::set_aside(size_t slot) {
                  running_.end());
 }
 
+void ProgressDisplay::progress(size_t slot, std::string_view phase, size_t done, size_t total) {
+  std::lock_guard guard(mutex_);
+  for (Running& r : running_) {
+    if (r.slot != slot)
+      continue;
+    r.phase = phase;
+    r.done = done;
+    r.total = total;
+  }
+}
+
+std::string ProgressDisplay::running_text(std::chrono::steady_clock::time_point now) const {
+  if (running_.empty())
+    return "";
+  // The longest-running entry first: it is the one the user is waiting for.
+  const auto oldest =
+      std::min_element(running_.begin(), running_.end(),
+                       [](const Running& a, const Running& b) { return a.since < b.since; });
+  std::string text = fmt::format("running {} ({:.1f}s", oldest->name,
+                                 std::chrono::duration<double>(now - oldest->since).count());
+  if (!oldest->phase.empty()) {
+    text += ", " + oldest->phase;
+    if (oldest->total > 0)
+      text += fmt::format(" {}/{} elements", oldest->done, oldest->total);
+  }
+  text += ")";
+  if (running_.size() > 1)
+    text += fmt::format(" +{} more", running_.size() - 1);
+  return text;
+}
+
+void ProgressDisplay::beat() {
+  const auto now = std::chrono::steady_clock::now();
+  if (running_.empty() ||
+      std::chrono::duration<double>(now - last_beat_).count() < heartbeat_seconds_)
+    return;
+  last_beat_ = now;
+  *heartbeat_ << fmt::format("volta-eg: {:.0f}s, {}/{} entries done; {}\n",
+                             std::chrono::duration<double>(now - start_).count(), done_, total_,
+                             running_text(now));
+  heartbeat_->flush();
+}
+
 void ProgressDisplay::note(const std::string& line) {
   std::lock_guard guard(mutex_);
   if (!out_)
@@ -96,16 +142,8 @@ void ProgressDisplay::draw_live_line() {
     bar += '>';
   bar.resize(kBar, ' ');
   std::string line = fmt::format("[{}] {}/{}  {:.1f}s", bar, done_, total_, elapsed);
-  if (!running_.empty()) {
-    // The longest-running entry first: it is the one the user is waiting for.
-    const auto oldest =
-        std::min_element(running_.begin(), running_.end(),
-                         [](const Running& a, const Running& b) { return a.since < b.since; });
-    line += fmt::format("  running {} ({:.1f}s)", oldest->name,
-                        std::chrono::duration<double>(now - oldest->since).count());
-    if (running_.size() > 1)
-      line += fmt::format(" +{} more", running_.size() - 1);
-  }
+  if (!running_.empty())
+    line += "  " + running_text(now);
   // Never wrap: a wrapped line cannot be redrawn in place with \r.
   const size_t max = width_ > 1 ? width_ - 1 : 79;
   if (line.size() > max) {
@@ -129,7 +167,9 @@ void ProgressDisplay::tick() {
     if (stop_)
       break;
     try {
-      if (!running_.empty())
+      if (heartbeat_ != nullptr)
+        beat();
+      else if (!running_.empty())
         draw_live_line();
     } catch (...) {
       // Out of memory while formatting: skip this frame; the batch goes on.

@@ -134,6 +134,56 @@ std::vector<std::pair<std::string, std::string>> read_strings(ByteReader& in) {
   return v;
 }
 
+void write_point(ByteWriter& out, const std::optional<SourcePoint>& p) {
+  out.u8(p ? 1 : 0);
+  if (!p)
+    return;
+  out.u32(p->ptx_line);
+  out.str(p->instruction);
+  out.str(p->cuda_file);
+  out.u32(p->cuda_line);
+}
+
+std::optional<SourcePoint> read_point(ByteReader& in) {
+  if (in.u8() == 0)
+    return std::nullopt;
+  SourcePoint p;
+  p.ptx_line = in.u32();
+  p.instruction = in.str();
+  p.cuda_file = in.str();
+  p.cuda_line = in.u32();
+  return p;
+}
+
+void write_location(ByteWriter& out, const std::optional<DifferenceLocation>& d) {
+  out.u8(d ? 1 : 0);
+  if (!d)
+    return;
+  for (const auto* p : {&d->reference_store, &d->optimized_store, &d->reference_parting,
+                        &d->optimized_parting, &d->reference_origin, &d->optimized_origin})
+    write_point(out, *p);
+  for (const std::string* s : {&d->reference_subterm, &d->optimized_subterm,
+                               &d->reference_subterm_value, &d->optimized_subterm_value, &d->note})
+    out.str(*s);
+  out.u8(d->reference_parting_uses ? 1 : 0);
+  out.u8(d->optimized_parting_uses ? 1 : 0);
+}
+
+std::optional<DifferenceLocation> read_location(ByteReader& in) {
+  if (in.u8() == 0)
+    return std::nullopt;
+  DifferenceLocation d;
+  for (auto* p : {&d.reference_store, &d.optimized_store, &d.reference_parting,
+                  &d.optimized_parting, &d.reference_origin, &d.optimized_origin})
+    *p = read_point(in);
+  for (std::string* s : {&d.reference_subterm, &d.optimized_subterm, &d.reference_subterm_value,
+                         &d.optimized_subterm_value, &d.note})
+    *s = in.str();
+  d.reference_parting_uses = in.u8() != 0;
+  d.optimized_parting_uses = in.u8() != 0;
+  return d;
+}
+
 void write_counterexample(ByteWriter& out, const std::optional<Counterexample>& c) {
   out.u8(c ? 1 : 0);
   if (!c)
@@ -145,6 +195,7 @@ void write_counterexample(ByteWriter& out, const std::optional<Counterexample>& 
         &c->reference_device, &c->optimized_device, &c->device_note})
     out.str(*s);
   out.u8(c->confirmed ? 1 : 0);
+  write_location(out, c->location);
 }
 
 std::optional<Counterexample> read_counterexample(ByteReader& in) {
@@ -158,6 +209,7 @@ std::optional<Counterexample> read_counterexample(ByteReader& in) {
         &c.reference_device, &c.optimized_device, &c.device_note})
     *s = in.str();
   c.confirmed = in.u8() != 0;
+  c.location = read_location(in);
   return c;
 }
 

@@ -110,6 +110,9 @@ std::optional<batch::BatchOptions> BatchFlags::resolve(std::string& error) const
   options.progress = human_output();
   const int fd = options.progress == &std::cerr ? STDERR_FILENO : STDOUT_FILENO;
   options.terminal = !no_progress && is_smart_terminal(fd);
+  // A CI log sees a line every few seconds while a long entry runs (stderr, not a terminal).
+  if (!no_progress && !quiet && isatty(STDERR_FILENO) == 0)
+    options.heartbeat = &std::cerr;
   options.color = use_color(color, fd);
   return options;
 }

@@ -36,6 +36,7 @@ struct ProveArgs {
   unsigned z3_timeout_ms = 10'000;
   bool no_z3 = false;
   bool mutual = false;
+  bool stop_at_first_unknown = false;
   bool no_reuse = false;
   bool no_stream = false;
   bool no_cross_check = false;
@@ -131,6 +132,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.reuse_templates = !args.no_reuse;
   prove_options.stream = !args.no_stream;
   prove_options.mutual = args.mutual;
+  prove_options.stop_at_first_unknown = args.stop_at_first_unknown;
   prove_options.cross_check_settings.enabled = !args.no_cross_check;
   prove_options.cross_check_settings.inputs = args.cross_check_inputs;
   prove_options.cross_check_settings.budget_share = args.cross_check_limit;
@@ -170,6 +172,8 @@ int run_prove(const ProveArgs& args) {
   request.info.options["cross_check"] = !args.no_cross_check;
   request.info.options["cross_check_inputs"] = args.cross_check_inputs;
   request.info.options["cross_check_limit"] = args.cross_check_limit;
+  if (args.stop_at_first_unknown)
+    request.info.options["stop_at_first_unknown"] = true;
 
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(args.common, *options, request.info);
@@ -213,6 +217,9 @@ void register_prove_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--mutual", args->mutual,
                 "also require the reference to be defined wherever the optimized kernel is (two "
                 "peers rather than a kernel and its specification)");
+  cmd->add_flag("--stop-at-first-unknown", args->stop_at_first_unknown,
+                "end an entry at its first element left UNKNOWN (the report names it, the "
+                "subterms left undecided and what would decide them) instead of trying the rest");
   cmd->add_option("--check-array", args->check_arrays, "compare only these arrays (repeatable)");
   cmd->add_flag("--no-cross-check", args->no_cross_check,
                 "do not run the kernels of an EQUIVALENT on the emulator afterwards (the "

@@ -81,6 +81,16 @@ struct KernelSummary {
 // entry ran a subset of its launch's CTAs; empty when every kernel ran its whole launch.
 std::string cta_scope(const std::vector<KernelSummary>& kernels);
 
+// An element left UNKNOWN, with a way forward: what stopped it, the smallest pair of subterms
+// left undecided (prove/undecided_pair.hpp), and what would decide it.
+struct UndecidedElement {
+  std::string element;
+  std::string limit; // what stopped it, in words ("the e-node budget (--rule-nodes 50000)", ...)
+  std::string reference_subterm, optimized_subterm; // printed, size-capped
+  std::string rule; // a rule of their shape in the rule language; empty when none can be written
+  std::vector<std::string> suggestions; // what would decide it, one line each
+};
+
 struct EntryResult {
   size_t index = 0; // position of the entry in its manifest (reports are merged by it)
   std::string name;
@@ -103,6 +113,7 @@ struct EntryResult {
   std::optional<EgraphStats> egraph;   // equivalence entries that reached the prover
   std::optional<DomainSummary> domain; // equivalence entries whose domains were checked
   std::optional<Counterexample> counterexample;
+  std::optional<UndecidedElement> undecided; // UNKNOWN equivalence entries, when an element was
   std::vector<KernelSummary> kernels;
   std::vector<OutputType> output_types; // equivalence entries, per compared array
   // The emulator cross-check of an EQUIVALENT (engine/cross_check.hpp): set when it was asked

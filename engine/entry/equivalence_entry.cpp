@@ -3,9 +3,11 @@
 #include <chrono>
 
 #include "engine/entry/cross_check_verdict.hpp"
+#include "engine/entry/difference_site.hpp"
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
 #include "engine/entry/streamed_entry.hpp"
+#include "engine/entry_progress.hpp"
 
 namespace volta::entry {
 
@@ -22,8 +24,18 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
   const auto start = Clock::now();
   // Every EQUIVALENT, streamed or not, is cross-checked on the emulator before it is reported.
   auto finish = [&](EntryResult result) -> EntryResult {
-    if (result.verdict == Verdict::Equivalent)
+    if (result.verdict == Verdict::Equivalent) {
+      report_progress("cross-check");
       apply_cross_check(entry, kernels, options, start, result);
+    }
+    // Only an element the prover compared (not a refuted domain condition) is located.
+    if (result.verdict == Verdict::NotEquivalent && options.locate_differences &&
+        result.counterexample && result.counterexample->confirmed &&
+        result.elements.not_equivalent > 0 &&
+        !(options.run.cancel != nullptr && options.run.cancel->load())) {
+      report_progress("locating the difference");
+      locate_difference(entry, kernels, options, *result.counterexample);
+    }
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   };

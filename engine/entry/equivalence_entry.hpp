@@ -37,6 +37,11 @@ struct ProveOptions : prove::ElementOptions {
   double timeout_seconds = 0; // 0: none (whole entry, execution included)
   bool reuse_templates = true;
   bool stop_at_first_difference = true;
+  // A NOT_EQUIVALENT element is located in the sources (difference_site.hpp): the pair runs a
+  // second time, recording where values are made.
+  bool locate_differences = true;
+  // Stop at the first element left UNKNOWN (--stop-at-first-unknown).
+  bool stop_at_first_unknown = false;
   prove::DomainProver domain_prover; // may be empty
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.

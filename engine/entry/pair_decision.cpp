@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/entry/undecided_element.hpp"
+#include "engine/entry_progress.hpp"
+
 namespace volta::entry {
 
 using Clock = std::chrono::steady_clock;
@@ -58,12 +61,16 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
   decide.entry_start = entry_start;
   decide.cache = options.cache;
   decide.cancel = options.cancel;
+  decide.stop_at_first_unknown = options.stop_at_first_unknown;
+  report_progress("proving", 0, pair.jobs.size());
   prove::ElementTally& tally = decision.tally;
   tally = prove::decide_elements(prover, store, pair.jobs, decide);
   result.elements += tally.counts;
   result.cache_hits += tally.cache_hits;
   if (tally.counterexample)
     result.counterexample = tally.counterexample;
+  if (tally.unknown_reason && !tally.unknown_element.empty() && tally.counts.not_equivalent == 0)
+    result.undecided = describe_undecided(store, prover, tally, options);
   result.phases["prove"] += since(prove_start);
   {
     egraph::EGraph& g = prover.egraph().graph();
@@ -79,6 +86,7 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
     return decision;
 
   // ---- domains: the optimized kernel must be defined wherever the reference is
+  report_progress("domains");
   const auto domain_start = Clock::now();
   prove::DomainSide ref_side{"reference", {}, &*pair.ref_run},
       opt_side{"optimized", {}, &*pair.opt_run};

@@ -7,6 +7,7 @@
 #include <tbb/parallel_invoke.h>
 
 #include "engine/entry/run_configuration.hpp"
+#include "engine/entry_progress.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
@@ -182,6 +183,7 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
     return finish();
 
   // ---- execute both kernels into one DAG
+  report_progress("executing");
   std::optional<exec::KernelRun>& ref_run = pair.ref_run;
   std::optional<exec::KernelRun>& opt_run = pair.opt_run;
   EntryResult ref_part, opt_part;

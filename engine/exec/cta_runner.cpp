@@ -131,7 +131,25 @@ void CtaRunner::note_partials(uint32_t pc) {
   partial_log_.clear();
 }
 
+void CtaRunner::note_origins(const Inst& in, uint32_t pc, uint32_t base, uint32_t mask) {
+  for (const Operand& d : in.dsts) {
+    if (d.kind != OpKind::Reg)
+      continue;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t t = base + static_cast<uint32_t>(std::countr_zero(m));
+      const ExprId id = node(d.reg, t);
+      if (id == 0 || id == ctx_.undef)
+        continue;
+      auto [it, inserted] = origins_.made.emplace(id, pc);
+      if (!inserted && pc < it->second)
+        it->second = pc;
+    }
+  }
+}
+
 void CtaRunner::publish_decisions() {
+  if (ctx_.options.origins != nullptr)
+    ctx_.options.origins->merge(prog_, cta_, origins_);
   if (partial_pcs_.empty() && control_roots_.empty())
     return;
   std::lock_guard guard(ctx_.decisions_mutex);
@@ -190,6 +208,8 @@ void CtaRunner::run_warp(uint32_t w) {
     current_pc_ = min_pc;
     const Inst& in = prog_.insts[min_pc];
     execute(in, min_pc, w, mask);
+    if (ctx_.options.origins != nullptr) [[unlikely]]
+      note_origins(in, min_pc, base, mask);
     if (!partial_log_.empty())
       note_partials(min_pc);
     ++stats_.warp_instructions;

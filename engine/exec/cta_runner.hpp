@@ -343,6 +343,8 @@ private:
   // a decision is recorded as a control root (its operands must be defined).
   std::optional<bool> decide_predicate(ExprId pred);
   void note_partials(uint32_t pc);
+  // With RunOptions::origins: the nodes instruction `pc` wrote for the lanes of `mask`.
+  void note_origins(const Inst& in, uint32_t pc, uint32_t base, uint32_t mask);
   // A lane whose guard is an undecided predicate on data (exec_branch_merge.cpp): a branch runs
   // both sides and merges the registers; a predicated register instruction merges its results.
   // `cond`: the predicate under which the branch is taken / the instruction executes.
@@ -529,6 +531,7 @@ private:
   std::vector<ExprId> partial_log_;          // filled by the builder, emptied per instruction
   std::map<ExprId, uint32_t> partial_pcs_;   // partial operation -> first pc
   std::unordered_set<ExprId> control_roots_; // predicates decided over the reals
+  OriginLog::Local origins_;                 // with RunOptions::origins only
   symbolic::SignAnalysis signs_{ctx_.store};
   uint32_t merge_depth_ = 0; // > 0 while a side of a merged branch runs
 };

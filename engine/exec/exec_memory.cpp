@@ -597,6 +597,8 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
       // (exec_formats.cpp).
       const uint8_t stored_as = stored_as_of(v, in.type, elem);
       store_value(cells + i * elem, v, elem);
+      if (global && ctx_.options.origins != nullptr) [[unlikely]]
+        origins_.stored[a + i * elem] = current_pc_;
       for (uint32_t k = 0; k < elem; ++k)
         cells[i * elem + k].stored_as = stored_as;
     }

@@ -10,6 +10,7 @@
 
 #include "engine/exec/global_memory.hpp"
 #include "engine/exec/kernel_run.hpp"
+#include "engine/exec/origin_log.hpp"
 #include "engine/exec/pending_atomics.hpp"
 #include "engine/exec/program.hpp"
 #include "engine/exec/race_log.hpp"
@@ -27,6 +28,9 @@ struct RunOptions {
   bool benign_races = true;
   uint64_t max_instructions = 0;             // 0: unlimited; else UNKNOWN-style stop (budget)
   const std::atomic<bool>* cancel = nullptr; // set from outside (timeout) to stop the run
+  // Where to record the instruction behind every value (origin_log.hpp); null in every run
+  // that decides a verdict.
+  OriginLog* origins = nullptr;
 };
 
 struct LaunchContext {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "engine/entry_progress.hpp"
 #include "engine/prove/templates.hpp"
 
 namespace volta::prove {
@@ -162,7 +163,11 @@ void tally_outcome(const ElementOutcome& outcome, bool reused, const ElementJob&
       tally.unknown_reason = outcome.reason;
       tally.unknown_element = job.name();
       tally.unknown_limit = outcome.limit;
+      tally.unknown_ref = job.ref;
+      tally.unknown_opt = job.opt;
     }
+    if (options.stop_at_first_unknown)
+      tally.stopped = true;
     break;
   }
 }
@@ -245,6 +250,7 @@ ElementTally decide_elements(ElementProver& prover, const symbolic::ExprStore& s
                                                                     : outcome.how();
     }
     tally_outcome(outcome, reused != nullptr, job, options, tally);
+    report_progress("proving", k + 1, jobs.size());
   }
   return tally;
 }

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ struct DecideOptions {
   std::chrono::steady_clock::time_point entry_start;
   ProofCache* cache = nullptr; // may be null
   std::atomic<bool>* cancel = nullptr;
+  // Stop at the first element left UNKNOWN (--stop-at-first-unknown): the rest are not tried.
+  bool stop_at_first_unknown = false;
 };
 
 struct ElementTally {
@@ -52,6 +55,7 @@ struct ElementTally {
   std::optional<std::string> unknown_reason;
   std::string unknown_element;
   Limit unknown_limit = Limit::None;
+  symbolic::ExprId unknown_ref = 0, unknown_opt = 0; // that element's two values
   bool timed_out = false;
 };
 

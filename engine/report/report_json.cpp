@@ -20,6 +20,34 @@ json to_json(const exec::Site& s) {
   return j;
 }
 
+json to_json(const SourcePoint& p) {
+  return {{"ptx_line", p.ptx_line},
+          {"instruction", p.instruction},
+          {"cuda", p.cuda_file.empty() ? json(nullptr)
+                                       : json{{"file", p.cuda_file}, {"line", p.cuda_line}}}};
+}
+
+json to_json(const DifferenceLocation& d) {
+  auto point = [](const std::optional<SourcePoint>& p) { return p ? to_json(*p) : json(nullptr); };
+  auto side = [&](const std::string& subterm, const std::string& value,
+                  const std::optional<SourcePoint>& held, bool uses,
+                  const std::optional<SourcePoint>& origin) {
+    return json{{"subterm", subterm},
+                {"value", value},
+                {"instruction", point(held)},
+                {"instruction_uses_it", uses},
+                {"first_made", point(origin)}};
+  };
+  return {{"reference_store", point(d.reference_store)},
+          {"optimized_store", point(d.optimized_store)},
+          {"parting",
+           {{"reference", side(d.reference_subterm, d.reference_subterm_value, d.reference_parting,
+                               d.reference_parting_uses, d.reference_origin)},
+            {"optimized", side(d.optimized_subterm, d.optimized_subterm_value, d.optimized_parting,
+                               d.optimized_parting_uses, d.optimized_origin)}}},
+          {"note", d.note.empty() ? json(nullptr) : json(d.note)}};
+}
+
 json to_json(const exec::Failure& f) {
   json j = {
       {"verdict", std::string(to_string(f.verdict))}, {"kind", f.kind}, {"message", f.message}};
@@ -147,9 +175,19 @@ json to_json(const entry::EntryResult& r) {
                            {"confirmed", c.confirmed},
                            {"reference_device", or_null(c.reference_device)},
                            {"optimized_device", or_null(c.optimized_device)},
-                           {"device_note", or_null(c.device_note)}};
+                           {"device_note", or_null(c.device_note)},
+                           {"location", c.location ? to_json(*c.location) : json(nullptr)}};
   } else {
     j["counterexample"] = nullptr;
+  }
+  if (r.undecided) {
+    const entry::UndecidedElement& u = *r.undecided;
+    j["undecided"] = {{"element", u.element},
+                      {"limit", u.limit},
+                      {"reference_subterm", u.reference_subterm},
+                      {"optimized_subterm", u.optimized_subterm},
+                      {"rule", u.rule.empty() ? json(nullptr) : json(u.rule)},
+                      {"suggestions", u.suggestions}};
   }
   if (r.failure) {
     j["safety"] = to_json(*r.failure);

@@ -33,6 +33,8 @@ struct ReportInfo {
 
 nlohmann::json to_json(const exec::Site& site);
 nlohmann::json to_json(const exec::Failure& failure);
+nlohmann::json to_json(const SourcePoint& point);
+nlohmann::json to_json(const DifferenceLocation& location);
 nlohmann::json to_json(const CrossCheck& check);
 nlohmann::json to_json(const entry::EntryResult& result);
 nlohmann::json report_json(const std::vector<entry::EntryResult>& results, const ReportInfo& info);

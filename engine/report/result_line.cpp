@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <ostream>
 
+#include "engine/report/difference_lines.hpp"
 #include "engine/report/printable_text.hpp"
 
 namespace volta::report {
@@ -108,6 +109,21 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
                               : "",
                          off);
     }
+  }
+  if (r.undecided) {
+    const entry::UndecidedElement& u = *r.undecided;
+    if (!u.reference_subterm.empty()) {
+      out << fmt::format("    {}left undecided: {} (reference) vs {} (optimized){}\n", dim,
+                         printable(u.reference_subterm), printable(u.optimized_subterm), off);
+    }
+    if (!u.limit.empty())
+      out << fmt::format("    {}stopped by: {}{}\n", dim, printable(u.limit), off);
+    for (const std::string& s : u.suggestions)
+      out << fmt::format("    {}to decide it: {}{}\n", dim, printable(s), off);
+  }
+  if (r.counterexample && r.counterexample->location) {
+    for (const std::string& line : difference_lines(*r.counterexample->location))
+      out << fmt::format("    {}{}{}\n", dim, printable(line), off);
   }
 }
 

@@ -118,10 +118,56 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
     const std::string inputs = counterexample_inputs(r);
     if (!inputs.empty())
       message += fmt::format(" (counterexample: {}; every other input 0)", inputs);
-    locations.push_back(kernel_location(r, "optimized", manifest));
-    json ref = kernel_location(r, "reference", manifest);
-    ref["id"] = 1;
-    related.push_back(ref);
+    // A located difference (counterexample.location): the optimized kernel's line where the
+    // computations part (else its store) is the location, the reference's the first related
+    // one; then the stores, then the reference kernel's .entry line.
+    const json none = nullptr;
+    const json& where = r.contains("counterexample") && r["counterexample"].is_object() &&
+                                r["counterexample"].contains("location")
+                            ? r["counterexample"]["location"]
+                            : none;
+    auto point_of = [&](const char* side, const char* store) -> json {
+      if (!where.is_object())
+        return nullptr;
+      const json& parting = where["parting"][side]["instruction"];
+      return parting.is_object() ? parting : where[store];
+    };
+    const json opt_point = point_of("optimized", "optimized_store");
+    const json ref_point = point_of("reference", "reference_store");
+    int id = 1;
+    auto add_related = [&](json loc) {
+      loc["id"] = id++;
+      related.push_back(std::move(loc));
+    };
+    if (opt_point.is_object()) {
+      locations.push_back(site_location(opt_point, kernel_ptx(r, "optimized"),
+                                        "the optimized kernel's computation parts from the "
+                                        "reference's here"));
+    } else {
+      locations.push_back(kernel_location(r, "optimized", manifest));
+    }
+    if (ref_point.is_object()) {
+      add_related(site_location(ref_point, kernel_ptx(r, "reference"),
+                                "the reference's computation at that point"));
+    }
+    if (where.is_object()) {
+      for (const auto& [side, role] :
+           {std::pair{"optimized", "optimized"}, std::pair{"reference", "reference"}}) {
+        const json& made = where["parting"][side]["first_made"];
+        if (made.is_object())
+          add_related(site_location(made, kernel_ptx(r, role),
+                                    fmt::format("where the {} kernel's differing subterm was "
+                                                "first made",
+                                                role)));
+      }
+      for (const auto& [store, role] :
+           {std::pair{"optimized_store", "optimized"}, std::pair{"reference_store", "reference"}}) {
+        if (where[store].is_object())
+          add_related(site_location(where[store], kernel_ptx(r, role),
+                                    fmt::format("the {} kernel's store of the element", role)));
+      }
+    }
+    add_related(kernel_location(r, "reference", manifest));
   } else if (r.contains("safety") && r["safety"].is_object()) {
     const json& s = r["safety"];
     const std::string role = s.value("kernel", "kernel");

@@ -191,10 +191,16 @@ TEST(CiReports, SarifHasTheRequiredStructureAndLocations) {
   EXPECT_FALSE(run["results"][2].contains("suppressions")) << "this race was not expected";
   const json& wrong = run["results"][1];
   EXPECT_EQ(wrong["ruleId"], "not-equivalent");
+  // The located difference: the optimized kernel's CUDA line where the computations part
+  // (its .loc path, relative to the repository root), the reference's .entry line last.
   const std::string uri = wrong["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
-  EXPECT_EQ(uri.substr(uri.size() - std::string("gemm/gemm_wrong.ptx").size()),
-            "gemm/gemm_wrong.ptx");
-  EXPECT_EQ(uri.rfind("file:///", 0), 0u) << "absolute paths become file URIs";
+  EXPECT_EQ(uri, "examples/kernels/gemm/gemm_wrong.cu") << wrong.dump(1);
+  ASSERT_FALSE(wrong["relatedLocations"].empty());
+  const std::string entry_uri =
+      wrong["relatedLocations"].back()["physicalLocation"]["artifactLocation"]["uri"];
+  EXPECT_EQ(entry_uri.substr(entry_uri.size() - std::string("gemm/gemm_naive.ptx").size()),
+            "gemm/gemm_naive.ptx");
+  EXPECT_EQ(entry_uri.rfind("file:///", 0), 0u) << "absolute paths become file URIs";
   EXPECT_NE(wrong["message"]["text"].get<std::string>().find("counterexample"), std::string::npos);
 }
 
