@@ -133,7 +133,9 @@ struct Scanner {
   }
 };
 
-ptx::SourceLocation line_and_column(std::string_view text, size_t offset) {
+} // namespace
+
+ptx::SourceLocation location_at(std::string_view text, size_t offset) {
   ptx::SourceLocation loc{1, 1};
   for (size_t i = 0; i < offset && i < text.size(); ++i) {
     if (text[i] == '\n') {
@@ -145,8 +147,6 @@ ptx::SourceLocation line_and_column(std::string_view text, size_t offset) {
   }
   return loc;
 }
-
-} // namespace
 
 std::optional<ptx::SourceLocation> locate_json_path(std::string_view text, std::string_view path) {
   const auto steps = split_path(path);
@@ -165,7 +165,7 @@ std::optional<ptx::SourceLocation> locate_json_path(std::string_view text, std::
     }
   }
   s.skip_space();
-  return line_and_column(text, s.pos);
+  return location_at(text, s.pos);
 }
 
 } // namespace volta::launch

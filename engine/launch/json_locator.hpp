@@ -15,4 +15,7 @@ namespace volta::launch {
 // `$`, `.key`, `[index]` or the text is not the JSON it names. Linear in the text, no recursion.
 std::optional<ptx::SourceLocation> locate_json_path(std::string_view text, std::string_view path);
 
+// 1-based line and column of byte `offset` in `text` (a JSON parser's error position).
+ptx::SourceLocation location_at(std::string_view text, size_t offset);
+
 } // namespace volta::launch

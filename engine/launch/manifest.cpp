@@ -553,20 +553,6 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
   return e;
 }
 
-// 1-based line and column of byte `offset` in `text`.
-ptx::SourceLocation location_of(std::string_view text, size_t offset) {
-  ptx::SourceLocation loc{1, 1};
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
-}
-
 } // namespace
 
 std::string_view to_string(EntryKind k) {
@@ -750,7 +736,7 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path) {
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ".
     if (auto pos = what.find(": "); pos != std::string::npos)
       what = what.substr(pos + 2);
-    diag(location_of(text, e.byte == 0 ? 0 : e.byte - 1), "invalid JSON: " + what);
+    diag(location_at(text, e.byte == 0 ? 0 : e.byte - 1), "invalid JSON: " + what);
     return result;
   }
   if (!root.is_object()) {
