@@ -131,7 +131,9 @@ int run_entries(RunRequest& request) {
     if (!r.bad_input)
       continue;
     if (request.single) {
-      std::cerr << "volta-eg: error: " << r.detail << "\n";
+      // A located detail (`k.ptx:8:8: error: ...`) is already a diagnostic of its own.
+      const bool located = r.detail.find(": error: ") != std::string::npos;
+      std::cerr << (located ? "" : "volta-eg: error: ") << r.detail << "\n";
     } else {
       const std::string where = r.input_where.line == 0
                                     ? request.info.manifest
