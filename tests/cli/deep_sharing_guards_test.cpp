@@ -165,7 +165,14 @@ TEST(DeepSharingGuards, SigtermHoldsWithinTenPercentAndKeepsFinishedResults) {
       std::chrono::milliseconds(3000));
   ASSERT_GE(s.after_signal, 0) << "did not end within a minute of SIGTERM";
   EXPECT_EQ(s.status, 143) << read_file(dir / "err.txt");
-  EXPECT_LE(s.after_signal, 0.1 * s.before_signal)
+  // The 10 % holds for the release build; a sanitizer build's exit (leak check, poisoned
+  // frees) alone takes a few tenths of a second more.
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr double kExitAllowance = 0.5;
+#else
+  constexpr double kExitAllowance = 0;
+#endif
+  EXPECT_LE(s.after_signal, 0.1 * s.before_signal + kExitAllowance)
       << "ran " << s.before_signal << " s before SIGTERM, " << s.after_signal << " s after it";
   const json report = read_json(dir / "r.json");
   EXPECT_EQ(report["interrupted"], true);
