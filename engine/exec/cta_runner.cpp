@@ -421,7 +421,15 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
   return *id;
 }
 
-ExprId CtaRunner::float_view_of_bits_select(ExprId node, ValType type, uint32_t depth) {
+ExprId CtaRunner::float_view_of_bits_select(ExprId node, ValType type) {
+  std::unordered_map<ExprId, ExprId> memo;
+  return float_view_of_bits_select(node, type, 0, memo);
+}
+
+ExprId CtaRunner::float_view_of_bits_select(ExprId node, ValType type, uint32_t depth,
+                                            std::unordered_map<ExprId, ExprId>& memo) {
+  if (const auto seen = memo.find(node); seen != memo.end())
+    return seen->second;
   auto& s = ctx_.store;
   const symbolic::Op op = s.op(node);
   if (op == symbolic::Op::Undef || node == ctx_.undef)
@@ -439,9 +447,9 @@ ExprId CtaRunner::float_view_of_bits_select(ExprId node, ValType type, uint32_t 
     return s.constant(0);
   }
   const symbolic::Node n = s.node(node);
-  const ExprId if_true = float_view_of_bits_select(n.b, type, depth + 1);
-  const ExprId if_false = float_view_of_bits_select(n.c, type, depth + 1);
-  return b_.select(n.a, if_true, if_false, n.aux);
+  const ExprId if_true = float_view_of_bits_select(n.b, type, depth + 1, memo);
+  const ExprId if_false = float_view_of_bits_select(n.c, type, depth + 1, memo);
+  return memo[node] = b_.select(n.a, if_true, if_false, n.aux);
 }
 
 ExprId CtaRunner::real_general(const Operand& o, uint32_t t, ValType type) {

@@ -16,6 +16,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -131,7 +132,10 @@ private:
   // The float view of an untyped select of bit patterns (`selp.b16` of two `mov.b16`
   // constants, then `cvt.f32.f16`): each arm's bits read as that format, never their integer
   // value (0x3C00 is 1.0, not 15360).
-  ExprId float_view_of_bits_select(ExprId node, ValType type, uint32_t depth = 0);
+  // Each shared select is viewed once (`memo`): arms that name one select are no tree.
+  ExprId float_view_of_bits_select(ExprId node, ValType type);
+  ExprId float_view_of_bits_select(ExprId node, ValType type, uint32_t depth,
+                                   std::unordered_map<ExprId, ExprId>& memo);
   // The real value of an integer operand (Const of the integer for concrete bits).
   ExprId int_real(Value v, ValType type);
   // v is a 16-bit bf16 value: tagged so by the instruction that made it, or an input element of
