@@ -28,6 +28,15 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kDeep = 10'000;
 
+// The bounds hold for the release build; a sanitizer build's start and exit (shadow memory, leak
+// check, poisoned frees of a 10^4-deep DAG) alone take a few tenths of a second more, and up to
+// a second on a loaded machine.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kExitAllowance = 1.0;
+#else
+constexpr double kExitAllowance = 0;
+#endif
+
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
@@ -101,7 +110,7 @@ TEST_P(DeepTimeLimit, HoldsWithinTenPercent) {
   EXPECT_EQ(deep["guard"], "time limit") << deep.dump(1);
   EXPECT_LE(deep["seconds"].get<double>(), 1.1 * kLimit) << deep.dump(1);
   // The process: the entry, plus parsing the manifest and writing the reports.
-  EXPECT_LE(wall, 1.1 * kLimit + 1.0) << r.err;
+  EXPECT_LE(wall, 1.1 * kLimit + 1.0 + kExitAllowance) << r.err;
 }
 
 INSTANTIATE_TEST_SUITE_P(RowLengths, DeepTimeLimit, ::testing::Values(kDeep));
@@ -165,13 +174,6 @@ TEST(DeepSharingGuards, SigtermHoldsWithinTenPercentAndKeepsFinishedResults) {
       std::chrono::milliseconds(3000));
   ASSERT_GE(s.after_signal, 0) << "did not end within a minute of SIGTERM";
   EXPECT_EQ(s.status, 143) << read_file(dir / "err.txt");
-  // The 10 % holds for the release build; a sanitizer build's exit (leak check, poisoned
-  // frees) alone takes a few tenths of a second more.
-#if defined(__SANITIZE_ADDRESS__)
-  constexpr double kExitAllowance = 0.5;
-#else
-  constexpr double kExitAllowance = 0;
-#endif
   EXPECT_LE(s.after_signal, 0.1 * s.before_signal + kExitAllowance)
       << "ran " << s.before_signal << " s before SIGTERM, " << s.after_signal << " s after it";
   const json report = read_json(dir / "r.json");
