@@ -95,7 +95,7 @@ std::unique_ptr<batch::CacheFolder> checked_kernels(const std::string& cache_dir
     return nullptr;
   auto folder = std::make_unique<batch::CacheFolder>(
       std::filesystem::path(cache_dir) / "checked", "volta-eg checked-kernel 1", "checked-kernel",
-      "the kernel is loaded and checked again", &std::cerr);
+      "the kernel is loaded and checked again", &DiagnosticReporter::standard());
   if (folder->create())
     return nullptr; // not usable: check every kernel, as without a cache
   return folder;
@@ -195,15 +195,23 @@ class Batch {
 public:
   Batch(std::shared_ptr<EntrySet> set, std::vector<size_t> order, const Settings& settings)
       : set_(std::move(set)), order_(std::move(order)) {
-    std::string error;
     if (!settings.cache_dir.empty()) {
-      proofs_ = batch::DirectoryProofCache::open(settings.cache_dir, &std::cerr, error);
-      if (proofs_)
-        runs_ = batch::DirectoryRunCache::open(settings.cache_dir, &std::cerr, error);
-      if (runs_)
-        entries_ = batch::EntryCache::open(settings.cache_dir, &std::cerr, error);
-      if (!proofs_ || !runs_ || !entries_)
+      auto refuse = [&](const std::string& error) {
         throw InputError{"ManifestError", "cache_dir: " + error, settings.cache_dir, 0, 0};
+      };
+      DiagnosticReporter* warnings = &DiagnosticReporter::standard();
+      auto proofs = batch::DirectoryProofCache::open(settings.cache_dir, warnings);
+      if (!proofs)
+        refuse(proofs.error());
+      auto runs = batch::DirectoryRunCache::open(settings.cache_dir, warnings);
+      if (!runs)
+        refuse(runs.error());
+      auto entries = batch::EntryCache::open(settings.cache_dir, warnings);
+      if (!entries)
+        refuse(entries.error());
+      proofs_ = std::move(*proofs);
+      runs_ = std::move(*runs);
+      entries_ = std::move(*entries);
     }
     entry::ProveOptions options;
     options.run.max_instructions = settings.max_instructions;

@@ -246,7 +246,7 @@ std::vector<entry::EntryResult> run_batch(const std::vector<const launch::Manife
   return results;
 }
 
-std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::string& error) {
+Expected<std::pair<int, int>> parse_shard(const std::string& text) {
   const size_t slash = text.find('/');
   int index = -1, count = -1;
   try {
@@ -262,16 +262,14 @@ std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::str
     if (used_i != a.size() || used_n != b.size())
       throw std::invalid_argument("trailing");
   } catch (const std::exception&) {
-    error =
-        fmt::format("--shard: expected I/N with integers 0 <= I < N (e.g. 0/16), got \"{}\"", text);
-    return std::nullopt;
+    return Unexpected{fmt::format(
+        "--shard: expected I/N with integers 0 <= I < N (e.g. 0/16), got \"{}\"", text)};
   }
   if (count < 1 || index < 0 || index >= count) {
-    error = fmt::format(
+    return Unexpected{fmt::format(
         "--shard: expected 0 <= I < N, got {}/{} (shards are numbered from 0, as Slurm's "
         "SLURM_ARRAY_TASK_ID with --array=0-{})",
-        index, count, count > 0 ? count - 1 : 0);
-    return std::nullopt;
+        index, count, count > 0 ? count - 1 : 0)};
   }
   return std::make_pair(index, count);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/entry/entry_result.hpp"
+#include "engine/expected.hpp"
 #include "engine/launch/manifest.hpp"
 
 namespace volta::batch {
@@ -50,7 +51,7 @@ std::vector<const launch::ManifestEntry*> select_entries(const launch::Manifest&
 std::vector<entry::EntryResult> run_batch(const std::vector<const launch::ManifestEntry*>& entries,
                                           const EntryRunner& runner, const BatchOptions& options);
 
-// "shard I/N" parsed and validated (0 <= I < N); nullopt with `error` set otherwise.
-std::optional<std::pair<int, int>> parse_shard(const std::string& text, std::string& error);
+// "shard I/N" parsed and validated (0 <= I < N), or why it is not one.
+Expected<std::pair<int, int>> parse_shard(const std::string& text);
 
 } // namespace volta::batch

@@ -49,14 +49,14 @@ void CacheFolder::warn(const std::string& line) {
   if (!warned_.insert(line).second)
     return;
   if (warnings_)
-    *warnings_ << line << std::endl;
+    warnings_->warning(line);
 }
 
 void CacheFolder::reject(const std::string& key, const std::string& why) {
   ++ignored_;
   ++misses_;
-  warn(fmt::format("volta-eg: warning: ignoring damaged {} file '{}' ({}); {}", what_,
-                   path_of(key).string(), why, redo_));
+  warn(fmt::format("ignoring damaged {} file '{}' ({}); {}", what_, path_of(key).string(), why,
+                   redo_));
 }
 
 std::optional<std::string> CacheFolder::read(const std::string& key) {
@@ -85,7 +85,7 @@ void CacheFolder::write(const std::string& key, const std::string& body) {
   fs::create_directories(path.parent_path(), ec);
   if (!write_file_atomically(path.string(), file_bytes(key, body))) {
     ++ignored_;
-    warn(fmt::format("volta-eg: warning: cannot write the {} file '{}'", what_, path.string()));
+    warn(fmt::format("cannot write the {} file '{}'", what_, path.string()));
     return;
   }
   ++stored_;

@@ -13,13 +13,15 @@
 #include <string>
 #include <unordered_set>
 
+#include "engine/diagnostic_reporter.hpp"
+
 namespace volta::batch {
 
 class CacheFolder {
 public:
   // `what` names the cache in warnings ("execution-cache"); `redo` says what happens on a miss.
   CacheFolder(std::filesystem::path dir, std::string magic, std::string what, std::string redo,
-              std::ostream* warnings)
+              DiagnosticReporter* warnings)
       : dir_(std::move(dir)), magic_(std::move(magic)), what_(std::move(what)),
         redo_(std::move(redo)), warnings_(warnings) {}
 
@@ -48,7 +50,7 @@ private:
 
   std::filesystem::path dir_;
   std::string magic_, what_, redo_;
-  std::ostream* warnings_;
+  DiagnosticReporter* warnings_;
   std::mutex mutex_;
   std::unordered_set<std::string> warned_;
   std::atomic<uint64_t> hits_{0}, misses_{0}, stored_{0}, ignored_{0};

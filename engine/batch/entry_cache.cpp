@@ -10,12 +10,11 @@ namespace volta::batch {
 
 namespace fs = std::filesystem;
 
-std::unique_ptr<EntryCache> EntryCache::open(const std::string& dir, std::ostream* warnings,
-                                             std::string& error) {
+Expected<std::unique_ptr<EntryCache>> EntryCache::open(const std::string& dir,
+                                                       DiagnosticReporter* warnings) {
   std::unique_ptr<EntryCache> cache(new EntryCache(fs::path(dir) / "entries", warnings));
   if (auto problem = cache->folder_.create()) {
-    error = *problem;
-    return nullptr;
+    return Unexpected{*problem};
   }
   return cache;
 }

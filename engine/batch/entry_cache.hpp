@@ -15,14 +15,15 @@
 #include "engine/batch/cache_folder.hpp"
 #include "engine/entry/entry_result.hpp"
 #include "engine/exec/launch_context.hpp"
+#include "engine/expected.hpp"
 #include "engine/launch/manifest.hpp"
 
 namespace volta::batch {
 
 class EntryCache {
 public:
-  static std::unique_ptr<EntryCache> open(const std::string& dir, std::ostream* warnings,
-                                          std::string& error);
+  static Expected<std::unique_ptr<EntryCache>> open(const std::string& dir,
+                                                    DiagnosticReporter* warnings);
 
   // `options` describes everything else the result depends on (the prover's options, the rule
   // files' contents), as the caller knows them; nullopt when a PTX file cannot be read or the
@@ -44,7 +45,7 @@ public:
   std::filesystem::path path_of(const std::string& key) const { return folder_.path_of(key); }
 
 private:
-  EntryCache(std::filesystem::path dir, std::ostream* warnings)
+  EntryCache(std::filesystem::path dir, DiagnosticReporter* warnings)
       : folder_(std::move(dir), "volta-eg entry-cache 1", "entry-cache", "the entry is run again",
                 warnings) {}
 

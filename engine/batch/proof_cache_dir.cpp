@@ -44,18 +44,16 @@ std::string DirectoryProofCache::file_text(const std::string& key) const {
   return body + "checksum " + hex64(fnv1a64(body)) + "\n";
 }
 
-std::unique_ptr<DirectoryProofCache>
-DirectoryProofCache::open(const std::string& dir, std::ostream* warnings, std::string& error) {
+Expected<std::unique_ptr<DirectoryProofCache>>
+DirectoryProofCache::open(const std::string& dir, DiagnosticReporter* warnings) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
-    error = fmt::format("--cache: cannot create the folder '{}': {}", dir,
-                        ec ? ec.message() : "not a folder");
-    return nullptr;
+    return Unexpected{fmt::format("--cache: cannot create the folder '{}': {}", dir,
+                                  ec ? ec.message() : "not a folder")};
   }
   if (access(dir.c_str(), W_OK | X_OK) != 0) {
-    error = fmt::format("--cache: the folder '{}' is not writable", dir);
-    return nullptr;
+    return Unexpected{fmt::format("--cache: the folder '{}' is not writable", dir)};
   }
   return std::unique_ptr<DirectoryProofCache>(new DirectoryProofCache(fs::path(dir), warnings));
 }
@@ -71,7 +69,7 @@ void DirectoryProofCache::warn(const std::string& path, const std::string& line)
     return; // one warning per file
   ++ignored_;
   if (warnings_)
-    *warnings_ << line << std::endl;
+    warnings_->warning(line);
 }
 
 bool DirectoryProofCache::contains(const std::string& key) {
@@ -96,12 +94,10 @@ bool DirectoryProofCache::contains(const std::string& key) {
   std::ostringstream text;
   text << in.rdbuf();
   if (text.str() != file_text(key)) {
-    warn(
-        path.string(),
-        fmt::format(
-            "volta-eg: warning: ignoring damaged proof-cache file '{}' (its content or checksum is "
-            "wrong); the template is proved again",
-            path.string()));
+    warn(path.string(),
+         fmt::format("ignoring damaged proof-cache file '{}' (its content or checksum is "
+                     "wrong); the template is proved again",
+                     path.string()));
     ++misses_;
     return false;
   }
@@ -123,8 +119,7 @@ void DirectoryProofCache::insert(const std::string& key) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (!write_file_atomically(path.string(), file_text(key))) {
-    warn(path.string(),
-         fmt::format("volta-eg: warning: cannot write the proof-cache file '{}'", path.string()));
+    warn(path.string(), fmt::format("cannot write the proof-cache file '{}'", path.string()));
     return;
   }
   ++stored_;

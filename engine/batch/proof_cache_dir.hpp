@@ -26,6 +26,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "engine/diagnostic_reporter.hpp"
+#include "engine/expected.hpp"
 #include "engine/prove/proof_cache.hpp"
 
 namespace volta::batch {
@@ -33,8 +35,8 @@ namespace volta::batch {
 class DirectoryProofCache : public prove::ProofCache {
 public:
   // Creates DIR when needed. `warnings` receives one line per ignored file (may be null).
-  static std::unique_ptr<DirectoryProofCache> open(const std::string& dir, std::ostream* warnings,
-                                                   std::string& error);
+  static Expected<std::unique_ptr<DirectoryProofCache>> open(const std::string& dir,
+                                                             DiagnosticReporter* warnings);
 
   // The rule set the proofs of this run may use (default "shipped"); set before any lookup.
   void set_rule_set(std::string identity) { rule_set_ = std::move(identity); }
@@ -55,12 +57,12 @@ public:
   std::filesystem::path path_of(const std::string& key) const;
 
 private:
-  DirectoryProofCache(std::filesystem::path dir, std::ostream* warnings)
+  DirectoryProofCache(std::filesystem::path dir, DiagnosticReporter* warnings)
       : dir_(std::move(dir)), warnings_(warnings) {}
   void warn(const std::string& path, const std::string& line);
 
   std::filesystem::path dir_;
-  std::ostream* warnings_;
+  DiagnosticReporter* warnings_;
   std::string rule_set_ = "shipped";
   std::mutex mutex_;                       // known_ and warnings_
   std::unordered_set<std::string> known_;  // file keys verified or written by this process

@@ -163,12 +163,11 @@ CachedRun read_body(ByteReader& in, symbolic::ExprStore& store) {
 
 } // namespace
 
-std::unique_ptr<DirectoryRunCache>
-DirectoryRunCache::open(const std::string& dir, std::ostream* warnings, std::string& error) {
+Expected<std::unique_ptr<DirectoryRunCache>> DirectoryRunCache::open(const std::string& dir,
+                                                                     DiagnosticReporter* warnings) {
   std::unique_ptr<DirectoryRunCache> cache(new DirectoryRunCache(fs::path(dir) / "runs", warnings));
   if (auto problem = cache->folder_.create()) {
-    error = *problem;
-    return nullptr;
+    return Unexpected{*problem};
   }
   return cache;
 }

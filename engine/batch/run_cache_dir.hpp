@@ -21,6 +21,7 @@
 
 #include "engine/batch/cache_folder.hpp"
 #include "engine/exec/run_cache.hpp"
+#include "engine/expected.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::batch {
@@ -30,8 +31,8 @@ using exec::CachedRun;
 class DirectoryRunCache : public exec::RunCache {
 public:
   // Creates DIR/runs when needed. `warnings` receives one line per ignored file (may be null).
-  static std::unique_ptr<DirectoryRunCache> open(const std::string& dir, std::ostream* warnings,
-                                                 std::string& error);
+  static Expected<std::unique_ptr<DirectoryRunCache>> open(const std::string& dir,
+                                                           DiagnosticReporter* warnings);
 
   // 32 hex digits; nullopt when the PTX file cannot be read (the run is then not cached).
   static std::optional<std::string> key(const launch::KernelConfig& config,
@@ -64,7 +65,7 @@ public:
                          const symbolic::ExprStore& store) const;
 
 private:
-  DirectoryRunCache(std::filesystem::path dir, std::ostream* warnings)
+  DirectoryRunCache(std::filesystem::path dir, DiagnosticReporter* warnings)
       : folder_(std::move(dir), "volta-eg run-cache 2", "execution-cache",
                 "the kernel is executed again", warnings) {}
 

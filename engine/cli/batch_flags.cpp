@@ -50,62 +50,55 @@ std::ostream* BatchFlags::human_output() const {
   return reports.json == "-" ? &std::cerr : &std::cout;
 }
 
-std::optional<batch::BatchOptions> BatchFlags::resolve(std::string& error) const {
+Expected<batch::BatchOptions> BatchFlags::resolve() const {
   batch::BatchOptions options;
   if (jobs < 1 || jobs > 4096) {
-    error = fmt::format("-j/--jobs: expected a number of workers from 1 to 4096, got {}", jobs);
-    return std::nullopt;
+    return Unexpected{
+        fmt::format("-j/--jobs: expected a number of workers from 1 to 4096, got {}", jobs)};
   }
   options.jobs = jobs;
   if (!std::isfinite(timeout) || timeout < 0) {
-    error = fmt::format("--timeout: expected seconds >= 0, got {}", timeout);
-    return std::nullopt;
+    return Unexpected{fmt::format("--timeout: expected seconds >= 0, got {}", timeout)};
   }
   options.timeout_seconds = timeout;
   if (!std::isfinite(max_memory_gib) || max_memory_gib < 0 || max_memory_gib > 1 << 20) {
-    error = fmt::format("--max-memory: expected GiB >= 0, got {}", max_memory_gib);
-    return std::nullopt;
+    return Unexpected{fmt::format("--max-memory: expected GiB >= 0, got {}", max_memory_gib)};
   }
   options.max_memory_bytes =
       static_cast<uint64_t>(max_memory_gib * static_cast<double>(1ull << 30));
   if (max_memory_gib > 0 && options.max_memory_bytes == 0)
     options.max_memory_bytes = 1;
   if (benign_races && strict_races) {
-    error = "--benign-races and --strict-races: give one race rule, not both";
-    return std::nullopt;
+    return Unexpected{"--benign-races and --strict-races: give one race rule, not both"};
   }
   if (color != "auto" && color != "always" && color != "never") {
-    error = fmt::format("--color: expected auto, always or never, got \"{}\"", color);
-    return std::nullopt;
+    return Unexpected{fmt::format("--color: expected auto, always or never, got \"{}\"", color)};
   }
   if (!filter.empty()) {
     try {
       options.filter = std::regex(filter);
     } catch (const std::regex_error& e) {
-      error = fmt::format("--filter: invalid regular expression \"{}\": {}", filter, e.what());
-      return std::nullopt;
+      return Unexpected{
+          fmt::format("--filter: invalid regular expression \"{}\": {}", filter, e.what())};
     }
   }
   if (!shard.empty()) {
-    options.shard = batch::parse_shard(shard, error);
-    if (!options.shard)
-      return std::nullopt;
+    auto parsed = batch::parse_shard(shard);
+    if (!parsed)
+      return Unexpected{parsed.error()};
+    options.shard = *parsed;
     if (batch.empty()) {
-      error = "--shard: needs --batch";
-      return std::nullopt;
+      return Unexpected{"--shard: needs --batch"};
     }
   }
   if (!filter.empty() && batch.empty()) {
-    error = "--filter: needs --batch";
-    return std::nullopt;
+    return Unexpected{"--filter: needs --batch"};
   }
   if (reports.json == "-" && (reports.junit == "-" || reports.sarif == "-")) {
-    error = "only --report may write to stdout ('-')";
-    return std::nullopt;
+    return Unexpected{"only --report may write to stdout ('-')"};
   }
   if (reports.junit == "-" || reports.sarif == "-") {
-    error = "--junit/--sarif: '-' (stdout) is for --report only; give a file";
-    return std::nullopt;
+    return Unexpected{"--junit/--sarif: '-' (stdout) is for --report only; give a file"};
   }
   options.progress = human_output();
   const int fd = options.progress == &std::cerr ? STDERR_FILENO : STDOUT_FILENO;

@@ -13,6 +13,7 @@
 
 #include "engine/batch/batch.hpp"
 #include "engine/cli/report_outputs.hpp"
+#include "engine/expected.hpp"
 
 namespace CLI {
 class App;
@@ -42,9 +43,8 @@ struct BatchFlags {
   // Where the human-readable output goes: stdout, stderr when the JSON report goes to stdout
   // (`--report -`), nowhere with --quiet.
   std::ostream* human_output() const;
-  // The driver's options (progress on human_output()); nullopt with `error` ("--shard: ...") when a
-  // flag is invalid.
-  std::optional<batch::BatchOptions> resolve(std::string& error) const;
+  // The driver's options (progress on human_output()), or why a flag is invalid ("--shard: ...").
+  Expected<batch::BatchOptions> resolve() const;
   // The guards and settings as the report's `options` object.
   nlohmann::json options_json() const;
 };

@@ -10,6 +10,7 @@
 #include "engine/cli/kernel_flags.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/run_entries.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/entry/race_check_entry.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/report/result_line.hpp"
@@ -37,7 +38,7 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
   entry::EntryResult& result = check.result;
   result.name = config.entry;
   if (!check.run) {
-    std::cerr << "volta-eg: error: " << result.detail << "\n";
+    DiagnosticReporter::standard().error(result.detail);
     return kBadInput;
   }
   const auto& run = check.run;
@@ -60,15 +61,14 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
 }
 
 int run_check(const CheckArgs& args) {
-  std::string error;
-  auto options = args.common.resolve(error);
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
+  auto options = args.common.resolve();
   if (!options) {
-    std::cerr << "volta-eg: error: " << error << "\n";
+    diagnostics.error(options.error());
     return kBadInput;
   }
   if (!args.common.batch.empty() && args.kernel.given()) {
-    std::cerr
-        << "volta-eg: error: --batch runs a manifest: it does not combine with --ptx/--kernel\n";
+    diagnostics.error("--batch runs a manifest: it does not combine with --ptx/--kernel");
     return kBadInput;
   }
   exec::KernelCache kernels;
@@ -98,15 +98,14 @@ int run_check(const CheckArgs& args) {
     request.entries = manifest->entries;
     return run_entries(request);
   }
-  auto config = args.kernel.config("", error);
+  auto config = args.kernel.config("");
   if (!config) {
-    std::cerr << "volta-eg: error: " << error << "\n";
+    diagnostics.error(config.error());
     return kBadInput;
   }
   if (args.print_outputs > 0) {
     if (args.common.reports.any()) {
-      std::cerr
-          << "volta-eg: error: --print-outputs does not combine with --report/--junit/--sarif\n";
+      diagnostics.error("--print-outputs does not combine with --report/--junit/--sarif");
       return kBadInput;
     }
     return check_and_print(args, *config, options->color);

@@ -15,6 +15,7 @@
 #include "engine/cli/commands.hpp"
 #include "engine/cli/manifest_input.hpp"
 #include "engine/cli/rule_options.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/entry/element_explanation.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/prove/explanation_text.hpp"
@@ -40,16 +41,16 @@ struct ExplainArgs {
 constexpr size_t kValueWidth = 400;
 
 int run_explain(const ExplainArgs& args) {
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
   if (args.selection.color != "auto" && args.selection.color != "always" &&
       args.selection.color != "never") {
-    std::cerr << fmt::format(
-        "volta-eg: error: --color: expected auto, always or never, got \"{}\"\n",
-        args.selection.color);
+    diagnostics.error(
+        fmt::format("--color: expected auto, always or never, got \"{}\"", args.selection.color));
     return kBadInput;
   }
   if (args.selection.batch.empty() == args.pair.empty()) {
-    std::cerr << "volta-eg: error: explain needs exactly one of --batch MANIFEST (with --filter) "
-                 "or --pair FILE\n";
+    diagnostics.error(
+        "explain needs exactly one of --batch MANIFEST (with --filter) or --pair FILE");
     return kBadInput;
   }
   std::optional<launch::ManifestEntry> entry;
@@ -58,10 +59,9 @@ int run_explain(const ExplainArgs& args) {
     if (!entry)
       return kBadInput;
   } else {
-    std::string error;
-    auto options = args.selection.resolve(error);
+    auto options = args.selection.resolve();
     if (!options) {
-      std::cerr << "volta-eg: error: " << error << "\n";
+      diagnostics.error(options.error());
       return kBadInput;
     }
     report::ReportInfo info;
@@ -72,11 +72,12 @@ int run_explain(const ExplainArgs& args) {
     if (!selection)
       return kBadInput;
     if (selection->entries.size() != 1) {
-      std::cerr << fmt::format(
-          "volta-eg: error: --filter selects {} equivalence entries; explain needs exactly one:\n",
-          selection->entries.size());
+      std::string message =
+          fmt::format("--filter selects {} equivalence entries; explain needs exactly one:",
+                      selection->entries.size());
       for (const auto* e : selection->entries)
-        std::cerr << "  " << report::printable(e->name) << "\n";
+        message += "\n  " + report::printable(e->name);
+      diagnostics.error(message);
       return kBadInput;
     }
     entry = *selection->entries[0];

@@ -58,13 +58,12 @@ std::optional<launch::Dim3> parse_dim3(const std::string& text) {
 
 } // namespace
 
-std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefix,
-                                                        std::string& error) const {
+Expected<launch::KernelConfig> KernelFlags::config(const std::string& prefix) const {
   launch::KernelConfig k;
   if (ptx.empty() == cu.empty()) {
-    error = ptx.empty() ? fmt::format("--{}ptx (or --{}cu) is required", prefix, prefix)
-                        : fmt::format("--{}ptx and --{}cu: give one of them", prefix, prefix);
-    return std::nullopt;
+    return Unexpected{ptx.empty()
+                          ? fmt::format("--{}ptx (or --{}cu) is required", prefix, prefix)
+                          : fmt::format("--{}ptx and --{}cu: give one of them", prefix, prefix)};
   }
   if (!cu.empty()) {
     launch::CudaCompileRequest request;
@@ -72,54 +71,45 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
     request.arch = arch;
     const auto compiled = launch::compile_cuda(request);
     if (!compiled.ok()) {
-      error = fmt::format("--{}cu: {}", prefix, compiled.error);
-      return std::nullopt;
+      return Unexpected{fmt::format("--{}cu: {}", prefix, compiled.error)};
     }
     k.ptx_path = compiled.ptx_path;
   } else {
     k.ptx_path = ptx;
   }
   if (kernel.empty()) {
-    error = fmt::format("--{}kernel is required", prefix);
-    return std::nullopt;
+    return Unexpected{fmt::format("--{}kernel is required", prefix)};
   }
   k.entry = kernel;
   auto b = parse_dim3(block);
   auto g = parse_dim3(grid);
   if (!b) {
-    error =
-        fmt::format("--{}block: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, block);
-    return std::nullopt;
+    return Unexpected{
+        fmt::format("--{}block: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, block)};
   }
   if (!g) {
-    error = fmt::format("--{}grid: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, grid);
-    return std::nullopt;
+    return Unexpected{
+        fmt::format("--{}grid: expected X[,Y[,Z]] positive integers, got \"{}\"", prefix, grid)};
   }
   k.block = *b;
   k.grid = *g;
   if (k.threads_per_cta() > 1024) {
-    error = fmt::format("--{}block: a CTA has at most 1024 threads", prefix);
-    return std::nullopt;
+    return Unexpected{fmt::format("--{}block: a CTA has at most 1024 threads", prefix)};
   }
   for (const auto& a : arrays) {
-    std::string e;
-    auto spec = launch::parse_array_flag(a, e);
+    auto spec = launch::parse_array_flag(a);
     if (!spec) {
-      error = fmt::format("--{}array {}: {}", prefix, a, e);
-      return std::nullopt;
+      return Unexpected{fmt::format("--{}array {}: {}", prefix, a, spec.error())};
     }
     k.arrays.push_back(*spec);
   }
   for (const auto& p : params) {
-    std::string e;
-    auto spec = launch::parse_param(p, e);
+    auto spec = launch::parse_param(p);
     if (!spec) {
-      error = fmt::format("--{}param: {}", prefix, e);
-      return std::nullopt;
+      return Unexpected{fmt::format("--{}param: {}", prefix, spec.error())};
     }
     if (spec->kind == launch::ParamSpec::Kind::Ptr && !k.find_array(spec->name)) {
-      error = fmt::format("--{}param: no array named \"{}\"", prefix, spec->name);
-      return std::nullopt;
+      return Unexpected{fmt::format("--{}param: no array named \"{}\"", prefix, spec->name)};
     }
     k.params.push_back(*spec);
   }
@@ -130,8 +120,7 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
         throw std::invalid_argument("no =");
       k.globals[g2.substr(0, eq)] = std::stoll(g2.substr(eq + 1), nullptr, 0);
     } catch (...) {
-      error = fmt::format("--{}global: expected NAME=INTEGER, got \"{}\"", prefix, g2);
-      return std::nullopt;
+      return Unexpected{fmt::format("--{}global: expected NAME=INTEGER, got \"{}\"", prefix, g2)};
     }
   }
   if (ctas == "first") {
@@ -139,8 +128,7 @@ std::optional<launch::KernelConfig> KernelFlags::config(const std::string& prefi
   } else if (ctas == "all") {
     k.ctas = launch::CtaMode::All;
   } else {
-    error = fmt::format("--{}ctas: expected first or all, got \"{}\"", prefix, ctas);
-    return std::nullopt;
+    return Unexpected{fmt::format("--{}ctas: expected first or all, got \"{}\"", prefix, ctas)};
   }
   k.dyn_shared_bytes = dyn_shared;
   return k;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/expected.hpp"
 #include "engine/launch/launch_config.hpp"
 
 namespace CLI {
@@ -35,8 +36,8 @@ struct KernelFlags {
            grid != "1,1,1" || !arrays.empty() || !params.empty() || !globals.empty() ||
            ctas != "all" || dyn_shared != 0;
   }
-  // The configuration, or nullopt with `error` set ("--ref-block: ...").
-  std::optional<launch::KernelConfig> config(const std::string& prefix, std::string& error) const;
+  // The configuration, or why the flags give none ("--ref-block: ...").
+  Expected<launch::KernelConfig> config(const std::string& prefix) const;
 };
 
 } // namespace volta::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/cli/commands.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/report/tool_version.hpp"
@@ -43,7 +44,7 @@ bool refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   std::string message = volta::launch::unknown_key_message(word, names);
   // "unknown key" is the manifest's word; here it is a command.
   message.replace(0, std::string_view("unknown key").size(), "unknown command");
-  std::cerr << "volta-eg: error: " << message << "\n";
+  volta::DiagnosticReporter::standard().error(message);
   return true;
 }
 
@@ -77,7 +78,9 @@ bool refuse_unknown_flag(const CLI::App& app, int argc, char** argv) {
     if (const size_t list = message.find(" (known: "); list != std::string::npos)
       message = fmt::format("{} (`volta-eg {} --help` lists the flags)", message.substr(0, list),
                             command->get_name());
-    std::cerr << fmt::format("volta-eg {}: error: {}\n", command->get_name(), message);
+    volta::DiagnosticReporter::standard().set_command(command->get_name());
+    volta::DiagnosticReporter::standard().error(message);
+    volta::DiagnosticReporter::standard().set_command({});
     refused = true;
   }
   return refused;
@@ -115,7 +118,7 @@ int main(int argc, char** argv) {
     int status = app.exit(e);
     return status == 0 ? volta::kSuccess : volta::kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "volta-eg: internal error: " << e.what() << "\n";
+    volta::DiagnosticReporter::standard().internal_error(e.what());
     return volta::kInternalError;
   }
   return exit_code;

@@ -9,22 +9,24 @@
 #include <string_view>
 
 #include "engine/content_hash.hpp"
+#include "engine/diagnostic_reporter.hpp"
 
 namespace volta::cli {
 
 std::optional<ManifestSelection> load_manifest_selection(
     const BatchFlags& flags, const batch::BatchOptions& options, report::ReportInfo& info,
     const std::function<bool(const launch::ManifestEntry&)>& keep, const std::string& kept_kind) {
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
   auto m = launch::read_manifest(flags.batch);
   if (!m.manifest) {
     for (const auto& d : m.diagnostics)
-      std::cerr << d.render();
+      diagnostics.report(d);
     if (m.diagnostics.empty())
-      std::cerr << fmt::format("{}: error: cannot use this manifest\n", flags.batch);
+      diagnostics.error_in(flags.batch, "cannot use this manifest");
     return std::nullopt;
   }
   for (const auto& d : m.diagnostics)
-    std::cerr << d.render(); // warnings
+    diagnostics.report(d); // warnings
   ManifestSelection selection;
   selection.manifest = std::make_shared<const launch::Manifest>(std::move(*m.manifest));
   info.manifest = flags.batch;
@@ -47,9 +49,8 @@ std::optional<ManifestSelection> load_manifest_selection(
     batch::BatchOptions unsharded = options;
     unsharded.shard.reset();
     if (batch::select_entries(*selection.manifest, unsharded).empty()) {
-      std::cerr << fmt::format(
-          "volta-eg: error: --filter: \"{}\" matches no entry of {} ({} entries)\n", flags.filter,
-          flags.batch, selection.manifest->entries.size());
+      diagnostics.error(fmt::format("--filter: \"{}\" matches no entry of {} ({} entries)",
+                                    flags.filter, flags.batch, selection.manifest->entries.size()));
       return std::nullopt;
     }
   }
@@ -65,13 +66,13 @@ std::optional<ManifestSelection> load_manifest_selection(
     const auto all = batch::select_entries(*selection.manifest, unsharded);
     if (std::none_of(all.begin(), all.end(), kept)) {
       if (flags.filter.empty()) {
-        std::cerr << fmt::format("{}: error: no {} entry in this manifest ({} entries)\n",
-                                 flags.batch, kept_kind, selection.manifest->entries.size());
+        diagnostics.error_in(flags.batch,
+                             fmt::format("no {} entry in this manifest ({} entries)", kept_kind,
+                                         selection.manifest->entries.size()));
       } else {
-        std::cerr << fmt::format(
-            "volta-eg: error: --filter: \"{}\" selects no {} entry of {} ({} entries match "
-            "the filter)\n",
-            flags.filter, kept_kind, flags.batch, all.size());
+        diagnostics.error(
+            fmt::format("--filter: \"{}\" selects no {} entry of {} ({} entries match the filter)",
+                        flags.filter, kept_kind, flags.batch, all.size()));
       }
       return std::nullopt;
     }
@@ -105,9 +106,10 @@ std::string unwrap_entry_path(const std::string& message) {
 } // namespace
 
 std::optional<launch::ManifestEntry> read_pair_file(const std::string& path) {
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
   std::ifstream in(path);
   if (!in) {
-    std::cerr << fmt::format("{}: error: cannot read pair file\n", path);
+    diagnostics.error_in(path, "cannot read pair file");
     return std::nullopt;
   }
   std::stringstream content;
@@ -116,11 +118,9 @@ std::optional<launch::ManifestEntry> read_pair_file(const std::string& path) {
   // an entry's members ("missing 'name'").
   const auto parsed = nlohmann::json::parse(content.str(), nullptr, false);
   if (parsed.is_object() && parsed.contains("benchmarks")) {
-    std::cerr << fmt::format(
-        "{}: error: this is a manifest (it has \"benchmarks\"), not one pair: give it with "
-        "--batch (and --filter to pick entries), or give --pair a file holding one entry "
-        "object\n",
-        path);
+    diagnostics.error_in(path, "this is a manifest (it has \"benchmarks\"), not one pair: give it "
+                               "with --batch (and --filter to pick entries), or give --pair a "
+                               "file holding one entry object");
     return std::nullopt;
   }
   // The entry on a line of its own, so that its lines keep their columns (one line down).
@@ -131,15 +131,15 @@ std::optional<launch::ManifestEntry> read_pair_file(const std::string& path) {
       if (d.where.line > 1)
         --d.where.line;
       d.message = unwrap_entry_path(d.message);
-      std::cerr << d.render();
+      diagnostics.report(d);
     }
     if (m.diagnostics.empty())
-      std::cerr << fmt::format("{}: error: expected one pair object\n", path);
+      diagnostics.error_in(path, "expected one pair object");
     return std::nullopt;
   }
   launch::ManifestEntry entry = m.manifest->entries[0];
   if (!entry.error.empty()) {
-    std::cerr << fmt::format("{}: error: {}\n", path, unwrap_entry_path(entry.error));
+    diagnostics.error_in(path, unwrap_entry_path(entry.error));
     return std::nullopt;
   }
   return entry;

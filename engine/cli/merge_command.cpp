@@ -9,6 +9,7 @@
 #include "engine/cli/batch_flags.hpp"
 #include "engine/cli/commands.hpp"
 #include "engine/cli/report_outputs.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/report/report_json.hpp"
 #include "engine/report/report_merge.hpp"
@@ -27,30 +28,30 @@ struct MergeArgs {
 };
 
 int run_merge(const MergeArgs& args) {
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
   if (args.color != "auto" && args.color != "always" && args.color != "never") {
-    std::cerr << fmt::format(
-        "volta-eg: error: --color: expected auto, always or never, got \"{}\"\n", args.color);
+    diagnostics.error(
+        fmt::format("--color: expected auto, always or never, got \"{}\"", args.color));
     return kBadInput;
   }
   if (auto conflict = report_path_conflict(args.reports, args.inputs); !conflict.empty()) {
-    std::cerr << "volta-eg: error: " << conflict << "\n";
+    diagnostics.error(conflict);
     return kBadInput;
   }
   std::vector<report::LoadedReport> loaded;
   for (const auto& path : args.inputs) {
-    std::string error;
-    auto report = report::load_report(path, error);
+    auto report = report::load_report(path);
     if (!report) {
-      std::cerr << error << "\n";
+      diagnostics.error(report.error());
       return kBadInput;
     }
     loaded.push_back(std::move(*report));
   }
   auto outcome = report::merge_reports(loaded, args.allow_partial);
   for (const auto& w : outcome.warnings)
-    std::cerr << w << "\n";
+    diagnostics.warning(w);
   for (const auto& e : outcome.errors)
-    std::cerr << e << "\n";
+    diagnostics.error(e);
   if (!outcome.report)
     return kBadInput;
   if (!args.quiet) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/cli/commands.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/exit_status.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/summary.hpp"
@@ -26,7 +27,8 @@ void register_parse_command(CLI::App& app, int& exit_code) {
     bool first = true;
     for (const std::string& path : *files) {
       ptx::ParseResult result = ptx::parse_file(path);
-      std::cerr << ptx::render_all(result.diagnostics);
+      for (const auto& d : result.diagnostics)
+        DiagnosticReporter::standard().report(d);
       if (!result.ok()) {
         all_parsed = false;
         continue;

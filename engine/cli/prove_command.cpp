@@ -17,6 +17,7 @@
 #include "engine/cli/rule_options.hpp"
 #include "engine/cli/run_entries.hpp"
 #include "engine/content_hash.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/entry/equivalence_entry.hpp"
 #include "engine/entry/race_check_entry.hpp"
@@ -55,24 +56,25 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   if (!args.pair.empty()) {
     // Flags beside --pair would be ignored without a word.
     if (args.ref.given() || args.opt.given()) {
-      std::cerr << "volta-eg: error: --pair gives both kernels: it does not combine with "
-                   "--ref-*/--opt-*\n";
+      DiagnosticReporter::standard().error(
+          "--pair gives both kernels: it does not combine with --ref-*/--opt-*");
       return std::nullopt;
     }
     if (!args.check_arrays.empty()) {
-      std::cerr << "volta-eg: error: --pair gives the compared arrays (\"check_arrays\"): it "
-                   "does not combine with --check-array\n";
+      DiagnosticReporter::standard().error("--pair gives the compared arrays (\"check_arrays\"): "
+                                           "it does not combine with --check-array");
       return std::nullopt;
     }
     return read_pair_file(args.pair);
   }
-  std::string error;
-  auto ref = args.ref.config("ref-", error);
-  std::optional<launch::KernelConfig> opt;
-  if (ref)
-    opt = args.opt.config("opt-", error);
-  if (!ref || !opt) {
-    std::cerr << "volta-eg: error: " << error << "\n";
+  auto ref = args.ref.config("ref-");
+  if (!ref) {
+    DiagnosticReporter::standard().error(ref.error());
+    return std::nullopt;
+  }
+  auto opt = args.opt.config("opt-");
+  if (!opt) {
+    DiagnosticReporter::standard().error(opt.error());
     return std::nullopt;
   }
   entry.reference = *ref;
@@ -81,8 +83,8 @@ std::optional<launch::ManifestEntry> single_pair(const ProveArgs& args) {
   entry.check_arrays = args.check_arrays;
   for (const auto& name : entry.check_arrays) {
     if (!ref->find_array(name) || !opt->find_array(name)) {
-      std::cerr << fmt::format(
-          "volta-eg: error: --check-array: \"{}\" is not an array of both kernels\n", name);
+      DiagnosticReporter::standard().error(
+          fmt::format("--check-array: \"{}\" is not an array of both kernels", name));
       return std::nullopt;
     }
   }
@@ -94,29 +96,38 @@ int run_prove(const ProveArgs& args) {
   // in forks of a process that may hold gigabytes of expressions by then.
   if (!args.no_z3)
     smt::start_solver_worker();
-  std::string error;
-  auto options = args.common.resolve(error);
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
+  auto options = args.common.resolve();
   if (!options) {
-    std::cerr << "volta-eg: error: " << error << "\n";
+    diagnostics.error(options.error());
     return kBadInput;
   }
   std::unique_ptr<batch::DirectoryProofCache> cache;
   std::unique_ptr<batch::DirectoryRunCache> runs;
   std::unique_ptr<batch::EntryCache> entries;
   if (!args.cache.empty()) {
-    cache = batch::DirectoryProofCache::open(args.cache, &std::cerr, error);
-    if (cache)
-      runs = batch::DirectoryRunCache::open(args.cache, &std::cerr, error);
-    if (runs)
-      entries = batch::EntryCache::open(args.cache, &std::cerr, error);
-    if (!cache || !runs || !entries) {
-      std::cerr << "volta-eg: error: " << error << "\n";
+    auto opened_proofs = batch::DirectoryProofCache::open(args.cache, &diagnostics);
+    if (!opened_proofs) {
+      diagnostics.error(opened_proofs.error());
       return kBadInput;
     }
+    auto opened_runs = batch::DirectoryRunCache::open(args.cache, &diagnostics);
+    if (!opened_runs) {
+      diagnostics.error(opened_runs.error());
+      return kBadInput;
+    }
+    auto opened_entries = batch::EntryCache::open(args.cache, &diagnostics);
+    if (!opened_entries) {
+      diagnostics.error(opened_entries.error());
+      return kBadInput;
+    }
+    cache = std::move(*opened_proofs);
+    runs = std::move(*opened_runs);
+    entries = std::move(*opened_entries);
   }
   if (!args.common.batch.empty() && (!args.pair.empty() || args.ref.given() || args.opt.given())) {
-    std::cerr << "volta-eg: error: --batch runs a manifest: it does not combine with --pair or "
-                 "--ref-*/--opt-*\n";
+    diagnostics.error(
+        "--batch runs a manifest: it does not combine with --pair or --ref-*/--opt-*");
     return kBadInput;
   }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "engine/batch/atomic_file.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/report/junit_report.hpp"
 #include "engine/report/sarif_report.hpp"
 
@@ -18,7 +19,7 @@ namespace {
 bool write_file(const std::string& path, const std::string& text, const char* what) {
   if (batch::write_file_atomically(path, text))
     return true;
-  std::cerr << fmt::format("{}: error: cannot write the {} file\n", path, what);
+  DiagnosticReporter::standard().error_in(path, fmt::format("cannot write the {} file", what));
   return false;
 }
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "engine/content_hash.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/rules_check/rule_check.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
@@ -65,7 +66,7 @@ std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigne
     if (errors.empty())
       errors = combined->add_file(f);
     for (const auto& d : errors)
-      std::cerr << d.to_string() << "\n";
+      DiagnosticReporter::standard().report(located(d));
     bad = bad || !errors.empty();
   }
   if (bad)
@@ -78,12 +79,21 @@ std::optional<std::shared_ptr<const rules::RuleLibrary>> RuleFlags::load(unsigne
   for (const auto& r : rules_check::check_rules(own, check)) {
     if (r.ok())
       continue;
-    std::cerr << rules_check::diagnostic(r) << "\n";
+    DiagnosticReporter::standard().error(rules_check::diagnostic(r));
     bad = true;
   }
   if (bad)
     return std::nullopt;
   return std::shared_ptr<const rules::RuleLibrary>(std::move(combined));
+}
+
+ptx::Diagnostic located(const rules::RuleDiagnostic& problem) {
+  ptx::Diagnostic d;
+  d.file = problem.where.file;
+  d.where = {static_cast<uint32_t>(problem.where.line),
+             static_cast<uint32_t>(problem.where.column)};
+  d.message = problem.message;
+  return d;
 }
 
 std::string RuleFlags::identity(const std::shared_ptr<const rules::RuleLibrary>& library) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/entry/equivalence_entry.hpp"
+#include "ptx/diagnostic.hpp"
 #include "rules/rule_library.hpp"
 
 namespace CLI {
@@ -35,5 +36,8 @@ struct RuleFlags {
 
 // The Z3 fallback as the rule checker's prover.
 prove::FallbackProver rule_prover(unsigned timeout_ms);
+
+// A rule file's problem as the tool's located diagnostic (for the reporter).
+ptx::Diagnostic located(const rules::RuleDiagnostic& problem);
 
 } // namespace volta::cli

@@ -10,6 +10,7 @@
 
 #include "engine/cli/commands.hpp"
 #include "engine/cli/rule_options.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/prove/shared_egraph.hpp"
 #include "engine/rules_check/rule_check.hpp"
@@ -34,7 +35,7 @@ int run_rules_check(const RulesArgs& args) {
     bool bad = false;
     for (const auto& f : args.files) {
       for (const auto& d : library.add_file(f)) {
-        std::cerr << d.to_string() << "\n";
+        DiagnosticReporter::standard().report(located(d));
         bad = true;
       }
     }

@@ -10,12 +10,14 @@
 
 #include "engine/cli/commands.hpp"
 #include "engine/cli/kernel_flags.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/npy.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/exit_status.hpp"
+#include "engine/expected.hpp"
 #include "engine/launch/manifest.hpp"
 
 namespace volta::cli {
@@ -44,21 +46,17 @@ struct RunArgs {
 // The configuration from the flags, or from the manifest entry named by --filter (`reference`:
 // the reference kernel of an equivalence entry, whose element types the cross-check's inputs
 // are made for).
-std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::string& entry_name,
-                                                  std::optional<launch::KernelConfig>& reference,
-                                                  std::string& error) {
+Expected<launch::KernelConfig> kernel_config(const RunArgs& args, std::string& entry_name,
+                                             std::optional<launch::KernelConfig>& reference) {
   if (args.batch.empty())
-    return args.kernel.config("", error);
-  if (args.kernel.given()) {
-    error = "--batch selects the kernel: it does not combine with --ptx/--kernel";
-    return std::nullopt;
-  }
+    return args.kernel.config("");
+  if (args.kernel.given())
+    return Unexpected{"--batch selects the kernel: it does not combine with --ptx/--kernel"};
   auto m = launch::read_manifest(args.batch);
   if (!m.manifest) {
     for (const auto& d : m.diagnostics)
-      std::cerr << d.render();
-    error = fmt::format("cannot use the manifest {}", args.batch);
-    return std::nullopt;
+      DiagnosticReporter::standard().report(d);
+    return Unexpected{fmt::format("cannot use the manifest {}", args.batch)};
   }
   const launch::ManifestEntry* found = nullptr;
   for (const auto& e : m.manifest->entries) {
@@ -70,76 +68,70 @@ std::optional<launch::KernelConfig> kernel_config(const RunArgs& args, std::stri
       found = &e;
   }
   if (found == nullptr) {
-    error = fmt::format("--filter: \"{}\" names no entry of {}", args.filter, args.batch);
-    return std::nullopt;
+    return Unexpected{
+        fmt::format("--filter: \"{}\" names no entry of {}", args.filter, args.batch)};
   }
   if (!found->error.empty()) {
-    error = fmt::format("entry \"{}\": {}", found->name, found->error);
-    return std::nullopt;
+    return Unexpected{fmt::format("entry \"{}\": {}", found->name, found->error)};
   }
   entry_name = found->name;
   if (found->kind == launch::EntryKind::RaceCheck)
     return found->kernel;
   if (args.side != "ref" && args.side != "opt") {
-    error = fmt::format("--side: expected ref or opt, got \"{}\"", args.side);
-    return std::nullopt;
+    return Unexpected{fmt::format("--side: expected ref or opt, got \"{}\"", args.side)};
   }
   reference = found->reference;
   return args.side == "ref" ? found->reference : found->optimized;
 }
 
 // Fills `in` from a JSON object {"A": [numbers], "alpha": 1.5} or a folder of NAME.npy files.
-bool read_inputs(const std::string& path, const launch::KernelConfig& config, emulate::Inputs& in,
-                 std::string& error) {
-  auto set_array = [&](const launch::ArraySpec& a, const std::vector<double>& values) {
+Expected<void> read_inputs(const std::string& path, const launch::KernelConfig& config,
+                           emulate::Inputs& in) {
+  auto set_array = [&](const launch::ArraySpec& a,
+                       const std::vector<double>& values) -> Expected<void> {
     auto it = in.types.find(a.name);
     const auto type = it != in.types.end() ? it->second : emulate::default_elem_type(a);
     std::vector<uint8_t> bytes(a.size_bytes(), 0);
     for (size_t i = 0; i < values.size() && i < a.len; ++i)
       emulate::write_element(type, values[i], bytes.data() + i * a.elem_width);
     if (values.size() != a.len) {
-      error = fmt::format("input {} has {} values, the array has {} elements", a.name,
-                          values.size(), a.len);
-      return false;
+      return Unexpected{fmt::format("input {} has {} values, the array has {} elements", a.name,
+                                    values.size(), a.len)};
     }
     in.arrays[a.name] = std::move(bytes);
-    return true;
+    return {};
   };
   if (fs::is_directory(path)) {
     for (const auto& a : config.arrays) {
       const fs::path file = fs::path(path) / (a.name + ".npy");
       if (!fs::exists(file))
         continue;
-      auto npy = emulate::read_npy(file.string(), error);
+      auto npy = emulate::read_npy(file.string());
       if (!npy)
-        return false;
+        return Unexpected{npy.error()};
       if (npy->bytes.size() != a.size_bytes()) {
-        error = fmt::format("{}: {} bytes, array {} has {}", file.string(), npy->bytes.size(),
-                            a.name, a.size_bytes());
-        return false;
+        return Unexpected{fmt::format("{}: {} bytes, array {} has {}", file.string(),
+                                      npy->bytes.size(), a.name, a.size_bytes())};
       }
       in.arrays[a.name] = std::move(npy->bytes); // bytes as they are: the file's dtype is trusted
     }
     const fs::path symbols = fs::path(path) / "symbols.json";
     if (!fs::exists(symbols))
-      return true;
-    return read_inputs(symbols.string(), config, in, error);
+      return {};
+    return read_inputs(symbols.string(), config, in);
   }
   std::ifstream file(path);
   if (!file) {
-    error = fmt::format("{}: cannot read", path);
-    return false;
+    return Unexpected{fmt::format("{}: cannot read", path)};
   }
   nlohmann::json j;
   try {
     file >> j;
   } catch (const std::exception& e) {
-    error = fmt::format("{}: {}", path, e.what());
-    return false;
+    return Unexpected{fmt::format("{}: {}", path, e.what())};
   }
   if (!j.is_object()) {
-    error = fmt::format("{}: expected an object {{\"NAME\": [numbers...]}}", path);
-    return false;
+    return Unexpected{fmt::format("{}: expected an object {{\"NAME\": [numbers...]}}", path)};
   }
   for (const auto& [name, value] : j.items()) {
     const auto* a = config.find_array(name);
@@ -147,29 +139,27 @@ bool read_inputs(const std::string& path, const launch::KernelConfig& config, em
       std::vector<double> values;
       for (const auto& v : value) {
         if (!v.is_number()) {
-          error = fmt::format("{}: {} holds a value that is not a number", path, name);
-          return false;
+          return Unexpected{fmt::format("{}: {} holds a value that is not a number", path, name)};
         }
         values.push_back(v.get<double>());
       }
-      if (!set_array(*a, values))
-        return false;
+      if (auto set = set_array(*a, values); !set)
+        return set;
     } else if (value.is_number()) {
       in.symbols[name] = value.get<double>();
     } else {
-      error = fmt::format("{}: \"{}\" is neither an array of the kernel nor a number", path, name);
-      return false;
+      return Unexpected{
+          fmt::format("{}: \"{}\" is neither an array of the kernel nor a number", path, name)};
     }
   }
-  return true;
+  return {};
 }
 
 int write_outputs(const RunArgs& args, const emulate::EmulationResult& r) {
   const bool one_file = fs::path(args.out).extension() == ".npy";
   if (one_file && r.outputs.size() != 1) {
-    std::cerr << fmt::format("volta-eg: error: --out {}: the kernel has {} output arrays; give "
-                             "a folder\n",
-                             args.out, r.outputs.size());
+    DiagnosticReporter::standard().error(fmt::format(
+        "--out {}: the kernel has {} output arrays; give a folder", args.out, r.outputs.size()));
     return kBadInput;
   }
   if (!one_file)
@@ -178,7 +168,7 @@ int write_outputs(const RunArgs& args, const emulate::EmulationResult& r) {
     const std::string path =
         one_file ? args.out : (fs::path(args.out) / (o.name + ".npy")).string();
     if (auto e = emulate::write_npy(path, o.type, o.len, o.bytes); !e.empty()) {
-      std::cerr << "volta-eg: error: " << e << "\n";
+      DiagnosticReporter::standard().error(e);
       return kBadInput;
     }
     if (!args.quiet)
@@ -194,7 +184,7 @@ int save_inputs(const std::string& folder, const launch::KernelConfig& config,
   std::error_code ec;
   fs::create_directories(folder, ec);
   if (ec) {
-    std::cerr << fmt::format("volta-eg: error: --save-inputs {}: {}\n", folder, ec.message());
+    DiagnosticReporter::standard().error(fmt::format("--save-inputs {}: {}", folder, ec.message()));
     return kBadInput;
   }
   for (const auto& a : config.arrays) {
@@ -205,7 +195,7 @@ int save_inputs(const std::string& folder, const launch::KernelConfig& config,
     const auto type = t != in.types.end() ? t->second : emulate::default_elem_type(a);
     const std::string path = (fs::path(folder) / (a.name + ".npy")).string();
     if (auto e = emulate::write_npy(path, type, a.len, it->second); !e.empty()) {
-      std::cerr << "volta-eg: error: " << e << "\n";
+      DiagnosticReporter::standard().error(e);
       return kBadInput;
     }
   }
@@ -215,17 +205,16 @@ int save_inputs(const std::string& folder, const launch::KernelConfig& config,
   std::ofstream file(fs::path(folder) / "symbols.json");
   file << symbols.dump(1) << "\n";
   if (!file) {
-    std::cerr << fmt::format("volta-eg: error: --save-inputs {}: cannot write symbols.json\n",
-                             folder);
+    DiagnosticReporter::standard().error(
+        fmt::format("--save-inputs {}: cannot write symbols.json", folder));
     return kBadInput;
   }
   return kSuccess;
 }
 
 // The inputs of the counterexample that a prove report gives for entry `name`.
-bool read_counterexample(const std::string& report, const std::string& name,
-                         const launch::KernelConfig& config, emulate::Inputs& in,
-                         std::string& error) {
+Expected<void> read_counterexample(const std::string& report, const std::string& name,
+                                   const launch::KernelConfig& config, emulate::Inputs& in) {
   std::ifstream file(report);
   nlohmann::json j;
   try {
@@ -233,46 +222,41 @@ bool read_counterexample(const std::string& report, const std::string& name,
       throw std::runtime_error("cannot read");
     file >> j;
   } catch (const std::exception& e) {
-    error = fmt::format("{}: {}", report, e.what());
-    return false;
+    return Unexpected{fmt::format("{}: {}", report, e.what())};
   }
   if (!j.contains("results") || !j["results"].is_array()) {
-    error = fmt::format("{}: not a report of volta-eg prove (no \"results\")", report);
-    return false;
+    return Unexpected{fmt::format("{}: not a report of volta-eg prove (no \"results\")", report)};
   }
   for (const auto& r : j["results"]) {
     if (r.value("name", "") != name)
       continue;
     if (!r.contains("counterexample") || !r["counterexample"].is_object() ||
         !r["counterexample"].contains("inputs")) {
-      error = fmt::format("{}: entry \"{}\" has no counterexample", report, name);
-      return false;
+      return Unexpected{fmt::format("{}: entry \"{}\" has no counterexample", report, name)};
     }
     std::vector<std::pair<std::string, std::string>> values;
     for (const auto& [k, v] : r["counterexample"]["inputs"].items())
       values.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     if (auto why = emulate::counterexample_inputs(config, values, in)) {
-      error = fmt::format("{}: {}", report, *why);
-      return false;
+      return Unexpected{fmt::format("{}: {}", report, *why)};
     }
-    return true;
+    return {};
   }
-  error = fmt::format("{}: no entry \"{}\"", report, name);
-  return false;
+  return Unexpected{fmt::format("{}: no entry \"{}\"", report, name)};
 }
 
 int run(const RunArgs& args) {
-  std::string error;
+  DiagnosticReporter& diagnostics = DiagnosticReporter::standard();
   std::string entry_name;
   std::optional<launch::KernelConfig> reference;
-  auto config = kernel_config(args, entry_name, reference, error);
+  auto config = kernel_config(args, entry_name, reference);
   if (!config) {
-    std::cerr << "volta-eg: error: " << error << "\n";
+    diagnostics.error(config.error());
     return kBadInput;
   }
   auto loaded = exec::load_kernel(config->ptx_path, config->entry);
   for (const auto& d : loaded.diagnostics)
-    std::cerr << d.render();
+    diagnostics.report(d);
   if (!loaded.kernel)
     return kBadInput;
   std::map<std::string, emulate::ElemType> types;
@@ -280,9 +264,8 @@ int run(const RunArgs& args) {
     const size_t eq = t.find('=');
     auto type = eq == std::string::npos ? std::nullopt : emulate::parse_elem_type(t.substr(eq + 1));
     if (!type) {
-      std::cerr << fmt::format("volta-eg: error: --type: expected NAME=f32|f16|bf16|f64|s32|..., "
-                               "got \"{}\"\n",
-                               t);
+      diagnostics.error(
+          fmt::format("--type: expected NAME=f32|f16|bf16|f64|s32|..., got \"{}\"", t));
       return kBadInput;
     }
     types[t.substr(0, eq)] = *type;
@@ -290,7 +273,7 @@ int run(const RunArgs& args) {
   emulate::Inputs inputs = emulate::random_inputs(*config, args.seed, types);
   if (args.cross_check_input >= 0) {
     if (!args.counterexample.empty()) {
-      std::cerr << "volta-eg: error: --cross-check-input does not combine with --counterexample\n";
+      diagnostics.error("--cross-check-input does not combine with --counterexample");
       return kBadInput;
     }
     // The bytes `prove`'s cross-check gave this kernel: values made for the reference's types.
@@ -303,20 +286,22 @@ int run(const RunArgs& args) {
     for (const auto& [name, type] : types)
       inputs.types[name] = type;
   }
-  if (!args.inputs.empty() && !read_inputs(args.inputs, *config, inputs, error)) {
-    std::cerr << "volta-eg: error: --inputs: " << error << "\n";
-    return kBadInput;
+  if (!args.inputs.empty()) {
+    if (auto read = read_inputs(args.inputs, *config, inputs); !read) {
+      diagnostics.error("--inputs: " + read.error());
+      return kBadInput;
+    }
   }
   if (!args.counterexample.empty()) {
     if (!args.inputs.empty() || (args.batch.empty() && args.filter.empty())) {
-      std::cerr << "volta-eg: error: --counterexample needs --filter (the entry of the report) "
-                   "and does not combine with --inputs\n";
+      diagnostics.error("--counterexample needs --filter (the entry of the report) and does not "
+                        "combine with --inputs");
       return kBadInput;
     }
     if (args.batch.empty())
       entry_name = args.filter;
-    if (!read_counterexample(args.counterexample, entry_name, *config, inputs, error)) {
-      std::cerr << "volta-eg: error: --counterexample: " << error << "\n";
+    if (auto read = read_counterexample(args.counterexample, entry_name, *config, inputs); !read) {
+      diagnostics.error("--counterexample: " + read.error());
       return kBadInput;
     }
   }
@@ -328,16 +313,16 @@ int run(const RunArgs& args) {
   options.max_instructions = args.max_instructions;
   const auto r = emulate::emulate(loaded.kernel->program, *config, inputs, options);
   if (r.error) {
-    std::cerr << fmt::format("{}: error: {}: {}\n", config->ptx_path, r.error->kind,
-                             r.error->text());
+    diagnostics.error_in(config->ptx_path, fmt::format("{}: {}", r.error->kind, r.error->text()));
     return r.error->bad_input ? kBadInput : kMismatch;
   }
   if (!args.quiet)
     std::cout << fmt::format("{}: ran {} thread-instructions\n", config->entry, r.instructions);
   if (r.uninitialized_reads != 0)
-    std::cerr << fmt::format("{}: warning: {} reads of memory no thread wrote, read as 0 here (a "
-                             "GPU reads whatever the memory held); the first: {}\n",
-                             config->ptx_path, r.uninitialized_reads, r.first_uninitialized_read);
+    diagnostics.warning_in(config->ptx_path,
+                           fmt::format("{} reads of memory no thread wrote, read as 0 here (a GPU "
+                                       "reads whatever the memory held); the first: {}",
+                                       r.uninitialized_reads, r.first_uninitialized_read));
   if (!args.out.empty())
     return write_outputs(args, r);
   if (args.quiet)

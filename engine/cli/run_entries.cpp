@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "engine/batch/memory_limit.hpp"
+#include "engine/diagnostic_reporter.hpp"
 #include "engine/exit_status.hpp"
 #include "engine/report/summary_table.hpp"
 
@@ -80,7 +81,7 @@ int run_entries(RunRequest& request) {
         inputs.push_back(k->ptx_path);
     }
     if (auto conflict = report_path_conflict(request.reports, inputs); !conflict.empty()) {
-      std::cerr << "volta-eg: error: " << conflict << "\n";
+      DiagnosticReporter::standard().error(conflict);
       return kBadInput;
     }
   }
@@ -90,7 +91,7 @@ int run_entries(RunRequest& request) {
     const std::string note = batch::install_address_space_limit(
         std::min(request.options.max_memory_bytes, (uint64_t{1} << 50) / jobs) * jobs);
     if (!note.empty())
-      std::cerr << "volta-eg: note: --max-memory: " << note << "\n";
+      DiagnosticReporter::standard().note("--max-memory: " + note);
   }
   const auto start = std::chrono::steady_clock::now();
   std::vector<entry::EntryResult> results;
@@ -131,16 +132,12 @@ int run_entries(RunRequest& request) {
     if (!r.bad_input)
       continue;
     if (request.single) {
-      // A located detail (`k.ptx:8:8: error: ...`) is already a diagnostic of its own.
-      const bool located = r.detail.find(": error: ") != std::string::npos;
-      std::cerr << (located ? "" : "volta-eg: error: ") << r.detail << "\n";
+      // A located detail (`k.ptx:8:8: error: ...`) is printed as the diagnostic it is.
+      DiagnosticReporter::standard().error(r.detail);
     } else {
-      const std::string where = r.input_where.line == 0
-                                    ? request.info.manifest
-                                    : fmt::format("{}:{}:{}", request.info.manifest,
-                                                  r.input_where.line, r.input_where.column);
-      std::cerr << fmt::format("{}: error: entry #{} \"{}\": {}\n", where, r.index, r.name,
-                               r.detail);
+      DiagnosticReporter::standard().report(
+          ptx::Severity::Error, request.info.manifest, r.input_where,
+          fmt::format("entry #{} \"{}\": {}", r.index, r.name, r.detail));
     }
   }
   if (!request.single && request.human != nullptr) {
@@ -176,11 +173,10 @@ int run_entries(RunRequest& request) {
     size_t not_run = 0;
     for (const auto& r : results)
       not_run += r.not_run ? 1 : 0;
-    std::cerr << fmt::format("volta-eg: interrupted by {}: {} of {} entries finished, {} not "
-                             "run{}\n",
-                             signal_name(interrupt), results.size() - not_run, results.size(),
-                             not_run,
-                             request.reports.any() ? "; the reports hold the finished ones" : "");
+    DiagnosticReporter::standard().status(
+        fmt::format("interrupted by {}: {} of {} entries finished, {} not run{}",
+                    signal_name(interrupt), results.size() - not_run, results.size(), not_run,
+                    request.reports.any() ? "; the reports hold the finished ones" : ""));
     return 128 + interrupt;
   }
   if (!written)

@@ -28,16 +28,14 @@ std::string write_npy(const std::string& path, ElemType type, uint64_t len,
   return out ? std::string() : fmt::format("{}: write failed", path);
 }
 
-std::optional<NpyArray> read_npy(const std::string& path, std::string& error) {
+Expected<NpyArray> read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = fmt::format("{}: cannot read", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: cannot read", path)};
   }
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (data.size() < 10 || data.compare(0, 6, "\x93NUMPY") != 0) {
-    error = fmt::format("{}: not a .npy file", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: not a .npy file", path)};
   }
   const int major = static_cast<uint8_t>(data[6]);
   size_t header_len = 0, start = 0;
@@ -47,32 +45,27 @@ std::optional<NpyArray> read_npy(const std::string& path, std::string& error) {
     start = 10;
   } else {
     if (data.size() < 12) {
-      error = fmt::format("{}: truncated header", path);
-      return std::nullopt;
+      return Unexpected{fmt::format("{}: truncated header", path)};
     }
     for (int i = 0; i < 4; ++i)
       header_len |= static_cast<size_t>(static_cast<uint8_t>(data[8 + i])) << (8 * i);
     start = 12;
   }
   if (start + header_len > data.size()) {
-    error = fmt::format("{}: truncated header", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: truncated header", path)};
   }
   const std::string header = data.substr(start, header_len);
   std::smatch m;
   NpyArray a;
   if (!std::regex_search(header, m, std::regex("'descr':\\s*'([^']+)'"))) {
-    error = fmt::format("{}: header has no descr", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: header has no descr", path)};
   }
   a.descr = m[1];
   if (std::regex_search(header, m, std::regex("'fortran_order':\\s*True"))) {
-    error = fmt::format("{}: Fortran-order arrays are not supported", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: Fortran-order arrays are not supported", path)};
   }
   if (!std::regex_search(header, m, std::regex("'shape':\\s*\\(([^)]*)\\)"))) {
-    error = fmt::format("{}: header has no shape", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: header has no shape", path)};
   }
   a.count = 1;
   const std::string dims = m[1];
@@ -82,14 +75,12 @@ std::optional<NpyArray> read_npy(const std::string& path, std::string& error) {
     a.count *= std::stoull(it->str());
   const std::string& d = a.descr;
   if (d.size() < 3 || (d[0] != '<' && d[0] != '|')) {
-    error = fmt::format("{}: unsupported dtype '{}' (little-endian only)", path, d);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: unsupported dtype '{}' (little-endian only)", path, d)};
   }
   a.elem_bytes = static_cast<uint32_t>(std::stoul(d.substr(2)));
   const size_t body = start + header_len;
   if (data.size() - body < a.count * a.elem_bytes) {
-    error = fmt::format("{}: expected {} bytes of data", path, a.count * a.elem_bytes);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: expected {} bytes of data", path, a.count * a.elem_bytes)};
   }
   a.bytes.assign(data.begin() + static_cast<std::ptrdiff_t>(body),
                  data.begin() + static_cast<std::ptrdiff_t>(body + a.count * a.elem_bytes));

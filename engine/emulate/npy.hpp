@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/emulate/elem_type.hpp"
+#include "engine/expected.hpp"
 
 namespace volta::emulate {
 
@@ -24,7 +25,7 @@ struct NpyArray {
   std::vector<uint8_t> bytes;
 };
 
-// Reads a C-order .npy file of any shape (flattened); nullopt with `error` set otherwise.
-std::optional<NpyArray> read_npy(const std::string& path, std::string& error);
+// Reads a C-order .npy file of any shape (flattened), or says why it cannot.
+Expected<NpyArray> read_npy(const std::string& path);
 
 } // namespace volta::emulate

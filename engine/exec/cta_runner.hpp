@@ -8,7 +8,8 @@
 // collective whose other member lanes have not arrived, or at exit. When no warp can run, the
 // scheduler fires the barriers every participant reached; if none can fire, the CTA is
 // deadlocked. Because the race check proves that no two unordered accesses conflict, this one
-// schedule gives the result of every schedule (domain.md §2).
+// schedule gives the result of every schedule (docs/architecture.md, "Execution: why one
+// schedule is enough").
 #pragma once
 
 #include <array>

@@ -249,10 +249,10 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     }
     if (!gather_collective(in, pc, w, mask, members, member_mask))
       return;
-    // A .sync collective acts as a sync of its lanes on both sides (domain.md §2): every
-    // member has arrived before the collective's own accesses happen (a wmma.store after the
-    // lanes' reads of the previous tile), and they are complete before any member goes on
-    // (lanes reading what the wmma.store wrote).
+    // A .sync collective acts as a sync of its lanes on both sides (docs/semantics.md,
+    // "Synchronization and asynchronous copies"): every member has arrived before the collective's
+    // own accesses happen (a wmma.store after the lanes' reads of the previous tile), and they are
+    // complete before any member goes on (lanes reading what the wmma.store wrote).
     warp_synchronized(w, mask);
     switch (in.op) {
     case XOp::Shfl:

@@ -3,7 +3,8 @@
 //   * "__symexpf":    a call to the extern device function __symexpf (Volta's corpus);
 //   * "__expf":       ex2.approx(x * 0f3FB8AA3B) (also expf under --use_fast_math);
 //   * "exp2f":        any other ex2.approx(t), lifted to exp(t * ln2);
-//   * "expf":         nvcc's accurate range reduction (domain.md §3): p = ex2(f) with
+//   * "expf":         nvcc's accurate range reduction (docs/semantics.md, "Idealizations"): p =
+//   ex2(f) with
 //                     f = fma(x, 0f32A57060, fma(x, 0f3FB8AA3B, -(j + 0fCB40007F))),
 //                     j = fma.rm(sat(fma(x, 0f3BBB989D, 0.5)), 0f437C0000, 0f4B400001),
 //                     scale = bits(shl(bits(j), 23)); p * scale (or fused: fma(p, scale, acc)).

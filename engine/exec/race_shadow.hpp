@@ -1,5 +1,5 @@
-// The race check (the per-byte χ context of domain.md §2), exact for the synchronization the
-// engine models:
+// The race check (the per-byte χ context of the Volta model; docs/architecture.md, "Execution: why
+// one schedule is enough"), exact for the synchronization the engine models:
 //   * CTA-wide barriers order everything before them with everything after, within the CTA
 //     (an "epoch" per CTA, identified by a stamp unique across CTAs);
 //   * full-warp synchronization (shfl/vote/mma/wmma/ldmatrix/bar.warp.sync over every lane)

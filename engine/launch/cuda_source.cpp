@@ -143,10 +143,9 @@ CudaCompileResult compile_cuda(const CudaCompileRequest& request) {
   // The key: the source (path and bytes), the arch, the flags in their order, and the
   // toolchain with the environment nvcc reads. What the compile reads beyond the source is
   // checked by the record kept beside the PTX (cuda_compile_record.hpp).
-  std::string toolchain_error;
-  const auto toolchain = toolchain_identity(*nvcc, root, toolchain_error);
+  const auto toolchain = toolchain_identity(*nvcc, root);
   if (!toolchain) {
-    result.error = fmt::format("cannot compile {}: {}", src, toolchain_error);
+    result.error = fmt::format("cannot compile {}: {}", src, toolchain.error());
     return result;
   }
   std::string key_text =

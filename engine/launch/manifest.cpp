@@ -247,10 +247,9 @@ StructField get_field(const json& j, uint64_t struct_size, const std::string& pa
                                        width, type, f.offset, struct_size));
   const std::string vpath = path + ".value";
   f.text = get_string(member(j, path, "value"), vpath);
-  std::string error;
-  auto v = parse_param(f.text, error);
+  auto v = parse_param(f.text);
   if (!v)
-    fail(vpath, error);
+    fail(vpath, v.error());
   switch (v->kind) {
   case ParamSpec::Kind::Ptr:
     if (f.type != StructField::Type::U64)
@@ -417,10 +416,10 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
         if (!(*it)[i].is_string())
           fail(p, "expected a string (ptr:, sym:, float:, int:) or a struct object "
                   "{\"struct\": SIZE, \"bytes\": FILE, \"fields\": [...]}");
-        std::string error;
-        param = parse_param(get_string((*it)[i], p), error);
-        if (!param)
-          fail(p, error);
+        auto parsed = parse_param(get_string((*it)[i], p));
+        if (!parsed)
+          fail(p, parsed.error());
+        param = std::move(*parsed);
       }
       if (param->kind == ParamSpec::Kind::Ptr && !k.find_array(param->name)) {
         fail(p, fmt::format("no array named \"{}\" in {}.arrays", param->name, path));
@@ -581,13 +580,12 @@ std::optional<ArrayKind> array_kind_from(std::string_view word) {
   return std::nullopt;
 }
 
-std::optional<ParamSpec> parse_param(const std::string& text, std::string& error) {
+Expected<ParamSpec> parse_param(const std::string& text) {
   const size_t colon = text.find(':');
   if (colon == std::string::npos) {
-    error = fmt::format("expected ptr:ARRAY, sym:NAME, float:VALUE, int:VALUE or "
-                        "struct:SIZE[:bytes=FILE], got \"{}\"",
-                        text);
-    return std::nullopt;
+    return Unexpected{fmt::format("expected ptr:ARRAY, sym:NAME, float:VALUE, int:VALUE or "
+                                  "struct:SIZE[:bytes=FILE], got \"{}\"",
+                                  text)};
   }
   const std::string kind = text.substr(0, colon);
   const std::string rest = text.substr(colon + 1);
@@ -595,8 +593,7 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
   p.text = text;
   if (kind == "ptr" || kind == "sym") {
     if (rest.empty()) {
-      error = fmt::format("missing name in \"{}\"", text);
-      return std::nullopt;
+      return Unexpected{fmt::format("missing name in \"{}\"", text)};
     }
     p.kind = kind == "ptr" ? ParamSpec::Kind::Ptr : ParamSpec::Kind::Sym;
     p.name = rest;
@@ -605,8 +602,7 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
   if (kind == "float") {
     auto v = symbolic::parse_rational(rest);
     if (!v) {
-      error = fmt::format("\"{}\" is not a decimal number", rest);
-      return std::nullopt;
+      return Unexpected{fmt::format("\"{}\" is not a decimal number", rest)};
     }
     p.kind = ParamSpec::Kind::Float;
     p.float_value = *v;
@@ -622,8 +618,7 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
       p.int_value = v;
       return p;
     } catch (...) {
-      error = fmt::format("\"{}\" is not an integer", rest);
-      return std::nullopt;
+      return Unexpected{fmt::format("\"{}\" is not an integer", rest)};
     }
   }
   if (kind == "struct") {
@@ -641,8 +636,8 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
       if (colon2 != std::string::npos) {
         const std::string option = rest.substr(colon2 + 1);
         if (option.rfind("bytes=", 0) != 0 || option.size() == 6) {
-          error = fmt::format("expected struct:SIZE or struct:SIZE:bytes=FILE, got \"{}\"", text);
-          return std::nullopt;
+          return Unexpected{
+              fmt::format("expected struct:SIZE or struct:SIZE:bytes=FILE, got \"{}\"", text)};
         }
         j["bytes"] = option.substr(6);
       }
@@ -650,27 +645,23 @@ std::optional<ParamSpec> parse_param(const std::string& text, std::string& error
       p.text = text;
       return p;
     } catch (const EntryError& e) {
-      error = e.message;
-      return std::nullopt;
+      return Unexpected{e.message};
     } catch (...) {
-      error = fmt::format("\"{}\" is not a struct size", size_text);
-      return std::nullopt;
+      return Unexpected{fmt::format("\"{}\" is not a struct size", size_text)};
     }
   }
-  error =
-      fmt::format("unknown parameter kind \"{}\" (expected ptr, sym, float, int or struct)", kind);
-  return std::nullopt;
+  return Unexpected{
+      fmt::format("unknown parameter kind \"{}\" (expected ptr, sym, float, int or struct)", kind)};
 }
 
-std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& error) {
+Expected<ArraySpec> parse_array_flag(const std::string& text) {
   std::vector<std::string> parts;
   std::stringstream ss(text);
   std::string part;
   while (std::getline(ss, part, ':'))
     parts.push_back(part);
   if (parts.size() != 5 && parts.size() != 6) {
-    error = fmt::format("expected name:base:width:len:kind[:type], got \"{}\"", text);
-    return std::nullopt;
+    return Unexpected{fmt::format("expected name:base:width:len:kind[:type], got \"{}\"", text)};
   }
   json j = {{"name", parts[0]},
             {"base", parts[1]},
@@ -684,7 +675,7 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
   try {
     return get_array(j, std::string(kPath), true);
   } catch (const EntryError& e) {
-    error = e.message;
+    std::string error = e.message;
     static const std::pair<std::string_view, std::string_view> kFields[] = {
         {".name: ", "NAME: "},
         {".base: ", "BASE: "},
@@ -702,18 +693,16 @@ std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& 
         }
       }
     }
-    return std::nullopt;
+    return Unexpected{std::move(error)};
   }
 }
 
-std::optional<KernelConfig> kernel_config_from_json(const json& j, const std::string& base_dir,
-                                                    const std::string& json_path,
-                                                    std::string& error) {
+Expected<KernelConfig> kernel_config_from_json(const json& j, const std::string& base_dir,
+                                               const std::string& json_path) {
   try {
     return get_kernel(j, base_dir, json_path, CtaMode::All);
   } catch (const EntryError& e) {
-    error = e.message;
-    return std::nullopt;
+    return Unexpected{e.message};
   }
 }
 

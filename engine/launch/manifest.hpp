@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/expected.hpp"
 #include "engine/launch/launch_config.hpp"
 #include "engine/verdict.hpp"
 #include "ptx/diagnostic.hpp"
@@ -59,15 +60,13 @@ ManifestResult parse_manifest(std::string_view text, const std::string& path);
 
 // One kernel configuration or one pair given as a JSON object of the same schema (used by
 // `volta-eg check --config` and `volta-eg prove --pair`); `base_dir` resolves relative paths.
-std::optional<KernelConfig> kernel_config_from_json(const nlohmann::json& j,
-                                                    const std::string& base_dir,
-                                                    const std::string& json_path,
-                                                    std::string& error);
+Expected<KernelConfig> kernel_config_from_json(const nlohmann::json& j, const std::string& base_dir,
+                                               const std::string& json_path);
 
 // Parses one `params` word: "ptr:A", "sym:alpha", "float:0.125", "int:-3".
-std::optional<ParamSpec> parse_param(const std::string& text, std::string& error);
+Expected<ParamSpec> parse_param(const std::string& text);
 // Parses an array given on the command line: "name:base:width:len:kind".
-std::optional<ArraySpec> parse_array_flag(const std::string& text, std::string& error);
+Expected<ArraySpec> parse_array_flag(const std::string& text);
 std::optional<ArrayKind> array_kind_from(std::string_view word);
 
 // "unknown key \"cta\"; did you mean \"ctas\"?" (the closest known key within a few edits), or

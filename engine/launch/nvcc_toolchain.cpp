@@ -75,8 +75,7 @@ int run_to_log(const std::vector<std::string>& argv, const fs::path& log) {
 namespace {
 
 // `nvcc --version`, once per nvcc binary (path and stat identity) and process.
-std::optional<std::string> nvcc_version(const std::string& nvcc, const fs::path& scratch,
-                                        std::string& error) {
+Expected<std::string> nvcc_version(const std::string& nvcc, const fs::path& scratch) {
   static std::mutex mutex;
   static std::map<std::string, std::string> known;
   const std::string id = nvcc + "\n" + stat_identity(nvcc);
@@ -92,8 +91,7 @@ std::optional<std::string> nvcc_version(const std::string& nvcc, const fs::path&
   std::error_code ec;
   fs::remove(log, ec);
   if (status != 0 || !text) {
-    error = fmt::format("`{} --version` failed (exit status {})", nvcc, status);
-    return std::nullopt;
+    return Unexpected{fmt::format("`{} --version` failed (exit status {})", nvcc, status)};
   }
   std::lock_guard lock(mutex);
   known.emplace(id, *text);
@@ -102,11 +100,10 @@ std::optional<std::string> nvcc_version(const std::string& nvcc, const fs::path&
 
 } // namespace
 
-std::optional<std::string> toolchain_identity(const std::string& nvcc, const fs::path& scratch,
-                                              std::string& error) {
-  const auto version = nvcc_version(nvcc, scratch, error);
+Expected<std::string> toolchain_identity(const std::string& nvcc, const fs::path& scratch) {
+  const auto version = nvcc_version(nvcc, scratch);
   if (!version)
-    return std::nullopt;
+    return version;
   const fs::path bin = fs::path(nvcc).parent_path();
   std::error_code ec;
   std::string text = fmt::format("nvcc {}\nversion {} {}\nnvcc-stat {}\n", nvcc, version->size(),

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/expected.hpp"
+
 namespace volta::launch {
 
 // The environment variables that take part in the key: nvcc's own (NVCC_APPEND_FLAGS,
@@ -27,9 +29,8 @@ std::string stat_identity(const std::filesystem::path& path);
 // process and nvcc binary), nvcc's and cicc's stat identities, nvcc.profile's bytes, the working
 // directory (relative -I paths) and the environment above. nullopt when `nvcc --version` fails,
 // with the reason in `error`; `scratch` is a folder for its output.
-std::optional<std::string> toolchain_identity(const std::string& nvcc,
-                                              const std::filesystem::path& scratch,
-                                              std::string& error);
+Expected<std::string> toolchain_identity(const std::string& nvcc,
+                                         const std::filesystem::path& scratch);
 
 // Runs argv without a shell, stdout and stderr to `log`; the exit status, -1 when the program
 // could not be started. posix_spawn: nothing runs between fork and exec in a process whose

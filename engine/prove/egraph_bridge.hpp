@@ -7,7 +7,7 @@
 //    (+ a (neg b)), fma(a, b, c) is (+ (* a b) c), k·x is (* k x); chains of single-use
 //    multiplications, maxima and minima likewise become one n-ary node. Nodes with several
 //    parents (and roots) get a class of their own, which is also where additions are memoized,
-//    so a K-step fma reduction costs O(K log K), not O(K²) (domain.md §4, cost traps);
+//    so a K-step fma reduction costs O(K log K), not O(K²) (docs/architecture.md, "Proving");
 //  * values the algebra does not model (uninitialized, an atomic's result, bits, bit-level
 //    operations) become `opaque` leaves, one per DAG node, with the reason kept for reports.
 #pragma once

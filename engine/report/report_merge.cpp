@@ -38,11 +38,10 @@ std::string text_or_null(const json& j, const char* key) {
 
 } // namespace
 
-std::optional<LoadedReport> load_report(const std::string& path, std::string& error) {
+Expected<LoadedReport> load_report(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = fmt::format("{}: error: cannot read report file", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: error: cannot read report file", path)};
   }
   std::ostringstream buffer;
   buffer << in.rdbuf();
@@ -53,33 +52,28 @@ std::optional<LoadedReport> load_report(const std::string& path, std::string& er
   } catch (const json::parse_error& e) {
     // e.byte is 1-based: the position just after the last character read.
     const auto [line, col] = line_col(text, e.byte > 0 ? e.byte - 1 : 0);
-    error = fmt::format("{}:{}:{}: error: invalid JSON: {}", path, line, col, e.what());
-    return std::nullopt;
+    return Unexpected{fmt::format("{}:{}:{}: error: invalid JSON: {}", path, line, col, e.what())};
   }
   const json& r = loaded.report;
   if (!r.is_object() || r.value("tool", "") != "volta-eg") {
-    error = fmt::format("{}: error: $.tool: not a volta-eg report", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: error: $.tool: not a volta-eg report", path)};
   }
   if (!r.contains("schema_version") || !r["schema_version"].is_number_integer() ||
       r["schema_version"].get<int>() != kReportSchemaVersion) {
-    error = fmt::format(
+    return Unexpected{fmt::format(
         "{}: error: $.schema_version: expected {} (a report of this volta-eg version), got {}",
-        path, kReportSchemaVersion, text_or_null(r, "schema_version"));
-    return std::nullopt;
+        path, kReportSchemaVersion, text_or_null(r, "schema_version"))};
   }
   if (!r.contains("results") || !r["results"].is_array()) {
-    error = fmt::format("{}: error: $.results: expected an array", path);
-    return std::nullopt;
+    return Unexpected{fmt::format("{}: error: $.results: expected an array", path)};
   }
   for (size_t i = 0; i < r["results"].size(); ++i) {
     const json& e = r["results"][i];
     if (!e.is_object() || !e.contains("index") || !e["index"].is_number_unsigned() ||
         !e.contains("name") || !e["name"].is_string()) {
-      error = fmt::format(
+      return Unexpected{fmt::format(
           "{}: error: $.results[{}]: expected an entry with an unsigned \"index\" and a \"name\"",
-          path, i);
-      return std::nullopt;
+          path, i)};
     }
   }
   if (r.contains("shard") && !r["shard"].is_null()) {
@@ -88,9 +82,8 @@ std::optional<LoadedReport> load_report(const std::string& path, std::string& er
         !s["index"].is_number_integer() || !s["count"].is_number_integer() ||
         s["count"].get<int>() < 1 || s["index"].get<int>() < 0 ||
         s["index"].get<int>() >= s["count"].get<int>()) {
-      error = fmt::format(
-          "{}: error: $.shard: expected {{\"index\": I, \"count\": N}} with 0 <= I < N", path);
-      return std::nullopt;
+      return Unexpected{fmt::format(
+          "{}: error: $.shard: expected {{\"index\": I, \"count\": N}} with 0 <= I < N", path)};
     }
   }
   return loaded;
@@ -99,7 +92,7 @@ std::optional<LoadedReport> load_report(const std::string& path, std::string& er
 MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_partial) {
   MergeOutcome out;
   if (inputs.empty()) {
-    out.errors.push_back("volta-eg: error: merge: no reports given");
+    out.errors.push_back("merge: no reports given");
     return out;
   }
   const LoadedReport& first = inputs.front();
@@ -164,13 +157,13 @@ MergeOutcome merge_reports(const std::vector<LoadedReport>& inputs, bool allow_p
     for (int i : missing)
       list += fmt::format("{}{}/{}", list.empty() ? "" : ", ", i, count);
     if (!allow_partial) {
-      out.errors.push_back(fmt::format(
-          "volta-eg: error: merge: missing shard{} {} (--allow-partial merges what is there)",
-          missing.size() == 1 ? "" : "s", list));
+      out.errors.push_back(
+          fmt::format("merge: missing shard{} {} (--allow-partial merges what is there)",
+                      missing.size() == 1 ? "" : "s", list));
       return out;
     }
-    out.warnings.push_back(fmt::format("volta-eg: warning: merge: missing shard{} {}",
-                                       missing.size() == 1 ? "" : "s", list));
+    out.warnings.push_back(
+        fmt::format("merge: missing shard{} {}", missing.size() == 1 ? "" : "s", list));
   }
   for (const auto& in : inputs) {
     if (in.report.value("options", json::object()) !=

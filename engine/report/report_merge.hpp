@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/expected.hpp"
+
 namespace volta::report {
 
 struct LoadedReport {
@@ -17,8 +19,9 @@ struct LoadedReport {
   nlohmann::json report;
 };
 
-// Reads and checks one report file; nullopt with a located `error` ("a.json:3:7: error: ...").
-std::optional<LoadedReport> load_report(const std::string& path, std::string& error);
+// Reads and checks one report file, or says why it cannot be merged, located ("a.json:3:7:
+// error: ...").
+Expected<LoadedReport> load_report(const std::string& path);
 
 struct MergeOutcome {
   std::optional<nlohmann::json> report;

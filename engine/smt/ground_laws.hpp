@@ -1,8 +1,8 @@
 // Ground (quantifier-free) instances of laws of the real functions behind the uninterpreted
 // symbols of a translation. Quantified axioms such as forall x y. exp(x)exp(y) = exp(x+y) make
-// Z3 4.8.12 loop past its own timeout (domain.md §4), so only instances over terms that occur in
-// the query are added. Every fact is true of the real functions at every point, which is what
-// keeps an UNSAT answer sound (docs/smt.md lists them).
+// Z3 4.8.12 loop past its own timeout (docs/smt.md, "Ground laws"), so only instances over terms
+// that occur in the query are added. Every fact is true of the real functions at every point, which
+// is what keeps an UNSAT answer sound (docs/smt.md lists them).
 #pragma once
 
 #include <atomic>

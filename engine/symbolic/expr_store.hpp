@@ -33,7 +33,8 @@ public:
   ExprId intern(Node n);
   // Appends a new node without a lookup: the links of reduction chains (an fma whose
   // accumulator is another link), which are new by construction. Keeping them out of the table
-  // makes a K-step reduction cost K appends instead of K random probes (domain.md §4).
+  // makes a K-step reduction cost K appends instead of K random probes (docs/architecture.md,
+  // "Proving").
   ExprId append(Node n);
 
   // A private run of ids for appends: the engine gives each GPU thread its own, so that the

@@ -1,10 +1,10 @@
 #pragma once
 // The canonical-form e-class analysis: every e-class of the shared e-graph carries a canonical
 // form of the exp-polynomial class (rules/canonical/), computed from its nodes' children, and
-// classes whose forms coincide are merged (domain.md §4: two values of the class are equal over
-// the reals iff their canonical forms are). This is how the e-graph decides the paper's class
-// without a rule search and without Z3: both kernels' roots of an output element land in one
-// class as soon as their forms agree.
+// classes whose forms coincide are merged (docs/architecture.md, "Proving": two values of the class
+// are equal over the reals iff their canonical forms are). This is how the e-graph decides the
+// paper's class without a rule search and without Z3: both kernels' roots of an output element land
+// in one class as soon as their forms agree.
 //
 //   make    the form of the new node from its children's forms (rules/algebra/node_forms.hpp)
 //   merge   a class keeps the form of the class it merges into: every class's form is the form

@@ -21,14 +21,13 @@ namespace {
 using nlohmann::json;
 
 TEST(BatchReportUnits, ParseShard) {
-  std::string error;
-  EXPECT_EQ(batch::parse_shard("0/1", error), std::make_pair(0, 1));
-  EXPECT_EQ(batch::parse_shard("15/16", error), std::make_pair(15, 16));
+  EXPECT_EQ(*batch::parse_shard("0/1"), std::make_pair(0, 1));
+  EXPECT_EQ(*batch::parse_shard("15/16"), std::make_pair(15, 16));
   for (const char* bad :
        {"", "1", "/", "1/", "/2", "2/2", "-1/2", "1/-2", "a/b", "1/2/3", "+1/2", "1 /2", "0/0"}) {
-    error.clear();
-    EXPECT_FALSE(batch::parse_shard(bad, error)) << bad;
-    EXPECT_NE(error.find("--shard"), std::string::npos) << bad;
+    const auto shard = batch::parse_shard(bad);
+    ASSERT_FALSE(shard) << bad;
+    EXPECT_NE(shard.error().find("--shard"), std::string::npos) << bad;
   }
 }
 
@@ -200,10 +199,11 @@ TEST(BatchReportUnits, TheGuardAnEngineNamesSurvivesTheBatch) {
 
 TEST(BatchReportUnits, ProofCacheFolder) {
   const auto dir = scratch_dir("cache-unit");
-  std::ostringstream warnings;
-  std::string error;
-  auto cache = batch::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
-  ASSERT_TRUE(cache) << error;
+  std::ostringstream warning_text;
+  DiagnosticReporter warnings(warning_text, false);
+  auto opened = batch::DirectoryProofCache::open((dir / "c").string(), &warnings);
+  ASSERT_TRUE(opened) << opened.error();
+  auto& cache = *opened;
   const std::string key = "0123456789abcdef0123456789abcdef";
   EXPECT_FALSE(cache->contains(key));
   cache->insert(key);
@@ -214,7 +214,7 @@ TEST(BatchReportUnits, ProofCacheFolder) {
     EXPECT_FALSE(cache->contains(bad)) << bad;
   }
   // A fresh process sees the file; a damaged one is a miss with one warning.
-  auto again = batch::DirectoryProofCache::open((dir / "c").string(), &warnings, error);
+  auto again = *batch::DirectoryProofCache::open((dir / "c").string(), &warnings);
   EXPECT_TRUE(again->contains(key));
   const std::string other = "fedcba9876543210fedcba9876543210";
   std::string text = again->file_text(other);
@@ -223,20 +223,21 @@ TEST(BatchReportUnits, ProofCacheFolder) {
   EXPECT_FALSE(again->contains(other));
   EXPECT_FALSE(again->contains(other));
   EXPECT_EQ(again->ignored(), 1u);
-  EXPECT_NE(warnings.str().find("ignoring damaged proof-cache file"), std::string::npos);
-  const std::string warned = warnings.str();
+  const std::string warned = warning_text.str();
+  EXPECT_NE(warned.find("volta-eg: warning: ignoring damaged proof-cache file"), std::string::npos)
+      << warned;
   EXPECT_EQ(std::count(warned.begin(), warned.end(), '\n'), 1) << "one warning per file";
   // A file under the wrong name (another key's content) is not trusted either.
   write_file(again->path_of(other), again->file_text(key));
-  auto third = batch::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
+  auto third = *batch::DirectoryProofCache::open((dir / "c").string(), nullptr);
   EXPECT_FALSE(third->contains(other));
 }
 
 TEST(BatchReportUnits, ProofCacheIsThreadSafe) {
   const auto dir = scratch_dir("cache-threads");
-  std::string error;
-  auto cache = batch::DirectoryProofCache::open((dir / "c").string(), nullptr, error);
-  ASSERT_TRUE(cache);
+  auto opened = batch::DirectoryProofCache::open((dir / "c").string(), nullptr);
+  ASSERT_TRUE(opened);
+  auto& cache = *opened;
   std::vector<std::thread> threads;
   std::atomic<int> wrong{0};
   for (int t = 0; t < 8; ++t) {

@@ -46,16 +46,14 @@ inline launch::KernelConfig config(launch::Dim3 block, const std::vector<std::st
   c.grid = grid;
   c.ctas = launch::CtaMode::All;
   for (const auto& a : arrays) {
-    std::string error;
-    auto spec = launch::parse_array_flag(a, error);
-    EXPECT_TRUE(spec) << error;
+    auto spec = launch::parse_array_flag(a);
+    EXPECT_TRUE(spec) << (spec ? "" : spec.error());
     if (spec)
       c.arrays.push_back(*spec);
   }
   for (const auto& p : params) {
-    std::string error;
-    auto spec = launch::parse_param(p, error);
-    EXPECT_TRUE(spec) << error;
+    auto spec = launch::parse_param(p);
+    EXPECT_TRUE(spec) << (spec ? "" : spec.error());
     if (spec)
       c.params.push_back(*spec);
   }

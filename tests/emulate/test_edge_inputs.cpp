@@ -20,16 +20,14 @@ launch::KernelConfig config_of(const std::vector<std::string>& arrays,
   launch::KernelConfig c;
   c.entry = "k";
   for (const auto& a : arrays) {
-    std::string error;
-    auto spec = launch::parse_array_flag(a, error);
-    EXPECT_TRUE(spec) << error;
+    auto spec = launch::parse_array_flag(a);
+    EXPECT_TRUE(spec) << (spec ? "" : spec.error());
     if (spec)
       c.arrays.push_back(*spec);
   }
   for (const auto& p : params) {
-    std::string error;
-    auto spec = launch::parse_param(p, error);
-    EXPECT_TRUE(spec) << error;
+    auto spec = launch::parse_param(p);
+    EXPECT_TRUE(spec) << (spec ? "" : spec.error());
     if (spec)
       c.params.push_back(*spec);
   }

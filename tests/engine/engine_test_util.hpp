@@ -78,9 +78,8 @@ inline uint32_t line_of(std::string_view text, std::string_view needle) {
 
 // "name:base:width:len:kind", as `volta-eg check --array` takes it.
 inline ArraySpec array(const std::string& flag) {
-  std::string error;
-  auto a = launch::parse_array_flag(flag, error);
-  EXPECT_TRUE(a.has_value()) << flag << ": " << error;
+  auto a = launch::parse_array_flag(flag);
+  EXPECT_TRUE(a.has_value()) << flag << ": " << (a ? "" : a.error());
   return a.value_or(ArraySpec{});
 }
 
@@ -104,9 +103,8 @@ inline KernelConfig make_config(const Launch& l) {
   for (const auto& a : l.arrays)
     c.arrays.push_back(array(a));
   for (const auto& p : l.params) {
-    std::string error;
-    auto spec = launch::parse_param(p, error);
-    EXPECT_TRUE(spec.has_value()) << p << ": " << error;
+    auto spec = launch::parse_param(p);
+    EXPECT_TRUE(spec.has_value()) << p << ": " << (spec ? "" : spec.error());
     if (spec)
       c.params.push_back(*spec);
   }

@@ -152,11 +152,11 @@ TEST(AggregateParams, CommandLineStructWithBytesFile) {
   std::filesystem::remove(path);
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   EXPECT_NE(r.expr("out", 0).find("42"), std::string::npos) << r.expr("out", 0);
-  std::string error;
-  EXPECT_FALSE(launch::parse_param("struct:24:bytes=/nonexistent/x.bin", error));
-  EXPECT_NE(error.find("cannot read"), std::string::npos) << error;
-  EXPECT_FALSE(launch::parse_param("struct:2x", error));
-  EXPECT_FALSE(launch::parse_param("struct:24:fields=1", error));
+  const auto unreadable = launch::parse_param("struct:24:bytes=/nonexistent/x.bin");
+  ASSERT_FALSE(unreadable);
+  EXPECT_NE(unreadable.error().find("cannot read"), std::string::npos) << unreadable.error();
+  EXPECT_FALSE(launch::parse_param("struct:2x"));
+  EXPECT_FALSE(launch::parse_param("struct:24:fields=1"));
 }
 
 // Fail fast: a lowering error in the optimized kernel is reported before the (slow) reference

@@ -146,16 +146,16 @@ TEST(StoreTypes, SymbolicDataUnderDifferentTypesIsNotCompared) {
 }
 
 TEST(StoreTypes, ManifestTypeIsParsedAndChecked) {
-  std::string error;
-  auto a = launch::parse_array_flag("out:0x100000:2:8:out:bf16", error);
-  ASSERT_TRUE(a.has_value()) << error;
+  auto a = launch::parse_array_flag("out:0x100000:2:8:out:bf16");
+  ASSERT_TRUE(a.has_value()) << a.error();
   EXPECT_EQ(a->type, launch::ElemType::BF16);
-  EXPECT_FALSE(launch::parse_array_flag("out:0x100000:4:8:out:f16", error).has_value());
-  EXPECT_NE(error.find("2 bytes wide"), std::string::npos) << error;
-  EXPECT_FALSE(launch::parse_array_flag("out:0x100000:4:8:out:float", error).has_value());
-  EXPECT_NE(error.find("unknown element type"), std::string::npos) << error;
-  EXPECT_EQ(launch::parse_array_flag("out:0x100000:4:8:out", error)->type,
-            launch::ElemType::Unknown);
+  const auto narrow = launch::parse_array_flag("out:0x100000:4:8:out:f16");
+  ASSERT_FALSE(narrow.has_value());
+  EXPECT_NE(narrow.error().find("2 bytes wide"), std::string::npos) << narrow.error();
+  const auto unknown = launch::parse_array_flag("out:0x100000:4:8:out:float");
+  ASSERT_FALSE(unknown.has_value());
+  EXPECT_NE(unknown.error().find("unknown element type"), std::string::npos) << unknown.error();
+  EXPECT_EQ(launch::parse_array_flag("out:0x100000:4:8:out")->type, launch::ElemType::Unknown);
 }
 
 TEST(StoreTypes, DeclaredTypeIsReported) {

@@ -494,11 +494,12 @@ $L_after:)");
   EXPECT_NE(r.verdict(), Verdict::Error) << r.describe();
 }
 
-// wmma.store.sync is a sync of the warp on both sides (domain.md §2): lane 1's plain store to
-// element (0,0) before it is ordered with the collective's write of that element (by lane 0's
-// fragment), and lane 3's read of it after the collective is ordered with that write. This is
-// the pattern of the corpus's Conv2D-opt: a per-warp buffer written by wmma.store, read back by
-// the lanes, and written again by the next iteration's wmma.store.
+// wmma.store.sync is a sync of the warp on both sides (docs/semantics.md, "Synchronization and
+// asynchronous copies"): lane 1's plain store to element (0,0) before it is ordered with the
+// collective's write of that element (by lane 0's fragment), and lane 3's read of it after the
+// collective is ordered with that write. This is the pattern of the corpus's Conv2D-opt: a per-warp
+// buffer written by wmma.store, read back by the lanes, and written again by the next iteration's
+// wmma.store.
 std::string wmma_store_handoff(bool sync_collective) {
   std::string body = R"(
   ld.param.u64 %rd0, [p_out];

@@ -1,5 +1,6 @@
-// Canonical forms of the exp-polynomial class (domain.md §4): the decision procedure behind
-// the prover's completeness on sums of polynomial × exp(polynomial) and their quotients.
+// Canonical forms of the exp-polynomial class (docs/architecture.md, "Proving"): the decision
+// procedure behind the prover's completeness on sums of polynomial × exp(polynomial) and their
+// quotients.
 //
 // A value is kept as   scalar × Π num_i^k_i / Π den_j^k_j   where
 //   * scalar = c · m · exp(p): an exact rational c, a Laurent monomial m over atoms, and an
