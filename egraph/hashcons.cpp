@@ -1,8 +1,9 @@
 #include "egraph/hashcons.hpp"
-#include "support/invariant.hpp"
 
 #include <bit>
 #include <utility>
+
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 

@@ -1,7 +1,8 @@
 #include "egraph/id_vec.hpp"
-#include "support/invariant.hpp"
 
 #include <algorithm>
+
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 

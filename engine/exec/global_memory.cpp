@@ -1,7 +1,8 @@
 #include "engine/exec/global_memory.hpp"
-#include "support/invariant.hpp"
 
 #include <algorithm>
+
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 

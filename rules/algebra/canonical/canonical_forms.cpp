@@ -353,9 +353,10 @@ Form CanonicalForms::from_sum(Sum s) {
   // Monic: the leading term divided by itself is 1, so a sum and each multiple of it give the
   // same factor (the header's normal form).
   VOLTA_ASSERT(sums_[monic].terms.size() == s.terms.size(), "scaling keeps every term");
-  VOLTA_ASSERT(std::any_of(sums_[monic].terms.begin(), sums_[monic].terms.end(),
-                           [](const Term& t) { return t.coef == Coef(1) && t.mono == 0 && t.exp == 0; }),
-               "a factor sum is monic: its leading term became 1");
+  VOLTA_ASSERT(
+      std::any_of(sums_[monic].terms.begin(), sums_[monic].terms.end(),
+                  [](const Term& t) { return t.coef == Coef(1) && t.mono == 0 && t.exp == 0; }),
+      "a factor sum is monic: its leading term became 1");
   f.num.emplace_back(monic, 1);
   return f;
 }
