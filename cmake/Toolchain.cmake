@@ -10,6 +10,14 @@ endif()
 add_library(volta_warnings INTERFACE)
 target_compile_options(volta_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
 
+# Invariant asserts (support/invariant.hpp: VOLTA_ASSERT) run in Debug builds and, with this
+# option, in optimized ones too: the asan and fuzz presets turn it on, since their
+# RelWithDebInfo defines NDEBUG.
+option(VOLTA_CHECK_INVARIANTS "Run VOLTA_ASSERT invariant checks in optimized builds" OFF)
+if(VOLTA_CHECK_INVARIANTS)
+  add_compile_definitions(VOLTA_CHECK_INVARIANTS=1)
+endif()
+
 if(VOLTA_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cassert>
 #include <stdexcept>
 
 #include "egraph/hash.hpp"
 #include "egraph/sexpr.hpp"
 #include "egraph/term_flatten.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 
@@ -68,6 +68,8 @@ std::uint64_t EGraph::canonicalize_into_scratch(NodeView n) {
     c = find_mut(c);
   if (lang_->is_ac(n.op))
     std::sort(scratch_.begin(), scratch_.end());
+  VOLTA_ASSERT(std::all_of(scratch_.begin(), scratch_.end(), [&](Id c) { return uf_.is_root(c); }),
+               "a canonicalized node's children are class roots");
   return hash_node(n.op, n.payload, scratch_);
 }
 
@@ -118,6 +120,9 @@ Id EGraph::add_explained(NodeView n) {
 }
 
 Id EGraph::create_from_scratch(OpId op, Payload payload, std::uint64_t hash, NodeView original) {
+  VOLTA_ASSERT(!memo_find(op, payload, scratch_, hash),
+               "a created node is new: the hashcons holds no congruent one");
+  VOLTA_ASSERT(!lang_->is_ac(op) || scratch_.size() != 1, "no one-child AC node is created");
   const Id k = uf_.make_set();
   const auto len = static_cast<std::uint32_t>(scratch_.size());
   NodeRec rec;
@@ -322,6 +327,8 @@ bool EGraph::merge_roots(Id a, Id b, Justification why) {
   if (size_a < size_b || (size_a == size_b && ra > rb))
     std::swap(ra, rb);
   const Id winner = ra, loser = rb;
+  VOLTA_ASSERT(!classes_[loser].nodes.empty() && !classes_[winner].nodes.empty(),
+               "merged classes are live classes");
   uf_.link(loser, winner);
   EClass& w = classes_[winner];
   EClass& l = classes_[loser];
@@ -357,6 +364,7 @@ void EGraph::repair(Id n) {
   if (lang_->is_ac(r.op))
     std::sort(kid, kid + r.len);
   const std::span<const Id> kids(kid, r.len);
+  VOLTA_ASSERT(!lang_->is_ac(r.op) || r.len != 1, "a repaired AC node keeps two children or more");
   const auto hash = hash_node(r.op, r.payload, kids);
   r.hash = static_cast<std::uint32_t>(hash);
   if (auto other = memo_find(r.op, r.payload, kids, hash)) {
@@ -385,6 +393,12 @@ void EGraph::take_unique_live(std::vector<Id>& queue, std::vector<Id>& batch) {
   for (Id n : batch)
     nodes_[n].flags &= static_cast<std::uint16_t>(~kMark);
 }
+
+namespace {
+// Checked builds run check_invariants() after every rebuild of an e-graph of at most this many
+// ids (test e-graphs, small proofs); tests turn it on for every size (set_invariant_checks).
+constexpr std::size_t kCheckedBuildFullCheckIds = 2048;
+} // namespace
 
 void EGraph::rebuild() {
   std::vector<Id> batch;
@@ -429,9 +443,23 @@ void EGraph::rebuild() {
   }
   batch.swap(batch_);
   compact_dirty();
+  // Rebuilt: congruence closed, every live node canonical and in the hashcons once.
+  VOLTA_ASSERT(pending_.empty() && analysis_pending_.empty() && modify_pending_.empty() &&
+                   dirty_.empty(),
+               "rebuild leaves no pending work");
+  VOLTA_ASSERT(memo_.size() == live_nodes_, "the hashcons holds each live node once");
+  VOLTA_ASSERT(num_classes_ <= live_nodes_, "every class holds a live node");
   if (invariant_checks()) {
     if (auto err = check_invariants())
       throw std::logic_error("EGraph invariant violated after rebuild: " + *err);
+  } else if (support::kCheckInvariants && uf_.size() <= kCheckedBuildFullCheckIds) {
+    // Checked builds (Debug, asan, fuzz) run the full check too, as egg's debug builds do, on
+    // e-graphs small enough that it stays cheap: it walks the whole e-graph, and after every
+    // rebuild of a large proof that would be quadratic.
+    if (auto err = check_invariants()) {
+      const std::string message = "e-graph invariant after rebuild: " + *err;
+      VOLTA_ASSERT(false, message.c_str());
+    }
   }
 }
 

@@ -1,6 +1,9 @@
 #include "egraph/hashcons.hpp"
 
+#include <bit>
 #include <utility>
+
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 
@@ -13,6 +16,8 @@ void Hashcons::reserve(std::size_t n) {
 }
 
 void Hashcons::rehash(std::size_t slots) {
+  VOLTA_ASSERT(std::has_single_bit(slots) && slots >= 2 * size_,
+               "a rehash keeps a power-of-two table at most half full");
   std::vector<Slot> old(slots);
   old.swap(slots_);
   for (const Slot& s : old)
@@ -41,6 +46,7 @@ bool Hashcons::erase(std::uint64_t hash, std::uint32_t entry) {
     }
   }
   slots_[hole] = Slot{};
+  VOLTA_ASSERT(size_ != 0, "an erased entry was counted");
   --size_;
   return true;
 }

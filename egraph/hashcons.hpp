@@ -9,9 +9,12 @@
 // table is one array and was ~8x faster on the insert benchmark (docs/egraph.md, performance).
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 
@@ -40,10 +43,12 @@ public:
 
   // Inserts an entry known to be absent.
   void insert(std::uint64_t hash, std::uint32_t entry) {
+    VOLTA_ASSERT(entry != kEmpty, "kEmpty marks a free slot and is no entry");
     if ((size_ + 1) * 2 > slots_.size())
       grow();
     place(static_cast<std::uint32_t>(hash), entry);
     ++size_;
+    VOLTA_ASSERT(size_ * 2 <= slots_.size(), "the load stays at most 1/2 (probes end)");
   }
 
   // Makes room for `n` entries without growing.
@@ -71,7 +76,10 @@ private:
     std::uint32_t entry = kEmpty;
     std::uint32_t hash = 0;
   };
-  std::size_t mask() const { return slots_.size() - 1; }
+  std::size_t mask() const {
+    VOLTA_ASSERT(std::has_single_bit(slots_.size()), "the slot count is a power of two");
+    return slots_.size() - 1;
+  }
   void place(std::uint32_t hash, std::uint32_t entry) {
     std::size_t i = hash & mask();
     while (slots_[i].entry != kEmpty)

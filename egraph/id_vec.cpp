@@ -2,9 +2,12 @@
 
 #include <algorithm>
 
+#include "support/invariant.hpp"
+
 namespace volta::egraph {
 
 void IdVec::grow(std::uint32_t new_cap) {
+  VOLTA_ASSERT(new_cap > cap_ && new_cap >= size_, "a vector grows to hold what it holds");
   Id* fresh = new Id[new_cap];
   std::copy_n(data(), size_, fresh);
   if (cap_ > kInline)
@@ -21,6 +24,7 @@ void IdVec::append(std::span<const Id> ids) {
       c *= 2;
     grow(c);
   }
+  VOLTA_ASSERT(need >= size_, "the size does not overflow 32 bits");
   std::copy(ids.begin(), ids.end(), data() + size_);
   size_ = need;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "egraph/hash.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 
@@ -15,11 +16,13 @@ void ProofForest::register_node(Id id, NodeView original, std::uint64_t hash) {
     nodes_.resize(id + 1);
     edges_.resize(id + 1);
   }
+  VOLTA_ASSERT(!find_exact(original, hash), "an exact node is registered once");
   Rec r{original.payload, static_cast<std::uint32_t>(kids_.size()),
         static_cast<std::uint32_t>(original.children.size()), original.op};
   kids_.insert(kids_.end(), original.children.begin(), original.children.end());
   nodes_[id] = r;
   memo_.insert(hash, id);
+  VOLTA_ASSERT(edges_[id].parent == kNoId, "a new node is the root of its own proof tree");
 }
 
 std::optional<Id> ProofForest::find_exact(NodeView n, std::uint64_t hash) const {
@@ -31,6 +34,8 @@ std::optional<Id> ProofForest::find_exact(NodeView n, std::uint64_t hash) const 
 }
 
 void ProofForest::add_edge(Id a, Id b, Justification why) {
+  VOLTA_ASSERT(a < edges_.size() && b < edges_.size(), "a proof edge joins registered ids");
+  VOLTA_ASSERT(a != b, "a proof edge joins two distinct ids");
   // Re-root a's tree at a by reversing the edges on the path from a to its root.
   Id prev = kNoId;
   Edge carried{};
@@ -41,6 +46,7 @@ void ProofForest::add_edge(Id a, Id b, Justification why) {
     prev = cur;
     cur = next.parent;
   }
+  VOLTA_ASSERT(edges_[a].parent == kNoId, "re-rooting made a the root of its proof tree");
   edges_[a] = Edge{b, why, true};
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "egraph/id.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::egraph {
 
@@ -26,12 +27,14 @@ public:
 
   // Read-only find: safe to call concurrently (the parallel search phase uses it).
   Id find(Id id) const {
+    VOLTA_ASSERT(id < parent_.size(), "find of an id the union-find made");
     while (parent_[id] != id)
       id = parent_[id];
     return id;
   }
   // Find with path halving: every visited node is pointed at its grandparent.
   Id find_compress(Id id) {
+    VOLTA_ASSERT(id < parent_.size(), "find of an id the union-find made");
     while (parent_[id] != id) {
       parent_[id] = parent_[parent_[id]];
       id = parent_[id];
@@ -40,7 +43,12 @@ public:
   }
   bool is_root(Id id) const { return parent_[id] == id; }
   // Makes root `loser` point at root `winner`.
-  void link(Id loser, Id winner) { parent_[loser] = winner; }
+  void link(Id loser, Id winner) {
+    VOLTA_ASSERT(loser < parent_.size() && winner < parent_.size(), "link of known ids");
+    VOLTA_ASSERT(loser != winner && is_root(loser) && is_root(winner),
+                 "link joins two distinct roots (a non-root would lose its class)");
+    parent_[loser] = winner;
+  }
   std::size_t capacity_bytes() const { return parent_.capacity() * sizeof(Id); }
 
 private:

@@ -4,6 +4,8 @@
 #include <array>
 #include <string_view>
 
+#include "support/invariant.hpp"
+
 namespace volta::ptx {
 
 namespace {
@@ -105,7 +107,7 @@ uint32_t bit_width(ScalarType t) {
   case ScalarType::B128:
     return 128;
   }
-  return 0;
+  VOLTA_UNREACHABLE("ScalarType value outside the enum");
 }
 
 TypeKind kind_of(ScalarType t) {
@@ -130,9 +132,28 @@ TypeKind kind_of(ScalarType t) {
   case ScalarType::S32:
   case ScalarType::S64:
     return TypeKind::Signed;
-  default:
+  case ScalarType::F16:
+  case ScalarType::F16x2:
+  case ScalarType::BF16:
+  case ScalarType::BF16x2:
+  case ScalarType::TF32:
+  case ScalarType::F32:
+  case ScalarType::F64:
+  case ScalarType::E4M3:
+  case ScalarType::E5M2:
+  case ScalarType::E4M3x2:
+  case ScalarType::E5M2x2:
     return TypeKind::Float;
   }
+  VOLTA_UNREACHABLE("ScalarType value outside the enum");
+}
+
+bool is_signed(ScalarType t) {
+  return kind_of(t) == TypeKind::Signed;
+}
+
+bool is_float(ScalarType t) {
+  return kind_of(t) == TypeKind::Float;
 }
 
 const char* spelling(ScalarType t) {

@@ -67,6 +67,8 @@ enum class TypeKind : uint8_t { None, Pred, Bits, Unsigned, Signed, Float };
 // Width in bits of one value of the type (f16x2 is 32, pred is 1).
 uint32_t bit_width(ScalarType t);
 TypeKind kind_of(ScalarType t);
+bool is_signed(ScalarType t); // s8 .. s64
+bool is_float(ScalarType t);  // f16, f16x2, bf16, bf16x2, tf32, f32, f64 and the fp8 types
 // The PTX spelling without the dot ("u32"), and the reverse lookup.
 const char* spelling(ScalarType t);
 std::optional<ScalarType> scalar_type_from(std::string_view dotless);

@@ -1,13 +1,13 @@
 // Validation of instructions against the PTX instruction table (see validate.hpp).
 #include "ptx/validate.hpp"
 
-#include <cassert>
 #include <charconv>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
 #include "ptx/instruction_set.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::ptx {
 
@@ -598,7 +598,7 @@ private:
     std::vector<char> kinds;
     for_each_word(rule.operands, [&](std::string_view k) { kinds.push_back(k.front()); });
     for (size_t i = 0; i < n; ++i) {
-      assert(!kinds.empty() || n == 0);
+      VOLTA_ASSERT(!kinds.empty() || n == 0, "an operand count beyond zero has operand kinds");
       const char kind = kinds.empty() ? '*' : kinds[std::min(i, kinds.size() - 1)];
       const Operand& op = ins.operands[i];
       if (!check_kind(ins, op, kind, i)) {
@@ -852,7 +852,7 @@ private:
   // (.rn .rz .rm .rp, .rna for tf32, .rs); an integer from a float needs an integer rounding
   // (.rni ...); a float of the same format takes only an integer rounding; anything else none.
   bool check_cvt_rounding(const Instruction& ins, const std::vector<std::string_view>& types) {
-    assert(types.size() == 2);
+    VOLTA_ASSERT(types.size() == 2, "the caller checked for two type suffixes");
     const std::string_view to = types[0];
     const std::string_view from = types[1];
     std::optional<std::string_view> rounding;

@@ -337,10 +337,8 @@ py::dict emulate_kernel(const EntrySet& set, size_t index, const std::string& ro
   }
   inputs.symbols = symbols;
   for (const auto& a : config.arrays) {
-    if (a.type == launch::ElemType::Unknown)
-      continue;
-    if (auto t = emulate::parse_elem_type(launch::to_string(a.type)))
-      inputs.types[a.name] = *t;
+    if (a.type != launch::ElemType::Unknown)
+      inputs.types[a.name] = a.type;
   }
   emulate::EmulationResult result;
   {

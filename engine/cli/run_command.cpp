@@ -262,7 +262,7 @@ int run(const RunArgs& args) {
   std::map<std::string, emulate::ElemType> types;
   for (const auto& t : args.types) {
     const size_t eq = t.find('=');
-    auto type = eq == std::string::npos ? std::nullopt : emulate::parse_elem_type(t.substr(eq + 1));
+    auto type = eq == std::string::npos ? std::nullopt : launch::elem_type_from(t.substr(eq + 1));
     if (!type) {
       diagnostics.error(
           fmt::format("--type: expected NAME=f32|f16|bf16|f64|s32|..., got \"{}\"", t));

@@ -104,7 +104,7 @@ std::variant<std::string, std::string> run_side(const launch::KernelConfig& conf
   const bool is_float_type = type[0] == 'f' || type == "bf16";
   // An integer from its bytes, not through a double: a u64 near 2^64 is no double's integer
   // (the cast of 1.8446744073709552e19 printed 0), and s64/u64 lose their low bits there.
-  const uint32_t width = elem_bytes(a->type);
+  const uint32_t width = byte_width(a->type);
   uint64_t bits = 0;
   std::memcpy(&bits, a->bytes.data() + element->index * width, width);
   const uint32_t unused = 64 - 8 * width;

@@ -1,11 +1,12 @@
 #include "engine/emulate/edge_inputs.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
 #include <iterator>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
@@ -70,7 +71,8 @@ uint64_t float_bits(ElemType t, const ElementRandom& r, int lo, int hi) {
   const Layout l = layout_of(t);
   const int bias = (1 << (l.exponent_bits - 1)) - 1;
   const int e = lo + static_cast<int>(r.field(0, static_cast<uint64_t>(hi - lo + 1)));
-  assert(e + bias > 0 && e + bias < (1 << l.exponent_bits) - 1);
+  VOLTA_ASSERT(e + bias > 0 && e + bias < (1 << l.exponent_bits) - 1,
+               "the exponent is a normal one of the format");
   const uint64_t fraction = r.word(1) & ((uint64_t{1} << l.fraction_bits) - 1);
   const uint64_t sign = r.field(8, 2);
   const int total = 1 + l.exponent_bits + l.fraction_bits;
@@ -140,7 +142,7 @@ uint64_t special_bits(uint32_t width, uint64_t r) {
 }
 
 uint64_t small_integer(ElemType t, uint64_t r) {
-  if (is_signed(t))
+  if (is_signed_int(t))
     return static_cast<uint64_t>(static_cast<int64_t>(r % 17) - 8);
   return r % 17;
 }
@@ -157,7 +159,7 @@ double symbol_value(uint32_t set, const std::string& name) {
 
 uint64_t element_bits(uint32_t set, uint64_t key, uint64_t index, ElemType type) {
   const ElementRandom r = element_random(key, index);
-  const uint32_t width = elem_bytes(type);
+  const uint32_t width = byte_width(type);
   if (is_float(type)) {
     switch (set) {
     case 0:
@@ -185,17 +187,15 @@ uint64_t element_bits(uint32_t set, uint64_t key, uint64_t index, ElemType type)
 
 std::string_view edge_input_name(uint32_t set) {
   static constexpr std::string_view kNames[kEdgeInputSets] = {"specials", "moderate", "wide"};
-  assert(set < kEdgeInputSets);
+  VOLTA_ASSERT(set < kEdgeInputSets, "an edge input set index");
   return kNames[set % kEdgeInputSets];
 }
 
 std::map<std::string, ElemType> declared_elem_types(const launch::KernelConfig& config) {
   std::map<std::string, ElemType> types;
   for (const auto& a : config.arrays) {
-    if (a.type == launch::ElemType::Unknown)
-      continue;
-    if (auto t = parse_elem_type(launch::to_string(a.type)))
-      types[a.name] = *t;
+    if (a.type != ElemType::Unknown)
+      types[a.name] = a.type;
   }
   return types;
 }
@@ -212,7 +212,7 @@ ElemType value_type_of(const launch::ArraySpec& a, const Inputs& in,
   auto own = in.types.find(a.name);
   ElemType type = own != in.types.end() ? own->second : default_elem_type(a);
   if (auto v = value_types.find(a.name);
-      v != value_types.end() && elem_bytes(v->second) == a.elem_width)
+      v != value_types.end() && byte_width(v->second) == a.elem_width)
     type = v->second;
   return type;
 }
@@ -227,7 +227,7 @@ Inputs generated_edge_inputs(const launch::KernelConfig& config, uint32_t set,
     if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::InOut)
       continue;
     const ElemType type = value_type_of(a, in, value_types);
-    const uint32_t width = elem_bytes(type);
+    const uint32_t width = byte_width(type);
     if (width != a.elem_width) { // edge_inputs() leaves such an array zero
       in.generated[a.name] = [](uint64_t, uint8_t* out, uint64_t n) { std::memset(out, 0, n); };
       continue;
@@ -261,7 +261,7 @@ Inputs edge_inputs(const launch::KernelConfig& config, uint32_t set,
     if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::InOut)
       continue;
     const ElemType type = value_type_of(a, in, value_types);
-    const uint32_t width = elem_bytes(type);
+    const uint32_t width = byte_width(type);
     if (made) { // the other kernel's array of this name and shape: the same bytes
       const launch::ArraySpec* other = made->config->find_array(a.name);
       auto it = made->inputs->arrays.find(a.name);

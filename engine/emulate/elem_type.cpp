@@ -4,30 +4,11 @@
 #include <cstring>
 
 #include "engine/emulate/float_semantics.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
 namespace {
-
-struct TypeInfo {
-  ElemType type;
-  std::string_view name;
-  uint32_t bytes;
-  std::string_view descr;
-};
-
-constexpr TypeInfo kTypes[] = {
-    {ElemType::F16, "f16", 2, "<f2"}, {ElemType::BF16, "bf16", 2, "<u2"},
-    {ElemType::F32, "f32", 4, "<f4"}, {ElemType::F64, "f64", 8, "<f8"},
-    {ElemType::S8, "s8", 1, "|i1"},   {ElemType::S16, "s16", 2, "<i2"},
-    {ElemType::S32, "s32", 4, "<i4"}, {ElemType::S64, "s64", 8, "<i8"},
-    {ElemType::U8, "u8", 1, "|u1"},   {ElemType::U16, "u16", 2, "<u2"},
-    {ElemType::U32, "u32", 4, "<u4"}, {ElemType::U64, "u64", 8, "<u8"},
-};
-
-const TypeInfo& info(ElemType t) {
-  return kTypes[static_cast<size_t>(t)];
-}
 
 FloatFormat format_of(ElemType t) {
   switch (t) {
@@ -35,10 +16,12 @@ FloatFormat format_of(ElemType t) {
     return FloatFormat::F16;
   case ElemType::BF16:
     return FloatFormat::BF16;
+  case ElemType::F32:
+    return FloatFormat::F32;
   case ElemType::F64:
     return FloatFormat::F64;
   default:
-    return FloatFormat::F32;
+    VOLTA_UNREACHABLE("format_of: not a float element type");
   }
 }
 
@@ -51,32 +34,36 @@ uint64_t load_le(const uint8_t* bytes, uint32_t n) {
 
 } // namespace
 
-std::string_view to_string(ElemType t) {
-  return info(t).name;
-}
-
-std::optional<ElemType> parse_elem_type(std::string_view name) {
-  for (const auto& i : kTypes) {
-    if (i.name == name)
-      return i.type;
-  }
-  return std::nullopt;
-}
-
-uint32_t elem_bytes(ElemType t) {
-  return info(t).bytes;
-}
-
-bool is_float(ElemType t) {
-  return t == ElemType::F16 || t == ElemType::BF16 || t == ElemType::F32 || t == ElemType::F64;
-}
-
-bool is_signed(ElemType t) {
-  return t == ElemType::S8 || t == ElemType::S16 || t == ElemType::S32 || t == ElemType::S64;
-}
-
 std::string_view npy_descr(ElemType t) {
-  return info(t).descr;
+  switch (t) {
+  case ElemType::F16:
+    return "<f2";
+  case ElemType::BF16:
+    return "<u2"; // numpy has no bfloat16: its bits
+  case ElemType::F32:
+    return "<f4";
+  case ElemType::F64:
+    return "<f8";
+  case ElemType::S8:
+    return "|i1";
+  case ElemType::S16:
+    return "<i2";
+  case ElemType::S32:
+    return "<i4";
+  case ElemType::S64:
+    return "<i8";
+  case ElemType::U8:
+    return "|u1";
+  case ElemType::U16:
+    return "<u2";
+  case ElemType::U32:
+    return "<u4";
+  case ElemType::U64:
+    return "<u8";
+  case ElemType::Unknown:
+    break;
+  }
+  VOLTA_UNREACHABLE("npy_descr: the emulator's element types are always known");
 }
 
 ElemType default_elem_type(const launch::ArraySpec& a) {
@@ -105,11 +92,12 @@ ElemType default_elem_type(const launch::ArraySpec& a) {
 }
 
 double read_element(ElemType t, const uint8_t* bytes) {
-  const uint32_t n = elem_bytes(t);
+  VOLTA_ASSERT(t != ElemType::Unknown, "the emulator reads elements of a known type");
+  const uint32_t n = byte_width(t);
   const uint64_t v = load_le(bytes, n);
   if (is_float(t))
     return decode(format_of(t), v);
-  if (is_signed(t)) {
+  if (is_signed_int(t)) {
     const int shift = 64 - 8 * static_cast<int>(n);
     return static_cast<double>(static_cast<int64_t>(v << shift) >> shift);
   }
@@ -117,7 +105,8 @@ double read_element(ElemType t, const uint8_t* bytes) {
 }
 
 void write_element(ElemType t, double value, uint8_t* bytes) {
-  const uint32_t n = elem_bytes(t);
+  VOLTA_ASSERT(t != ElemType::Unknown, "the emulator writes elements of a known type");
+  const uint32_t n = byte_width(t);
   uint64_t v = 0;
   if (is_float(t)) {
     v = encode(format_of(t), value, RoundMode::NearestEven);

@@ -1,4 +1,7 @@
 // Element types of the arrays the emulator reads and writes, and element access as numbers.
+// The type is the manifest's (launch::ElemType, one enum for the engine: its words, widths and
+// classes are launch_config's); the emulator always knows it, so Unknown never reaches the
+// functions below.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +12,11 @@
 
 namespace volta::emulate {
 
-enum class ElemType : uint8_t { F16, BF16, F32, F64, S8, S16, S32, S64, U8, U16, U32, U64 };
-
-std::string_view to_string(ElemType t);
-std::optional<ElemType> parse_elem_type(std::string_view name); // "f32", "s32", ...
-uint32_t elem_bytes(ElemType t);
-bool is_float(ElemType t);
-bool is_signed(ElemType t);
+using launch::byte_width;
+using launch::ElemType;
+using launch::is_float;
+using launch::is_signed_int;
+using launch::to_string;
 // The numpy descr of the type ("<f4", "<i4", "<u2", "<f2"; bfloat16 has none: "<u2", its bits).
 std::string_view npy_descr(ElemType t);
 

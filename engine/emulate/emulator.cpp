@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cstring>
 #include <fmt/format.h>
 #include <random>
 
 #include "engine/emulate/machine.hpp"
 #include "engine/exec/address_map.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
@@ -31,7 +31,7 @@ const ArrayContents* EmulationResult::find(const std::string& name) const {
 }
 
 uint64_t ArrayContents::bits(uint64_t i) const {
-  const uint32_t w = elem_bytes(type);
+  const uint32_t w = byte_width(type);
   uint64_t v = 0;
   if (paged) {
     for (uint32_t b = 0; b < w; ++b)
@@ -44,7 +44,7 @@ uint64_t ArrayContents::bits(uint64_t i) const {
 
 double ArrayContents::value(uint64_t i) const {
   if (!paged)
-    return read_element(type, bytes.data() + i * elem_bytes(type));
+    return read_element(type, bytes.data() + i * byte_width(type));
   const uint64_t v = bits(i);
   uint8_t raw[8];
   std::memcpy(raw, &v, sizeof raw);
@@ -54,7 +54,7 @@ double ArrayContents::value(uint64_t i) const {
 bool ArrayContents::is_written(uint64_t i) const {
   if (!paged)
     return written[i] != 0;
-  const uint32_t w = elem_bytes(type);
+  const uint32_t w = byte_width(type);
   for (uint32_t b = 0; b < w; ++b) {
     if (!paged->written(i * w + b))
       return false;
@@ -65,7 +65,7 @@ bool ArrayContents::is_written(uint64_t i) const {
 std::vector<std::pair<uint64_t, uint64_t>> ArrayContents::written_ranges() const {
   if (!paged)
     return {{0, len}};
-  const uint32_t w = elem_bytes(type);
+  const uint32_t w = byte_width(type);
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   for (uint64_t page : paged->written_pages()) {
     const uint64_t first = page * kPageBytes / w;
@@ -131,7 +131,7 @@ std::string set_up(LaunchState& s, const Inputs& inputs, Inputs* movable) {
     r.kind = a.kind;
     const bool input = a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut;
     const ElemType type = type_of(a, inputs);
-    if (elem_bytes(type) != a.elem_width)
+    if (byte_width(type) != a.elem_width)
       return fmt::format("array {}: type {} does not have its element width {}", a.name,
                          to_string(type), a.elem_width);
     // Only a kernel's stores mark `written`, which `in` and `index` arrays never take (locate()
@@ -280,7 +280,7 @@ EmulationResult run_launch(const exec::Program& program, const launch::KernelCon
   std::vector<uint32_t> run;
   if (!options.ctas.empty()) {
     run = options.ctas;
-    assert(std::is_sorted(run.begin(), run.end()));
+    VOLTA_ASSERT(std::is_sorted(run.begin(), run.end()), "a run's offsets are sorted");
     if (run.back() >= config.cta_count()) {
       EmulationError error;
       error.kind = "bad input";
@@ -327,7 +327,8 @@ EmulationResult run_launch(const exec::Program& program, const launch::KernelCon
     if (!launch::is_output(a.kind))
       continue;
     GlobalRegion* r = s.find(a.base, a.size_bytes());
-    assert(r != nullptr && r->memory->tracks_written());
+    VOLTA_ASSERT(r != nullptr && r->memory->tracks_written(),
+                 "an output array is allocated with write tracking");
     ArrayContents out;
     out.name = a.name;
     out.kind = a.kind;
@@ -379,12 +380,12 @@ Inputs random_inputs(const launch::KernelConfig& config, uint64_t seed,
     auto it = types.find(a.name);
     const ElemType type = it != types.end() ? it->second : default_elem_type(a);
     std::vector<uint8_t> bytes(a.size_bytes(), 0);
-    const uint32_t width = elem_bytes(type);
+    const uint32_t width = byte_width(type);
     for (uint64_t i = 0; i + 1 <= a.len && (i + 1) * width <= bytes.size(); ++i) {
       double v = 0;
       if (is_float(type))
         v = real(rng);
-      else if (is_signed(type))
+      else if (is_signed_int(type))
         v = static_cast<double>(static_cast<int64_t>(rng() % 17) - 8);
       else
         v = static_cast<double>(rng() % 17);

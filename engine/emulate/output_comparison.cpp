@@ -1,12 +1,12 @@
 #include "engine/emulate/output_comparison.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 
 #include "engine/emulate/edge_inputs.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
@@ -118,7 +118,7 @@ std::string excuse(const EmulatedPair& p, bool real) {
 } // namespace
 
 uint64_t ulp_distance(uint64_t a, uint64_t b, uint32_t width) {
-  assert(width == 2 || width == 4 || width == 8);
+  VOLTA_ASSERT(width == 2 || width == 4 || width == 8, "a float element is 2, 4 or 8 bytes");
   const uint64_t sign = uint64_t{1} << (8 * width - 1);
   // Encodings ordered as integers: negative numbers below the positive ones, -0 == +0.
   auto ordered = [&](uint64_t x) -> int64_t {
@@ -135,22 +135,23 @@ std::string device_value_text(const ArrayContents& a, uint64_t index, bool integ
   const std::string_view type = to_string(a.type);
   const uint64_t bits = element_bits(a, index);
   const double v = a.value(index);
-  const uint32_t digits = 2 * elem_bytes(a.type);
+  const uint32_t digits = 2 * byte_width(a.type);
   if (integer && is_float(a.type)) // integer data in an array read as floats by default
-    return fmt::format("bits {:#0{}x} ({} bytes)", bits, digits + 2, elem_bytes(a.type));
+    return fmt::format("bits {:#0{}x} ({} bytes)", bits, digits + 2, byte_width(a.type));
   if (is_float(a.type)) {
     if (std::isnan(v))
       return fmt::format("nan ({}, bits {:#0{}x})", type, bits, digits + 2);
     return fmt::format("{:.9g} ({})", v, type);
   }
-  if (is_signed(a.type))
+  if (is_signed_int(a.type))
     return fmt::format("{} ({}, bits {:#0{}x})", static_cast<long long>(v), type, bits, digits + 2);
   return fmt::format("{} ({}, bits {:#0{}x})", bits, type, bits, digits + 2);
 }
 
 void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedPair& p,
                      CrossCheck& check, bool sampled) {
-  assert(p.reference && p.optimized && p.reference->ok() && p.optimized->ok());
+  VOLTA_ASSERT(p.reference && p.optimized && p.reference->ok() && p.optimized->ok(),
+               "outputs are compared after both runs succeeded");
   const std::string input_name(edge_input_name(p.input));
   const std::string real_excuse = excuse(p, true), integer_excuse = excuse(p, false);
   uint64_t excused_here = 0;
@@ -159,7 +160,7 @@ void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedP
   for (const CrossCheckArray& array : arrays) {
     const ArrayContents* r = p.reference->find(array.name);
     const ArrayContents* o = p.optimized->find(array.name);
-    if (!r || !o || elem_bytes(r->type) != elem_bytes(o->type)) {
+    if (!r || !o || byte_width(r->type) != byte_width(o->type)) {
       add_note(check, fmt::format("{} is not compared on the emulator: {}", array.name,
                                   !r || !o ? "not an output of both kernels there"
                                            : "its element widths differ"));
@@ -270,7 +271,7 @@ void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedP
         if (rv != 0)
           div.max_rel = std::max(div.max_rel, d / std::fabs(rv));
         if (r->type == o->type)
-          div.max_ulp = std::max(div.max_ulp, ulp_distance(rb, ob, elem_bytes(r->type)));
+          div.max_ulp = std::max(div.max_ulp, ulp_distance(rb, ob, byte_width(r->type)));
         if (d > abs_tol && d > rel_tol * std::fabs(rv))
           add_note(check,
                    fmt::format("worth a look: {} on input '{}' is {} (reference) vs {} "

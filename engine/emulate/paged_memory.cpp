@@ -1,8 +1,9 @@
 #include "engine/emulate/paged_memory.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cstring>
+
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
@@ -18,7 +19,7 @@ uint64_t PagedBytes::page_size(uint64_t page) const {
 }
 
 uint8_t* PagedBytes::bytes_at(uint64_t offset) {
-  assert(offset < size_);
+  VOLTA_ASSERT(offset < size_, "a paged-memory offset is inside the allocation");
   const uint64_t page = offset / kPageBytes;
   auto& p = pages_[page];
   if (!p) {
@@ -33,7 +34,8 @@ uint8_t* PagedBytes::bytes_at(uint64_t offset) {
 }
 
 uint8_t* PagedBytes::written_at(uint64_t offset) {
-  assert(track_written_ && offset < size_);
+  VOLTA_ASSERT(track_written_ && offset < size_,
+               "written() is asked of a tracked allocation, inside it");
   const uint64_t page = offset / kPageBytes;
   auto& w = written_[page];
   if (!w)
@@ -42,7 +44,7 @@ uint8_t* PagedBytes::written_at(uint64_t offset) {
 }
 
 uint8_t PagedBytes::byte(uint64_t offset) const {
-  assert(offset < size_);
+  VOLTA_ASSERT(offset < size_, "a paged-memory offset is inside the allocation");
   const auto& p = pages_[offset / kPageBytes];
   if (p)
     return p[offset % kPageBytes];

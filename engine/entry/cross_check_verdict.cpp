@@ -1,7 +1,8 @@
 #include "engine/entry/cross_check_verdict.hpp"
 
-#include <cassert>
 #include <fmt/format.h>
+
+#include "support/invariant.hpp"
 
 namespace volta::entry {
 
@@ -29,7 +30,8 @@ std::string inconsistency_detail(const CrossCheckContradiction& c) {
 void apply_cross_check(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
                        const ProveOptions& options,
                        std::chrono::steady_clock::time_point entry_start, EntryResult& result) {
-  assert(result.verdict == Verdict::Equivalent);
+  VOLTA_ASSERT(result.verdict == Verdict::Equivalent,
+               "only an EQUIVALENT verdict is cross-checked");
   if (!options.cross_check || !entry.cross_check)
     return;
   const double proof_seconds =

@@ -6,6 +6,7 @@
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/special_registers.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -84,6 +85,8 @@ uint32_t CtaRunner::exited_lanes(uint32_t w) const {
 }
 
 bool CtaRunner::run() {
+  VOLTA_ASSERT(state_.size() == threads_ && pc_.size() == threads_, "a state and a pc per thread");
+  VOLTA_ASSERT(warps_ == (threads_ + 31) / 32, "warps of 32 threads cover the CTA");
   stamp_ = ctx_.next_stamp.fetch_add(1);
   const uint64_t budget = ctx_.options.max_instructions;
   while (!failed_) {
@@ -205,6 +208,11 @@ void CtaRunner::run_warp(uint32_t w) {
       }
       continue;
     }
+    // Scheduler invariant: the lanes it runs are running lanes of this warp, all at min_pc.
+    VOLTA_ASSERT((mask & ~existing_lanes(w)) == 0, "the scheduled lanes belong to the warp");
+    VOLTA_ASSERT((mask & ~running_lanes(w)) == 0, "the scheduled lanes are running");
+    VOLTA_ASSERT(pc_[base + static_cast<uint32_t>(std::countr_zero(mask))] == min_pc,
+                 "the scheduled lanes are at the instruction executed");
     current_pc_ = min_pc;
     const Inst& in = prog_.insts[min_pc];
     execute(in, min_pc, w, mask);

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -71,6 +72,8 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     // Copies of cp.async are not ordered by barriers, but completed ones are visible.
+    VOLTA_ASSERT(state_[t] == ThreadState::Running, "only a running thread arrives at a barrier");
+    VOLTA_ASSERT(*id < 16, "barrier ids are 0..15 (fire_barriers counts 16)");
     state_[t] = ThreadState::AtBarrier;
     barrier_id_[t] = static_cast<uint32_t>(*id);
     barrier_count_[t] = count == threads_ ? 0 : count; // 0: every thread of the CTA
@@ -80,6 +83,12 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
 }
 
 bool CtaRunner::fire_barriers() {
+  [[maybe_unused]] auto waiting_at = [&](uint32_t id) {
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < threads_; ++t)
+      n += state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id ? 1 : 0;
+    return n;
+  };
   // Group the waiting threads by barrier id.
   std::vector<uint32_t> waiting(16, 0);
   uint32_t exited = 0;
@@ -120,6 +129,7 @@ bool CtaRunner::fire_barriers() {
                       id, expected));
       return false;
     }
+    VOLTA_ASSERT(waiting[id] + exited <= threads_, "a thread waits at one barrier or has exited");
     if (waiting[id] + exited < threads_)
       continue; // somebody has not arrived yet
     if (!barrier_reached_consistently(id))
@@ -132,6 +142,7 @@ bool CtaRunner::fire_barriers() {
         ++pc_[t];
       }
     }
+    VOLTA_ASSERT(waiting_at(id) == 0, "a fired barrier released every thread waiting at it");
     ++stats_.barriers;
     stamp_ = ctx_.next_stamp.fetch_add(1); // a new epoch
     // Accesses before the barrier are ordered by its new epoch: the partial syncs that ordered

@@ -5,6 +5,7 @@
 // bytes a store writes (float data of a format, whatever register or store type moved it), and
 // the bf16 widening that hand-written code does with integer instructions.
 #include "engine/exec/cta_runner.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -40,7 +41,7 @@ void CtaRunner::tag_input(Value& v, const Region& r, uint32_t bytes) const {
 }
 
 ExprId CtaRunner::read_half(const Value& v, ExprId x, ValType reader) {
-  assert(reader == ValType::F16 || reader == ValType::BF16);
+  VOLTA_ASSERT(reader == ValType::F16 || reader == ValType::BF16, "a 16-bit float reader");
   if (!v.symbolic() || x == 0 || x == ctx_.undef)
     return x; // concrete bits are read in the reader's format already (real_of)
   const symbolic::ValueKind kind = symbolic::kind_of(ctx_.store, x);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "support/invariant.hpp"
+
 namespace volta::exec {
 
 GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& config,
@@ -21,6 +23,8 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
         launch::is_float(a.type) || a.type == launch::ElemType::Unknown ? 0 : 8 * a.elem_width;
     if (r.integer_bits != 0)
       store.mark_integer_array(r.array_id);
+    VOLTA_ASSERT(a.elem_width != 0 && (a.elem_width & (a.elem_width - 1)) == 0,
+                 "an array's element width is a power of two (the cells' pos field)");
     r.config_index = i;
     r.declared = a.type;
     regions_.push_back(r);
@@ -83,6 +87,8 @@ const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {
   --it;
   if (address - it->base >= it->size || size > it->size - (address - it->base))
     return nullptr;
+  VOLTA_ASSERT(it->base <= address && address + size <= it->base + it->size,
+               "a found region holds the whole access");
   return &*it;
 }
 
@@ -137,6 +143,7 @@ void GlobalMemory::materialize_inputs(Page& page, uint64_t address, uint32_t siz
     if (std::atomic_ref<uint8_t>(c.stored_as).load(std::memory_order_relaxed) != kLazyInput)
       continue;
     const Region* r = find(address + i, 1);
+    VOLTA_ASSERT(r != nullptr && r->is_array, "a lazy input byte lies in an input array");
     const uint64_t offset = address + i - r->base;
     const uint64_t element = offset / r->elem_width;
     const ExprId leaf = inputs_.element(r->slot, element);

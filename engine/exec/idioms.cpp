@@ -1,9 +1,8 @@
 #include "engine/exec/idioms.hpp"
 
-#include <cassert>
-
 #include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -102,7 +101,8 @@ ExprId IdiomLifter::f32(uint32_t bits) {
 }
 
 ExprId IdiomLifter::copysign(ExprId a, ExprId b, uint8_t format) {
-  assert(format == symbolic::kFormatF32 || format == symbolic::kFormatF64);
+  VOLTA_ASSERT(format == symbolic::kFormatF32 || format == symbolic::kFormatF64,
+               "the exp idioms are lifted in f32 and f64 only");
   const ExprId m = b_.abs(b);
   // A constant's sign bit decides exactly, -0.0's included.
   if (const auto c = symbolic::float_const(b_.store(), a))

@@ -6,6 +6,7 @@
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -75,6 +76,8 @@ std::vector<ByteCell> constant_cells(const Program& program) {
 // is f16 unless the array is declared bf16 (PTX stores bf16 data through .b16).
 launch::ElemType store_type(const ByteCell* cells, uint32_t width, launch::ElemType declared) {
   using launch::ElemType;
+  VOLTA_ASSERT(width == 1 || width == 2 || width == 4 || width == 8,
+               "an output element is 1, 2, 4 or 8 bytes (the manifest reader's check)");
   for (uint32_t i = 1; i < width; ++i) {
     if (cells[i].stored_as != cells[0].stored_as)
       return ElemType::Unknown;

@@ -1,12 +1,12 @@
 #include "engine/exec/lower.hpp"
 
-#include <cassert>
 #include <fmt/format.h>
 #include <unordered_map>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/symbolic/expr.hpp"
 #include "ptx/printer.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 namespace {
@@ -350,7 +350,7 @@ private:
       cursor = align_up(cursor, align);
       symbols_[param.name] = Symbol{Space::Param, cursor};
       p_.param_offsets.push_back(cursor);
-      p_.param_types.push_back(val_type(param.type));
+      p_.param_types.push_back(param.type);
       p_.param_names.push_back(param.name);
       p_.param_sizes.push_back(size);
       p_.param_aggregate.push_back(!param.dims.empty());
@@ -363,7 +363,7 @@ private:
     uint64_t scratch = 0;
     for (const auto& st : f.body) {
       if (const auto* r = std::get_if<ptx::RegisterDecl>(&st)) {
-        const ValType t = val_type(r->type);
+        const ValType t = r->type;
         if (r->count) {
           for (uint32_t i = 0; i < *r->count; ++i)
             add_register(r->name + std::to_string(i), t);
@@ -640,9 +640,16 @@ private:
       p_.unsupported_reasons[static_cast<uint32_t>(p_.insts.size())] = std::move(*why);
       return x;
     }
+    if (auto why = unmodeled_type(ins)) {
+      // b128 and fp8 values: refused as above, so that no type outside modeled_type() reaches
+      // the interpreter's switches, where it could be mistaken for another.
+      x.op = XOp::Unsupported;
+      p_.unsupported_reasons[static_cast<uint32_t>(p_.insts.size())] = std::move(*why);
+      return x;
+    }
     const auto& m = ins.modifiers;
-    x.type = val_type(ins.type());
-    x.type2 = ins.types.size() > 1 ? val_type(ins.types[1]) : ValType::None;
+    x.type = ins.type();
+    x.type2 = ins.types.size() > 1 ? ins.types[1] : ValType::None;
     x.space = space_of(ins.space);
     x.rounding = rounding_of(ins);
     x.vec = ins.vector_width;
@@ -660,6 +667,43 @@ private:
     if (x.op != XOp::Unsupported && has_unmodelled_modifier(ins, x))
       x.op = XOp::Unsupported;
     return x;
+  }
+
+  // Why a type of `ins` is outside the model, if one is: a type suffix, or the declared type of
+  // a register it reads or writes, that modeled_type() refuses (b128, e4m3, e5m2, ...).
+  std::optional<std::string> unmodeled_type(const ptx::Instruction& ins) const {
+    for (ptx::ScalarType t : ins.types) {
+      if (!modeled_type(t))
+        return fmt::format("has the type .{} (b128 and fp8 values are not modeled)",
+                           ptx::spelling(t));
+    }
+    std::optional<std::string> why;
+    auto reg = [&](const std::string& name) {
+      auto it = regs_.find(name);
+      if (why || it == regs_.end())
+        return;
+      const ValType t = p_.registers[it->second].type;
+      if (!modeled_type(t))
+        why = fmt::format("uses the register {} of type .{} (b128 and fp8 values are not modeled)",
+                          name, ptx::spelling(t));
+    };
+    auto operand = [&](const ptx::Operand& o, auto& self) -> void {
+      if (const auto* n = std::get_if<ptx::NameOperand>(&o.value)) {
+        reg(n->name);
+      } else if (const auto* a = std::get_if<ptx::AddressOperand>(&o.value)) {
+        if (a->base)
+          reg(*a->base);
+      } else if (const auto* v = std::get_if<ptx::VectorOperand>(&o.value)) {
+        for (const ptx::Operand& e : v->elements)
+          self(e, self);
+      } else if (const auto* p = std::get_if<ptx::PairOperand>(&o.value)) {
+        reg(p->first);
+        reg(p->second);
+      }
+    };
+    for (const ptx::Operand& o : ins.operands)
+      operand(o, operand);
+    return why;
   }
 
   // Why an operand of `ins` is outside the model, if one is: an address with coordinates
@@ -1159,7 +1203,7 @@ private:
                                                          : WmmaPart::C);
       x.layout = ins.has_suffix("col") ? 1 : 0;
       // The element type is the last type suffix.
-      x.type = ins.types.empty() ? ValType::None : val_type(ins.types.back());
+      x.type = ins.types.empty() ? ValType::None : ins.types.back();
       if (ops.size() < 2 || ops.size() > 3)
         return bad_operands(ins, x, 3);
       append_values(ops[0], ins, x.dsts);
@@ -1172,7 +1216,7 @@ private:
       x.op = XOp::WmmaStore;
       x.sub = static_cast<uint8_t>(WmmaPart::D);
       x.layout = ins.has_suffix("col") ? 1 : 0;
-      x.type = ins.types.empty() ? ValType::None : val_type(ins.types.back());
+      x.type = ins.types.empty() ? ValType::None : ins.types.back();
       if (ops.size() < 2 || ops.size() > 3)
         return bad_operands(ins, x, 3);
       mem_operand(ops[0], ins, x.mem[0]);
@@ -1220,8 +1264,8 @@ private:
     }
     // types: d, a, b, c
     if (ins.types.size() == 4) {
-      x.type = val_type(ins.types[0]);
-      x.type2 = val_type(ins.types[1]);
+      x.type = ins.types[0];
+      x.type2 = ins.types[1];
     }
     const auto& ops = ins.operands;
     if (ops.size() != 4)
@@ -1309,7 +1353,8 @@ private:
 LowerResult lower(const ptx::Module& module, const std::string& entry,
                   std::string_view source_text) {
   LowerResult result = Lowerer(module, source_text).run(entry);
-  assert(!result.program || !malformation(*result.program));
+  VOLTA_ASSERT(!result.program || !malformation(*result.program),
+               "a lowered program is well-formed (targets, registers, callees in range)");
   return result;
 }
 

@@ -109,34 +109,18 @@ enum class XOp : uint8_t {
   Unsupported, // an instruction the engine does not model: refused when executed
 };
 
-enum class ValType : uint8_t {
-  None,
-  Pred,
-  B8,
-  B16,
-  B32,
-  B64,
-  U8,
-  U16,
-  U32,
-  U64,
-  S8,
-  S16,
-  S32,
-  S64,
-  F16,
-  F16x2,
-  BF16,
-  BF16x2,
-  TF32,
-  F32,
-  F64
-};
-
-uint32_t width_of(ValType t); // bits
-bool is_signed(ValType t);
-bool is_float(ValType t);
-ValType val_type(ptx::ScalarType t);
+// The type of a value, a register, an instruction: PTX's own scalar type, one enum for the
+// whole engine. The interpreter models every type but b128 and the fp8 ones (modeled_type);
+// lowering refuses an instruction, a register operand or a parameter of another type, so that
+// the switches below never see one.
+using ValType = ptx::ScalarType;
+bool modeled_type(ValType t);
+// Width in bits, signedness and floatness: ptx/ast's, the one definition of each.
+inline uint32_t width_of(ValType t) {
+  return ptx::bit_width(t);
+}
+using ptx::is_float;
+using ptx::is_signed;
 
 enum class OpKind : uint8_t { None, Reg, Imm, Special, Sink };
 

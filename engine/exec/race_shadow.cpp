@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "engine/symbolic/bit_equality.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 namespace {
@@ -290,11 +291,14 @@ AccessSummary& ShadowPage::co_writes_of(ByteShadow& s) {
       co_writes_[s.co_writes - 1] = AccessSummary{};
     }
   }
+  VOLTA_ASSERT(s.co_writes - 1 < co_writes_.size(), "a byte's co_writes index names a summary");
   return co_writes_[s.co_writes - 1];
 }
 
 void ShadowPage::release_co_writes(ByteShadow& s) {
   if (s.co_writes != 0) {
+    VOLTA_ASSERT(s.co_writes - 1 < co_writes_.size() && free_co_writes_.size() < co_writes_.size(),
+                 "a released co_writes summary was in use");
     free_co_writes_.push_back(s.co_writes - 1);
     s.co_writes = 0;
   }
@@ -381,6 +385,15 @@ bool ShadowPage::check_and_record(uint32_t offset, uint32_t size, const Accessor
                                   const StoredElements& values) {
   // Every byte is checked and recorded, a racy one too (check_record); the first conflict is the
   // one returned.
+  VOLTA_ASSERT(size != 0 && offset + size > offset && offset + size <= 4 * words_.size(),
+               "an access lies inside the shadow page");
+  VOLTA_ASSERT(a.stamp != 0, "epoch stamps start at 1 (0 marks a byte never written)");
+  VOLTA_ASSERT(a.thread <= 0xFFFF, "a CTA's thread index fits the summaries' 16 bits");
+  VOLTA_ASSERT(a.warp == a.thread / 32u && a.lane == a.thread % 32u,
+               "an accessor's warp and lane are its thread's (summaries derive the warp so)");
+  VOLTA_ASSERT(kind == AccessKind::Write || values.count == 0, "only a write stores values");
+  VOLTA_ASSERT(values.count == 0 || (values.elements != nullptr && values.size != 0),
+               "stored values have a size");
   const uint32_t end = offset + size;
   bool raced = false;
   Conflict later; // the conflicts after the first (not reported)
@@ -438,8 +451,12 @@ bool ShadowPage::check_bytes(Word& w, uint32_t start, uint32_t stop, bool covers
       }
     }
   }
+  VOLTA_ASSERT(w.split >= 0 && static_cast<std::size_t>(w.split) < split_.size(),
+               "a split word names its four byte records");
   auto& bytes = split_[static_cast<std::size_t>(w.split)];
   const uint32_t word_start = start & ~3u;
+  VOLTA_ASSERT(word_start <= start && start < stop && stop <= word_start + 4,
+               "check_bytes stays inside one word");
   bool raced = false;
   bool any_benign = false;
   Conflict later; // the conflicts after the first (not reported)

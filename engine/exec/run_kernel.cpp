@@ -81,6 +81,13 @@ std::string check_config(const Program& program, const launch::KernelConfig& con
                          "gives a struct",
                          i, i, program.param_names[i], width);
     }
+    if (!aggregate && !modeled_type(program.param_types[i])) {
+      // A b128 or fp8 scalar: wider than a 64-bit value, or of a format the engine does not
+      // compute with; refused rather than filled with its low bytes.
+      return fmt::format("params[{}]: parameter {} ({}) has the type .{}, which the engine does "
+                         "not model",
+                         i, i, program.param_names[i], ptx::spelling(program.param_types[i]));
+    }
     if (aggregate) {
       if (p.struct_size != size) {
         return fmt::format("params[{}]: the struct is {} bytes, but parameter {} ({}) is declared "

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "support/invariant.hpp"
+
 namespace volta::launch {
 
 std::string_view to_string(ArrayKind k) {
@@ -37,6 +39,7 @@ static_assert(std::size(kElemTypes) == static_cast<size_t>(ElemType::F64) + 1);
 } // namespace
 
 std::string_view to_string(ElemType t) {
+  VOLTA_ASSERT(static_cast<size_t>(t) < std::size(kElemTypes), "an ElemType of the enum");
   return kElemTypes[static_cast<size_t>(t)].name;
 }
 
@@ -49,6 +52,7 @@ std::optional<ElemType> elem_type_from(std::string_view word) {
 }
 
 uint32_t byte_width(ElemType t) {
+  VOLTA_ASSERT(static_cast<size_t>(t) < std::size(kElemTypes), "an ElemType of the enum");
   return kElemTypes[static_cast<size_t>(t)].bytes;
 }
 

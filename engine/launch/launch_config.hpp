@@ -27,8 +27,10 @@ std::string_view to_string(ArrayKind k);
 bool is_output(ArrayKind k); // Out, InOut, Zero
 
 // The element type of an array (manifest "type"): how the bytes of an element read as a number.
-// Also the type of the last store to an output element (exec::OutputArray::store_types), so
-// that stores of different types are compared by their bytes. Unknown: not declared / not known.
+// The one element-type enum of the engine: the emulator's array types are these too (never
+// Unknown there). Also the type of the last store to an output element
+// (exec::OutputArray::store_types), so that stores of different types are compared by their bytes.
+// Unknown: not declared / not known.
 enum class ElemType : uint8_t {
   Unknown,
   U8,

@@ -13,6 +13,7 @@
 
 #include "engine/launch/cuda_source.hpp"
 #include "engine/launch/json_locator.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::launch {
 namespace {
@@ -195,6 +196,13 @@ ArraySpec get_array(const json& j, const std::string& path, bool strings_allowed
                                        byte_width(*t), a.elem_width));
     a.type = *t;
   }
+  // What every array the engine is given satisfies (the executor's layout and the emulator rely
+  // on it): the checks above, stated once more as the reader's postcondition.
+  VOLTA_ASSERT(!a.name.empty() && a.len != 0 && a.base % a.elem_width == 0 &&
+                   a.base + a.size_bytes() >= a.base,
+               "an array is named, non-empty, aligned to its element width and does not wrap");
+  VOLTA_ASSERT(a.type == ElemType::Unknown || byte_width(a.type) == a.elem_width,
+               "a declared element type is as wide as elem_width");
   return a;
 }
 
@@ -449,6 +457,13 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
   }
   if (auto it = j.find("ctas"); it != j.end())
     k.ctas = get_cta_mode(*it, path + ".ctas");
+  VOLTA_ASSERT(uint64_t{k.block[0]} * k.block[1] * k.block[2] <= 1024,
+               "a CTA has at most 1024 threads (16-bit thread indices in the race shadow)");
+  VOLTA_ASSERT(std::all_of(k.params.begin(), k.params.end(),
+                           [&](const ParamSpec& p) {
+                             return p.kind != ParamSpec::Kind::Ptr || k.find_array(p.name);
+                           }),
+               "every pointer parameter names an array of the kernel");
   return k;
 }
 

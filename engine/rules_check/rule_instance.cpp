@@ -1,7 +1,8 @@
 #include "engine/rules_check/rule_instance.hpp"
 
-#include <cassert>
 #include <fmt/format.h>
+
+#include "support/invariant.hpp"
 
 namespace volta::rules_check {
 
@@ -12,7 +13,8 @@ using symbolic::ExprId;
 using symbolic::Op;
 
 Instance Instantiator::make(size_t rest_size, const std::vector<bool>& partial) {
-  assert(rest_size >= 1 && partial.size() == lhs_.vars().size());
+  VOLTA_ASSERT(rest_size >= 1 && partial.size() == lhs_.vars().size(),
+               "a partial instance names every variable of the left side");
   Instance in;
   const auto& vars = lhs_.vars();
   in.vars.resize(vars.size());
@@ -83,7 +85,7 @@ std::vector<Condition> conditions_of(const rules::RuleSpec& spec, const Pattern&
                                      const Instance& in, const egraph::Language& lang) {
   // The symbol a (total, hence plain) variable stands for.
   auto name_of = [&](const TreeTerm& t) {
-    assert(t.children.empty());
+    VOLTA_ASSERT(t.children.empty(), "a leaf has no children");
     return lang.symbol_name(t.payload);
   };
   std::vector<Condition> out;

@@ -1,9 +1,12 @@
+// Polynomial normal forms for the Z3 ground laws; why they are not rules/algebra's canonical
+// forms: poly_forms.hpp and docs/architecture.md, "Two polynomial normal forms".
 #include "engine/smt/poly_forms.hpp"
 
 #include <algorithm>
 #include <map>
 
 #include "engine/symbolic/post_order.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::smt {
 
@@ -78,6 +81,17 @@ Form scale(Form f, const Rational& k) {
   return f;
 }
 
+// The normal form (poly_forms.hpp): monomials sorted and distinct, each one's atoms sorted, no
+// zero coefficient. Equal values have equal forms only so; the laws compare forms with ==.
+[[maybe_unused]] bool normalized(const Form& f) {
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i].second == 0 || !std::is_sorted(f[i].first.begin(), f[i].first.end()) ||
+        (i > 0 && !(f[i - 1].first < f[i].first)))
+      return false;
+  }
+  return true;
+}
+
 Monomial merge(const Monomial& a, const Monomial& b) {
   Monomial out;
   out.reserve(a.size() + b.size());
@@ -145,6 +159,8 @@ const Form& PolyForms::form(ExprId root) {
         Form f = compute(id);
         if (f.size() > max_terms_)
           f = atom(id);
+        VOLTA_ASSERT(normalized(f),
+                     "a polynomial form is sorted, merged, with no zero coefficient");
         memo_.emplace(id, std::move(f));
       });
   return memo_.at(root);

@@ -4,6 +4,14 @@
 // non-constant, ...), each atom being one DAG node. Equal forms mean equal values wherever the
 // atoms have values, whatever those values are; that is all the laws need, and it holds for Z3's
 // total division as well as for the reals. Forms of one store's nodes are memoized.
+//
+// Why not rules/algebra's canonical forms (docs/architecture.md, "Two polynomial normal forms"):
+// those cancel common factors of quotients (x·y/y is x) and treat exp as part of the class,
+// which is valid over the reals under the reference's domain assumptions but false for Z3's
+// total division (y = 0 gives x·0/0, an arbitrary value), and the laws built from these forms
+// are asserted to Z3 as they are. These forms keep every division by a non-constant and every
+// exp as an atom, and offer the additive hash the ground laws match pairs with; they are also
+// over the engine's DAG nodes, not e-graph ids.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "engine/symbolic/post_order.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::symbolic {
 namespace {
@@ -79,7 +80,7 @@ uint32_t BitEquality::compute(ExprId id) {
     if (*slots[i] == kNoExpr)
       continue; // an absent operand (BitOp): 0 in the key as well
     const uint32_t* child = memo_.find(*slots[i]);
-    assert(child != nullptr);
+    VOLTA_ASSERT(child != nullptr, "a visited child has its bit view");
     if (*child == 0)
       return 0;
     *slots[i] = *child;

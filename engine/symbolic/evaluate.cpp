@@ -1,13 +1,13 @@
 #include "engine/symbolic/evaluate.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
 
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/post_order.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::symbolic {
 
@@ -59,7 +59,7 @@ EvalValue unknown() {
 // product's sign; 0 · inf is undefined and a value of unknown sign gives no answer. Causal
 // attention's masked score, -inf · scale_log2 · ln2, is -inf this way.
 EvalValue infinite_product(const EvalValue& a, const EvalValue& b) {
-  assert(is_infinite(a) || is_infinite(b));
+  VOLTA_ASSERT(is_infinite(a) || is_infinite(b), "called for an infinite operand only");
   auto sign = [](const EvalValue& v) {
     switch (v.kind) {
     case Kind::PosInf:

@@ -1,7 +1,6 @@
 #include "engine/symbolic/expr_store.hpp"
 
 #include <array>
-#include <cassert>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -10,6 +9,7 @@
 #include "egraph/hash.hpp"
 #include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/int_semantics.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::symbolic {
 namespace {
@@ -285,7 +285,8 @@ uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
 }
 } // namespace
 
-#ifndef NDEBUG
+// Checked by VOLTA_ASSERT in with_flags: compiled in every build (an unchecked build type-checks
+// the assert's condition without calling it).
 namespace {
 enum class Sort : uint8_t { Neutral, Real, Int, Pred };
 // The sort an operator's result has for sure; leaves, selects and bit-level views are neutral.
@@ -321,7 +322,7 @@ Sort sort_of(Op op) {
 // The sort an operator's operands must not have: real arithmetic never takes integer data or
 // a predicate, the integer ring never real data (docs/semantics.md: integer data are never
 // mistaken for arithmetic over the reals); each conversion takes the sort it converts from.
-bool operand_sorts_fit(const ExprStore& store, const Node& n) {
+[[maybe_unused]] bool operand_sorts_fit(const ExprStore& store, const Node& n) {
   const Sort result = sort_of(n.op);
   Sort wrong_a = Sort::Neutral, wrong_b = Sort::Neutral;
   if ((result == Sort::Real && n.op != Op::IntToReal && n.op != Op::BitsFloat) ||
@@ -346,7 +347,6 @@ bool operand_sorts_fit(const ExprStore& store, const Node& n) {
   return true;
 }
 } // namespace
-#endif
 
 namespace {
 // The f16 operations whose result may exceed the operands' magnitude.
@@ -395,9 +395,17 @@ bool reaches_real_data(const ExprStore& s, const Node& n) {
 } // namespace
 
 Node ExprStore::with_flags(Node input) const {
-  assert(operand_sorts_fit(*this, input));
+  VOLTA_ASSERT(operand_sorts_fit(*this, input),
+               "operands have the sorts their operator takes (no integer data in real arithmetic)");
   Node n = input;
+  VOLTA_ASSERT(static_cast<size_t>(n.op) < std::size(kOpTraits), "an operator of the enum");
   const OpTraits traits = kOpTraits[static_cast<size_t>(n.op)];
+  VOLTA_ASSERT(traits.children < 1 || n.a == kNoExpr || n.a < size(),
+               "a node's first child is a node of this store");
+  VOLTA_ASSERT(traits.children < 2 || n.b == kNoExpr || n.b < size(),
+               "a node's second child is a node of this store");
+  VOLTA_ASSERT(traits.children < 3 || n.c == kNoExpr || n.c < size(),
+               "a node's third child is a node of this store");
   // The operators whose taint the tables do not decide, out of line: every created node passes
   // here, and the common path stays one test longer than the tables alone.
   if (traits.special) [[unlikely]]

@@ -6,7 +6,6 @@
 
 #include <array>
 #include <atomic>
-#include <cassert>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -17,6 +16,7 @@
 
 #include "engine/symbolic/expr.hpp"
 #include "engine/symbolic/rational.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::symbolic {
 
@@ -52,7 +52,8 @@ public:
   // Fma). Inline, and the node built in registers: called once per link of a chain, and a node
   // passed through memory and rewritten there stalled each call on a 16-byte reload.
   ExprId append_link(Node n, uint16_t children_taint, Stream& stream) {
-    assert(with_flags(n).taint == children_taint);
+    VOLTA_ASSERT(with_flags(n).taint == children_taint,
+                 "a node's taint is the union of its children's");
     n.taint = children_taint | kTransient;
     return allocate_in(n, stream);
   }

@@ -1,10 +1,11 @@
 #include "rules/algebra/form_predicates.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <initializer_list>
 #include <map>
 #include <vector>
+
+#include "support/invariant.hpp"
 
 namespace volta::algebra {
 
@@ -255,7 +256,7 @@ bool TotalityMemo::total(const CanonicalForms& forms, Id root) {
         waiting = true;
     }
     if (ok && waiting) {
-      assert(!fr.expanded && "a node's dependencies are decided when it is reached again");
+      VOLTA_ASSERT(!fr.expanded, "a node's dependencies are decided when it is reached again");
       stack.back().expanded = true;
       for (Id d : deps) {
         if (memo_of(deps_are_atoms, d) == kUnknown)

@@ -62,7 +62,7 @@ struct Tally {
 };
 
 uint64_t element_bits(const emulate::ArrayContents& a, uint64_t i) {
-  const size_t w = emulate::elem_bytes(a.type);
+  const size_t w = emulate::byte_width(a.type);
   uint64_t bits = 0;
   std::memcpy(&bits, a.bytes.data() + i * w, w);
   return bits;
@@ -119,7 +119,7 @@ std::map<std::string, emulate::ElemType> declared_types(const launch::KernelConf
   for (const auto& a : config.arrays) {
     if (a.type == launch::ElemType::Unknown)
       continue;
-    if (auto t = emulate::parse_elem_type(launch::to_string(a.type)))
+    if (auto t = launch::elem_type_from(launch::to_string(a.type)))
       types[a.name] = *t;
   }
   return types;

@@ -140,7 +140,7 @@ emulate::Inputs make_inputs(const launch::KernelConfig& config, InputClass c, Rn
   emulate::Inputs in;
   for (const auto& a : config.arrays) {
     const auto type = a.type != launch::ElemType::Unknown
-                          ? emulate::parse_elem_type(launch::to_string(a.type))
+                          ? launch::elem_type_from(launch::to_string(a.type))
                           : std::optional<emulate::ElemType>(emulate::default_elem_type(a));
     in.types[a.name] = *type;
     if (a.kind != launch::ArrayKind::In && a.kind != launch::ArrayKind::InOut)
@@ -152,7 +152,7 @@ emulate::Inputs make_inputs(const launch::KernelConfig& config, InputClass c, Rn
       if (emulate::is_float(*type)) {
         emulate::write_element(*type, float_element(*type, c, rng), at);
       } else {
-        const uint64_t v = int_element(bits, emulate::is_signed(*type), c, rng);
+        const uint64_t v = int_element(bits, emulate::is_signed_int(*type), c, rng);
         std::memcpy(at, &v, a.elem_width);
       }
     }

@@ -38,13 +38,13 @@ SideRun run_side(const exec::Program& program, const launch::KernelConfig& confi
 }
 
 std::string element_text(const emulate::ArrayContents& a, uint64_t i) {
-  const uint32_t w = emulate::elem_bytes(a.type);
+  const uint32_t w = emulate::byte_width(a.type);
   uint64_t bits = 0;
   std::memcpy(&bits, a.bytes.data() + i * w, w);
   const double v = a.value(i);
   if (emulate::is_float(a.type))
     return fmt::format("{:.9g} (0x{:0{}X})", v, bits, 2 * w);
-  if (emulate::is_signed(a.type))
+  if (emulate::is_signed_int(a.type))
     return fmt::format("{} (0x{:0{}X})", static_cast<long long>(v), bits, 2 * w);
   return fmt::format("{} (0x{:0{}X})", bits, bits, 2 * w);
 }
@@ -55,7 +55,7 @@ std::vector<ElementDiff> compare_outputs(const SideRun& ref, const SideRun& opt,
   for (size_t k = 0; k < ref.outputs.size() && k < opt.outputs.size(); ++k) {
     const auto& a = ref.outputs[k];
     const auto& b = opt.outputs[k];
-    const uint32_t w = emulate::elem_bytes(a.type);
+    const uint32_t w = emulate::byte_width(a.type);
     for (uint64_t i = 0; i < a.len && i < b.len; ++i) {
       bool equal;
       if (k < by_value.size() && by_value[k] && emulate::is_float(a.type)) {

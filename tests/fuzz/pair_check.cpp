@@ -141,7 +141,7 @@ bool counterexample_representable(const launch::KernelConfig& config, const Coun
       return false;
     if (name.find(":b", name.find(']')) != std::string::npos)
       continue; // an integer view: written exactly
-    const auto type = emulate::parse_elem_type(launch::to_string(a->type));
+    const auto type = launch::elem_type_from(launch::to_string(a->type));
     if (!type)
       return false;
     uint8_t bytes[8] = {};
@@ -280,7 +280,7 @@ std::optional<std::string> own_counterexample_inputs(const launch::KernelConfig&
                                                      emulate::Inputs& in) {
   in = emulate::Inputs{};
   for (const auto& a : config.arrays) {
-    const auto t = emulate::parse_elem_type(launch::to_string(a.type));
+    const auto t = launch::elem_type_from(launch::to_string(a.type));
     if (!t)
       return fmt::format("array {} has no element type", a.name);
     in.types[a.name] = *t;

@@ -1,9 +1,12 @@
+// The canonical forms (canonical_forms.hpp). engine/smt/poly_forms is a second polynomial
+// normal form on purpose: docs/architecture.md, "Two polynomial normal forms".
 #include "rules/algebra/canonical/canonical_forms.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <functional>
 #include <map>
+
+#include "support/invariant.hpp"
 
 namespace volta::canonical {
 
@@ -36,6 +39,30 @@ Term make_term(Coef coef, Id mono, Id exp) {
 
 bool same_term(const Term& a, const Term& b) {
   return a.mono == b.mono && a.exp == b.exp && a.coef == b.coef;
+}
+
+// Strictly ordered by (monomial, exponential) and no zero coefficient: the normal form of a
+// sum's terms (make_sum's result).
+bool terms_normalized(const std::vector<Term>& terms) {
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].coef.is_zero())
+      return false;
+    if (i > 0) {
+      const Term &a = terms[i - 1], &b = terms[i];
+      if (a.mono != b.mono ? a.mono >= b.mono : a.exp >= b.exp)
+        return false;
+    }
+  }
+  return true;
+}
+
+// Sorted by id, strictly (merged), and no zero power: the normal form of a factor list.
+bool factors_normalized(const std::vector<std::pair<Id, int32_t>>& f) {
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (f[i].second == 0 || (i > 0 && f[i - 1].first >= f[i].first))
+      return false;
+  }
+  return true;
 }
 
 bool same_form(const Form& a, const Form& b) {
@@ -99,78 +126,60 @@ void CanonicalForms::charge(size_t terms) {
 // Interning
 // ---------------------------------------------------------------------------------------------
 
+// Each kind of value lives in an egraph::InternTable: a hash of the normalized value, then the
+// structural equality below. Equal ids mean equal values only because every value is normalized
+// before it is interned; the asserts state the normal form each table relies on.
+
 Id CanonicalForms::intern_form(Form f) {
   if (f.kind == Form::Kind::Finite && f.scalar.coef.is_zero()) {
     f.scalar = Term();
     f.num.clear();
     f.den.clear();
   }
+  VOLTA_ASSERT(factors_normalized(f.num) && factors_normalized(f.den),
+               "a form's factor lists are sorted by sum id, with nonzero powers");
+  VOLTA_ASSERT(f.kind == Form::Kind::Finite || (f.num.empty() && f.den.empty()),
+               "only a finite form has factors");
   uint64_t h = mix(static_cast<uint64_t>(f.kind), std::hash<std::string>{}(f.reason));
   h = hash_term(f.scalar, h);
   h = hash_factors(f.num, h);
   h = hash_factors(f.den, mix(h, 0xde));
-  if (const Id found = form_index_.find(h, [&](Id id) { return same_form(forms_[id], f); });
-      found != FlatIndex::kEmpty) {
-    return found;
-  }
-  const Id id = static_cast<Id>(forms_.size());
-  forms_.push_back(std::move(f));
-  form_index_.insert(h, id);
-  return id;
+  return forms_.intern(h, std::move(f), same_form);
 }
 
 Id CanonicalForms::intern_atom(Atom a) {
   uint64_t h = mix(mix(static_cast<uint64_t>(a.kind) | (a.positive ? 2u : 0u), a.key),
                    std::hash<std::string>{}(a.name));
-  for (Id x : a.args)
+  for (Id x : a.args) {
+    VOLTA_ASSERT(x < forms_.size(), "an atom's arguments are interned forms");
     h = mix(h, x);
-  const Id found = atom_index_.find(h, [&](Id id) {
-    const Atom& b = atoms_[id];
-    return b.kind == a.kind && b.key == a.key && b.name == a.name && b.args == a.args &&
-           b.positive == a.positive;
+  }
+  return atoms_.intern(h, std::move(a), [](const Atom& x, const Atom& y) {
+    return x.kind == y.kind && x.key == y.key && x.name == y.name && x.args == y.args &&
+           x.positive == y.positive;
   });
-  if (found != FlatIndex::kEmpty)
-    return found;
-  const Id id = static_cast<Id>(atoms_.size());
-  atoms_.push_back(std::move(a));
-  atom_index_.insert(h, id);
-  return id;
 }
 
 Id CanonicalForms::intern_monomial(Monomial m) {
+  VOLTA_ASSERT(factors_normalized(m.factors),
+               "a monomial's factors are sorted by atom id, with nonzero powers");
   const uint64_t h = hash_factors(m.factors, 0x51);
-  const Id found =
-      monomial_index_.find(h, [&](Id id) { return monomials_[id].factors == m.factors; });
-  if (found != FlatIndex::kEmpty)
-    return found;
-  const Id id = static_cast<Id>(monomials_.size());
-  monomials_.push_back(std::move(m));
-  monomial_index_.insert(h, id);
-  return id;
+  return monomials_.intern(
+      h, std::move(m), [](const Monomial& a, const Monomial& b) { return a.factors == b.factors; });
 }
 
 Id CanonicalForms::intern_sum(Sum s) {
   // Normalized (make_sum): terms strictly ordered by (monomial, exponential), none zero; the
   // hash-consing below, and so every equality of forms, relies on it.
-  assert(std::adjacent_find(s.terms.begin(), s.terms.end(), [](const Term& a, const Term& b) {
-           return a.mono != b.mono ? a.mono >= b.mono : a.exp >= b.exp;
-         }) == s.terms.end());
-  assert(
-      std::none_of(s.terms.begin(), s.terms.end(), [](const Term& t) { return t.coef.is_zero(); }));
+  VOLTA_ASSERT(terms_normalized(s.terms),
+               "a sum's terms are strictly ordered by (monomial, exponential), none zero");
   uint64_t h = 0x5u;
   for (const auto& t : s.terms)
     h = hash_term(t, h);
-  const Id found = sum_index_.find(h, [&](Id id) {
-    const Sum& o = sums_[id];
-    return o.terms.size() == s.terms.size() &&
-           std::equal(o.terms.begin(), o.terms.end(), s.terms.begin(), same_term);
+  return sums_.intern(h, std::move(s), [](const Sum& x, const Sum& y) {
+    return x.terms.size() == y.terms.size() &&
+           std::equal(x.terms.begin(), x.terms.end(), y.terms.begin(), same_term);
   });
-  if (found != FlatIndex::kEmpty)
-    return found;
-  const Id id = static_cast<Id>(sums_.size());
-  sums_.push_back(std::move(s));
-  sum_index_.insert(h, id);
-  return id;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +296,7 @@ CanonicalForms::Sum CanonicalForms::make_sum(std::vector<Term> terms) {
       s.terms.push_back(std::move(t));
     }
   }
+  VOLTA_ASSERT(terms_normalized(s.terms), "make_sum sorts, merges and drops zero terms");
   return s;
 }
 
@@ -340,6 +350,13 @@ Form CanonicalForms::from_sum(Sum s) {
   }
   f.scalar = s.terms[lead];
   const Id monic = intern_sum(sum_scale(s, term_inverse(f.scalar)));
+  // Monic: the leading term divided by itself is 1, so a sum and each multiple of it give the
+  // same factor (the header's normal form).
+  VOLTA_ASSERT(sums_[monic].terms.size() == s.terms.size(), "scaling keeps every term");
+  VOLTA_ASSERT(
+      std::any_of(sums_[monic].terms.begin(), sums_[monic].terms.end(),
+                  [](const Term& t) { return t.coef == Coef(1) && t.mono == 0 && t.exp == 0; }),
+      "a factor sum is monic: its leading term became 1");
   f.num.emplace_back(monic, 1);
   return f;
 }

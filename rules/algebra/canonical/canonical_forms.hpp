@@ -17,6 +17,11 @@
 //
 // ±∞ are kept as values of their own (running maxima start at -inf); inf - inf, 0·inf and x/0
 // give Undefined with a reason, never a folded number.
+//
+// engine/smt/poly_forms is a second, smaller polynomial normal form, on purpose (docs/
+// architecture.md, "Two polynomial normal forms"): the Z3 ground laws need forms that hold under
+// Z3's total division (no cancellation of a quotient's factors, exp an atom) and an additive
+// hash; these forms cancel, fuse exponentials and own ±inf and Undefined.
 #pragma once
 
 #include <atomic>
@@ -27,8 +32,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "egraph/interner.hpp"
 #include "rules/algebra/canonical/coef.hpp"
-#include "rules/algebra/canonical/flat_index.hpp"
 
 namespace volta::canonical {
 
@@ -189,11 +194,12 @@ private:
   bool is_positive_monomial(Id mono) const;
   void charge(size_t terms);
 
-  std::vector<Form> forms_;
-  std::vector<Atom> atoms_;
-  std::vector<Monomial> monomials_;
-  std::vector<Sum> sums_;
-  FlatIndex form_index_, atom_index_, monomial_index_, sum_index_;
+  // Hash-consed (intern_*): equal normalized values share one id. std::vector stores: a
+  // reference into one dies when it grows (copy a value before interning another).
+  egraph::InternTable<Form> forms_;
+  egraph::InternTable<Atom> atoms_;
+  egraph::InternTable<Monomial> monomials_;
+  egraph::InternTable<Sum> sums_;
   std::unordered_map<Id, Id> canonical_cache_;
   Id zero_ = 0, one_ = 0, pos_inf_ = 0, neg_inf_ = 0, over_budget_ = 0;
   size_t term_budget_ = 50'000'000;
