@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/special_registers.hpp"
 
 namespace volta::emulate {
 
@@ -54,54 +55,11 @@ Cta::Cta(LaunchState& launch, uint32_t index)
 // ---------------------------------------------------------------------------------------------
 
 uint64_t Cta::special(exec::Special s, uint32_t t) {
-  using exec::Special;
-  const auto& b = launch_.config.block;
-  const auto& g = launch_.config.grid;
-  const uint32_t lane = t % 32;
-  switch (s) {
-  case Special::TidX:
-    return t % b[0];
-  case Special::TidY:
-    return (t / b[0]) % b[1];
-  case Special::TidZ:
-    return t / (b[0] * b[1]);
-  case Special::NtidX:
-    return b[0];
-  case Special::NtidY:
-    return b[1];
-  case Special::NtidZ:
-    return b[2];
-  case Special::CtaidX:
-    return ctaid_[0];
-  case Special::CtaidY:
-    return ctaid_[1];
-  case Special::CtaidZ:
-    return ctaid_[2];
-  case Special::NctaidX:
-    return g[0];
-  case Special::NctaidY:
-    return g[1];
-  case Special::NctaidZ:
-    return g[2];
-  case Special::LaneId:
-    return lane;
-  case Special::LaneMaskEq:
-    return uint64_t{1} << lane;
-  case Special::LaneMaskLt:
-    return (uint64_t{1} << lane) - 1;
-  case Special::LaneMaskLe:
-    return (uint64_t{2} << lane) - 1;
-  case Special::LaneMaskGt:
-    return ~((uint64_t{2} << lane) - 1) & 0xffffffffu;
-  case Special::LaneMaskGe:
-    return ~((uint64_t{1} << lane) - 1) & 0xffffffffu;
-  case Special::DynSmemSize:
-    return launch_.config.dyn_shared_bytes;
-  default:
-    // %warpid, %smid, %clock ... depend on the hardware and the schedule.
-    throw Trouble("unsupported", "reads a hardware- or schedule-dependent special register, "
-                                 "which the emulator does not model");
-  }
+  if (const auto v = exec::launch_special_value(s, launch_.config, ctaid_, t))
+    return *v;
+  // %warpid, %smid, %clock ... depend on the hardware and the schedule.
+  throw Trouble("unsupported", "reads a hardware- or schedule-dependent special register, "
+                               "which the emulator does not model");
 }
 
 uint64_t Cta::read(const exec::Operand& o, uint32_t t, ValType as) {

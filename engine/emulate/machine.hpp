@@ -2,6 +2,7 @@
 // (registers, shared/local memory, scheduling). Internal to engine/emulate.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -120,7 +121,7 @@ private:
   LaunchState& launch_;
   const exec::Program& prog_;
   uint32_t cta_;
-  uint32_t ctaid_[3];
+  std::array<uint32_t, 3> ctaid_{};
   uint32_t threads_;
   uint32_t warps_;
   std::vector<uint64_t> regs_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
@@ -237,54 +238,6 @@ void CtaRunner::run_warp(uint32_t w) {
 // Operands
 // ---------------------------------------------------------------------------------------------
 
-uint64_t CtaRunner::special(Special s, uint32_t t) {
-  const auto& blk = ctx_.config.block;
-  const auto& grd = ctx_.config.grid;
-  const uint32_t lane = t % 32;
-  switch (s) {
-  case Special::TidX:
-    return t % blk[0];
-  case Special::TidY:
-    return (t / blk[0]) % blk[1];
-  case Special::TidZ:
-    return t / (blk[0] * blk[1]);
-  case Special::NtidX:
-    return blk[0];
-  case Special::NtidY:
-    return blk[1];
-  case Special::NtidZ:
-    return blk[2];
-  case Special::CtaidX:
-    return ctaid_[0];
-  case Special::CtaidY:
-    return ctaid_[1];
-  case Special::CtaidZ:
-    return ctaid_[2];
-  case Special::NctaidX:
-    return grd[0];
-  case Special::NctaidY:
-    return grd[1];
-  case Special::NctaidZ:
-    return grd[2];
-  case Special::LaneId:
-    return lane;
-  case Special::LaneMaskEq:
-    return 1u << lane;
-  case Special::LaneMaskLt:
-    return (1u << lane) - 1;
-  case Special::LaneMaskLe:
-    return lane == 31 ? kAll : (2u << lane) - 1;
-  case Special::LaneMaskGt:
-    return lane == 31 ? 0 : kAll << (lane + 1);
-  case Special::LaneMaskGe:
-    return kAll << lane;
-  case Special::DynSmemSize:
-    return ctx_.config.dyn_shared_bytes;
-  default:
-    return 0;
-  }
-}
-
 Value CtaRunner::read_special(const Operand& o, uint32_t t) {
   const auto s = static_cast<Special>(o.special);
   if (is_clock(s)) {
@@ -307,7 +260,9 @@ Value CtaRunner::read_special(const Operand& o, uint32_t t) {
                symbolic::Op::Fresh, static_cast<uint8_t>(symbolic::FreshKind::SpecialRegister), 0,
                serial, prog_.insts[current_pc_].line, static_cast<uint32_t>(s)})};
   }
-  return Value{special(s, t), 0};
+  const auto v = launch_special_value(s, ctx_.config, ctaid_, t);
+  assert(v && "every other special register is refused or fresh above");
+  return Value{v.value_or(0), 0};
 }
 
 namespace {

@@ -86,7 +86,6 @@ private:
   // read() of a special register: out of line, so that register and immediate reads (the hot
   // cases) need no stack frame.
   [[gnu::noinline]] Value read_special(const Operand& o, uint32_t t);
-  uint64_t special(Special s, uint32_t t);
   // The real value of an operand used as a float of `type` (Const for concrete bits).
   // The common case of real(), inline: a register holding a node that is a number (not raw
   // bits). Gives the node and its operator.
