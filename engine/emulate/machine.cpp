@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/instruction_family.hpp"
 #include "engine/exec/special_registers.hpp"
 
 namespace volta::emulate {
 
+using exec::Family;
 using exec::Inst;
 using exec::OpKind;
 using exec::Space;
@@ -182,7 +184,7 @@ bool Cta::same_collective(uint32_t pc, uint32_t other) const {
 uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
   const uint32_t existing = lanes_in(w) == 32 ? 0xffffffffu : (1u << lanes_in(w)) - 1;
   const uint32_t live = existing & ~exited_lanes(w);
-  if (in.op != XOp::BarWarpSync && in.op != XOp::Shfl && in.op != XOp::Vote)
+  if (!exec::has_member_mask(in.op))
     return live;
   const auto named = static_cast<uint32_t>(read(in.srcs.back(), t, ValType::B32));
   if ((named & ~existing) != 0)
@@ -256,55 +258,64 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     for (uint32_t m = mask; m != 0; m &= m - 1)
       ++pc_[base + std::countr_zero(m)];
   };
-  switch (in.op) {
-  case XOp::Nop:
-  case XOp::Fence:
-  case XOp::Prefetch:
-  case XOp::CpAsyncCommit: // copies complete at issue (see exec_cp_async)
-  case XOp::CpAsyncWait:
+  switch (exec::family_of(in.op)) {
+  case Family::NoEffect:
+  case Family::AsyncCommit: // copies complete at issue (see exec_cp_async)
+  case Family::AsyncWait:
     break;
-  case XOp::Ld:
+  case Family::Integer:
+    each([&](uint32_t t) { exec_integer(in, t); });
+    break;
+  case Family::Float:
+    each([&](uint32_t t) { exec_float(in, t); });
+    break;
+  case Family::Compare:
+    each([&](uint32_t t) { exec_setp(in, t); });
+    break;
+  case Family::Select:
+    each([&](uint32_t t) { exec_selp(in, t); });
+    break;
+  case Family::Move:
+    each([&](uint32_t t) { exec_mov(in, t); });
+    break;
+  case Family::Convert:
+    each([&](uint32_t t) { exec_cvt(in, t); });
+    break;
+  case Family::AddressConvert:
+    each([&](uint32_t t) { exec_cvta(in, t); });
+    break;
+  case Family::Load:
     each([&](uint32_t t) { exec_ld(in, t); });
     break;
-  case XOp::St:
+  case Family::Store:
     each([&](uint32_t t) { exec_st(in, t); });
     break;
-  case XOp::Atom:
-  case XOp::Red:
+  case Family::Atomic:
     each([&](uint32_t t) { exec_atom(in, t); });
     break;
-  case XOp::CpAsync:
+  case Family::AsyncCopy:
     each([&](uint32_t t) { exec_cp_async(in, t); });
     break;
-  case XOp::Call:
+  case Family::Call:
     each([&](uint32_t t) { exec_call(in, t); });
     break;
-  case XOp::Bra:
+  case Family::Branch:
     for (uint32_t m = mask; m != 0; m &= m - 1)
       pc_[base + std::countr_zero(m)] = in.target;
     return;
-  case XOp::Ret:
-  case XOp::Exit:
+  case Family::Exit:
     for (uint32_t m = mask; m != 0; m &= m - 1)
       state_[base + std::countr_zero(m)] = State::Exited;
     return;
-  case XOp::Trap:
+  case Family::Trap:
     throw Trouble("trap", "the kernel executed 'trap'");
-  case XOp::BarSync:
-  case XOp::BarArrive:
+  case Family::Barrier:
     exec_bar(in, pc, w, mask);
     return;
-  case XOp::Activemask:
+  case Family::ActiveMask:
     each([&](uint32_t t) { write(in.dsts[0], t, mask); });
     break;
-  case XOp::BarWarpSync:
-  case XOp::Shfl:
-  case XOp::Vote:
-  case XOp::Ldmatrix:
-  case XOp::WmmaLoad:
-  case XOp::WmmaStore:
-  case XOp::WmmaMma:
-  case XOp::Mma: {
+  case Family::WarpCollective: {
     const uint32_t members = collective_members(in, w, base + std::countr_zero(mask));
     if ((mask & ~members) != 0)
       throw Trouble("undefined", "a lane executes it without its bit in the member mask "
@@ -323,12 +334,8 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       exec_wmma(in, w, mask);
     break;
   }
-  case XOp::Testp:
-  case XOp::Unsupported:
+  case Family::Unsupported:
     throw Trouble("unsupported", "this instruction is not supported by the emulator");
-  default:
-    each([&](uint32_t t) { exec_value(in, t); });
-    break;
   }
   advance();
 }

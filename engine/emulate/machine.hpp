@@ -87,12 +87,13 @@ private:
   bool retry_collectives(uint32_t w);
 
   // ---- per-thread instruction semantics (instruction_values.cpp)
-  void exec_value(const exec::Inst& in, uint32_t t);
   void exec_integer(const exec::Inst& in, uint32_t t);
   void exec_float(const exec::Inst& in, uint32_t t);
   void exec_setp(const exec::Inst& in, uint32_t t);
   void exec_cvt(const exec::Inst& in, uint32_t t);
   void exec_mov(const exec::Inst& in, uint32_t t);
+  void exec_selp(const exec::Inst& in, uint32_t t);
+  void exec_cvta(const exec::Inst& in, uint32_t t);
 
   // ---- memory (machine.cpp)
   uint8_t* locate(exec::Space space, uint64_t address, uint32_t size, uint32_t t, bool write,

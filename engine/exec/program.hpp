@@ -107,6 +107,7 @@ enum class XOp : uint8_t {
   Vote,
   Activemask,
   Unsupported, // an instruction the engine does not model: refused when executed
+  // Keep Unsupported last: instruction_family.hpp gives every XOp up to it a Family.
 };
 
 enum class ValType : uint8_t {
