@@ -43,7 +43,7 @@ Cta::Cta(LaunchState& launch, uint32_t index)
                                                  : std::max<uint32_t>(8, exec::width_of(r.type)));
   pc_.assign(threads_, 0);
   state_.assign(threads_, State::Running);
-  barrier_of_.assign(threads_, 0);
+  barriers_.reset(threads_);
   shared_.assign(prog_.shared_dynamic_base + launch.config.dyn_shared_bytes, 0);
   extents_ = exec::variable_extents(prog_, launch.config.dyn_shared_bytes);
   shared_written_.assign(shared_.size(), 0);
@@ -357,121 +357,41 @@ void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   }
   if (id >= 16)
     throw Trouble("undefined", fmt::format("barrier {} (PTX allows 0 to 15)", id));
-  Barrier& b = barriers_[id];
-  if (count != 0) {
-    if (b.counted && b.count != count)
-      throw Trouble("undefined", "threads use one barrier with different thread counts");
-    b.counted = true;
-    b.count = count;
-    if (in.op == XOp::BarArrive)
-      b.arrived += 32; // the hardware counts arrivals per warp (waiting warps: fire_barriers)
-  }
+  if (in.op == XOp::BarArrive && count == 0)
+    throw Trouble("unsupported", "bar.arrive needs a thread count");
+  auto disagree = [] {
+    throw Trouble("undefined", "threads use one barrier with different thread counts");
+  };
+  if (in.op == XOp::BarArrive && !barriers_.arrive(static_cast<uint32_t>(id), count))
+    disagree();
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     if (in.op == XOp::BarArrive) {
       ++pc_[t];
     } else {
       state_[t] = State::AtBarrier;
-      barrier_of_[t] = static_cast<uint8_t>(id);
+      if (!barriers_.wait(t, static_cast<uint32_t>(id), count))
+        disagree();
       pc_[t] = pc;
     }
   }
-  if (in.op == XOp::BarArrive && count == 0)
-    throw Trouble("unsupported", "bar.arrive needs a thread count");
 }
 
 bool Cta::fire_barriers() {
-  uint32_t waiting[16] = {};
-  uint32_t exited = 0;
-  for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == State::AtBarrier)
-      ++waiting[barrier_of_[t]];
-    exited += state_[t] == State::Exited ? 1 : 0;
-  }
+  const std::vector<uint32_t> waiting = barriers_.waiting(state_);
   bool fired = false;
-  for (uint32_t id = 0; id < 16; ++id) {
-    Barrier& b = barriers_[id];
-    if (waiting[id] == 0)
+  for (uint32_t id = 0; id < exec::CtaBarriers::kBarriers; ++id) {
+    if (waiting[id] == 0 || !barriers_.complete(id, state_))
       continue;
-    // A barrier with a count completes after `count` arrivals, counted per warp: a warp
-    // arrives once every lane of it that has not exited waits here (a warp whose lanes all
-    // exited never arrives). One without a count completes when every thread that has not
-    // exited waits here: an exit releases it (PTX ISA, "exit").
-    bool ready = waiting[id] + exited >= threads_;
-    if (b.counted) {
-      uint32_t arrived = b.arrived;
-      for (uint32_t w = 0; w < warps_; ++w) {
-        uint32_t here = 0, live = 0;
-        for (uint32_t l = 0; l < lanes_in(w); ++l) {
-          const uint32_t t = w * 32 + l;
-          live += state_[t] != State::Exited ? 1 : 0;
-          here += state_[t] == State::AtBarrier && barrier_of_[t] == id ? 1 : 0;
-        }
-        arrived += here != 0 && here == live ? 32 : 0;
-      }
-      ready = arrived >= b.count;
+    if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
+      pc_now_ = pc_[d->b];
+      thread_now_ = d->b;
+      throw Trouble("barrier divergence", d->message + " (undefined behaviour)");
     }
-    if (!ready)
-      continue;
-    check_barrier_forms(id);
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] == State::AtBarrier && barrier_of_[t] == id) {
-        state_[t] = State::Running;
-        ++pc_[t];
-      }
-    }
-    b = Barrier{};
+    barriers_.release(id, state_, pc_);
     fired = true;
   }
   return fired;
-}
-
-void Cta::check_barrier_forms(uint32_t id) {
-  // The instruction forms of the threads that wait at barrier `id` (PTX ISA, "barrier"): an
-  // .aligned one (`bar.sync` is `barrier.sync.aligned`) is executed by every thread at that one
-  // instruction; below sm_70 the lanes of a warp reach any barrier at one instruction; in both
-  // cases no lane of a warp that takes part may have exited. `barrier.sync` (sm_70 and later)
-  // lets threads arrive from different instructions. Anything else is undefined behaviour.
-  auto waits = [&](uint32_t t) { return state_[t] == State::AtBarrier && barrier_of_[t] == id; };
-  auto form = [&](uint32_t t) { return prog_.insts[pc_[t]].sub; };
-  auto divergence = [&](uint32_t t, const std::string& message) {
-    pc_now_ = pc_[t];
-    thread_now_ = t;
-    throw Trouble("barrier divergence", message);
-  };
-  for (uint32_t a = 0; a < threads_; ++a) {
-    if (!waits(a) || (form(a) & exec::kBarrierAligned) == 0)
-      continue;
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (waits(t) && pc_[t] != pc_[a])
-        divergence(t, fmt::format("threads {} and {} wait at barrier {} at different "
-                                  "instructions (PTX lines {} and {}), and PTX line {} is "
-                                  ".aligned (undefined behaviour)",
-                                  a, t, id, prog_.insts[pc_[a]].line, prog_.insts[pc_[t]].line,
-                                  prog_.insts[pc_[a]].line));
-    }
-    break;
-  }
-  for (uint32_t w = 0; w < warps_; ++w) {
-    uint32_t lane_pc = UINT32_MAX;
-    for (uint32_t l = 0; l < lanes_in(w); ++l) {
-      const uint32_t t = w * 32 + l;
-      if (!waits(t) || (form(t) & (exec::kBarrierAligned | exec::kBarrierWarpAligned)) == 0)
-        continue;
-      if (lane_pc == UINT32_MAX)
-        lane_pc = pc_[t];
-      else if (pc_[t] != lane_pc)
-        divergence(t, fmt::format("lanes of warp {} wait at barrier {} at different instructions "
-                                  "(PTX lines {} and {}) on a target below sm_70 (undefined "
-                                  "behaviour)",
-                                  w, id, prog_.insts[lane_pc].line, prog_.insts[pc_[t]].line));
-    }
-    if (lane_pc != UINT32_MAX && exited_lanes(w) != 0)
-      divergence(w * 32 + static_cast<uint32_t>(std::countr_zero(exited_lanes(w))),
-                 fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: a lane "
-                             "exited without reaching it (undefined behaviour)",
-                             id, prog_.insts[lane_pc].line, w));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

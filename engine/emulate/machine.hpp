@@ -10,6 +10,7 @@
 
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
+#include "engine/exec/cta_barriers.hpp"
 #include "engine/exec/variable_extents.hpp"
 
 namespace volta::emulate {
@@ -64,7 +65,7 @@ public:
   uint32_t current_thread() const { return thread_now_; }
 
 private:
-  enum class State : uint8_t { Running, AtBarrier, AtCollective, Exited };
+  using State = exec::ThreadState;
 
   // ---- registers and operands
   uint64_t& reg(uint32_t r, uint32_t t) { return regs_[size_t{r} * threads_ + t]; }
@@ -75,9 +76,6 @@ private:
   // ---- scheduling
   void run_warp(uint32_t w);
   bool fire_barriers();
-  // Throws Trouble when the threads waiting at barrier `id`, about to be released, reached it in
-  // a way the instructions' forms (.aligned, below sm_70) do not allow.
-  void check_barrier_forms(uint32_t id);
   uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(32, threads_ - w * 32); }
   uint32_t exited_lanes(uint32_t w) const;
   void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
@@ -136,15 +134,7 @@ private:
   const char* tracked_space_ = nullptr; // set by locate: "shared" or "local", else unchanged
   std::vector<uint8_t> local_;          // threads x local bytes
   std::vector<uint8_t> scratch_;        // threads x call-parameter bytes
-  // Barriers 0..15: threads waiting, with their expected count (0: every live thread), and
-  // the arrivals of warps at bar.arrive counted in threads.
-  struct Barrier {
-    uint32_t count = 0;
-    uint32_t arrived = 0; // threads counted toward `count` by bar.arrive
-    bool counted = false;
-  };
-  Barrier barriers_[16];
-  std::vector<uint8_t> barrier_of_; // per thread at a barrier
+  exec::CtaBarriers barriers_; // who waits at which barrier, bar.arrive's arrivals (shared)
   uint32_t pc_now_ = 0;
   uint32_t thread_now_ = 0;
 };

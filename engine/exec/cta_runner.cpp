@@ -22,9 +22,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   float_.assign(regs * row_stride_, 0);
   pc_.assign(threads_, 0);
   state_.assign(threads_, ThreadState::Running);
-  barrier_id_.assign(threads_, 0);
-  barrier_count_.assign(threads_, 0);
-  barrier_counted_.assign(threads_, 0);
+  barriers_.reset(threads_);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});
   last_access_stamp_.assign(threads_, 0);

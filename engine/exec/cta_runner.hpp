@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/exec/cta_barriers.hpp"
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
 #include "engine/exec/race_shadow.hpp"
@@ -46,7 +47,6 @@ public:
 private:
   // The id streams the previous CTA run on this worker thread left, for the next one.
   static std::vector<symbolic::ExprStore::Stream>& spare_streams();
-  enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
   static constexpr uint32_t kAll = 0xffffffffu;
 
   // ---- register file
@@ -199,9 +199,6 @@ private:
   // Every live thread waits at barrier `id`, but some threads exited: true when the exits
   // release it (no thread count); reports the deadlock otherwise.
   bool released_by_exits(uint32_t id);
-  // Checks the forms of the instructions the threads wait at (.aligned, below sm_70) before
-  // barrier `id` fires; reports BARRIER_DIVERGENCE and returns false when they disagree.
-  bool barrier_reached_consistently(uint32_t id);
   // A deadlock, with who waits where; `why` (when given) comes first.
   void report_stuck(const std::string& why = {});
   uint32_t running_lanes(uint32_t w) const;
@@ -389,9 +386,7 @@ private:
   std::vector<uint8_t> float_;
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
-  std::vector<uint32_t> barrier_id_;     // AtBarrier: which barrier
-  std::vector<uint32_t> barrier_count_;  // AtBarrier: expected thread count (0: all)
-  std::vector<uint8_t> barrier_counted_; // AtBarrier: the instruction gave a thread count
+  CtaBarriers barriers_; // who waits at which barrier with which count (shared with the emulator)
   std::vector<uint32_t> warp_phase_;
   std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
   // Race check of exits: per thread, the epoch of its latest memory access, and the threads
