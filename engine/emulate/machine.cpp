@@ -96,21 +96,11 @@ void Cta::write(const exec::Operand& d, uint32_t t, uint64_t bits) {
 // Scheduling
 // ---------------------------------------------------------------------------------------------
 
-uint32_t Cta::exited_lanes(uint32_t w) const {
-  uint32_t m = 0;
-  for (uint32_t l = 0; l < lanes_in(w); ++l)
-    m |= state_[w * 32 + l] == State::Exited ? 1u << l : 0u;
-  return m;
-}
-
 void Cta::run() {
   while (true) {
     bool ran = false;
     for (uint32_t w = 0; w < warps_; ++w) {
-      bool any = false;
-      for (uint32_t l = 0; l < lanes_in(w) && !any; ++l)
-        any = state_[w * 32 + l] == State::Running;
-      if (any) {
+      if (exec::lanes_in_state(state_.data(), threads_, w, State::Running) != 0) {
         run_warp(w);
         ran = true;
       }
@@ -136,18 +126,9 @@ void Cta::run_warp(uint32_t w) {
   const uint32_t base = w * 32;
   const uint32_t n = lanes_in(w);
   while (true) {
-    uint32_t min_pc = UINT32_MAX, mask = 0;
-    for (uint32_t l = 0; l < n; ++l) {
-      if (state_[base + l] != State::Running)
-        continue;
-      const uint32_t p = pc_[base + l];
-      if (p < min_pc) {
-        min_pc = p;
-        mask = 1u << l;
-      } else if (p == min_pc) {
-        mask |= 1u << l;
-      }
-    }
+    const exec::NextLanes next = exec::lowest_pc_lanes(state_.data(), pc_.data(), base, n);
+    const uint32_t min_pc = next.pc;
+    uint32_t mask = next.mask;
     if (mask == 0) {
       // Lanes waiting at a collective whose other members have exited since can go on.
       if (retry_collectives(w))
@@ -174,15 +155,8 @@ void Cta::run_warp(uint32_t w) {
   }
 }
 
-// __syncwarp() reached from two program points is one warp barrier (legal since sm_70); every
-// other collective is matched by its instruction.
-bool Cta::same_collective(uint32_t pc, uint32_t other) const {
-  return pc == other ||
-         (prog_.insts[pc].op == XOp::BarWarpSync && prog_.insts[other].op == XOp::BarWarpSync);
-}
-
 uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
-  const uint32_t existing = lanes_in(w) == 32 ? 0xffffffffu : (1u << lanes_in(w)) - 1;
+  const uint32_t existing = exec::existing_lanes_of(threads_, w);
   const uint32_t live = existing & ~exited_lanes(w);
   if (!exec::has_member_mask(in.op))
     return live;
@@ -202,7 +176,8 @@ bool Cta::retry_collectives(uint32_t w) {
     const uint32_t members = collective_members(prog_.insts[pc_[t]], w, t);
     uint32_t arrived = 0;
     for (uint32_t k = 0; k < lanes_in(w); ++k) {
-      if (state_[base + k] == State::AtCollective && same_collective(pc_[t], pc_[base + k]))
+      if (state_[base + k] == State::AtCollective &&
+          exec::same_collective_point(prog_, pc_[t], pc_[base + k]))
         arrived |= 1u << k;
     }
     if ((members & ~arrived) == 0) {
@@ -215,22 +190,11 @@ bool Cta::retry_collectives(uint32_t w) {
 }
 
 bool Cta::gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members) {
-  const uint32_t base = w * 32;
-  uint32_t arrived = mask;
-  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    if (state_[t] == State::AtCollective && same_collective(pc, pc_[t]))
-      arrived |= 1u << (t - base);
-  }
-  if ((arrived & members) != members) {
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      state_[base + std::countr_zero(m)] = State::AtCollective;
-    return false;
-  }
-  for (uint32_t m = arrived; m != 0; m &= m - 1)
-    state_[base + std::countr_zero(m)] = State::Running;
-  mask = arrived;
-  return true;
+  // Every member lane waiting at this collective takes part.
+  return exec::gather_collective_lanes(
+      prog_, state_.data(), pc_.data(), w * 32, pc, mask, members, [](uint32_t, bool same_point) {
+        return same_point ? exec::WaitingLane::Join : exec::WaitingLane::Skip;
+      });
 }
 
 void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {

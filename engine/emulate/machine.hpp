@@ -77,10 +77,11 @@ private:
   void run_warp(uint32_t w);
   bool fire_barriers();
   uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(32, threads_ - w * 32); }
-  uint32_t exited_lanes(uint32_t w) const;
+  uint32_t exited_lanes(uint32_t w) const {
+    return exec::lanes_in_state(state_.data(), threads_, w, State::Exited);
+  }
   void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   bool gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
-  bool same_collective(uint32_t pc, uint32_t other) const;
   uint32_t collective_members(const exec::Inst& in, uint32_t w, uint32_t t);
   bool retry_collectives(uint32_t w);
 

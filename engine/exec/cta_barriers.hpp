@@ -25,11 +25,9 @@
 #include <vector>
 
 #include "engine/exec/program.hpp"
+#include "engine/exec/warp_schedule.hpp"
 
 namespace volta::exec {
-
-// Where a thread of a CTA is: both CTA machines schedule with these states.
-enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
 
 // Two threads that reached one barrier in a way the instruction forms do not allow: `a` at an
 // instruction whose form `b` breaks.

@@ -60,28 +60,6 @@ std::vector<symbolic::ExprStore::Stream>& CtaRunner::spare_streams() {
 // Scheduling
 // ---------------------------------------------------------------------------------------------
 
-uint32_t CtaRunner::running_lanes(uint32_t w) const {
-  uint32_t mask = 0;
-  const uint32_t base = w * 32;
-  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-  for (uint32_t l = 0; l < n; ++l) {
-    if (state_[base + l] == ThreadState::Running)
-      mask |= 1u << l;
-  }
-  return mask;
-}
-
-uint32_t CtaRunner::exited_lanes(uint32_t w) const {
-  uint32_t mask = 0;
-  const uint32_t base = w * 32;
-  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-  for (uint32_t l = 0; l < n; ++l) {
-    if (state_[base + l] == ThreadState::Exited)
-      mask |= 1u << l;
-  }
-  return mask;
-}
-
 bool CtaRunner::run() {
   stamp_ = ctx_.next_stamp.fetch_add(1);
   const uint64_t budget = ctx_.options.max_instructions;
@@ -175,21 +153,10 @@ void CtaRunner::run_warp(uint32_t w) {
       min_pc = next_pc_;
     } else {
       // The lanes at the smallest pc among the runnable ones.
-      mask = 0;
-      uint32_t running = 0;
-      for (uint32_t l = 0; l < n; ++l) {
-        if (state_[base + l] != ThreadState::Running)
-          continue;
-        running |= 1u << l;
-        const uint32_t p = pc_[base + l];
-        if (p < min_pc) {
-          min_pc = p;
-          mask = 1u << l;
-        } else if (p == min_pc) {
-          mask |= 1u << l;
-        }
-      }
-      converged = mask == running;
+      const NextLanes next = lowest_pc_lanes(state_.data(), pc_.data(), base, n);
+      min_pc = next.pc;
+      mask = next.mask;
+      converged = mask == next.running;
       lanes = static_cast<uint32_t>(std::popcount(mask));
     }
     if (mask == 0)

@@ -201,11 +201,13 @@ private:
   bool released_by_exits(uint32_t id);
   // A deadlock, with who waits where; `why` (when given) comes first.
   void report_stuck(const std::string& why = {});
-  uint32_t running_lanes(uint32_t w) const;
-  uint32_t exited_lanes(uint32_t w) const;
-  uint32_t existing_lanes(uint32_t w) const {
-    return w + 1 < warps_ || threads_ % 32 == 0 ? kAll : (1u << (threads_ % 32)) - 1;
+  uint32_t running_lanes(uint32_t w) const {
+    return lanes_in_state(state_.data(), threads_, w, ThreadState::Running);
   }
+  uint32_t exited_lanes(uint32_t w) const {
+    return lanes_in_state(state_.data(), threads_, w, ThreadState::Exited);
+  }
+  uint32_t existing_lanes(uint32_t w) const { return existing_lanes_of(threads_, w); }
 
   // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
   void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);

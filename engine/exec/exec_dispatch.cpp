@@ -288,18 +288,8 @@ bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint3
                                   uint32_t members, uint32_t member_mask) {
   const uint32_t base = w * 32;
   const bool has_mask = has_member_mask(in.op);
-  uint32_t arrived = mask;
-  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    if (state_[t] != ThreadState::AtCollective)
-      continue;
-    // bar.warp.sync need not be the same instruction on sm_70 and later (lanes at different
-    // __syncwarp() calls with the same mask synchronize together). shfl.sync, vote.sync and
-    // the .aligned matrix instructions are matched only at the same instruction here (lanes
-    // waiting at different ones end as a deadlock, or UNSUPPORTED below).
+  auto check = [&](uint32_t t, bool same_point) {
     const Inst& other = prog_.insts[pc_[t]];
-    const bool same_point =
-        pc_[t] == pc || (in.op == XOp::BarWarpSync && other.op == XOp::BarWarpSync);
     if (!same_point) {
       // shfl.sync / vote.sync lanes with the same mask waiting at two different instructions:
       // the PTX ISA (sm_70+) asks for the same qualifiers and mask, CUDA for the same call;
@@ -313,10 +303,10 @@ bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint3
                                        "different instructions (PTX lines {} and {}); whether they "
                                        "meet is not modeled",
                                        member_mask, in.line, other.line));
-          return false;
+          return WaitingLane::Stop;
         }
       }
-      continue;
+      return WaitingLane::Skip;
     }
     if (has_mask) {
       const Value v = read(other.srcs.back(), t);
@@ -329,20 +319,12 @@ bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint3
                          std::countr_zero(mask), t - base, in.text, in.line, other.text, other.line,
                          member_mask, lane_mask),
              t);
-        return false;
+        return WaitingLane::Stop;
       }
     }
-    arrived |= 1u << (t - base);
-  }
-  if ((arrived & members) != members) {
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      state_[base + std::countr_zero(m)] = ThreadState::AtCollective;
-    return false;
-  }
-  for (uint32_t m = arrived; m != 0; m &= m - 1)
-    state_[base + std::countr_zero(m)] = ThreadState::Running;
-  mask = arrived;
-  return true;
+    return WaitingLane::Join;
+  };
+  return gather_collective_lanes(prog_, state_.data(), pc_.data(), base, pc, mask, members, check);
 }
 
 void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {
