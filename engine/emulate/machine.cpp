@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
+#include <tuple>
 
+#include "engine/exec/access_place.hpp"
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/instruction_family.hpp"
 #include "engine/exec/special_registers.hpp"
@@ -369,19 +371,8 @@ uint64_t Cta::address(const exec::MemRef& m, uint32_t t) {
 
 uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool write,
                      uint8_t** written) {
-  if (space == Space::Generic) {
-    if (exec::in_window(a, exec::kSharedWindow)) {
-      space = Space::Shared;
-      a -= exec::kSharedWindow;
-    } else if (exec::in_window(a, exec::kLocalWindow)) {
-      space = Space::Local;
-      a -= exec::kLocalWindow;
-    } else if (exec::in_window(a, exec::kConstWindow)) {
-      space = Space::Const;
-    } else {
-      space = Space::Global;
-    }
-  }
+  if (space == Space::Generic)
+    std::tie(space, a) = exec::resolve_generic(a);
   if (size > 1 && a % size != 0)
     throw Trouble("misaligned",
                   fmt::format("accesses {} bytes at the misaligned address {:#x}", size, a));
@@ -419,34 +410,35 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
     return r->memory->bytes_at(a - r->base);
   }
   case Space::Shared:
-    if (exec::extent_holding(extents_.shared, a, size) == exec::kNoExtent ||
-        a + size > shared_.size())
+    if (!exec::inside_shared(extents_, shared_.size(), a, size))
       throw outside("every shared variable");
     if (written)
       *written = shared_written_.data() + a;
     tracked_space_ = "shared";
     return &shared_[a];
   case Space::Local:
-    if (exec::extent_holding(extents_.local, a, size) == exec::kNoExtent ||
-        a + size > prog_.local_bytes)
+    if (!exec::inside_local(prog_, extents_, a, size))
       throw outside("every local variable of the thread");
     if (written)
       *written = local_written_.data() + size_t{t} * prog_.local_bytes + a;
     tracked_space_ = "local";
     return &local_[size_t{t} * prog_.local_bytes + a];
   case Space::Param:
-    if (a + size <= prog_.param_bytes) {
-      if (write)
-        throw Trouble("unsupported", "writes a kernel parameter");
+    if (write && a + size <= prog_.param_bytes)
+      throw Trouble("unsupported", "writes a kernel parameter");
+    switch (exec::param_area(prog_, a, size)) {
+    case exec::ParamArea::KernelParam:
       return &launch_.params[a];
-    }
-    if (a >= prog_.param_bytes && a + size <= prog_.param_bytes + prog_.scratch_param_bytes)
+    case exec::ParamArea::CallScratch:
       return &scratch_[size_t{t} * prog_.scratch_param_bytes + (a - prog_.param_bytes)];
-    throw outside("the parameter space");
+    case exec::ParamArea::Outside:
+      break;
+    }
+    throw outside("every kernel parameter and the call parameters");
   case Space::Const:
     if (write)
       throw Trouble("unsupported", "writes constant memory");
-    if (a < exec::kConstWindow || a - exec::kConstWindow + size > launch_.constants.size())
+    if (!exec::inside_const(launch_.constants.size(), a, size))
       throw outside("constant memory");
     return &launch_.constants[a - exec::kConstWindow];
   default:
