@@ -69,53 +69,21 @@ bool packed(ValType t) {
 
 } // namespace
 
-void Cta::exec_value(const Inst& in, uint32_t t) {
-  switch (in.op) {
-  case XOp::FAdd:
-  case XOp::FSub:
-  case XOp::FMul:
-  case XOp::FFma:
-  case XOp::FDiv:
-  case XOp::FRcp:
-  case XOp::FSqrt:
-  case XOp::FRsqrt:
-  case XOp::FNeg:
-  case XOp::FAbs:
-  case XOp::FMin:
-  case XOp::FMax:
-  case XOp::FEx2:
-  case XOp::FLg2:
-  case XOp::FSin:
-  case XOp::FCos:
-  case XOp::FTanh:
-  case XOp::FCopysign:
-    return exec_float(in, t);
-  case XOp::Setp:
-  case XOp::Set:
-    return exec_setp(in, t);
-  case XOp::Selp: {
-    const bool c = (read(in.srcs[2], t, ValType::Pred) & 1u) != 0;
-    return write(in.dsts[0], t, read(in.srcs[c ? 0 : 1], t, in.type));
-  }
-  case XOp::Mov:
-    return exec_mov(in, t);
-  case XOp::Cvt:
-    return exec_cvt(in, t);
-  case XOp::Cvta: {
-    uint64_t window = 0;
-    if (in.space == exec::Space::Shared)
-      window = exec::kSharedWindow;
-    else if (in.space == exec::Space::Local)
-      window = exec::kLocalWindow;
-    else if (in.space == exec::Space::Const)
-      window = exec::kConstWindow;
-    const uint64_t a = read(in.srcs[0], t, in.type);
-    return write(in.dsts[0], t,
-                 low_bits(in.sub == 1 ? a - window : a + window, exec::width_of(in.type)));
-  }
-  default:
-    return exec_integer(in, t);
-  }
+void Cta::exec_selp(const Inst& in, uint32_t t) {
+  const bool c = (read(in.srcs[2], t, ValType::Pred) & 1u) != 0;
+  write(in.dsts[0], t, read(in.srcs[c ? 0 : 1], t, in.type));
+}
+
+void Cta::exec_cvta(const Inst& in, uint32_t t) {
+  uint64_t window = 0;
+  if (in.space == exec::Space::Shared)
+    window = exec::kSharedWindow;
+  else if (in.space == exec::Space::Local)
+    window = exec::kLocalWindow;
+  else if (in.space == exec::Space::Const)
+    window = exec::kConstWindow;
+  const uint64_t a = read(in.srcs[0], t, in.type);
+  write(in.dsts[0], t, low_bits(in.sub == 1 ? a - window : a + window, exec::width_of(in.type)));
 }
 
 void Cta::exec_integer(const Inst& in, uint32_t t) {

@@ -4,11 +4,16 @@
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
+#include <tuple>
 
+#include "engine/exec/access_place.hpp"
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/instruction_family.hpp"
+#include "engine/exec/special_registers.hpp"
 
 namespace volta::emulate {
 
+using exec::Family;
 using exec::Inst;
 using exec::OpKind;
 using exec::Space;
@@ -40,7 +45,7 @@ Cta::Cta(LaunchState& launch, uint32_t index)
                                                  : std::max<uint32_t>(8, exec::width_of(r.type)));
   pc_.assign(threads_, 0);
   state_.assign(threads_, State::Running);
-  barrier_of_.assign(threads_, 0);
+  barriers_.reset(threads_);
   shared_.assign(prog_.shared_dynamic_base + launch.config.dyn_shared_bytes, 0);
   extents_ = exec::variable_extents(prog_, launch.config.dyn_shared_bytes);
   shared_written_.assign(shared_.size(), 0);
@@ -54,54 +59,11 @@ Cta::Cta(LaunchState& launch, uint32_t index)
 // ---------------------------------------------------------------------------------------------
 
 uint64_t Cta::special(exec::Special s, uint32_t t) {
-  using exec::Special;
-  const auto& b = launch_.config.block;
-  const auto& g = launch_.config.grid;
-  const uint32_t lane = t % 32;
-  switch (s) {
-  case Special::TidX:
-    return t % b[0];
-  case Special::TidY:
-    return (t / b[0]) % b[1];
-  case Special::TidZ:
-    return t / (b[0] * b[1]);
-  case Special::NtidX:
-    return b[0];
-  case Special::NtidY:
-    return b[1];
-  case Special::NtidZ:
-    return b[2];
-  case Special::CtaidX:
-    return ctaid_[0];
-  case Special::CtaidY:
-    return ctaid_[1];
-  case Special::CtaidZ:
-    return ctaid_[2];
-  case Special::NctaidX:
-    return g[0];
-  case Special::NctaidY:
-    return g[1];
-  case Special::NctaidZ:
-    return g[2];
-  case Special::LaneId:
-    return lane;
-  case Special::LaneMaskEq:
-    return uint64_t{1} << lane;
-  case Special::LaneMaskLt:
-    return (uint64_t{1} << lane) - 1;
-  case Special::LaneMaskLe:
-    return (uint64_t{2} << lane) - 1;
-  case Special::LaneMaskGt:
-    return ~((uint64_t{2} << lane) - 1) & 0xffffffffu;
-  case Special::LaneMaskGe:
-    return ~((uint64_t{1} << lane) - 1) & 0xffffffffu;
-  case Special::DynSmemSize:
-    return launch_.config.dyn_shared_bytes;
-  default:
-    // %warpid, %smid, %clock ... depend on the hardware and the schedule.
-    throw Trouble("unsupported", "reads a hardware- or schedule-dependent special register, "
-                                 "which the emulator does not model");
-  }
+  if (const auto v = exec::launch_special_value(s, launch_.config, ctaid_, t))
+    return *v;
+  // %warpid, %smid, %clock ... depend on the hardware and the schedule.
+  throw Trouble("unsupported", "reads a hardware- or schedule-dependent special register, "
+                               "which the emulator does not model");
 }
 
 uint64_t Cta::read(const exec::Operand& o, uint32_t t, ValType as) {
@@ -136,21 +98,11 @@ void Cta::write(const exec::Operand& d, uint32_t t, uint64_t bits) {
 // Scheduling
 // ---------------------------------------------------------------------------------------------
 
-uint32_t Cta::exited_lanes(uint32_t w) const {
-  uint32_t m = 0;
-  for (uint32_t l = 0; l < lanes_in(w); ++l)
-    m |= state_[w * 32 + l] == State::Exited ? 1u << l : 0u;
-  return m;
-}
-
 void Cta::run() {
   while (true) {
     bool ran = false;
     for (uint32_t w = 0; w < warps_; ++w) {
-      bool any = false;
-      for (uint32_t l = 0; l < lanes_in(w) && !any; ++l)
-        any = state_[w * 32 + l] == State::Running;
-      if (any) {
+      if (exec::lanes_in_state(state_.data(), threads_, w, State::Running) != 0) {
         run_warp(w);
         ran = true;
       }
@@ -176,18 +128,9 @@ void Cta::run_warp(uint32_t w) {
   const uint32_t base = w * 32;
   const uint32_t n = lanes_in(w);
   while (true) {
-    uint32_t min_pc = UINT32_MAX, mask = 0;
-    for (uint32_t l = 0; l < n; ++l) {
-      if (state_[base + l] != State::Running)
-        continue;
-      const uint32_t p = pc_[base + l];
-      if (p < min_pc) {
-        min_pc = p;
-        mask = 1u << l;
-      } else if (p == min_pc) {
-        mask |= 1u << l;
-      }
-    }
+    const exec::NextLanes next = exec::lowest_pc_lanes(state_.data(), pc_.data(), base, n);
+    const uint32_t min_pc = next.pc;
+    uint32_t mask = next.mask;
     if (mask == 0) {
       // Lanes waiting at a collective whose other members have exited since can go on.
       if (retry_collectives(w))
@@ -214,17 +157,10 @@ void Cta::run_warp(uint32_t w) {
   }
 }
 
-// __syncwarp() reached from two program points is one warp barrier (legal since sm_70); every
-// other collective is matched by its instruction.
-bool Cta::same_collective(uint32_t pc, uint32_t other) const {
-  return pc == other ||
-         (prog_.insts[pc].op == XOp::BarWarpSync && prog_.insts[other].op == XOp::BarWarpSync);
-}
-
 uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
-  const uint32_t existing = lanes_in(w) == 32 ? 0xffffffffu : (1u << lanes_in(w)) - 1;
+  const uint32_t existing = exec::existing_lanes_of(threads_, w);
   const uint32_t live = existing & ~exited_lanes(w);
-  if (in.op != XOp::BarWarpSync && in.op != XOp::Shfl && in.op != XOp::Vote)
+  if (!exec::has_member_mask(in.op))
     return live;
   const auto named = static_cast<uint32_t>(read(in.srcs.back(), t, ValType::B32));
   if ((named & ~existing) != 0)
@@ -242,7 +178,8 @@ bool Cta::retry_collectives(uint32_t w) {
     const uint32_t members = collective_members(prog_.insts[pc_[t]], w, t);
     uint32_t arrived = 0;
     for (uint32_t k = 0; k < lanes_in(w); ++k) {
-      if (state_[base + k] == State::AtCollective && same_collective(pc_[t], pc_[base + k]))
+      if (state_[base + k] == State::AtCollective &&
+          exec::same_collective_point(prog_, pc_[t], pc_[base + k]))
         arrived |= 1u << k;
     }
     if ((members & ~arrived) == 0) {
@@ -255,22 +192,11 @@ bool Cta::retry_collectives(uint32_t w) {
 }
 
 bool Cta::gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members) {
-  const uint32_t base = w * 32;
-  uint32_t arrived = mask;
-  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    if (state_[t] == State::AtCollective && same_collective(pc, pc_[t]))
-      arrived |= 1u << (t - base);
-  }
-  if ((arrived & members) != members) {
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      state_[base + std::countr_zero(m)] = State::AtCollective;
-    return false;
-  }
-  for (uint32_t m = arrived; m != 0; m &= m - 1)
-    state_[base + std::countr_zero(m)] = State::Running;
-  mask = arrived;
-  return true;
+  // Every member lane waiting at this collective takes part.
+  return exec::gather_collective_lanes(
+      prog_, state_.data(), pc_.data(), w * 32, pc, mask, members, [](uint32_t, bool same_point) {
+        return same_point ? exec::WaitingLane::Join : exec::WaitingLane::Skip;
+      });
 }
 
 void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
@@ -298,55 +224,64 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     for (uint32_t m = mask; m != 0; m &= m - 1)
       ++pc_[base + std::countr_zero(m)];
   };
-  switch (in.op) {
-  case XOp::Nop:
-  case XOp::Fence:
-  case XOp::Prefetch:
-  case XOp::CpAsyncCommit: // copies complete at issue (see exec_cp_async)
-  case XOp::CpAsyncWait:
+  switch (exec::family_of(in.op)) {
+  case Family::NoEffect:
+  case Family::AsyncCommit: // copies complete at issue (see exec_cp_async)
+  case Family::AsyncWait:
     break;
-  case XOp::Ld:
+  case Family::Integer:
+    each([&](uint32_t t) { exec_integer(in, t); });
+    break;
+  case Family::Float:
+    each([&](uint32_t t) { exec_float(in, t); });
+    break;
+  case Family::Compare:
+    each([&](uint32_t t) { exec_setp(in, t); });
+    break;
+  case Family::Select:
+    each([&](uint32_t t) { exec_selp(in, t); });
+    break;
+  case Family::Move:
+    each([&](uint32_t t) { exec_mov(in, t); });
+    break;
+  case Family::Convert:
+    each([&](uint32_t t) { exec_cvt(in, t); });
+    break;
+  case Family::AddressConvert:
+    each([&](uint32_t t) { exec_cvta(in, t); });
+    break;
+  case Family::Load:
     each([&](uint32_t t) { exec_ld(in, t); });
     break;
-  case XOp::St:
+  case Family::Store:
     each([&](uint32_t t) { exec_st(in, t); });
     break;
-  case XOp::Atom:
-  case XOp::Red:
+  case Family::Atomic:
     each([&](uint32_t t) { exec_atom(in, t); });
     break;
-  case XOp::CpAsync:
+  case Family::AsyncCopy:
     each([&](uint32_t t) { exec_cp_async(in, t); });
     break;
-  case XOp::Call:
+  case Family::Call:
     each([&](uint32_t t) { exec_call(in, t); });
     break;
-  case XOp::Bra:
+  case Family::Branch:
     for (uint32_t m = mask; m != 0; m &= m - 1)
       pc_[base + std::countr_zero(m)] = in.target;
     return;
-  case XOp::Ret:
-  case XOp::Exit:
+  case Family::Exit:
     for (uint32_t m = mask; m != 0; m &= m - 1)
       state_[base + std::countr_zero(m)] = State::Exited;
     return;
-  case XOp::Trap:
+  case Family::Trap:
     throw Trouble("trap", "the kernel executed 'trap'");
-  case XOp::BarSync:
-  case XOp::BarArrive:
+  case Family::Barrier:
     exec_bar(in, pc, w, mask);
     return;
-  case XOp::Activemask:
+  case Family::ActiveMask:
     each([&](uint32_t t) { write(in.dsts[0], t, mask); });
     break;
-  case XOp::BarWarpSync:
-  case XOp::Shfl:
-  case XOp::Vote:
-  case XOp::Ldmatrix:
-  case XOp::WmmaLoad:
-  case XOp::WmmaStore:
-  case XOp::WmmaMma:
-  case XOp::Mma: {
+  case Family::WarpCollective: {
     const uint32_t members = collective_members(in, w, base + std::countr_zero(mask));
     if ((mask & ~members) != 0)
       throw Trouble("undefined", "a lane executes it without its bit in the member mask "
@@ -365,12 +300,8 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       exec_wmma(in, w, mask);
     break;
   }
-  case XOp::Testp:
-  case XOp::Unsupported:
+  case Family::Unsupported:
     throw Trouble("unsupported", "this instruction is not supported by the emulator");
-  default:
-    each([&](uint32_t t) { exec_value(in, t); });
-    break;
   }
   advance();
 }
@@ -392,121 +323,41 @@ void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   }
   if (id >= 16)
     throw Trouble("undefined", fmt::format("barrier {} (PTX allows 0 to 15)", id));
-  Barrier& b = barriers_[id];
-  if (count != 0) {
-    if (b.counted && b.count != count)
-      throw Trouble("undefined", "threads use one barrier with different thread counts");
-    b.counted = true;
-    b.count = count;
-    if (in.op == XOp::BarArrive)
-      b.arrived += 32; // the hardware counts arrivals per warp (waiting warps: fire_barriers)
-  }
+  if (in.op == XOp::BarArrive && count == 0)
+    throw Trouble("unsupported", "bar.arrive needs a thread count");
+  auto disagree = [] {
+    throw Trouble("undefined", "threads use one barrier with different thread counts");
+  };
+  if (in.op == XOp::BarArrive && !barriers_.arrive(static_cast<uint32_t>(id), count))
+    disagree();
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     if (in.op == XOp::BarArrive) {
       ++pc_[t];
     } else {
       state_[t] = State::AtBarrier;
-      barrier_of_[t] = static_cast<uint8_t>(id);
+      if (!barriers_.wait(t, static_cast<uint32_t>(id), count))
+        disagree();
       pc_[t] = pc;
     }
   }
-  if (in.op == XOp::BarArrive && count == 0)
-    throw Trouble("unsupported", "bar.arrive needs a thread count");
 }
 
 bool Cta::fire_barriers() {
-  uint32_t waiting[16] = {};
-  uint32_t exited = 0;
-  for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == State::AtBarrier)
-      ++waiting[barrier_of_[t]];
-    exited += state_[t] == State::Exited ? 1 : 0;
-  }
+  const std::vector<uint32_t> waiting = barriers_.waiting(state_);
   bool fired = false;
-  for (uint32_t id = 0; id < 16; ++id) {
-    Barrier& b = barriers_[id];
-    if (waiting[id] == 0)
+  for (uint32_t id = 0; id < exec::CtaBarriers::kBarriers; ++id) {
+    if (waiting[id] == 0 || !barriers_.complete(id, state_))
       continue;
-    // A barrier with a count completes after `count` arrivals, counted per warp: a warp
-    // arrives once every lane of it that has not exited waits here (a warp whose lanes all
-    // exited never arrives). One without a count completes when every thread that has not
-    // exited waits here: an exit releases it (PTX ISA, "exit").
-    bool ready = waiting[id] + exited >= threads_;
-    if (b.counted) {
-      uint32_t arrived = b.arrived;
-      for (uint32_t w = 0; w < warps_; ++w) {
-        uint32_t here = 0, live = 0;
-        for (uint32_t l = 0; l < lanes_in(w); ++l) {
-          const uint32_t t = w * 32 + l;
-          live += state_[t] != State::Exited ? 1 : 0;
-          here += state_[t] == State::AtBarrier && barrier_of_[t] == id ? 1 : 0;
-        }
-        arrived += here != 0 && here == live ? 32 : 0;
-      }
-      ready = arrived >= b.count;
+    if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
+      pc_now_ = pc_[d->b];
+      thread_now_ = d->b;
+      throw Trouble("barrier divergence", d->message + " (undefined behaviour)");
     }
-    if (!ready)
-      continue;
-    check_barrier_forms(id);
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] == State::AtBarrier && barrier_of_[t] == id) {
-        state_[t] = State::Running;
-        ++pc_[t];
-      }
-    }
-    b = Barrier{};
+    barriers_.release(id, state_, pc_);
     fired = true;
   }
   return fired;
-}
-
-void Cta::check_barrier_forms(uint32_t id) {
-  // The instruction forms of the threads that wait at barrier `id` (PTX ISA, "barrier"): an
-  // .aligned one (`bar.sync` is `barrier.sync.aligned`) is executed by every thread at that one
-  // instruction; below sm_70 the lanes of a warp reach any barrier at one instruction; in both
-  // cases no lane of a warp that takes part may have exited. `barrier.sync` (sm_70 and later)
-  // lets threads arrive from different instructions. Anything else is undefined behaviour.
-  auto waits = [&](uint32_t t) { return state_[t] == State::AtBarrier && barrier_of_[t] == id; };
-  auto form = [&](uint32_t t) { return prog_.insts[pc_[t]].sub; };
-  auto divergence = [&](uint32_t t, const std::string& message) {
-    pc_now_ = pc_[t];
-    thread_now_ = t;
-    throw Trouble("barrier divergence", message);
-  };
-  for (uint32_t a = 0; a < threads_; ++a) {
-    if (!waits(a) || (form(a) & exec::kBarrierAligned) == 0)
-      continue;
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (waits(t) && pc_[t] != pc_[a])
-        divergence(t, fmt::format("threads {} and {} wait at barrier {} at different "
-                                  "instructions (PTX lines {} and {}), and PTX line {} is "
-                                  ".aligned (undefined behaviour)",
-                                  a, t, id, prog_.insts[pc_[a]].line, prog_.insts[pc_[t]].line,
-                                  prog_.insts[pc_[a]].line));
-    }
-    break;
-  }
-  for (uint32_t w = 0; w < warps_; ++w) {
-    uint32_t lane_pc = UINT32_MAX;
-    for (uint32_t l = 0; l < lanes_in(w); ++l) {
-      const uint32_t t = w * 32 + l;
-      if (!waits(t) || (form(t) & (exec::kBarrierAligned | exec::kBarrierWarpAligned)) == 0)
-        continue;
-      if (lane_pc == UINT32_MAX)
-        lane_pc = pc_[t];
-      else if (pc_[t] != lane_pc)
-        divergence(t, fmt::format("lanes of warp {} wait at barrier {} at different instructions "
-                                  "(PTX lines {} and {}) on a target below sm_70 (undefined "
-                                  "behaviour)",
-                                  w, id, prog_.insts[lane_pc].line, prog_.insts[pc_[t]].line));
-    }
-    if (lane_pc != UINT32_MAX && exited_lanes(w) != 0)
-      divergence(w * 32 + static_cast<uint32_t>(std::countr_zero(exited_lanes(w))),
-                 fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: a lane "
-                             "exited without reaching it (undefined behaviour)",
-                             id, prog_.insts[lane_pc].line, w));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -520,19 +371,8 @@ uint64_t Cta::address(const exec::MemRef& m, uint32_t t) {
 
 uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool write,
                      uint8_t** written) {
-  if (space == Space::Generic) {
-    if (exec::in_window(a, exec::kSharedWindow)) {
-      space = Space::Shared;
-      a -= exec::kSharedWindow;
-    } else if (exec::in_window(a, exec::kLocalWindow)) {
-      space = Space::Local;
-      a -= exec::kLocalWindow;
-    } else if (exec::in_window(a, exec::kConstWindow)) {
-      space = Space::Const;
-    } else {
-      space = Space::Global;
-    }
-  }
+  if (space == Space::Generic)
+    std::tie(space, a) = exec::resolve_generic(a);
   if (size > 1 && a % size != 0)
     throw Trouble("misaligned",
                   fmt::format("accesses {} bytes at the misaligned address {:#x}", size, a));
@@ -570,34 +410,35 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
     return r->memory->bytes_at(a - r->base);
   }
   case Space::Shared:
-    if (exec::extent_holding(extents_.shared, a, size) == exec::kNoExtent ||
-        a + size > shared_.size())
+    if (!exec::inside_shared(extents_, shared_.size(), a, size))
       throw outside("every shared variable");
     if (written)
       *written = shared_written_.data() + a;
     tracked_space_ = "shared";
     return &shared_[a];
   case Space::Local:
-    if (exec::extent_holding(extents_.local, a, size) == exec::kNoExtent ||
-        a + size > prog_.local_bytes)
+    if (!exec::inside_local(prog_, extents_, a, size))
       throw outside("every local variable of the thread");
     if (written)
       *written = local_written_.data() + size_t{t} * prog_.local_bytes + a;
     tracked_space_ = "local";
     return &local_[size_t{t} * prog_.local_bytes + a];
   case Space::Param:
-    if (a + size <= prog_.param_bytes) {
-      if (write)
-        throw Trouble("unsupported", "writes a kernel parameter");
+    if (write && a + size <= prog_.param_bytes)
+      throw Trouble("unsupported", "writes a kernel parameter");
+    switch (exec::param_area(prog_, a, size)) {
+    case exec::ParamArea::KernelParam:
       return &launch_.params[a];
-    }
-    if (a >= prog_.param_bytes && a + size <= prog_.param_bytes + prog_.scratch_param_bytes)
+    case exec::ParamArea::CallScratch:
       return &scratch_[size_t{t} * prog_.scratch_param_bytes + (a - prog_.param_bytes)];
-    throw outside("the parameter space");
+    case exec::ParamArea::Outside:
+      break;
+    }
+    throw outside("every kernel parameter and the call parameters");
   case Space::Const:
     if (write)
       throw Trouble("unsupported", "writes constant memory");
-    if (a < exec::kConstWindow || a - exec::kConstWindow + size > launch_.constants.size())
+    if (!exec::inside_const(launch_.constants.size(), a, size))
       throw outside("constant memory");
     return &launch_.constants[a - exec::kConstWindow];
   default:

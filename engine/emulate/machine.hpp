@@ -2,6 +2,7 @@
 // (registers, shared/local memory, scheduling). Internal to engine/emulate.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
+#include "engine/exec/cta_barriers.hpp"
 #include "engine/exec/variable_extents.hpp"
 
 namespace volta::emulate {
@@ -63,7 +65,7 @@ public:
   uint32_t current_thread() const { return thread_now_; }
 
 private:
-  enum class State : uint8_t { Running, AtBarrier, AtCollective, Exited };
+  using State = exec::ThreadState;
 
   // ---- registers and operands
   uint64_t& reg(uint32_t r, uint32_t t) { return regs_[size_t{r} * threads_ + t]; }
@@ -74,24 +76,23 @@ private:
   // ---- scheduling
   void run_warp(uint32_t w);
   bool fire_barriers();
-  // Throws Trouble when the threads waiting at barrier `id`, about to be released, reached it in
-  // a way the instructions' forms (.aligned, below sm_70) do not allow.
-  void check_barrier_forms(uint32_t id);
   uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(32, threads_ - w * 32); }
-  uint32_t exited_lanes(uint32_t w) const;
+  uint32_t exited_lanes(uint32_t w) const {
+    return exec::lanes_in_state(state_.data(), threads_, w, State::Exited);
+  }
   void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   bool gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
-  bool same_collective(uint32_t pc, uint32_t other) const;
   uint32_t collective_members(const exec::Inst& in, uint32_t w, uint32_t t);
   bool retry_collectives(uint32_t w);
 
   // ---- per-thread instruction semantics (instruction_values.cpp)
-  void exec_value(const exec::Inst& in, uint32_t t);
   void exec_integer(const exec::Inst& in, uint32_t t);
   void exec_float(const exec::Inst& in, uint32_t t);
   void exec_setp(const exec::Inst& in, uint32_t t);
   void exec_cvt(const exec::Inst& in, uint32_t t);
   void exec_mov(const exec::Inst& in, uint32_t t);
+  void exec_selp(const exec::Inst& in, uint32_t t);
+  void exec_cvta(const exec::Inst& in, uint32_t t);
 
   // ---- memory (machine.cpp)
   uint8_t* locate(exec::Space space, uint64_t address, uint32_t size, uint32_t t, bool write,
@@ -120,7 +121,7 @@ private:
   LaunchState& launch_;
   const exec::Program& prog_;
   uint32_t cta_;
-  uint32_t ctaid_[3];
+  std::array<uint32_t, 3> ctaid_{};
   uint32_t threads_;
   uint32_t warps_;
   std::vector<uint64_t> regs_;
@@ -134,15 +135,7 @@ private:
   const char* tracked_space_ = nullptr; // set by locate: "shared" or "local", else unchanged
   std::vector<uint8_t> local_;          // threads x local bytes
   std::vector<uint8_t> scratch_;        // threads x call-parameter bytes
-  // Barriers 0..15: threads waiting, with their expected count (0: every live thread), and
-  // the arrivals of warps at bar.arrive counted in threads.
-  struct Barrier {
-    uint32_t count = 0;
-    uint32_t arrived = 0; // threads counted toward `count` by bar.arrive
-    bool counted = false;
-  };
-  Barrier barriers_[16];
-  std::vector<uint8_t> barrier_of_; // per thread at a barrier
+  exec::CtaBarriers barriers_; // who waits at which barrier, bar.arrive's arrivals (shared)
   uint32_t pc_now_ = 0;
   uint32_t thread_now_ = 0;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
@@ -22,9 +23,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   float_.assign(regs * row_stride_, 0);
   pc_.assign(threads_, 0);
   state_.assign(threads_, ThreadState::Running);
-  barrier_id_.assign(threads_, 0);
-  barrier_count_.assign(threads_, 0);
-  barrier_counted_.assign(threads_, 0);
+  barriers_.reset(threads_);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});
   last_access_stamp_.assign(threads_, 0);
@@ -61,28 +60,6 @@ std::vector<symbolic::ExprStore::Stream>& CtaRunner::spare_streams() {
 // ---------------------------------------------------------------------------------------------
 // Scheduling
 // ---------------------------------------------------------------------------------------------
-
-uint32_t CtaRunner::running_lanes(uint32_t w) const {
-  uint32_t mask = 0;
-  const uint32_t base = w * 32;
-  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-  for (uint32_t l = 0; l < n; ++l) {
-    if (state_[base + l] == ThreadState::Running)
-      mask |= 1u << l;
-  }
-  return mask;
-}
-
-uint32_t CtaRunner::exited_lanes(uint32_t w) const {
-  uint32_t mask = 0;
-  const uint32_t base = w * 32;
-  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-  for (uint32_t l = 0; l < n; ++l) {
-    if (state_[base + l] == ThreadState::Exited)
-      mask |= 1u << l;
-  }
-  return mask;
-}
 
 bool CtaRunner::run() {
   VOLTA_ASSERT(state_.size() == threads_ && pc_.size() == threads_, "a state and a pc per thread");
@@ -179,21 +156,10 @@ void CtaRunner::run_warp(uint32_t w) {
       min_pc = next_pc_;
     } else {
       // The lanes at the smallest pc among the runnable ones.
-      mask = 0;
-      uint32_t running = 0;
-      for (uint32_t l = 0; l < n; ++l) {
-        if (state_[base + l] != ThreadState::Running)
-          continue;
-        running |= 1u << l;
-        const uint32_t p = pc_[base + l];
-        if (p < min_pc) {
-          min_pc = p;
-          mask = 1u << l;
-        } else if (p == min_pc) {
-          mask |= 1u << l;
-        }
-      }
-      converged = mask == running;
+      const NextLanes next = lowest_pc_lanes(state_.data(), pc_.data(), base, n);
+      min_pc = next.pc;
+      mask = next.mask;
+      converged = mask == next.running;
       lanes = static_cast<uint32_t>(std::popcount(mask));
     }
     if (mask == 0)
@@ -245,54 +211,6 @@ void CtaRunner::run_warp(uint32_t w) {
 // Operands
 // ---------------------------------------------------------------------------------------------
 
-uint64_t CtaRunner::special(Special s, uint32_t t) {
-  const auto& blk = ctx_.config.block;
-  const auto& grd = ctx_.config.grid;
-  const uint32_t lane = t % 32;
-  switch (s) {
-  case Special::TidX:
-    return t % blk[0];
-  case Special::TidY:
-    return (t / blk[0]) % blk[1];
-  case Special::TidZ:
-    return t / (blk[0] * blk[1]);
-  case Special::NtidX:
-    return blk[0];
-  case Special::NtidY:
-    return blk[1];
-  case Special::NtidZ:
-    return blk[2];
-  case Special::CtaidX:
-    return ctaid_[0];
-  case Special::CtaidY:
-    return ctaid_[1];
-  case Special::CtaidZ:
-    return ctaid_[2];
-  case Special::NctaidX:
-    return grd[0];
-  case Special::NctaidY:
-    return grd[1];
-  case Special::NctaidZ:
-    return grd[2];
-  case Special::LaneId:
-    return lane;
-  case Special::LaneMaskEq:
-    return 1u << lane;
-  case Special::LaneMaskLt:
-    return (1u << lane) - 1;
-  case Special::LaneMaskLe:
-    return lane == 31 ? kAll : (2u << lane) - 1;
-  case Special::LaneMaskGt:
-    return lane == 31 ? 0 : kAll << (lane + 1);
-  case Special::LaneMaskGe:
-    return kAll << lane;
-  case Special::DynSmemSize:
-    return ctx_.config.dyn_shared_bytes;
-  default:
-    return 0;
-  }
-}
-
 Value CtaRunner::read_special(const Operand& o, uint32_t t) {
   const auto s = static_cast<Special>(o.special);
   if (is_clock(s)) {
@@ -315,7 +233,9 @@ Value CtaRunner::read_special(const Operand& o, uint32_t t) {
                symbolic::Op::Fresh, static_cast<uint8_t>(symbolic::FreshKind::SpecialRegister), 0,
                serial, prog_.insts[current_pc_].line, static_cast<uint32_t>(s)})};
   }
-  return Value{special(s, t), 0};
+  const auto v = launch_special_value(s, ctx_.config, ctaid_, t);
+  assert(v && "every other special register is refused or fresh above");
+  return Value{v.value_or(0), 0};
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "engine/exec/cta_barriers.hpp"
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
 #include "engine/exec/race_shadow.hpp"
@@ -47,7 +48,6 @@ public:
 private:
   // The id streams the previous CTA run on this worker thread left, for the next one.
   static std::vector<symbolic::ExprStore::Stream>& spare_streams();
-  enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
   static constexpr uint32_t kAll = 0xffffffffu;
 
   // ---- register file
@@ -87,7 +87,6 @@ private:
   // read() of a special register: out of line, so that register and immediate reads (the hot
   // cases) need no stack frame.
   [[gnu::noinline]] Value read_special(const Operand& o, uint32_t t);
-  uint64_t special(Special s, uint32_t t);
   // The real value of an operand used as a float of `type` (Const for concrete bits).
   // The common case of real(), inline: a register holding a node that is a number (not raw
   // bits). Gives the node and its operator.
@@ -201,16 +200,15 @@ private:
   // Every live thread waits at barrier `id`, but some threads exited: true when the exits
   // release it (no thread count); reports the deadlock otherwise.
   bool released_by_exits(uint32_t id);
-  // Checks the forms of the instructions the threads wait at (.aligned, below sm_70) before
-  // barrier `id` fires; reports BARRIER_DIVERGENCE and returns false when they disagree.
-  bool barrier_reached_consistently(uint32_t id);
   // A deadlock, with who waits where; `why` (when given) comes first.
   void report_stuck(const std::string& why = {});
-  uint32_t running_lanes(uint32_t w) const;
-  uint32_t exited_lanes(uint32_t w) const;
-  uint32_t existing_lanes(uint32_t w) const {
-    return w + 1 < warps_ || threads_ % 32 == 0 ? kAll : (1u << (threads_ % 32)) - 1;
+  uint32_t running_lanes(uint32_t w) const {
+    return lanes_in_state(state_.data(), threads_, w, ThreadState::Running);
   }
+  uint32_t exited_lanes(uint32_t w) const {
+    return lanes_in_state(state_.data(), threads_, w, ThreadState::Exited);
+  }
+  uint32_t existing_lanes(uint32_t w) const { return existing_lanes_of(threads_, w); }
 
   // ---- execution of one instruction for the lanes in `mask` (all at `pc`)
   void execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
@@ -391,9 +389,7 @@ private:
   std::vector<uint8_t> float_;
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
-  std::vector<uint32_t> barrier_id_;     // AtBarrier: which barrier
-  std::vector<uint32_t> barrier_count_;  // AtBarrier: expected thread count (0: all)
-  std::vector<uint8_t> barrier_counted_; // AtBarrier: the instruction gave a thread count
+  CtaBarriers barriers_; // who waits at which barrier with which count (shared with the emulator)
   std::vector<uint32_t> warp_phase_;
   std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
   // Race check of exits: per thread, the epoch of its latest memory access, and the threads

@@ -1,18 +1,16 @@
-// CTA barriers (PTX ISA, "barrier", "bar"): arrival, firing, and the ways a kernel can use one
-// wrongly. A barrier is its id (0..15): threads wait until every thread that has not exited
-// arrived (or `count` arrived, for a barrier with a thread count), then all go on at once and
-// the CTA enters a new epoch of the race check, which orders everything before with everything
-// after. What may differ between the arrivals depends on the instruction's form:
-//   * `.aligned` (`bar.sync` is `barrier.sync.aligned`): every thread executes this one
-//     instruction, and in a warp that takes part every lane does; anything else is undefined
-//     behaviour, reported as BARRIER_DIVERGENCE;
-//   * `barrier.sync` without `.aligned` (sm_70 and later): threads may arrive from different
-//     instructions, and lanes of a warp may have exited; below sm_70 the lanes of one warp must
-//     still be at one instruction.
-// An exit releases a barrier without a thread count that only the exiting threads held up; a
-// barrier with a count waits for `count` arrivals, which exited threads never make.
+// CTA barriers (PTX ISA, "barrier", "bar") in the symbolic CTA: arrival, firing, and the ways a
+// kernel can use one wrongly. A barrier is its id (0..15): threads wait until every thread that
+// has not exited arrived (or `count` arrived, for a barrier with a thread count), then all go on
+// at once and the CTA enters a new epoch of the race check, which orders everything before with
+// everything after. The bookkeeping (who waits where, completion, the instruction forms
+// `.aligned` and below sm_70 allow) is CtaBarriers (cta_barriers.hpp), shared with the
+// emulator; this file holds what the symbolic CTA refuses (bar.arrive, barriers over part of the
+// CTA) and how it reports a divergence or a deadlock. An exit releases a barrier without a
+// thread count that only the exiting threads held up; a barrier with a count waits for `count`
+// arrivals, which exited threads never make.
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
@@ -71,54 +69,31 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
   }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
-    // Copies of cp.async are not ordered by barriers, but completed ones are visible.
+    // Copies of cp.async are not ordered by barriers, but completed ones are visible. Threads
+    // that disagree on the count are reported when the barrier would fire (count_mismatch).
     VOLTA_ASSERT(state_[t] == ThreadState::Running, "only a running thread arrives at a barrier");
-    VOLTA_ASSERT(*id < 16, "barrier ids are 0..15 (fire_barriers counts 16)");
+    VOLTA_ASSERT(*id < CtaBarriers::kBarriers, "barrier ids are 0..15");
     state_[t] = ThreadState::AtBarrier;
-    barrier_id_[t] = static_cast<uint32_t>(*id);
-    barrier_count_[t] = count == threads_ ? 0 : count; // 0: every thread of the CTA
-    barrier_counted_[t] = count != 0;
+    (void)barriers_.wait(t, static_cast<uint32_t>(*id), count);
     pc_[t] = pc;
   }
 }
 
 bool CtaRunner::fire_barriers() {
-  [[maybe_unused]] auto waiting_at = [&](uint32_t id) {
-    uint32_t n = 0;
-    for (uint32_t t = 0; t < threads_; ++t)
-      n += state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id ? 1 : 0;
-    return n;
-  };
-  // Group the waiting threads by barrier id.
-  std::vector<uint32_t> waiting(16, 0);
-  uint32_t exited = 0;
-  for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == ThreadState::AtBarrier)
-      ++waiting[barrier_id_[t]];
-    if (state_[t] == ThreadState::Exited)
-      ++exited;
-  }
-  for (uint32_t id = 0; id < 16; ++id) {
+  const std::vector<uint32_t> waiting = barriers_.waiting(state_);
+  for (uint32_t id = 0; id < CtaBarriers::kBarriers; ++id) {
     if (waiting[id] == 0)
       continue;
-    // The expected count: the operand of the waiting threads (all equal), or every thread.
-    uint32_t expected = 0;
-    uint32_t first = UINT32_MAX;
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] != ThreadState::AtBarrier || barrier_id_[t] != id)
-        continue;
-      if (first == UINT32_MAX) {
-        first = t;
-        expected = barrier_count_[t];
-      } else if (barrier_count_[t] != expected) {
-        current_pc_ = pc_[t]; // the report points at the barrier, not the last instruction run
-        fail(Verdict::BarrierDivergence, "barrier divergence",
-             fmt::format("threads wait at barrier {} with different thread counts ({} and {})", id,
-                         expected, barrier_count_[t]),
-             t);
-        return false;
-      }
+    if (auto d = barriers_.count_mismatch(id, state_)) {
+      current_pc_ = pc_[d->b]; // the report points at the barrier, not the last instruction run
+      fail(Verdict::BarrierDivergence, "barrier divergence", d->message, d->b);
+      return false;
     }
+    // Every waiter has the count of the first (0: none, or the CTA's every thread).
+    uint32_t first = 0;
+    while (!barriers_.waits_at(state_, first, id))
+      ++first;
+    const uint32_t expected = barriers_.count_of(first);
     const bool cta_wide = expected == 0 || expected >= threads_;
     if (!cta_wide) {
       current_pc_ = pc_[first];
@@ -129,20 +104,25 @@ bool CtaRunner::fire_barriers() {
                       id, expected));
       return false;
     }
-    VOLTA_ASSERT(waiting[id] + exited <= threads_, "a thread waits at one barrier or has exited");
-    if (waiting[id] + exited < threads_)
+    if (!barriers_.every_live_thread_waits(id, state_))
       continue; // somebody has not arrived yet
-    if (!barrier_reached_consistently(id))
+    if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
+      Failure f;
+      f.verdict = Verdict::BarrierDivergence;
+      f.kind = "barrier divergence";
+      f.message = std::move(d->message);
+      f.first = site(d->a, pc_[d->a]);
+      f.second = site(d->b, pc_[d->b]);
+      failed_ = true;
+      ctx_.report(cta_, std::move(f));
       return false;
+    }
     if (waiting[id] < threads_ && !released_by_exits(id))
       return false;
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id) {
-        state_[t] = ThreadState::Running;
-        ++pc_[t];
-      }
-    }
-    VOLTA_ASSERT(waiting_at(id) == 0, "a fired barrier released every thread waiting at it");
+    // A CTA-wide barrier that every live thread reached completes (an exited warp of a barrier
+    // with a count was refused above): the shared rule agrees.
+    VOLTA_ASSERT(barriers_.complete(id, state_), "a CTA-wide barrier every live thread reached completes");
+    barriers_.release(id, state_, pc_);
     ++stats_.barriers;
     stamp_ = ctx_.next_stamp.fetch_add(1); // a new epoch
     // Accesses before the barrier are ordered by its new epoch: the partial syncs that ordered
@@ -165,8 +145,8 @@ bool CtaRunner::released_by_exits(uint32_t id) {
   // lanes all exited never does, so such a barrier never completes (so the emulator too).
   uint32_t counted = 0, uncounted = 0;
   for (uint32_t t = 0; t < threads_; ++t) {
-    if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id)
-      (barrier_counted_[t] ? counted : uncounted) = t + 1;
+    if (barriers_.waits_at(state_, t, id))
+      (barriers_.count_of(t) != 0 ? counted : uncounted) = t + 1;
   }
   if (counted == 0)
     return true;
@@ -193,80 +173,6 @@ bool CtaRunner::released_by_exits(uint32_t id) {
                            "only a barrier without a thread count, so it never completes",
                            id, prog_.insts[pc_[t]].text, prog_.insts[pc_[t]].line, gone));
   return false;
-}
-
-bool CtaRunner::barrier_reached_consistently(uint32_t id) {
-  // The two threads a report names: `a` at an instruction whose form the other, `b`, breaks.
-  auto diverge = [&](uint32_t a, uint32_t b, std::string message) {
-    Failure f;
-    f.verdict = Verdict::BarrierDivergence;
-    f.kind = "barrier divergence";
-    f.message = std::move(message);
-    f.first = site(a, pc_[a]);
-    f.second = site(b, pc_[b]);
-    failed_ = true;
-    ctx_.report(cta_, std::move(f));
-    return false;
-  };
-  // An .aligned instruction says that every thread of the CTA executes it: one waiting thread
-  // at an .aligned barrier makes every other instruction (aligned or not) a divergence.
-  uint32_t aligned = UINT32_MAX;
-  for (uint32_t t = 0; t < threads_ && aligned == UINT32_MAX; ++t) {
-    if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id &&
-        (prog_.insts[pc_[t]].sub & kBarrierAligned) != 0)
-      aligned = t;
-  }
-  if (aligned != UINT32_MAX) {
-    const uint32_t aligned_pc = pc_[aligned];
-    for (uint32_t t = 0; t < threads_; ++t) {
-      if (state_[t] == ThreadState::AtBarrier && barrier_id_[t] == id && pc_[t] != aligned_pc) {
-        const Inst& a = prog_.insts[aligned_pc];
-        return diverge(aligned, t,
-                       fmt::format("threads reach barrier {} at different instructions (PTX "
-                                   "lines {} and {}), and '{}' (PTX line {}) is .aligned: every "
-                                   "thread must execute that one instruction",
-                                   id, a.line, prog_.insts[pc_[t]].line, a.text, a.line));
-      }
-    }
-  }
-  // In a warp that takes part, every lane reaches an .aligned barrier (and, below sm_70, any
-  // barrier) at one instruction; none may have exited instead.
-  for (uint32_t w = 0; w < warps_; ++w) {
-    const uint32_t base = w * 32;
-    const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-    uint32_t lane_pc = UINT32_MAX, lane = 0;
-    for (uint32_t l = 0; l < n; ++l) {
-      const uint32_t t = base + l;
-      if (state_[t] != ThreadState::AtBarrier || barrier_id_[t] != id ||
-          (prog_.insts[pc_[t]].sub & (kBarrierAligned | kBarrierWarpAligned)) == 0)
-        continue;
-      if (lane_pc == UINT32_MAX) {
-        lane_pc = pc_[t];
-        lane = t;
-      } else if (pc_[t] != lane_pc) {
-        return diverge(lane, t,
-                       fmt::format("lanes of warp {} reach barrier {} at different instructions "
-                                   "(PTX lines {} and {}), which a target below sm_70 does not "
-                                   "allow",
-                                   w, id, prog_.insts[lane_pc].line, prog_.insts[pc_[t]].line));
-      }
-    }
-    if (lane_pc == UINT32_MAX)
-      continue;
-    for (uint32_t l = 0; l < n; ++l) {
-      const uint32_t t = base + l;
-      if (state_[t] == ThreadState::Exited) {
-        const bool is_aligned = (prog_.insts[lane_pc].sub & kBarrierAligned) != 0;
-        return diverge(
-            lane, t,
-            fmt::format("barrier {} (PTX line {}) is reached by only part of warp {}: "
-                        "thread {} exited without reaching it ({})",
-                        id, prog_.insts[lane_pc].line, w, t,
-                        is_aligned ? "the instruction is .aligned" : "a target below sm_70"));
-      }
-    }
-  }
-  return true;
 }
 
 void CtaRunner::report_stuck(const std::string& why) {

@@ -21,25 +21,29 @@
 #include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
+#include "engine/exec/instruction_family.hpp"
 
 namespace volta::exec {
 
 namespace {
 
 // Instructions a merged side may execute: they read and write registers only.
+// By family (instruction_family.hpp), so that a new opcode is not taken in by a range of the enum.
 bool register_only(XOp op) {
-  switch (op) {
-  case XOp::Nop:
-  case XOp::Setp:
-  case XOp::Selp:
-  case XOp::Set:
-  case XOp::Mov:
-  case XOp::Cvt:
-  case XOp::Testp:
-  case XOp::FCopysign:
+  switch (family_of(op)) {
+  case Family::Integer:
+  case Family::Float:
+  case Family::Compare:
+  case Family::Select:
+  case Family::Move:
+  case Family::Convert:
     return true;
+  case Family::NoEffect:
+    return op == XOp::Nop; // fence and prefetch are about memory
+  case Family::Unsupported:
+    return op == XOp::Testp; // executed in the side, where it is refused with its reason
   default:
-    return (op >= XOp::IAdd && op <= XOp::Sad) || (op >= XOp::FAdd && op <= XOp::FTanh);
+    return false;
   }
 }
 

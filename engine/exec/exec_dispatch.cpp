@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
+#include "engine/exec/instruction_family.hpp"
 
 namespace volta::exec {
 
@@ -85,116 +86,62 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       ++pc_[base + std::countr_zero(m)];
   };
 
-  switch (in.op) {
-  case XOp::Nop:
-  case XOp::Fence:
-  case XOp::Prefetch:
+  switch (family_of(in.op)) {
+  case Family::NoEffect:
     break;
-  case XOp::IAdd:
-  case XOp::ISub:
-  case XOp::IMulLo:
-  case XOp::IMulHi:
-  case XOp::IMulWide:
-  case XOp::IMadLo:
-  case XOp::IMadHi:
-  case XOp::IMadWide:
-  case XOp::IMul24Lo:
-  case XOp::IMad24Lo:
-  case XOp::IDiv:
-  case XOp::IRem:
-  case XOp::IAbs:
-  case XOp::INeg:
-  case XOp::IMin:
-  case XOp::IMax:
-  case XOp::And:
-  case XOp::Or:
-  case XOp::Xor:
-  case XOp::Not:
-  case XOp::CNot:
-  case XOp::Shl:
-  case XOp::Shr:
-  case XOp::Popc:
-  case XOp::Clz:
-  case XOp::Brev:
-  case XOp::Bfe:
-  case XOp::Bfi:
-  case XOp::Prmt:
-  case XOp::Lop3:
-  case XOp::ShfL:
-  case XOp::ShfR:
-  case XOp::Sad:
+  case Family::Integer:
     exec_integer(in, w, mask);
     break;
-  case XOp::FAdd:
-  case XOp::FSub:
-  case XOp::FMul:
-  case XOp::FFma:
-  case XOp::FDiv:
-  case XOp::FRcp:
-  case XOp::FSqrt:
-  case XOp::FRsqrt:
-  case XOp::FNeg:
-  case XOp::FAbs:
-  case XOp::FMin:
-  case XOp::FMax:
-  case XOp::FEx2:
-  case XOp::FLg2:
-  case XOp::FSin:
-  case XOp::FCos:
-  case XOp::FTanh:
-  case XOp::FCopysign:
+  case Family::Float:
     exec_float(in, w, mask);
     break;
-  case XOp::Setp:
-  case XOp::Set:
+  case Family::Compare:
     exec_setp(in, w, mask);
     break;
-  case XOp::Selp:
+  case Family::Select:
     exec_selp(in, w, mask);
     break;
-  case XOp::Mov:
+  case Family::Move:
     exec_mov(in, w, mask);
     break;
-  case XOp::Cvt:
+  case Family::Convert:
     exec_cvt(in, w, mask);
     break;
-  case XOp::Cvta:
+  case Family::AddressConvert:
     exec_cvta(in, w, mask);
     break;
-  case XOp::Ld:
+  case Family::Load:
     exec_ld(in, w, mask);
     break;
-  case XOp::St:
+  case Family::Store:
     exec_st(in, w, mask);
     break;
-  case XOp::Atom:
-  case XOp::Red:
+  case Family::Atomic:
     exec_atom(in, w, mask);
     break;
-  case XOp::CpAsync:
+  case Family::AsyncCopy:
     exec_cp_async(in, w, mask);
     break;
-  case XOp::CpAsyncCommit:
+  case Family::AsyncCommit:
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t t = base + std::countr_zero(m);
       committed_[t].push_back(std::move(uncommitted_[t]));
       uncommitted_[t].clear();
     }
     break;
-  case XOp::CpAsyncWait:
+  case Family::AsyncWait:
     exec_cp_async_wait(in, w, mask);
     break;
-  case XOp::Call:
+  case Family::Call:
     exec_call(in, w, mask);
     break;
-  case XOp::Bra:
+  case Family::Branch:
     for (uint32_t m = mask; m != 0; m &= m - 1)
       pc_[base + std::countr_zero(m)] = in.target;
     if (mask == issued && !merged)
       next_pc_ = in.target;
     return;
-  case XOp::Ret:
-  case XOp::Exit:
+  case Family::Exit:
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t t = base + std::countr_zero(m);
       // Copies still in flight complete before the thread leaves.
@@ -213,39 +160,30 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
         state_[base + l] = ThreadState::Running;
     }
     return;
-  case XOp::Trap:
+  case Family::Trap:
     fail(Verdict::Error, "trap",
          fmt::format("the kernel executed 'trap' (PTX line {}), aborting the launch", in.line),
          base + std::countr_zero(mask));
     return;
-  case XOp::BarSync:
-  case XOp::BarArrive:
+  case Family::Barrier:
     exec_bar(in, pc, w, mask);
     return; // exec_bar sets states and pcs
-  case XOp::BarWarpSync:
-  case XOp::Shfl:
-  case XOp::Vote:
-  case XOp::Activemask:
-  case XOp::Ldmatrix:
-  case XOp::WmmaLoad:
-  case XOp::WmmaStore:
-  case XOp::WmmaMma:
-  case XOp::Mma: {
+  case Family::ActiveMask:
+    // activemask returns the lanes executing it now: no waiting.
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t t = base + std::countr_zero(m);
+      set_dst(in.dsts[0], t, Value{mask, 0});
+    }
+    break;
+  case Family::WarpCollective: {
     // Warp collectives: wait until every member lane has arrived. Lanes that have exited may be
     // named in a member mask: they simply do not take part.
     uint32_t members = existing_lanes(w) & ~exited_lanes(w);
     uint32_t member_mask = kAll;
-    if (in.op == XOp::BarWarpSync || in.op == XOp::Shfl || in.op == XOp::Vote) {
+    if (has_member_mask(in.op)) {
       if (!member_group(in, w, mask, member_mask))
         return;
       members &= member_mask;
-    } else if (in.op == XOp::Activemask) {
-      // activemask returns the lanes executing it now: no waiting.
-      for (uint32_t m = mask; m != 0; m &= m - 1) {
-        const uint32_t t = base + std::countr_zero(m);
-        set_dst(in.dsts[0], t, Value{mask, 0});
-      }
-      break;
     }
     if (!gather_collective(in, pc, w, mask, members, member_mask))
       return;
@@ -286,8 +224,7 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     advance(mask);
     return; // lanes of the warp may have waited here: no hint of the next pc
   }
-  case XOp::Testp:
-  case XOp::Unsupported: {
+  case Family::Unsupported: {
     const auto reason = prog_.unsupported_reasons.find(pc);
     fail_unsupported(in, base + std::countr_zero(mask),
                      reason != prog_.unsupported_reasons.end() ? reason->second
@@ -350,19 +287,9 @@ bool CtaRunner::member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_
 bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint32_t& mask,
                                   uint32_t members, uint32_t member_mask) {
   const uint32_t base = w * 32;
-  const bool has_mask = in.op == XOp::BarWarpSync || in.op == XOp::Shfl || in.op == XOp::Vote;
-  uint32_t arrived = mask;
-  for (uint32_t m = members & ~mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
-    if (state_[t] != ThreadState::AtCollective)
-      continue;
-    // bar.warp.sync need not be the same instruction on sm_70 and later (lanes at different
-    // __syncwarp() calls with the same mask synchronize together). shfl.sync, vote.sync and
-    // the .aligned matrix instructions are matched only at the same instruction here (lanes
-    // waiting at different ones end as a deadlock, or UNSUPPORTED below).
+  const bool has_mask = has_member_mask(in.op);
+  auto check = [&](uint32_t t, bool same_point) {
     const Inst& other = prog_.insts[pc_[t]];
-    const bool same_point =
-        pc_[t] == pc || (in.op == XOp::BarWarpSync && other.op == XOp::BarWarpSync);
     if (!same_point) {
       // shfl.sync / vote.sync lanes with the same mask waiting at two different instructions:
       // the PTX ISA (sm_70+) asks for the same qualifiers and mask, CUDA for the same call;
@@ -376,10 +303,10 @@ bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint3
                                        "different instructions (PTX lines {} and {}); whether they "
                                        "meet is not modeled",
                                        member_mask, in.line, other.line));
-          return false;
+          return WaitingLane::Stop;
         }
       }
-      continue;
+      return WaitingLane::Skip;
     }
     if (has_mask) {
       const Value v = read(other.srcs.back(), t);
@@ -392,20 +319,12 @@ bool CtaRunner::gather_collective(const Inst& in, uint32_t pc, uint32_t w, uint3
                          std::countr_zero(mask), t - base, in.text, in.line, other.text, other.line,
                          member_mask, lane_mask),
              t);
-        return false;
+        return WaitingLane::Stop;
       }
     }
-    arrived |= 1u << (t - base);
-  }
-  if ((arrived & members) != members) {
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      state_[base + std::countr_zero(m)] = ThreadState::AtCollective;
-    return false;
-  }
-  for (uint32_t m = arrived; m != 0; m &= m - 1)
-    state_[base + std::countr_zero(m)] = ThreadState::Running;
-  mask = arrived;
-  return true;
+    return WaitingLane::Join;
+  };
+  return gather_collective_lanes(prog_, state_.data(), pc_.data(), base, pc, mask, members, check);
 }
 
 void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {

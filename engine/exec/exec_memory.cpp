@@ -4,6 +4,7 @@
 #include <bit>
 #include <fmt/format.h>
 
+#include "engine/exec/access_place.hpp"
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_runner.hpp"
 #include "engine/symbolic/printer.hpp"
@@ -27,17 +28,6 @@ const char* space_name(Space s) {
   default:
     return "generic";
   }
-}
-
-// Resolves a generic address to its space.
-std::pair<Space, uint64_t> resolve_generic(uint64_t a) {
-  if (in_window(a, kSharedWindow))
-    return {Space::Shared, a - kSharedWindow};
-  if (in_window(a, kLocalWindow))
-    return {Space::Local, a - kLocalWindow};
-  if (in_window(a, kConstWindow))
-    return {Space::Const, a}; // const addresses keep the window
-  return {Space::Global, a};
 }
 
 const char* kind_word(AccessKind k) {
@@ -288,31 +278,24 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     break;
   }
   case Space::Local: {
-    if (extent_holding(extents_.local, address, size) == kNoExtent)
+    if (!inside_local(prog_, extents_, address, size))
       return out_of_bounds(describe_address(space, address));
     cells = &local_[size_t{t} * prog_.local_bytes + address];
     break;
   }
   case Space::Param: {
-    if (address + size <= prog_.param_bytes) {
-      if (kind != AccessKind::Read) {
-        fail_unsupported(in, t, "writes a kernel parameter");
-        return nullptr;
-      }
-      // Inside one declared parameter: the padding between parameters (and after a struct)
-      // holds no value the host passed, so reading it is out of bounds, not zeros.
-      bool inside = false;
-      for (size_t i = 0; i < prog_.param_offsets.size() && i < prog_.param_sizes.size(); ++i) {
-        const uint64_t begin = prog_.param_offsets[i];
-        inside |= address >= begin && address + size <= begin + prog_.param_sizes[i];
-      }
-      if (!inside)
-        return out_of_bounds(describe_address(space, address));
+    if (address + size <= prog_.param_bytes && kind != AccessKind::Read) {
+      fail_unsupported(in, t, "writes a kernel parameter");
+      return nullptr;
+    }
+    switch (param_area(prog_, address, size)) {
+    case ParamArea::KernelParam:
       cells = &ctx_.params[address];
-    } else if (address >= prog_.param_bytes &&
-               address + size <= prog_.param_bytes + prog_.scratch_param_bytes) {
+      break;
+    case ParamArea::CallScratch:
       cells = &scratch_[size_t{t} * prog_.scratch_param_bytes + (address - prog_.param_bytes)];
-    } else {
+      break;
+    case ParamArea::Outside: // padding between parameters included
       return out_of_bounds(describe_address(space, address));
     }
     break;
@@ -323,7 +306,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       return nullptr;
     }
     // .const addresses carry the const window (symbols are placed there).
-    if (address < kConstWindow || address - kConstWindow + size > ctx_.constants.size()) {
+    if (!inside_const(ctx_.constants.size(), address, size)) {
       return out_of_bounds(describe_address(space, address));
     }
     cells = &ctx_.constants[address - kConstWindow];

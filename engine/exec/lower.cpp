@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/instruction_family.hpp"
 #include "engine/symbolic/expr.hpp"
 #include "ptx/printer.hpp"
 #include "support/invariant.hpp"
@@ -597,7 +598,7 @@ private:
       }
     };
     for (const Inst& x : p_.insts) {
-      const bool takes_mask = x.op == XOp::Shfl || x.op == XOp::Vote || x.op == XOp::BarWarpSync;
+      const bool takes_mask = has_member_mask(x.op);
       for (size_t k = 0; k < x.srcs.size(); ++k) {
         if (x.srcs[k].kind == OpKind::Reg && !(takes_mask && k + 1 == x.srcs.size()))
           refuse(x.srcs[k].reg, x);

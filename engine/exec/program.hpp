@@ -107,6 +107,7 @@ enum class XOp : uint8_t {
   Vote,
   Activemask,
   Unsupported, // an instruction the engine does not model: refused when executed
+  // Keep Unsupported last: instruction_family.hpp gives every XOp up to it a Family.
 };
 
 // The type of a value, a register, an instruction: PTX's own scalar type, one enum for the

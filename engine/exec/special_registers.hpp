@@ -1,3 +1,7 @@
+// Special registers. Those the launch fixes (%tid, %ntid, %ctaid, %nctaid, %laneid,
+// %lanemask_*, %dynamic_smem_size) have one concrete value per thread, computed here for both
+// CTA machines (the symbolic CtaRunner and the emulator's Cta), so that they cannot disagree.
+//
 // Special registers whose value depends on the hardware or the schedule (%smid, %nsmid,
 // %warpid, %nwarpid, %gridid): every read is a fresh unknown (Op::Fresh, FreshKind::
 // SpecialRegister; a = serial, b = PTX line, c = the register), tainted kTaintSchedule, so that
@@ -6,14 +10,23 @@
 // read, and so are the registers of `Special::Unmodelled`.)
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/exec/program.hpp"
+#include "engine/launch/launch_config.hpp"
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::exec {
+
+// The value of special register `s` for thread `t` (linear index in the CTA, x fastest) of the CTA
+// `ctaid` in a launch of `config`, or nullopt for a register the launch does not fix (the
+// schedule-dependent, clock and unmodelled ones below: each CTA machine refuses or models those
+// itself).
+std::optional<uint64_t> launch_special_value(Special s, const launch::KernelConfig& config,
+                                             const std::array<uint32_t, 3>& ctaid, uint32_t t);
 
 inline bool is_schedule_dependent(Special s) {
   return s == Special::WarpId || s == Special::NWarpId || s == Special::SmId ||

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "engine/exec/run_kernel.hpp"
 #include "tests/emulate/emulate_test_util.hpp"
 
 namespace volta::emutest {
@@ -224,6 +225,42 @@ TEST(EmulateKernels, AdvancedEquivalentPairsAgreeOnRandomInputs) {
     }
   }
   EXPECT_GT(compared, 1000u);
+}
+
+// A read of the padding between two kernel parameters (`.u32 n` at 0, `.u64 out` at 8: bytes
+// 4..7 hold no value the host passed) is out of bounds on both CTA machines. The emulator used
+// to read zeros there (it checked only the end of the parameter buffer) while the symbolic
+// engine called it out of bounds; both now share exec::param_area (PTX ISA: only declared
+// parameters have a value).
+TEST(EmulateKernels, ParameterPaddingIsOutOfBoundsOnBothMachines) {
+  const std::string text = kernel(".param .u32 n, .param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n+4];
+  st.global.u32 [%rd1], %r1;
+  ret;)");
+  auto c = config({1, 1, 1}, {"OUT:0x100000:4:1:out"}, {"int:7", "ptr:OUT"});
+  auto r = run_text(text, c);
+  ASSERT_TRUE(r.result.error.has_value()) << "the emulator read the padding";
+  EXPECT_EQ(r.result.error->kind, "out of bounds") << r.result.error->text();
+
+  auto parsed = ptx::parse(text, "test.ptx");
+  ASSERT_TRUE(parsed.ok());
+  auto lowered = exec::lower(*parsed.module, c.entry, text);
+  ASSERT_TRUE(lowered.program);
+  symbolic::ExprStore store;
+  const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
+  ASSERT_TRUE(run.failure.has_value()) << "the symbolic engine read the padding";
+  EXPECT_EQ(run.failure->verdict, Verdict::OutOfBounds) << run.failure->message;
+
+  // The parameter itself reads fine on the emulator.
+  const std::string inside = kernel(".param .u32 n, .param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [n];
+  st.global.u32 [%rd1], %r1;
+  ret;)");
+  auto ok = run_text(inside, c);
+  ASSERT_TRUE(ok.result.ok()) << ok.result.error->text();
+  EXPECT_EQ(word(ok.result.outputs[0], 0), 7u);
 }
 
 } // namespace
