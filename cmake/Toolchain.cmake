@@ -8,7 +8,7 @@ if(VOLTA_CCACHE)
 endif()
 
 add_library(volta_warnings INTERFACE)
-target_compile_options(volta_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
+target_compile_options(volta_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter -Werror=switch)
 
 if(VOLTA_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)

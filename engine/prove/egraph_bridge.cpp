@@ -119,11 +119,56 @@ Id EgraphBridge::leaf(ExprId node) {
     return opaque(node, "an uninitialized value");
   case Op::AtomicResult:
     return opaque(node, "the value returned by an atomic");
-  default:
+    // leaves
+  case Op::RawBits:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     --added_;
     return opaque(node,
                   fmt::format("unresolved bit-level value {}", symbolic::leaf_name(store_, node)));
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 Id EgraphBridge::unary(egraph::OpId op, ExprId child) {
@@ -155,7 +200,52 @@ Id EgraphBridge::compute(ExprId node) {
       return g_.add_constant(*decided ? 1 : 0);
     }
     break;
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     break;
   }
   switch (n.op) {
@@ -240,9 +330,20 @@ Id EgraphBridge::compute(ExprId node) {
   case Op::Pack:
   case Op::Extract:
     return opaque(node, fmt::format("a bit-level operation ({}) on data", symbolic::op_name(n.op)));
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // bit-level views of symbolic values
+  case Op::AtomicResult:
     return leaf(node);
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 // A single-use chain of +, -, neg, fma and constant scalings as one n-ary sum.
@@ -287,7 +388,51 @@ Id EgraphBridge::sum_of(ExprId root) {
         parts.push_back(Part{scale, n.a, n.b});
       }
       break;
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Div:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       parts.push_back(Part{scale, id, 0});
       break;
     }

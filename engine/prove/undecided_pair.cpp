@@ -70,9 +70,47 @@ const char* ml_word(Op op) {
     return "cos";
   case Op::Tanh:
     return "tanh";
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Sub:
+  case Op::Fma:
+  case Op::Rcp:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return "";
   }
+  symbolic::unknown_op(op); // a value outside ops.def
 }
 
 // Prints DAG nodes as the e-graph bridge reads them (engine/prove/egraph_bridge.hpp), so that a
@@ -177,7 +215,53 @@ private:
       return apply("/", {"1", terms_.at(k[0]).text});
     case Op::Narrow:
       return terms_.at(k[0]); // read as exact over the reals (docs/semantics.md)
-    default:
+                              // leaves
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
     const std::string word = ml_word(n.op);
