@@ -1,5 +1,6 @@
 #include "engine/prove/egraph_bridge.hpp"
 
+#include <cassert>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -19,7 +20,20 @@ constexpr int kMaxDepth = 20000;
 
 EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, algebra::MlLanguage& ml,
                            egraph::EGraph& g)
-    : store_(store), ml_(ml), g_(g) {}
+    : store_(store), ml_(ml), g_(g) {
+  // The ML words of ops.def: a word the language lacks throws here (std::invalid_argument), for
+  // every bridge, so the table and rules/algebra/ml_language.cpp cannot drift apart.
+  for (size_t i = 0; i < symbolic::kOpCount; ++i) {
+    const char* word = symbolic::kOps[i].ml;
+    if (*word != '\0')
+      ml_ops_[i] = ml.lang.op_id(word);
+  }
+}
+
+egraph::OpId EgraphBridge::ml_op(Op op) const {
+  assert(*symbolic::ml_name(op) != '\0');
+  return ml_ops_[static_cast<size_t>(op)];
+}
 
 EgraphBridge::CountPage& EgraphBridge::count_page(ExprId id) {
   const size_t index = id >> CountPage::kBits;
@@ -110,11 +124,9 @@ Id EgraphBridge::leaf(ExprId node) {
   case Op::Param:
     return g_.add_symbol(store_.param_name(n.a));
   case Op::Ln2:
-    return g_.add_leaf(ml_.ln2, 0);
   case Op::PosInf:
-    return g_.add_leaf(ml_.pos_inf, 0);
   case Op::NegInf:
-    return g_.add_leaf(ml_.neg_inf, 0);
+    return g_.add_leaf(ml_op(n.op), 0);
   case Op::Undef:
     return opaque(node, "an uninitialized value");
   case Op::AtomicResult:
@@ -282,30 +294,26 @@ Id EgraphBridge::compute(ExprId node) {
   case Op::Narrow: // the same real number: a rounding to a narrower format is idealized
     return add(n.a);
   case Op::Div:
-    return binary(ml_.div);
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+    return binary(ml_op(n.op));
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Abs:
+  case Op::Not:
+    return unary(ml_op(n.op), n.a);
   case Op::Rcp: {
     const Id x = add(n.a);
     ++added_;
     return g_.add(ml_.div, {g_.add_constant(1), x});
   }
-  case Op::Sqrt:
-    return unary(ml_.sqrt, n.a);
-  case Op::Rsqrt:
-    return unary(ml_.rsqrt, n.a);
-  case Op::Exp:
-    return unary(ml_.exp, n.a);
-  case Op::Ex2:
-    return unary(ml_.ex2, n.a);
-  case Op::Lg2:
-    return unary(ml_.log2, n.a);
-  case Op::Sin:
-    return unary(ml_.sin, n.a);
-  case Op::Cos:
-    return unary(ml_.cos, n.a);
-  case Op::Tanh:
-    return unary(ml_.tanh, n.a);
-  case Op::Abs:
-    return unary(ml_.abs, n.a);
   case Op::Max:
     return extremum_of(node, true);
   case Op::Min:
@@ -314,14 +322,6 @@ Id EgraphBridge::compute(ExprId node) {
     const egraph::OpId ops[] = {ml_.eq, ml_.ne, ml_.lt, ml_.le, ml_.gt, ml_.ge};
     return binary(ops[n.aux & 7]);
   }
-  case Op::And:
-    return binary(ml_.land);
-  case Op::Or:
-    return binary(ml_.lor);
-  case Op::Xor:
-    return binary(ml_.lxor);
-  case Op::Not:
-    return unary(ml_.lnot, n.a);
   case Op::Select: {
     const Id c = add(n.a), a = add(n.b), b = add(n.c);
     ++added_;

@@ -23,7 +23,7 @@ inline constexpr ExprId kNoExpr = 0;
 
 // The operators, one row each in ops.def (what each holds in a, b, c and aux is commented there).
 enum class Op : uint8_t {
-#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable) name,
+#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml) name,
 #include "engine/symbolic/ops.def"
 #undef OP
 };
@@ -211,14 +211,15 @@ struct OpInfo {
   bool taint_by_aux;   // the taint depends on aux or children too (ExprStore::with_flags)
   bool float_mods;     // aux holds FloatMods
   bool liftable;       // aux bit 7 (kLiftedAux) may make it a lifted idiom
+  const char* ml;      // its word in the rules' ML language, "" when none
 };
 
 inline constexpr OpInfo kOps[kOpCount] = {
-#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable)                 \
-  OpInfo{printed,        children,                                                                 \
-         OpSort::sort,   static_cast<uint16_t>((taint) | ((partial) ? kTaintPartial : 0)),         \
-         (by_aux) != 0,  (fmods) != 0,                                                             \
-         (liftable) != 0},
+#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml)             \
+  OpInfo{printed,         children,                                                                \
+         OpSort::sort,    static_cast<uint16_t>((taint) | ((partial) ? kTaintPartial : 0)),        \
+         (by_aux) != 0,   (fmods) != 0,                                                            \
+         (liftable) != 0, ml},
 #include "engine/symbolic/ops.def"
 #undef OP
 };
@@ -251,6 +252,10 @@ inline constexpr bool liftable(Op op) {
 // A partial operation: it has a domain condition (docs/semantics.md, "Domains").
 inline constexpr bool is_partial(Op op) {
   return (op_info(op).own_taint & kTaintPartial) != 0;
+}
+// The operator's word in the ML language of the rules (docs/rules.md), "" when it has none.
+inline constexpr const char* ml_name(Op op) {
+  return op_info(op).ml;
 }
 
 // After an exhaustive switch on Op (every switch on Op lists every operator; -Werror=switch):

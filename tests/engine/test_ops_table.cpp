@@ -1,11 +1,15 @@
 // The operator table (engine/symbolic/ops.def): the printed names reports and tests depend on,
-// and the columns the engine reads instead of a switch.
+// the columns the engine reads instead of a switch, and the ML words the e-graph bridge and the
+// rule printer take from it, which must be words of the rules' ML language.
 #include <gtest/gtest.h>
-
 #include <set>
 #include <string>
 
-#include "engine/symbolic/expr.hpp"
+#include "egraph/egraph.hpp"
+#include "engine/prove/egraph_bridge.hpp"
+#include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/expr_store.hpp"
+#include "rules/algebra/ml_language.hpp"
 
 namespace volta::etest {
 namespace {
@@ -39,10 +43,12 @@ TEST(OpsTable, PrintedNamesAndOrderAreUnchanged) {
 }
 
 TEST(OpsTable, NamesAreUniqueAndEveryOperatorHasOne) {
-  std::set<std::string> printed;
+  std::set<std::string> printed, ml;
   for (size_t i = 0; i < kOpCount; ++i) {
     EXPECT_NE(std::string(kOps[i].printed), "") << i;
     EXPECT_TRUE(printed.insert(kOps[i].printed).second) << kOps[i].printed;
+    if (*kOps[i].ml != '\0')
+      EXPECT_TRUE(ml.insert(kOps[i].ml).second) << kOps[i].ml;
   }
 }
 
@@ -70,6 +76,45 @@ TEST(OpsTable, ColumnsAgreeWithWhatTheEngineDecided) {
   EXPECT_EQ(symbolic::sort_of(Op::ICmp), OpSort::Pred);
   EXPECT_EQ(symbolic::sort_of(Op::FloatBits), OpSort::Int);
   EXPECT_EQ(symbolic::sort_of(Op::Select), OpSort::Neutral);
+}
+
+// Each ML word of the table is an operator of the ML language with room for the node's
+// children: the bridge reads the word here, so a rename on either side fails here first.
+TEST(OpsTable, MlWordsAreWordsOfTheMlLanguage) {
+  const algebra::MlLanguage ml = algebra::make_ml_language();
+  size_t words = 0;
+  for (size_t i = 0; i < kOpCount; ++i) {
+    const char* word = kOps[i].ml;
+    if (*word == '\0')
+      continue;
+    ++words;
+    const auto id = ml.lang.find_op(word);
+    ASSERT_TRUE(id.has_value()) << word;
+    const int arity = ml.lang.op(*id).arity;
+    EXPECT_TRUE(arity == egraph::kVariadic || arity == kOps[i].children) << word;
+  }
+  EXPECT_GE(words, 20u);
+  // One name for the base-2 logarithm in the rules: the ML language's (docs/rules.md).
+  EXPECT_STREQ(symbolic::ml_name(Op::Lg2), "log2");
+  EXPECT_STREQ(symbolic::op_name(Op::Lg2), "lg2");
+}
+
+// The bridge gives lg2(x) the ML language's log2, and the leaves ln2, inf their ML leaves.
+TEST(OpsTable, TheBridgeReadsTheMlWordsFromTheTable) {
+  symbolic::ExprStore store;
+  symbolic::Builder b(store);
+  store.add_array_name("A");
+  const symbolic::ExprId x = store.input(0, 0);
+  const symbolic::ExprId log = b.unary(Op::Lg2, x);
+  const symbolic::ExprId sqrt = b.unary(Op::Sqrt, store.intern(symbolic::Node{Op::Ln2}));
+  algebra::MlLanguage ml = algebra::make_ml_language();
+  egraph::EGraph g(ml.lang);
+  prove::EgraphBridge bridge(store, ml, g);
+  bridge.count_parents({log, sqrt});
+  const egraph::Id got = bridge.add(log);
+  EXPECT_TRUE(g.is_equal(got, g.add(ml.log2, {g.add_symbol("A[0]")})));
+  const egraph::Id root = bridge.add(sqrt);
+  EXPECT_TRUE(g.is_equal(root, g.add(ml.sqrt, {g.add_leaf(ml.ln2, 0)})));
 }
 
 } // namespace
