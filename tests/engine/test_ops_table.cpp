@@ -47,8 +47,9 @@ TEST(OpsTable, NamesAreUniqueAndEveryOperatorHasOne) {
   for (size_t i = 0; i < kOpCount; ++i) {
     EXPECT_NE(std::string(kOps[i].printed), "") << i;
     EXPECT_TRUE(printed.insert(kOps[i].printed).second) << kOps[i].printed;
-    if (*kOps[i].ml != '\0')
+    if (*kOps[i].ml != '\0') {
       EXPECT_TRUE(ml.insert(kOps[i].ml).second) << kOps[i].ml;
+    }
   }
 }
 
@@ -58,8 +59,9 @@ TEST(OpsTable, ColumnsAgreeWithWhatTheEngineDecided) {
     const Op op = op_at(i);
     const bool float_op = op >= Op::Add && op <= Op::Narrow; // the range the code used
     EXPECT_EQ(symbolic::has_float_mods(op), float_op) << symbolic::op_name(op);
-    if (float_op)
+    if (float_op) {
       EXPECT_EQ(symbolic::sort_of(op), OpSort::Real) << symbolic::op_name(op);
+    }
     EXPECT_EQ(symbolic::is_leaf(op), symbolic::arity(op) == 0);
     EXPECT_EQ(symbolic::child_count(op), symbolic::arity(op));
     EXPECT_LE(symbolic::arity(op), 3);
