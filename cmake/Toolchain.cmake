@@ -8,7 +8,7 @@ if(VOLTA_CCACHE)
 endif()
 
 add_library(volta_warnings INTERFACE)
-target_compile_options(volta_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter)
+target_compile_options(volta_warnings INTERFACE -Wall -Wextra -Wno-unused-parameter -Werror=switch)
 
 # Invariant asserts (support/invariant.hpp: VOLTA_ASSERT) run in Debug builds and, with this
 # option, in optimized ones too: the asan and fuzz presets turn it on, since their

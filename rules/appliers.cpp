@@ -164,18 +164,11 @@ private:
       return args.size() == 1 ? args[0] : g_.add(a.name == "max" ? ml_.max : ml_.min, args);
     if (a.name == "select")
       return args.size() == 3 ? std::optional<Id>(g_.add(ml_.select, args)) : std::nullopt;
-    if (a.name == "sqrt")
-      return unary(ml_.sqrt);
-    if (a.name == "lg2")
-      return unary(ml_.log2);
-    if (a.name == "sin")
-      return unary(ml_.sin);
-    if (a.name == "cos")
-      return unary(ml_.cos);
-    if (a.name == "tanh")
-      return unary(ml_.tanh);
-    if (a.name == "abs")
-      return unary(ml_.abs);
+    // The functions that rules/algebra/node_forms.cpp makes atoms of, named by their ML word.
+    for (egraph::OpId f : {ml_.sqrt, ml_.log2, ml_.sin, ml_.cos, ml_.tanh, ml_.abs}) {
+      if (a.name == ml_.lang.op(f).name)
+        return unary(f);
+    }
     if (a.name == "pos")
       return against_zero(ml_.gt);
     if (a.name == "nonneg")

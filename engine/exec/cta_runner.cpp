@@ -291,9 +291,37 @@ constexpr bool real_by_operator(symbolic::Op op) {
   case Op::Tanh:
   case Op::Narrow:
     return true;
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Undef:
+  case Op::RawBits:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return false;
   }
+  symbolic::unknown_op(op); // a value outside ops.def
 }
 } // namespace
 

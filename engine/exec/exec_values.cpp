@@ -856,9 +856,59 @@ void CtaRunner::exec_setp(const Inst& in, uint32_t w, uint32_t mask) {
             return std::make_pair(1, nullptr);
           case Op::Const:
             return std::make_pair(0, &s.rational(id));
-          default:
+            // leaves
+          case Op::Input:
+          case Op::Param:
+          case Op::Undef:
+          case Op::RawBits:
+          case Op::Ln2:
+          // arithmetic over the reals
+          case Op::Add:
+          case Op::Sub:
+          case Op::Mul:
+          case Op::Div:
+          case Op::Fma:
+          case Op::Neg:
+          case Op::Abs:
+          case Op::Min:
+          case Op::Max:
+          case Op::Rcp:
+          case Op::Sqrt:
+          case Op::Rsqrt:
+          case Op::Exp:
+          case Op::Ex2:
+          case Op::Lg2:
+          case Op::Sin:
+          case Op::Cos:
+          case Op::Tanh:
+          case Op::Narrow:
+          // predicates and selects over symbolic values
+          case Op::Cmp:
+          case Op::And:
+          case Op::Or:
+          case Op::Xor:
+          case Op::Not:
+          case Op::Select:
+          // bit-level views of symbolic values
+          case Op::Pack:
+          case Op::Extract:
+          case Op::BitOp:
+          case Op::AtomicResult:
+          // integer data
+          case Op::IAdd:
+          case Op::IMul:
+          case Op::INeg:
+          case Op::ICmp:
+          // conversions between the types, each its own operator
+          case Op::IntToReal:
+          case Op::RealToInt:
+          case Op::RoundReal:
+          case Op::FloatBits:
+          case Op::BitsFloat:
+          case Op::Fresh:
             return std::nullopt;
           }
+          symbolic::unknown_op(s.op(id)); // a value outside ops.def
         };
         auto ra = rank(x), rb = rank(y);
         if (ra && rb) {

@@ -80,7 +80,7 @@ bool IdiomLifter::same_term(ExprId a, ExprId b) const {
   // The rebuilt sequence has no modifiers: a float operation matches whatever rounding the
   // kernel's has (the lift is an idealization, and its node is marked so), and a comparison
   // matches its unordered form (setp.geu for setp.ge).
-  const bool float_op = na.op >= Op::Add && na.op <= Op::Narrow;
+  const bool float_op = symbolic::has_float_mods(na.op);
   const uint8_t mask = float_op ? 0 : na.op == Op::Cmp ? 7 : 0xff;
   if (na.op != nb.op || (na.aux & mask) != (nb.aux & mask))
     return false;

@@ -166,9 +166,57 @@ private:
       if (ExprId c = comparison_in(n.a))
         return c;
       return comparison_in(n.b);
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       return 0;
     }
+    symbolic::unknown_op(n.op); // a value outside ops.def
   }
 
   // The value under the facts, rebuilt bottom-up (0 when over the node budget).
@@ -264,11 +312,42 @@ private:
     case Op::Cos:
     case Op::Tanh:
       return b_.unary(n.op, a);
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Abs:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Xor:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       if (a == n.a && b == n.b && c == n.c)
         return id;
       return store_.intern(Node{n.op, n.aux, 0, a, b, c});
     }
+    symbolic::unknown_op(n.op); // a value outside ops.def
   }
 
   symbolic::ExprStore& store_;

@@ -202,9 +202,57 @@ std::string failure_words(const symbolic::ExprStore& store, ExprId site, Conditi
     return "takes rsqrt of a number that is not positive";
   case Op::Lg2:
     return "takes the logarithm of a number that is not positive";
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return is_integer_division(n) ? "divides an integer by zero" : "leaves its domain";
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 std::string operation_words(const symbolic::ExprStore& store, ExprId site) {
@@ -228,9 +276,53 @@ std::string operation_words(const symbolic::ExprStore& store, ExprId site) {
     return "rsqrt";
   case Op::Lg2:
     return "logarithm";
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return "integer division";
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 std::string where(const exec::KernelRun* run, ExprId site) {
@@ -301,7 +393,54 @@ void DomainConditions::note_infinite_operands(ExprId id, const Node& n, uint32_t
     if ((signs_.signs(n.a) & kSignInf) && (signs_.signs(n.b) & kSignInf))
       note(ConditionKind::NoInfOverInf, id, id, guard, root);
     break;
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     break;
   }
 }
@@ -347,7 +486,53 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
       if (is_integer_division(n))
         note(ConditionKind::NonZero, n.b, id, guard, root_index);
       break;
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
     // A NaN made out of numbers where an operand may be infinite (IEEE 754 §7.2).
@@ -368,7 +553,58 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
       }
       continue;
     }
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
@@ -509,7 +745,54 @@ private:
       if (kind == ConditionKind::NonZero || (n.op == Op::Abs && kind == ConditionKind::Positive))
         assume(ConditionKind::NonZero, n.a, depth + 1);
       break;
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Sub:
+    case Op::Fma:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
   }

@@ -1,5 +1,6 @@
 #include "engine/prove/egraph_bridge.hpp"
 
+#include <cassert>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -19,7 +20,20 @@ constexpr int kMaxDepth = 20000;
 
 EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, algebra::MlLanguage& ml,
                            egraph::EGraph& g)
-    : store_(store), ml_(ml), g_(g) {}
+    : store_(store), ml_(ml), g_(g) {
+  // The ML words of ops.def: a word the language lacks throws here (std::invalid_argument), for
+  // every bridge, so the table and rules/algebra/ml_language.cpp cannot drift apart.
+  for (size_t i = 0; i < symbolic::kOpCount; ++i) {
+    const char* word = symbolic::kOps[i].ml;
+    if (*word != '\0')
+      ml_ops_[i] = ml.lang.op_id(word);
+  }
+}
+
+egraph::OpId EgraphBridge::ml_op(Op op) const {
+  assert(*symbolic::ml_name(op) != '\0');
+  return ml_ops_[static_cast<size_t>(op)];
+}
 
 EgraphBridge::CountPage& EgraphBridge::count_page(ExprId id) {
   const size_t index = id >> CountPage::kBits;
@@ -110,20 +124,63 @@ Id EgraphBridge::leaf(ExprId node) {
   case Op::Param:
     return g_.add_symbol(store_.param_name(n.a));
   case Op::Ln2:
-    return g_.add_leaf(ml_.ln2, 0);
   case Op::PosInf:
-    return g_.add_leaf(ml_.pos_inf, 0);
   case Op::NegInf:
-    return g_.add_leaf(ml_.neg_inf, 0);
+    return g_.add_leaf(ml_op(n.op), 0);
   case Op::Undef:
     return opaque(node, "an uninitialized value");
   case Op::AtomicResult:
     return opaque(node, "the value returned by an atomic");
-  default:
+    // leaves
+  case Op::RawBits:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     --added_;
     return opaque(node,
                   fmt::format("unresolved bit-level value {}", symbolic::leaf_name(store_, node)));
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 Id EgraphBridge::unary(egraph::OpId op, ExprId child) {
@@ -155,7 +212,52 @@ Id EgraphBridge::compute(ExprId node) {
       return g_.add_constant(*decided ? 1 : 0);
     }
     break;
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     break;
   }
   switch (n.op) {
@@ -192,30 +294,26 @@ Id EgraphBridge::compute(ExprId node) {
   case Op::Narrow: // the same real number: a rounding to a narrower format is idealized
     return add(n.a);
   case Op::Div:
-    return binary(ml_.div);
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+    return binary(ml_op(n.op));
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Abs:
+  case Op::Not:
+    return unary(ml_op(n.op), n.a);
   case Op::Rcp: {
     const Id x = add(n.a);
     ++added_;
     return g_.add(ml_.div, {g_.add_constant(1), x});
   }
-  case Op::Sqrt:
-    return unary(ml_.sqrt, n.a);
-  case Op::Rsqrt:
-    return unary(ml_.rsqrt, n.a);
-  case Op::Exp:
-    return unary(ml_.exp, n.a);
-  case Op::Ex2:
-    return unary(ml_.ex2, n.a);
-  case Op::Lg2:
-    return unary(ml_.log2, n.a);
-  case Op::Sin:
-    return unary(ml_.sin, n.a);
-  case Op::Cos:
-    return unary(ml_.cos, n.a);
-  case Op::Tanh:
-    return unary(ml_.tanh, n.a);
-  case Op::Abs:
-    return unary(ml_.abs, n.a);
   case Op::Max:
     return extremum_of(node, true);
   case Op::Min:
@@ -224,14 +322,6 @@ Id EgraphBridge::compute(ExprId node) {
     const egraph::OpId ops[] = {ml_.eq, ml_.ne, ml_.lt, ml_.le, ml_.gt, ml_.ge};
     return binary(ops[n.aux & 7]);
   }
-  case Op::And:
-    return binary(ml_.land);
-  case Op::Or:
-    return binary(ml_.lor);
-  case Op::Xor:
-    return binary(ml_.lxor);
-  case Op::Not:
-    return unary(ml_.lnot, n.a);
   case Op::Select: {
     const Id c = add(n.a), a = add(n.b), b = add(n.c);
     ++added_;
@@ -240,9 +330,20 @@ Id EgraphBridge::compute(ExprId node) {
   case Op::Pack:
   case Op::Extract:
     return opaque(node, fmt::format("a bit-level operation ({}) on data", symbolic::op_name(n.op)));
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // bit-level views of symbolic values
+  case Op::AtomicResult:
     return leaf(node);
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 // A single-use chain of +, -, neg, fma and constant scalings as one n-ary sum.
@@ -287,7 +388,51 @@ Id EgraphBridge::sum_of(ExprId root) {
         parts.push_back(Part{scale, n.a, n.b});
       }
       break;
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Div:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       parts.push_back(Part{scale, id, 0});
       break;
     }

@@ -12,6 +12,7 @@
 //    operations) become `opaque` leaves, one per DAG node, with the reason kept for reports.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -54,6 +55,8 @@ private:
   egraph::Id extremum_of(symbolic::ExprId node, bool is_max);
   egraph::Id opaque(symbolic::ExprId node, std::string reason);
   egraph::Id unary(egraph::OpId op, symbolic::ExprId child);
+  // The ML operator of a DAG operator that has an ML word (ops.def's ml column).
+  egraph::OpId ml_op(symbolic::Op op) const;
   bool expandable(symbolic::ExprId id, symbolic::ExprId root) const;
   bool shared(symbolic::ExprId node) const;
 
@@ -61,6 +64,7 @@ private:
   symbolic::SignAnalysis signs_{store_};
   algebra::MlLanguage& ml_;
   egraph::EGraph& g_;
+  std::array<egraph::OpId, symbolic::kOpCount> ml_ops_{}; // by DAG operator, see ml_op
   // Per node id: a saturating parent count and the visit stamp of count_parents, in pages
   // created on first touch. The ids span the whole store (tens of millions on a large grid)
   // while the elements proved one by one reach a few thousand nodes: flat arrays of the store's

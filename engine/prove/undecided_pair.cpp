@@ -37,42 +37,10 @@ UndecidedPair smallest_undecided(const symbolic::ExprStore& store, ExprId ref, E
 
 namespace {
 
-// The ML language's word for a DAG operator read over the reals (docs/rules.md), or "".
+// The ML language's word for a DAG operator read as a function of its children (ops.def's ml
+// column, docs/rules.md), or "". Leaves are printed apart.
 const char* ml_word(Op op) {
-  switch (op) {
-  case Op::Add:
-    return "+";
-  case Op::Mul:
-    return "*";
-  case Op::Div:
-    return "/";
-  case Op::Neg:
-    return "neg";
-  case Op::Abs:
-    return "abs";
-  case Op::Max:
-    return "max";
-  case Op::Min:
-    return "min";
-  case Op::Sqrt:
-    return "sqrt";
-  case Op::Rsqrt:
-    return "rsqrt";
-  case Op::Exp:
-    return "exp";
-  case Op::Ex2:
-    return "ex2";
-  case Op::Lg2:
-    return "log2";
-  case Op::Sin:
-    return "sin";
-  case Op::Cos:
-    return "cos";
-  case Op::Tanh:
-    return "tanh";
-  default:
-    return "";
-  }
+  return symbolic::is_leaf(op) ? "" : symbolic::ml_name(op);
 }
 
 // Prints DAG nodes as the e-graph bridge reads them (engine/prove/egraph_bridge.hpp), so that a
@@ -177,7 +145,53 @@ private:
       return apply("/", {"1", terms_.at(k[0]).text});
     case Op::Narrow:
       return terms_.at(k[0]); // read as exact over the reals (docs/semantics.md)
-    default:
+                              // leaves
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
     const std::string word = ml_word(n.op);

@@ -97,7 +97,52 @@ private:
       }
       break;
     }
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Sub:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
     const ExprId kids[3] = {n.a, n.b, n.c};

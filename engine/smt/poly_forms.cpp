@@ -62,9 +62,55 @@ bool polynomial(Op op) {
   case Op::Mul:
   case Op::Div:
     return true;
-  default:
+    // leaves
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return false;
   }
+  symbolic::unknown_op(op); // a value outside ops.def
 }
 
 Form negate(Form f) {
@@ -207,9 +253,55 @@ Form PolyForms::compute(ExprId id) {
       return scale(kid(n.a), 1 / store_.rational(n.b));
     }
     return atom(id);
-  default:
+    // leaves
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return atom(id);
   }
+  symbolic::unknown_op(n.op); // a value outside ops.def
 }
 
 } // namespace volta::smt

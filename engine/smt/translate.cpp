@@ -50,9 +50,51 @@ bool supported(Op op) {
   case Op::Fresh:
   case Op::BitsFloat:
     return false;
-  default:
-    return op < Op::Count_;
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+    return true;
   }
+  symbolic::unknown_op(op); // a value outside ops.def
 }
 
 // Integer operations are bit-vector terms (docs/semantics.md); reinterpretations of real data
@@ -311,7 +353,49 @@ private:
       }
       return all_of({defined(n.a), branch});
     }
-    default: {
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Mul:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh: {
       std::vector<std::optional<z3::expr>> kids;
       const ExprId ids[3] = {n.a, n.b, n.c};
       for (int i = 0; i < symbolic::child_count(n.op); ++i) {
@@ -321,6 +405,7 @@ private:
       return all_of(kids);
     }
     }
+    symbolic::unknown_op(n.op); // a value outside ops.def
   }
 
   // The domains of the operands of a sum, through the sums folded into it.
@@ -384,7 +469,57 @@ private:
         stack.emplace_back(n.b, !negative);
         stack.emplace_back(n.a, negative);
         break;
-      default: // Fma
+        // leaves
+      case Op::Const:
+      case Op::Input:
+      case Op::Param:
+      case Op::Undef:
+      case Op::PosInf:
+      case Op::NegInf:
+      case Op::RawBits:
+      case Op::Ln2:
+      // arithmetic over the reals
+      case Op::Mul:
+      case Op::Div:
+      case Op::Fma:
+      case Op::Neg:
+      case Op::Abs:
+      case Op::Min:
+      case Op::Max:
+      case Op::Rcp:
+      case Op::Sqrt:
+      case Op::Rsqrt:
+      case Op::Exp:
+      case Op::Ex2:
+      case Op::Lg2:
+      case Op::Sin:
+      case Op::Cos:
+      case Op::Tanh:
+      case Op::Narrow:
+      // predicates and selects over symbolic values
+      case Op::Cmp:
+      case Op::And:
+      case Op::Or:
+      case Op::Xor:
+      case Op::Not:
+      case Op::Select:
+      // bit-level views of symbolic values
+      case Op::Pack:
+      case Op::Extract:
+      case Op::BitOp:
+      case Op::AtomicResult:
+      // integer data
+      case Op::IAdd:
+      case Op::IMul:
+      case Op::INeg:
+      case Op::ICmp:
+      // conversions between the types, each its own operator
+      case Op::IntToReal:
+      case Op::RealToInt:
+      case Op::RoundReal:
+      case Op::FloatBits:
+      case Op::BitsFloat:
+      case Op::Fresh: // Fma
         add_term(get(n.a) * get(n.b), negative);
         stack.emplace_back(n.c, negative);
         break;
@@ -527,7 +662,51 @@ private:
       const z3::expr clamped = checked_ite(r < zlo, zlo, checked_ite(r > zhi, zhi, r));
       return z3::int2bv(w, clamped);
     }
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // conversions between the types, each its own operator
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
       break;
     }
     // BitOp
@@ -867,9 +1046,21 @@ private:
     case Op::RoundReal:
       out_.bit_vectors = true;
       return integer(id, n);
-    default: // refused in collect()
+      // leaves
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::AtomicResult:
+    // conversions between the types, each its own operator
+    case Op::BitsFloat:
+    case Op::Fresh: // refused in collect()
       throw std::logic_error("untranslatable node reached translate()");
     }
+    symbolic::unknown_op(n.op); // a value outside ops.def
   }
 
   z3::context& ctx_;

@@ -385,7 +385,38 @@ ValueKind kind_of_node(const ExprStore& s, ExprId id, uint32_t* width) {
     k = ValueKind::Bits;
     w = n.b;
     break;
-  default:
+    // leaves
+  case Op::Input:
+  case Op::Param:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Select:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RoundReal:
+  case Op::BitsFloat:
     break;
   }
   if (width)

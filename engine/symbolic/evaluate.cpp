@@ -320,9 +320,60 @@ EvalValue Evaluator::compute(ExprId id) {
       return x.lo <= 0 ? unknown() : approx(1 / std::sqrt(x.hi), 1 / std::sqrt(x.lo), 4);
     case Op::Tanh:
       return approx(std::tanh(x.lo), std::tanh(x.hi), 8);
-    default:
+      // leaves
+    case Op::Const:
+    case Op::Input:
+    case Op::Param:
+    case Op::Undef:
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    // arithmetic over the reals
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Narrow:
+    // predicates and selects over symbolic values
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    // bit-level views of symbolic values
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    // integer data
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    // conversions between the types, each its own operator
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh:
+      // Not reached: the enclosing case admits only the functions above. Unknown is always a
+      // sound answer.
+      return unknown();
+    case Op::Lg2:
       return x.lo <= 0 ? unknown() : approx(std::log2(x.lo), std::log2(x.hi), 8);
     }
+    unknown_op(n.op); // a value outside ops.def
   }
   case Op::Cmp: {
     const EvalValue &a = kid(n.a), &b = kid(n.b);
@@ -437,9 +488,15 @@ EvalValue Evaluator::compute(ExprId id) {
   case Op::RealToInt:
   case Op::RoundReal:
     return integer(n);
-  default:
+  case Op::Undef:
+  case Op::RawBits:
+  case Op::Pack:
+  case Op::Extract:
+  case Op::AtomicResult:
+  case Op::Fresh:
     return unknown(); // sin, cos, bit-level values: not evaluated
   }
+  unknown_op(n.op); // a value outside ops.def
 }
 
 namespace {
@@ -567,9 +624,53 @@ EvalValue Evaluator::integer(const Node& n) {
       return unknown();
     return EvalValue::of(Rational(round_rational(a.exact, static_cast<RoundKind>(n.aux))));
   }
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::AtomicResult:
+  // conversions between the types, each its own operator
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return unknown();
   }
+  unknown_op(n.op); // a value outside ops.def
 }
 
 uint64_t Assignment::key_of(const ExprStore& store, ExprId leaf) {

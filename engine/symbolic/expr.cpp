@@ -5,15 +5,7 @@
 namespace volta::symbolic {
 
 const char* op_name(Op op) {
-  static const char* const names[] = {
-      "const",  "input", "param",   "undef", "inf",        "-inf",       "bits", "ln2",
-      "add",    "sub",   "mul",     "div",   "fma",        "neg",        "abs",  "min",
-      "max",    "rcp",   "sqrt",    "rsqrt", "exp",        "ex2",        "lg2",  "sin",
-      "cos",    "tanh",  "narrow",  "cmp",   "and",        "or",         "xor",  "not",
-      "select", "pack",  "extract", "bitop", "atomic-old", "iadd",       "imul", "ineg",
-      "icmp",   "i2r",   "r2i",     "round", "float-bits", "bits-float", "fresh"};
-  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Op::Count_));
-  return names[static_cast<size_t>(op)];
+  return op_info(op).printed;
 }
 
 const char* cmp_name(CmpKind k) {

@@ -10,7 +10,12 @@
 // cancel each other.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "support/invariant.hpp"
 
 namespace volta::symbolic {
 
@@ -18,62 +23,19 @@ namespace volta::symbolic {
 using ExprId = uint32_t;
 inline constexpr ExprId kNoExpr = 0;
 
+// The operators, one row each in ops.def (what each holds in a, b, c and aux is commented there).
 enum class Op : uint8_t {
-  // ---- leaves
-  Const,   // a: index in the store's rational table
-  Input,   // a: array id, b: element index (the real-valued symbol `name[b]`)
-  Param,   // a: symbolic parameter id (`sym:alpha`)
-  Undef,   // an uninitialized value; a: PTX line of the read that produced it
-  PosInf,  // +infinity (CUDA's INFINITY)
-  NegInf,  // -infinity (running maxima start here)
-  RawBits, // concrete bits whose meaning as a number is not known: a/b low/high word, aux width
-  Ln2,     // the real number ln 2 (exp2f(x) is lifted to exp(x * ln2)); an atom for the prover
-  // ---- arithmetic over the reals (binary unless noted)
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Fma, // a*b + c (ternary)
-  Neg,
-  Abs,
-  Min,
-  Max,
-  Rcp,
-  Sqrt,
-  Rsqrt,
-  Exp, // natural exponential (lifted idioms and __symexpf)
-  Ex2,
-  Lg2,
-  Sin,
-  Cos,
-  Tanh,
-  Narrow, // a float rounded to a narrower format (aux: FloatMods with the destination format)
-  // ---- predicates and selects over symbolic values
-  Cmp, // aux: CmpKind | unordered << 3 (true on a NaN operand); a, b
-  And,
-  Or,
-  Xor,
-  Not,
-  Select, // a ? b : c
-  // ---- bit-level views of symbolic values
-  Pack,         // two halves of aux bits each: a low, b high (four f16 in a b64: Pack(Pack, Pack))
-  Extract,      // bits [aux, aux+b) of a
-  BitOp,        // an opaque integer or bit operation on symbolic bits: aux BitOpKind, a, b, c
-  AtomicResult, // the old value an atomic returned (schedule dependent); a: PTX line
-  // ---- integer data (bit-vectors). aux of the ring operators: width code (IntType)
-  IAdd, // a + b mod 2^w
-  IMul, // a * b mod 2^w
-  INeg, // -a mod 2^w
-  ICmp, // aux: CmpKind | signed << 3 | width code << 4; a, b
-  // ---- conversions between the types, each its own operator
-  IntToReal, // the integer's value as a real; aux: IntType code of the source
-  RealToInt, // round (aux >> 3: Rounding) and saturate to the destination (aux & 7: IntType code)
-  RoundReal, // round a real to an integral real; aux: Rounding
-  FloatBits, // the bits of a float of width (aux: width code) as an integer (reinterpretation)
-  BitsFloat, // an integer's bits read as a float of width (aux: width code) (reinterpretation)
-  Fresh,     // an unknown value, new at every dynamic read (a: serial, b: PTX line, aux: FreshKind)
-  Count_
+#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml) name,
+#include "engine/symbolic/ops.def"
+#undef OP
 };
+// How many operators there are (ops.def's rows): not an enumerator, so that a switch that lists
+// every operator is exhaustive.
+inline constexpr size_t kOpCount = 0
+#define OP(...) +1
+#include "engine/symbolic/ops.def"
+#undef OP
+    ;
 
 enum class CmpKind : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -146,9 +108,6 @@ struct FloatMods {
 // meaning): the node is a lifted idiom, one node for instruction sequences that round
 // differently (engine/exec/idioms.hpp). Its own taint is kTaintIdealized.
 inline constexpr uint8_t kLiftedAux = 0x80;
-constexpr bool liftable(Op op) {
-  return op == Op::Exp || op == Op::Ex2 || op == Op::Lg2 || op == Op::Tanh || op == Op::Select;
-}
 
 // What a Fresh node stands for (for reports).
 enum class FreshKind : uint8_t { AtomicOld, SpecialRegister };
@@ -241,56 +200,73 @@ struct Node {
 };
 static_assert(sizeof(Node) == 16);
 
-inline constexpr int arity(Op op) {
-  switch (op) {
-  case Op::Const:
-  case Op::Input:
-  case Op::Param:
-  case Op::Undef:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::RawBits:
-  case Op::AtomicResult:
-  case Op::Ln2:
-  case Op::Fresh:
-    return 0;
-  case Op::Neg:
-  case Op::Abs:
-  case Op::Rcp:
-  case Op::Sqrt:
-  case Op::Rsqrt:
-  case Op::Exp:
-  case Op::Ex2:
-  case Op::Lg2:
-  case Op::Sin:
-  case Op::Cos:
-  case Op::Tanh:
-  case Op::Narrow:
-  case Op::Not:
-  case Op::Extract:
-  case Op::INeg:
-  case Op::IntToReal:
-  case Op::RealToInt:
-  case Op::RoundReal:
-  case Op::FloatBits:
-  case Op::BitsFloat:
-    return 1;
-  case Op::Fma:
-  case Op::Select:
-  case Op::BitOp:
-    return 3;
-  default:
-    return 2;
-  }
+// The sort an operator's result has for sure (ops.def); Neutral for leaves that take the type
+// of their use, selects and bit-level views.
+enum class OpSort : uint8_t { Neutral, Real, Int, Pred };
+
+// One row of ops.def.
+struct OpInfo {
+  const char* printed; // op_name
+  uint8_t children;    // the slots a, b, c (in order) that hold node ids
+  OpSort sort;         // the sort of the result
+  uint16_t own_taint;  // its own taint, kTaintPartial included
+  bool taint_by_aux;   // the taint depends on aux or children too (ExprStore::with_flags)
+  bool float_mods;     // aux holds FloatMods
+  bool liftable;       // aux bit 7 (kLiftedAux) may make it a lifted idiom
+  const char* ml;      // its word in the rules' ML language, "" when none
+};
+
+inline constexpr OpInfo kOps[kOpCount] = {
+#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml)             \
+  OpInfo{printed,         children,                                                                \
+         OpSort::sort,    static_cast<uint16_t>((taint) | ((partial) ? kTaintPartial : 0)),        \
+         (by_aux) != 0,   (fmods) != 0,                                                            \
+         (liftable) != 0, ml},
+#include "engine/symbolic/ops.def"
+#undef OP
+};
+
+inline constexpr const OpInfo& op_info(Op op) {
+  return kOps[static_cast<size_t>(op)];
 }
 
+// How many of the slots a, b, c hold node ids (Extract's b is a width, BitOp's c may be 0).
+inline constexpr int arity(Op op) {
+  return op_info(op).children;
+}
+inline constexpr int child_count(Op op) {
+  return op_info(op).children;
+}
 inline constexpr bool is_leaf(Op op) {
   return arity(op) == 0;
 }
+inline constexpr OpSort sort_of(Op op) {
+  return op_info(op).sort;
+}
+// A float operation (Add .. Narrow): its aux holds FloatMods.
+inline constexpr bool has_float_mods(Op op) {
+  return op_info(op).float_mods;
+}
+// Exp, Ex2, Lg2, Tanh, Select: aux bit 7 (kLiftedAux) may make the node a lifted idiom.
+inline constexpr bool liftable(Op op) {
+  return op_info(op).liftable;
+}
+// A partial operation: it has a domain condition (docs/semantics.md, "Domains").
+inline constexpr bool is_partial(Op op) {
+  return (op_info(op).own_taint & kTaintPartial) != 0;
+}
+// The operator's word in the ML language of the rules (docs/rules.md), "" when it has none.
+inline constexpr const char* ml_name(Op op) {
+  return op_info(op).ml;
+}
 
-// The child slots of a node that hold node ids (Extract's b is a width, BitOp's may be 0).
-inline constexpr int child_count(Op op) {
-  return op == Op::Pack ? 2 : arity(op);
+// After an exhaustive switch on Op (every switch on Op lists every operator; -Werror=switch):
+// a value outside the enum is a corrupted node, never to be read as some operator.
+[[noreturn]] inline void unknown_op(Op op) {
+  char message[64];
+  std::snprintf(message, sizeof message, "operator code %d is not in ops.def",
+                static_cast<int>(op));
+  VOLTA_UNREACHABLE(message);
 }
 
 } // namespace volta::symbolic

@@ -189,55 +189,15 @@ struct OpTraits {
   bool lifted_by_aux = false;
   bool float_op = false; // Add .. Narrow: aux holds FloatMods
 };
-constexpr std::array<OpTraits, static_cast<size_t>(Op::Count_)> make_op_traits() {
-  std::array<OpTraits, static_cast<size_t>(Op::Count_)> t{};
+constexpr std::array<OpTraits, kOpCount> make_op_traits() {
+  std::array<OpTraits, kOpCount> t{};
   for (size_t i = 0; i < t.size(); ++i) {
-    const auto op = static_cast<Op>(i);
-    t[i].children = static_cast<uint8_t>(child_count(op));
-    switch (op) {
-    case Op::Undef:
-      t[i].own_taint = kTaintUndef | kTaintData;
-      break;
-    case Op::AtomicResult:
-      t[i].own_taint = kTaintAtomicResult | kTaintData;
-      break;
-    case Op::Input:
-    case Op::Param:
-      t[i].own_taint = kTaintData;
-      break;
-    // Bit reinterpretation of data is outside the real/bit-vector model (integer operations on
-    // integer data, BitOp included, are exact). FloatBits of an input element is the integer
-    // view of an input, not a reinterpretation: see with_flags.
-    case Op::BitsFloat:
-    case Op::FloatBits:
-    case Op::Extract:
-    case Op::Pack:
-      t[i].own_taint = kTaintOpaque;
-      break;
-    case Op::RawBits:
-      t[i].own_taint = kTaintOpaque | kTaintData;
-      break;
-    // Partial operations (domain conditions) and integer operations, some of which are
-    // (division, remainder): the domain check walks only below such nodes.
-    case Op::Div:
-    case Op::Rcp:
-    case Op::Sqrt:
-    case Op::Rsqrt:
-    case Op::Lg2:
-    case Op::BitOp:
-      t[i].own_taint = kTaintPartial;
-      break;
-    case Op::PosInf:
-    case Op::NegInf:
-      t[i].own_taint = kTaintInfinity;
-      break;
-    default:
-      break;
-    }
-    t[i].special =
-        op == Op::Fresh || op == Op::FloatBits || op == Op::BitsFloat || op == Op::IntToReal;
-    t[i].lifted_by_aux = liftable(op);
-    t[i].float_op = op >= Op::Add && op <= Op::Narrow;
+    const OpInfo& info = kOps[i];
+    t[i].own_taint = info.own_taint;
+    t[i].children = info.children;
+    t[i].special = info.taint_by_aux;
+    t[i].lifted_by_aux = info.liftable;
+    t[i].float_op = info.float_mods;
   }
   return t;
 }
@@ -288,37 +248,7 @@ uint16_t children_taint(const ExprStore& s, const Node& n, uint8_t children) {
 // Checked by VOLTA_ASSERT in with_flags: compiled in every build (an unchecked build type-checks
 // the assert's condition without calling it).
 namespace {
-enum class Sort : uint8_t { Neutral, Real, Int, Pred };
-// The sort an operator's result has for sure; leaves, selects and bit-level views are neutral.
-Sort sort_of(Op op) {
-  if (op >= Op::Add && op <= Op::Narrow)
-    return Sort::Real;
-  switch (op) {
-  case Op::RoundReal:
-  case Op::IntToReal:
-  case Op::BitsFloat:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::Ln2:
-    return Sort::Real;
-  case Op::IAdd:
-  case Op::IMul:
-  case Op::INeg:
-  case Op::BitOp:
-  case Op::RealToInt:
-  case Op::FloatBits:
-    return Sort::Int;
-  case Op::Cmp:
-  case Op::ICmp:
-  case Op::And:
-  case Op::Or:
-  case Op::Xor:
-  case Op::Not:
-    return Sort::Pred;
-  default:
-    return Sort::Neutral;
-  }
-}
+using Sort = OpSort;
 // The sort an operator's operands must not have: real arithmetic never takes integer data or
 // a predicate, the integer ring never real data (docs/semantics.md: integer data are never
 // mistaken for arithmetic over the reals); each conversion takes the sort it converts from.

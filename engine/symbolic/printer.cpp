@@ -37,9 +37,57 @@ const char* symbol_of(const Node& n) {
     return "/";
   case Op::Neg:
     return "neg";
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Fma:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return op_name(n.op);
   }
+  unknown_op(n.op); // a value outside ops.def
 }
 
 class Printer {
@@ -71,7 +119,7 @@ public:
     if (n.op == Op::Cmp)
       fmt::format_to(std::back_inserter(out_), ".{}{}", cmp_name(static_cast<CmpKind>(n.aux & 7)),
                      (n.aux & 8) ? "u" : "");
-    if (n.op >= Op::Add && n.op <= Op::Narrow && bits_)
+    if (has_float_mods(n.op) && bits_)
       out_ += float_mods_suffix(n.op, FloatMods::of(n.aux));
     if (n.op == Op::BitOp) {
       const IntType t = IntType::from_code(static_cast<uint8_t>(n.aux >> 5));
@@ -183,9 +231,50 @@ std::string leaf_name(const ExprStore& store, ExprId id) {
                          n.aux == kFormatBF16 ? 16u : 8u << n.aux);
     }
     return op_name(n.op);
-  default:
+    // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::BitsFloat:
     return op_name(n.op);
   }
+  unknown_op(n.op); // a value outside ops.def
 }
 
 std::string to_sexpr(const ExprStore& store, ExprId id, size_t max_chars) {

@@ -120,7 +120,7 @@ SignSet SignAnalysis::compute(ExprId id) {
   const Node& n = store_.node(id);
   // A float operation on constants alone whose value may exceed its format's range (ex2 of 200,
   // float_fold.hpp): an infinity of its own, of the signs its value may have.
-  if (n.op >= Op::Add && n.op <= Op::Narrow && (store_.taint(id) & kTaintInfinity)) {
+  if (has_float_mods(n.op) && (store_.taint(id) & kTaintInfinity)) {
     uint16_t below = 0;
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int i = 0; i < child_count(n.op); ++i)
@@ -161,7 +161,48 @@ SignSet SignAnalysis::compute(ExprId id) {
   case Op::Not:
   case Op::ICmp:
     return numeric;
-  default:
+    // leaves
+  case Op::Const:
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::Fresh:
     break;
   }
   const ExprId kids[3] = {n.a, n.b, n.c};
@@ -264,9 +305,27 @@ SignSet SignAnalysis::compute_numeric(ExprId id) {
     return each(s(n.a), [](Atom x) -> SignSet {
       return x == N ? kSignNeg | kSignZero : x == P ? kSignZero | kSignPos : kBit[x];
     });
-  default:
+    // leaves
+  case Op::Undef:
+  case Op::RawBits:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::RealToInt:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return kSignAny;
   }
+  unknown_op(n.op); // a value outside ops.def
 }
 
 std::optional<bool> SignAnalysis::decide_cmp(const Node& n) {
@@ -363,9 +422,56 @@ std::optional<bool> SignAnalysis::decide(ExprId pred) {
   }
   case Op::Const:
     return sgn(store_.rational(pred)) != 0;
-  default:
+    // leaves
+  case Op::Input:
+  case Op::Param:
+  case Op::Undef:
+  case Op::PosInf:
+  case Op::NegInf:
+  case Op::RawBits:
+  case Op::Ln2:
+  // arithmetic over the reals
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Fma:
+  case Op::Neg:
+  case Op::Abs:
+  case Op::Min:
+  case Op::Max:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Narrow:
+  // predicates and selects over symbolic values
+  case Op::Select:
+  // bit-level views of symbolic values
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  // integer data
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  // conversions between the types, each its own operator
+  case Op::IntToReal:
+  case Op::RealToInt:
+  case Op::RoundReal:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
     return std::nullopt;
   }
+  unknown_op(n.op); // a value outside ops.def
 }
 
 } // namespace volta::symbolic

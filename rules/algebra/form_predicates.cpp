@@ -15,7 +15,7 @@ using canonical::Id;
 
 namespace {
 
-// Functions defined for every real argument (the others: sqrt, lg2, and anything unknown).
+// Functions defined for every real argument (the others: sqrt, log2, and anything unknown).
 bool total_function(std::string_view name) {
   for (std::string_view f :
        {"max", "min", "abs", "sin", "cos", "tanh", "pos", "nonneg", "zero", "nonzero", "select"}) {

@@ -61,20 +61,13 @@ Id NodeForms::form(egraph::OpId op, egraph::Payload payload, std::span<const Id>
     return forms_.exp(kid(0));
   if (op == m.ex2)
     return forms_.exp(forms_.mul(kid(0), forms_.positive_symbol(kLn2Key, "ln2")));
-  if (op == m.sqrt)
-    return unary_function("sqrt", kid(0));
+  // Functions outside the algebra are atoms named by their ML word (rules/appliers.cpp reads
+  // them back by it).
+  if (op == m.sqrt || op == m.log2 || op == m.sin || op == m.cos || op == m.tanh || op == m.abs)
+    return unary_function(lang_.op(op).name.c_str(), kid(0));
   if (op == m.rsqrt)
-    return forms_.div(forms_.constant(Coef(1)), unary_function("sqrt", kid(0)));
-  if (op == m.log2)
-    return unary_function("lg2", kid(0));
-  if (op == m.sin)
-    return unary_function("sin", kid(0));
-  if (op == m.cos)
-    return unary_function("cos", kid(0));
-  if (op == m.tanh)
-    return unary_function("tanh", kid(0));
-  if (op == m.abs)
-    return unary_function("abs", kid(0));
+    return forms_.div(forms_.constant(Coef(1)),
+                      unary_function(lang_.op(m.sqrt).name.c_str(), kid(0)));
   if (op == m.lt)
     return forms_.compare(Cmp::Lt, kid(0), kid(1));
   if (op == m.le)

@@ -216,7 +216,7 @@ struct Result {
   }
   symbolic::Op op(std::string_view name, uint64_t index) const {
     auto e = element(name, index);
-    return e ? store->op(*e) : symbolic::Op::Count_;
+    return e ? store->op(*e) : static_cast<symbolic::Op>(symbolic::kOpCount); // no operator
   }
 };
 
