@@ -53,7 +53,7 @@ uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b =
 // The general method of arith() for every format and mode (round to odd in double, then to the
 // format). arith() takes a faster path for f32 with round-to-nearest-even and no .ftz — the
 // host's binary32 arithmetic, which is correctly rounded — that must give the same bits
-// (tests/emulate/test_float_semantics.cpp compares the two); exposed for that test.
+// (tests/emulate/float_semantics_test.cpp compares the two); exposed for that test.
 uint64_t arith_by_rounding(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0,
                            uint64_t c = 0, bool ftz = false);
 

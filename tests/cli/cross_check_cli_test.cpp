@@ -2,7 +2,7 @@
 // emulator cross-check"): on by default, the report's `cross_check` object and summary, off with
 // --no-cross-check or an entry's "cross_check": false, INCONSISTENT's exit status 3 through
 // `merge`, and `run --cross-check-input`. (That a contradiction becomes INCONSISTENT is tested
-// on the cross-check itself, tests/emulate/test_cross_check_run.cpp: a CLI test of it would
+// on the cross-check itself, tests/emulate/cross_check_run_test.cpp: a CLI test of it would
 // need the prover to be wrong.)
 #include <gtest/gtest.h>
 

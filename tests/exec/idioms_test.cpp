@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "engine/exec/race_shadow.hpp"
 #include "engine/symbolic/bit_equality.hpp"
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -6,7 +6,7 @@
 // exits.
 #include "engine/exec/lower.hpp"
 #include "ptx/parser.hpp"
-#include "tests/engine/engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

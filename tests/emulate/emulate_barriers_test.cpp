@@ -1,5 +1,5 @@
 // CTA barriers on the emulator, in the forms the engine distinguishes (engine/exec/
-// exec_barrier.cpp, tests/engine/test_barrier_forms.cpp): `barrier.sync` without .aligned reached
+// exec_barrier.cpp, tests/exec/barrier_forms_test.cpp): `barrier.sync` without .aligned reached
 // from two instructions is one barrier; .aligned (`bar.sync`) from two instructions, or below
 // sm_70 a warp split over two, is undefined ("barrier divergence"); a barrier with a thread count
 // counts arrivals by warp, once per warp, and exits do not release it.

@@ -5,7 +5,7 @@
 // out-of-bounds error, and a scalar given for an aggregate (or the reverse) is refused.
 #include <chrono>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "engine/entry/streamed_entry.hpp"
 #include "engine/exec/grouped_launch.hpp"
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

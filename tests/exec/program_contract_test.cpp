@@ -9,7 +9,7 @@
 
 #include "engine/exec/program.hpp"
 #include "engine/exec/run_kernel.hpp"
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

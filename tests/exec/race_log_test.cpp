@@ -11,7 +11,7 @@
 
 #include "engine/batch/run_cache_dir.hpp"
 #include "engine/exec/race_log.hpp"
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

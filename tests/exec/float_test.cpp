@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

@@ -7,7 +7,7 @@
 #include <tbb/global_control.h>
 #include <vector>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

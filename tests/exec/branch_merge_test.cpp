@@ -2,7 +2,7 @@
 // "Branches on data"): the layouts nvcc emits for if/else, jumps that leave a side for a point
 // after the join or go back to it, and the shapes that must stay refused (a side that touches
 // memory, a side that returns to the branch, a loop of jumps).
-#include "tests/engine/engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

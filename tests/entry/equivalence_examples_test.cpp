@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {
@@ -32,7 +32,7 @@ std::vector<ExampleEntry> entries() {
     if (!m.manifest)
       continue;
     for (const auto& e : m.manifest->entries) {
-      // The safety manifest's race checks have their own tests (test_safety.cpp).
+      // The safety manifest's race checks have their own tests (safety_test.cpp).
       if (std::string(tag) == "safety" && e.kind == launch::EntryKind::RaceCheck)
         continue;
       out.push_back(ExampleEntry{path, tag, e.index, e.name, e.kind});

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {

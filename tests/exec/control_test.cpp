@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {
@@ -438,7 +438,7 @@ TEST(SpecialRegisters, OnlyTheFirstCtaByDefault) {
 
 TEST(SpecialRegisters, LaneIdsAndLaneMasks) {
   // out[t] = laneid + 100 (tid / 32); masks[t] = lanemask_lt; masks2[t] = lanemask_ge. (%warpid
-  // is not tid / 32 and has no value: see test_outputs.cpp.)
+  // is not tid / 32 and has no value: see outputs_test.cpp.)
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];
   ld.param.u64 %rd5, [p_masks];

@@ -1,7 +1,7 @@
 // Loads through the non-coherent path (ld.global.nc, __ldg, ldu) of data the kernel writes: a
 // race of its own kind (race_shadow.hpp), whatever orders the write and the read, the write
 // before or after the read, by any thread (the reader too). Data no thread writes stays fine.
-#include "engine_test_util.hpp"
+#include "tests/support/engine_test_util.hpp"
 
 namespace volta::etest {
 namespace {
