@@ -121,7 +121,8 @@ bool CtaRunner::fire_barriers() {
       return false;
     // A CTA-wide barrier that every live thread reached completes (an exited warp of a barrier
     // with a count was refused above): the shared rule agrees.
-    VOLTA_ASSERT(barriers_.complete(id, state_), "a CTA-wide barrier every live thread reached completes");
+    VOLTA_ASSERT(barriers_.complete(id, state_),
+                 "a CTA-wide barrier every live thread reached completes");
     barriers_.release(id, state_, pc_);
     ++stats_.barriers;
     stamp_ = ctx_.next_stamp.fetch_add(1); // a new epoch

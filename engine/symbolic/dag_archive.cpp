@@ -145,49 +145,49 @@ void DagWriter::write(ByteWriter& out) {
       nodes.varint(params.number(store_.param_name(n.a)));
       break;
     case Op::Undef:
-case Op::PosInf:
-case Op::NegInf:
-case Op::RawBits:
-case Op::Ln2:
-case Op::Add:
-case Op::Sub:
-case Op::Mul:
-case Op::Div:
-case Op::Fma:
-case Op::Neg:
-case Op::Abs:
-case Op::Min:
-case Op::Max:
-case Op::Rcp:
-case Op::Sqrt:
-case Op::Rsqrt:
-case Op::Exp:
-case Op::Ex2:
-case Op::Lg2:
-case Op::Sin:
-case Op::Cos:
-case Op::Tanh:
-case Op::Narrow:
-case Op::Cmp:
-case Op::And:
-case Op::Or:
-case Op::Xor:
-case Op::Not:
-case Op::Select:
-case Op::Pack:
-case Op::Extract:
-case Op::BitOp:
-case Op::AtomicResult:
-case Op::IAdd:
-case Op::IMul:
-case Op::INeg:
-case Op::ICmp:
-case Op::IntToReal:
-case Op::RealToInt:
-case Op::RoundReal:
-case Op::FloatBits:
-case Op::BitsFloat:
-case Op::Fresh: {
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh: {
       const uint32_t slots[3] = {n.a, n.b, n.c};
       for (int i = 0; i < 3; ++i) {
         if (i >= child_count(n.op)) {
@@ -255,49 +255,49 @@ void DagReader::read(ByteReader& in, ExprStore& store) {
       id = store.param(at(param_ids, nodes.varint32()));
       break;
     case Op::Undef:
-case Op::PosInf:
-case Op::NegInf:
-case Op::RawBits:
-case Op::Ln2:
-case Op::Add:
-case Op::Sub:
-case Op::Mul:
-case Op::Div:
-case Op::Fma:
-case Op::Neg:
-case Op::Abs:
-case Op::Min:
-case Op::Max:
-case Op::Rcp:
-case Op::Sqrt:
-case Op::Rsqrt:
-case Op::Exp:
-case Op::Ex2:
-case Op::Lg2:
-case Op::Sin:
-case Op::Cos:
-case Op::Tanh:
-case Op::Narrow:
-case Op::Cmp:
-case Op::And:
-case Op::Or:
-case Op::Xor:
-case Op::Not:
-case Op::Select:
-case Op::Pack:
-case Op::Extract:
-case Op::BitOp:
-case Op::AtomicResult:
-case Op::IAdd:
-case Op::IMul:
-case Op::INeg:
-case Op::ICmp:
-case Op::IntToReal:
-case Op::RealToInt:
-case Op::RoundReal:
-case Op::FloatBits:
-case Op::BitsFloat:
-case Op::Fresh: {
+    case Op::PosInf:
+    case Op::NegInf:
+    case Op::RawBits:
+    case Op::Ln2:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Exp:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Narrow:
+    case Op::Cmp:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+    case Op::Select:
+    case Op::Pack:
+    case Op::Extract:
+    case Op::BitOp:
+    case Op::AtomicResult:
+    case Op::IAdd:
+    case Op::IMul:
+    case Op::INeg:
+    case Op::ICmp:
+    case Op::IntToReal:
+    case Op::RealToInt:
+    case Op::RoundReal:
+    case Op::FloatBits:
+    case Op::BitsFloat:
+    case Op::Fresh: {
       uint32_t slots[3];
       for (int s = 0; s < 3; ++s) {
         if (s >= child_count(op)) {
