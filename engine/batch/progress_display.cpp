@@ -42,7 +42,7 @@ ProgressDisplay::~ProgressDisplay() {
 
 void ProgressDisplay::started(size_t slot, const std::string& name) {
   std::lock_guard guard(mutex_);
-  running_.push_back(Running{slot, report::printable(name), std::chrono::steady_clock::now()});
+  running_.push_back(Running{slot, report::printable(name), std::chrono::steady_clock::now(), {}});
   if (terminal_)
     draw_live_line();
 }
