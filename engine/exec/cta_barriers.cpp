@@ -2,8 +2,9 @@
 #include "engine/exec/cta_barriers.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <fmt/format.h>
+
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -17,7 +18,7 @@ void CtaBarriers::reset(uint32_t threads) {
 }
 
 bool CtaBarriers::wait(uint32_t t, uint32_t id, uint32_t count) {
-  assert(id < kBarriers && t < threads_);
+  VOLTA_ASSERT(id < kBarriers && t < threads_, "a barrier id below 16, a thread of the CTA");
   id_[t] = static_cast<uint8_t>(id);
   count_[t] = count;
   if (count == 0)
@@ -28,7 +29,7 @@ bool CtaBarriers::wait(uint32_t t, uint32_t id, uint32_t count) {
 }
 
 bool CtaBarriers::arrive(uint32_t id, uint32_t count) {
-  assert(id < kBarriers && count != 0);
+  VOLTA_ASSERT(id < kBarriers && count != 0, "bar.arrive names a barrier and a thread count");
   const bool agrees = expected_[id] == 0 || expected_[id] == count;
   expected_[id] = count;
   arrivals_[id] += 32; // the hardware counts arrivals per warp

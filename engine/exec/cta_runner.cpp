@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
@@ -234,8 +233,9 @@ Value CtaRunner::read_special(const Operand& o, uint32_t t) {
                serial, prog_.insts[current_pc_].line, static_cast<uint32_t>(s)})};
   }
   const auto v = launch_special_value(s, ctx_.config, ctaid_, t);
-  assert(v && "every other special register is refused or fresh above");
-  return Value{v.value_or(0), 0};
+  if (!v) // a register without a launch value read as 0 would be a wrong value, not a refusal
+    VOLTA_UNREACHABLE("every other special register is refused or fresh above");
+  return Value{*v, 0};
 }
 
 namespace {

@@ -1,10 +1,10 @@
 #include "engine/prove/egraph_bridge.hpp"
 
-#include <cassert>
 #include <fmt/format.h>
 #include <stdexcept>
 
 #include "engine/symbolic/printer.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::prove {
 
@@ -31,7 +31,10 @@ EgraphBridge::EgraphBridge(const symbolic::ExprStore& store, algebra::MlLanguage
 }
 
 egraph::OpId EgraphBridge::ml_op(Op op) const {
-  assert(*symbolic::ml_name(op) != '\0');
+  // An operator without an ML word has no e-graph counterpart: mapping it to some other
+  // operator's id would prove a wrong equality.
+  if (*symbolic::ml_name(op) == '\0')
+    VOLTA_UNREACHABLE("an operator without an ML word reached the e-graph bridge");
   return ml_ops_[static_cast<size_t>(op)];
 }
 
