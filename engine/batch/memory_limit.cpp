@@ -41,7 +41,13 @@ uint64_t virtual_bytes() {
 }
 
 void release_free_memory() {
+#ifdef VOLTA_SANITIZED
+  // A sanitizer replaces malloc, so glibc's arenas may never have been initialized: malloc_trim
+  // would then walk a null arena (seen as a SEGV in mtrim under ASan). The sanitizer's allocator
+  // returns memory by itself.
+#else
   malloc_trim(0);
+#endif
 }
 
 std::string install_address_space_limit(uint64_t budget_bytes) {
