@@ -179,7 +179,7 @@ constexpr std::array kRules = {
     InstructionRule{.opcode = "ld", .types = VOLTA_ALL_BITS " " VOLTA_ALL_INT " f32 f64",
         .modifiers = "weak volatile relaxed acquire mmio " VOLTA_SCOPE " " VOLTA_CACHE_LD
                      " param::entry param::func",
-        .spaces = VOLTA_MEMORY_SPACES " reg", .vectors = "v2 v4 v8", .min_operands = 2,
+        .spaces = VOLTA_MEMORY_SPACES, .vectors = "v2 v4 v8", .min_operands = 2,
         .max_operands = 3, .operands = "W m s"},
     InstructionRule{.opcode = "ldu", .types = VOLTA_ALL_BITS " " VOLTA_ALL_INT " f32 f64",
         .spaces = "global", .vectors = "v2 v4", .min_operands = 2, .max_operands = 2,
