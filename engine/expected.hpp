@@ -3,11 +3,12 @@
 // the one error type the tool needs: a message for the user, located or not).
 #pragma once
 
-#include <cassert>
 #include <optional>
 #include <string>
 #include <utility>
 #include <variant>
+
+#include "support/invariant.hpp"
 
 namespace volta {
 
@@ -27,15 +28,15 @@ public:
   explicit operator bool() const { return has_value(); }
 
   T& operator*() & {
-    assert(has_value() && "the value of a failed Expected");
+    VOLTA_ASSERT(has_value(), "the value of a failed Expected");
     return std::get<0>(state_);
   }
   const T& operator*() const& {
-    assert(has_value() && "the value of a failed Expected");
+    VOLTA_ASSERT(has_value(), "the value of a failed Expected");
     return std::get<0>(state_);
   }
   T&& operator*() && {
-    assert(has_value() && "the value of a failed Expected");
+    VOLTA_ASSERT(has_value(), "the value of a failed Expected");
     return std::get<0>(std::move(state_));
   }
   T* operator->() { return &**this; }
@@ -43,7 +44,7 @@ public:
 
   // Why there is no value; only for a failed Expected.
   const std::string& error() const {
-    assert(!has_value() && "the error of an Expected that holds a value");
+    VOLTA_ASSERT(!has_value(), "the error of an Expected that holds a value");
     return std::get<1>(state_);
   }
   T value_or(T otherwise) const& { return has_value() ? std::get<0>(state_) : otherwise; }
@@ -62,7 +63,7 @@ public:
   bool has_value() const { return !error_.has_value(); }
   explicit operator bool() const { return has_value(); }
   const std::string& error() const {
-    assert(!has_value() && "the error of an Expected that succeeded");
+    VOLTA_ASSERT(!has_value(), "the error of an Expected that succeeded");
     return *error_;
   }
 

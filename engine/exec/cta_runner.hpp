@@ -90,7 +90,7 @@ private:
   // The real value of an operand used as a float of `type` (Const for concrete bits).
   // The common case of real(), inline: a register holding a node that is a number (not raw
   // bits). Gives the node and its operator.
-  // Real-typed operators all come before Pack in symbolic::Op; a constant is a real number only
+  // Which operators are numbers is ops.def's `number` column; a constant is a real number only
   // when it came out of float data (an integer constant's bits read as a float are not its value).
   bool register_number(const Operand& o, uint32_t t, ExprId& node, symbolic::Op& op) const {
     if (o.kind != OpKind::Reg)
@@ -109,15 +109,16 @@ private:
       return true;
     return c == kConstant && (float_[i] & 1) != 0;
   }
-  // register_number's classes of operators: op < Pack and not RawBits is a number, except
-  // Const, which is one only when it came out of float data.
+  // register_number's classes of operators, from ops.def's `number` column: a table of 256
+  // bytes indexed by the operator's byte (one load in the hottest read of the engine).
   static constexpr uint8_t kNotNumber = 0, kNumber = 1, kConstant = 2;
   static constexpr std::array<uint8_t, 256> kNumberClass = [] {
+    static_assert(static_cast<uint8_t>(symbolic::OpNumber::Never) == kNotNumber &&
+                  static_cast<uint8_t>(symbolic::OpNumber::Always) == kNumber &&
+                  static_cast<uint8_t>(symbolic::OpNumber::FromFloat) == kConstant);
     std::array<uint8_t, 256> c{};
-    for (size_t op = 0; op < static_cast<size_t>(symbolic::Op::Pack); ++op)
-      c[op] = kNumber;
-    c[static_cast<size_t>(symbolic::Op::RawBits)] = kNotNumber;
-    c[static_cast<size_t>(symbolic::Op::Const)] = kConstant;
+    for (size_t op = 0; op < symbolic::kOpCount; ++op)
+      c[op] = static_cast<uint8_t>(symbolic::kOps[op].number);
     return c;
   }();
   ExprId real(const Operand& o, uint32_t t, ValType type) {

@@ -25,7 +25,7 @@ inline constexpr ExprId kNoExpr = 0;
 
 // The operators, one row each in ops.def (what each holds in a, b, c and aux is commented there).
 enum class Op : uint8_t {
-#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml) name,
+#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml, number) name,
 #include "engine/symbolic/ops.def"
 #undef OP
 };
@@ -203,6 +203,9 @@ static_assert(sizeof(Node) == 16);
 // The sort an operator's result has for sure (ops.def); Neutral for leaves that take the type
 // of their use, selects and bit-level views.
 enum class OpSort : uint8_t { Neutral, Real, Int, Pred };
+// Whether a float instruction reads a register holding the node as the number it is (ops.def's
+// `number` column): Never, Always, or only when the value came out of float data (FromFloat).
+enum class OpNumber : uint8_t { Never = 0, Always = 1, FromFloat = 2 };
 
 // One row of ops.def.
 struct OpInfo {
@@ -213,15 +216,21 @@ struct OpInfo {
   bool taint_by_aux;   // the taint depends on aux or children too (ExprStore::with_flags)
   bool float_mods;     // aux holds FloatMods
   bool liftable;       // aux bit 7 (kLiftedAux) may make it a lifted idiom
+  OpNumber number;     // read as a number by a float instruction (CtaRunner::number_at)
   const char* ml;      // its word in the rules' ML language, "" when none
 };
 
 inline constexpr OpInfo kOps[kOpCount] = {
-#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml)             \
-  OpInfo{printed,         children,                                                                \
-         OpSort::sort,    static_cast<uint16_t>((taint) | ((partial) ? kTaintPartial : 0)),        \
-         (by_aux) != 0,   (fmods) != 0,                                                            \
-         (liftable) != 0, ml},
+#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml, number)     \
+  OpInfo{printed,                                                                                  \
+         children,                                                                                 \
+         OpSort::sort,                                                                             \
+         static_cast<uint16_t>((taint) | ((partial) ? kTaintPartial : 0)),                         \
+         (by_aux) != 0,                                                                            \
+         (fmods) != 0,                                                                             \
+         (liftable) != 0,                                                                          \
+         static_cast<OpNumber>(number),                                                            \
+         ml},
 #include "engine/symbolic/ops.def"
 #undef OP
 };

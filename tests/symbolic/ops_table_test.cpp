@@ -17,6 +17,8 @@ namespace {
 using symbolic::kOpCount;
 using symbolic::kOps;
 using symbolic::Op;
+using symbolic::OpInfo;
+using symbolic::OpNumber;
 using symbolic::OpSort;
 
 Op op_at(size_t i) {
@@ -99,6 +101,22 @@ TEST(OpsTable, MlWordsAreWordsOfTheMlLanguage) {
   // One name for the base-2 logarithm in the rules: the ML language's (docs/rules.md).
   EXPECT_STREQ(symbolic::ml_name(Op::Lg2), "log2");
   EXPECT_STREQ(symbolic::op_name(Op::Lg2), "lg2");
+}
+
+// The `number` column: a float instruction reads a register holding the node as its value only
+// when the node is a number. Bit-level views (opaque taint) and integer results never are, a
+// constant only when it came out of float data.
+TEST(OpsTable, OnlyNumbersAreReadAsFloatsWithoutAConversion) {
+  for (size_t i = 0; i < symbolic::kOpCount; ++i) {
+    const OpInfo& row = kOps[i];
+    if ((row.own_taint & symbolic::kTaintOpaque) != 0 || row.sort == OpSort::Int) {
+      EXPECT_EQ(row.number, OpNumber::Never) << row.printed;
+    }
+  }
+  EXPECT_EQ(kOps[static_cast<size_t>(Op::Const)].number, OpNumber::FromFloat);
+  EXPECT_EQ(kOps[static_cast<size_t>(Op::RawBits)].number, OpNumber::Never);
+  EXPECT_EQ(kOps[static_cast<size_t>(Op::Add)].number, OpNumber::Always);
+  EXPECT_EQ(kOps[static_cast<size_t>(Op::Input)].number, OpNumber::Always);
 }
 
 // The bridge gives lg2(x) the ML language's log2, and the leaves ln2, inf their ML leaves.
