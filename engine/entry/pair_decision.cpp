@@ -103,7 +103,11 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
                                                      pair.store.get(), &options.domain_prover);
     result.z3_calls += d.solver_queries;
     add_domains(d.summary, summary);
-    if (d.counterexample && decision.domain_failure.empty()) {
+    if (!d.vacuous_reason.empty() && !decision.domain_unknown) {
+      // Before a refuted obligation too: no input is a counterexample to a specification that
+      // is defined on none.
+      decision.domain_unknown = d.vacuous_reason;
+    } else if (d.counterexample && decision.domain_failure.empty()) {
       decision.domain_failure = d.failure_detail;
       result.counterexample = std::move(d.counterexample);
     } else if (!d.unknown_reason.empty() && !decision.domain_unknown) {

@@ -9,6 +9,7 @@
 #include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::prove {
 
@@ -445,6 +446,42 @@ void DomainConditions::note_infinite_operands(ExprId id, const Node& n, uint32_t
   }
 }
 
+std::optional<OperandCondition> operand_condition(const Node& n) {
+  if (n.op == Op::Div)
+    return OperandCondition{ConditionKind::NonZero, n.b};
+  if (n.op == Op::Rcp)
+    return OperandCondition{ConditionKind::NonZero, n.a};
+  if (n.op == Op::Sqrt)
+    return OperandCondition{ConditionKind::NonNegative, n.a};
+  if (n.op == Op::Rsqrt || n.op == Op::Lg2)
+    return OperandCondition{ConditionKind::Positive, n.a};
+  if (n.op == Op::BitOp && is_integer_division(n))
+    return OperandCondition{ConditionKind::NonZero, n.b};
+  return std::nullopt;
+}
+
+bool refuted_by_signs(symbolic::SignAnalysis& signs, ConditionKind kind, ExprId arg) {
+  symbolic::SignSet failing = 0;
+  switch (kind) {
+  case ConditionKind::NonZero:
+    failing = symbolic::kSignZero;
+    break;
+  case ConditionKind::NonNegative:
+    failing = symbolic::kSignNeg | symbolic::kSignNegInf;
+    break;
+  case ConditionKind::Positive:
+    failing = symbolic::kSignNeg | symbolic::kSignNegInf | symbolic::kSignZero;
+    break;
+  case ConditionKind::NoInfMinusInf:
+  case ConditionKind::NoZeroTimesInf:
+  case ConditionKind::NoInfOverInf:
+    return false; // not looked at: no kernel that makes one on every input has come up
+  }
+  // An empty set says nothing about a value (no sign known): never refuted on it.
+  const symbolic::SignSet s = signs.signs(arg);
+  return s != 0 && (s & ~failing) == 0;
+}
+
 void DomainConditions::note(ConditionKind kind, ExprId arg, ExprId site, uint32_t guard,
                             size_t root) {
   if (noted_.emplace(static_cast<uint8_t>(kind), arg, guard).second)
@@ -470,21 +507,13 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
     const Node& n = store_.node(id);
     switch (n.op) {
     case Op::Div:
-      note(ConditionKind::NonZero, n.b, id, guard, root_index);
-      break;
     case Op::Rcp:
-      note(ConditionKind::NonZero, n.a, id, guard, root_index);
-      break;
     case Op::Sqrt:
-      note(ConditionKind::NonNegative, n.a, id, guard, root_index);
-      break;
     case Op::Rsqrt:
     case Op::Lg2:
-      note(ConditionKind::Positive, n.a, id, guard, root_index);
-      break;
     case Op::BitOp:
-      if (is_integer_division(n))
-        note(ConditionKind::NonZero, n.b, id, guard, root_index);
+      if (const auto c = operand_condition(n))
+        note(c->kind, c->arg, id, guard, root_index);
       break;
       // leaves
     case Op::Const:
@@ -634,6 +663,13 @@ public:
 
   DomainOutcome run() {
     DomainOutcome out;
+    // The specification's conditions first: one that never holds makes everything vacuous.
+    bool collected = false;
+    if (spec_.run != nullptr && may_be_vacuous()) {
+      collect(spec_, assumptions_);
+      collected = true;
+      out.vacuous_reason = vacuous_reason();
+    }
     // No partial operation and no operation on a possibly infinite operand: nothing to
     // discharge (the builder logs both kinds of site).
     if (checked_.run == nullptr || checked_.run->partial_sites.empty())
@@ -652,7 +688,7 @@ public:
     }
     if (pending.empty())
       return out;
-    if (spec_.run != nullptr && !spec_.run->partial_sites.empty())
+    if (!collected && spec_.run != nullptr && !spec_.run->partial_sites.empty())
       collect(spec_, assumptions_);
     out.summary.assumptions = assumptions_.conditions().size();
     index_assumptions();
@@ -694,6 +730,35 @@ public:
   }
 
 private:
+  // The first unconditional assumption whose operand the signs place, wherever it is defined,
+  // where the condition fails (a divisor that is always 0, a square root of a value that is
+  // always negative): the specification is then defined on no input. Conditions about
+  // infinite operands are not looked at (left out: no such kernel has come up).
+  std::string vacuous_reason() {
+    for (const DomainCondition& a : assumptions_.conditions()) {
+      if (a.guard != 0 || !refuted_by_signs(signs_, a.kind, a.arg))
+        continue;
+      return fmt::format("the {} kernel is undefined on every input: its {}{} needs {} {}, "
+                         "which never holds, so any {} kernel would be equivalent to it and "
+                         "nothing is proved",
+                         spec_.role, operation_words(store_, a.site), where(spec_.run, a.site),
+                         symbolic::to_sexpr(store_, a.arg, 120), relation_text(a.kind),
+                         checked_.role);
+    }
+    return "";
+  }
+
+  // Whether a partial operation of the specification has an operand condition the signs refute
+  // (the cheap test before collecting its conditions, with their guards, for vacuous_reason).
+  bool may_be_vacuous() {
+    for (const auto& [site, line] : spec_.run->partial_sites) {
+      const auto c = operand_condition(store_.node(site));
+      if (c && refuted_by_signs(signs_, c->kind, c->arg))
+        return true;
+    }
+    return false;
+  }
+
   void collect(const DomainSide& side, DomainConditions& into) {
     for (size_t i = 0; i < side.elements.size(); ++i)
       into.add_root(side.elements[i].second, i);

@@ -57,6 +57,20 @@ constexpr bool about_operands(ConditionKind k) {
          k == ConditionKind::NoInfOverInf;
 }
 
+// The condition a partial operation puts on its operand (division and rcp: divisor != 0; sqrt:
+// >= 0; rsqrt and lg2: > 0; integer division and remainder: divisor != 0), or nullopt for an
+// operation without one.
+struct OperandCondition {
+  ConditionKind kind;
+  symbolic::ExprId arg;
+};
+std::optional<OperandCondition> operand_condition(const symbolic::Node& n);
+
+// Whether the signs place `arg`, wherever it is defined, where condition `kind` fails (a divisor
+// that is always 0): false when they do not, or do not know. Conditions about infinite operands
+// are never refuted here.
+bool refuted_by_signs(symbolic::SignAnalysis& signs, ConditionKind kind, symbolic::ExprId arg);
+
 struct DomainCondition {
   ConditionKind kind = ConditionKind::NonZero;
   symbolic::ExprId arg = 0;  // the operand the condition is about
@@ -103,6 +117,11 @@ struct DomainOutcome {
   std::string unknown_reason;                   // the first undecided obligation, named
   std::string failure_detail;                   // the refuted obligation, in words
   size_t solver_queries = 0;                    // obligations the solver was asked about
+  // The specification is undefined on every input: an unguarded condition of it that the sign
+  // analysis refutes wherever its operand is defined, in words; empty otherwise. Every
+  // refinement and every equality then holds vacuously, so an entry must not be EQUIVALENT on
+  // the strength of it (docs/semantics.md, "Domains").
+  std::string vacuous_reason;
 };
 
 // One side of the check: a kernel's roots (stored elements, named, then control roots) and its

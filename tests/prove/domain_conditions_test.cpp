@@ -94,6 +94,50 @@ TEST(Refinement, TheReferencesOwnDivisionIsAnAssumption) {
   EXPECT_TRUE(o.unknown_reason.empty()) << o.unknown_reason;
 }
 
+// A reference defined on no input: a square root of -1 - x² (negative wherever it is defined)
+// or a division by the constant 0, unguarded, makes every refinement vacuous; the outcome says
+// so. Under a select arm, or where the signs do not decide, it does not.
+TEST(Refinement, AReferenceDefinedOnNoInputIsVacuous) {
+  Dag d;
+  const ExprId x = d.x(0);
+  const ExprId negative = d.b.sub(d.c(-1), d.b.mul(x, x));
+  const ExprId root = d.b.unary(Op::Sqrt, negative);
+  const ExprId x_plus_root_minus_root = d.b.sub(d.b.add(x, root), root);
+  const ExprId by_zero = d.b.div(x, d.c(0));
+  const exec::KernelRun opt_run;
+  const DomainSide checked{"optimized", {{"out[0]", x}}, &opt_run};
+  {
+    const exec::KernelRun ref_run = with_partials({root});
+    const DomainSide spec{"reference", {{"out[0]", x_plus_root_minus_root}}, &ref_run};
+    const DomainOutcome o = check_refinement(d.store, spec, checked, nullptr);
+    EXPECT_NE(o.vacuous_reason.find("the reference kernel is undefined on every input: its "
+                                    "square root at PTX line 7 (k.cu:3)"),
+              std::string::npos)
+        << o.vacuous_reason;
+  }
+  {
+    const exec::KernelRun ref_run = with_partials({by_zero});
+    const DomainSide spec{"reference", {{"out[0]", d.b.add(x, by_zero)}}, &ref_run};
+    const DomainOutcome o = check_refinement(d.store, spec, checked, nullptr);
+    EXPECT_NE(o.vacuous_reason.find("!= 0"), std::string::npos) << o.vacuous_reason;
+  }
+  {
+    // Only where x > 0 is chosen: defined wherever x <= 0.
+    const exec::KernelRun ref_run = with_partials({root});
+    const ExprId guarded =
+        d.b.select(d.b.cmp(CmpKind::Gt, x, d.c(0)), x_plus_root_minus_root, d.c(0));
+    const DomainSide spec{"reference", {{"out[0]", guarded}}, &ref_run};
+    EXPECT_EQ(check_refinement(d.store, spec, checked, nullptr).vacuous_reason, "");
+  }
+  {
+    // sqrt(x - y): defined where x >= y.
+    const ExprId partial = d.b.unary(Op::Sqrt, d.b.sub(x, d.x(1)));
+    const exec::KernelRun ref_run = with_partials({partial});
+    const DomainSide spec{"reference", {{"out[0]", partial}}, &ref_run};
+    EXPECT_EQ(check_refinement(d.store, spec, checked, nullptr).vacuous_reason, "");
+  }
+}
+
 TEST(Refinement, AGuardedDivisionAndASelectArmTheReferenceNeverTakes) {
   Dag d;
   const ExprId y = d.x(1);
