@@ -10,6 +10,7 @@
 #include "engine/entry/pair_preparation.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/exec/grouped_launch.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::entry {
 
@@ -121,8 +122,24 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       result.elements.reused += hits;
       result.cache_hits -= hits;
     }
-    if (!decision.proved())
-      return std::nullopt;
+    if (!decision.proved()) {
+      // An element left undecided (its prover's budget, the time limit, a cancel) is decided
+      // the same way over the whole grid: an element's equality does not depend on other
+      // groups, and the entry's time is spent. The rerun would only repeat the work in a store
+      // the size of the grid, the one streaming avoids (issue: l = 1024 attention reran the
+      // grid into a 10 GB peak). Differences, failures and undecided domain conditions (which
+      // the whole grid's assumptions may discharge) still abandon the groups.
+      if (!decision.tally.unknown_reason || decision.tally.counts.not_equivalent != 0 ||
+          !decision.domain_failure.empty())
+        return std::nullopt;
+      result.kernels.assign(std::begin(summaries), std::end(summaries));
+      conclude(entry, options, decision, result);
+      VOLTA_ASSERT(result.verdict == Verdict::Unknown, "an undecided element leaves it UNKNOWN");
+      result.detail += fmt::format(" (in group {} of {} of CTAs; the whole grid holds the same "
+                                   "element, so it is not rerun)",
+                                   g + 1, groups);
+      return result;
+    }
   }
   result.kernels.assign(std::begin(summaries), std::end(summaries));
   conclude(entry, options, decision, result);

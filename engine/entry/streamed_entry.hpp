@@ -9,10 +9,12 @@
 // domain conditions assumed while checking a group are those of the group only, fewer than the
 // whole grid's: a group can only fail to discharge more, never less.
 //
-// Only an EQUIVALENT entry comes out of here. Everything else — a grid the groups do not split
-// the same way in both kernels (a group's written elements differ), a failure or race, a
-// difference, an undecided element or domain condition — abandons the groups, and the entry
-// runs over the whole grid at once, which reports it exactly as without streaming.
+// An EQUIVALENT entry comes out of here, and an UNKNOWN one whose group left an element
+// undecided (the whole grid would leave the same element undecided, after repeating the work in
+// a store the size of the grid). Everything else — a grid the groups do not split the same way
+// in both kernels (a group's written elements differ), a failure or race, a difference, an
+// undecided domain condition — abandons the groups, and the entry runs over the whole grid at
+// once, which reports it exactly as without streaming.
 #pragma once
 
 #include <chrono>
@@ -35,7 +37,7 @@ uint32_t group_count(uint64_t reference_ctas, uint64_t optimized_ctas, uint32_t 
 // (8, or 4 per core where that is more).
 uint32_t min_ctas_per_group(uint32_t requested);
 
-// The entry proved EQUIVALENT group by group, or nullopt (see above).
+// The entry proved EQUIVALENT group by group, UNKNOWN in a group, or nullopt (see above).
 std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
                                           exec::KernelCache& kernels, const ProveOptions& options,
                                           std::chrono::steady_clock::time_point entry_start);

@@ -1,8 +1,9 @@
 // Streamed proofs (engine/entry/streamed_entry.hpp, engine/exec/grouped_launch.hpp): a grid run
 // and proved a group of CTAs at a time answers what the whole grid answers. Only EQUIVALENT may
-// come from the groups; races between groups, differences, atomics on global memory, grids the
-// groups split differently and domain conditions that need another group's assumptions all end
-// in the run of the whole grid, with its report.
+// come from the groups, and UNKNOWN for an element a group leaves undecided; races between
+// groups, differences, atomics on global memory, grids the groups split differently and domain
+// conditions that need another group's assumptions all end in the run of the whole grid, with
+// its report.
 #include <gtest/gtest.h>
 #include <string>
 
@@ -132,6 +133,26 @@ TEST(StreamedEntry, DifferenceInTheLastGroupIsReportedAsOverTheWholeGrid) {
   ASSERT_TRUE(r.counterexample.has_value());
   EXPECT_EQ(r.counterexample->element, "out[2047]");
   EXPECT_EQ(r.detail, prove(p.entry, false).detail);
+}
+
+// sin²x + cos²x against 1: true over the reals, beyond the rules and (here) without Z3, so the
+// first group's first element is left undecided. The groups end the entry UNKNOWN there, naming
+// the group: the whole grid holds the same element, and rerunning it would only repeat the work
+// in a store the size of the grid.
+TEST(StreamedEntry, AnUndecidedElementEndsTheGroupsWithoutAWholeGridRun) {
+  Pair p(elementwise("  sin.approx.f32 %f3, %f1;\n"
+                     "  cos.approx.f32 %f4, %f1;\n"
+                     "  mul.f32 %f5, %f4, %f4;\n"
+                     "  fma.rn.f32 %f2, %f3, %f3, %f5;\n"
+                     "  st.global.f32 [%rd5], %f2;"),
+         elementwise("  mov.f32 %f2, 0f3F800000;\n"
+                     "  st.global.f32 [%rd5], %f2;"));
+  const auto r = prove(p.entry, true);
+  ASSERT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  EXPECT_NE(r.detail.find("(in group 1 of 16 of CTAs"), std::string::npos) << r.detail;
+  // Only the first group ran.
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].stats.ctas, 4u);
 }
 
 // The last CTA also writes out[0], which CTA 0 wrote in the first group, with another value
