@@ -1069,7 +1069,26 @@ private:
       return;
     case Opcode::Activemask:
       return simple(ins, x, XOp::Activemask, 0, 0);
-    default:
+    // Valid PTX that neither machine models: refused when a thread reaches it, with its PTX
+    // line (Program::unsupported_reasons, or the instruction itself). No `default:` here, so
+    // that a new opcode of opcodes.def is lowered or refused where it is added.
+    case Opcode::Other: // every opcode of PTX without an enumerator (tex, griddepcontrol...)
+    case Opcode::Addc:
+    case Opcode::Subc:
+    case Opcode::Madc:
+    case Opcode::Bfind:
+    case Opcode::Fns:
+    case Opcode::Bmsk:
+    case Opcode::Dp4a:
+    case Opcode::Dp2a:
+    case Opcode::Slct:
+    case Opcode::Isspacep:
+    case Opcode::Stmatrix:
+    case Opcode::Mapa:
+    case Opcode::Brkpt:
+    case Opcode::Match:
+    case Opcode::Redux:
+    case Opcode::Nanosleep:
       x.op = XOp::Unsupported;
       return;
     }
