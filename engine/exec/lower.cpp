@@ -903,6 +903,9 @@ private:
       return simple(ins, x, XOp::Clz, 1, 1);
     case Opcode::Brev:
       return simple(ins, x, XOp::Brev, 1, 1);
+    case Opcode::Bfind:
+      x.sub = ins.has_suffix("shiftamt") ? 1 : 0;
+      return simple(ins, x, XOp::Bfind, 1, 1);
     case Opcode::Bfe:
       return simple(ins, x, XOp::Bfe, 3, 3);
     case Opcode::Bfi:
@@ -1076,7 +1079,6 @@ private:
     case Opcode::Addc:
     case Opcode::Subc:
     case Opcode::Madc:
-    case Opcode::Bfind:
     case Opcode::Fns:
     case Opcode::Bmsk:
     case Opcode::Dp4a:

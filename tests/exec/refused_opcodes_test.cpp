@@ -13,7 +13,7 @@ namespace {
 TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
   for (const std::string ins : {
            "addc.u32 %r3, %r1, %r2;", "subc.u32 %r3, %r1, %r2;", "madc.lo.u32 %r3, %r1, %r2, %r1;",
-           "bfind.u32 %r3, %r1;", "fns.b32 %r3, %r1, %r2, 1;", "bmsk.clamp.b32 %r3, %r1, %r2;",
+           "fns.b32 %r3, %r1, %r2, 1;", "bmsk.clamp.b32 %r3, %r1, %r2;",
            "dp4a.u32.u32 %r3, %r1, %r2, %r1;", "dp2a.lo.u32.u32 %r3, %r1, %r2, %r1;",
            "slct.u32.s32 %r3, %r1, %r2, %r1;", "isspacep.global %p2, %rd1;",
            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};",
