@@ -371,8 +371,11 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       break;
     default: {
       const auto kind = concrete_kind(in.op);
-      if (!kind)
-        break;
+      if (!kind) {
+        // An Integer-family opcode without concrete semantics here: refused, never a 0.
+        fail_unsupported(in, t, "is not modelled by the engine");
+        return;
+      }
       const symbolic::IntType type = symbolic::IntType::of_width(width, sign);
       uint64_t d = v[3].bits;
       if (in.op == XOp::ShfL || in.op == XOp::ShfR)
