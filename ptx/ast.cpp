@@ -26,17 +26,13 @@ constexpr std::array<const char*, static_cast<size_t>(Modifier::Count_)> kModifi
     "volatile", "relaxed", "acquire", "release", "weak", "nc",  "ca",  "cg",     "cs",   "lu",
     "cv",       "wb",      "wt",      "to",      "cta",  "gpu", "sys", "cluster"};
 
-constexpr std::array<const char*, static_cast<size_t>(Opcode::Mma) + 1> kOpcodeSpellings = {
-    "other", "add",        "sub",      "mul",      "mad",       "mul24", "mad24",    "sad",
-    "div",   "rem",        "abs",      "neg",      "min",       "max",   "fma",      "rcp",
-    "sqrt",  "rsqrt",      "sin",      "cos",      "lg2",       "ex2",   "tanh",     "copysign",
-    "testp", "popc",       "clz",      "bfind",    "fns",       "brev",  "bfe",      "bfi",
-    "dp4a",  "dp2a",       "prmt",     "lop3",     "and",       "or",    "xor",      "not",
-    "cnot",  "shl",        "shr",      "shf",      "setp",      "set",   "selp",     "slct",
-    "mov",   "ld",         "ldu",      "st",       "cvt",       "cvta",  "prefetch", "isspacep",
-    "shfl",  "ldmatrix",   "stmatrix", "cp.async", "bra",       "call",  "ret",      "exit",
-    "trap",  "brkpt",      "bar",      "barrier",  "membar",    "fence", "atom",     "red",
-    "vote",  "activemask", "match",    "redux",    "nanosleep", "wmma",  "mma"};
+// "other", then opcodes.def's spellings in its order: the enum's order by construction.
+constexpr std::array<const char*, kOpcodeCount> kOpcodeSpellings = {
+    "other",
+#define PTX_OPCODE(name, spelling, form) spelling,
+#include "ptx/opcodes.def"
+#undef PTX_OPCODE
+};
 
 // Every enumerator has a spelling: a table one entry short fails to compile.
 template <size_t N>

@@ -6,6 +6,7 @@
 // parses, and the engine later refuses it by name.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -170,96 +171,21 @@ inline bool operator==(const AddressOperand& a, const AddressOperand& b) {
 // Instructions
 // ---------------------------------------------------------------------------------------------
 
-// Opcodes with a dedicated enumerator; anything else is Opcode::Other with its name kept in
-// Instruction::opcode_name.
+// Opcodes with a dedicated enumerator, one per row of ptx/opcodes.def; anything else is
+// Opcode::Other with its name kept in Instruction::opcode_name.
 enum class Opcode : uint16_t {
   Other,
-  // integer and float arithmetic
-  Add,
-  Sub,
-  Mul,
-  Mad,
-  Mul24,
-  Mad24,
-  Sad,
-  Div,
-  Rem,
-  Abs,
-  Neg,
-  Min,
-  Max,
-  Fma,
-  Rcp,
-  Sqrt,
-  Rsqrt,
-  Sin,
-  Cos,
-  Lg2,
-  Ex2,
-  Tanh,
-  Copysign,
-  Testp,
-  Popc,
-  Clz,
-  Bfind,
-  Fns,
-  Brev,
-  Bfe,
-  Bfi,
-  Dp4a,
-  Dp2a,
-  Prmt,
-  Lop3,
-  // logic and shifts
-  And,
-  Or,
-  Xor,
-  Not,
-  Cnot,
-  Shl,
-  Shr,
-  Shf,
-  // comparison and selection
-  Setp,
-  Set,
-  Selp,
-  Slct,
-  // data movement and conversion
-  Mov,
-  Ld,
-  Ldu,
-  St,
-  Cvt,
-  Cvta,
-  Prefetch,
-  Isspacep,
-  Shfl,
-  Ldmatrix,
-  Stmatrix,
-  CpAsync, // cp.async (including .commit_group / .wait_group / .wait_all)
-  // control flow
-  Bra,
-  Call,
-  Ret,
-  Exit,
-  Trap,
-  Brkpt,
-  // synchronization
-  Bar,
-  Barrier,
-  Membar,
-  Fence,
-  Atom,
-  Red,
-  Vote,
-  Activemask,
-  Match,
-  Redux,
-  Nanosleep,
-  // tensor cores
-  Wmma,
-  Mma,
+#define PTX_OPCODE(name, spelling, form) name,
+#include "ptx/opcodes.def"
+#undef PTX_OPCODE
 };
+
+// Opcode::Other and one enumerator per row of opcodes.def.
+inline constexpr size_t kOpcodeCount = 1
+#define PTX_OPCODE(name, spelling, form) +1
+#include "ptx/opcodes.def"
+#undef PTX_OPCODE
+    ;
 
 const char* spelling(Opcode op);
 Opcode opcode_from(std::string_view name);

@@ -269,6 +269,50 @@ constexpr std::array kRules = {
 #undef VOLTA_CACHE_ST
 #undef VOLTA_MEMORY_SPACES
 
+// The rows against opcodes.def: an opcode marked Checked there has exactly one row here, and
+// every row is the row of such an opcode (a new opcode is classified where it is added, and a
+// row cannot be added for an opcode that has no enumerator, nor lost).
+enum class Form : uint8_t { Checked, Unchecked };
+struct OpcodeForm {
+  std::string_view spelling;
+  Form form;
+};
+constexpr std::array kOpcodeForms = {
+#define PTX_OPCODE(name, spelling, form) OpcodeForm{spelling, Form::form},
+#include "ptx/opcodes.def"
+#undef PTX_OPCODE
+};
+
+constexpr size_t rows_of(std::string_view opcode) {
+  return static_cast<size_t>(std::count_if(
+      kRules.begin(), kRules.end(), [&](const InstructionRule& r) { return r.opcode == opcode; }));
+}
+
+constexpr bool every_checked_opcode_has_one_row() {
+  for (const OpcodeForm& o : kOpcodeForms) {
+    if ((o.form == Form::Checked) != (rows_of(o.spelling) == 1) || rows_of(o.spelling) > 1) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(every_checked_opcode_has_one_row(),
+              "an opcode marked Checked in opcodes.def has no row in kRules (or two rows), or an "
+              "Unchecked one has a row");
+
+constexpr bool every_row_is_of_a_checked_opcode() {
+  for (const InstructionRule& r : kRules) {
+    if (std::none_of(kOpcodeForms.begin(), kOpcodeForms.end(), [&](const OpcodeForm& o) {
+          return o.spelling == r.opcode && o.form == Form::Checked;
+        })) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(every_row_is_of_a_checked_opcode(),
+              "a kRules row names an opcode that opcodes.def does not mark Checked");
+
 constexpr std::array<std::string_view, 33> kTypes = {
     "pred", "b8",   "b16",  "b32",    "b64",    "b128",   "u8",     "u16",   "u32",
     "u64",  "s8",   "s16",  "s32",    "s64",    "f16",    "f16x2",  "bf16",  "bf16x2",

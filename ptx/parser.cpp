@@ -133,6 +133,29 @@ bool is_ptx_opcode(std::string_view name) {
   return std::binary_search(kPtxOpcodes.begin(), kPtxOpcodes.end(), name);
 }
 
+// Every opcode with an enumerator (opcodes.def) is an opcode of PTX: its word before the first
+// dot ("cp" of "cp.async") is in kPtxOpcodes, which is sorted (binary_search above).
+constexpr bool every_enumerated_opcode_is_ptx() {
+  for (size_t i = 1; i < kPtxOpcodes.size(); ++i) {
+    if (!(std::string_view(kPtxOpcodes[i - 1]) < std::string_view(kPtxOpcodes[i]))) {
+      return false;
+    }
+  }
+  for (std::string_view spelling : {
+#define PTX_OPCODE(name, spelling, form) std::string_view(spelling),
+#include "ptx/opcodes.def"
+#undef PTX_OPCODE
+       }) {
+    const std::string_view word = spelling.substr(0, spelling.find('.'));
+    if (std::find(kPtxOpcodes.begin(), kPtxOpcodes.end(), word) == kPtxOpcodes.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(every_enumerated_opcode_is_ptx(),
+              "kPtxOpcodes is not sorted, or an opcodes.def row is not an opcode of PTX");
+
 // The newest PTX ISA and target this parser knows; newer ones get a warning (they may use
 // instructions it refuses).
 constexpr uint32_t kNewestVersionMajor = 9;
@@ -187,7 +210,7 @@ struct Tables {
       info.vector = v;
       words.insert(kVec[v], info);
     }
-    for (int o = 1; o <= static_cast<int>(Opcode::Mma); ++o) {
+    for (size_t o = 1; o < kOpcodeCount; ++o) {
       opcodes.insert(spelling(static_cast<Opcode>(o)), static_cast<Opcode>(o));
     }
     for (const char* d : {"maxntid", "reqntid", "minnctapersm", "maxnctapersm", "maxnreg",

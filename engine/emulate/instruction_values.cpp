@@ -184,6 +184,18 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
     return write(in.dsts[0], t, std::countl_zero(src(0)) - (64 - w));
   case XOp::Brev:
     return out(bit_reverse(src(0), w));
+  case XOp::Bfind: {
+    // PTX ISA, bfind: the position of the most significant non-sign bit (of a negative signed
+    // operand, its most significant 0), 0xffffffff where there is none; with .shiftamt the left
+    // shift that brings it to the top, w - 1 - position, instead. A u32 whatever the width.
+    uint64_t a = src(0);
+    if (sgn && sx(a) < 0)
+      a = low_bits(~a, w);
+    if (a == 0)
+      return write(in.dsts[0], t, 0xffffffffu);
+    const uint32_t position = 63 - static_cast<uint32_t>(std::countl_zero(a));
+    return write(in.dsts[0], t, in.sub == 1 ? w - 1 - position : position);
+  }
   case XOp::Bfe: {
     const uint64_t a = src(0);
     const uint32_t pos = read(in.srcs[1], t, ValType::U32) & 0xff;

@@ -118,6 +118,8 @@ std::optional<BitOpKind> concrete_kind(XOp op) {
     return BitOpKind::Clz;
   case XOp::Brev:
     return BitOpKind::Brev;
+  case XOp::Bfind:
+    return BitOpKind::Bfind;
   case XOp::Bfe:
     return BitOpKind::Bfe;
   case XOp::Bfi:
@@ -369,8 +371,11 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       break;
     default: {
       const auto kind = concrete_kind(in.op);
-      if (!kind)
-        break;
+      if (!kind) {
+        // An Integer-family opcode without concrete semantics here: refused, never a 0.
+        fail_unsupported(in, t, "is not modelled by the engine");
+        return;
+      }
       const symbolic::IntType type = symbolic::IntType::of_width(width, sign);
       uint64_t d = v[3].bits;
       if (in.op == XOp::ShfL || in.op == XOp::ShfR)
@@ -385,8 +390,11 @@ void CtaRunner::exec_integer(const Inst& in, uint32_t w, uint32_t mask) {
       // The mad forms add their third operand; counts are u32 whatever the operand width.
       if (in.op == XOp::IMadHi || in.op == XOp::IMad24Lo)
         r += c;
-      if (in.op == XOp::Popc || in.op == XOp::Clz)
+      if (in.op == XOp::Popc || in.op == XOp::Clz || in.op == XOp::Bfind)
         result_width = 32;
+      // bfind.shiftamt: the left shift that brings the bit found to the top.
+      if (in.op == XOp::Bfind && in.sub == 1 && (r & 0xffffffffu) != 0xffffffffu)
+        r = width - 1 - r;
       break;
     }
     }
@@ -490,6 +498,19 @@ ExprId CtaRunner::symbolic_integer(const Inst& in, const Value* v, uint32_t t) {
   }
   case XOp::Brev:
     return op(BitOpKind::Brev, x(0));
+  case XOp::Bfind: {
+    // The position has the operand's width here (0xffffffff when no bit is found), then
+    // becomes the u32 result.
+    const symbolic::IntType u32_type{2, false};
+    const ExprId pos =
+        b_.intop(BitOpKind::Ext, u32_type, op(BitOpKind::Bfind, x(0)), 0, 0, 0, width);
+    if (in.sub == 0)
+      return pos;
+    // .shiftamt: (width - 1) - position, the left shift that brings the bit found to the top;
+    // 0xffffffff stays when there is none.
+    const ExprId none = b_.icmp(symbolic::CmpKind::Eq, u32_type, pos, b_.int_const(0xffffffffu, 2));
+    return b_.select(none, pos, b_.isub(b_.int_const(width - 1, 2), pos, 2));
+  }
   case XOp::Bfe:
     return op(BitOpKind::Bfe, x(0), u32(1), u32(2));
   case XOp::Bfi:

@@ -1,9 +1,9 @@
 // The family of each executable opcode: what kind of routine executes it. Both CTA machines (the
 // symbolic CtaRunner, exec_dispatch.cpp, and the emulator's Cta, emulate/machine.cpp) dispatch
-// on the family, so that a new XOp is classified here once, and a dispatcher that forgets a
-// family is a -Wswitch warning; an XOp missing here is a compile error (the static_assert
-// below). Within a family each machine still lists the opcodes whose semantics it defines (the
-// integer, float, comparison and collective semantics differ by value domain).
+// on the family, so that a new XOp is classified once (instructions.def, whose family column
+// this file reads), and a dispatcher that forgets a family is a -Werror=switch error. Within a
+// family each machine still lists the opcodes whose semantics it defines (the integer, float,
+// comparison and collective semantics differ by value domain).
 #pragma once
 
 #include <cstdint>
@@ -37,126 +37,16 @@ enum class Family : uint8_t {
   Unsupported,    // refused when executed (testp, and what lowering did not model)
 };
 
-namespace detail {
-// Not constexpr: reaching it in a constant expression (an XOp left out of family_of) fails
-// the static_assert below.
-inline Family unlisted_xop() {
-  return Family::Unsupported;
-}
-} // namespace detail
-
+// The family column of instructions.def: one per XOp by construction.
 constexpr Family family_of(XOp op) {
   switch (op) {
-  case XOp::Nop:
-  case XOp::Fence:
-  case XOp::Prefetch:
-    return Family::NoEffect;
-  case XOp::IAdd:
-  case XOp::ISub:
-  case XOp::IMulLo:
-  case XOp::IMulHi:
-  case XOp::IMulWide:
-  case XOp::IMadLo:
-  case XOp::IMadHi:
-  case XOp::IMadWide:
-  case XOp::IMul24Lo:
-  case XOp::IMad24Lo:
-  case XOp::IDiv:
-  case XOp::IRem:
-  case XOp::IAbs:
-  case XOp::INeg:
-  case XOp::IMin:
-  case XOp::IMax:
-  case XOp::And:
-  case XOp::Or:
-  case XOp::Xor:
-  case XOp::Not:
-  case XOp::CNot:
-  case XOp::Shl:
-  case XOp::Shr:
-  case XOp::Popc:
-  case XOp::Clz:
-  case XOp::Brev:
-  case XOp::Bfe:
-  case XOp::Bfi:
-  case XOp::Prmt:
-  case XOp::Lop3:
-  case XOp::ShfL:
-  case XOp::ShfR:
-  case XOp::Sad:
-    return Family::Integer;
-  case XOp::Setp:
-  case XOp::Set:
-    return Family::Compare;
-  case XOp::Selp:
-    return Family::Select;
-  case XOp::FAdd:
-  case XOp::FSub:
-  case XOp::FMul:
-  case XOp::FFma:
-  case XOp::FDiv:
-  case XOp::FRcp:
-  case XOp::FSqrt:
-  case XOp::FRsqrt:
-  case XOp::FNeg:
-  case XOp::FAbs:
-  case XOp::FMin:
-  case XOp::FMax:
-  case XOp::FEx2:
-  case XOp::FLg2:
-  case XOp::FSin:
-  case XOp::FCos:
-  case XOp::FTanh:
-  case XOp::FCopysign:
-    return Family::Float;
-  case XOp::Testp: // not modeled by either machine
-    return Family::Unsupported;
-  case XOp::Mov:
-    return Family::Move;
-  case XOp::Cvt:
-    return Family::Convert;
-  case XOp::Cvta:
-    return Family::AddressConvert;
-  case XOp::Ld:
-    return Family::Load;
-  case XOp::St:
-    return Family::Store;
-  case XOp::Atom:
-  case XOp::Red:
-    return Family::Atomic;
-  case XOp::CpAsync:
-    return Family::AsyncCopy;
-  case XOp::CpAsyncCommit:
-    return Family::AsyncCommit;
-  case XOp::CpAsyncWait:
-    return Family::AsyncWait;
-  case XOp::Ldmatrix:
-  case XOp::WmmaLoad:
-  case XOp::WmmaStore:
-  case XOp::WmmaMma:
-  case XOp::Mma:
-  case XOp::BarWarpSync:
-  case XOp::Shfl:
-  case XOp::Vote:
-    return Family::WarpCollective;
-  case XOp::Bra:
-    return Family::Branch;
-  case XOp::Call:
-    return Family::Call;
-  case XOp::Ret:
-  case XOp::Exit:
-    return Family::Exit;
-  case XOp::Trap:
-    return Family::Trap;
-  case XOp::BarSync:
-  case XOp::BarArrive:
-    return Family::Barrier;
-  case XOp::Activemask:
-    return Family::ActiveMask;
-  case XOp::Unsupported:
-    return Family::Unsupported;
+#define XOP(name, family)                                                                          \
+  case XOp::name:                                                                                  \
+    return Family::family;
+#include "engine/exec/instructions.def"
+#undef XOP
   }
-  return detail::unlisted_xop();
+  return Family::Unsupported; // not reached: the switch lists every XOp (-Werror=switch)
 }
 
 // Warp collectives whose last source is a member mask (`.sync` with a mask): the lanes that
@@ -164,15 +54,5 @@ constexpr Family family_of(XOp op) {
 constexpr bool has_member_mask(XOp op) {
   return op == XOp::BarWarpSync || op == XOp::Shfl || op == XOp::Vote;
 }
-
-namespace detail {
-// XOp::Unsupported is the last opcode (program.hpp): every value up to it has a family.
-constexpr bool every_xop_has_a_family() {
-  for (int i = 0; i <= static_cast<int>(XOp::Unsupported); ++i)
-    (void)family_of(static_cast<XOp>(i));
-  return true;
-}
-static_assert(every_xop_has_a_family(), "an XOp has no Family in instruction_family.hpp");
-} // namespace detail
 
 } // namespace volta::exec

@@ -903,6 +903,9 @@ private:
       return simple(ins, x, XOp::Clz, 1, 1);
     case Opcode::Brev:
       return simple(ins, x, XOp::Brev, 1, 1);
+    case Opcode::Bfind:
+      x.sub = ins.has_suffix("shiftamt") ? 1 : 0;
+      return simple(ins, x, XOp::Bfind, 1, 1);
     case Opcode::Bfe:
       return simple(ins, x, XOp::Bfe, 3, 3);
     case Opcode::Bfi:
@@ -1069,7 +1072,25 @@ private:
       return;
     case Opcode::Activemask:
       return simple(ins, x, XOp::Activemask, 0, 0);
-    default:
+    // Valid PTX that neither machine models: refused when a thread reaches it, with its PTX
+    // line (Program::unsupported_reasons, or the instruction itself). No `default:` here, so
+    // that a new opcode of opcodes.def is lowered or refused where it is added.
+    case Opcode::Other: // every opcode of PTX without an enumerator (tex, griddepcontrol...)
+    case Opcode::Addc:
+    case Opcode::Subc:
+    case Opcode::Madc:
+    case Opcode::Fns:
+    case Opcode::Bmsk:
+    case Opcode::Dp4a:
+    case Opcode::Dp2a:
+    case Opcode::Slct:
+    case Opcode::Isspacep:
+    case Opcode::Stmatrix:
+    case Opcode::Mapa:
+    case Opcode::Brkpt:
+    case Opcode::Match:
+    case Opcode::Redux:
+    case Opcode::Nanosleep:
       x.op = XOp::Unsupported;
       return;
     }

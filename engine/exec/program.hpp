@@ -13,101 +13,12 @@
 
 namespace volta::exec {
 
-// The operation an instruction performs, decoded from opcode + suffixes.
+// The operation an instruction performs, decoded from opcode + suffixes: one enumerator per row
+// of instructions.def (whose family column instruction_family.hpp reads).
 enum class XOp : uint8_t {
-  Nop,
-  // integer / bit arithmetic (concrete; symbolic operands follow the data rules of the engine)
-  IAdd,
-  ISub,
-  IMulLo,
-  IMulHi,
-  IMulWide,
-  IMadLo,
-  IMadHi,
-  IMadWide,
-  IMul24Lo,
-  IMad24Lo,
-  IDiv,
-  IRem,
-  IAbs,
-  INeg,
-  IMin,
-  IMax,
-  And,
-  Or,
-  Xor,
-  Not,
-  CNot,
-  Shl,
-  Shr,
-  Popc,
-  Clz,
-  Brev,
-  Bfe,
-  Bfi,
-  Prmt,
-  Lop3,
-  ShfL,
-  ShfR,
-  Sad,
-  // predicates and selection
-  Setp,
-  Selp,
-  Set,
-  // floats
-  FAdd,
-  FSub,
-  FMul,
-  FFma,
-  FDiv,
-  FRcp,
-  FSqrt,
-  FRsqrt,
-  FNeg,
-  FAbs,
-  FMin,
-  FMax,
-  FEx2,
-  FLg2,
-  FSin,
-  FCos,
-  FTanh,
-  FCopysign, // copysign.f32 d, a, b: |b| with the sign of a
-  Testp,
-  // conversions and moves
-  Mov,
-  Cvt,
-  Cvta,
-  // memory
-  Ld,
-  St,
-  Atom,
-  Red,
-  CpAsync,
-  CpAsyncCommit,
-  CpAsyncWait,
-  Prefetch,
-  Ldmatrix,
-  WmmaLoad,
-  WmmaStore,
-  WmmaMma,
-  Mma,
-  // control
-  Bra,
-  Call,
-  Ret,
-  Exit,
-  Trap,
-  // synchronization and warp collectives
-  BarSync,
-  BarArrive,
-  BarWarpSync,
-  Fence,
-  Shfl,
-  Vote,
-  Activemask,
-  Unsupported, // an instruction the engine does not model: refused when executed
-  // Keep Unsupported last: instruction_family.hpp gives every XOp up to it a Family.
+#define XOP(name, family) name,
+#include "engine/exec/instructions.def"
+#undef XOP
 };
 
 // The type of a value, a register, an instruction: PTX's own scalar type, one enum for the

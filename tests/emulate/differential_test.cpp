@@ -325,6 +325,39 @@ TEST(Differential, PackedKernelsAreComparedNotSkipped) {
     ADD_FAILURE() << m;
 }
 
+// The bfind kernels of the soundness suite (c32_*, examples/kernels/soundness/c32_bfind.cu: the
+// worked example of docs/architecture.md, "Adding a PTX instruction") run on both sides: none
+// may be skipped, so that the engine's bfind (concrete, and on data) is checked against the
+// emulator's on random inputs, the masked edges (no bit found, -1) among them.
+TEST(Differential, BitFindKernelsAreComparedNotSkipped) {
+  Tally tally;
+  std::set<std::pair<std::string, std::string>> seen;
+  const auto manifest =
+      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
+  ASSERT_TRUE(manifest.manifest.has_value());
+  for (const auto& e : manifest.manifest->entries) {
+    if (e.name.rfind("c32_", 0) != 0)
+      continue;
+    ASSERT_TRUE(e.error.empty()) << e.name << ": " << e.error;
+    std::vector<const launch::KernelConfig*> configs;
+    if (e.kind == launch::EntryKind::Equivalence)
+      configs = {&e.reference, &e.optimized};
+    else
+      configs = {&e.kernel};
+    for (const auto* c : configs) {
+      if (!seen.insert({c->ptx_path, c->entry}).second)
+        continue;
+      const size_t before = tally.skipped;
+      compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
+      EXPECT_EQ(tally.skipped, before) << c->entry << " was skipped";
+    }
+  }
+  EXPECT_EQ(tally.kernels, 4u); // c32_ffs_one, c32_ffs_pairs, c32_highest_bit, c32_bfind_forms
+  EXPECT_GE(tally.integer_values, 64u * 3 + 256u);
+  for (const auto& m : tally.mismatches)
+    ADD_FAILURE() << m;
+}
+
 // The control-flow shapes of the soundness suite (the c24_* entries: barriers reached from
 // different instructions, by part of a warp or after exits; branches on data in nvcc's layouts)
 // on both sides: the engine and the emulator must agree on how the kernel ends — a barrier

@@ -140,6 +140,57 @@ TEST(EmulateIntegers, BitFieldsPermutesAndFunnelShifts) {
   EXPECT_EQ(word(o, 10), (a & b) | (a & c) | (b & c));
 }
 
+// bfind on the emulator: the cases of Integer.BitFind (tests/exec/integer_test.cpp), where the
+// engine computes them concretely and on data.
+TEST(EmulateIntegers, BitFind) {
+  struct Case {
+    const char* form;
+    const char* immediate;
+    uint32_t expected;
+  };
+  const std::vector<Case> cases = {
+      {"bfind.u32", "0", 0xffffffffu},
+      {"bfind.u32", "1", 0},
+      {"bfind.u32", "2147483648", 31},
+      {"bfind.u32", "4294967295", 31},
+      {"bfind.shiftamt.u32", "0", 0xffffffffu},
+      {"bfind.shiftamt.u32", "1", 31},
+      {"bfind.shiftamt.u32", "2147483648", 0},
+      {"bfind.s32", "0", 0xffffffffu},
+      {"bfind.s32", "-1", 0xffffffffu},
+      {"bfind.s32", "-2", 0},
+      {"bfind.s32", "-2147483648", 30},
+      {"bfind.s32", "2147483647", 30},
+      {"bfind.s32", "5", 2},
+      {"bfind.shiftamt.s32", "-1", 0xffffffffu},
+      {"bfind.shiftamt.s32", "2147483647", 1},
+      {"bfind.shiftamt.s32", "-3", 30},
+      {"bfind.u64", "0", 0xffffffffu},
+      {"bfind.u64", "0x8000000000000000", 63},
+      {"bfind.u64", "4294967296", 32},
+      {"bfind.shiftamt.u64", "1", 63},
+      {"bfind.shiftamt.u64", "0x8000000000000000", 0},
+      {"bfind.s64", "-1", 0xffffffffu},
+      {"bfind.s64", "-9223372036854775807", 62},
+      {"bfind.s64", "-4294967297", 32},
+      {"bfind.shiftamt.s64", "-256", 56},
+      {"bfind.shiftamt.s64", "0", 0xffffffffu},
+  };
+  std::string body;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const std::string form = cases[i].form;
+    const std::string type = form.substr(form.size() - 3);
+    const std::string reg = form.ends_with("64") ? "%rd3" : "%r1";
+    body += "  mov." + type + " " + reg + ", " + cases[i].immediate + ";\n  " + form + " %r2, " +
+            reg + ";\n  st.global.u32 [%rd1+" + std::to_string(4 * i) + "], %r2;\n";
+  }
+  auto r = one_thread(body, cases.size());
+  ASSERT_TRUE(r.ok());
+  for (size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(word(r.outputs[0], i), cases[i].expected)
+        << cases[i].form << " " << cases[i].immediate;
+}
+
 TEST(EmulateFloats, CvtRoundingModes) {
   auto r = one_thread(R"(
   mov.f32 %f1, 0fC0200000;

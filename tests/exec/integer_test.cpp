@@ -273,6 +273,83 @@ TEST(Integer, PopcClzBrev) {
   });
 }
 
+// bfind (PTX ISA): the position of the most significant non-sign bit (of a negative signed
+// operand, its most significant 0), 0xffffffff where there is none; .shiftamt: the left shift
+// that brings it to the top. A u32 whatever the operand width. Each case runs on an immediate
+// (the concrete path) and on an input element evaluated at the same value (the BitOp node);
+// tests/emulate/emulate_values_test.cpp checks the emulator on the same cases.
+struct BfindCase {
+  std::string form;     // "bfind.u32", "bfind.shiftamt.s64", ...
+  std::string operand;  // the operand's value (the input's value, and the immediate's)
+  std::string expected; // the u32 result
+};
+
+const std::vector<BfindCase> kBfindCases = {
+    {"bfind.u32", "0", "4294967295"},
+    {"bfind.u32", "1", "0"},
+    {"bfind.u32", "2147483648", "31"},
+    {"bfind.u32", "4294967295", "31"},
+    {"bfind.shiftamt.u32", "0", "4294967295"},
+    {"bfind.shiftamt.u32", "1", "31"},
+    {"bfind.shiftamt.u32", "2147483648", "0"},
+    {"bfind.s32", "0", "4294967295"},
+    {"bfind.s32", "-1", "4294967295"},
+    {"bfind.s32", "-2", "0"},
+    {"bfind.s32", "-2147483648", "30"},
+    {"bfind.s32", "2147483647", "30"},
+    {"bfind.s32", "5", "2"},
+    {"bfind.shiftamt.s32", "-1", "4294967295"},
+    {"bfind.shiftamt.s32", "2147483647", "1"},
+    {"bfind.shiftamt.s32", "-3", "30"},
+    {"bfind.u64", "0", "4294967295"},
+    {"bfind.u64", "9223372036854775808", "63"},
+    {"bfind.u64", "4294967296", "32"},
+    {"bfind.shiftamt.u64", "1", "63"},
+    {"bfind.shiftamt.u64", "9223372036854775808", "0"},
+    {"bfind.s64", "-1", "4294967295"},
+    {"bfind.s64", "-9223372036854775807", "62"},
+    {"bfind.s64", "-4294967297", "32"},
+    {"bfind.shiftamt.s64", "-256", "56"},
+    {"bfind.shiftamt.s64", "0", "4294967295"},
+};
+
+TEST(Integer, BitFind) {
+  for (const BfindCase& c : kBfindCases) {
+    SCOPED_TRACE(c.form + " " + c.operand);
+    const bool wide = c.form.ends_with("64");
+    const std::string type = c.form.substr(c.form.size() - 3);
+    const std::string reg = wide ? "%rd1" : "%r1";
+    // 2^63 is written in hex: a decimal literal of PTX is at most 2^63 - 1.
+    const std::string immediate =
+        c.operand == "9223372036854775808" ? "0x8000000000000000" : c.operand;
+    // Concrete: the operand an immediate.
+    expect_cases(
+        {{"mov." + type + " " + reg + ", " + immediate + "; " + c.form + " %r2, " + reg + ";",
+          "%r2", "u32", c.expected}});
+    // Symbolic: the operand an input element of the form's type, evaluated at the same value.
+    const std::string body = "  ld.param.u64 %rd0, [p_out];\n  ld.param.u64 %rd2, [p_in];\n"
+                             "  ld.global." +
+                             type + " " + reg + ", [%rd2];\n  " + c.form + " %r2, " + reg +
+                             ";\n  st.global.u32 [%rd0], %r2;\n  ret;";
+    Launch l = one_out(1, {1, 1, 1}, 4);
+    l.arrays.push_back(std::string("in:0x200000:") + (wide ? "8" : "4") + ":1:in:" + type);
+    l.params.push_back("ptr:in");
+    const auto r = run_ptx(kernel(".param .u64 p_out, .param .u64 p_in", body), l);
+    ASSERT_EQ(r.failure(), nullptr) << r.describe();
+    // The input's integer view (an integer load of input data) at the operand's bits.
+    mpz_class bits(c.operand);
+    if (bits < 0)
+      bits += mpz_class(1) << (wide ? 64 : 32);
+    const ExprId root = *r.element("out", 0);
+    symbolic::Assignment point;
+    for (ExprId leaf : symbolic::leaves_below(*r.store, {root}))
+      point.values[symbolic::Assignment::key_of(*r.store, leaf)] = Rational(bits);
+    const auto v = symbolic::Evaluator(*r.store, point).eval(root);
+    ASSERT_EQ(v.kind, symbolic::EvalValue::Kind::Exact) << r.expr("out", 0);
+    EXPECT_EQ(symbolic::to_string(v.exact), c.expected) << r.expr("out", 0);
+  }
+}
+
 TEST(Integer, ConvertBetweenWidths) {
   expect_cases({
       {"mov.u16 %h1, 0xFFFF; cvt.s32.s16 %r1, %h1;", "%r1", "s32", "-1"},

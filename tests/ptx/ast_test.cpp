@@ -8,13 +8,18 @@ namespace volta::ptx {
 namespace {
 
 TEST(Ast, EveryOpcodeSpellingReadsBack) {
-  for (int i = 1; i <= static_cast<int>(Opcode::Mma); ++i) {
+  for (size_t i = 1; i < kOpcodeCount; ++i) {
     auto op = static_cast<Opcode>(i);
     EXPECT_EQ(opcode_from(spelling(op)), op) << spelling(op);
   }
   EXPECT_EQ(opcode_from("frobnicate"), Opcode::Other);
   EXPECT_EQ(opcode_from("cp.async"), Opcode::CpAsync);
   EXPECT_EQ(opcode_from("mul24"), Opcode::Mul24);
+  // Every opcode with a row in the instruction table has an enumerator (opcodes.def).
+  EXPECT_EQ(opcode_from("addc"), Opcode::Addc);
+  EXPECT_EQ(opcode_from("bmsk"), Opcode::Bmsk);
+  EXPECT_EQ(opcode_from("mapa"), Opcode::Mapa);
+  EXPECT_EQ(kOpcodeCount, static_cast<size_t>(Opcode::Mma) + 1) << "Mma is opcodes.def's last row";
 }
 
 TEST(Ast, EveryTypeSpaceAndModifierSpellingReadsBack) {

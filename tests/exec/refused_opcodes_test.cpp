@@ -1,0 +1,41 @@
+// The opcodes lowering refuses (engine/exec/lower.cpp, the refusal cases of its exhaustive
+// switch over ptx::Opcode): each one, in a valid form, parses and loads, and running it ends the
+// kernel UNSUPPORTED at its own PTX line, never with a value (docs/architecture.md, "Adding a
+// PTX instruction"). When an opcode gets semantics, its line moves from here to a test of them.
+#include <gtest/gtest.h>
+#include <string>
+
+#include "tests/support/engine_test_util.hpp"
+
+namespace volta::etest {
+namespace {
+
+TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
+  for (const std::string ins : {
+           "addc.u32 %r3, %r1, %r2;", "subc.u32 %r3, %r1, %r2;", "madc.lo.u32 %r3, %r1, %r2, %r1;",
+           "fns.b32 %r3, %r1, %r2, 1;", "bmsk.clamp.b32 %r3, %r1, %r2;",
+           "dp4a.u32.u32 %r3, %r1, %r2, %r1;", "dp2a.lo.u32.u32 %r3, %r1, %r2, %r1;",
+           "slct.u32.s32 %r3, %r1, %r2, %r1;", "isspacep.global %p2, %rd1;",
+           "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};",
+           "mapa.shared::cluster.u32 %r3, %r1, %r2;", "brkpt;",
+           "match.any.sync.b32 %r3, %r1, 0xffffffff;", "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
+           "nanosleep.u32 %r1;",
+           "griddepcontrol.wait;", // Opcode::Other: an opcode of PTX without an enumerator
+       }) {
+    SCOPED_TRACE(ins);
+    const std::string body =
+        "  mov.u32 %r1, 7;\n  mov.u32 %r2, 3;\n  mov.u64 %rd1, 0;\n  " + ins + "\n  ret;";
+    std::string text = kernel(".param .u64 p_out", body);
+    // mapa and stmatrix are sm_90 instructions.
+    text.replace(text.find("sm_80"), 5, "sm_90");
+    const auto r = run_ptx(text, one_out(1));
+    ASSERT_TRUE(r.loaded()) << r.describe();
+    ASSERT_NE(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
+    ASSERT_TRUE(r.failure()->first.has_value()) << r.describe();
+    EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, ins)) << r.describe();
+  }
+}
+
+} // namespace
+} // namespace volta::etest
