@@ -654,7 +654,9 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       r = idioms_.copysign(a, b, mods.format);
       break;
     default:
-      break;
+      // A Float-family instruction (instructions.def) without a case here: no value, which
+      // the callers refuse (never a register left silently unwritten).
+      return symbolic::kNoExpr;
     }
     if (in.sat)
       r = b_.saturate(r, mods);
@@ -734,6 +736,10 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
       if (failed_)
         return;
       const ExprId result = undef ? ctx_.undef : compute(x[0], x[1], x[2]);
+      if (result == symbolic::kNoExpr) [[unlikely]] {
+        fail_unsupported(in, t, "has no symbolic semantics in the engine");
+        return;
+      }
       if (in.ftz && !undef) {
         for (ExprId e : {x[0], x[1], x[2], result}) {
           if (ftz_flushes_constant(ctx_.store, e, element)) {
@@ -766,6 +772,10 @@ void CtaRunner::exec_float(const Inst& in, uint32_t w, uint32_t mask) {
         x[i] = real_of(part, element);
       }
       halves[h] = compute(x[0], x[1], x[2]);
+      if (halves[h] == symbolic::kNoExpr) [[unlikely]] {
+        fail_unsupported(in, t, "has no symbolic semantics in the engine");
+        return;
+      }
       if (in.ftz && !undef && !failed_) {
         for (ExprId e : {x[0], x[1], x[2], halves[h]}) {
           if (ftz_flushes_constant(ctx_.store, e, element)) {
