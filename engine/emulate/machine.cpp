@@ -11,6 +11,7 @@
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/instruction_family.hpp"
+#include "engine/exec/region_map.hpp"
 #include "engine/exec/special_registers.hpp"
 
 namespace volta::emulate {
@@ -23,14 +24,9 @@ using exec::ValType;
 using exec::XOp;
 
 GlobalRegion* LaunchState::find(uint64_t address, uint64_t size) {
-  auto it = std::upper_bound(regions.begin(), regions.end(), address,
-                             [](uint64_t a, const GlobalRegion& r) { return a < r.base; });
-  if (it == regions.begin())
-    return nullptr;
-  --it;
-  if (address + size < address || address + size > it->base + it->size())
-    return nullptr;
-  return &*it;
+  const auto it = exec::region_holding(regions.begin(), regions.end(), address, size,
+                                       [](const GlobalRegion& r) { return r.size(); });
+  return it == regions.end() ? nullptr : &*it;
 }
 
 Cta::Cta(LaunchState& launch, uint32_t index)

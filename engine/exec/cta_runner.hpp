@@ -26,6 +26,7 @@
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
 #include "engine/exec/race_shadow.hpp"
+#include "engine/exec/region_map.hpp"
 #include "engine/exec/variable_extents.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
@@ -561,7 +562,7 @@ private:
     if (!ctx_.global.disjoint())
       return ctx_.global.find(address, size);
     auto holds = [&](const Region* r) {
-      return r != nullptr && address - r->base < r->size && size <= r->size - (address - r->base);
+      return r != nullptr && holds_access(r->base, r->size, address, size);
     };
     if (holds(recent_regions_[0]))
       return recent_regions_[0];
