@@ -24,9 +24,8 @@ using exec::ValType;
 using exec::XOp;
 
 GlobalRegion* LaunchState::find(uint64_t address, uint64_t size) {
-  const auto it = exec::region_holding(regions.begin(), regions.end(), address, size,
-                                       [](const GlobalRegion& r) { return r.size(); });
-  return it == regions.end() ? nullptr : &*it;
+  return exec::region_holding(regions.data(), regions.data() + regions.size(), address, size,
+                              [](const GlobalRegion& r) { return r.size(); });
 }
 
 Cta::Cta(LaunchState& launch, uint32_t index)

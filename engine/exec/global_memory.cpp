@@ -78,13 +78,11 @@ void GlobalMemory::index_inputs() {
 }
 
 const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {
-  const auto it = region_holding(regions_.begin(), regions_.end(), address, size,
-                                 [](const Region& r) { return r.size; });
-  if (it == regions_.end())
-    return nullptr;
-  VOLTA_ASSERT(it->base <= address && address + size <= it->base + it->size,
+  const Region* r = region_holding(regions_.data(), regions_.data() + regions_.size(), address,
+                                   size, [](const Region& x) { return x.size; });
+  VOLTA_ASSERT(r == nullptr || (r->base <= address && address + size <= r->base + r->size),
                "a found region holds the whole access");
-  return &*it;
+  return r;
 }
 
 const Region* GlobalMemory::nearest(uint64_t address) const {

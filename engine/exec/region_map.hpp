@@ -25,17 +25,16 @@ void sort_by_base(It begin, It end) {
   std::sort(begin, end, [](const auto& a, const auto& b) { return a.base < b.base; });
 }
 
-// The region of [begin, end) (sorted by base; `extent(r)` its size in bytes) that holds all of
-// [address, address + size), or `end`. Only the region of the largest base at or below `address`
-// is looked at: with disjoint regions (see first_overlap) it is the only candidate.
-template <class It, class Extent>
-It region_holding(It begin, It end, uint64_t address, uint64_t size, Extent&& extent) {
-  auto it =
-      std::upper_bound(begin, end, address, [](uint64_t a, const auto& r) { return a < r.base; });
-  if (it == begin)
-    return end;
+// The region of [first, last) (sorted by base; `extent(r)` its size in bytes) that holds all of
+// [address, address + size), or nullptr. Only the region of the largest base at or below
+// `address` is looked at: with disjoint regions (see first_overlap) it is the only candidate.
+template <class R, class Extent>
+R* region_holding(R* first, R* last, uint64_t address, uint64_t size, Extent&& extent) {
+  R* it = std::upper_bound(first, last, address, [](uint64_t a, const R& r) { return a < r.base; });
+  if (it == first)
+    return nullptr;
   --it;
-  return holds_access(it->base, extent(*it), address, size) ? it : end;
+  return holds_access(it->base, extent(*it), address, size) ? it : nullptr;
 }
 
 // The first index i > 0 such that regions i - 1 and i of [begin, end) (sorted by base) share a

@@ -18,8 +18,8 @@ TEST(RegionMap, AnAccessIsInTheRegionThatHoldsAllOfIt) {
   sort_by_base(regions.begin(), regions.end());
   ASSERT_EQ(regions[0].base, 0x100u);
   auto at = [&](uint64_t a, uint64_t n) {
-    const auto it = region_holding(regions.begin(), regions.end(), a, n, kSize);
-    return it == regions.end() ? uint64_t{0} : it->base;
+    const R* r = region_holding(regions.data(), regions.data() + regions.size(), a, n, kSize);
+    return r == nullptr ? uint64_t{0} : r->base;
   };
   EXPECT_EQ(at(0x100, 4), 0x100u);
   EXPECT_EQ(at(0x13c, 4), 0x100u); // the last word
@@ -36,7 +36,7 @@ TEST(RegionMap, NoSumWrapsAroundTheAddressSpace) {
   // A region that ends at 2^64 exactly, and accesses whose end would wrap.
   std::vector<R> regions{{0x100, 0x10}, {~uint64_t{0} - 0xf, 0x10}};
   auto found = [&](uint64_t a, uint64_t n) {
-    return region_holding(regions.begin(), regions.end(), a, n, kSize) != regions.end();
+    return region_holding(regions.data(), regions.data() + regions.size(), a, n, kSize) != nullptr;
   };
   EXPECT_TRUE(found(~uint64_t{0} - 3, 4));  // the region's last word
   EXPECT_FALSE(found(~uint64_t{0} - 3, 8)); // past 2^64
