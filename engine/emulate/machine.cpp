@@ -110,19 +110,14 @@ void Cta::stuck() {
                             state_[t] == State::AtBarrier ? "a barrier" : "a warp collective"));
 }
 
-bool Cta::begin_instruction(uint32_t pc, uint32_t w, uint32_t mask, uint32_t lanes) {
-  pc_now_ = pc;
-  thread_now_ = w * 32 + static_cast<uint32_t>(std::countr_zero(mask));
-  launch_.instructions += lanes;
+void Cta::stop_running() {
   if (launch_.options.max_instructions != 0 &&
       launch_.instructions > launch_.options.max_instructions) {
     throw Trouble("instruction budget", fmt::format("stopped after {} executed instructions (the "
                                                     "budget)",
                                                     launch_.options.max_instructions));
   }
-  if (launch_.options.cancel && launch_.options.cancel->load(std::memory_order_relaxed))
-    throw Trouble("cancelled", "stopped: the run was cancelled");
-  return true;
+  throw Trouble("cancelled", "stopped: the run was cancelled");
 }
 
 uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -94,7 +96,18 @@ private:
   void report_stuck() { stuck(); }
   [[noreturn]] void stuck(); // throws the deadlock at the first thread still waiting
   // Counts the instructions and throws past the budget or on cancellation.
-  bool begin_instruction(uint32_t pc, uint32_t w, uint32_t mask, uint32_t lanes);
+  bool begin_instruction(uint32_t pc, uint32_t w, uint32_t mask, uint32_t lanes) {
+    pc_now_ = pc;
+    thread_now_ = w * 32 + static_cast<uint32_t>(std::countr_zero(mask));
+    launch_.instructions += lanes;
+    const uint64_t budget = launch_.options.max_instructions;
+    if ((budget != 0 && launch_.instructions > budget) ||
+        (launch_.options.cancel && launch_.options.cancel->load(std::memory_order_relaxed)))
+        [[unlikely]]
+      stop_running();
+    return true;
+  }
+  [[noreturn]] void stop_running(); // throws the instruction budget, else the cancellation
   void execute(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     step(in, pc, w, mask);
   }

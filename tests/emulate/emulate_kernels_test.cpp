@@ -1,5 +1,6 @@
 // Whole kernels on the emulator: warp shuffles and votes, a barrier reduction over shared
 // memory, and the GEMM examples on random inputs.
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 
@@ -342,6 +343,44 @@ DONE:
   }
   ASSERT_EQ(messages.size(), 2u);
   EXPECT_EQ(messages[0], messages[1]);
+}
+
+// The emulator's guards in the shared run loop's begin_instruction hook: past the instruction
+// budget, or once cancelled, the run stops at the instruction about to run, located.
+TEST(EmulateKernels, BudgetAndCancellationStopAtTheNextInstruction) {
+  const std::string text = kernel(".param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0;
+LOOP:
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 1000;
+  @%p1 bra LOOP;
+  st.global.u32 [%rd1], %r1;
+  ret;)");
+  auto c = config({32, 1, 1}, {"OUT:0x100000:4:1:out"}, {"ptr:OUT"});
+  auto parsed = ptx::parse(text, "test.ptx");
+  ASSERT_TRUE(parsed.ok());
+  auto lowered = exec::lower(*parsed.module, c.entry, text);
+  ASSERT_TRUE(lowered.program);
+
+  emulate::EmulateOptions budget;
+  budget.max_instructions = 32 * 100; // 100 warp instructions
+  const auto over = emulate::emulate(*lowered.program, c, {}, budget);
+  ASSERT_TRUE(over.error.has_value()) << "the loop ran past its budget";
+  EXPECT_EQ(over.error->kind, "instruction budget") << over.error->text();
+  EXPECT_NE(over.error->ptx_line, 0u) << "located at an instruction";
+  EXPECT_EQ(over.instructions, 32u * 101) << "stops at the first instruction past it";
+
+  std::atomic<bool> cancel{true};
+  emulate::EmulateOptions cancelled;
+  cancelled.cancel = &cancel;
+  const auto stopped = emulate::emulate(*lowered.program, c, {}, cancelled);
+  ASSERT_TRUE(stopped.error.has_value());
+  EXPECT_EQ(stopped.error->kind, "cancelled") << stopped.error->text();
+
+  const auto whole = emulate::emulate(*lowered.program, c, {});
+  ASSERT_TRUE(whole.ok()) << whole.error->text();
+  EXPECT_EQ(word(whole.outputs[0], 0), 1000u);
 }
 
 } // namespace
