@@ -4,9 +4,11 @@
 // when no warp ran and no barrier fired, the CTA is stuck. Exits (ret, exit, falling off the end
 // of the kernel) go through exit_lanes, which wakes the warp's lanes waiting at a collective.
 //
-// Generic over the machine, whose hooks are inline member functions (no call through a pointer
-// per instruction: the symbolic engine's hot loop is this one). A machine M provides
+// Generic over the machine, whose hooks are member functions called directly, the small ones
+// inline (no call through a pointer per instruction: the symbolic engine's hot loop is this
+// one). A machine M provides
 //   ThreadState* states(); uint32_t* pcs(); uint32_t threads(), warps(), program_size() const;
+//   const Inst& instruction(pc)  the decoded instruction at pc
 //   bool stopped() const         a failure stopped the CTA (a machine that throws: false)
 //   bool round_may_start()       before each round over the warps: cancellation (false: stop)
 //   bool round_may_end()         after a round: the instruction budget (false: stop)
