@@ -10,6 +10,7 @@
 
 #include "engine/emulate/machine.hpp"
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/region_map.hpp"
 #include "support/invariant.hpp"
 
 namespace volta::emulate {
@@ -192,12 +193,11 @@ std::string set_up(LaunchState& s, const Inputs& inputs, Inputs* movable) {
         true);
     s.regions.push_back(std::move(r));
   }
-  std::sort(s.regions.begin(), s.regions.end(),
-            [](const GlobalRegion& a, const GlobalRegion& b) { return a.base < b.base; });
-  for (size_t i = 1; i < s.regions.size(); ++i) {
-    if (s.regions[i - 1].base + s.regions[i - 1].size() > s.regions[i].base)
-      return fmt::format("arrays {} and {} overlap", s.regions[i - 1].name, s.regions[i].name);
-  }
+  exec::sort_by_base(s.regions.begin(), s.regions.end());
+  if (const size_t i = exec::first_overlap(s.regions.begin(), s.regions.end(),
+                                           [](const GlobalRegion& r) { return r.size(); });
+      i != 0)
+    return fmt::format("arrays {} and {} overlap", s.regions[i - 1].name, s.regions[i].name);
   // Parameters.
   s.params.assign(prog.param_bytes + 16, 0);
   for (size_t i = 0; i < config.params.size(); ++i) {

@@ -1,4 +1,5 @@
-// The emulator's CTA: scheduling (the CtaRunner's policy), dispatch, memory and calls.
+// The emulator's CTA: the hooks of the shared run loop (exec/cta_schedule.hpp), dispatch, memory
+// and calls.
 #include "engine/emulate/machine.hpp"
 
 #include <algorithm>
@@ -8,7 +9,9 @@
 
 #include "engine/exec/access_place.hpp"
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/instruction_family.hpp"
+#include "engine/exec/region_map.hpp"
 #include "engine/exec/special_registers.hpp"
 
 namespace volta::emulate {
@@ -21,14 +24,8 @@ using exec::ValType;
 using exec::XOp;
 
 GlobalRegion* LaunchState::find(uint64_t address, uint64_t size) {
-  auto it = std::upper_bound(regions.begin(), regions.end(), address,
-                             [](uint64_t a, const GlobalRegion& r) { return a < r.base; });
-  if (it == regions.begin())
-    return nullptr;
-  --it;
-  if (address + size < address || address + size > it->base + it->size())
-    return nullptr;
-  return &*it;
+  return exec::region_holding(regions.data(), regions.data() + regions.size(), address, size,
+                              [](const GlobalRegion& r) { return r.size(); });
 }
 
 Cta::Cta(LaunchState& launch, uint32_t index)
@@ -99,62 +96,28 @@ void Cta::write(const exec::Operand& d, uint32_t t, uint64_t bits) {
 // ---------------------------------------------------------------------------------------------
 
 void Cta::run() {
-  while (true) {
-    bool ran = false;
-    for (uint32_t w = 0; w < warps_; ++w) {
-      if (exec::lanes_in_state(state_.data(), threads_, w, State::Running) != 0) {
-        run_warp(w);
-        ran = true;
-      }
-    }
-    if (std::all_of(state_.begin(), state_.end(), [](State s) { return s == State::Exited; }))
-      return;
-    if (fire_barriers())
-      continue;
-    if (!ran) {
-      uint32_t t = 0;
-      while (t < threads_ && state_[t] == State::Exited)
-        ++t;
-      pc_now_ = pc_[t];
-      thread_now_ = t;
-      throw Trouble("deadlock",
-                    fmt::format("no thread can run: thread {} waits at {} forever", t,
-                                state_[t] == State::AtBarrier ? "a barrier" : "a warp collective"));
-    }
-  }
+  (void)exec::run_cta(*this); // stops only by throwing
 }
 
-void Cta::run_warp(uint32_t w) {
-  const uint32_t base = w * 32;
-  const uint32_t n = lanes_in(w);
-  while (true) {
-    const exec::NextLanes next = exec::lowest_pc_lanes(state_.data(), pc_.data(), base, n);
-    const uint32_t min_pc = next.pc;
-    uint32_t mask = next.mask;
-    if (mask == 0) {
-      // Lanes waiting at a collective whose other members have exited since can go on.
-      if (retry_collectives(w))
-        continue;
-      return;
-    }
-    if (min_pc >= prog_.insts.size()) { // falling off the end returns
-      for (uint32_t m = mask; m != 0; m &= m - 1)
-        state_[base + std::countr_zero(m)] = State::Exited;
-      continue;
-    }
-    pc_now_ = min_pc;
-    thread_now_ = base + std::countr_zero(mask);
-    launch_.instructions += std::popcount(mask);
-    if (launch_.options.max_instructions != 0 &&
-        launch_.instructions > launch_.options.max_instructions) {
-      throw Trouble("instruction budget",
-                    fmt::format("stopped after {} executed instructions (the budget)",
-                                launch_.options.max_instructions));
-    }
-    if (launch_.options.cancel && launch_.options.cancel->load(std::memory_order_relaxed))
-      throw Trouble("cancelled", "stopped: the run was cancelled");
-    step(prog_.insts[min_pc], min_pc, w, mask);
+void Cta::stuck() {
+  uint32_t t = 0;
+  while (t < threads_ && state_[t] == State::Exited)
+    ++t;
+  pc_now_ = pc_[t];
+  thread_now_ = t;
+  throw Trouble("deadlock",
+                fmt::format("no thread can run: thread {} waits at {} forever", t,
+                            state_[t] == State::AtBarrier ? "a barrier" : "a warp collective"));
+}
+
+void Cta::stop_running() {
+  if (launch_.options.max_instructions != 0 &&
+      launch_.instructions > launch_.options.max_instructions) {
+    throw Trouble("instruction budget", fmt::format("stopped after {} executed instructions (the "
+                                                    "budget)",
+                                                    launch_.options.max_instructions));
   }
+  throw Trouble("cancelled", "stopped: the run was cancelled");
 }
 
 uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
@@ -167,28 +130,6 @@ uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
     throw Trouble("undefined",
                   fmt::format("member mask {:#x} names a lane the CTA does not have", named));
   return named & live; // exited lanes may be named (they no longer take part)
-}
-
-bool Cta::retry_collectives(uint32_t w) {
-  const uint32_t base = w * 32;
-  for (uint32_t l = 0; l < lanes_in(w); ++l) {
-    const uint32_t t = base + l;
-    if (state_[t] != State::AtCollective)
-      continue;
-    const uint32_t members = collective_members(prog_.insts[pc_[t]], w, t);
-    uint32_t arrived = 0;
-    for (uint32_t k = 0; k < lanes_in(w); ++k) {
-      if (state_[base + k] == State::AtCollective &&
-          exec::same_collective_point(prog_, pc_[t], pc_[base + k]))
-        arrived |= 1u << k;
-    }
-    if ((members & ~arrived) == 0) {
-      for (uint32_t m = arrived; m != 0; m &= m - 1)
-        state_[base + std::countr_zero(m)] = State::Running;
-      return true;
-    }
-  }
-  return false;
 }
 
 bool Cta::gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members) {
@@ -266,12 +207,10 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     each([&](uint32_t t) { exec_call(in, t); });
     break;
   case Family::Branch:
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      pc_[base + std::countr_zero(m)] = in.target;
+    exec::take_branch(pc_.data(), w, mask, in.target);
     return;
   case Family::Exit:
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      state_[base + std::countr_zero(m)] = State::Exited;
+    exec::exit_lanes(*this, w, mask);
     return;
   case Family::Trap:
     throw Trouble("trap", "the kernel executed 'trap'");

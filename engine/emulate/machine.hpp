@@ -3,6 +3,8 @@
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -11,6 +13,7 @@
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
 #include "engine/exec/cta_barriers.hpp"
+#include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/variable_extents.hpp"
 
 namespace volta::emulate {
@@ -73,17 +76,54 @@ private:
   uint64_t special(exec::Special s, uint32_t t);
   void write(const exec::Operand& d, uint32_t t, uint64_t bits);
 
-  // ---- scheduling
-  void run_warp(uint32_t w);
+  // ---- scheduling: the shared run loop (exec/cta_schedule.hpp) and this machine's hooks. A
+  // problem throws Trouble, so the loop never sees a stopped machine.
+  template <class M>
+  friend bool exec::run_cta(M& m);
+  template <class M>
+  friend void exec::run_warp(M& m, uint32_t w);
+  template <class M>
+  friend void exec::exit_lanes(M& m, uint32_t w, uint32_t mask);
+  State* states() { return state_.data(); }
+  uint32_t* pcs() { return pc_.data(); }
+  uint32_t threads() const { return threads_; }
+  uint32_t warps() const { return warps_; }
+  uint32_t program_size() const { return static_cast<uint32_t>(prog_.insts.size()); }
+  const exec::Inst& instruction(uint32_t pc) const { return prog_.insts[pc]; }
+  static constexpr bool stopped() { return false; }
+  static constexpr bool round_may_start() { return true; }
+  static constexpr bool round_may_end() { return true; }
+  void report_stuck() { stuck(); }
+  [[noreturn]] void stuck(); // throws the deadlock at the first thread still waiting
+  // Counts the instructions and throws past the budget or on cancellation.
+  bool begin_instruction(uint32_t pc, uint32_t w, uint32_t mask, uint32_t lanes) {
+    pc_now_ = pc;
+    thread_now_ = w * 32 + static_cast<uint32_t>(std::countr_zero(mask));
+    launch_.instructions += lanes;
+    const uint64_t budget = launch_.options.max_instructions;
+    if ((budget != 0 && launch_.instructions > budget) ||
+        (launch_.options.cancel && launch_.options.cancel->load(std::memory_order_relaxed)))
+        [[unlikely]]
+      stop_running();
+    return true;
+  }
+  [[noreturn]] void stop_running(); // throws the instruction budget, else the cancellation
+  void execute(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+    step(in, pc, w, mask);
+  }
+  static constexpr uint32_t next_pc_hint() { return exec::kNoPcHint; } // always scan the warp
+  static constexpr bool end_instruction(const exec::Inst&, uint32_t, uint32_t, uint32_t, uint32_t) {
+    return true;
+  }
+  static constexpr void end_warp() {}
+  static constexpr void on_exit(uint32_t) {}
   bool fire_barriers();
-  uint32_t lanes_in(uint32_t w) const { return std::min<uint32_t>(32, threads_ - w * 32); }
   uint32_t exited_lanes(uint32_t w) const {
     return exec::lanes_in_state(state_.data(), threads_, w, State::Exited);
   }
   void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   bool gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
   uint32_t collective_members(const exec::Inst& in, uint32_t w, uint32_t t);
-  bool retry_collectives(uint32_t w);
 
   // ---- per-thread instruction semantics (instruction_values.cpp)
   void exec_integer(const exec::Inst& in, uint32_t t);

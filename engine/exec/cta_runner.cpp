@@ -64,44 +64,42 @@ bool CtaRunner::run() {
   VOLTA_ASSERT(state_.size() == threads_ && pc_.size() == threads_, "a state and a pc per thread");
   VOLTA_ASSERT(warps_ == (threads_ + 31) / 32, "warps of 32 threads cover the CTA");
   stamp_ = ctx_.next_stamp.fetch_add(1);
-  const uint64_t budget = ctx_.options.max_instructions;
-  while (!failed_) {
-    if (ctx_.should_stop(cta_))
-      return false;
-    bool ran = false;
-    for (uint32_t w = 0; w < warps_ && !failed_; ++w) {
-      if (running_lanes(w) != 0) {
-        run_warp(w);
-        ran = true;
-      }
-    }
-    if (failed_)
-      break;
-    if (budget != 0 && ctx_.instructions.load(std::memory_order_relaxed) > budget) {
-      Failure f;
-      f.verdict = Verdict::Unknown;
-      f.category = FailureCategory::InstructionBudget;
-      f.kind = "instruction budget";
-      f.message =
-          fmt::format("stopped after the instruction budget of {} executed instructions", budget);
-      ctx_.report(cta_, std::move(f));
-      return false;
-    }
-    if (std::all_of(state_.begin(), state_.end(),
-                    [](ThreadState s) { return s == ThreadState::Exited; })) {
-      break;
-    }
-    if (fire_barriers())
-      continue;
-    if (failed_)
-      break;
-    if (!ran) {
-      report_stuck();
-      break;
-    }
-  }
+  if (!run_cta(*this))
+    return false; // cancelled, a lower CTA failed, or over the budget: nothing to publish
   publish_decisions();
   return !failed_;
+}
+
+bool CtaRunner::round_may_end() {
+  const uint64_t budget = ctx_.options.max_instructions;
+  if (budget == 0 || ctx_.instructions.load(std::memory_order_relaxed) <= budget)
+    return true;
+  Failure f;
+  f.verdict = Verdict::Unknown;
+  f.category = FailureCategory::InstructionBudget;
+  f.kind = "instruction budget";
+  f.message =
+      fmt::format("stopped after the instruction budget of {} executed instructions", budget);
+  ctx_.report(cta_, std::move(f));
+  return false;
+}
+
+bool CtaRunner::flush_executed() {
+  ctx_.instructions.fetch_add(warp_executed_, std::memory_order_relaxed);
+  warp_executed_ = 0;
+  const uint64_t budget = ctx_.options.max_instructions;
+  return !ctx_.should_stop(cta_) &&
+         (budget == 0 || ctx_.instructions.load(std::memory_order_relaxed) <= budget);
+}
+
+void CtaRunner::on_exit(uint32_t t) {
+  // Copies still in flight complete before the thread leaves.
+  for (const auto& g : committed_[t])
+    complete_copies(t, g);
+  committed_[t].clear();
+  complete_copies(t, uncommitted_[t]);
+  uncommitted_[t].clear();
+  note_exit(t);
 }
 
 void CtaRunner::note_partials(uint32_t pc) {
@@ -138,72 +136,6 @@ void CtaRunner::publish_decisions() {
       it->second = pc; // the earliest line, whatever the order of the CTAs
   }
   ctx_.control_roots.insert(ctx_.control_roots.end(), control_roots_.begin(), control_roots_.end());
-}
-
-void CtaRunner::run_warp(uint32_t w) {
-  const uint32_t base = w * 32;
-  const uint32_t n = std::min<uint32_t>(32, threads_ - base);
-  uint64_t executed = 0;
-  uint32_t mask = 0;
-  uint32_t lanes = 0;
-  // Every running lane of the warp is in `mask`: then execute()'s hint is the next step.
-  bool converged = false;
-  next_pc_ = kNoPc;
-  while (!failed_) {
-    uint32_t min_pc = UINT32_MAX;
-    if (converged && next_pc_ < prog_.insts.size()) {
-      min_pc = next_pc_;
-    } else {
-      // The lanes at the smallest pc among the runnable ones.
-      const NextLanes next = lowest_pc_lanes(state_.data(), pc_.data(), base, n);
-      min_pc = next.pc;
-      mask = next.mask;
-      converged = mask == next.running;
-      lanes = static_cast<uint32_t>(std::popcount(mask));
-    }
-    if (mask == 0)
-      break;
-    if (min_pc >= prog_.insts.size()) {
-      // Falling off the end of the kernel is an implicit return.
-      for (uint32_t l = 0; l < n; ++l) {
-        if (mask >> l & 1u) {
-          state_[base + l] = ThreadState::Exited;
-          note_exit(base + l);
-        }
-      }
-      continue;
-    }
-    // Scheduler invariant: the lanes it runs are running lanes of this warp, all at min_pc.
-    VOLTA_ASSERT((mask & ~existing_lanes(w)) == 0, "the scheduled lanes belong to the warp");
-    VOLTA_ASSERT((mask & ~running_lanes(w)) == 0, "the scheduled lanes are running");
-    VOLTA_ASSERT(pc_[base + static_cast<uint32_t>(std::countr_zero(mask))] == min_pc,
-                 "the scheduled lanes are at the instruction executed");
-    current_pc_ = min_pc;
-    const Inst& in = prog_.insts[min_pc];
-    execute(in, min_pc, w, mask);
-    if (ctx_.options.origins != nullptr) [[unlikely]]
-      note_origins(in, min_pc, base, mask);
-    if (!partial_log_.empty())
-      note_partials(min_pc);
-    ++stats_.warp_instructions;
-    stats_.instructions += lanes;
-    executed += lanes;
-    // The cancel flag every 1024 warp-instructions as well: an instruction on a deeply shared
-    // value (a select chain 10^4 long) may cost a walk of its operands, so 65,536 of them are
-    // not a bounded time.
-    if ((stats_.warp_instructions & 1023) == 0 && ctx_.should_stop(cta_))
-      break;
-    if (executed >= 65536) {
-      ctx_.instructions.fetch_add(executed, std::memory_order_relaxed);
-      executed = 0;
-      const uint64_t budget = ctx_.options.max_instructions;
-      if (ctx_.should_stop(cta_) ||
-          (budget != 0 && ctx_.instructions.load(std::memory_order_relaxed) > budget)) {
-        break;
-      }
-    }
-  }
-  ctx_.instructions.fetch_add(executed, std::memory_order_relaxed);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,9 +7,9 @@
 // which reconverges divergent paths naturally; a lane stops at a CTA barrier, at a warp
 // collective whose other member lanes have not arrived, or at exit. When no warp can run, the
 // scheduler fires the barriers every participant reached; if none can fire, the CTA is
-// deadlocked. Because the race check proves that no two unordered accesses conflict, this one
-// schedule gives the result of every schedule (docs/architecture.md, "Execution: why one
-// schedule is enough").
+// deadlocked (the run loop is shared with the emulator: cta_schedule.hpp). Because the race check
+// proves that no two unordered accesses conflict, this one schedule gives the result of every
+// schedule (docs/architecture.md, "Execution: why one schedule is enough").
 #pragma once
 
 #include <array>
@@ -22,9 +22,11 @@
 #include <vector>
 
 #include "engine/exec/cta_barriers.hpp"
+#include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
 #include "engine/exec/race_shadow.hpp"
+#include "engine/exec/region_map.hpp"
 #include "engine/exec/variable_extents.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
@@ -193,8 +195,56 @@ private:
     return concrete(read(o, t), t, what);
   }
 
-  // ---- scheduling
-  void run_warp(uint32_t w);
+  // ---- scheduling: the shared run loop (cta_schedule.hpp) and this machine's hooks
+  template <class M>
+  friend bool run_cta(M& m);
+  template <class M>
+  friend void run_warp(M& m, uint32_t w);
+  template <class M>
+  friend void exit_lanes(M& m, uint32_t w, uint32_t mask);
+  ThreadState* states() { return state_.data(); }
+  uint32_t* pcs() { return pc_.data(); }
+  uint32_t threads() const { return threads_; }
+  uint32_t warps() const { return warps_; }
+  uint32_t program_size() const { return static_cast<uint32_t>(prog_.insts.size()); }
+  const Inst& instruction(uint32_t pc) const { return prog_.insts[pc]; }
+  bool stopped() const { return failed_; }
+  // A round over the warps starts unless the launch is cancelled or a lower CTA failed.
+  bool round_may_start() { return !ctx_.should_stop(cta_); }
+  // A round ends within the instruction budget, or reports it.
+  bool round_may_end();
+  bool begin_instruction(uint32_t pc, uint32_t, uint32_t, uint32_t) {
+    current_pc_ = pc;
+    return true;
+  }
+  uint32_t next_pc_hint() const { return next_pc_; }
+  // Notes, statistics, and the cancel flag and budget now and then.
+  bool end_instruction(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask, uint32_t lanes) {
+    if (ctx_.options.origins != nullptr) [[unlikely]]
+      note_origins(in, pc, w * 32, mask);
+    if (!partial_log_.empty())
+      note_partials(pc);
+    ++stats_.warp_instructions;
+    stats_.instructions += lanes;
+    warp_executed_ += lanes;
+    // The cancel flag every 1024 warp-instructions as well: an instruction on a deeply shared
+    // value (a select chain 10^4 long) may cost a walk of its operands, so 65,536 of them are
+    // not a bounded time.
+    if ((stats_.warp_instructions & 1023) == 0 && ctx_.should_stop(cta_))
+      return false;
+    if (warp_executed_ >= 65536)
+      return flush_executed();
+    return true;
+  }
+  // Adds the instructions of the warp run so far to the launch's count: false when the launch
+  // is cancelled or over its budget.
+  bool flush_executed();
+  void end_warp() {
+    ctx_.instructions.fetch_add(warp_executed_, std::memory_order_relaxed);
+    warp_executed_ = 0;
+  }
+  // A thread exits (ret, exit, the end of the kernel): its copies in flight complete first.
+  void on_exit(uint32_t t);
   // CTA barriers (exec_barrier.cpp): fires the barrier every participant reached; false when
   // none can fire (or after a failure).
   bool fire_barriers();
@@ -486,8 +536,9 @@ private:
   // running, and no other lane of the warp changed state (an instruction without control flow or
   // collective, a branch that all the lanes took); kNoPc otherwise. run_warp then knows the
   // warp's next pc and lanes without scanning them, as long as the warp stays converged.
-  static constexpr uint32_t kNoPc = UINT32_MAX;
+  static constexpr uint32_t kNoPc = kNoPcHint;
   uint32_t next_pc_ = kNoPc;
+  uint64_t warp_executed_ = 0; // lanes x instructions of this warp's run not yet counted
   KernelStats stats_;
   // A direct-mapped cache of global pages (the page table takes a lock).
   GlobalMemory::Page& global_page(uint64_t address) {
@@ -512,7 +563,7 @@ private:
     if (!ctx_.global.disjoint())
       return ctx_.global.find(address, size);
     auto holds = [&](const Region* r) {
-      return r != nullptr && address - r->base < r->size && size <= r->size - (address - r->base);
+      return r != nullptr && holds_access(r->base, r->size, address, size);
     };
     if (holds(recent_regions_[0]))
       return recent_regions_[0];

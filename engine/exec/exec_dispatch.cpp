@@ -136,29 +136,12 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     exec_call(in, w, mask);
     break;
   case Family::Branch:
-    for (uint32_t m = mask; m != 0; m &= m - 1)
-      pc_[base + std::countr_zero(m)] = in.target;
+    take_branch(pc_.data(), w, mask, in.target);
     if (mask == issued && !merged)
       next_pc_ = in.target;
     return;
   case Family::Exit:
-    for (uint32_t m = mask; m != 0; m &= m - 1) {
-      const uint32_t t = base + std::countr_zero(m);
-      // Copies still in flight complete before the thread leaves.
-      for (const auto& g : committed_[t])
-        complete_copies(t, g);
-      committed_[t].clear();
-      complete_copies(t, uncommitted_[t]);
-      uncommitted_[t].clear();
-      state_[t] = ThreadState::Exited;
-      note_exit(t);
-    }
-    // Lanes waiting at a warp collective may have waited for the lanes that just exited, which
-    // no longer take part: let them try again.
-    for (uint32_t l = 0; l < 32 && base + l < threads_; ++l) {
-      if (state_[base + l] == ThreadState::AtCollective)
-        state_[base + l] = ThreadState::Running;
-    }
+    exit_lanes(*this, w, mask);
     return;
   case Family::Trap:
     fail(Verdict::Error, "trap",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/exec/region_map.hpp"
 #include "support/invariant.hpp"
 
 namespace volta::exec {
@@ -53,12 +54,9 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     r.initial = &globals_bytes_.back();
     regions_.push_back(r);
   }
-  std::sort(regions_.begin(), regions_.end(),
-            [](const Region& a, const Region& b) { return a.base < b.base; });
-  for (size_t i = 1; i < regions_.size(); ++i) {
-    if (regions_[i].base - regions_[i - 1].base < regions_[i - 1].size)
-      disjoint_ = false;
-  }
+  sort_by_base(regions_.begin(), regions_.end());
+  disjoint_ =
+      first_overlap(regions_.begin(), regions_.end(), [](const Region& r) { return r.size; }) == 0;
   for (size_t i = 0; i < regions_.size(); ++i) {
     Region& r = regions_[i];
     r.slot = i;
@@ -80,16 +78,11 @@ void GlobalMemory::index_inputs() {
 }
 
 const Region* GlobalMemory::find(uint64_t address, uint64_t size) const {
-  auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
-                             [](uint64_t a, const Region& r) { return a < r.base; });
-  if (it == regions_.begin())
-    return nullptr;
-  --it;
-  if (address - it->base >= it->size || size > it->size - (address - it->base))
-    return nullptr;
-  VOLTA_ASSERT(it->base <= address && address + size <= it->base + it->size,
+  const Region* r = region_holding(regions_.data(), regions_.data() + regions_.size(), address,
+                                   size, [](const Region& x) { return x.size; });
+  VOLTA_ASSERT(r == nullptr || (r->base <= address && address + size <= r->base + r->size),
                "a found region holds the whole access");
-  return &*it;
+  return r;
 }
 
 const Region* GlobalMemory::nearest(uint64_t address) const {

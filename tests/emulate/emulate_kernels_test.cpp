@@ -1,5 +1,6 @@
 // Whole kernels on the emulator: warp shuffles and votes, a barrier reduction over shared
 // memory, and the GEMM examples on random inputs.
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 
@@ -261,6 +262,125 @@ TEST(EmulateKernels, ParameterPaddingIsOutOfBoundsOnBothMachines) {
   auto ok = run_text(inside, c);
   ASSERT_TRUE(ok.result.ok()) << ok.result.error->text();
   EXPECT_EQ(word(ok.result.outputs[0], 0), 7u);
+}
+
+// Falling off the end of the kernel is an exit like `ret` on both machines (one exit path,
+// exec/cta_schedule.hpp): a lane waiting at a collective whose other member fell off the end goes
+// on without it. The symbolic engine once left it waiting and reported a DEADLOCK, which the
+// emulator (and a GPU: exited lanes no longer take part) does not have.
+TEST(EmulateKernels, CollectiveWhoseMemberFellOffTheEndCompletesOnBothMachines) {
+  for (const char* end : {"", "  ret;"}) {
+    const std::string text = kernel(".param .u64 out", std::string(R"(
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  add.u32 %r3, %r1, 40;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 bra DONE;
+  shfl.sync.idx.b32 %r2, %r3, 0, 31, 3;
+  st.global.u32 [%rd2], %r2;
+  ret;
+DONE:
+)") + end);
+    SCOPED_TRACE(*end == 0 ? "falling off the end" : "ret");
+    auto c = config({2, 1, 1}, {"OUT:0x100000:4:1:out"}, {"ptr:OUT"});
+    auto r = run_text(text, c);
+    ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+    EXPECT_EQ(word(r.result.outputs[0], 0), 40u); // lane 0 alone: its own value
+
+    auto parsed = ptx::parse(text, "test.ptx");
+    ASSERT_TRUE(parsed.ok());
+    auto lowered = exec::lower(*parsed.module, c.entry, text);
+    ASSERT_TRUE(lowered.program);
+    symbolic::ExprStore store;
+    const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
+    EXPECT_FALSE(run.failure.has_value()) << run.failure->message;
+  }
+}
+
+// A thread that falls off the end with a cp.async in flight completes it as it leaves, as at
+// `ret` (the symbolic engine once left it in flight): the read after the barrier that the exit
+// releases conflicts with the completed copy, the same race report either way.
+TEST(EmulateKernels, CopyInFlightCompletesWhenTheThreadFallsOffTheEnd) {
+  std::vector<std::string> messages;
+  for (const char* end : {"", "  ret;"}) {
+    const std::string text = kernel(".param .u64 in, .param .u64 out", std::string(R"(
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r3, buf;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra COPY;
+  bar.sync 0;
+  ld.shared.u32 %r2, [buf];
+  setp.eq.u32 %p2, %r1, 0;
+  @%p2 st.global.u32 [%rd4], %r2;
+  ret;
+COPY:
+  setp.ne.u32 %p3, %r1, 32;
+  @%p3 bra DONE;
+  cp.async.ca.shared.global [%r3], [%rd3], 4;
+  cp.async.commit_group;
+DONE:
+)") + end,
+                                    ".shared .align 4 .b8 buf[4];\n");
+    SCOPED_TRACE(*end == 0 ? "falling off the end" : "ret");
+    auto c =
+        config({64, 1, 1}, {"IN:0x100000:4:1:in", "OUT:0x200000:4:1:out"}, {"ptr:IN", "ptr:OUT"});
+    auto parsed = ptx::parse(text, "test.ptx");
+    ASSERT_TRUE(parsed.ok());
+    auto lowered = exec::lower(*parsed.module, c.entry, text);
+    ASSERT_TRUE(lowered.program);
+    symbolic::ExprStore store;
+    const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
+    ASSERT_TRUE(run.failure.has_value());
+    EXPECT_EQ(run.failure->verdict, Verdict::DataRace) << run.failure->message;
+    // A conflict with the completed write, not a read while the copy is still in flight.
+    EXPECT_EQ(run.failure->message.find("in flight"), std::string::npos) << run.failure->message;
+    messages.push_back(run.failure->message);
+  }
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0], messages[1]);
+}
+
+// The emulator's guards in the shared run loop's begin_instruction hook: past the instruction
+// budget, or once cancelled, the run stops at the instruction about to run, located.
+TEST(EmulateKernels, BudgetAndCancellationStopAtTheNextInstruction) {
+  const std::string text = kernel(".param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0;
+LOOP:
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 1000;
+  @%p1 bra LOOP;
+  st.global.u32 [%rd1], %r1;
+  ret;)");
+  auto c = config({32, 1, 1}, {"OUT:0x100000:4:1:out"}, {"ptr:OUT"});
+  auto parsed = ptx::parse(text, "test.ptx");
+  ASSERT_TRUE(parsed.ok());
+  auto lowered = exec::lower(*parsed.module, c.entry, text);
+  ASSERT_TRUE(lowered.program);
+
+  emulate::EmulateOptions budget;
+  budget.max_instructions = 32 * 100; // 100 warp instructions
+  const auto over = emulate::emulate(*lowered.program, c, {}, budget);
+  ASSERT_TRUE(over.error.has_value()) << "the loop ran past its budget";
+  EXPECT_EQ(over.error->kind, "instruction budget") << over.error->text();
+  EXPECT_NE(over.error->ptx_line, 0u) << "located at an instruction";
+  EXPECT_EQ(over.instructions, 32u * 101) << "stops at the first instruction past it";
+
+  std::atomic<bool> cancel{true};
+  emulate::EmulateOptions cancelled;
+  cancelled.cancel = &cancel;
+  const auto stopped = emulate::emulate(*lowered.program, c, {}, cancelled);
+  ASSERT_TRUE(stopped.error.has_value());
+  EXPECT_EQ(stopped.error->kind, "cancelled") << stopped.error->text();
+
+  const auto whole = emulate::emulate(*lowered.program, c, {});
+  ASSERT_TRUE(whole.ok()) << whole.error->text();
+  EXPECT_EQ(word(whole.outputs[0], 0), 1000u);
 }
 
 } // namespace
