@@ -13,6 +13,7 @@
 #include "engine/exec/instruction_family.hpp"
 #include "engine/exec/region_map.hpp"
 #include "engine/exec/special_registers.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
@@ -120,12 +121,25 @@ void Cta::stop_running() {
   throw Trouble("cancelled", "stopped: the run was cancelled");
 }
 
-uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t t) {
+uint32_t Cta::collective_members(const Inst& in, uint32_t w, uint32_t& mask) {
   const uint32_t existing = exec::existing_lanes_of(threads_, w);
   const uint32_t live = existing & ~exited_lanes(w);
   if (!exec::has_member_mask(in.op))
     return live;
-  const auto named = static_cast<uint32_t>(read(in.srcs.back(), t, ValType::B32));
+  // The lanes of one member mask execute together; lanes of a disjoint mask at the same
+  // instruction run as their own group next (exec::member_group, as in the symbolic CTA).
+  const uint32_t base = w * 32;
+  const std::optional<exec::MemberGroup> group =
+      exec::member_group(mask, [&](uint32_t l) -> std::optional<uint32_t> {
+        return static_cast<uint32_t>(read(in.srcs.back(), base + l, ValType::B32));
+      });
+  VOLTA_ASSERT(group.has_value(), "the emulator reads every member mask");
+  if (!group->problem.empty()) {
+    thread_now_ = base + group->problem_lane;
+    throw Trouble("undefined", group->problem);
+  }
+  mask = group->lanes;
+  const uint32_t named = group->member_mask;
   if ((named & ~existing) != 0)
     throw Trouble("undefined",
                   fmt::format("member mask {:#x} names a lane the CTA does not have", named));
@@ -221,10 +235,7 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     each([&](uint32_t t) { write(in.dsts[0], t, mask); });
     break;
   case Family::WarpCollective: {
-    const uint32_t members = collective_members(in, w, base + std::countr_zero(mask));
-    if ((mask & ~members) != 0)
-      throw Trouble("undefined", "a lane executes it without its bit in the member mask "
-                                 "(undefined behaviour)");
+    const uint32_t members = collective_members(in, w, mask);
     if (!gather(pc, w, mask, members))
       return;
     if (in.op == XOp::Shfl)
@@ -235,8 +246,10 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       exec_ldmatrix(in, w, mask);
     else if (in.op == XOp::Mma)
       exec_mma(in, w, mask);
-    else if (in.op != XOp::BarWarpSync)
+    else if (in.op == XOp::WmmaLoad || in.op == XOp::WmmaStore || in.op == XOp::WmmaMma)
       exec_wmma(in, w, mask);
+    else if (in.op != XOp::BarWarpSync) // a WarpCollective-family row without a case here
+      throw Trouble("unsupported", "this warp collective is not supported by the emulator");
     break;
   }
   case Family::Unsupported:

@@ -123,7 +123,9 @@ private:
   }
   void step(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   bool gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members);
-  uint32_t collective_members(const exec::Inst& in, uint32_t w, uint32_t t);
+  // The member lanes of the collective `in` that lanes `mask` of warp w reach; `mask` becomes
+  // the lanes of it that execute it now (one member mask's group).
+  uint32_t collective_members(const exec::Inst& in, uint32_t w, uint32_t& mask);
 
   // ---- per-thread instruction semantics (instruction_values.cpp)
   void exec_integer(const exec::Inst& in, uint32_t t);

@@ -197,8 +197,14 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     case XOp::Mma:
       exec_mma(in, w, mask);
       break;
+    case XOp::BarWarpSync:
+      break; // a sync and nothing else
     default:
-      break;
+      // A WarpCollective-family instruction (instructions.def) without a case here: refused,
+      // never a collective that silently does nothing.
+      fail_unsupported(in, base + std::countr_zero(mask),
+                       "is a warp collective without symbolic semantics in the engine");
+      return;
     }
     if (failed_)
       return;
@@ -229,41 +235,23 @@ bool CtaRunner::member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_
   // (BARRIER_DIVERGENCE, as for an invalid bar.sync thread count): it is neither a deadlock
   // (it may well complete on a GPU) nor a race on a memory location.
   const uint32_t base = w * 32;
-  uint32_t group = 0;
-  uint32_t first_lane = 0;
-  for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-    const uint32_t t = base + l;
-    auto mm = concrete_operand(in.srcs.back(), t, "a member mask");
-    if (!mm)
-      return false;
-    const uint32_t lane_mask = static_cast<uint32_t>(*mm);
-    if (((lane_mask >> l) & 1u) == 0) {
-      fail(Verdict::BarrierDivergence, "invalid warp synchronization",
-           fmt::format("lane {} (thread {}) executes '{}' (PTX line {}) with member mask 0x{:08x}, "
-                       "which does not include the lane itself: undefined behaviour",
-                       l, t, in.text, in.line, lane_mask),
-           t);
-      return false;
-    }
-    if (group == 0) {
-      group = 1u << l;
-      first_lane = l;
-      member_mask = lane_mask;
-    } else if (lane_mask == member_mask) {
-      group |= 1u << l;
-    } else if ((lane_mask & member_mask) != 0) {
-      fail(Verdict::BarrierDivergence, "invalid warp synchronization",
-           fmt::format("lanes {} and {} execute '{}' (PTX line {}) with different member masks "
-                       "(0x{:08x} and 0x{:08x}) that name each other: undefined behaviour",
-                       first_lane, l, in.text, in.line, member_mask, lane_mask),
-           t);
-      return false;
-    }
-    // A lane whose mask is disjoint from the group's belongs to another group of the same
-    // instruction: it stays running at this pc and is executed with its own group next.
+  const std::optional<MemberGroup> group =
+      exec::member_group(mask, [&](uint32_t l) -> std::optional<uint32_t> {
+        const auto mm = concrete_operand(in.srcs.back(), base + l, "a member mask");
+        if (!mm)
+          return std::nullopt;
+        return static_cast<uint32_t>(*mm);
+      });
+  if (!group)
+    return false;
+  if (!group->problem.empty()) {
+    const uint32_t t = base + group->problem_lane;
+    fail(Verdict::BarrierDivergence, "invalid warp synchronization",
+         fmt::format("'{}' (PTX line {}), thread {}: {}", in.text, in.line, t, group->problem), t);
+    return false;
   }
-  mask = group;
+  mask = group->lanes;
+  member_mask = group->member_mask;
   return true;
 }
 

@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <fmt/format.h>
+#include <optional>
+#include <string>
 
 #include "engine/exec/program.hpp"
 
@@ -66,6 +69,56 @@ inline NextLanes lowest_pc_lanes(const ThreadState* state, const uint32_t* pc, u
 inline bool same_collective_point(const Program& prog, uint32_t pc, uint32_t other) {
   return pc == other ||
          (prog.insts[pc].op == XOp::BarWarpSync && prog.insts[other].op == XOp::BarWarpSync);
+}
+
+// The lanes of a warp that execute one collective with a member mask (shfl.sync, vote.sync,
+// bar.warp.sync) together, and their mask.
+struct MemberGroup {
+  uint32_t lanes = 0;       // a subset of the lanes at the instruction
+  uint32_t member_mask = 0; // their member mask
+  // Undefined behaviour, in words (empty: none), and the lane it is about.
+  std::string problem;
+  uint32_t problem_lane = 0;
+};
+
+// The lanes of `mask` (at one collective with a member mask) that execute it now: the first
+// lane's group, every lane of `mask` whose member mask is the first lane's. A lane whose mask is
+// disjoint from that one belongs to another group of the same instruction: it stays at the
+// instruction and runs with its own group next. Undefined behaviour (PTX ISA, shfl.sync,
+// vote.sync, bar.warp.sync) is a lane whose mask leaves itself out, and two lanes whose
+// different masks name each other (they disagree on who synchronizes). `mask_of(l)` reads lane
+// l's member mask, nullopt when the machine cannot (it has reported why): then nullopt.
+template <class MaskOf>
+std::optional<MemberGroup> member_group(uint32_t mask, MaskOf&& mask_of) {
+  MemberGroup g;
+  uint32_t first_lane = 0;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    const std::optional<uint32_t> lane_mask = mask_of(l);
+    if (!lane_mask)
+      return std::nullopt;
+    if (((*lane_mask >> l) & 1u) == 0) {
+      g.problem = fmt::format("lane {} executes it with member mask 0x{:08x}, which does not "
+                              "include the lane itself: undefined behaviour",
+                              l, *lane_mask);
+      g.problem_lane = l;
+      return g;
+    }
+    if (g.lanes == 0) {
+      g.lanes = 1u << l;
+      g.member_mask = *lane_mask;
+      first_lane = l;
+    } else if (*lane_mask == g.member_mask) {
+      g.lanes |= 1u << l;
+    } else if ((*lane_mask & g.member_mask) != 0) {
+      g.problem = fmt::format("lanes {} and {} execute it with different member masks (0x{:08x} "
+                              "and 0x{:08x}) that name each other: undefined behaviour",
+                              first_lane, l, g.member_mask, *lane_mask);
+      g.problem_lane = l;
+      return g;
+    }
+  }
+  return g;
 }
 
 // What a machine makes of a member lane that waits at a collective (Join: it takes part now;

@@ -298,6 +298,57 @@ DONE:
   }
 }
 
+// Two half-warps at one shfl.sync with disjoint member masks are two groups of the same
+// instruction (exec::member_group, shared by both machines): each shuffles within its half. The
+// emulator once read the first lane's mask for the whole warp and called the second half
+// undefined; masks that overlap without being equal are undefined on both.
+TEST(EmulateKernels, DisjointMemberMasksAtOneShuffleAreTwoGroupsOnBothMachines) {
+  auto text_with = [](const char* high_mask) {
+    return kernel(".param .u64 out", std::string(R"(
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  add.u32 %r3, %r1, 100;
+  setp.lt.u32 %p1, %r1, 16;
+  selp.b32 %r4, 65535, )") + high_mask + R"(, %p1;
+  shfl.sync.bfly.b32 %r2, %r3, 1, 31, %r4;
+  st.global.u32 [%rd4], %r2;
+  ret;
+)");
+  };
+  const std::string text = text_with("-65536");
+  auto c = config({32, 1, 1}, {"OUT:0x100000:4:32:out"}, {"ptr:OUT"});
+  auto r = run_text(text, c);
+  ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+  for (uint32_t l = 0; l < 32; ++l)
+    EXPECT_EQ(word(r.result.outputs[0], l), 100u + (l ^ 1u)) << l;
+  auto parsed = ptx::parse(text, "test.ptx");
+  ASSERT_TRUE(parsed.ok());
+  auto lowered = exec::lower(*parsed.module, c.entry, text);
+  ASSERT_TRUE(lowered.program);
+  symbolic::ExprStore store;
+  const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
+  EXPECT_FALSE(run.failure.has_value()) << run.failure->message;
+
+  // 0xffff0000 | 0x8000 names lane 15 of the other half: the halves disagree on who synchronizes.
+  const std::string overlapping = text_with("-32768");
+  auto bad = run_text(overlapping, c);
+  ASSERT_FALSE(bad.result.ok());
+  EXPECT_NE(bad.result.error->text().find("that name each other"), std::string::npos)
+      << bad.result.error->text();
+  auto parsed_bad = ptx::parse(overlapping, "test.ptx");
+  ASSERT_TRUE(parsed_bad.ok());
+  auto lowered_bad = exec::lower(*parsed_bad.module, c.entry, overlapping);
+  ASSERT_TRUE(lowered_bad.program);
+  symbolic::ExprStore bad_store;
+  const exec::KernelRun bad_run = exec::run_kernel(*lowered_bad.program, c, bad_store);
+  ASSERT_TRUE(bad_run.failure.has_value());
+  EXPECT_NE(bad_run.failure->message.find("that name each other"), std::string::npos)
+      << bad_run.failure->message;
+}
+
 // A thread that falls off the end with a cp.async in flight completes it as it leaves, as at
 // `ret` (the symbolic engine once left it in flight): the read after the barrier that the exit
 // releases conflicts with the completed copy, the same race report either way.
