@@ -228,6 +228,13 @@ void compare_kernel(const std::string& label, const launch::KernelConfig& config
 // entry when its bug is fixed (the test says when it no longer mismatches).
 const std::set<std::string> kKnownMismatches = {};
 
+// The kernels an entry runs: the reference and the optimized kernel, or the one kernel.
+std::vector<const launch::KernelConfig*> kernels_of(const launch::ManifestEntry& e) {
+  if (e.kind == launch::EntryKind::Equivalence)
+    return {&e.reference, &e.optimized};
+  return {&e.kernel};
+}
+
 TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
   Tally tally;
   std::set<std::pair<std::string, std::string>> seen; // (ptx, entry): one run per kernel
@@ -240,12 +247,7 @@ TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
     for (const auto& e : manifest.manifest->entries) {
       if (!e.error.empty())
         continue;
-      std::vector<const launch::KernelConfig*> configs;
-      if (e.kind == launch::EntryKind::Equivalence)
-        configs = {&e.reference, &e.optimized};
-      else
-        configs = {&e.kernel};
-      for (const auto* c : configs) {
+      for (const auto* c : kernels_of(e)) {
         if (!seen.insert({c->ptx_path, c->entry}).second)
           continue;
         if (kKnownMismatches.count(c->entry)) {
@@ -276,12 +278,7 @@ TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
       const bool small = e.name.rfind("(Red-", 0) == 0;
       if (!small)
         continue;
-      std::vector<const launch::KernelConfig*> configs;
-      if (e.kind == launch::EntryKind::Equivalence)
-        configs = {&e.reference, &e.optimized};
-      else
-        configs = {&e.kernel};
-      for (const auto* c : configs) {
+      for (const auto* c : kernels_of(e)) {
         if (e.error.empty() && seen.insert({c->ptx_path, c->entry}).second)
           compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
       }
@@ -299,26 +296,41 @@ TEST(Differential, SymbolicOutputsAgreeWithTheEmulator) {
     ADD_FAILURE() << m;
 }
 
+// Calls fn(entry, config) once per kernel (file and entry) of the entries of `manifest_path`
+// (under the source tree) whose names start with `prefix`.
+template <class Fn>
+void for_each_kernel(const std::string& manifest_path, std::string_view prefix, Fn&& fn) {
+  const auto manifest = launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + manifest_path);
+  ASSERT_TRUE(manifest.manifest.has_value());
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& e : manifest.manifest->entries) {
+    if (e.name.rfind(prefix, 0) != 0)
+      continue;
+    ASSERT_TRUE(e.error.empty()) << e.name << ": " << e.error;
+    for (const auto* c : kernels_of(e)) {
+      if (seen.insert({c->ptx_path, c->entry}).second)
+        fn(e, *c);
+    }
+  }
+}
+
+// Compares every kernel of those entries on both sides; none may be skipped.
+void compare_none_skipped(const std::string& manifest_path, std::string_view prefix, Tally& tally) {
+  for_each_kernel(manifest_path, prefix,
+                  [&](const launch::ManifestEntry& e, const launch::KernelConfig& c) {
+                    const size_t before = tally.skipped;
+                    compare_kernel(fmt::format("{} {}", e.name, c.entry), c, tally);
+                    EXPECT_EQ(tally.skipped, before) << c.entry << " was skipped";
+                  });
+}
+
 // The packed and narrow float kernels run on both sides: none may be skipped, so that
 // the symbolic model of every new instruction (cvt.rn.{f16x2,bf16x2}.f32, cvt.f32.bf16, the bf16
 // widening mov, packed f16x2 / bf16x2 arithmetic, bf16 mma.sync, copysign and the lifted tanhf)
 // is checked against the emulator.
 TEST(Differential, PackedKernelsAreComparedNotSkipped) {
   Tally tally;
-  std::set<std::pair<std::string, std::string>> seen;
-  const auto manifest =
-      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/packed/manifest.json");
-  ASSERT_TRUE(manifest.manifest.has_value());
-  for (const auto& e : manifest.manifest->entries) {
-    ASSERT_TRUE(e.error.empty()) << e.name << ": " << e.error;
-    for (const auto* c : {&e.reference, &e.optimized}) {
-      if (!seen.insert({c->ptx_path, c->entry}).second)
-        continue;
-      const size_t before = tally.skipped;
-      compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
-      EXPECT_EQ(tally.skipped, before) << c->entry << " was skipped";
-    }
-  }
+  compare_none_skipped("/examples/packed/manifest.json", "", tally);
   EXPECT_GE(tally.kernels, 12u);
   EXPECT_GT(tally.float_values, 500u);
   for (const auto& m : tally.mismatches)
@@ -331,27 +343,7 @@ TEST(Differential, PackedKernelsAreComparedNotSkipped) {
 // emulator's on random inputs, the masked edges (no bit found, -1) among them.
 TEST(Differential, BitFindKernelsAreComparedNotSkipped) {
   Tally tally;
-  std::set<std::pair<std::string, std::string>> seen;
-  const auto manifest =
-      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
-  ASSERT_TRUE(manifest.manifest.has_value());
-  for (const auto& e : manifest.manifest->entries) {
-    if (e.name.rfind("c32_", 0) != 0)
-      continue;
-    ASSERT_TRUE(e.error.empty()) << e.name << ": " << e.error;
-    std::vector<const launch::KernelConfig*> configs;
-    if (e.kind == launch::EntryKind::Equivalence)
-      configs = {&e.reference, &e.optimized};
-    else
-      configs = {&e.kernel};
-    for (const auto* c : configs) {
-      if (!seen.insert({c->ptx_path, c->entry}).second)
-        continue;
-      const size_t before = tally.skipped;
-      compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
-      EXPECT_EQ(tally.skipped, before) << c->entry << " was skipped";
-    }
-  }
+  compare_none_skipped("/examples/soundness/manifest.json", "c32_", tally);
   EXPECT_EQ(tally.kernels, 4u); // c32_ffs_one, c32_ffs_pairs, c32_highest_bit, c32_bfind_forms
   EXPECT_GE(tally.integer_values, 64u * 3 + 256u);
   for (const auto& m : tally.mismatches)
@@ -365,49 +357,36 @@ TEST(Differential, BitFindKernelsAreComparedNotSkipped) {
 // to the end the emulator does too, with the same outputs (compared, not skipped). The engine's
 // other failures (a race, a refused branch on data) the emulator does not look for.
 TEST(Differential, ControlShapesAgreeWithTheEmulator) {
-  const auto manifest =
-      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
-  ASSERT_TRUE(manifest.manifest.has_value());
   Tally tally;
   size_t configs = 0, divergences = 0, deadlocks = 0;
-  std::set<std::pair<std::string, std::string>> seen;
-  for (const auto& e : manifest.manifest->entries) {
-    if (e.name.rfind("c24_", 0) != 0)
-      continue;
-    ASSERT_TRUE(e.error.empty()) << e.name << ": " << e.error;
-    std::vector<const launch::KernelConfig*> kernels;
-    if (e.kind == launch::EntryKind::Equivalence)
-      kernels = {&e.reference, &e.optimized};
-    else
-      kernels = {&e.kernel};
-    for (const auto* c : kernels) {
-      if (!seen.insert({c->ptx_path, c->entry}).second)
-        continue;
-      ++configs;
-      const auto loaded = exec::load_kernel(c->ptx_path, c->entry);
-      ASSERT_TRUE(loaded.kernel) << c->entry;
-      symbolic::ExprStore store;
-      const exec::KernelRun run = exec::run_kernel(loaded.kernel->program, *c, store);
-      const auto concrete = emulate::emulate(loaded.kernel->program, *c,
-                                             emulate::random_inputs(*c, 7, declared_types(*c)));
-      const std::string emulator = concrete.ok() ? "ok" : concrete.error->kind;
-      const Verdict engine = run.failure ? run.failure->verdict : Verdict::Equivalent;
-      if (engine == Verdict::BarrierDivergence || emulator == "barrier divergence") {
-        ++divergences;
-        EXPECT_TRUE(engine == Verdict::BarrierDivergence && emulator == "barrier divergence")
-            << c->entry << ": engine " << to_string(engine) << ", emulator " << emulator;
-      } else if (engine == Verdict::Deadlock || emulator == "deadlock") {
-        ++deadlocks;
-        EXPECT_TRUE(engine == Verdict::Deadlock && emulator == "deadlock")
-            << c->entry << ": engine " << to_string(engine) << ", emulator " << emulator;
-      } else if (!run.failure) {
-        EXPECT_TRUE(concrete.ok()) << c->entry << ": " << concrete.error->text();
-        const size_t skipped = tally.skipped;
-        compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
-        EXPECT_EQ(tally.skipped, skipped) << c->entry << " was not compared";
-      }
-    }
-  }
+  for_each_kernel(
+      "/examples/soundness/manifest.json", "c24_",
+      [&](const launch::ManifestEntry& e, const launch::KernelConfig& k) {
+        const launch::KernelConfig* c = &k;
+        ++configs;
+        const auto loaded = exec::load_kernel(c->ptx_path, c->entry);
+        ASSERT_TRUE(loaded.kernel) << c->entry;
+        symbolic::ExprStore store;
+        const exec::KernelRun run = exec::run_kernel(loaded.kernel->program, *c, store);
+        const auto concrete = emulate::emulate(loaded.kernel->program, *c,
+                                               emulate::random_inputs(*c, 7, declared_types(*c)));
+        const std::string emulator = concrete.ok() ? "ok" : concrete.error->kind;
+        const Verdict engine = run.failure ? run.failure->verdict : Verdict::Equivalent;
+        if (engine == Verdict::BarrierDivergence || emulator == "barrier divergence") {
+          ++divergences;
+          EXPECT_TRUE(engine == Verdict::BarrierDivergence && emulator == "barrier divergence")
+              << c->entry << ": engine " << to_string(engine) << ", emulator " << emulator;
+        } else if (engine == Verdict::Deadlock || emulator == "deadlock") {
+          ++deadlocks;
+          EXPECT_TRUE(engine == Verdict::Deadlock && emulator == "deadlock")
+              << c->entry << ": engine " << to_string(engine) << ", emulator " << emulator;
+        } else if (!run.failure) {
+          EXPECT_TRUE(concrete.ok()) << c->entry << ": " << concrete.error->text();
+          const size_t skipped = tally.skipped;
+          compare_kernel(fmt::format("{} {}", e.name, c->entry), *c, tally);
+          EXPECT_EQ(tally.skipped, skipped) << c->entry << " was not compared";
+        }
+      });
   EXPECT_GE(configs, 20u);
   EXPECT_GE(divergences, 3u);
   EXPECT_GE(deadlocks, 2u);

@@ -244,14 +244,9 @@ TEST(EmulateKernels, ParameterPaddingIsOutOfBoundsOnBothMachines) {
   ASSERT_TRUE(r.result.error.has_value()) << "the emulator read the padding";
   EXPECT_EQ(r.result.error->kind, "out of bounds") << r.result.error->text();
 
-  auto parsed = ptx::parse(text, "test.ptx");
-  ASSERT_TRUE(parsed.ok());
-  auto lowered = exec::lower(*parsed.module, c.entry, text);
-  ASSERT_TRUE(lowered.program);
-  symbolic::ExprStore store;
-  const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
-  ASSERT_TRUE(run.failure.has_value()) << "the symbolic engine read the padding";
-  EXPECT_EQ(run.failure->verdict, Verdict::OutOfBounds) << run.failure->message;
+  const std::optional<exec::Failure> run_failure = engine_failure(text, c);
+  ASSERT_TRUE(run_failure.has_value()) << "the symbolic engine read the padding";
+  EXPECT_EQ(run_failure->verdict, Verdict::OutOfBounds) << run_failure->message;
 
   // The parameter itself reads fine on the emulator.
   const std::string inside = kernel(".param .u32 n, .param .u64 out", R"(
@@ -288,13 +283,8 @@ DONE:
     ASSERT_TRUE(r.result.ok()) << r.result.error->text();
     EXPECT_EQ(word(r.result.outputs[0], 0), 40u); // lane 0 alone: its own value
 
-    auto parsed = ptx::parse(text, "test.ptx");
-    ASSERT_TRUE(parsed.ok());
-    auto lowered = exec::lower(*parsed.module, c.entry, text);
-    ASSERT_TRUE(lowered.program);
-    symbolic::ExprStore store;
-    const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
-    EXPECT_FALSE(run.failure.has_value()) << run.failure->message;
+    const std::optional<exec::Failure> run_failure = engine_failure(text, c);
+    EXPECT_FALSE(run_failure.has_value()) << run_failure->message;
   }
 }
 
@@ -324,13 +314,8 @@ TEST(EmulateKernels, DisjointMemberMasksAtOneShuffleAreTwoGroupsOnBothMachines) 
   ASSERT_TRUE(r.result.ok()) << r.result.error->text();
   for (uint32_t l = 0; l < 32; ++l)
     EXPECT_EQ(word(r.result.outputs[0], l), 100u + (l ^ 1u)) << l;
-  auto parsed = ptx::parse(text, "test.ptx");
-  ASSERT_TRUE(parsed.ok());
-  auto lowered = exec::lower(*parsed.module, c.entry, text);
-  ASSERT_TRUE(lowered.program);
-  symbolic::ExprStore store;
-  const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
-  EXPECT_FALSE(run.failure.has_value()) << run.failure->message;
+  const std::optional<exec::Failure> run_failure = engine_failure(text, c);
+  EXPECT_FALSE(run_failure.has_value()) << run_failure->message;
 
   // 0xffff0000 | 0x8000 names lane 15 of the other half: the halves disagree on who synchronizes.
   const std::string overlapping = text_with("-32768");
@@ -338,15 +323,10 @@ TEST(EmulateKernels, DisjointMemberMasksAtOneShuffleAreTwoGroupsOnBothMachines) 
   ASSERT_FALSE(bad.result.ok());
   EXPECT_NE(bad.result.error->text().find("that name each other"), std::string::npos)
       << bad.result.error->text();
-  auto parsed_bad = ptx::parse(overlapping, "test.ptx");
-  ASSERT_TRUE(parsed_bad.ok());
-  auto lowered_bad = exec::lower(*parsed_bad.module, c.entry, overlapping);
-  ASSERT_TRUE(lowered_bad.program);
-  symbolic::ExprStore bad_store;
-  const exec::KernelRun bad_run = exec::run_kernel(*lowered_bad.program, c, bad_store);
-  ASSERT_TRUE(bad_run.failure.has_value());
-  EXPECT_NE(bad_run.failure->message.find("that name each other"), std::string::npos)
-      << bad_run.failure->message;
+  const std::optional<exec::Failure> bad_run_failure = engine_failure(overlapping, c);
+  ASSERT_TRUE(bad_run_failure.has_value());
+  EXPECT_NE(bad_run_failure->message.find("that name each other"), std::string::npos)
+      << bad_run_failure->message;
 }
 
 // A thread that falls off the end with a cp.async in flight completes it as it leaves, as at
@@ -380,17 +360,12 @@ DONE:
     SCOPED_TRACE(*end == 0 ? "falling off the end" : "ret");
     auto c =
         config({64, 1, 1}, {"IN:0x100000:4:1:in", "OUT:0x200000:4:1:out"}, {"ptr:IN", "ptr:OUT"});
-    auto parsed = ptx::parse(text, "test.ptx");
-    ASSERT_TRUE(parsed.ok());
-    auto lowered = exec::lower(*parsed.module, c.entry, text);
-    ASSERT_TRUE(lowered.program);
-    symbolic::ExprStore store;
-    const exec::KernelRun run = exec::run_kernel(*lowered.program, c, store);
-    ASSERT_TRUE(run.failure.has_value());
-    EXPECT_EQ(run.failure->verdict, Verdict::DataRace) << run.failure->message;
+    const std::optional<exec::Failure> run_failure = engine_failure(text, c);
+    ASSERT_TRUE(run_failure.has_value());
+    EXPECT_EQ(run_failure->verdict, Verdict::DataRace) << run_failure->message;
     // A conflict with the completed write, not a read while the copy is still in flight.
-    EXPECT_EQ(run.failure->message.find("in flight"), std::string::npos) << run.failure->message;
-    messages.push_back(run.failure->message);
+    EXPECT_EQ(run_failure->message.find("in flight"), std::string::npos) << run_failure->message;
+    messages.push_back(run_failure->message);
   }
   ASSERT_EQ(messages.size(), 2u);
   EXPECT_EQ(messages[0], messages[1]);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <gtest/gtest.h>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,24 @@ inline launch::KernelConfig config(launch::Dim3 block, const std::vector<std::st
       c.params.push_back(*spec);
   }
   return c;
+}
+
+// The symbolic engine's failure on the kernel `run_text` emulates (nullopt: it ran to the end;
+// a parse or lowering failure fails the test).
+inline std::optional<exec::Failure> engine_failure(const std::string& text,
+                                                   const launch::KernelConfig& c) {
+  auto parsed = ptx::parse(text, "test.ptx");
+  if (!parsed.ok()) {
+    ADD_FAILURE() << "parse failed: " << text;
+    return std::nullopt;
+  }
+  auto lowered = exec::lower(*parsed.module, c.entry, text);
+  if (!lowered.program) {
+    ADD_FAILURE() << "lowering failed: " << text;
+    return std::nullopt;
+  }
+  symbolic::ExprStore store;
+  return exec::run_kernel(*lowered.program, c, store).failure;
 }
 
 inline Run run_text(const std::string& text, const launch::KernelConfig& c,
