@@ -249,13 +249,22 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
   // data in an integer array by its bits, integer data in a float array as a float's bits, both
   // opaque unless they cancel (the integer view of an input element).
   symbolic::Builder builder(store);
-  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width) {
+  // A 16-bit float of one format in an array declared with the other (an f16 store into a bf16
+  // array) is its bits read in the declared format: another number, bit-observed.
+  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width, ElemType stored) {
     if (declared == ElemType::Unknown || width == 0 || width > 8)
       return v;
     const symbolic::ValueKind kind = symbolic::kind_of(store, v);
     const uint8_t wc = symbolic::width_code(8 * width);
     if (!launch::is_float(declared) && kind == symbolic::ValueKind::Real)
       return builder.float_bits(v, wc);
+    const auto half_code = [](ElemType t) {
+      return t == ElemType::BF16 ? symbolic::kFormatBF16 : symbolic::kFormatF16;
+    };
+    const bool halves = width == 2 && (stored == ElemType::F16 || stored == ElemType::BF16) &&
+                        (declared == ElemType::F16 || declared == ElemType::BF16);
+    if (halves && stored != declared && kind == symbolic::ValueKind::Real)
+      return builder.bits_float(builder.float_bits(v, half_code(stored)), half_code(declared));
     if (launch::is_float(declared) && kind == symbolic::ValueKind::Int)
       return builder.bits_float(v, declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc);
     return v;
@@ -279,8 +288,10 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     while (i < r->elements.size() || j < o->elements.size()) {
       const bool has_r = i < r->elements.size(), has_o = j < o->elements.size();
       if (has_r && has_o && r->elements[i].first == o->elements[j].first) {
-        ExprId rv = as_declared(r->elements[i].second, r->declared, r->elem_width);
-        ExprId ov = as_declared(o->elements[j].second, r->declared, r->elem_width);
+        ExprId rv =
+            as_declared(r->elements[i].second, r->declared, r->elem_width, r->store_types[i]);
+        ExprId ov =
+            as_declared(o->elements[j].second, r->declared, r->elem_width, o->store_types[j]);
         // Concrete bits against a value of the other kernel that as_declared made a float: the
         // bits are that float too (else integer bits meet a float, one pattern two numbers).
         // Bits against bits stay bits (compared as such: +0/-0, NaN payloads).
