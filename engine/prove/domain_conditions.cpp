@@ -193,137 +193,25 @@ std::string failure_words(const symbolic::ExprStore& store, ExprId site, Conditi
     break;
   }
   const Node& n = store.node(site);
-  switch (n.op) {
-  case Op::Div:
-  case Op::Rcp:
+  const std::string noun = symbolic::noun_of(n.op);
+  switch (symbolic::domain_of(n.op)) {
+  case symbolic::OpDomain::DivisorNonZero:
+  case symbolic::OpDomain::NonZero:
     return "divides by zero";
-  case Op::Sqrt:
-    return "takes the square root of a negative number";
-  case Op::Rsqrt:
-    return "takes rsqrt of a number that is not positive";
-  case Op::Lg2:
-    return "takes the logarithm of a number that is not positive";
-    // leaves
-  case Op::Const:
-  case Op::Input:
-  case Op::Param:
-  case Op::Undef:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::RawBits:
-  case Op::Ln2:
-  // arithmetic over the reals
-  case Op::Add:
-  case Op::Sub:
-  case Op::Mul:
-  case Op::Fma:
-  case Op::Neg:
-  case Op::Abs:
-  case Op::Min:
-  case Op::Max:
-  case Op::Exp:
-  case Op::Ex2:
-  case Op::Sin:
-  case Op::Cos:
-  case Op::Tanh:
-  case Op::Narrow:
-  // predicates and selects over symbolic values
-  case Op::Cmp:
-  case Op::And:
-  case Op::Or:
-  case Op::Xor:
-  case Op::Not:
-  case Op::Select:
-  // bit-level views of symbolic values
-  case Op::Pack:
-  case Op::Extract:
-  case Op::BitOp:
-  case Op::AtomicResult:
-  // integer data
-  case Op::IAdd:
-  case Op::IMul:
-  case Op::INeg:
-  case Op::ICmp:
-  // conversions between the types, each its own operator
-  case Op::IntToReal:
-  case Op::RealToInt:
-  case Op::RoundReal:
-  case Op::FloatBits:
-  case Op::BitsFloat:
-  case Op::Fresh:
-    return is_integer_division(n) ? "divides an integer by zero" : "leaves its domain";
+  case symbolic::OpDomain::NonNegative:
+    return fmt::format("takes the {} of a negative number", noun);
+  case symbolic::OpDomain::Positive:
+    return fmt::format("takes the {} of a number that is not positive", noun);
+  case symbolic::OpDomain::IntegerDivision:
+    return "divides an integer by zero";
+  case symbolic::OpDomain::None:
+    break;
   }
-  symbolic::unknown_op(n.op); // a value outside ops.def
+  return "leaves its domain";
 }
 
 std::string operation_words(const symbolic::ExprStore& store, ExprId site) {
-  const Node& n = store.node(site);
-  switch (n.op) {
-  case Op::Add:
-    return "addition";
-  case Op::Sub:
-    return "subtraction";
-  case Op::Mul:
-    return "multiplication";
-  case Op::Fma:
-    return "fma";
-  case Op::Div:
-    return "division";
-  case Op::Rcp:
-    return "reciprocal";
-  case Op::Sqrt:
-    return "square root";
-  case Op::Rsqrt:
-    return "rsqrt";
-  case Op::Lg2:
-    return "logarithm";
-    // leaves
-  case Op::Const:
-  case Op::Input:
-  case Op::Param:
-  case Op::Undef:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::RawBits:
-  case Op::Ln2:
-  // arithmetic over the reals
-  case Op::Neg:
-  case Op::Abs:
-  case Op::Min:
-  case Op::Max:
-  case Op::Exp:
-  case Op::Ex2:
-  case Op::Sin:
-  case Op::Cos:
-  case Op::Tanh:
-  case Op::Narrow:
-  // predicates and selects over symbolic values
-  case Op::Cmp:
-  case Op::And:
-  case Op::Or:
-  case Op::Xor:
-  case Op::Not:
-  case Op::Select:
-  // bit-level views of symbolic values
-  case Op::Pack:
-  case Op::Extract:
-  case Op::BitOp:
-  case Op::AtomicResult:
-  // integer data
-  case Op::IAdd:
-  case Op::IMul:
-  case Op::INeg:
-  case Op::ICmp:
-  // conversions between the types, each its own operator
-  case Op::IntToReal:
-  case Op::RealToInt:
-  case Op::RoundReal:
-  case Op::FloatBits:
-  case Op::BitsFloat:
-  case Op::Fresh:
-    return "integer division";
-  }
-  symbolic::unknown_op(n.op); // a value outside ops.def
+  return symbolic::noun_of(store.op(site));
 }
 
 std::string where(const exec::KernelRun* run, ExprId site) {
@@ -369,20 +257,20 @@ uint32_t DomainConditions::extend(uint32_t guard, ExprId cond, bool polarity) {
 
 void DomainConditions::note_infinite_operands(ExprId id, const Node& n, uint32_t guard,
                                               size_t root) {
-  switch (n.op) {
-  case Op::Add:
+  switch (symbolic::nan_of(n.op)) {
+  case symbolic::OpNan::Sum:
     if (may_add_opposite_infinities(signs_.signs(n.a), signs_.signs(n.b)))
       note(ConditionKind::NoInfMinusInf, id, id, guard, root);
     break;
-  case Op::Sub:
+  case symbolic::OpNan::Difference:
     if (may_add_opposite_infinities(signs_.signs(n.a), negated_signs(signs_.signs(n.b))))
       note(ConditionKind::NoInfMinusInf, id, id, guard, root);
     break;
-  case Op::Mul:
+  case symbolic::OpNan::Product:
     if (may_multiply_zero_by_infinity(signs_.signs(n.a), signs_.signs(n.b)))
       note(ConditionKind::NoZeroTimesInf, id, id, guard, root);
     break;
-  case Op::Fma: {
+  case symbolic::OpNan::FusedMultiplyAdd: {
     const symbolic::SignSet a = signs_.signs(n.a), b = signs_.signs(n.b);
     if (may_multiply_zero_by_infinity(a, b))
       note(ConditionKind::NoZeroTimesInf, id, id, guard, root);
@@ -390,73 +278,32 @@ void DomainConditions::note_infinite_operands(ExprId id, const Node& n, uint32_t
       note(ConditionKind::NoInfMinusInf, id, id, guard, root);
     break;
   }
-  case Op::Div:
+  case symbolic::OpNan::Quotient:
     if ((signs_.signs(n.a) & kSignInf) && (signs_.signs(n.b) & kSignInf))
       note(ConditionKind::NoInfOverInf, id, id, guard, root);
     break;
-    // leaves
-  case Op::Const:
-  case Op::Input:
-  case Op::Param:
-  case Op::Undef:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::RawBits:
-  case Op::Ln2:
-  // arithmetic over the reals
-  case Op::Neg:
-  case Op::Abs:
-  case Op::Min:
-  case Op::Max:
-  case Op::Rcp:
-  case Op::Sqrt:
-  case Op::Rsqrt:
-  case Op::Exp:
-  case Op::Ex2:
-  case Op::Lg2:
-  case Op::Sin:
-  case Op::Cos:
-  case Op::Tanh:
-  case Op::Narrow:
-  // predicates and selects over symbolic values
-  case Op::Cmp:
-  case Op::And:
-  case Op::Or:
-  case Op::Xor:
-  case Op::Not:
-  case Op::Select:
-  // bit-level views of symbolic values
-  case Op::Pack:
-  case Op::Extract:
-  case Op::BitOp:
-  case Op::AtomicResult:
-  // integer data
-  case Op::IAdd:
-  case Op::IMul:
-  case Op::INeg:
-  case Op::ICmp:
-  // conversions between the types, each its own operator
-  case Op::IntToReal:
-  case Op::RealToInt:
-  case Op::RoundReal:
-  case Op::FloatBits:
-  case Op::BitsFloat:
-  case Op::Fresh:
+  case symbolic::OpNan::None:
     break;
   }
 }
 
 std::optional<OperandCondition> operand_condition(const Node& n) {
-  if (n.op == Op::Div)
+  switch (symbolic::domain_of(n.op)) {
+  case symbolic::OpDomain::DivisorNonZero:
     return OperandCondition{ConditionKind::NonZero, n.b};
-  if (n.op == Op::Rcp)
+  case symbolic::OpDomain::NonZero:
     return OperandCondition{ConditionKind::NonZero, n.a};
-  if (n.op == Op::Sqrt)
+  case symbolic::OpDomain::NonNegative:
     return OperandCondition{ConditionKind::NonNegative, n.a};
-  if (n.op == Op::Rsqrt || n.op == Op::Lg2)
+  case symbolic::OpDomain::Positive:
     return OperandCondition{ConditionKind::Positive, n.a};
-  if (n.op == Op::BitOp && is_integer_division(n))
-    return OperandCondition{ConditionKind::NonZero, n.b};
+  case symbolic::OpDomain::IntegerDivision:
+    if (is_integer_division(n))
+      return OperandCondition{ConditionKind::NonZero, n.b};
+    break;
+  case symbolic::OpDomain::None:
+    break;
+  }
   return std::nullopt;
 }
 
@@ -505,70 +352,12 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
     if (!visited_.insert(uint64_t{id} << 32 | guard).second)
       continue;
     const Node& n = store_.node(id);
-    switch (n.op) {
-    case Op::Div:
-    case Op::Rcp:
-    case Op::Sqrt:
-    case Op::Rsqrt:
-    case Op::Lg2:
-    case Op::BitOp:
-      if (const auto c = operand_condition(n))
-        note(c->kind, c->arg, id, guard, root_index);
-      break;
-      // leaves
-    case Op::Const:
-    case Op::Input:
-    case Op::Param:
-    case Op::Undef:
-    case Op::PosInf:
-    case Op::NegInf:
-    case Op::RawBits:
-    case Op::Ln2:
-    // arithmetic over the reals
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Fma:
-    case Op::Neg:
-    case Op::Abs:
-    case Op::Min:
-    case Op::Max:
-    case Op::Exp:
-    case Op::Ex2:
-    case Op::Sin:
-    case Op::Cos:
-    case Op::Tanh:
-    case Op::Narrow:
-    // predicates and selects over symbolic values
-    case Op::Cmp:
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-    case Op::Not:
-    case Op::Select:
-    // bit-level views of symbolic values
-    case Op::Pack:
-    case Op::Extract:
-    case Op::AtomicResult:
-    // integer data
-    case Op::IAdd:
-    case Op::IMul:
-    case Op::INeg:
-    case Op::ICmp:
-    // conversions between the types, each its own operator
-    case Op::IntToReal:
-    case Op::RealToInt:
-    case Op::RoundReal:
-    case Op::FloatBits:
-    case Op::BitsFloat:
-    case Op::Fresh:
-      break;
-    }
+    if (const auto c = operand_condition(n))
+      note(c->kind, c->arg, id, guard, root_index);
     // A NaN made out of numbers where an operand may be infinite (IEEE 754 §7.2).
     if (store_.taint(id) & symbolic::kTaintInfinity)
       note_infinite_operands(id, n, guard, root_index);
-    switch (n.op) {
-    case Op::Select: {
+    if (n.op == Op::Select) {
       // The condition is always evaluated; an arm matters only where it is chosen.
       if (!(n.a != symbolic::kNoExpr && (store_.taint(n.a) & kSources)) &&
           !(store_.taint(n.b) & kSources) && !(store_.taint(n.c) & kSources))
@@ -581,60 +370,6 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
         stack.emplace_back(n.c, extend(guard, n.a, false));
       }
       continue;
-    }
-      // leaves
-    case Op::Const:
-    case Op::Input:
-    case Op::Param:
-    case Op::Undef:
-    case Op::PosInf:
-    case Op::NegInf:
-    case Op::RawBits:
-    case Op::Ln2:
-    // arithmetic over the reals
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Fma:
-    case Op::Neg:
-    case Op::Abs:
-    case Op::Min:
-    case Op::Max:
-    case Op::Rcp:
-    case Op::Sqrt:
-    case Op::Rsqrt:
-    case Op::Exp:
-    case Op::Ex2:
-    case Op::Lg2:
-    case Op::Sin:
-    case Op::Cos:
-    case Op::Tanh:
-    case Op::Narrow:
-    // predicates and selects over symbolic values
-    case Op::Cmp:
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-    case Op::Not:
-    // bit-level views of symbolic values
-    case Op::Pack:
-    case Op::Extract:
-    case Op::BitOp:
-    case Op::AtomicResult:
-    // integer data
-    case Op::IAdd:
-    case Op::IMul:
-    case Op::INeg:
-    case Op::ICmp:
-    // conversions between the types, each its own operator
-    case Op::IntToReal:
-    case Op::RealToInt:
-    case Op::RoundReal:
-    case Op::FloatBits:
-    case Op::BitsFloat:
-    case Op::Fresh:
-      break;
     }
     const ExprId kids[3] = {n.a, n.b, n.c};
     for (int i = 0; i < symbolic::child_count(n.op); ++i) {

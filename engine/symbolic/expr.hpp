@@ -25,7 +25,9 @@ inline constexpr ExprId kNoExpr = 0;
 
 // The operators, one row each in ops.def (what each holds in a, b, c and aux is commented there).
 enum class Op : uint8_t {
-#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml, number) name,
+#define OP(name, printed, children, sort, taint, domain, nan, by_aux, fmods, liftable, ml, number, \
+           noun)                                                                                   \
+  name,
 #include "engine/symbolic/ops.def"
 #undef OP
 };
@@ -206,6 +208,20 @@ enum class OpSort : uint8_t { Neutral, Real, Int, Pred };
 // Whether a float instruction reads a register holding the node as the number it is (ops.def's
 // `number` column): Never, Always, or only when the value came out of float data (FromFloat).
 enum class OpNumber : uint8_t { Never = 0, Always = 1, FromFloat = 2 };
+// The condition an operation puts on an operand (ops.def's `domain` column; docs/semantics.md,
+// "Domains"): which operand, and what it must be. IntegerDivision: BitOp's div and rem kinds
+// (their divisor b != 0), no condition for its other kinds.
+enum class OpDomain : uint8_t {
+  None,
+  DivisorNonZero,
+  NonZero,
+  NonNegative,
+  Positive,
+  IntegerDivision
+};
+// How an operation makes a NaN out of numbers when an operand is infinite (ops.def's `nan`
+// column; IEEE 754 §7.2).
+enum class OpNan : uint8_t { None, Sum, Difference, Product, FusedMultiplyAdd, Quotient };
 
 // One row of ops.def.
 struct OpInfo {
@@ -218,19 +234,27 @@ struct OpInfo {
   bool liftable;       // aux bit 7 (kLiftedAux) may make it a lifted idiom
   OpNumber number;     // read as a number by a float instruction (CtaRunner::number_at)
   const char* ml;      // its word in the rules' ML language, "" when none
+  OpDomain domain;     // the condition it puts on an operand
+  OpNan nan;           // how it makes a NaN out of an infinite operand
+  const char* noun;    // what reports call it
 };
 
 inline constexpr OpInfo kOps[kOpCount] = {
-#define OP(name, printed, children, sort, taint, partial, by_aux, fmods, liftable, ml, number)     \
-  OpInfo{printed,                                                                                  \
-         children,                                                                                 \
-         OpSort::sort,                                                                             \
-         static_cast<uint16_t>((taint) | ((partial) ? kTaintPartial : 0)),                         \
-         (by_aux) != 0,                                                                            \
-         (fmods) != 0,                                                                             \
-         (liftable) != 0,                                                                          \
-         static_cast<OpNumber>(number),                                                            \
-         ml},
+#define OP(name, printed, children, sort, taint, domain, nan, by_aux, fmods, liftable, ml, number, \
+           noun)                                                                                   \
+  OpInfo{                                                                                          \
+      printed,                                                                                     \
+      children,                                                                                    \
+      OpSort::sort,                                                                                \
+      static_cast<uint16_t>((taint) | (OpDomain::domain != OpDomain::None ? kTaintPartial : 0)),   \
+      (by_aux) != 0,                                                                               \
+      (fmods) != 0,                                                                                \
+      (liftable) != 0,                                                                             \
+      static_cast<OpNumber>(number),                                                               \
+      ml,                                                                                          \
+      OpDomain::domain,                                                                            \
+      OpNan::nan,                                                                                  \
+      noun},
 #include "engine/symbolic/ops.def"
 #undef OP
 };
@@ -263,6 +287,18 @@ inline constexpr bool liftable(Op op) {
 // A partial operation: it has a domain condition (docs/semantics.md, "Domains").
 inline constexpr bool is_partial(Op op) {
   return (op_info(op).own_taint & kTaintPartial) != 0;
+}
+// The condition the operator puts on an operand (None for a total one).
+inline constexpr OpDomain domain_of(Op op) {
+  return op_info(op).domain;
+}
+// How the operator makes a NaN out of an infinite operand (None when it never does).
+inline constexpr OpNan nan_of(Op op) {
+  return op_info(op).nan;
+}
+// What reports call the operation ("division").
+inline constexpr const char* noun_of(Op op) {
+  return op_info(op).noun;
 }
 // The operator's word in the ML language of the rules (docs/rules.md), "" when it has none.
 inline constexpr const char* ml_name(Op op) {
