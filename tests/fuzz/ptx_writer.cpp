@@ -552,7 +552,8 @@ void Writer::emit_atom(int i) {
   bool stored = false;
   for (const auto& st : k_.stores)
     stored = stored || st.value == i;
-  if (users_[i].empty() && !stored) {
+  // `red` has no exch (PTX ISA, red): an unused exchange is still an atom, its result dropped.
+  if (users_[i].empty() && !stored && n.aop != AtomOp::Exch) {
     line(fmt::format("red.global.{}.{} [{}], {};", to_string(n.aop), t1, addr, reg(n.args[0])));
   } else {
     line(fmt::format("atom.global.{}.{} {}, [{}], {};", to_string(n.aop), t1, reg(i), addr,
