@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -164,6 +165,13 @@ private:
   // when either is bf16 data, else f16 when either is f16 data (the other is then read as a
   // reinterpretation in that format), else None (neither format is known).
   ValType half_view(const Value& a, const Value& b) const;
+  // The format of a register packed from 16-bit parts (mov.b32 {lo, hi}, ldmatrix): that of
+  // its first symbolic float part (concrete parts are bits and take it). A Value has one format
+  // for all of its halves, and a half unpacked later must keep its own (an f16 packed beside a
+  // bf16 and unpacked into a bf16 array stores the f16's bytes): a float part of another format
+  // is rewritten into its bits (float_bits), and so is every part of a known format when one
+  // part's format is unknown (the packed value's is then Unknown).
+  HalfFormat pack_formats(std::span<Value> parts);
   // The FloatBits format code of v as 16-bit data (int_view): bf16 for bf16 data, else f16.
   uint8_t half_int_format(const Value& v) const;
   // How a store of v with type `type`, `bytes` bytes per value, leaves its bytes (StoredAs).

@@ -65,6 +65,33 @@ ValType CtaRunner::half_view(const Value& a, const Value& b) const {
   return ValType::None;
 }
 
+HalfFormat CtaRunner::pack_formats(std::span<Value> parts) {
+  const auto float_part = [&](const Value& v) {
+    return v.symbolic() && v.node != ctx_.undef &&
+           (v.fl || symbolic::kind_of(ctx_.store, v.node) == symbolic::ValueKind::Real);
+  };
+  // The packed value takes the format of its first float part; a part of the other format
+  // becomes its bits. With a part of unknown format, no format is known for the others either.
+  HalfFormat common = HalfFormat::Unknown;
+  bool unknown = false;
+  for (const Value& v : parts) {
+    if (!float_part(v))
+      continue;
+    const HalfFormat f = half_format(v);
+    unknown |= f == HalfFormat::Unknown;
+    if (common == HalfFormat::Unknown)
+      common = f;
+  }
+  if (unknown)
+    common = HalfFormat::Unknown;
+  for (Value& v : parts) {
+    const HalfFormat f = half_format(v);
+    if (float_part(v) && f != HalfFormat::Unknown && f != common)
+      v = Value{0, b_.float_bits(v.node, half_code(f))};
+  }
+  return common;
+}
+
 uint8_t CtaRunner::half_int_format(const Value& v) const {
   return half_code(half_format(v));
 }

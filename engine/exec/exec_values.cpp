@@ -1112,6 +1112,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
         set_dst(in.dsts[0], t, Value{0, vs[1].node, true});
         continue;
       }
+      const HalfFormat format = part_width == 16 ? pack_formats(vs) : HalfFormat::Unknown;
       if (!symbolic) {
         uint64_t bits = 0;
         for (uint32_t i = 0; i < parts; ++i)
@@ -1134,15 +1135,11 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
         level = std::move(next);
         pw *= 2;
       }
-      bool any_float = false, all_bf16 = true, all_f16 = true;
-      for (const auto& x : vs) {
+      bool any_float = false;
+      for (const auto& x : vs)
         any_float |= x.fl;
-        all_bf16 &= x.bf16; // halves of one format make a packed value of that format
-        all_f16 &= x.f16;
-      }
-      set_dst(
-          in.dsts[0], t,
-          Value{0, level[0], any_float, all_bf16 && part_width == 16, all_f16 && part_width == 16});
+      set_dst(in.dsts[0], t,
+              Value{0, level[0], any_float, format == HalfFormat::BF16, format == HalfFormat::F16});
       continue;
     }
     if (in.sub == 2) { // unpack one register into {a, b, ...}

@@ -206,6 +206,7 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         halves[h] = load(cells, 2);
         tag_loaded(halves[h], cells, 2); // the format its store left (exec_formats.cpp)
       }
+      const HalfFormat format = pack_formats(halves);
       Value v;
       if (!halves[0].symbolic() && !halves[1].symbolic()) {
         v = Value{(halves[0].bits & 0xffff) | (halves[1].bits & 0xffff) << 16, 0};
@@ -217,8 +218,8 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         };
         v = Value{0, b_.pack(part(halves[0]), part(halves[1]), 16)};
       }
-      v.bf16 = halves[0].bf16 && halves[1].bf16; // a pair of halves of one format
-      v.f16 = halves[0].f16 && halves[1].f16;
+      v.bf16 = format == HalfFormat::BF16; // a pair of halves of one format
+      v.f16 = format == HalfFormat::F16;
       set_dst(in.dsts[i], t, v);
     }
   }
@@ -285,6 +286,7 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
           return;
         halves[h] = *v;
       }
+      const HalfFormat format = pack_formats(halves);
       Value v;
       if (!halves[0].symbolic() && !halves[1].symbolic()) {
         v = Value{(halves[0].bits & 0xffff) | (halves[1].bits & 0xffff) << 16, 0};
@@ -296,8 +298,8 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
         };
         v = Value{0, b_.pack(piece(halves[0]), piece(halves[1]), 16)};
       }
-      v.bf16 = halves[0].bf16 && halves[1].bf16; // a pair of halves of one format
-      v.f16 = halves[0].f16 && halves[1].f16;
+      v.bf16 = format == HalfFormat::BF16; // a pair of halves of one format
+      v.f16 = format == HalfFormat::F16;
       set_dst(in.dsts[reg], t, v);
     }
   }
