@@ -172,6 +172,12 @@ private:
   // is rewritten into its bits (float_bits), and so is every part of a known format when one
   // part's format is unknown (the packed value's is then Unknown).
   HalfFormat pack_formats(std::span<Value> parts);
+  // One register packed from `parts` of `part_width` bits each (low part first), its format by
+  // pack_formats.
+  Value pack_parts(std::span<Value> parts, uint32_t part_width);
+  // The value of `bytes` loaded cells, tagged with the format their stores left (tag_loaded);
+  // halves stored with different formats are loaded apart and packed (pack_parts).
+  Value load_tagged(const ByteCell* cells, uint32_t bytes);
   // The FloatBits format code of v as 16-bit data (int_view): bf16 for bf16 data, else f16.
   uint8_t half_int_format(const Value& v) const;
   // How a store of v with type `type`, `bytes` bytes per value, leaves its bytes (StoredAs).

@@ -4,6 +4,8 @@
 // the other format reads there (a reinterpretation, never the same real), the StoredAs of the
 // bytes a store writes (float data of a format, whatever register or store type moved it), and
 // the bf16 widening that hand-written code does with integer instructions.
+#include <bit>
+
 #include "engine/exec/cta_runner.hpp"
 #include "support/invariant.hpp"
 
@@ -90,6 +92,62 @@ HalfFormat CtaRunner::pack_formats(std::span<Value> parts) {
       v = Value{0, b_.float_bits(v.node, half_code(f))};
   }
   return common;
+}
+
+Value CtaRunner::pack_parts(std::span<Value> parts, uint32_t part_width) {
+  VOLTA_ASSERT(std::has_single_bit(parts.size()), "a register packs 1, 2 or 4 parts");
+  const HalfFormat format = part_width == 16 ? pack_formats(parts) : HalfFormat::Unknown;
+  bool symbolic = false, any_float = false;
+  for (const Value& v : parts) {
+    symbolic |= v.symbolic();
+    any_float |= v.fl;
+  }
+  if (!symbolic) {
+    uint64_t bits = 0;
+    for (size_t i = 0; i < parts.size(); ++i)
+      bits |= (parts[i].bits & symbolic::width_mask(part_width)) << (i * part_width);
+    return Value{bits, 0};
+  }
+  // A balanced tree of pieces.
+  std::vector<ExprId> level(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) {
+    level[i] = parts[i].symbolic()
+                   ? parts[i].node
+                   : ctx_.store.raw_bits(parts[i].bits & symbolic::width_mask(part_width),
+                                         static_cast<int>(part_width));
+  }
+  for (uint32_t pw = part_width; level.size() > 1; pw *= 2) {
+    std::vector<ExprId> next;
+    for (size_t i = 0; i + 1 < level.size(); i += 2)
+      next.push_back(b_.pack(level[i], level[i + 1], static_cast<int>(pw)));
+    level = std::move(next);
+  }
+  return Value{0, level[0], any_float, format == HalfFormat::BF16, format == HalfFormat::F16};
+}
+
+Value CtaRunner::load_tagged(const ByteCell* cells, uint32_t bytes) {
+  // Halves stored apart in different ways (an f16 beside a bf16, or beside integer bytes) are
+  // loaded half by half, each with its own format, and packed as mov.b32 {lo, hi} packs them.
+  bool mixed = false, half_float = false;
+  for (uint32_t i = 0; i < bytes; ++i) {
+    half_float |= cells[i].stored_as == kStoredF16 || cells[i].stored_as == kStoredBF16;
+    mixed |= cells[i].stored_as != cells[0].stored_as;
+  }
+  if (bytes >= 4 && half_float && mixed) {
+    std::vector<Value> halves(bytes / 2);
+    bool undefined = false;
+    for (uint32_t h = 0; h < halves.size(); ++h) {
+      halves[h] = load_value(cells + 2 * h, 2, ctx_.undef, b_);
+      halves[h].fl = stored_float(cells[2 * h].stored_as);
+      tag_loaded(halves[h], cells + 2 * h, 2);
+      undefined |= halves[h].node == ctx_.undef;
+    }
+    if (!undefined)
+      return pack_parts(halves, 16);
+  }
+  Value v = load_value(cells, bytes, ctx_.undef, b_);
+  tag_loaded(v, cells, bytes);
+  return v;
 }
 
 uint8_t CtaRunner::half_int_format(const Value& v) const {

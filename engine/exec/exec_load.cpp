@@ -183,17 +183,15 @@ void CtaRunner::deliver_load(const Inst& in, const LoadShape& shape, const ByteC
   if (shape.plain) {
     for (uint32_t i = 0; i < shape.values; ++i) {
       const ByteCell* at = cells + i * shape.elem;
-      Value v = load_value(at, shape.elem, ctx_.undef, b_);
+      Value v = load_tagged(at, shape.elem); // the formats its stores left (exec_formats.cpp)
       v.fl = true;
-      tag_loaded(v, at, shape.elem); // the format a 16-bit float store left (exec_formats.cpp)
       set(in.dsts[i].reg, t, v);
     }
     return;
   }
   for (uint32_t i = 0; i < shape.values; ++i) {
     const ByteCell* at = cells + i * shape.elem;
-    Value v = load_value(at, shape.elem, ctx_.undef, b_);
-    tag_loaded(v, at, shape.elem);
+    const Value v = load_tagged(at, shape.elem);
     deliver_value(in, shape, i, v, stored_float(at->stored_as), t);
   }
 }

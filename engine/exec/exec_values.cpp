@@ -1098,12 +1098,9 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
     if (in.sub == 1) { // pack {a, b, ...} into one register
       const uint32_t parts = static_cast<uint32_t>(in.srcs.size());
       const uint32_t part_width = width / parts;
-      bool symbolic = false;
       std::vector<Value> vs(parts);
-      for (uint32_t i = 0; i < parts; ++i) {
+      for (uint32_t i = 0; i < parts; ++i)
         vs[i] = read(in.srcs[i], t);
-        symbolic |= vs[i].symbolic();
-      }
       if (parts == 2 && part_width == 16 && vs[1].symbolic() && !vs[0].symbolic() &&
           (vs[0].bits & 0xffff) == 0 && is_bf16_data(vs[1])) {
         // nvcc's bf16 widening mov.b32 %f, {0, %h}: a bf16's bits in the high half of an f32
@@ -1112,34 +1109,7 @@ void CtaRunner::exec_mov(const Inst& in, uint32_t w, uint32_t mask) {
         set_dst(in.dsts[0], t, Value{0, vs[1].node, true});
         continue;
       }
-      const HalfFormat format = part_width == 16 ? pack_formats(vs) : HalfFormat::Unknown;
-      if (!symbolic) {
-        uint64_t bits = 0;
-        for (uint32_t i = 0; i < parts; ++i)
-          bits |= (vs[i].bits & width_mask(part_width)) << (i * part_width);
-        set_dst(in.dsts[0], t, Value{bits, 0});
-        continue;
-      }
-      // Build a balanced tree of halves.
-      std::vector<ExprId> level(parts);
-      for (uint32_t i = 0; i < parts; ++i) {
-        level[i] = vs[i].symbolic() ? vs[i].node
-                                    : ctx_.store.raw_bits(vs[i].bits & width_mask(part_width),
-                                                          static_cast<int>(part_width));
-      }
-      uint32_t pw = part_width;
-      while (level.size() > 1) {
-        std::vector<ExprId> next;
-        for (size_t i = 0; i + 1 < level.size(); i += 2)
-          next.push_back(b_.pack(level[i], level[i + 1], static_cast<int>(pw)));
-        level = std::move(next);
-        pw *= 2;
-      }
-      bool any_float = false;
-      for (const auto& x : vs)
-        any_float |= x.fl;
-      set_dst(in.dsts[0], t,
-              Value{0, level[0], any_float, format == HalfFormat::BF16, format == HalfFormat::F16});
+      set_dst(in.dsts[0], t, pack_parts(vs, part_width));
       continue;
     }
     if (in.sub == 2) { // unpack one register into {a, b, ...}

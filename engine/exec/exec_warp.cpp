@@ -206,20 +206,10 @@ void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         halves[h] = load(cells, 2);
         tag_loaded(halves[h], cells, 2); // the format its store left (exec_formats.cpp)
       }
-      const HalfFormat format = pack_formats(halves);
-      Value v;
-      if (!halves[0].symbolic() && !halves[1].symbolic()) {
-        v = Value{(halves[0].bits & 0xffff) | (halves[1].bits & 0xffff) << 16, 0};
-      } else if (halves[0].node == ctx_.undef || halves[1].node == ctx_.undef) {
-        v = Value{0, ctx_.undef};
-      } else {
-        auto part = [&](const Value& x) {
-          return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16);
-        };
-        v = Value{0, b_.pack(part(halves[0]), part(halves[1]), 16)};
-      }
-      v.bf16 = format == HalfFormat::BF16; // a pair of halves of one format
-      v.f16 = format == HalfFormat::F16;
+      // A pair of halves, each keeping its format (exec_formats.cpp).
+      const Value v = halves[0].node == ctx_.undef || halves[1].node == ctx_.undef
+                          ? Value{0, ctx_.undef}
+                          : pack_parts(halves, 16);
       set_dst(in.dsts[i], t, v);
     }
   }
@@ -286,20 +276,10 @@ void CtaRunner::exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask) {
           return;
         halves[h] = *v;
       }
-      const HalfFormat format = pack_formats(halves);
-      Value v;
-      if (!halves[0].symbolic() && !halves[1].symbolic()) {
-        v = Value{(halves[0].bits & 0xffff) | (halves[1].bits & 0xffff) << 16, 0};
-      } else if (halves[0].node == ctx_.undef || halves[1].node == ctx_.undef) {
-        v = Value{0, ctx_.undef};
-      } else {
-        auto piece = [&](const Value& x) {
-          return x.symbolic() ? x.node : ctx_.store.raw_bits(x.bits & 0xffff, 16);
-        };
-        v = Value{0, b_.pack(piece(halves[0]), piece(halves[1]), 16)};
-      }
-      v.bf16 = format == HalfFormat::BF16; // a pair of halves of one format
-      v.f16 = format == HalfFormat::F16;
+      // A pair of halves, each keeping its format (exec_formats.cpp).
+      const Value v = halves[0].node == ctx_.undef || halves[1].node == ctx_.undef
+                          ? Value{0, ctx_.undef}
+                          : pack_parts(halves, 16);
       set_dst(in.dsts[reg], t, v);
     }
   }
