@@ -286,9 +286,10 @@ void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     throw Trouble("unsupported", "bar.arrive needs a thread count");
   const uint32_t bar = static_cast<uint32_t>(id);
   auto disagree = [&] {
-    throw Trouble("undefined", fmt::format("threads use barrier {} with different thread counts "
-                                           "in one phase",
-                                           bar));
+    throw Trouble("barrier divergence",
+                  fmt::format("threads use barrier {} with different thread counts in one phase "
+                              "(undefined behaviour)",
+                              bar));
   };
   if (in.op == XOp::BarArrive) {
     // The warp arrives (32 arrivals) and goes on; the phase may complete now (as in the
