@@ -315,6 +315,11 @@ void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
 }
 
 void Cta::complete_phase(uint32_t id) {
+  if (auto d = barriers_.phase_count_mismatch(id, state_)) {
+    pc_now_ = pc_[d->b];
+    thread_now_ = d->b;
+    throw Trouble("barrier divergence", d->message);
+  }
   if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
     pc_now_ = pc_[d->b];
     thread_now_ = d->b;

@@ -115,6 +115,28 @@ CtaBarriers::count_mismatch(uint32_t id, std::span<const ThreadState> state) con
   return std::nullopt;
 }
 
+std::optional<BarrierDivergence>
+CtaBarriers::phase_count_mismatch(uint32_t id, std::span<const ThreadState> state) const {
+  if (expected_[id] == 0)
+    return std::nullopt;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (!waits_at(state, t, id))
+      continue;
+    const uint32_t count = count_[t] == 0 ? threads_ : count_[t];
+    if (count != expected_[id]) {
+      return BarrierDivergence{
+          t, t,
+          fmt::format("thread {} waits at barrier {} with {}, but the phase's arrivals give it "
+                      "thread count {} (undefined behaviour)",
+                      t, id,
+                      count_[t] == 0 ? std::string("no thread count (the CTA's every thread)")
+                                     : fmt::format("thread count {}", count_[t]),
+                      expected_[id])};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<BarrierDivergence> CtaBarriers::form_divergence(uint32_t id, const Program& prog,
                                                               std::span<const ThreadState> state,
                                                               std::span<const uint32_t> pc) const {

@@ -88,6 +88,10 @@ public:
   // is the same as none), or nullopt.
   std::optional<BarrierDivergence> count_mismatch(uint32_t id,
                                                   std::span<const ThreadState> state) const;
+  // A waiter of `id` whose thread count (none: the CTA's every thread) is not the count the
+  // phase's arrivals gave it (bar.arrive included), or nullopt. `b` is the waiter; `a` the same.
+  std::optional<BarrierDivergence> phase_count_mismatch(uint32_t id,
+                                                        std::span<const ThreadState> state) const;
   // The first pair of waiters of `id` that breaks the instruction forms (above), or nullopt.
   std::optional<BarrierDivergence> form_divergence(uint32_t id, const Program& prog,
                                                    std::span<const ThreadState> state,

@@ -182,6 +182,11 @@ void CtaRunner::report_divergence(BarrierDivergence d) {
 bool CtaRunner::complete_named(uint32_t id) {
   const uint32_t expected = barriers_.expected(id);
   VOLTA_ASSERT(expected != 0, "a named barrier has a thread count");
+  if (auto d = barriers_.phase_count_mismatch(id, state_)) {
+    current_pc_ = pc_[d->b];
+    fail(Verdict::BarrierDivergence, "barrier divergence", d->message, d->b);
+    return false;
+  }
   if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
     report_divergence(std::move(*d));
     return false;

@@ -118,6 +118,17 @@ TEST(NamedBarriers, DifferentCountsAtOneBarrierDiverge) {
   EXPECT_TRUE(contains(r.run->failure->message, "thread count 64")) << r.run->failure->message;
 }
 
+TEST(NamedBarriers, AWaiterWithoutACountAtANamedPhaseDiverges) {
+  // `bar.sync 1` means every thread of the CTA (128), the producer's arrival says 64.
+  const auto text = warp_specialized(
+      "  bar.arrive 1, 64;",
+      "  setp.ge.u32 %p2, %r1, 64;\n  @%p2 ret;\n  bar.sync 1;\n  st.global.u32 [%rd2], %r1;");
+  const auto r = run_ptx(text, one_out(128, {128, 1, 1}));
+  ASSERT_EQ(r.verdict(), Verdict::BarrierDivergence) << r.describe();
+  EXPECT_TRUE(contains(r.run->failure->message, "no thread count")) << r.run->failure->message;
+  EXPECT_EQ(r.run->failure->first->ptx_line, line_of(text, "bar.sync 1;"));
+}
+
 TEST(NamedBarriers, AnArrivalWhosePhaseDependsOnTheScheduleIsRefused) {
   // The producer arrives twice without waiting: in this schedule the consumer (warp 0) waits
   // first and each arrival completes one of its phases; another schedule completes the first
