@@ -106,9 +106,10 @@ void Cta::stuck() {
     ++t;
   pc_now_ = pc_[t];
   thread_now_ = t;
-  throw Trouble("deadlock",
-                fmt::format("no thread can run: thread {} waits at {} forever", t,
-                            state_[t] == State::AtBarrier ? "a barrier" : "a warp collective"));
+  throw Trouble("deadlock", fmt::format("no thread can run: thread {} waits at {} forever", t,
+                                        state_[t] == State::AtBarrier
+                                            ? barriers_.describe(barriers_.id_of(t), state_)
+                                            : std::string("a warp collective")));
 }
 
 void Cta::stop_running() {
@@ -269,30 +270,80 @@ void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       throw Trouble("undefined", fmt::format("barrier thread count {} is not a positive multiple "
                                              "of the warp size",
                                              count));
-    if (count > threads_)
+    if (count > threads_ && in.op != XOp::BarArrive)
       throw Trouble("deadlock", fmt::format("barrier {} waits for {} threads but the CTA has {}",
                                             id, count, threads_));
   }
   if (id >= 16)
     throw Trouble("undefined", fmt::format("barrier {} (PTX allows 0 to 15)", id));
+  for (uint32_t m = mask & (mask - 1); m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    if (read(in.srcs[0], t, ValType::U32) != id ||
+        (in.srcs.size() > 1 && read(in.srcs[1], t, ValType::U32) != count))
+      throw Trouble("undefined", "lanes of a warp execute a barrier with different ids or counts");
+  }
   if (in.op == XOp::BarArrive && count == 0)
     throw Trouble("unsupported", "bar.arrive needs a thread count");
-  auto disagree = [] {
-    throw Trouble("undefined", "threads use one barrier with different thread counts");
+  const uint32_t bar = static_cast<uint32_t>(id);
+  auto disagree = [&] {
+    throw Trouble("barrier divergence",
+                  fmt::format("threads use barrier {} with different thread counts in one phase "
+                              "(undefined behaviour)",
+                              bar));
   };
-  if (in.op == XOp::BarArrive && !barriers_.arrive(static_cast<uint32_t>(id), count))
-    disagree();
+  if (in.op == XOp::BarArrive) {
+    // The warp arrives (32 arrivals) and goes on; the phase may complete now (as in the
+    // symbolic CTA, exec_barrier.cpp: a warp arriving in parts is not modeled).
+    const uint32_t live = exec::existing_lanes_of(threads_, w) & ~exited_lanes(w);
+    if (mask != live)
+      throw Trouble("unsupported", "bar.arrive by part of a warp is not modeled");
+    if (!barriers_.arrive(bar, count))
+      disagree();
+    for (uint32_t m = mask; m != 0; m &= m - 1)
+      pc_[base + std::countr_zero(m)] = pc + 1;
+    if (barriers_.complete(bar, state_))
+      complete_phase(bar);
+    return;
+  }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
-    if (in.op == XOp::BarArrive) {
-      ++pc_[t];
-    } else {
-      state_[t] = State::AtBarrier;
-      if (!barriers_.wait(t, static_cast<uint32_t>(id), count))
-        disagree();
-      pc_[t] = pc;
+    state_[t] = State::AtBarrier;
+    pc_[t] = pc;
+    if (!barriers_.wait(t, bar, count))
+      disagree();
+  }
+}
+
+void Cta::complete_phase(uint32_t id) {
+  if (auto d = barriers_.phase_count_mismatch(id, state_)) {
+    pc_now_ = pc_[d->b];
+    thread_now_ = d->b;
+    throw Trouble("barrier divergence", d->message);
+  }
+  if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
+    pc_now_ = pc_[d->b];
+    thread_now_ = d->b;
+    throw Trouble("barrier divergence", d->message + " (undefined behaviour)");
+  }
+  const uint32_t expected = barriers_.expected(id);
+  if (expected != 0) {
+    const uint32_t arrived = barriers_.arrived(id, state_);
+    if (arrived > expected)
+      throw Trouble("unsupported",
+                    fmt::format("barrier {} has {} arrivals for a thread count of {}: which of "
+                                "them make the phase depends on the schedule",
+                                id, arrived, expected));
+    for (uint32_t w = 0; w < warps_; ++w) {
+      for (uint32_t t = w * 32; t < std::min(threads_, w * 32 + 32); ++t) {
+        if (barriers_.waits_at(state_, t, id) && !barriers_.warp_waits(w, id, state_))
+          throw Trouble("unsupported", fmt::format("lanes of warp {} wait at barrier {} while "
+                                                   "others of it have not arrived, and its "
+                                                   "phase completes (not modeled)",
+                                                   w, id));
+      }
     }
   }
+  barriers_.release(id, state_, pc_);
 }
 
 bool Cta::fire_barriers() {
@@ -301,12 +352,7 @@ bool Cta::fire_barriers() {
   for (uint32_t id = 0; id < exec::CtaBarriers::kBarriers; ++id) {
     if (waiting[id] == 0 || !barriers_.complete(id, state_))
       continue;
-    if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
-      pc_now_ = pc_[d->b];
-      thread_now_ = d->b;
-      throw Trouble("barrier divergence", d->message + " (undefined behaviour)");
-    }
-    barriers_.release(id, state_, pc_);
+    complete_phase(id);
     fired = true;
   }
   return fired;

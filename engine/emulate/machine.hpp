@@ -118,6 +118,8 @@ private:
   static constexpr void end_warp() {}
   static constexpr void on_exit(uint32_t) {}
   bool fire_barriers();
+  // Barrier `id`'s phase has its arrivals: checks the forms and releases its waiters.
+  void complete_phase(uint32_t id);
   uint32_t exited_lanes(uint32_t w) const {
     return exec::lanes_in_state(state_.data(), threads_, w, State::Exited);
   }

@@ -53,19 +53,47 @@ bool CtaBarriers::every_live_thread_waits(uint32_t id, std::span<const ThreadSta
   return true;
 }
 
+bool CtaBarriers::warp_waits(uint32_t w, uint32_t id, std::span<const ThreadState> state) const {
+  uint32_t here = 0, live = 0;
+  for (uint32_t t = w * 32; t < std::min(threads_, w * 32 + 32); ++t) {
+    live += state[t] != ThreadState::Exited ? 1 : 0;
+    here += waits_at(state, t, id) ? 1 : 0;
+  }
+  return here != 0 && here == live;
+}
+
+uint32_t CtaBarriers::arrived(uint32_t id, std::span<const ThreadState> state) const {
+  uint32_t arrived = arrivals_[id];
+  for (uint32_t w = 0; w < warps_; ++w)
+    arrived += warp_waits(w, id, state) ? 32 : 0;
+  return arrived;
+}
+
 bool CtaBarriers::complete(uint32_t id, std::span<const ThreadState> state) const {
   if (expected_[id] == 0)
     return every_live_thread_waits(id, state);
-  uint32_t arrived = arrivals_[id];
-  for (uint32_t w = 0; w < warps_; ++w) {
-    uint32_t here = 0, live = 0;
-    for (uint32_t t = w * 32; t < std::min(threads_, w * 32 + 32); ++t) {
-      live += state[t] != ThreadState::Exited ? 1 : 0;
-      here += waits_at(state, t, id) ? 1 : 0;
-    }
-    arrived += here != 0 && here == live ? 32 : 0;
+  return arrived(id, state) >= expected_[id];
+}
+
+std::string CtaBarriers::describe(uint32_t id, std::span<const ThreadState> state) const {
+  // The waiting threads as ranges of consecutive indices.
+  std::string who;
+  uint32_t n = 0;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (!waits_at(state, t, id) || (t > 0 && waits_at(state, t - 1, id)))
+      continue;
+    uint32_t end = t;
+    while (end + 1 < threads_ && waits_at(state, end + 1, id))
+      ++end;
+    who += fmt::format("{}{}", who.empty() ? "" : ", ",
+                       end == t ? fmt::format("{}", t) : fmt::format("{}-{}", t, end));
+    n += end - t + 1;
   }
-  return arrived >= expected_[id];
+  std::string count = expected_[id] == 0 ? std::string("no thread count")
+                                         : fmt::format("thread count {}, {} arrived", expected_[id],
+                                                       arrived(id, state));
+  return fmt::format("barrier {} ({}; thread{} {} wait{})", id, count, n == 1 ? "" : "s",
+                     who.empty() ? "none" : who, n == 1 ? "s" : "");
 }
 
 std::optional<BarrierDivergence>
@@ -87,15 +115,41 @@ CtaBarriers::count_mismatch(uint32_t id, std::span<const ThreadState> state) con
   return std::nullopt;
 }
 
+std::optional<BarrierDivergence>
+CtaBarriers::phase_count_mismatch(uint32_t id, std::span<const ThreadState> state) const {
+  if (expected_[id] == 0)
+    return std::nullopt;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (!waits_at(state, t, id))
+      continue;
+    const uint32_t count = count_[t] == 0 ? threads_ : count_[t];
+    if (count != expected_[id]) {
+      return BarrierDivergence{
+          t, t,
+          fmt::format("thread {} waits at barrier {} with {}, but the phase's arrivals give it "
+                      "thread count {} (undefined behaviour)",
+                      t, id,
+                      count_[t] == 0 ? std::string("no thread count (the CTA's every thread)")
+                                     : fmt::format("thread count {}", count_[t]),
+                      expected_[id])};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<BarrierDivergence> CtaBarriers::form_divergence(uint32_t id, const Program& prog,
                                                               std::span<const ThreadState> state,
                                                               std::span<const uint32_t> pc) const {
   auto form = [&](uint32_t t) { return prog.insts[pc[t]].sub; };
   // An .aligned instruction says that every thread of the CTA executes it: one waiting thread
   // at an .aligned barrier makes every other instruction (aligned or not) a divergence.
+  // With a thread count, the threads that take part are a subset that may reach the barrier at
+  // different instructions (producers at bar.arrive, consumers at bar.sync): then each warp
+  // executes one instruction (below).
   uint32_t aligned = UINT32_MAX;
   for (uint32_t t = 0; t < threads_ && aligned == UINT32_MAX; ++t) {
-    if (waits_at(state, t, id) && (form(t) & kBarrierAligned) != 0)
+    if (waits_at(state, t, id) && (form(t) & kBarrierAligned) != 0 &&
+        (count_[t] == 0 || count_[t] >= threads_) && arrivals_[id] == 0)
       aligned = t;
   }
   if (aligned != UINT32_MAX) {

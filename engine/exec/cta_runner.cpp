@@ -23,6 +23,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   pc_.assign(threads_, 0);
   state_.assign(threads_, ThreadState::Running);
   barriers_.reset(threads_);
+  named_.reset(warps_);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});
   last_access_stamp_.assign(threads_, 0);
@@ -66,6 +67,13 @@ bool CtaRunner::run() {
   stamp_ = ctx_.next_stamp.fetch_add(1);
   if (!run_cta(*this))
     return false; // cancelled, a lower CTA failed, or over the budget: nothing to publish
+  if (!failed_ && races_found_ == 0 && !schedule_dependence_.empty()) {
+    // Nothing went wrong in the one schedule run, but another one may group the arrivals at a
+    // named barrier differently: no positive verdict (named_barrier_order.hpp).
+    current_pc_ = schedule_dependence_pc_;
+    fail_unsupported(prog_.insts[schedule_dependence_pc_], schedule_dependence_thread_,
+                     schedule_dependence_);
+  }
   publish_decisions();
   return !failed_;
 }

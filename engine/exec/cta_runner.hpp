@@ -26,6 +26,7 @@
 #include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
+#include "engine/exec/named_barrier_order.hpp"
 #include "engine/exec/race_shadow.hpp"
 #include "engine/exec/region_map.hpp"
 #include "engine/exec/variable_extents.hpp"
@@ -267,6 +268,15 @@ private:
   bool released_by_exits(uint32_t id);
   // A deadlock, with who waits where; `why` (when given) comes first.
   void report_stuck(const std::string& why = {});
+  // A phase of named barrier `id` (with a thread count, or bar.arrive) has its arrivals:
+  // checks them, releases its waiters, and orders them after the arrivals (NamedBarrierOrder).
+  // False after a failure.
+  bool complete_named(uint32_t id);
+  // Reports a BarrierDivergence between two waiting threads.
+  void report_divergence(BarrierDivergence d);
+  // An arrival that another schedule could group into another phase (named_barrier_order.hpp):
+  // remembered, and reported at the end of the CTA when nothing else was.
+  void note_schedule_dependence(uint32_t id, uint32_t w, uint32_t t);
   uint32_t running_lanes(uint32_t w) const {
     return lanes_in_state(state_.data(), threads_, w, ThreadState::Running);
   }
@@ -356,6 +366,9 @@ private:
   void exec_call(const Inst& in, uint32_t w, uint32_t mask);
   // A CTA barrier (exec_barrier.cpp): the lanes of `mask` wait at `pc`.
   void exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  // bar.arrive on barrier `id` with thread count `count` (exec_barrier.cpp).
+  void exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask, uint32_t id,
+                   uint32_t count);
   // Warp collectives: returns false when the member lanes have not all arrived (the lanes in
   // `mask` then wait at `pc`).
   // `member_mask`: the member mask operand of the arriving lanes (all equal), or kAll for the
@@ -455,6 +468,11 @@ private:
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
   CtaBarriers barriers_; // who waits at which barrier with which count (shared with the emulator)
+  NamedBarrierOrder named_; // the order named barriers give the race check
+  // The first arrival at a named barrier whose phase depends on the schedule (empty: none), as
+  // an UNSUPPORTED reason, and where it was.
+  std::string schedule_dependence_;
+  uint32_t schedule_dependence_thread_ = 0, schedule_dependence_pc_ = 0;
   std::vector<uint32_t> warp_phase_;
   std::vector<WarpSyncLog> warp_syncs_; // per warp: its partial-mask syncs (race_shadow.hpp)
   // Race check of exits: per thread, the epoch of its latest memory access, and the threads

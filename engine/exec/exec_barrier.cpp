@@ -1,13 +1,16 @@
 // CTA barriers (PTX ISA, "barrier", "bar") in the symbolic CTA: arrival, firing, and the ways a
-// kernel can use one wrongly. A barrier is its id (0..15): threads wait until every thread that
-// has not exited arrived (or `count` arrived, for a barrier with a thread count), then all go on
-// at once and the CTA enters a new epoch of the race check, which orders everything before with
-// everything after. The bookkeeping (who waits where, completion, the instruction forms
-// `.aligned` and below sm_70 allow) is CtaBarriers (cta_barriers.hpp), shared with the
-// emulator; this file holds what the symbolic CTA refuses (bar.arrive, barriers over part of the
-// CTA) and how it reports a divergence or a deadlock. An exit releases a barrier without a
-// thread count that only the exiting threads held up; a barrier with a count waits for `count`
-// arrivals, which exited threads never make.
+// kernel can use one wrongly. A barrier is its id (0..15). One that every thread that has not
+// exited waits at (no thread count, or the CTA's every thread) fires when all arrived, and the
+// CTA enters a new epoch of the race check, which orders everything before with everything
+// after. A named barrier (a thread count below the CTA's threads, or any barrier that bar.arrive
+// signals) completes after `count` arrivals counted per warp, releases its waiters, and orders
+// for the race check only what its phase's arrivals released before what its waiters do after
+// (NamedBarrierOrder, named_barrier_order.hpp). The bookkeeping (who waits where, completion,
+// the instruction forms `.aligned` and below sm_70 allow) is CtaBarriers (cta_barriers.hpp),
+// shared with the emulator; this file holds what the symbolic CTA refuses and how it reports a
+// divergence or a deadlock. An exit releases a barrier without a thread count that only the
+// exiting threads held up; a barrier with a count waits for `count` arrivals, which exited
+// threads never make.
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -43,8 +46,30 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
     fail_unsupported(in, first, fmt::format("uses barrier {} (PTX allows 0 to 15)", *id));
     return;
   }
+  // The warp arrives as one: its lanes name one barrier and one count (operands in registers
+  // may differ between lanes, which is undefined).
+  for (uint32_t m = mask & (mask - 1); m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    auto other_id = concrete_operand(in.srcs[0], t, "a barrier id");
+    if (!other_id)
+      return;
+    std::optional<uint64_t> other_count = uint64_t{0};
+    if (in.srcs.size() > 1 && !(other_count = concrete_operand(in.srcs[1], t,
+                                                               "a barrier thread "
+                                                               "count")))
+      return;
+    if (*other_id != *id || static_cast<uint32_t>(*other_count) != count) {
+      fail(Verdict::BarrierDivergence, "barrier divergence",
+           fmt::format("lanes of warp {} execute '{}' (PTX line {}) with different barrier ids or "
+                       "thread counts (threads {} and {}): undefined behaviour",
+                       w, in.text, in.line, first, t),
+           t);
+      return;
+    }
+  }
+  const uint32_t bar = static_cast<uint32_t>(*id);
   if (in.op == XOp::BarArrive) {
-    fail_unsupported(in, first, "bar.arrive (producer/consumer barriers) is not modeled yet");
+    exec_arrive(in, pc, w, mask, bar, count);
     return;
   }
   if (count > threads_) {
@@ -67,16 +92,159 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
     }
     return;
   }
+  const uint32_t before = barriers_.expected(bar);
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
     // Copies of cp.async are not ordered by barriers, but completed ones are visible. Threads
-    // that disagree on the count are reported when the barrier would fire (count_mismatch).
+    // waiting with different counts are reported when the barrier would fire (count_mismatch).
     VOLTA_ASSERT(state_[t] == ThreadState::Running, "only a running thread arrives at a barrier");
-    VOLTA_ASSERT(*id < CtaBarriers::kBarriers, "barrier ids are 0..15");
+    VOLTA_ASSERT(bar < CtaBarriers::kBarriers, "barrier ids are 0..15");
     state_[t] = ThreadState::AtBarrier;
-    (void)barriers_.wait(t, static_cast<uint32_t>(*id), count);
     pc_[t] = pc;
+    if (!barriers_.wait(t, bar, count)) {
+      fail(Verdict::BarrierDivergence, "barrier divergence",
+           fmt::format("'{}' (PTX line {}) waits at barrier {} with thread count {}, but an "
+                       "earlier arrival in this phase of the barrier gave it thread count {} "
+                       "(undefined behaviour)",
+                       in.text, in.line, bar, count, before),
+           t);
+      return;
+    }
   }
+}
+
+void CtaRunner::exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask, uint32_t id,
+                            uint32_t count) {
+  // bar.arrive signals the warp's arrival and goes on (PTX ISA: it "does not cause the
+  // executing thread to wait for threads of other participating warps"). Its thread count is
+  // required (the lowering checks it) and is the phase's as for any arrival.
+  const uint32_t base = w * 32;
+  const uint32_t first = base + std::countr_zero(mask);
+  VOLTA_ASSERT(count != 0, "the lowering requires bar.arrive's thread count");
+  const uint32_t live = existing_lanes(w) & ~exited_lanes(w);
+  if (mask != live) {
+    // The warp arrives once all its non-exited lanes executed the instruction; lanes that reach
+    // it apart (barrier.arrive without .aligned, sm_70 and later) are not modeled.
+    fail_unsupported(
+        in, first,
+        fmt::format("is executed by lanes 0x{:08x} of warp {} while its lanes 0x{:08x} "
+                    "have not exited: a warp that arrives in parts is not modeled",
+                    mask, w, live));
+    return;
+  }
+  const uint32_t before = barriers_.expected(id);
+  if (!barriers_.arrive(id, count)) {
+    fail(Verdict::BarrierDivergence, "barrier divergence",
+         fmt::format("'{}' (PTX line {}) arrives at barrier {} with thread count {}, but an "
+                     "earlier arrival in this phase of the barrier gave it thread count {} "
+                     "(undefined behaviour)",
+                     in.text, in.line, id, count, before),
+         first);
+    return;
+  }
+  if (!named_.arrive(id, w, warp_phase_[w], stamp_))
+    note_schedule_dependence(id, w, first);
+  // A new phase of the warp, which orders none of its lanes: what the lanes do from here on is
+  // not released by this arrival (race_shadow.hpp, WarpSyncLog).
+  ++warp_phase_[w];
+  warp_syncs_[w].masks.push_back(0);
+  for (uint32_t m = mask; m != 0; m &= m - 1)
+    pc_[base + std::countr_zero(m)] = pc + 1;
+  // The phase may complete now, with or without a thread waiting.
+  if (barriers_.complete(id, state_))
+    (void)complete_named(id);
+}
+
+void CtaRunner::note_schedule_dependence(uint32_t id, uint32_t w, uint32_t t) {
+  if (!schedule_dependence_.empty())
+    return;
+  schedule_dependence_ = fmt::format(
+      "arrives at barrier {} (warp {}) in a phase that another schedule may complete without "
+      "it, or before it: the warp arrives twice in one phase, or is not ordered after the "
+      "completion of the barrier's previous phase, so which arrivals make each phase depends on "
+      "the schedule (not modeled)",
+      id, w);
+  schedule_dependence_thread_ = t;
+  schedule_dependence_pc_ = state_[t] == ThreadState::AtBarrier ? pc_[t] : current_pc_;
+}
+
+void CtaRunner::report_divergence(BarrierDivergence d) {
+  Failure f;
+  f.verdict = Verdict::BarrierDivergence;
+  f.kind = "barrier divergence";
+  f.message = std::move(d.message);
+  f.first = site(d.a, pc_[d.a]);
+  f.second = site(d.b, pc_[d.b]);
+  failed_ = true;
+  ctx_.report(cta_, std::move(f));
+}
+
+bool CtaRunner::complete_named(uint32_t id) {
+  const uint32_t expected = barriers_.expected(id);
+  VOLTA_ASSERT(expected != 0, "a named barrier has a thread count");
+  if (auto d = barriers_.phase_count_mismatch(id, state_)) {
+    current_pc_ = pc_[d->b];
+    fail(Verdict::BarrierDivergence, "barrier divergence", d->message, d->b);
+    return false;
+  }
+  if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
+    report_divergence(std::move(*d));
+    return false;
+  }
+  // The waiting warps, each with every lane that has not exited: a lane of a warp that waits
+  // while another lane of it has not arrived holds the warp's arrival back.
+  std::vector<uint32_t> warps;
+  for (uint32_t w = 0; w < warps_; ++w) {
+    uint32_t here = 0;
+    for (uint32_t l = 0; l < 32 && w * 32 + l < threads_; ++l)
+      here |= barriers_.waits_at(state_, w * 32 + l, id) ? 1u << l : 0u;
+    if (here == 0)
+      continue;
+    if (!barriers_.warp_waits(w, id, state_)) {
+      const uint32_t t = w * 32 + std::countr_zero(here);
+      current_pc_ = pc_[t];
+      fail_unsupported(prog_.insts[pc_[t]], t,
+                       fmt::format("waits at barrier {} with lanes 0x{:08x} of warp {} while other "
+                                   "lanes of the warp have neither exited nor arrived, and the "
+                                   "barrier's phase completes: a warp that arrives in parts is not "
+                                   "modeled",
+                                   id, here, w));
+      return false;
+    }
+    warps.push_back(w);
+  }
+  const uint32_t arrived = barriers_.arrived(id, state_);
+  if (arrived > expected) {
+    const uint32_t t = warps.empty() ? 0 : warps.back() * 32;
+    current_pc_ = warps.empty() ? current_pc_ : pc_[t];
+    fail_unsupported(prog_.insts[current_pc_], t,
+                     fmt::format("completes barrier {} with {} arrivals for a thread count of {}: "
+                                 "which of the arrivals make the phase depends on the schedule "
+                                 "(not modeled)",
+                                 id, arrived, expected));
+    return false;
+  }
+  // The waiters arrive (release) now: they did not run since they reached the barrier.
+  for (uint32_t w : warps) {
+    if (!named_.arrive(id, w, warp_phase_[w], stamp_)) {
+      uint32_t t = w * 32;
+      while (!barriers_.waits_at(state_, t, id))
+        ++t;
+      note_schedule_dependence(id, w, t);
+    }
+  }
+  barriers_.release(id, state_, pc_);
+  // Each waiting warp acquires; every lane of it took part: a full-warp order of its lanes.
+  std::vector<std::pair<uint32_t, uint32_t>> waiters;
+  for (uint32_t w : warps) {
+    ++warp_phase_[w];
+    warp_syncs_[w].full_phase = warp_phase_[w];
+    warp_syncs_[w].masks.clear();
+    waiters.emplace_back(w, warp_phase_[w]);
+  }
+  named_.complete(id, waiters, stamp_);
+  ++stats_.barriers;
+  return true;
 }
 
 bool CtaRunner::fire_barriers() {
@@ -94,27 +262,17 @@ bool CtaRunner::fire_barriers() {
     while (!barriers_.waits_at(state_, first, id))
       ++first;
     const uint32_t expected = barriers_.count_of(first);
-    const bool cta_wide = expected == 0 || expected >= threads_;
-    if (!cta_wide) {
-      current_pc_ = pc_[first];
-      fail_unsupported(
-          prog_.insts[pc_[first]], first,
-          fmt::format("named barrier {} over a subset of {} threads (partial CTA barriers are "
-                      "not modeled yet)",
-                      id, expected));
-      return false;
+    const bool named = barriers_.arrivals(id) != 0 || (expected != 0 && expected < threads_);
+    if (named) {
+      // A named barrier: it completes after `count` arrivals, and orders only its phase.
+      if (!barriers_.complete(id, state_))
+        continue;
+      return complete_named(id);
     }
     if (!barriers_.every_live_thread_waits(id, state_))
       continue; // somebody has not arrived yet
     if (auto d = barriers_.form_divergence(id, prog_, state_, pc_)) {
-      Failure f;
-      f.verdict = Verdict::BarrierDivergence;
-      f.kind = "barrier divergence";
-      f.message = std::move(d->message);
-      f.first = site(d->a, pc_[d->a]);
-      f.second = site(d->b, pc_[d->b]);
-      failed_ = true;
-      ctx_.report(cta_, std::move(f));
+      report_divergence(std::move(*d));
       return false;
     }
     if (waiting[id] < threads_ && !released_by_exits(id))
@@ -190,9 +348,11 @@ void CtaRunner::report_stuck(const std::string& why) {
   }
   auto where = [&](uint32_t t) {
     const Inst& in = prog_.insts[pc_[t]];
-    const char* what =
-        state_[t] == ThreadState::AtBarrier ? "waits at barrier" : "waits at warp collective";
-    return fmt::format("thread {} {} '{}' (PTX line {})", t, what, in.text, in.line);
+    if (state_[t] == ThreadState::AtBarrier)
+      return fmt::format("thread {} waits at '{}' (PTX line {}), {}", t, in.text, in.line,
+                         barriers_.describe(barriers_.id_of(t), state_));
+    return fmt::format("thread {} waits at warp collective '{}' (PTX line {})", t, in.text,
+                       in.line);
   };
   Failure f;
   f.verdict = Verdict::Deadlock;

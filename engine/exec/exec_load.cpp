@@ -147,6 +147,7 @@ bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_
                0,           stamp_,      warp_phase_[w],
                current_pc_, co_writers_, syncs.masks.empty() ? nullptr : &syncs,
                exit_log()};
+  who.clock = named_.clock(w);
   ShadowPage* page = nullptr;
   uint64_t page_number = UINT64_MAX;
   for (uint32_t bits = mask; bits != 0; bits &= bits - 1) {

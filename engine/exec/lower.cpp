@@ -1028,6 +1028,10 @@ private:
         append_values(o, ins, x.srcs);
       if (x.srcs.empty() || x.srcs.size() > 2)
         return bad_operands(ins, x, 1);
+      // bar.arrive does not wait: it needs the thread count of the barrier it signals (PTX ISA,
+      // "a non-zero thread count is required for barrier{.cta}.arrive").
+      if (x.op == XOp::BarArrive && x.srcs.size() != 2)
+        return bad_operands(ins, x, 2);
       return;
     case Opcode::Membar:
     case Opcode::Fence:

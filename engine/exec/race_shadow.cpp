@@ -37,6 +37,14 @@ constexpr uint32_t kMaxChain = 4096;
   return chained_lanes(since, a, approximate);
 }
 
+// Whether warp `warp`'s accesses of phase `phase`, in a's epoch of a's CTA, are ordered before
+// `a` by named barriers: a released them (bar.arrive, bar.sync) at a later phase, and a's warp
+// acquired that release (waited at the phase it completed), directly or through other warps.
+[[gnu::always_inline]] inline bool ordered_by_clock(const Accessor& a, uint32_t warp,
+                                                    uint32_t phase) {
+  return a.clock != nullptr && phase < a.clock[warp];
+}
+
 // Is an access recorded in `summary` unordered with `a`? Fills `c` with one such access.
 [[gnu::always_inline]] inline bool summary_conflicts(const AccessSummary& s, const Accessor& a,
                                                      AccessKind previous, Conflict& c) {
@@ -69,12 +77,13 @@ constexpr uint32_t kMaxChain = 4096;
       c.approximate = true;
       return true;
     }
-    // Several warps of this CTA in this epoch: at least one is not a's warp.
+    // Several warps of this CTA in this epoch: at least one is not a's warp. Named barriers may
+    // order some of them before a, which the summary does not say (a possible false alarm).
     if (s.warp() != a.warp)
       report(s.cta, s.thread, s.pc, 0u);
     else
       report(s.other_cta, s.other_thread, s.other_pc, 0u);
-    c.approximate = s.after_exit;
+    c.approximate = s.after_exit || a.clock != nullptr;
     return true;
   case State::OneWarp:
     if (s.cta != a.cta)
@@ -93,8 +102,13 @@ constexpr uint32_t kMaxChain = 4096;
       }
       return false;
     }
-    if (s.warp() != a.warp)
+    if (s.warp() != a.warp) {
+      // Its lanes' accesses of earlier phases were taken as of `phase` (merged_phases): ordered
+      // when the latest phase is.
+      if (ordered_by_clock(a, s.warp(), s.phase))
+        return false;
       return report(s.cta, s.thread, s.pc, 0u);
+    }
     {
       uint32_t unordered = s.lanes & ~(1u << a.lane); // a itself is ordered with its own reads
       bool approximate = s.merged_phases;
@@ -177,6 +191,11 @@ constexpr uint32_t kMaxChain = 4096;
       return;
     }
     if (s.warp() != a.warp) {
+      // Accesses ordered before a (by named barriers) can be forgotten, as above.
+      if (ordered_by_clock(a, s.warp(), s.phase)) {
+        reset();
+        return;
+      }
       remember_other();
       s.state = State::ManyWarps;
       latest();
@@ -211,7 +230,7 @@ constexpr uint32_t kMaxChain = 4096;
   if (s.w_stamp != a.stamp) // an earlier epoch: ordered, unless the writer exited in it
     return a.exits != nullptr && a.exits->exited_in(s.w_thread, s.w_stamp) ? report() : false;
   if (s.w_thread / 32u != a.warp)
-    return report();
+    return ordered_by_clock(a, s.w_thread / 32u, s.w_phase) ? false : report();
   if ((s.w_lanes >> a.lane) & 1u)
     return false; // a's own store of the same value, performed by another lane of its warp
   if (s.w_phase == a.phase)

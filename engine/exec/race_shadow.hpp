@@ -4,6 +4,10 @@
 //     (an "epoch" per CTA, identified by a stamp unique across CTAs);
 //   * full-warp synchronization (shfl/vote/mma/wmma/ldmatrix/bar.warp.sync over every lane)
 //     orders the lanes of that warp (a "phase" per warp);
+//   * named barriers with a thread count and bar.arrive (producer/consumer barriers) order the
+//     warps that take part in a barrier phase, one way: the accesses of a warp before it arrives
+//     (release) are ordered before the accesses of a warp after the phase it waited at
+//     completes (acquire), through a vector clock per warp over the warps' phases (`clock`);
 //   * nothing orders accesses of different CTAs (atomics do not race with atomics).
 // Each byte keeps the last plain write, a summary of the reads and one of the atomics since
 // then. A summary is exact: it records one warp (with the reading lanes of its current phase)
@@ -90,6 +94,10 @@ struct Accessor {
   // Writes: the benign rule's equality of stored bits; null under the strict rule (every
   // unordered write-write pair is a race).
   symbolic::BitEquality* equality = nullptr;
+  // Named barriers (above): per warp v of the CTA, the accesses of v in this epoch whose phase
+  // is below clock[v] are ordered before this access. Null while no named barrier phase
+  // completed in the CTA (then nothing orders two warps within an epoch).
+  const uint32_t* clock = nullptr;
 };
 
 // What one element of a store writes: its concrete bits, or its node and format tags.

@@ -151,3 +151,107 @@ TEST(EmulateBarriers, ExitedLanesOfAWaitingWarp) {
 
 } // namespace
 } // namespace volta::emutest
+
+namespace volta::emutest {
+namespace {
+
+// Named barriers (bar.arrive, bar.sync with a thread count) on the emulator, as in the symbolic
+// CTA (tests/exec/named_barriers_test.cpp): warp 0 (the producer) writes s[lane] = 100 + lane
+// for `rounds` rounds (adding 1000 each round) and arrives at barrier 1 after each; warp 1 (the
+// consumer) waits at barrier 1 and stores s[lane] into out[32 * round + lane], then arrives at
+// barrier 2, at which the producer waits before its next round. `consumer_count` is the count
+// of the consumer's bar.sync 1.
+std::string ping_pong(uint32_t rounds, std::string_view consumer_count = "64") {
+  std::string body = R"(
+  ld.param.u64 %rd0, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  shl.b32 %r3, %r2, 2;
+  mov.u32 %r4, s;
+  add.u32 %r5, %r4, %r3;
+  add.u32 %r6, %r2, 100;
+  mov.u32 %r7, 0;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra $L_consumer;
+$L_produce:
+  setp.eq.u32 %p2, %r7, 0;
+  @!%p2 bar.sync 2, 64;
+  st.shared.u32 [%r5], %r6;
+  bar.arrive 1, 64;
+  add.u32 %r6, %r6, 1000;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p3, %r7, ROUNDS;
+  @%p3 bra $L_produce;
+  ret;
+$L_consumer:
+  bar.sync 1, COUNT;
+  ld.shared.u32 %r8, [%r5];
+  shl.b32 %r9, %r7, 5;
+  add.u32 %r9, %r9, %r2;
+  mul.wide.u32 %rd1, %r9, 4;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %r8;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p3, %r7, ROUNDS;
+  @!%p3 bra $L_done;
+  bar.arrive 2, 64;
+  bra.uni $L_consumer;
+$L_done:
+  ret;)";
+  const std::string r = std::to_string(rounds);
+  while (body.find("ROUNDS") != std::string::npos)
+    body.replace(body.find("ROUNDS"), 6, r);
+  body.replace(body.find("COUNT"), 5, consumer_count);
+  return kernel(".param .u64 out", body, kShared);
+}
+
+launch::KernelConfig ping_pong_config(uint32_t threads = 64) {
+  return config({threads, 1, 1}, {"OUT:0x100000:4:128:out"}, {"ptr:OUT"});
+}
+
+TEST(EmulateNamedBarriers, ProducerConsumerPhasesInALoop) {
+  auto r = run_text(ping_pong(4), ping_pong_config());
+  ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+  for (uint32_t round = 0; round < 4; ++round) {
+    for (uint32_t l = 0; l < 32; ++l)
+      EXPECT_EQ(word(r.result.outputs[0], 32 * round + l), 100 + l + 1000 * round) << round;
+  }
+  // The symbolic CTA runs the same phases and finds them race-free.
+  const auto engine = engine_failure(ping_pong(4), ping_pong_config());
+  EXPECT_FALSE(engine.has_value()) << engine->message;
+}
+
+TEST(EmulateNamedBarriers, CountsDisagreeOrNeverComplete) {
+  // 96 threads, warp 2 exits: barrier 1 with a count of 96 never gets its third warp.
+  auto three_warps = [](std::string_view producer_count) {
+    std::string text = ping_pong(1, "96");
+    text.replace(text.find("  @%p1 bra $L_consumer;"), 0,
+                 "  setp.ge.u32 %p5, %r1, 64;\n  @%p5 exit;\n");
+    text.replace(text.find("bar.arrive 1, 64"), 16, "bar.arrive 1, " + std::string(producer_count));
+    return text;
+  };
+  // The producer arrives with 64, the consumer waits with 96: undefined.
+  auto r = run_text(three_warps("64"), ping_pong_config(96));
+  ASSERT_TRUE(r.result.error);
+  EXPECT_EQ(r.result.error->kind, "barrier divergence") << r.result.error->text();
+  // Both with 96: the deadlock, naming the barrier and who waits.
+  auto stuck = run_text(three_warps("96"), ping_pong_config(96));
+  ASSERT_TRUE(stuck.result.error);
+  EXPECT_EQ(stuck.result.error->kind, "deadlock") << stuck.result.error->text();
+  EXPECT_NE(stuck.result.error->text().find("barrier 1 (thread count 96, 64 arrived; threads "
+                                            "32-63 wait)"),
+            std::string::npos)
+      << stuck.result.error->text();
+}
+
+TEST(EmulateNamedBarriers, BarArriveByPartOfAWarpIsRefused) {
+  std::string text = ping_pong(1);
+  text.replace(text.find("bar.arrive 1, 64"), 16,
+               "setp.lt.u32 %p4, %r2, 16;\n  @%p4 bar.arrive 1, 64");
+  auto r = run_text(text, ping_pong_config());
+  ASSERT_TRUE(r.result.error);
+  EXPECT_EQ(r.result.error->kind, "unsupported") << r.result.error->text();
+}
+
+} // namespace
+} // namespace volta::emutest

@@ -146,5 +146,38 @@ TEST(CtaBarriers, BelowSm70LanesOfAWarpMeetAtOneInstruction) {
   EXPECT_NE(x->message.find("exited without reaching it"), std::string::npos) << x->message;
 }
 
+// A named barrier's phase: producers at bar.arrive, consumers at bar.sync (an .aligned form at
+// two instructions is fine with a thread count: each warp is at one), the words of a deadlock
+// report, and a waiter whose count is not the phase's.
+TEST(CtaBarriers, NamedBarrierPhase) {
+  Cta c(96);
+  Program p = barriers_program(2, kBarrierAligned);
+  EXPECT_TRUE(c.bars.arrive(1, 96)); // warp 0 at bar.arrive
+  for (uint32_t t = 32; t < 64; ++t)
+    c.wait(t, 1, 96, 1); // warp 1 at bar.sync (instruction 1)
+  EXPECT_EQ(c.bars.arrived(1, c.state), 64u);
+  EXPECT_FALSE(c.bars.complete(1, c.state));
+  EXPECT_EQ(c.bars.describe(1, c.state),
+            "barrier 1 (thread count 96, 64 arrived; threads 32-63 wait)");
+  EXPECT_FALSE(c.bars.form_divergence(1, p, c.state, c.pc).has_value());
+  EXPECT_FALSE(c.bars.phase_count_mismatch(1, c.state).has_value());
+  for (uint32_t t = 64; t < 96; ++t)
+    c.wait(t, 1, 96, 0); // warp 2 at another bar.sync (instruction 0)
+  EXPECT_TRUE(c.bars.complete(1, c.state));
+  EXPECT_FALSE(c.bars.form_divergence(1, p, c.state, c.pc).has_value());
+  c.bars.release(1, c.state, c.pc);
+  EXPECT_EQ(c.bars.arrivals(1), 0u); // the next phase starts empty
+  EXPECT_EQ(c.bars.expected(1), 0u);
+
+  Cta d(128);
+  EXPECT_TRUE(d.bars.arrive(2, 64));
+  for (uint32_t t = 32; t < 64; ++t)
+    d.wait(t, 2, 0); // no count: the CTA's 128 threads, not the phase's 64
+  const auto m = d.bars.phase_count_mismatch(2, d.state);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->b, 32u);
+  EXPECT_NE(m->message.find("thread count 64"), std::string::npos) << m->message;
+}
+
 } // namespace
 } // namespace volta::exec
