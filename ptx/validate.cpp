@@ -504,6 +504,12 @@ private:
     if ((ins.opcode_name == "min" || ins.opcode_name == "max") && n == 4 && sm_ < 100) {
       return instruction_error(ins, name_of(ins) + " with three inputs needs sm_100 or newer");
     }
+    // PTX ISA, min/max: .abs and .xorsign came with sm_86 (ptxas: "Feature '.abs' requires
+    // .target sm_86 or higher").
+    if ((ins.opcode_name == "min" || ins.opcode_name == "max") && ins.has_suffix("abs") &&
+        sm_ < 86) {
+      return instruction_error(ins, "'.abs' on " + ins.opcode_name + " needs sm_86 or newer");
+    }
     if (ins.opcode_name == "setp" || ins.opcode_name == "set") {
       const bool combined = ins.bool_op != BoolOp::None;
       if (combined != (n == 4)) {

@@ -66,6 +66,10 @@ TEST(Validate, ModifiersTheOpcodeDoesNotTake) {
             "'div' '.f32' needs one of .approx, .full, .rn, .rz, .rm, .rp");
   EXPECT_EQ(rejected("setp.lt.b32 %p1, %r1, %r2;").message,
             "modifier '.lt' does not apply to '.b32' of 'setp'");
+  // .abs (and .xorsign.abs) on min/max came with sm_86; the test header targets sm_80.
+  EXPECT_EQ(rejected("max.abs.f32 %f1, %f2, %f3;").message, "'.abs' on max needs sm_86 or newer");
+  EXPECT_EQ(rejected("min.xorsign.abs.f32 %f1, %f2, %f3;").message,
+            "'.abs' on min needs sm_86 or newer");
 }
 
 TEST(Validate, StateSpacesAndVectorWidths) {
