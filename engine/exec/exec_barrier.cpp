@@ -21,6 +21,17 @@
 
 namespace volta::exec {
 
+namespace {
+// The BARRIER_DIVERGENCE message of an arrival whose thread count is not its phase's.
+std::string count_mismatch(const Inst& in, std::string_view verb, uint32_t bar, uint32_t count,
+                           uint32_t before) {
+  return fmt::format("'{}' (PTX line {}) {} barrier {} with thread count {}, but an earlier "
+                     "arrival in this phase of the barrier gave it thread count {} (undefined "
+                     "behaviour)",
+                     in.text, in.line, verb, bar, count, before);
+}
+} // namespace
+
 void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t first = base + std::countr_zero(mask);
@@ -103,11 +114,7 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
     pc_[t] = pc;
     if (!barriers_.wait(t, bar, count)) {
       fail(Verdict::BarrierDivergence, "barrier divergence",
-           fmt::format("'{}' (PTX line {}) waits at barrier {} with thread count {}, but an "
-                       "earlier arrival in this phase of the barrier gave it thread count {} "
-                       "(undefined behaviour)",
-                       in.text, in.line, bar, count, before),
-           t);
+           count_mismatch(in, "waits at", bar, count, before), t);
       return;
     }
   }
@@ -135,11 +142,7 @@ void CtaRunner::exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t ma
   const uint32_t before = barriers_.expected(id);
   if (!barriers_.arrive(id, count)) {
     fail(Verdict::BarrierDivergence, "barrier divergence",
-         fmt::format("'{}' (PTX line {}) arrives at barrier {} with thread count {}, but an "
-                     "earlier arrival in this phase of the barrier gave it thread count {} "
-                     "(undefined behaviour)",
-                     in.text, in.line, id, count, before),
-         first);
+         count_mismatch(in, "arrives at", id, count, before), first);
     return;
   }
   if (!named_.arrive(id, w, warp_phase_[w], stamp_))
