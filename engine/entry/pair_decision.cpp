@@ -107,6 +107,7 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
       // Before a refuted obligation too: no input is a counterexample to a specification that
       // is defined on none.
       decision.domain_unknown = d.vacuous_reason;
+      decision.vacuous = true;
     } else if (d.counterexample && decision.domain_failure.empty()) {
       decision.domain_failure = d.failure_detail;
       result.counterexample = std::move(d.counterexample);

@@ -20,6 +20,9 @@ struct PairDecision {
   prove::ElementTally tally;
   std::string domain_failure; // a refuted domain condition (result.counterexample is its point)
   std::optional<std::string> domain_unknown; // an undecided domain condition
+  // domain_unknown says that the reference is defined on no input (an unconditional assumption
+  // its signs refute): true of the whole grid as soon as of one group of its CTAs.
+  bool vacuous = false;
 
   // Every element equal and every domain condition discharged.
   bool proved() const {

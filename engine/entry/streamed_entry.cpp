@@ -127,17 +127,21 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       // the same way over the whole grid: an element's equality does not depend on other
       // groups, and the entry's time is spent. The rerun would only repeat the work in a store
       // the size of the grid, the one streaming avoids (issue: l = 1024 attention reran the
-      // grid into a 10 GB peak). Differences, failures and undecided domain conditions (which
-      // the whole grid's assumptions may discharge) still abandon the groups.
-      if (!decision.tally.unknown_reason || decision.tally.counts.not_equivalent != 0 ||
+      // grid into a 10 GB peak). So does a reference defined on no input: the group's
+      // unconditional assumptions are the whole grid's too. Differences, failures and undecided
+      // domain conditions (which the whole grid's assumptions may discharge) still abandon the
+      // groups.
+      const bool undecided_element = decision.tally.unknown_reason.has_value();
+      if ((!undecided_element && !decision.vacuous) || decision.tally.counts.not_equivalent != 0 ||
           !decision.domain_failure.empty())
         return std::nullopt;
       result.kernels.assign(std::begin(summaries), std::end(summaries));
       conclude(entry, options, decision, result);
-      VOLTA_ASSERT(result.verdict == Verdict::Unknown, "an undecided element leaves it UNKNOWN");
+      VOLTA_ASSERT(result.verdict == Verdict::Unknown,
+                   "an undecided element or a vacuous reference leaves it UNKNOWN");
       result.detail += fmt::format(" (in group {} of {} of CTAs; the whole grid holds the same "
-                                   "element, so it is not rerun)",
-                                   g + 1, groups);
+                                   "{}, so it is not rerun)",
+                                   g + 1, groups, undecided_element ? "element" : "assumption");
       return result;
     }
   }

@@ -155,6 +155,27 @@ TEST(StreamedEntry, AnUndecidedElementEndsTheGroupsWithoutAWholeGridRun) {
   EXPECT_EQ(r.kernels[0].stats.ctas, 4u);
 }
 
+// A reference defined on no input (0 * the square root of -1 - a*a, + 1: equal to the optimized
+// kernel's 1 over the reals) is so in the first group already: the groups end UNKNOWN there,
+// without a whole-grid run.
+TEST(StreamedEntry, AVacuousReferenceEndsTheGroupsWithoutAWholeGridRun) {
+  Pair p(elementwise("  mul.f32 %f3, %f1, %f1;\n"
+                     "  add.f32 %f3, %f3, 0f3F800000;\n"
+                     "  neg.f32 %f3, %f3;\n"
+                     "  sqrt.rn.f32 %f4, %f3;\n"
+                     "  mul.f32 %f4, %f4, 0f00000000;\n"
+                     "  add.f32 %f2, %f4, 0f3F800000;\n"
+                     "  st.global.f32 [%rd5], %f2;"),
+         elementwise("  mov.f32 %f2, 0f3F800000;\n"
+                     "  st.global.f32 [%rd5], %f2;"));
+  const auto r = prove(p.entry, true);
+  ASSERT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  EXPECT_NE(r.detail.find("undefined on every input"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("(in group 1 of 16 of CTAs"), std::string::npos) << r.detail;
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].stats.ctas, 4u); // only the first group ran
+}
+
 // The last CTA also writes out[0], which CTA 0 wrote in the first group, with another value
 // (3 a[0] where CTA 0 stored 2 a[0]): the groups must not take out[0] as final, and the write is
 // a race.
