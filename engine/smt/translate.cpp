@@ -37,64 +37,7 @@ namespace {
 constexpr int kFnCount = 6;
 
 bool supported(Op op) {
-  switch (op) {
-  case Op::Undef:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::RawBits:
-  case Op::Pack:
-  case Op::Extract:
-  case Op::BitOp:
-  case Op::AtomicResult:
-    return false;
-  case Op::Fresh:
-  case Op::BitsFloat:
-    return false;
-    // leaves
-  case Op::Const:
-  case Op::Input:
-  case Op::Param:
-  case Op::Ln2:
-  // arithmetic over the reals
-  case Op::Add:
-  case Op::Sub:
-  case Op::Mul:
-  case Op::Div:
-  case Op::Fma:
-  case Op::Neg:
-  case Op::Abs:
-  case Op::Min:
-  case Op::Max:
-  case Op::Rcp:
-  case Op::Sqrt:
-  case Op::Rsqrt:
-  case Op::Exp:
-  case Op::Ex2:
-  case Op::Lg2:
-  case Op::Sin:
-  case Op::Cos:
-  case Op::Tanh:
-  case Op::Narrow:
-  // predicates and selects over symbolic values
-  case Op::Cmp:
-  case Op::And:
-  case Op::Or:
-  case Op::Xor:
-  case Op::Not:
-  case Op::Select:
-  // integer data
-  case Op::IAdd:
-  case Op::IMul:
-  case Op::INeg:
-  case Op::ICmp:
-  // conversions between the types, each its own operator
-  case Op::IntToReal:
-  case Op::RealToInt:
-  case Op::RoundReal:
-  case Op::FloatBits:
-    return true;
-  }
-  symbolic::unknown_op(op); // a value outside ops.def
+  return symbolic::z3_supported(op);
 }
 
 // Integer operations are bit-vector terms (docs/semantics.md); reinterpretations of real data

@@ -26,7 +26,7 @@ inline constexpr ExprId kNoExpr = 0;
 // The operators, one row each in ops.def (what each holds in a, b, c and aux is commented there).
 enum class Op : uint8_t {
 #define OP(name, printed, children, sort, taint, domain, nan, by_aux, fmods, liftable, ml, number, \
-           noun)                                                                                   \
+           noun, symbol, z3)                                                                       \
   name,
 #include "engine/symbolic/ops.def"
 #undef OP
@@ -237,11 +237,13 @@ struct OpInfo {
   OpDomain domain;     // the condition it puts on an operand
   OpNan nan;           // how it makes a NaN out of an infinite operand
   const char* noun;    // what reports call it
+  const char* symbol;  // its s-expression symbol, "" for `printed`
+  bool z3;             // the Z3 translation takes it
 };
 
 inline constexpr OpInfo kOps[kOpCount] = {
 #define OP(name, printed, children, sort, taint, domain, nan, by_aux, fmods, liftable, ml, number, \
-           noun)                                                                                   \
+           noun, symbol, z3)                                                                       \
   OpInfo{                                                                                          \
       printed,                                                                                     \
       children,                                                                                    \
@@ -254,7 +256,9 @@ inline constexpr OpInfo kOps[kOpCount] = {
       ml,                                                                                          \
       OpDomain::domain,                                                                            \
       OpNan::nan,                                                                                  \
-      noun},
+      noun,                                                                                        \
+      symbol,                                                                                      \
+      (z3) != 0},
 #include "engine/symbolic/ops.def"
 #undef OP
 };
@@ -295,6 +299,14 @@ inline constexpr OpDomain domain_of(Op op) {
 // How the operator makes a NaN out of an infinite operand (None when it never does).
 inline constexpr OpNan nan_of(Op op) {
   return op_info(op).nan;
+}
+// Its symbol in s-expressions ("+" for add; op_name where ops.def gives none).
+inline constexpr const char* symbol_of(Op op) {
+  return op_info(op).symbol[0] != '\0' ? op_info(op).symbol : op_info(op).printed;
+}
+// Whether the Z3 translation takes the operator (engine/smt/translate.cpp).
+inline constexpr bool z3_supported(Op op) {
+  return op_info(op).z3;
 }
 // What reports call the operation ("division").
 inline constexpr const char* noun_of(Op op) {

@@ -25,71 +25,6 @@ std::string float_mods_suffix(Op op, FloatMods m) {
   return out;
 }
 
-const char* symbol_of(const Node& n) {
-  switch (n.op) {
-  case Op::Add:
-    return "+";
-  case Op::Sub:
-    return "-";
-  case Op::Mul:
-    return "*";
-  case Op::Div:
-    return "/";
-  case Op::Neg:
-    return "neg";
-    // leaves
-  case Op::Const:
-  case Op::Input:
-  case Op::Param:
-  case Op::Undef:
-  case Op::PosInf:
-  case Op::NegInf:
-  case Op::RawBits:
-  case Op::Ln2:
-  // arithmetic over the reals
-  case Op::Fma:
-  case Op::Abs:
-  case Op::Min:
-  case Op::Max:
-  case Op::Rcp:
-  case Op::Sqrt:
-  case Op::Rsqrt:
-  case Op::Exp:
-  case Op::Ex2:
-  case Op::Lg2:
-  case Op::Sin:
-  case Op::Cos:
-  case Op::Tanh:
-  case Op::Narrow:
-  // predicates and selects over symbolic values
-  case Op::Cmp:
-  case Op::And:
-  case Op::Or:
-  case Op::Xor:
-  case Op::Not:
-  case Op::Select:
-  // bit-level views of symbolic values
-  case Op::Pack:
-  case Op::Extract:
-  case Op::BitOp:
-  case Op::AtomicResult:
-  // integer data
-  case Op::IAdd:
-  case Op::IMul:
-  case Op::INeg:
-  case Op::ICmp:
-  // conversions between the types, each its own operator
-  case Op::IntToReal:
-  case Op::RealToInt:
-  case Op::RoundReal:
-  case Op::FloatBits:
-  case Op::BitsFloat:
-  case Op::Fresh:
-    return op_name(n.op);
-  }
-  unknown_op(n.op); // a value outside ops.def
-}
-
 class Printer {
 public:
   Printer(const ExprStore& store, size_t max_chars) : store_(store), max_(max_chars) {}
@@ -115,7 +50,7 @@ public:
       return;
     }
     out_ += '(';
-    out_ += symbol_of(n);
+    out_ += symbolic::symbol_of(n.op);
     if (n.op == Op::Cmp)
       fmt::format_to(std::back_inserter(out_), ".{}{}", cmp_name(static_cast<CmpKind>(n.aux & 7)),
                      (n.aux & 8) ? "u" : "");
