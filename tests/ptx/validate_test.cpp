@@ -80,6 +80,10 @@ TEST(Validate, StateSpacesAndVectorWidths) {
   EXPECT_EQ(rejected("ld.global.v2.f32 %f1, [%rd1];").message,
             "'.v2' needs a vector of 2 elements here");
   EXPECT_EQ(rejected("cvta.to.u64 %rd1, %rd2;").message, "'cvta' needs a state space");
+  // min/max .abs (and .xorsign.abs) need sm_86: ptxas 13 refuses them on sm_80.
+  EXPECT_EQ(rejected("max.abs.f32 %f3, %f1, %f2;").message, "'max' with .abs needs sm_86 or newer");
+  EXPECT_EQ(rejected("cvt.rn.bf16.u32 %rs1, %r1;").message,
+            "'cvt' to .bf16 from .u32 needs sm_90 or newer");
 }
 
 TEST(Validate, OperandCountsAndKinds) {
