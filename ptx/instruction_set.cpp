@@ -254,6 +254,22 @@ constexpr std::array kRules = {
         .operands = "d s s"},
     InstructionRule{.opcode = "nanosleep", .types = "u32", .min_operands = 1, .max_operands = 1,
         .operands = "s"},
+    // --- Hopper (sm_90): the per-form operands of mbarrier are checked by async_forms.cpp -------
+    InstructionRule{.opcode = "mbarrier", .types = "b64",
+        .modifiers = "init inval arrive arrive_drop expect_tx complete_tx test_wait try_wait "
+                     "parity pending_count noComplete release acquire relaxed cta cluster",
+        .spaces = "shared shared::cta shared::cluster", .min_operands = 1, .max_operands = 4,
+        .operands = "* * * *"},
+    // elect.sync d|p, membermask: d may be `_`.
+    InstructionRule{.opcode = "elect", .types = "", .min_types = 0, .max_types = 0,
+        .modifiers = "sync", .required = "sync", .min_operands = 2, .max_operands = 2,
+        .operands = "d s"},
+    // setmaxnreg.inc|dec.sync.aligned.u32 imm-reg-count (its range: async_forms.cpp).
+    InstructionRule{.opcode = "setmaxnreg", .types = "u32 s32", .modifiers = "inc dec sync aligned",
+        .required = "inc|dec sync aligned", .min_operands = 1, .max_operands = 1,
+        .operands = "s"},
+    InstructionRule{.opcode = "griddepcontrol", .types = "", .min_types = 0, .max_types = 0,
+        .modifiers = "launch_dependents wait", .required = "launch_dependents|wait"},
 };
 // clang-format on
 #pragma GCC diagnostic pop

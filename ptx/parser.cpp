@@ -1512,7 +1512,9 @@ private:
       }
     }
     if (ins.opcode == Opcode::Other && name == "cp" && ins.suffixes.front() == "async") {
-      ins.opcode = Opcode::CpAsync;
+      // cp.async.bulk... is TMA (Hopper), not sm_80's cp.async: an enumerator of its own.
+      ins.opcode = ins.suffixes.size() > 1 && ins.suffixes[1] == "bulk" ? Opcode::CpAsyncBulk
+                                                                        : Opcode::CpAsync;
     }
     return true;
   }
@@ -1536,21 +1538,18 @@ private:
     }
     case TokenKind::Ident: {
       if (cur_.text.size() == 1 && cur_.text[0] == '_') {
-        op.value.emplace<SinkOperand>();
         advance();
+        if (at(TokenKind::Pipe)) {
+          // `_|%p` (elect.sync): the first of the pair is a sink; kept as the pair's name "_".
+          std::get<NameOperand>(op.value).name = "_";
+          break;
+        }
+        op.value.emplace<SinkOperand>();
         return true;
       }
       std::get<NameOperand>(op.value).name = std::string(cur_.text);
       advance();
-      if (accept(TokenKind::Pipe)) {
-        if (!at(TokenKind::Ident)) {
-          return fail_expected("a predicate after '|'");
-        }
-        std::string first = std::move(std::get<NameOperand>(op.value).name);
-        op.value = PairOperand{std::move(first), std::string(cur_.text)};
-        advance();
-      }
-      return true;
+      break;
     }
     case TokenKind::Minus:
     case TokenKind::Number:
@@ -1564,6 +1563,16 @@ private:
     default:
       return fail_expected("an operand");
     }
+    // A name (or `_`) read: `%p|%q` makes it a pair (setp's two predicates, elect.sync's d|p).
+    if (accept(TokenKind::Pipe)) {
+      if (!at(TokenKind::Ident)) {
+        return fail_expected("a predicate after '|'");
+      }
+      std::string first = std::move(std::get<NameOperand>(op.value).name);
+      op.value = PairOperand{std::move(first), std::string(cur_.text)};
+      advance();
+    }
+    return true;
   }
 
   bool parse_immediate(Operand& op) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "ptx/async_forms.hpp"
 #include "ptx/instruction_set.hpp"
 #include "support/invariant.hpp"
 
@@ -336,16 +337,36 @@ private:
       return;
     }
     const InstructionRule* rule = instruction_rule(ins.opcode_name);
-    if (rule == nullptr) {
-      return; // not checked further: the engine refuses what it does not model
+    if (rule != nullptr) {
+      std::vector<std::string_view> types;
+      if (!check_suffixes(ins, *rule, types) || !check_required(ins, *rule, types) ||
+          !check_operands(ins, *rule, types, regs)) {
+        return;
+      }
+      if (ins.opcode_name == "cvt" && check_cvt_rounding(ins, types)) {
+        check_cvt_registers(ins, types, regs);
+        return;
+      }
     }
-    std::vector<std::string_view> types;
-    if (!check_suffixes(ins, *rule, types) || !check_required(ins, *rule, types) ||
-        !check_operands(ins, *rule, types, regs)) {
+    // The Hopper forms (TMA, mbarrier, wgmma...), with or without a row; an opcode with
+    // neither is not checked further: the engine refuses what it does not model.
+    if (auto problem = async_form_problem(ins)) {
+      report_form_problem(ins, *problem);
+    }
+  }
+
+  void report_form_problem(const Instruction& ins, const FormProblem& p) {
+    switch (p.at) {
+    case FormProblem::At::Suffix:
+      suffix_error(ins, p.index, p.message);
       return;
-    }
-    if (ins.opcode_name == "cvt" && check_cvt_rounding(ins, types)) {
-      check_cvt_registers(ins, types, regs);
+    case FormProblem::At::Operand:
+      VOLTA_ASSERT(p.index < ins.operands.size(), "a form problem names an operand it has");
+      error(ins.operands[p.index].loc, p.message);
+      return;
+    case FormProblem::At::Opcode:
+      instruction_error(ins, p.message);
+      return;
     }
   }
 
@@ -504,12 +525,6 @@ private:
     if ((ins.opcode_name == "min" || ins.opcode_name == "max") && n == 4 && sm_ < 100) {
       return instruction_error(ins, name_of(ins) + " with three inputs needs sm_100 or newer");
     }
-    // PTX ISA, min/max: .abs and .xorsign came with sm_86 (ptxas: "Feature '.abs' requires
-    // .target sm_86 or higher").
-    if ((ins.opcode_name == "min" || ins.opcode_name == "max") && ins.has_suffix("abs") &&
-        sm_ < 86) {
-      return instruction_error(ins, "'.abs' on " + ins.opcode_name + " needs sm_86 or newer");
-    }
     if (ins.opcode_name == "setp" || ins.opcode_name == "set") {
       const bool combined = ins.bool_op != BoolOp::None;
       if (combined != (n == 4)) {
@@ -521,6 +536,11 @@ private:
     }
     if (ins.has_suffix("xorsign") && !ins.has_suffix("abs")) {
       return instruction_error(ins, "'.xorsign' needs '.abs'");
+    }
+    if ((ins.opcode_name == "min" || ins.opcode_name == "max") && ins.has_suffix("abs") &&
+        sm_ < 86) {
+      // ptxas 13: "Feature '.abs' requires .target sm_86 or higher" (.xorsign needs .abs).
+      return instruction_error(ins, name_of(ins) + " with .abs needs sm_86 or newer");
     }
     if (ins.opcode_name == "mov" && ins.vector_width > 1 && typed) {
       // mov.v2.b32 {a, b}, {c, d}: every element holds one value of the type.
@@ -621,8 +641,11 @@ private:
         continue;
       }
       const std::optional<ScalarType> reg = regs.type_of(name->name);
+      // %is_explicit_cluster is the one predicate among them (PTX ISA, "Special Registers").
+      const bool predicate_register = name->name == "%is_explicit_cluster";
       if (!reg && kind == 'S' && typed && is_special_register(name->name) &&
-          (kind_of(*typed) == TypeKind::Float || *typed == ScalarType::Pred)) {
+          (kind_of(*typed) == TypeKind::Float ||
+           (*typed == ScalarType::Pred && !predicate_register))) {
         // An undeclared %name is a special register (%tid.x, %clock64): integers only.
         return error(op.loc, "the special register " + name->name + " cannot be read as ." +
                                  spelling(*typed));
@@ -861,6 +884,11 @@ private:
     VOLTA_ASSERT(types.size() == 2, "the caller checked for two type suffixes");
     const std::string_view to = types[0];
     const std::string_view from = types[1];
+    if (to == "bf16" && is_int_word(from) && sm_ < 90) {
+      // ptxas 13: "Feature 'cvt with .bf16.u32' requires .target sm_90 or higher".
+      return instruction_error(ins, "'cvt' to .bf16 from ." + std::string(from) +
+                                        " needs sm_90 or newer");
+    }
     std::optional<std::string_view> rounding;
     for (const std::string& s : ins.suffixes) {
       if (is_rounding(s)) {
@@ -896,6 +924,18 @@ private:
       need = Need::None; // widening: exact
     } else if (width(to) != 0 && width(from) != 0 && width(to) < width(from)) {
       need = Need::Float;
+    }
+    if ((to == "f16x2" || to == "bf16x2") && from == "f32") {
+      // cvt.frnd2{.relu}{.satfinite}.f16x2.f32 d, a, b (frnd2: .rn .rz; .rs with a third
+      // source): a rounding is required and .ftz is not a modifier of this form (ptxas 13).
+      if (ins.has_suffix("ftz")) {
+        return instruction_error(ins, "'cvt." + std::string(to) + ".f32' takes no .ftz");
+      }
+      if (!rounding || (*rounding != "rn" && *rounding != "rz" && *rounding != "rs")) {
+        return instruction_error(ins, "'cvt." + std::string(to) +
+                                          ".f32' needs a rounding modifier (.rn .rz)");
+      }
+      return true;
     }
     switch (need) {
     case Need::Unknown:

@@ -12,7 +12,7 @@ using symbolic::ByteWriter;
 
 namespace {
 
-constexpr std::string_view kMagic = "volta-eg run-cache 4"; // also in the header
+constexpr std::string_view kMagic = "volta-eg run-cache 5"; // also in the header
 
 // Measured on a naive GEMM: reading back takes about 170 ns a node (page faults of the store's
 // chunks included), executing it produced 7 M nodes a second; 1.5 M nodes per second of
@@ -28,6 +28,9 @@ void describe(ByteWriter& out, const launch::KernelConfig& c) {
     out.u32(d);
   for (uint32_t d : c.grid)
     out.u32(d);
+  for (uint32_t d : c.cluster)
+    out.u32(d);
+  out.u8(c.cluster_given ? 1 : 0);
   out.u8(static_cast<uint8_t>(c.ctas));
   out.u64(c.dyn_shared_bytes);
   out.u64(c.arrays.size());
@@ -54,6 +57,7 @@ void describe(ByteWriter& out, const launch::KernelConfig& c) {
       out.u8(static_cast<uint8_t>(f.type));
       out.str(f.array);
       out.u64(f.bits);
+      out.str(f.tensor_map ? launch::describe(*f.tensor_map) : std::string());
     }
   }
   out.u64(c.globals.size());

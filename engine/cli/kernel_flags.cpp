@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
+#include "engine/launch/cluster.hpp"
 #include "engine/launch/cuda_source.hpp"
 #include "engine/launch/manifest.hpp"
 
@@ -20,6 +21,8 @@ void KernelFlags::add_to(CLI::App& app, const std::string& prefix, const std::st
   app.add_option("--" + prefix + "kernel", kernel, "kernel entry name of the " + who);
   app.add_option("--" + prefix + "block", block, "CTA size X[,Y[,Z]]")->capture_default_str();
   app.add_option("--" + prefix + "grid", grid, "grid size X[,Y[,Z]]")->capture_default_str();
+  app.add_option("--" + prefix + "cluster", cluster,
+                 "thread-block cluster X[,Y[,Z]] (sm_90); each divides the grid's");
   app.add_option("--" + prefix + "array", arrays,
                  "array NAME:BASE:WIDTH:LEN:KIND[:TYPE] (repeatable; TYPE f32, s32, ...)");
   app.add_option("--" + prefix + "param", params,
@@ -93,6 +96,17 @@ Expected<launch::KernelConfig> KernelFlags::config(const std::string& prefix) co
   }
   k.block = *b;
   k.grid = *g;
+  if (!cluster.empty()) {
+    auto c = parse_dim3(cluster);
+    if (!c) {
+      return Unexpected{fmt::format("--{}cluster: expected X[,Y[,Z]] positive integers, got \"{}\"",
+                                    prefix, cluster)};
+    }
+    k.cluster = *c;
+    k.cluster_given = true;
+    if (std::string problem = launch::cluster_grid_problem(k.cluster, k.grid); !problem.empty())
+      return Unexpected{fmt::format("--{}cluster: {}", prefix, problem)};
+  }
   if (k.threads_per_cta() > 1024) {
     return Unexpected{fmt::format("--{}block: a CTA has at most 1024 threads", prefix)};
   }

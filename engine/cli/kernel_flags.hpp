@@ -22,6 +22,7 @@ struct KernelFlags {
   std::string kernel;
   std::string block = "1,1,1";
   std::string grid = "1,1,1";
+  std::string cluster; // thread-block cluster X[,Y[,Z]]; empty: none
   std::vector<std::string> arrays;
   std::vector<std::string> params;
   std::vector<std::string> globals;
@@ -33,8 +34,8 @@ struct KernelFlags {
   // ignore is refused rather than dropped).
   bool given() const {
     return !ptx.empty() || !cu.empty() || arch != "sm_80" || !kernel.empty() || block != "1,1,1" ||
-           grid != "1,1,1" || !arrays.empty() || !params.empty() || !globals.empty() ||
-           ctas != "all" || dyn_shared != 0;
+           grid != "1,1,1" || !cluster.empty() || !arrays.empty() || !params.empty() ||
+           !globals.empty() || ctas != "all" || dyn_shared != 0;
   }
   // The configuration, or why the flags give none ("--ref-block: ...").
   Expected<launch::KernelConfig> config(const std::string& prefix) const;

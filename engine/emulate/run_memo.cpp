@@ -27,14 +27,20 @@ std::string program_fingerprint(const exec::Program& p) {
 }
 
 std::string config_text(const launch::KernelConfig& c) {
-  std::string text = fmt::format("{} {} block {},{},{} grid {},{},{} ctas {} dyn {}\n", c.ptx_path,
-                                 c.entry, c.block[0], c.block[1], c.block[2], c.grid[0], c.grid[1],
-                                 c.grid[2], static_cast<int>(c.ctas), c.dyn_shared_bytes);
+  std::string text =
+      fmt::format("{} {} block {},{},{} grid {},{},{} cluster {},{},{}{} ctas {} dyn {}\n",
+                  c.ptx_path, c.entry, c.block[0], c.block[1], c.block[2], c.grid[0], c.grid[1],
+                  c.grid[2], c.cluster[0], c.cluster[1], c.cluster[2],
+                  c.cluster_given ? " given" : "", static_cast<int>(c.ctas), c.dyn_shared_bytes);
   for (const auto& a : c.arrays)
     text += fmt::format("array {} {:x} {} {} {} {}\n", a.name, a.base, a.elem_width, a.len,
                         launch::to_string(a.kind), launch::to_string(a.type));
   for (const auto& p : c.params) {
     text += fmt::format("param {}\n", p.text);
+    for (const auto& f : p.struct_fields) {
+      if (f.tensor_map)
+        text += fmt::format("tensor map at {}: {}\n", f.offset, launch::describe(*f.tensor_map));
+    }
     if (p.kind == launch::ParamSpec::Kind::Struct) {
       const auto bytes = launch::aggregate_bytes(p, c);
       text.append(bytes.begin(), bytes.end());

@@ -8,6 +8,7 @@
 
 #include "engine/entry/run_configuration.hpp"
 #include "engine/entry_progress.hpp"
+#include "engine/launch/cluster.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
@@ -146,9 +147,11 @@ bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache
   const launch::KernelConfig* configs[2] = {&entry.reference, &entry.optimized};
   const char* roles[2] = {"reference", "optimized"};
   for (int i = 0; i < 2; ++i) {
-    const std::string problem = loads[i].kernel
-                                    ? exec::check_config(loads[i].kernel->program, *configs[i])
-                                    : loads[i].failure_headline();
+    std::string problem = loads[i].kernel
+                              ? exec::check_config(loads[i].kernel->program, *configs[i])
+                              : loads[i].failure_headline();
+    if (problem.empty() && loads[i].kernel) // a cluster the kernel's directives forbid
+      problem = launch::cluster_problem_of(loads[i].kernel->module, *configs[i]);
     if (problem.empty())
       continue;
     result.verdict = Verdict::Error;

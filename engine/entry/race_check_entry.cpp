@@ -6,6 +6,7 @@
 #include "engine/entry/run_configuration.hpp"
 #include "engine/entry/streamed_entry.hpp"
 #include "engine/exec/grouped_launch.hpp"
+#include "engine/launch/cluster.hpp"
 #include "engine/symbolic/printer.hpp"
 
 namespace volta::entry {
@@ -39,6 +40,7 @@ std::optional<EntryResult> check_race_streamed(const launch::KernelConfig& confi
     return std::nullopt; // a kept run of the whole grid answers faster
   const exec::LoadResult loaded = cache.load(config.ptx_path, config.entry);
   if (!loaded.kernel || !exec::check_config(loaded.kernel->program, config).empty() ||
+      !launch::cluster_problem_of(loaded.kernel->module, config).empty() ||
       !exec::why_not_groupable(loaded.kernel->program, config, options.run).empty())
     return std::nullopt;
   const uint32_t groups =

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/exec/special_registers.hpp"
+#include "engine/launch/cluster.hpp"
 
 namespace volta::entry {
 
@@ -68,6 +69,15 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
     result.verdict = Verdict::Error;
     result.bad_input = true;
     result.detail = loaded.failure_headline();
+    result.failure_kernel = role;
+    return std::nullopt;
+  }
+  if (std::string problem = launch::cluster_problem_of(loaded.kernel->module, config);
+      !problem.empty()) {
+    // A cluster the kernel's directives forbid, or one that does not tile the grid: bad input.
+    result.verdict = Verdict::Error;
+    result.bad_input = true;
+    result.detail = fmt::format("{} kernel: {}", role, problem);
     result.failure_kernel = role;
     return std::nullopt;
   }

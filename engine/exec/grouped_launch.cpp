@@ -10,6 +10,8 @@ std::string why_not_groupable(const Program& program, const launch::KernelConfig
                               const RunOptions& options) {
   if (config.ctas != launch::CtaMode::All)
     return "only CTA 0 runs";
+  if (config.cluster_size() > 1)
+    return "cluster launches are not modelled (run_kernel refuses them)";
   if (!options.check_races)
     return "races are not checked";
   for (const Inst& in : program.insts) {

@@ -148,6 +148,26 @@ KernelRun run_kernel(const Program& program, const launch::KernelConfig& config,
     return run;
   }
   KernelRun run = execute(program, config, store, options, false, start);
+  if (config.cluster_size() > 1) {
+    // Clusters are not modelled (issue 33): the CTAs of a cluster share distributed shared
+    // memory, cluster barriers and multicast, which a run of independent CTAs does not have.
+    // An instruction refused on the way names itself (the more useful reason); any other
+    // outcome of that run, a finding or a clean end, is no answer for a cluster launch.
+    if (run.failure && run.failure->verdict == Verdict::Unsupported)
+      return run;
+    KernelRun refused;
+    Failure f;
+    f.verdict = Verdict::Unsupported;
+    f.kind = "unsupported";
+    f.message = fmt::format("the launch has clusters of {}x{}x{} CTAs; thread-block clusters "
+                            "(distributed shared memory, cluster barriers, multicast) are not "
+                            "modelled yet",
+                            config.cluster[0], config.cluster[1], config.cluster[2]);
+    refused.failure = std::move(f);
+    refused.stats = run.stats;
+    refused.seconds = run.seconds;
+    return refused;
+  }
   const bool parallel = config.ctas == launch::CtaMode::All && config.cta_count() > 1;
   const bool safety_failure = run.failure && run.failure->verdict != Verdict::Unknown &&
                               run.failure->verdict != Verdict::Error;

@@ -78,8 +78,8 @@ struct FieldTypeInfo {
   uint32_t bytes;
 };
 constexpr FieldTypeInfo kFieldTypes[] = {{"u64", 8}, {"s64", 8},  {"u32", 4}, {"s32", 4},
-                                         {"u8", 1},  {"bool", 1}, {"f32", 4}};
-static_assert(std::size(kFieldTypes) == static_cast<size_t>(StructField::Type::F32) + 1);
+                                         {"u8", 1},  {"bool", 1}, {"f32", 4}, {"tensormap", 128}};
+static_assert(std::size(kFieldTypes) == static_cast<size_t>(StructField::Type::TensorMap) + 1);
 } // namespace
 
 std::optional<StructField::Type> struct_field_type_from(std::string_view word) {
@@ -102,6 +102,8 @@ std::vector<uint8_t> aggregate_bytes(const ParamSpec& p, const KernelConfig& con
   std::vector<uint8_t> bytes(p.struct_size, 0);
   std::copy_n(p.struct_bytes.begin(), std::min(p.struct_bytes.size(), bytes.size()), bytes.begin());
   for (const auto& f : p.struct_fields) {
+    if (f.type == StructField::Type::TensorMap)
+      continue; // the driver's encoding: unknown; the bytes stay as `bytes` gave them
     uint64_t bits = f.bits;
     if (!f.array.empty()) {
       const ArraySpec* a = config.find_array(f.array);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/launch/tensor_map.hpp"
 #include "engine/symbolic/rational.hpp"
 
 namespace volta::launch {
@@ -67,12 +68,15 @@ struct ArraySpec {
 
 // One typed value at a byte offset of an aggregate (by-value struct) parameter.
 struct StructField {
-  enum class Type : uint8_t { U64, S64, U32, S32, U8, Bool, F32 };
+  // TensorMap: a 128-byte CUtensorMap given by its encode arguments (`tensor_map`); its bytes
+  // are never written (the driver's encoding is undocumented): they stay as `bytes` gave them.
+  enum class Type : uint8_t { U64, S64, U32, S32, U8, Bool, F32, TensorMap };
   uint64_t offset = 0;
   Type type = Type::U64;
   std::string array; // non-empty: the field holds this array's base address (a u64 pointer)
   uint64_t bits = 0; // otherwise: the field's little-endian bits (low `width` bytes)
   std::string text;  // the value as written ("ptr:Q", "int:4096"), for messages
+  std::optional<TensorMap> tensor_map; // Type::TensorMap only
 };
 std::optional<StructField::Type> struct_field_type_from(std::string_view word);
 std::string_view to_string(StructField::Type t);
@@ -113,10 +117,15 @@ struct KernelConfig {
   uint64_t dyn_shared_bytes = 0;
   std::map<std::string, int64_t> globals; // module .global scalars set before launch
   CtaMode ctas = CtaMode::All;
+  // The thread-block cluster (`"cluster"`, `--cluster`); {1,1,1} when none is given. Each
+  // dimension divides the grid's (launch/cluster.hpp checks it and the kernel's directives).
+  Dim3 cluster{1, 1, 1};
+  bool cluster_given = false; // a cluster was given (a kernel with .explicitcluster needs one)
 
   const ArraySpec* find_array(std::string_view name) const;
   uint64_t threads_per_cta() const { return uint64_t{block[0]} * block[1] * block[2]; }
   uint64_t cta_count() const { return uint64_t{grid[0]} * grid[1] * grid[2]; }
+  uint64_t cluster_size() const { return uint64_t{cluster[0]} * cluster[1] * cluster[2]; }
 };
 
 } // namespace volta::launch

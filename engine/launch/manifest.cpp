@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "engine/launch/cluster.hpp"
 #include "engine/launch/cuda_source.hpp"
 #include "engine/launch/json_locator.hpp"
+#include "engine/launch/tensor_map_reader.hpp"
 #include "support/invariant.hpp"
 
 namespace volta::launch {
@@ -80,10 +82,10 @@ void check_keys(const json& obj, const std::string& path,
   }
 }
 
-const std::vector<std::string_view> kKernelKeys = {"ptx",        "cuda",    "arch",
-                                                   "nvcc_flags", "entry",   "block",
-                                                   "grid",       "arrays",  "dyn_shared_bytes",
-                                                   "params",     "globals", "ctas"};
+const std::vector<std::string_view> kKernelKeys = {
+    "ptx",     "cuda", "arch",   "nvcc_flags",       "entry",
+    "block",   "grid", "arrays", "dyn_shared_bytes", "params",
+    "globals", "ctas", "cluster"};
 const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
                                                   "len",  "kind", "type"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
@@ -245,15 +247,30 @@ StructField get_field(const json& j, uint64_t struct_size, const std::string& pa
   const std::string type = get_string(member(j, path, "type"), path + ".type");
   auto t = struct_field_type_from(type);
   if (!t)
-    fail(path + ".type",
-         fmt::format("unknown field type \"{}\" (expected u64, s64, u32, s32, u8, bool or f32)",
-                     type));
+    fail(path + ".type", fmt::format("unknown field type \"{}\" (expected u64, s64, u32, s32, u8, "
+                                     "bool, f32 or tensormap)",
+                                     type));
   f.type = *t;
   const uint32_t width = byte_width(f.type);
   if (f.offset >= struct_size || struct_size - f.offset < width)
     fail(path + ".offset", fmt::format("a {}-byte {} at offset {} lies outside the {}-byte struct",
                                        width, type, f.offset, struct_size));
   const std::string vpath = path + ".value";
+  if (f.type == StructField::Type::TensorMap) {
+    // cuda.h: "tensorMap address must be aligned to 64 bytes" (the parameter block is, with
+    // .align 64 or more; the field's offset in it must be too).
+    if (f.offset % 64 != 0)
+      fail(path + ".offset", fmt::format("a tensor map lies at a multiple of 64 bytes (cuda.h: "
+                                         "\"tensorMap address must be aligned to 64 bytes\"), "
+                                         "not at offset {}",
+                                         f.offset));
+    TensorMapRead read = read_tensor_map(member(j, path, "value"), vpath);
+    if (read.problem)
+      fail(read.problem->path, read.problem->message);
+    f.tensor_map = std::move(read.map);
+    f.text = "tensormap " + describe(*f.tensor_map);
+    return f;
+  }
   f.text = get_string(member(j, path, "value"), vpath);
   auto v = parse_param(f.text);
   if (!v)
@@ -297,6 +314,8 @@ StructField get_field(const json& j, uint64_t struct_size, const std::string& pa
       break;
     case StructField::Type::F32:
       fail(vpath, "a field of type f32 takes float:VALUE");
+    case StructField::Type::TensorMap:
+      VOLTA_UNREACHABLE("a tensormap field returned above");
     }
     if (!fits)
       fail(vpath, fmt::format("{} does not fit in a field of type {}", x, type));
@@ -437,6 +456,11 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
         if (!array.empty() && !k.find_array(array))
           fail(fmt::format("{}.fields[{}].value", p, f),
                fmt::format("no array named \"{}\" in {}.arrays", array, path));
+        if (const auto& map = param->struct_fields[f].tensor_map) {
+          if (auto problem =
+                  tensor_map_array_problem(*map, k, fmt::format("{}.fields[{}].value", p, f)))
+            fail(problem->path, problem->message);
+        }
       }
       k.params.push_back(std::move(*param));
     }
@@ -457,6 +481,12 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
   }
   if (auto it = j.find("ctas"); it != j.end())
     k.ctas = get_cta_mode(*it, path + ".ctas");
+  if (auto it = j.find("cluster"); it != j.end()) {
+    k.cluster = get_dim3(*it, path + ".cluster");
+    k.cluster_given = true;
+    if (std::string problem = cluster_grid_problem(k.cluster, k.grid); !problem.empty())
+      fail(path + ".cluster", problem);
+  }
   VOLTA_ASSERT(uint64_t{k.block[0]} * k.block[1] * k.block[2] <= 1024,
                "a CTA has at most 1024 threads (16-bit thread indices in the race shadow)");
   VOLTA_ASSERT(std::all_of(k.params.begin(), k.params.end(),

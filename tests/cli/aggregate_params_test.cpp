@@ -123,8 +123,8 @@ TEST(AggregateManifest, EveryMalformedAggregateIsAnErrorWithItsPath) {
       {[](json& s) { s["fields"][1]["offset"] = 4; },
        p + ".fields[1].offset: bytes 4..7 overlap " + p + ".fields[0] (bytes 0..7)"},
       {[](json& s) { s["fields"][1]["type"] = "i32"; },
-       p + ".fields[1].type: unknown field type \"i32\" (expected u64, s64, u32, s32, u8, bool "
-           "or f32)"},
+       p + ".fields[1].type: unknown field type \"i32\" (expected u64, s64, u32, s32, u8, bool, "
+           "f32 or tensormap)"},
       {[](json& s) { s["fields"][0]["type"] = "u32"; },
        p + ".fields[0].value: a pointer field is u64, not u32"},
       {[](json& s) { s["fields"][1]["value"] = "float:0.5"; },

@@ -22,9 +22,9 @@ KernelConfig struct_config(uint64_t size = 24) {
   p.struct_size = size;
   p.text = "struct";
   using T = launch::StructField::Type;
-  p.struct_fields.push_back({0, T::U64, "out", 0, "ptr:out"});
-  p.struct_fields.push_back({8, T::S32, "", 7, "int:7"});
-  p.struct_fields.push_back({16, T::F32, "", 0x3e000000, "float:0.125"}); // 0.125f
+  p.struct_fields.push_back({0, T::U64, "out", 0, "ptr:out", std::nullopt});
+  p.struct_fields.push_back({8, T::S32, "", 7, "int:7", std::nullopt});
+  p.struct_fields.push_back({16, T::F32, "", 0x3e000000, "float:0.125", std::nullopt}); // 0.125f
   c.params.push_back(p);
   return c;
 }

@@ -12,22 +12,50 @@ namespace {
 
 TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
   for (const std::string ins : {
-           "addc.u32 %r3, %r1, %r2;", "subc.u32 %r3, %r1, %r2;", "madc.lo.u32 %r3, %r1, %r2, %r1;",
-           "fns.b32 %r3, %r1, %r2, 1;", "bmsk.clamp.b32 %r3, %r1, %r2;",
-           "dp4a.u32.u32 %r3, %r1, %r2, %r1;", "dp2a.lo.u32.u32 %r3, %r1, %r2, %r1;",
-           "slct.u32.s32 %r3, %r1, %r2, %r1;", "isspacep.global %p2, %rd1;",
+           "addc.u32 %r3, %r1, %r2;",
+           "subc.u32 %r3, %r1, %r2;",
+           "madc.lo.u32 %r3, %r1, %r2, %r1;",
+           "fns.b32 %r3, %r1, %r2, 1;",
+           "bmsk.clamp.b32 %r3, %r1, %r2;",
+           "dp4a.u32.u32 %r3, %r1, %r2, %r1;",
+           "dp2a.lo.u32.u32 %r3, %r1, %r2, %r1;",
+           "slct.u32.s32 %r3, %r1, %r2, %r1;",
+           "isspacep.global %p2, %rd1;",
            "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};",
-           "mapa.shared::cluster.u32 %r3, %r1, %r2;", "brkpt;",
-           "match.any.sync.b32 %r3, %r1, 0xffffffff;", "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
+           "mapa.shared::cluster.u32 %r3, %r1, %r2;",
+           "brkpt;",
+           "match.any.sync.b32 %r3, %r1, 0xffffffff;",
+           "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
            "nanosleep.u32 %r1;",
-           "griddepcontrol.wait;", // Opcode::Other: an opcode of PTX without an enumerator
+           "getctarank.shared::cluster.u32 %r3, %rd1;", // Opcode::Other: no enumerator
+           // Hopper (issue 33): TMA, mbarrier, wgmma, warp specialization, proxy fences.
+           "cp.async.bulk.commit_group;",
+           "cp.async.bulk.wait_group.read 0;",
+           "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], "
+           "[%rd2, {%r1, %r2}], [%rd1];",
+           "cp.async.bulk.prefetch.tensor.2d.L2.global [%rd2, {%r1, %r2}];",
+           "mbarrier.init.shared::cta.b64 [%rd1], 1;",
+           "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%rd1], 16;",
+           "mbarrier.try_wait.parity.shared::cta.b64 %p2, [%rd1], %r1;",
+           "elect.sync %r3|%p2, 0xffffffff;",
+           "elect.sync _|%p2, 0xffffffff;",
+           "setmaxnreg.inc.sync.aligned.u32 240;",
+           "griddepcontrol.wait;",
+           "griddepcontrol.launch_dependents;",
+           "wgmma.fence.sync.aligned;",
+           "wgmma.commit_group.sync.aligned;",
+           "wgmma.wait_group.sync.aligned 0;",
+           "fence.proxy.async.shared::cta;",
+           "fence.mbarrier_init.release.cluster;",
+           "barrier.cluster.arrive.relaxed.aligned;",
+           "barrier.cluster.wait.aligned;",
        }) {
     SCOPED_TRACE(ins);
     const std::string body =
         "  mov.u32 %r1, 7;\n  mov.u32 %r2, 3;\n  mov.u64 %rd1, 0;\n  " + ins + "\n  ret;";
     std::string text = kernel(".param .u64 p_out", body);
-    // mapa and stmatrix are sm_90 instructions.
-    text.replace(text.find("sm_80"), 5, "sm_90");
+    // mapa, stmatrix and the Hopper instructions are sm_90 ones (wgmma: sm_90a).
+    text.replace(text.find("sm_80"), 5, "sm_90a");
     const auto r = run_ptx(text, one_out(1));
     ASSERT_TRUE(r.loaded()) << r.describe();
     ASSERT_NE(r.failure(), nullptr) << r.describe();

@@ -19,7 +19,10 @@ TEST(Ast, EveryOpcodeSpellingReadsBack) {
   EXPECT_EQ(opcode_from("addc"), Opcode::Addc);
   EXPECT_EQ(opcode_from("bmsk"), Opcode::Bmsk);
   EXPECT_EQ(opcode_from("mapa"), Opcode::Mapa);
-  EXPECT_EQ(kOpcodeCount, static_cast<size_t>(Opcode::Mma) + 1) << "Mma is opcodes.def's last row";
+  EXPECT_EQ(opcode_from("cp.async.bulk"), Opcode::CpAsyncBulk);
+  EXPECT_EQ(opcode_from("mbarrier"), Opcode::Mbarrier);
+  EXPECT_EQ(kOpcodeCount, static_cast<size_t>(Opcode::Wgmma) + 1)
+      << "Wgmma is opcodes.def's last row";
 }
 
 TEST(Ast, EveryTypeSpaceAndModifierSpellingReadsBack) {

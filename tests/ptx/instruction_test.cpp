@@ -140,9 +140,9 @@ TEST(Instructions, UnknownOpcodesKeepTheirName) {
   EXPECT_EQ(i.opcode, Opcode::Other);
   EXPECT_EQ(i.opcode_name, "tex");
   EXPECT_EQ(i.suffixes.front(), "2d");
-  Instruction g = instruction("griddepcontrol.wait;");
+  Instruction g = instruction("getctarank.shared::cluster.u32 %r1, %rd1;");
   EXPECT_EQ(g.opcode, Opcode::Other);
-  EXPECT_EQ(g.opcode_name, "griddepcontrol");
+  EXPECT_EQ(g.opcode_name, "getctarank");
 }
 
 TEST(Instructions, NoOperands) {

@@ -31,6 +31,46 @@ constexpr std::array<std::string_view, 8> kSpaces = {"global", "shared",  "local
 
 constexpr std::array<std::string_view, 3> kVectors = {"v2", "v4", "v8"};
 
+// The words of the Hopper forms (TMA, mbarrier, wgmma, proxy fences, warp specialization),
+// valid and near misses, swapped into an instruction of those opcodes.
+constexpr std::array<std::string_view, 32> kHopperWords = {"1d",
+                                                           "2d",
+                                                           "3d",
+                                                           "4d",
+                                                           "6d",
+                                                           "shared::cta",
+                                                           "shared::cluster",
+                                                           "global",
+                                                           "mbarrier::complete_tx::bytes",
+                                                           "bulk_group",
+                                                           "multicast::cluster",
+                                                           "L2::cache_hint",
+                                                           "tile",
+                                                           "im2col",
+                                                           "read",
+                                                           "parity",
+                                                           "expect_tx",
+                                                           "arrive",
+                                                           "try_wait",
+                                                           "test_wait",
+                                                           "release",
+                                                           "acquire",
+                                                           "relaxed",
+                                                           "cluster",
+                                                           "m64n64k16",
+                                                           "m64n120k16",
+                                                           "m64n64k8",
+                                                           "m64n72k32",
+                                                           "inc",
+                                                           "dec",
+                                                           "mbarrier_init",
+                                                           "noComplete"};
+
+bool is_hopper(Opcode op) {
+  return op == Opcode::CpAsyncBulk || op == Opcode::Mbarrier || op == Opcode::Wgmma ||
+         op == Opcode::Setmaxnreg || op == Opcode::Elect || op == Opcode::Griddepcontrol;
+}
+
 bool is_space(std::string_view s) {
   return std::find(kSpaces.begin(), kSpaces.end(), s) != kSpaces.end() || s == "shared::cluster";
 }
@@ -123,6 +163,46 @@ Mutant mutate(const Instruction& ins, uint32_t line, std::mt19937_64& rng) {
     sfx.insert(sfx.begin() + static_cast<std::ptrdiff_t>(below(sfx.size() + 1, rng)),
                std::move(word));
   };
+  if (is_hopper(ins.opcode) && below(2, rng) == 0) {
+    // A Hopper form: one of its words replaced or added, a tensor coordinate dropped, or an
+    // immediate moved off its range (imm-scale, imm-trans, a register count).
+    m.kind = "hopper";
+    switch (below(4, rng)) {
+    case 0:
+      if (!sfx.empty()) {
+        sfx[below(sfx.size(), rng)] = pick(kHopperWords, rng);
+        break;
+      }
+      [[fallthrough]];
+    case 1:
+      insert_at(pick(kHopperWords, rng));
+      break;
+    case 2:
+      for (Operand& o : x.operands) {
+        if (auto* a = std::get_if<AddressOperand>(&o.value); a && !a->coordinates.empty()) {
+          if (auto* v = std::get_if<VectorOperand>(&a->coordinates[0].value);
+              v && !v->elements.empty()) {
+            v->elements.pop_back();
+            break;
+          }
+        }
+      }
+      break;
+    default:
+      for (Operand& o : x.operands) {
+        if (auto* imm = std::get_if<IntImmediate>(&o.value)) {
+          imm->value = imm->value == 1 ? 2 : imm->value + 4;
+          break;
+        }
+      }
+      break;
+    }
+    m.mutated = print(x);
+    if (m.mutated == m.original) {
+      m.mutated.clear();
+    }
+    return m;
+  }
   switch (below(9, rng)) {
   case 0:
   case 1: // the most telling mutation: a type suffix replaced

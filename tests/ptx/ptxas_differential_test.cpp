@@ -10,7 +10,8 @@
 //
 // Environment: VOLTA_PTXAS (path of ptxas; default /usr/local/cuda/bin/ptxas, then PATH),
 // VOLTA_PTXAS_MUTANTS (how many mutants; 1000 by default, for CI: about 15 s), VOLTA_PTXAS_SEED
-// (fixed by default), VOLTA_PTXAS_REPORT (a file listing every disagreement, explained or not).
+// (fixed by default), VOLTA_PTXAS_REPORT (a file listing every disagreement, explained or not),
+// VOLTA_PTXAS_FILES (a regex: only the kernels whose path matches).
 // scripts/ptxas-differential runs the large version.
 #include <algorithm>
 #include <atomic>
@@ -179,6 +180,12 @@ std::vector<fs::path> kernel_files() {
     out.push_back(p);
   }
   std::sort(out.begin(), out.end());
+  // VOLTA_PTXAS_FILES: only the kernels whose path matches this regex (ECMAScript, search), for
+  // a run aimed at some instructions (`VOLTA_PTXAS_FILES=hopper` for the sm_90a forms).
+  if (const std::string only = env_or("VOLTA_PTXAS_FILES", ""); !only.empty()) {
+    const std::regex keep(only);
+    std::erase_if(out, [&](const fs::path& p) { return !std::regex_search(p.string(), keep); });
+  }
   return out;
 }
 

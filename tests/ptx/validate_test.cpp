@@ -66,10 +66,6 @@ TEST(Validate, ModifiersTheOpcodeDoesNotTake) {
             "'div' '.f32' needs one of .approx, .full, .rn, .rz, .rm, .rp");
   EXPECT_EQ(rejected("setp.lt.b32 %p1, %r1, %r2;").message,
             "modifier '.lt' does not apply to '.b32' of 'setp'");
-  // .abs (and .xorsign.abs) on min/max came with sm_86; the test header targets sm_80.
-  EXPECT_EQ(rejected("max.abs.f32 %f1, %f2, %f3;").message, "'.abs' on max needs sm_86 or newer");
-  EXPECT_EQ(rejected("min.xorsign.abs.f32 %f1, %f2, %f3;").message,
-            "'.abs' on min needs sm_86 or newer");
 }
 
 TEST(Validate, StateSpacesAndVectorWidths) {
@@ -84,6 +80,10 @@ TEST(Validate, StateSpacesAndVectorWidths) {
   EXPECT_EQ(rejected("ld.global.v2.f32 %f1, [%rd1];").message,
             "'.v2' needs a vector of 2 elements here");
   EXPECT_EQ(rejected("cvta.to.u64 %rd1, %rd2;").message, "'cvta' needs a state space");
+  // min/max .abs (and .xorsign.abs) need sm_86: ptxas 13 refuses them on sm_80.
+  EXPECT_EQ(rejected("max.abs.f32 %f3, %f1, %f2;").message, "'max' with .abs needs sm_86 or newer");
+  EXPECT_EQ(rejected("cvt.rn.bf16.u32 %rs1, %r1;").message,
+            "'cvt' to .bf16 from .u32 needs sm_90 or newer");
 }
 
 TEST(Validate, OperandCountsAndKinds) {

@@ -1,0 +1,46 @@
+// The Hopper production manifest (../shared/production/hopper/manifest.json: CUTLASS 3.x's
+// warp-specialized TMA + wgmma GEMM and FlashAttention-3, through their real entry points) by
+// `volta-eg prove`, H01 to H07: until TMA, mbarrier and wgmma are modelled (issue 33), each
+// ends UNSUPPORTED at the first instruction of the Hopper kernel the engine does not model, with
+// its PTX line — never a parse error, a crash, ERROR or another verdict — and the exit status is
+// 1 (verdicts that differ from the expected ones, docs/cli.md). Labelled slow: the naive
+// attention reference of the FA3 entries runs for minutes beside the refused kernel (one entry
+// at a time: two of them at once took more memory than a 23 GiB machine had). H08 is left out:
+// its reference (naive attention over 256x176, 128 CTAs) alone was killed for memory on that
+// machine while its refused kernel waited; the H08 kernel itself is checked by
+// HopperProduction.EveryKernelIsUnsupportedAtAnInstruction (hopper_launch_test.cpp). Skips with a
+// message when ../shared/production/hopper is absent.
+#include <gtest/gtest.h>
+
+#include "cli_test_util.hpp"
+
+namespace volta::cli_test {
+namespace {
+
+using nlohmann::json;
+
+TEST(HopperProductionSlow, EveryEntryIsUnsupportedAtAnInstruction) {
+  const auto dir = std::filesystem::path(source_dir()) / ".." / "shared" / "production" / "hopper";
+  if (!std::filesystem::exists(dir / "manifest.json"))
+    GTEST_SKIP() << dir << " is absent: the Hopper production kernels are not in this checkout";
+  const auto scratch = scratch_dir("hopper-production-slow");
+  const ToolRun r =
+      run_tool({"prove", "--batch", (dir / "manifest.json").string(), "--no-z3", "--no-progress",
+                "--filter", "^H0[1-7] ", "--report", (scratch / "r.json").string()},
+               scratch, 1800);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json report = read_json(scratch / "r.json");
+  ASSERT_EQ(report["results"].size(), 5u) << report.dump(1);
+  for (const json& e : report["results"]) {
+    SCOPED_TRACE(e.value("name", ""));
+    EXPECT_EQ(e["verdict"], "UNSUPPORTED") << e.dump(1);
+    ASSERT_TRUE(e.contains("safety") && e["safety"].is_object()) << e.dump(1);
+    EXPECT_EQ(e["safety"].value("kernel", ""), "optimized") << e.dump(1);
+    ASSERT_TRUE(e["safety"]["access"].is_object()) << e.dump(1);
+    EXPECT_GT(e["safety"]["access"].value("ptx_line", 0), 0) << e.dump(1);
+    EXPECT_FALSE(e["safety"]["access"].value("instruction", "").empty()) << e.dump(1);
+  }
+}
+
+} // namespace
+} // namespace volta::cli_test
