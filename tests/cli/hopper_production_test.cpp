@@ -10,6 +10,7 @@
 // machine while its refused kernel waited; the H08 kernel itself is checked by
 // HopperProduction.EveryKernelIsUnsupportedAtAnInstruction (hopper_launch_test.cpp). Skips with a
 // message when ../shared/production/hopper is absent.
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 #include "cli_test_util.hpp"
@@ -23,6 +24,11 @@ TEST(HopperProductionSlow, EveryEntryIsUnsupportedAtAnInstruction) {
   const auto dir = std::filesystem::path(source_dir()) / ".." / "shared" / "production" / "hopper";
   if (!std::filesystem::exists(dir / "manifest.json"))
     GTEST_SKIP() << dir << " is absent: the Hopper production kernels are not in this checkout";
+  // Opt-in until a refused kernel stops its pair's other kernel: the FA3 entries' naive
+  // references take minutes and most of a 24 GB machine, next to whatever ctest -j runs beside
+  // them (every kernel is checked alone by HopperProduction.*, in the fast suite).
+  if (std::getenv("VOLTA_HOPPER_SLOW") == nullptr)
+    GTEST_SKIP() << "set VOLTA_HOPPER_SLOW=1 to prove H01-H07 (minutes, up to ~10 GB)";
   const auto scratch = scratch_dir("hopper-production-slow");
   const ToolRun r =
       run_tool({"prove", "--batch", (dir / "manifest.json").string(), "--no-z3", "--no-progress",
