@@ -152,7 +152,9 @@ std::optional<FormProblem> tensor_operand(const Instruction& ins, size_t i, int 
 std::optional<FormProblem> cp_async_bulk(const Instruction& ins) {
   // suffixes[0] = async, [1] = bulk (the parser's condition for Opcode::CpAsyncBulk).
   const size_t n = ins.operands.size();
-  const std::string_view third = ins.suffixes.size() > 2 ? ins.suffixes[2] : "";
+  // (A view of the suffix itself: `? suffixes[2] : ""` would make a temporary std::string.)
+  const std::string_view third =
+      ins.suffixes.size() > 2 ? std::string_view(ins.suffixes[2]) : std::string_view();
   if (third == "commit_group") {
     if (auto p = only_words(ins, 3, "", "cp.async.bulk.commit_group")) {
       return p;
@@ -473,7 +475,8 @@ std::optional<std::pair<int, int>> wgmma_shape(const std::string& s) {
 }
 
 std::optional<FormProblem> wgmma(const Instruction& ins) {
-  const std::string_view op = ins.suffixes.empty() ? "" : ins.suffixes[0];
+  const std::string_view op =
+      ins.suffixes.empty() ? std::string_view() : std::string_view(ins.suffixes[0]);
   // ptxas 13 requires .sync ("'.sync modifier required") and takes the form without .aligned.
   auto sync_aligned = [&](std::string_view form) -> std::optional<FormProblem> {
     if (suffix_index(ins, "sync") == std::string_view::npos) {
