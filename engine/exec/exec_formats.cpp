@@ -128,12 +128,13 @@ Value CtaRunner::pack_parts(std::span<Value> parts, uint32_t part_width) {
 Value CtaRunner::load_tagged(const ByteCell* cells, uint32_t bytes) {
   // Halves stored apart in different ways (an f16 beside a bf16, or beside integer bytes) are
   // loaded half by half, each with its own format, and packed as mov.b32 {lo, hi} packs them.
+  // (Every load passes here: 2-byte loads, the f16 ones among them, skip the scan.)
   bool mixed = false, half_float = false;
-  for (uint32_t i = 0; i < bytes; ++i) {
+  for (uint32_t i = 0; bytes >= 4 && i < bytes; ++i) {
     half_float |= cells[i].stored_as == kStoredF16 || cells[i].stored_as == kStoredBF16;
     mixed |= cells[i].stored_as != cells[0].stored_as;
   }
-  if (bytes >= 4 && half_float && mixed) {
+  if (half_float && mixed) {
     std::vector<Value> halves(bytes / 2);
     bool undefined = false;
     for (uint32_t h = 0; h < halves.size(); ++h) {
