@@ -148,5 +148,67 @@ TEST(PairFuzzInstrumentation, DoesNotChangeOutputs) {
   fs::remove_all(dir);
 }
 
+// Pair 10:26580: `cvt.rn.f16x2.f32 d, a, a * b / a` whose low half (the quotient) no output
+// sees. The instrumentation must not flag the division (a zero `a` is no domain condition of the
+// kernel: the engine's domain walk follows what reaches an output, docs/semantics.md), while
+// the high half's conversion is checked.
+TEST(PairFuzzInstrumentation, LivenessFollowsTheHalvesOfAPackedConversion) {
+  Kernel k;
+  k.inputs = {{"a0", PT::F32, 32, ArrayKind::In}, {"a1", PT::F32, 32, ArrayKind::In}};
+  k.outputs = {{"o0", PT::F16, 32, ArrayKind::Out}};
+  auto load = [&](int array) {
+    Node n;
+    n.op = Op::Load;
+    n.ty = Ty::F32;
+    n.t1 = PT::F32;
+    n.array = array;
+    return k.add(n);
+  };
+  const int a = load(0), b = load(1);
+  Node mul;
+  mul.op = Op::Mul;
+  mul.ty = Ty::F32;
+  mul.t1 = PT::F32;
+  mul.rnd = Rnd::Rn;
+  mul.args = {a, b};
+  const int m = k.add(mul);
+  Node div = mul;
+  div.op = Op::Div;
+  div.args = {m, a};
+  const int q = k.add(div);
+  Node pack;
+  pack.op = Op::Cvt;
+  pack.ty = Ty::F16x2;
+  pack.t1 = PT::F16x2;
+  pack.t2 = PT::F32;
+  pack.rnd = Rnd::Rn;
+  pack.args = {a, q}; // d.hi = a, d.lo = q
+  const int p = k.add(pack);
+  auto unpack_and_store = [&](uint64_t half) {
+    Node u;
+    u.op = Op::Unpack;
+    u.ty = Ty::F16;
+    u.args = {p};
+    u.bits = half;
+    k.stores = {{0, k.add(u), PT::B16}};
+  };
+  unpack_and_store(1);
+  ASSERT_EQ(validate(k), "");
+  auto kinds = instrument_kinds(k);
+  EXPECT_EQ(any_half(kinds[q]), 0u) << "the quotient reaches no output";
+  EXPECT_EQ(any_half(kinds[m]), 0u);
+  EXPECT_EQ(kinds[p][1], static_cast<uint32_t>(kUndefined)) << "the high half is stored";
+  EXPECT_EQ(kinds[p][0], 0u);
+
+  // Unpacking the low half instead makes the quotient live, and the high half dead.
+  k.nodes.pop_back();
+  unpack_and_store(0);
+  ASSERT_EQ(validate(k), "");
+  kinds = instrument_kinds(k);
+  EXPECT_EQ(any_half(kinds[q]), static_cast<uint32_t>(kUndefined));
+  EXPECT_EQ(kinds[p][0], static_cast<uint32_t>(kUndefined));
+  EXPECT_EQ(kinds[p][1], 0u);
+}
+
 } // namespace
 } // namespace volta::pair_fuzz

@@ -130,8 +130,8 @@ private:
   const std::string& entry_;
   const WriteOptions& o_;
   std::vector<std::vector<int>> users_;
-  std::vector<uint32_t> check_kind_; // per node: 0 no check, else kUndefined/kCondUndefined
-  std::vector<bool> printed_;        // per node: printed (the instrumented kernel skips dead ones)
+  std::vector<HalfKinds> check_kind_; // per node and half: 0 no check, kUndefined, kCondUndefined
+  std::vector<bool> printed_;         // per node: printed (the instrumented kernel skips dead ones)
   std::string body_;
   std::string shared_decls_;
   std::map<std::string, int> scratch_; // class name -> count
@@ -343,13 +343,13 @@ void Writer::emit(int i, const std::string& guard, const std::string& dst_overri
   }
   case Op::Div:
   case Op::Rem:
-    if (o_.instrument && is_int(n.ty) && check_kind_[i] != 0) {
+    if (o_.instrument && is_int(n.ty) && any_half(check_kind_[i]) != 0) {
       // A zero divisor is undefined: flag it, and divide by 1 instead so that the emulator
       // goes on (the outputs of this input are then not compared).
       const std::string z = scratch("p"), b = scratch(prefix(reg_class(n.ty)));
       const std::string bt(to_string(bits_pt(bit_width(n.ty))));
       line(fmt::format("setp.eq.{} {}, {}, 0;", bt, z, reg(n.args[1])));
-      line(fmt::format("@{} or.b32 %rek, %rek, {};", z, check_kind_[i]));
+      line(fmt::format("@{} or.b32 %rek, %rek, {};", z, any_half(check_kind_[i])));
       line(fmt::format("@{} min.u32 %reu, %reu, {};", z, i));
       line(fmt::format("selp.{} {}, 1, {}, {};", bt, b, reg(n.args[1]), z));
       line(fmt::format("{}{}.{} {}, {}, {};", g, to_string(n.op), t1, d, a(0), b));
@@ -484,7 +484,7 @@ void Writer::emit(int i, const std::string& guard, const std::string& dst_overri
     emit_atom(i);
     break;
   }
-  if (o_.instrument && check_kind_[i] != 0 && dst_override.empty())
+  if (o_.instrument && any_half(check_kind_[i]) != 0 && dst_override.empty())
     check(i, d);
 }
 
@@ -530,7 +530,7 @@ void Writer::emit_select(int i) {
     move(n.args[2]);
     assert(arms[0].size() == 1 && arms[0][0] == n.args[1]);
     emit(n.args[1], fmt::format("@{} ", cond), d);
-    if (o_.instrument && check_kind_[n.args[1]] != 0) {
+    if (o_.instrument && any_half(check_kind_[n.args[1]]) != 0) {
       const int l = labels_++;
       line(fmt::format("@!{} bra $L_fz_skip{};", cond, l));
       check(n.args[1], d);
@@ -619,12 +619,14 @@ void Writer::check(int i, const std::string& value) {
     return;
   const int halves = is_packed(n.ty) ? 2 : 1;
   for (int h = 0; h < halves; ++h) {
+    if (check_kind_[i][h] == 0)
+      continue; // a half no output sees
     std::string v = value;
     if (is_packed(n.ty))
       v = widen(half_of(i, h, value), n.ty == Ty::F16x2 ? Ty::F16 : Ty::BF16);
     else if (n.ty == Ty::F16 || n.ty == Ty::BF16)
       v = widen(value, n.ty);
-    check_scalar(n, h, v, check_kind_[i], i);
+    check_scalar(n, h, v, check_kind_[i][h], i);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "value_taint.hpp"
 
+#include <array>
+
 #include "ptx_writer.hpp"
 
 namespace volta::pair_fuzz {
@@ -96,33 +98,75 @@ Taint analyze(const Kernel& k) {
   return t;
 }
 
-std::vector<uint32_t> instrument_kinds(const Kernel& k) {
+namespace {
+
+// The halves of a packed operand that node `x` uses, given the halves of `x` that are live
+// (bit 0 low, bit 1 high; kBoth for anything that is not a pair of halves). A packing
+// instruction uses each operand for one half only, an unpacking one one half of its operand,
+// and an elementwise operation on a pair each operand's half for its own half; anything else
+// (a reinterpretation as bits, a store, a conversion) uses the whole register.
+constexpr uint8_t kBoth = 3;
+
+uint8_t operand_halves(const Kernel& k, const Node& x, size_t j, uint8_t live) {
+  const Node& a = k.nodes[x.args[j]];
+  if (x.op == Op::Unpack)
+    return static_cast<uint8_t>(1u << x.bits);
+  if (!is_packed(x.ty))
+    return kBoth;
+  if (x.op == Op::Pack) // mov.b32 d, {lo, hi}: args {lo, hi}
+    return (live >> j) & 1 ? kBoth : 0;
+  if (x.op == Op::Cvt && x.args.size() == 2) // cvt.rn.f16x2.f32 d, hi, lo: args {hi, lo}
+    return (live >> (1 - j)) & 1 ? kBoth : 0;
+  if (x.op == Op::Select && j == 0)
+    return kBoth;
+  return is_packed(a.ty) ? live : kBoth;
+}
+
+} // namespace
+
+std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
   const size_t n = k.nodes.size();
-  // 0 unvisited, 1 conditional only, 2 unconditional.
-  std::vector<uint8_t> live(n, 0);
-  std::vector<std::pair<int, bool>> work; // node, reached only through a select arm
+  // Per node and half: 0 unvisited, 1 conditional only, 2 unconditional. A node that is not a
+  // pair of halves keeps its state in both.
+  std::vector<std::array<uint8_t, 2>> live(n, {0, 0});
+  struct Item {
+    int node;
+    bool cond;      // reached only through a select arm
+    uint8_t halves; // the halves reached (kBoth for a scalar)
+  };
+  std::vector<Item> work;
   for (const auto& s : k.stores)
-    work.push_back({s.value, false});
+    work.push_back({s.value, false, kBoth});
   for (size_t i = 0; i < n; ++i) {
     const Node& x = k.nodes[i];
     if (x.op == Op::Atom)
-      work.push_back({static_cast<int>(i), false});
+      work.push_back({static_cast<int>(i), false, kBoth});
     // A branch is control flow: its condition is decided whether or not its value is used
     // (a partial operation below it may be a domain condition of the kernel, see above).
     if (x.op == Op::Select && x.style != SelStyle::Selp)
-      work.push_back({x.args[0], true});
+      work.push_back({x.args[0], true, kBoth});
   }
   while (!work.empty()) {
-    auto [v, cond] = work.back();
+    const Item item = work.back();
     work.pop_back();
-    const uint8_t want = cond ? 1 : 2;
-    if (live[v] >= want)
+    const uint8_t want = item.cond ? 1 : 2;
+    const int v = item.node;
+    uint8_t grown = 0;
+    for (int h = 0; h < 2; ++h) {
+      if ((item.halves >> h) & 1 && live[v][h] < want) {
+        live[v][h] = want;
+        grown |= static_cast<uint8_t>(1u << h);
+      }
+    }
+    if (grown == 0)
       continue;
-    live[v] = want;
     const Node& x = k.nodes[v];
     for (size_t j = 0; j < x.args.size(); ++j) {
       const int a = x.args[j];
-      bool c = cond;
+      const uint8_t halves = operand_halves(k, x, j, grown);
+      if (halves == 0)
+        continue;
+      bool c = item.cond;
       // A select's condition matters only where its arms differ (select(c, x, x) is x, and a
       // branch whose sides compute the same is merged into one): what reaches a condition is
       // conditional too.
@@ -135,25 +179,34 @@ std::vector<uint32_t> instrument_kinds(const Kernel& k) {
         const bool own_arm =
             k.nodes[a].region == v &&
             (x.style == SelStyle::Branch || (x.style == SelStyle::Predicated && j == 1));
-        c = !own_arm || cond;
+        c = !own_arm || item.cond;
       }
       if (x.region >= 0 && k.nodes[a].region != x.region)
         c = true; // an arm node's operand computed outside the arm
-      work.push_back({a, c});
+      work.push_back({a, c, halves});
     }
   }
-  std::vector<uint32_t> kinds(n, 0);
+  std::vector<HalfKinds> kinds(n, HalfKinds{0, 0});
   for (size_t i = 0; i < n; ++i) {
     const Node& x = k.nodes[i];
     const bool int_division = is_int(x.ty) && (x.op == Op::Div || x.op == Op::Rem);
     // cvt.rpi.ftz.u32.f32 flushes a subnormal source: checked like a float operation's flush.
     const bool flushing_to_int = x.op == Op::Cvt && x.ftz && is_int(x.ty) && x.t2 == PT::F32;
-    if (live[i] == 0 || (!is_float(x.ty) && !int_division && !flushing_to_int) ||
-        x.op == Op::Select)
+    if ((!is_float(x.ty) && !int_division && !flushing_to_int) || x.op == Op::Select)
       continue;
-    kinds[i] = live[i] == 2 ? kUndefined : kCondUndefined;
+    for (int h = 0; h < 2; ++h) {
+      if (live[i][h] != 0)
+        kinds[i][h] = live[i][h] == 2 ? kUndefined : kCondUndefined;
+    }
   }
   return kinds;
+}
+
+uint32_t any_half(const HalfKinds& kinds) {
+  // kUndefined (unconditional) over kCondUndefined.
+  if (kinds[0] == kUndefined || kinds[1] == kUndefined)
+    return kUndefined;
+  return kinds[0] | kinds[1];
 }
 
 std::vector<bool> observable_nodes(const Kernel& k) {

@@ -4,6 +4,7 @@
 // whether the kernel races by construction.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -30,11 +31,16 @@ struct Taint {
 
 Taint analyze(const Kernel& k);
 
-// Per node, what the instrumented kernel checks after it (ptx_writer.hpp): 0 (not live, or
-// neither a float nor an integer division), kUndefined for a value that reaches an output
-// unconditionally, kCondUndefined for one that reaches the outputs only through an arm of a select
-// (whose condition guards its domain).
-std::vector<uint32_t> instrument_kinds(const Kernel& k);
+// Per node and half, what the instrumented kernel checks after it (ptx_writer.hpp): 0 (not
+// live, or neither a float nor an integer division), kUndefined for a value that reaches an
+// output unconditionally, kCondUndefined for one that reaches the outputs only through an arm of
+// a select (whose condition guards its domain). Index 0 is the low half of a packed pair (f16x2,
+// bf16x2), 1 the high one; a node that is not a pair has the same kind in both. Liveness follows
+// halves: `cvt.rn.f16x2.f32 d, a, b` whose low half is never unpacked does not use `b`.
+using HalfKinds = std::array<uint32_t, 2>;
+std::vector<HalfKinds> instrument_kinds(const Kernel& k);
+// The kind to check where halves are not told apart (kUndefined over kCondUndefined; 0: none).
+uint32_t any_half(const HalfKinds& kinds);
 
 // Nodes whose value matters: reachable from a store, an atomic or a branch condition. The
 // instrumented kernel prints only these (a dead integer division by zero traps the emulator,
