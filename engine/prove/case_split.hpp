@@ -16,10 +16,17 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <unordered_map>
 
 #include "engine/symbolic/expr_store.hpp"
 
 namespace volta::prove {
+
+// What the local cases (see prove_by_cases) found for a subterm, kept across the elements of one
+// pair: a row sum that every output element of a softmax divides by is split once. Keyed by
+// node of the store the split rewrites into; the value is the subterm's case-free value, or
+// kNoExpr where its two cases differ.
+using LocalCaseCache = std::unordered_map<symbolic::ExprId, symbolic::ExprId>;
 
 struct CaseSplitLimits {
   size_t max_depth = 12;      // nested splits
@@ -28,6 +35,8 @@ struct CaseSplitLimits {
   // Set from outside (the entry's time limit, SIGTERM): the split stops at the next case or
   // rewritten node, not equal, reason "cancelled".
   const std::atomic<bool>* cancel = nullptr;
+  // Where local cases are remembered (null: not remembered). Must belong to the store given.
+  LocalCaseCache* local_cache = nullptr;
 };
 
 struct CaseSplitResult {

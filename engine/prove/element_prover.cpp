@@ -157,6 +157,7 @@ public:
         (has_undecided_select(store_, ref) || has_undecided_select(store_, opt))) {
       CaseSplitLimits limits;
       limits.cancel = options_.cancel;
+      limits.local_cache = &local_cases_;
       const CaseSplitResult cases = prove_by_cases(
           *cases_store_, ref, opt,
           [&](ExprId a, ExprId b) {
@@ -499,6 +500,7 @@ private:
 
   const symbolic::ExprStore& store_;
   symbolic::ExprStore* cases_store_;
+  LocalCaseCache local_cases_; // of cases_store_, across this prover's elements
   const ElementOptions& options_;
   SharedEgraph egraph_;
 };

@@ -25,10 +25,7 @@ using nlohmann::json;
 const std::set<std::string> kKnownFailures = {
     // Not one is a false EQUIVALENT / RACE_FREE: every entry below is an undecided positive, a
     // refusal of something not modelled yet, or a parse error.
-    "c2_add_cc_u64",          // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
-    // 24-control: UNKNOWN (the merge works; 64 undecided selects per element exceed the case
-    // split, and the Z3 translation has no -inf)
-    "c24_online_softmax_block",
+    "c2_add_cc_u64", // 2-integer-wrap: UNSUPPORTED (addc is not modelled)
 };
 
 // Known false EQUIVALENT / RACE_FREE verdicts, found by the pair fuzzer (category 23-fuzzer) and
