@@ -82,7 +82,9 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
     e.saturations += prover.egraph().saturations();
     e.rule_applications += prover.egraph().rule_applications();
   }
-  if (tally.counts.not_equivalent != 0 || tally.stopped)
+  // (A time limit reached among the elements ends the entry UNKNOWN: no domain condition is
+  // looked at past it.)
+  if (tally.counts.not_equivalent != 0 || tally.stopped || tally.timed_out)
     return decision;
 
   // ---- domains: the optimized kernel must be defined wherever the reference is
@@ -98,9 +100,27 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
     return prover.egraph().canonical_form(node);
   };
   DomainSummary summary = result.domain.value_or(DomainSummary{});
+  // The entry's guards hold here too: once its time is up (or it is cancelled) every query
+  // left is undecided, and the entry UNKNOWN with that reason (one query of 192 per-thread
+  // domain conditions at a time would otherwise run on past the limit: pair fuzzer 11:35000).
+  const auto out_of_time = [&] {
+    return (options.timeout_seconds > 0 && since(entry_start) > options.timeout_seconds) ||
+           (options.cancel != nullptr && options.cancel->load());
+  };
+  bool stopped_by_time = false;
+  prove::DomainProver bounded;
+  if (options.domain_prover) {
+    bounded = [&](const symbolic::ExprStore& s, ExprId query) -> std::optional<bool> {
+      if (out_of_time()) {
+        stopped_by_time = true;
+        return std::nullopt;
+      }
+      return options.domain_prover(s, query);
+    };
+  }
   auto check = [&](const prove::DomainSide& spec, const prove::DomainSide& checked) {
-    prove::DomainOutcome d = prove::check_refinement(store, spec, checked, canonical_of,
-                                                     pair.store.get(), &options.domain_prover);
+    prove::DomainOutcome d =
+        prove::check_refinement(store, spec, checked, canonical_of, pair.store.get(), &bounded);
     result.z3_calls += d.solver_queries;
     add_domains(d.summary, summary);
     if (!d.vacuous_reason.empty() && !decision.domain_unknown) {
@@ -119,6 +139,14 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
   if (options.mutual) {
     summary.mutual = true;
     check(opt_side, ref_side);
+  }
+  if (stopped_by_time && decision.domain_failure.empty() && !decision.vacuous) {
+    decision.domain_unknown =
+        options.cancel != nullptr && options.cancel->load()
+            ? std::string("cancelled while checking domain conditions")
+            : fmt::format("time limit of {}s reached while checking domain conditions",
+                          options.timeout_seconds);
+    decision.domain_timed_out = true;
   }
   result.domain = summary;
   result.phases["domains"] += since(domain_start);
@@ -145,7 +173,9 @@ void conclude(const launch::ManifestEntry& entry, const ProveOptions& options,
                                 c.reference_value, c.optimized_value);
   } else if (unknown_reason) {
     result.verdict = Verdict::Unknown;
-    result.guard = tally.timed_out ? Guard::TimeLimit : guard_of(tally.unknown_limit);
+    result.guard = tally.timed_out || (!tally.unknown_reason && decision.domain_timed_out)
+                       ? Guard::TimeLimit
+                       : guard_of(tally.unknown_limit);
     result.detail = tally.unknown_element.empty()
                         ? *unknown_reason
                         : fmt::format("{}: {}", tally.unknown_element, *unknown_reason);

@@ -23,6 +23,8 @@ struct PairDecision {
   // domain_unknown says that the reference is defined on no input (an unconditional assumption
   // its signs refute): true of the whole grid as soon as of one group of its CTAs.
   bool vacuous = false;
+  // domain_unknown is the entry's time limit (or a cancel) reached among the domain conditions.
+  bool domain_timed_out = false;
 
   // Every element equal and every domain condition discharged.
   bool proved() const {

@@ -51,6 +51,29 @@ TEST(Guards, TimeoutEndsTheEntryUnknown) {
       << g.run.out;
 }
 
+TEST(Guards, TimeLimitHoldsOverTheDomainConditions) {
+  // Pair fuzzer 11:35000 (a generated pair, tests/cli/data/domains_past_time_limit): its
+  // elements need Z3, and 192 per-thread domain conditions of the optimized kernel are each a
+  // Z3 query. The entry once went on to those queries after its time limit had stopped the
+  // elements, and ran 20 s under a 5 s limit.
+  const auto dir = scratch_dir("domains-time");
+  const ToolRun r = run_tool({"prove", "--pair",
+                              source_dir() + "/tests/cli/data/domains_past_time_limit/pair.json",
+                              "--timeout", "1", "--report", (dir / "r.json").string()},
+                             dir);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json report = read_json(dir / "r.json");
+  ASSERT_EQ(report["results"].size(), 1u);
+  const json& e = report["results"][0];
+  EXPECT_EQ(e["verdict"], "UNKNOWN") << e.dump(1);
+  EXPECT_EQ(e["guard"], "time limit");
+  // Within the limit and a margin for a loaded machine (the Z3 child's stop, the report).
+  EXPECT_LT(e["seconds"].get<double>(), 4.0) << e["phases"].dump();
+  EXPECT_TRUE(e["phases"].find("domains") == e["phases"].end() ||
+              e["phases"]["domains"].get<double>() < 1.0)
+      << e["phases"].dump();
+}
+
 TEST(Guards, MemoryLimitEndsEntriesUnknownAndTheBatchSurvives) {
   // No entry fits in 1 MiB of resident memory: every running entry is stopped; with -j 2 the
   // entries stopped while another ran are re-run alone before the verdict is final. The two
