@@ -885,6 +885,13 @@ private:
     ExprId query = b.bool_not(holds(c.kind, c.arg));
     if (const ExprId g = guard_of(obligations_.guard(c.guard)))
       query = b.boolean(Op::And, query, g);
+    // The reference's conditions that share an input (transitively) with this one: the cone of
+    // the query. The others cannot help (leaving assumptions out only makes the query harder
+    // to prove, never wrongly proved; a specification that is defined nowhere is vacuous_reason's
+    // to find), and without them each thread's query is the same up to its inputs, which the
+    // caller may answer once (pair_decision's query templates).
+    std::vector<ExprId> facts;
+    std::vector<std::vector<ExprId>> fact_leaves;
     for (const DomainCondition& a : assumptions_.conditions()) {
       const GuardSet& g = assumptions_.guard(a.guard);
       if (g.truncated || about_operands(a.kind))
@@ -892,9 +899,55 @@ private:
       ExprId fact = holds(a.kind, a.arg);
       if (const ExprId when = guard_of(g))
         fact = b.boolean(Op::Or, b.bool_not(when), fact);
-      query = b.boolean(Op::And, query, fact);
+      facts.push_back(fact);
+      fact_leaves.push_back(leaves_below(*build_store_, fact));
+    }
+    std::unordered_set<ExprId> cone;
+    for (ExprId leaf : leaves_below(*build_store_, query))
+      cone.insert(leaf);
+    std::vector<bool> taken(facts.size(), false);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (size_t i = 0; i < facts.size(); ++i) {
+        if (taken[i])
+          continue;
+        bool shares = false;
+        for (ExprId leaf : fact_leaves[i])
+          shares = shares || cone.count(leaf) != 0;
+        if (!shares)
+          continue;
+        taken[i] = grew = true;
+        cone.insert(fact_leaves[i].begin(), fact_leaves[i].end());
+      }
+    }
+    for (size_t i = 0; i < facts.size(); ++i) {
+      if (taken[i])
+        query = b.boolean(Op::And, query, facts[i]);
     }
     return query;
+  }
+
+  // The input elements and symbolic parameters below `root`.
+  static std::vector<ExprId> leaves_below(const symbolic::ExprStore& store, ExprId root) {
+    std::vector<ExprId> out, stack{root};
+    std::unordered_set<ExprId> seen;
+    while (!stack.empty()) {
+      const ExprId id = stack.back();
+      stack.pop_back();
+      if (!seen.insert(id).second)
+        continue;
+      const symbolic::Node& n = store.node(id);
+      if (n.op == Op::Input || n.op == Op::Param) {
+        out.push_back(id);
+        continue;
+      }
+      const ExprId kids[3] = {n.a, n.b, n.c};
+      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+        if (kids[i] != symbolic::kNoExpr)
+          stack.push_back(kids[i]);
+      }
+    }
+    return out;
   }
 
   const symbolic::ExprStore& store_;
