@@ -13,6 +13,7 @@ namespace {
 using nlohmann::json;
 
 struct ProveRun {
+  std::filesystem::path dir;
   ToolRun tool;
   json report;
   std::string junit;
@@ -27,6 +28,7 @@ ProveRun prove(const std::string& test, const json& manifest, std::vector<std::s
                                    "--junit", "r.xml",   "--sarif", "r.sarif"};
   args.insert(args.end(), extra.begin(), extra.end());
   ProveRun r;
+  r.dir = dir;
   r.tool = run_tool(args, dir);
   if (std::filesystem::exists(dir / "r.json")) {
     r.report = read_json(dir / "r.json");
@@ -105,6 +107,9 @@ TEST(FloatErrorCli, BeyondTheToleranceFailsButStaysEquivalent) {
   EXPECT_EQ(rules.size(), 2u);
   EXPECT_EQ(rules[0], "float-tolerance");
   EXPECT_EQ(r.sarif["runs"][0]["results"][0]["level"], "error");
+  // A merged report keeps the failure (its exit status is read from `match`).
+  const ToolRun merged = run_tool({"merge", "r.json", "--report", "merged.json", "--quiet"}, r.dir);
+  EXPECT_EQ(merged.exit_code, 1) << merged.err;
 }
 
 TEST(FloatErrorCli, WithinTheToleranceAndAnEntrysOwnToleranceWins) {
