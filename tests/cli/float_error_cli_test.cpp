@@ -126,6 +126,31 @@ TEST(FloatErrorCli, WithinTheToleranceAndAnEntrysOwnToleranceWins) {
   EXPECT_FALSE(has(r.junit, "<failure"));
 }
 
+TEST(FloatErrorCli, TheCacheNeverAnswersForAnotherTolerance) {
+  const auto cache = scratch_dir("float-cache") / "cache";
+  // A kept result of the pair without a tolerance (a pass) must not answer for the same pair
+  // with one (from the flag or from the entry), nor the other way round.
+  ProveRun r = prove("float-cache-none", cancellation(), {"--cache", cache.string()});
+  ASSERT_EQ(r.tool.exit_code, 0) << r.tool.err;
+  r = prove("float-cache-flag", cancellation(),
+            {"--cache", cache.string(), "--float-tolerance", "rel=1e-3"});
+  EXPECT_EQ(r.tool.exit_code, 1) << r.tool.out;
+  EXPECT_EQ(r.report["results"][0]["cross_check"]["float_tolerance"]["status"], "beyond");
+  json m = cancellation();
+  m["benchmarks"][0]["float_tolerance"] = {{"abs", 1e-5}};
+  r = prove("float-cache-entry", m, {"--cache", cache.string()});
+  EXPECT_EQ(r.tool.exit_code, 1) << r.tool.out;
+  m["benchmarks"][0]["float_tolerance"] = {{"abs", 1e6}};
+  r = prove("float-cache-entry-wide", m, {"--cache", cache.string()});
+  EXPECT_EQ(r.tool.exit_code, 0) << r.tool.out;
+  // The same run again is answered from the cache, with the same status.
+  r = prove("float-cache-again", cancellation(),
+            {"--cache", cache.string(), "--float-tolerance", "rel=1e-3"});
+  EXPECT_EQ(r.tool.exit_code, 1) << r.tool.out;
+  EXPECT_TRUE(r.report["results"][0]["cached"].get<bool>()) << r.report["results"][0].dump(1);
+  EXPECT_EQ(r.report["results"][0]["cross_check"]["float_tolerance"]["status"], "beyond");
+}
+
 TEST(FloatErrorCli, TheTiledGemmIsNotFlagged) {
   json m = example_manifest("manifest.json");
   json kept = json::array();
