@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace volta {
@@ -24,6 +25,18 @@ struct CrossCheckArray {
   bool real = true; // some compared element holds a real value (else every one is an integer)
 };
 
+// A float tolerance as a contract (`--float-tolerance rel=1e-3,abs=1e-5`, an entry's
+// `"float_tolerance"`): the rule of numpy's allclose, element by element, with the reference as
+// the expected value. An element is beyond it where |reference - optimized| > abs + rel *
+// |reference|, on an input where neither kernel left the reals (an overflow, an underflow, a NaN
+// from numbers: excused as for the divergence). EQUIVALENT stays the verdict; an EQUIVALENT
+// with an element beyond its tolerance fails (docs/semantics.md, "Float divergence").
+struct FloatTolerance {
+  double rel = 0;
+  double abs = 0;
+  bool operator==(const FloatTolerance&) const = default;
+};
+
 // What the cross-check needs from the proof: the compared arrays, and the symbolic runs'
 // thread-instruction counts, which bound the emulated work.
 struct CrossCheckRequest {
@@ -32,6 +45,7 @@ struct CrossCheckRequest {
   uint64_t optimized_instructions = 0;
   double proof_seconds = 0; // what the entry took so far (a time budget may be a share of it)
   const std::atomic<bool>* cancel = nullptr; // the entry's cancel flag (a guard, an interrupt)
+  std::optional<FloatTolerance> tolerance;   // the entry's float tolerance, if any
 };
 
 // The element where the emulator contradicts the proof.
@@ -56,6 +70,18 @@ struct CrossCheckDivergence {
   uint64_t max_ulp = 0;    // the largest distance in units in the last place (same format)
   std::string max_element; // where max_abs was reached ("" when every pair was equal)
   uint32_t max_input = 0;  // and on which input set
+  // The largest |reference - optimized| over the largest |reference| of the array on the same
+  // input: the difference relative to the array's scale, which an output the reference makes
+  // near zero (a sum whose terms cancel over the reals) does not blow up as max_rel.
+  double max_scaled = 0;
+  // Elements apart beyond rounding: relative difference above max(1e-2, 32 ulp) and absolute
+  // above 1e-3 of the array's scale (the "worth a look" rule). A kernel that loses precision
+  // this way (a catastrophic cancellation, a term absorbed by a larger one) is warned about.
+  uint64_t beyond_rounding = 0;
+  // Elements beyond the entry's float tolerance (CrossCheck::tolerance), and the first one in
+  // words ("y[3] on input 'moderate': 0.5 (f32) (reference) vs 0 (f32) (optimized)").
+  uint64_t beyond_tolerance = 0;
+  std::string beyond_tolerance_example;
 };
 
 struct CrossCheck {
@@ -81,6 +107,26 @@ struct CrossCheck {
   std::vector<std::string> notes;
   std::vector<CrossCheckDivergence> arrays;
   std::optional<CrossCheckContradiction> contradiction;
+  std::optional<FloatTolerance> tolerance; // the contract the stores were held to, if any
+
+  // Some compared element is beyond the float tolerance: the EQUIVALENT fails.
+  bool beyond_tolerance() const {
+    for (const CrossCheckDivergence& d : arrays)
+      if (d.beyond_tolerance != 0)
+        return true;
+    return false;
+  }
+
+  // The tolerance's status in the reports' words: "" (no tolerance), "beyond", "within" (every
+  // element compared is within it), "not_measured" (the cross-check was skipped: the contract
+  // is not checked, and not failed — the proof still stands).
+  std::string_view tolerance_status() const {
+    if (!tolerance)
+      return "";
+    if (beyond_tolerance())
+      return "beyond";
+    return ran ? "within" : "not_measured";
+  }
 };
 
 } // namespace volta

@@ -184,7 +184,8 @@ struct Settings {
   bool z3 = true;
   bool mutual = false;
   bool reuse = true;
-  bool cross_check = true; // the emulator cross-check of an EQUIVALENT (`--no-cross-check`)
+  bool cross_check = true;     // the emulator cross-check of an EQUIVALENT (`--no-cross-check`)
+  std::string float_tolerance; // `--float-tolerance`: "rel=R,abs=A"; empty: none
   int jobs = 1;
 };
 
@@ -220,6 +221,12 @@ public:
     options.reuse_templates = settings.reuse;
     options.mutual = settings.mutual;
     options.cross_check_settings.enabled = settings.cross_check;
+    if (!settings.float_tolerance.empty()) {
+      auto tolerance = launch::parse_float_tolerance(settings.float_tolerance);
+      if (!tolerance)
+        throw InputError{"ManifestError", "float_tolerance: " + tolerance.error(), "", 0, 0};
+      options.float_tolerance = *tolerance;
+    }
     if (settings.max_terms > 0)
       options.term_budget = settings.max_terms;
     options.cache = proofs_.get();
@@ -496,6 +503,7 @@ PYBIND11_MODULE(_engine, m) {
       .def_readwrite("mutual", &Settings::mutual)
       .def_readwrite("reuse", &Settings::reuse)
       .def_readwrite("cross_check", &Settings::cross_check)
+      .def_readwrite("float_tolerance", &Settings::float_tolerance)
       .def_readwrite("jobs", &Settings::jobs);
 
   py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch")

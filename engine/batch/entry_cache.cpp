@@ -25,7 +25,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   if (!entry.error.empty())
     return std::nullopt;
   symbolic::ByteWriter text;
-  text.str("volta-eg entry-cache 5");
+  text.str("volta-eg entry-cache 6");
   text.str(tool_digest());
   text.u8(static_cast<uint8_t>(entry.kind));
   const bool race_check = entry.kind == launch::EntryKind::RaceCheck;
@@ -41,6 +41,11 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
     text.str(name);
   text.u8(entry.cross_check ? 1 : 0);
   text.u8(entry.benign_races ? (*entry.benign_races ? 1 : 2) : 0); // the entry's race rule
+  text.u8(entry.float_tolerance ? 1 : 0); // the entry's float tolerance (a result holds it)
+  if (entry.float_tolerance) {
+    text.f64(entry.float_tolerance->rel);
+    text.f64(entry.float_tolerance->abs);
+  }
   text.str(options);
   return cache_key(text.bytes());
 }

@@ -238,6 +238,10 @@ void write_cross_check(ByteWriter& out, const std::optional<CrossCheck>& c) {
     out.u64(d.max_ulp);
     out.str(d.max_element);
     out.u32(d.max_input);
+    out.f64(d.max_scaled);
+    out.u64(d.beyond_rounding);
+    out.u64(d.beyond_tolerance);
+    out.str(d.beyond_tolerance_example);
   }
   out.u8(c->contradiction ? 1 : 0);
   if (c->contradiction) {
@@ -250,6 +254,11 @@ void write_cross_check(ByteWriter& out, const std::optional<CrossCheck>& c) {
   }
   out.f64(c->budget_seconds);
   out.str(c->checked);
+  out.u8(c->tolerance ? 1 : 0);
+  if (c->tolerance) {
+    out.f64(c->tolerance->rel);
+    out.f64(c->tolerance->abs);
+  }
   for (const std::vector<uint32_t>* ctas : {&c->reference_ctas, &c->optimized_ctas}) {
     out.u64(ctas->size());
     for (uint32_t cta : *ctas)
@@ -283,6 +292,10 @@ std::optional<CrossCheck> read_cross_check(ByteReader& in) {
     d.max_ulp = in.u64();
     d.max_element = in.str();
     d.max_input = in.u32();
+    d.max_scaled = in.f64();
+    d.beyond_rounding = in.u64();
+    d.beyond_tolerance = in.u64();
+    d.beyond_tolerance_example = in.str();
     c.arrays.push_back(std::move(d));
   }
   if (in.u8() != 0) {
@@ -296,6 +309,12 @@ std::optional<CrossCheck> read_cross_check(ByteReader& in) {
   }
   c.budget_seconds = in.f64();
   c.checked = in.str();
+  if (in.u8() != 0) {
+    FloatTolerance t;
+    t.rel = in.f64();
+    t.abs = in.f64();
+    c.tolerance = t;
+  }
   for (std::vector<uint32_t>* ctas : {&c.reference_ctas, &c.optimized_ctas}) {
     const uint64_t n = in.count(4);
     for (uint64_t i = 0; i < n; ++i)

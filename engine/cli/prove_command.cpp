@@ -43,6 +43,7 @@ struct ProveArgs {
   bool no_cross_check = false;
   uint32_t cross_check_inputs = 3;
   double cross_check_limit = 0.05;
+  std::string float_tolerance; // "rel=1e-3,abs=1e-5"; empty: none
   RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
@@ -131,6 +132,22 @@ int run_prove(const ProveArgs& args) {
     return kBadInput;
   }
 
+  std::optional<FloatTolerance> tolerance;
+  if (!args.float_tolerance.empty()) {
+    auto parsed = launch::parse_float_tolerance(args.float_tolerance);
+    if (!parsed) {
+      DiagnosticReporter::standard().error("--float-tolerance: " + parsed.error());
+      return kBadInput;
+    }
+    // The tolerance is held against the cross-check's measurement: without it, never checked.
+    if (args.no_cross_check) {
+      DiagnosticReporter::standard().error(
+          "--float-tolerance is checked on the emulator cross-check: it does not combine with "
+          "--no-cross-check");
+      return kBadInput;
+    }
+    tolerance = *parsed;
+  }
   auto library = args.rules.load(args.z3_timeout_ms, !args.no_z3);
   if (!library)
     return kBadInput;
@@ -147,6 +164,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.cross_check_settings.enabled = !args.no_cross_check;
   prove_options.cross_check_settings.inputs = args.cross_check_inputs;
   prove_options.cross_check_settings.budget_share = args.cross_check_limit;
+  prove_options.float_tolerance = tolerance;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
@@ -183,6 +201,9 @@ int run_prove(const ProveArgs& args) {
   request.info.options["cross_check"] = !args.no_cross_check;
   request.info.options["cross_check_inputs"] = args.cross_check_inputs;
   request.info.options["cross_check_limit"] = args.cross_check_limit;
+  request.info.options["float_tolerance"] =
+      tolerance ? nlohmann::json{{"rel", tolerance->rel}, {"abs", tolerance->abs}}
+                : nlohmann::json(nullptr);
   if (args.stop_at_first_unknown)
     request.info.options["stop_at_first_unknown"] = true;
 
@@ -246,6 +267,10 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "not fit runs a sample of its CTAs, or is skipped; 0: no budget")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--float-tolerance", args->float_tolerance,
+                  "rel=R,abs=A: an EQUIVALENT whose kernels store, on the emulator cross-check, "
+                  "an element further apart than A + R * |reference| fails (exit status 1) while "
+                  "staying EQUIVALENT over the reals; an entry's \"float_tolerance\" wins");
   args->rules.add_to(*cmd);
   args->ref.add_to(*cmd, "ref-", "reference kernel");
   args->opt.add_to(*cmd, "opt-", "optimized kernel");

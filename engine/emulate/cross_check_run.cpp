@@ -170,6 +170,7 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
   CrossCheck check;
   check.inputs_planned = std::min(options.inputs, kEdgeInputSets);
   check.budget_seconds = options.budget_seconds;
+  check.tolerance = request.tolerance; // compare_outputs holds each element to it
   auto finish = [&] {
     check.ran = check.inputs > 0;
     check.seconds = elapsed();

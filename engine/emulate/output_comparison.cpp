@@ -272,13 +272,23 @@ void compare_outputs(const std::vector<CrossCheckArray>& arrays, const EmulatedP
           div.max_rel = std::max(div.max_rel, d / std::fabs(rv));
         if (r->type == o->type)
           div.max_ulp = std::max(div.max_ulp, ulp_distance(rb, ob, byte_width(r->type)));
-        if (d > abs_tol && d > rel_tol * std::fabs(rv))
+        if (scale > 0)
+          div.max_scaled = std::max(div.max_scaled, d / scale);
+        if (check.tolerance && d > check.tolerance->abs + check.tolerance->rel * std::fabs(rv)) {
+          if (div.beyond_tolerance++ == 0)
+            div.beyond_tolerance_example =
+                fmt::format("{} on input '{}': {} (reference) vs {} (optimized)", element(i),
+                            input_name, device_value_text(*r, i), device_value_text(*o, i));
+        }
+        if (d > abs_tol && d > rel_tol * std::fabs(rv)) {
+          ++div.beyond_rounding; // a precision-loss warning (report/float_error_lines.hpp)
           add_note(check,
                    fmt::format("worth a look: {} on input '{}' is {} (reference) vs {} "
                                "(optimized), apart by {:.3g} (relative {:.3g}) where neither "
                                "kernel overflowed",
                                element(i), input_name, device_value_text(*r, i),
                                device_value_text(*o, i), d, d / std::fabs(rv)));
+        }
       }
   }
   if (excused_here != 0) {

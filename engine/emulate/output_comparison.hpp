@@ -40,7 +40,8 @@ struct EmulatedPair {
 
 // Compares `arrays` (the arrays the proof compared) of one input's runs, both of which
 // succeeded, and adds to `check`: the comparison counts, each array's divergence, notes, and
-// the first contradiction.
+// the first contradiction. Where `check.tolerance` is set, each real element where neither
+// kernel left the reals is held to it (CrossCheckDivergence::beyond_tolerance).
 //
 // `sampled`: the runs are of some CTAs of each launch only (EmulateOptions::ctas); an element is
 // then compared only where both runs wrote it — one the other run left alone may be written by

@@ -44,6 +44,7 @@ void apply_cross_check(const launch::ManifestEntry& entry, exec::KernelCache& ke
   } else {
     CrossCheckRequest request = cross_check_request(result, proof_seconds);
     request.cancel = options.cancel;
+    request.tolerance = entry.float_tolerance ? entry.float_tolerance : options.float_tolerance;
     check = options.cross_check(entry, ref.kernel->program, opt.kernel->program, request);
   }
   result.phases["cross_check"] += check.seconds;

@@ -132,10 +132,16 @@ struct EntryResult {
   bool cached = false;
   double original_seconds = 0;
 
+  // An EQUIVALENT whose measured float divergence is beyond the entry's float tolerance: true
+  // over the reals, failing as a contract (docs/semantics.md, "Float divergence").
+  bool beyond_float_tolerance() const {
+    return verdict == Verdict::Equivalent && cross_check && cross_check->beyond_tolerance();
+  }
+
   // Did the verdict meet the expectation? Without one, EQUIVALENT and RACE_FREE pass;
-  // INCONSISTENT never does.
+  // INCONSISTENT never does, nor an EQUIVALENT beyond its float tolerance.
   bool matches() const {
-    if (verdict == Verdict::Inconsistent)
+    if (verdict == Verdict::Inconsistent || beyond_float_tolerance())
       return false;
     if (expected)
       return *expected == verdict;

@@ -50,6 +50,9 @@ struct ProveOptions : prove::ElementOptions {
   // like the counterexample run from `cross_check_settings`; empty: off. An entry with
   // `"cross_check": false` skips it too.
   CrossCheckSettings cross_check_settings;
+  // `--float-tolerance`: the float divergence every EQUIVALENT is held to, unless its entry
+  // gives its own `"float_tolerance"` (engine/cross_check.hpp); empty: none.
+  std::optional<FloatTolerance> float_tolerance;
   std::function<CrossCheck(const launch::ManifestEntry&, const exec::Program& reference,
                            const exec::Program& optimized, const CrossCheckRequest&)>
       cross_check;

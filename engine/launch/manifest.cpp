@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
@@ -90,9 +91,9 @@ const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
                                                   "len",  "kind", "type"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
 const std::vector<std::string_view> kEntryKeys = {
-    "name",         "kind",     "expected",    "reference", "optimized", "kernel",
-    "check_arrays", "note",     "reason",      "accept",    "category",  "paper_table",
-    "description",  "recorded", "cross_check", "races"};
+    "name",         "kind",     "expected",    "reference", "optimized",      "kernel",
+    "check_arrays", "note",     "reason",      "accept",    "category",       "paper_table",
+    "description",  "recorded", "cross_check", "races",     "float_tolerance"};
 const std::vector<std::string_view> kTopKeys = {
     "benchmarks", "conventions", "description", "license", "source", "$schema", "ctas"};
 
@@ -497,6 +498,28 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
   return k;
 }
 
+// A bound of a float tolerance: a finite number >= 0 (numpy's allclose takes the same).
+double get_tolerance_bound(const json& j, const std::string& path) {
+  if (!j.is_number() || !std::isfinite(j.get<double>()) || j.get<double>() < 0)
+    fail(path, "expected a finite number >= 0");
+  return j.get<double>();
+}
+
+// `"float_tolerance": {"rel": 1e-3, "abs": 1e-5}`: a bound left out is 0, at least one given.
+FloatTolerance get_float_tolerance(const json& j, const std::string& path) {
+  if (!j.is_object())
+    fail(path, "expected an object {\"rel\": R, \"abs\": A}");
+  check_keys(j, path, {"rel", "abs"});
+  if (j.empty())
+    fail(path, "expected \"rel\", \"abs\" or both");
+  FloatTolerance t;
+  if (auto it = j.find("rel"); it != j.end())
+    t.rel = get_tolerance_bound(*it, path + ".rel");
+  if (auto it = j.find("abs"); it != j.end())
+    t.abs = get_tolerance_bound(*it, path + ".abs");
+  return t;
+}
+
 ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir,
                         CtaMode default_ctas) {
   const std::string path = fmt::format("$.benchmarks[{}]", index);
@@ -559,6 +582,15 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
       if (e.kind != EntryKind::Equivalence)
         fail(path + ".cross_check", "only equivalence entries have an emulator cross-check");
       e.cross_check = it->get<bool>();
+    }
+    if (auto it = j.find("float_tolerance"); it != j.end() && !it->is_null()) {
+      if (e.kind != EntryKind::Equivalence)
+        fail(path + ".float_tolerance", "only equivalence entries have a float tolerance");
+      e.float_tolerance = get_float_tolerance(*it, path + ".float_tolerance");
+      if (!e.cross_check) // the tolerance is held against the cross-check's measurement
+        fail(path + ".float_tolerance",
+             "a float tolerance is checked on the emulator cross-check, which \"cross_check\": "
+             "false turns off");
     }
     if (auto it = j.find("races"); it != j.end() && !it->is_null()) {
       const std::string rule = get_string(*it, path + ".races");
@@ -623,6 +655,37 @@ std::optional<ArrayKind> array_kind_from(std::string_view word) {
   if (word == "zero")
     return ArrayKind::Zero;
   return std::nullopt;
+}
+
+Expected<FloatTolerance> parse_float_tolerance(const std::string& text) {
+  const std::string usage = fmt::format("expected rel=R,abs=A (either or both), got \"{}\"", text);
+  FloatTolerance t;
+  bool rel = false, abs = false;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string part = text.substr(start, comma - start);
+    const size_t eq = part.find('=');
+    if (eq == std::string::npos)
+      return Unexpected{usage};
+    const std::string key = part.substr(0, eq), value = part.substr(eq + 1);
+    bool* seen = key == "rel" ? &rel : key == "abs" ? &abs : nullptr;
+    if (!seen || *seen)
+      return Unexpected{usage};
+    *seen = true;
+    double v = 0;
+    size_t used = 0;
+    try {
+      v = std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (value.empty() || used != value.size() || !std::isfinite(v) || v < 0)
+      return Unexpected{fmt::format("{}: expected a finite number >= 0, got \"{}\"", key, value)};
+    (key == "rel" ? t.rel : t.abs) = v;
+    start = comma + 1;
+  }
+  return t;
 }
 
 Expected<ParamSpec> parse_param(const std::string& text) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cross_check.hpp"
 #include "engine/expected.hpp"
 #include "engine/launch/launch_config.hpp"
 #include "engine/verdict.hpp"
@@ -39,6 +40,10 @@ struct ManifestEntry {
   // `"races": "benign"` or `"strict"`: the race rule for this entry's kernels, over the command
   // line's (docs/semantics.md, "Synchronization"); absent: the command line's.
   std::optional<bool> benign_races;
+  // `"float_tolerance": {"rel": R, "abs": A}`: the measured float divergence this entry's
+  // EQUIVALENT is held to (engine/cross_check.hpp), over the command line's
+  // `--float-tolerance`; absent: the command line's.
+  std::optional<FloatTolerance> float_tolerance;
   std::string recorded_json;       // the upstream `recorded` object, verbatim, if any
   std::string error;               // non-empty: the entry is bad input, with the JSON path
   ptx::SourceLocation error_where; // where that JSON path lies in the manifest (line 0: unknown)
@@ -65,6 +70,9 @@ Expected<KernelConfig> kernel_config_from_json(const nlohmann::json& j, const st
 
 // Parses one `params` word: "ptr:A", "sym:alpha", "float:0.125", "int:-3".
 Expected<ParamSpec> parse_param(const std::string& text);
+// Parses `--float-tolerance`: "rel=1e-3,abs=1e-5", "rel=1e-3" or "abs=1e-5" (a bound left out
+// is 0); each bound a finite number >= 0.
+Expected<FloatTolerance> parse_float_tolerance(const std::string& text);
 // Parses an array given on the command line: "name:base:width:len:kind".
 Expected<ArraySpec> parse_array_flag(const std::string& text);
 std::optional<ArrayKind> array_kind_from(std::string_view word);

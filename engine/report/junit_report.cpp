@@ -1,7 +1,9 @@
 #include "engine/report/junit_report.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
+#include "engine/report/float_error_lines.hpp"
 #include "engine/report/report_text.hpp"
 #include "engine/report/tool_version.hpp"
 
@@ -91,6 +93,10 @@ std::string entry_text(const json& r) {
   const std::string inputs = counterexample_inputs(r);
   if (!inputs.empty())
     text += "\ncounterexample: " + inputs + " (every other input 0)";
+  if (r.value("verdict", "") == "EQUIVALENT" && r.contains("cross_check")) {
+    for (const std::string& line : float_error_lines(r["cross_check"]))
+      text += (text.empty() ? "" : "\n") + line;
+  }
   return text;
 }
 
@@ -153,13 +159,37 @@ std::string junit_xml(const json& report) {
       xml += property("guard", r["guard"].get<std::string>());
     if (r.contains("cache_hits"))
       xml += property("cache_hits", std::to_string(r.value("cache_hits", 0)));
+    // The measured float divergence of an EQUIVALENT (issue 35): the largest over its arrays.
+    if (r.contains("cross_check") && r["cross_check"].is_object()) {
+      const nlohmann::json& c = r["cross_check"];
+      uint64_t ulp = 0;
+      double rel = 0, scaled = 0;
+      for (const auto& a : c.value("arrays", nlohmann::json::array())) {
+        if (a.value("compared_as", "") != "real")
+          continue;
+        ulp = std::max(ulp, a.value("max_ulp", uint64_t{0}));
+        rel = std::max(rel, a.value("max_rel", 0.0));
+        scaled = std::max(scaled, a.value("max_scaled", 0.0));
+      }
+      if (c.value("ran", false)) {
+        xml += property("float_max_ulp", std::to_string(ulp));
+        xml += property("float_max_rel", fmt::format("{:.3g}", rel));
+        xml += property("float_max_scaled", fmt::format("{:.3g}", scaled));
+      }
+      if (c.contains("float_tolerance") && c["float_tolerance"].is_object())
+        xml += property("float_tolerance", c["float_tolerance"].value("status", ""));
+    }
     xml += "      </properties>\n";
     const std::string text = entry_text(r);
     if (r.value("not_run", false)) {
       xml += fmt::format("      <skipped message=\"{}\"/>\n",
                          xml_escape(r.value("detail", "not run"), true));
     } else if (!r.value("match", false)) {
-      const std::string message = fmt::format("verdict {}, expected {}", verdict, expected);
+      const std::string tolerance =
+          float_tolerance_failure(r.value("cross_check", nlohmann::json()));
+      const std::string message = tolerance.empty()
+                                      ? fmt::format("verdict {}, expected {}", verdict, expected)
+                                      : fmt::format("verdict {}, {}", verdict, tolerance);
       xml += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
                          xml_escape(message, true), xml_escape(verdict, true),
                          xml_escape(text, false));

@@ -2,6 +2,7 @@
 
 #include "engine/content_hash.hpp"
 #include "engine/exit_status.hpp"
+#include "engine/report/float_error_lines.hpp"
 #include "engine/report/tool_version.hpp"
 
 namespace volta::report {
@@ -63,14 +64,21 @@ json to_json(const CrossCheck& c) {
   auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
   json arrays = json::array();
   for (const CrossCheckDivergence& d : c.arrays) {
-    arrays.push_back({{"array", d.array},
-                      {"compared_as", d.compared_as},
-                      {"elements", d.elements},
-                      {"max_abs", d.max_abs},
-                      {"max_rel", d.max_rel},
-                      {"max_ulp", d.max_ulp},
-                      {"max_element", or_null(d.max_element)},
-                      {"max_input", d.max_element.empty() ? json(nullptr) : json(d.max_input)}});
+    arrays.push_back(
+        {{"array", d.array},
+         {"compared_as", d.compared_as},
+         {"elements", d.elements},
+         {"max_abs", d.max_abs},
+         {"max_rel", d.max_rel},
+         {"max_ulp", d.max_ulp},
+         {"max_element", or_null(d.max_element)},
+         {"max_input", d.max_element.empty() ? json(nullptr) : json(d.max_input)},
+         {"max_input_name",
+          d.max_element.empty() ? json(nullptr) : json(cross_check_input_name(d.max_input))},
+         {"max_scaled", d.max_scaled},
+         {"beyond_rounding", d.beyond_rounding},
+         {"beyond_tolerance", d.beyond_tolerance},
+         {"beyond_tolerance_example", or_null(d.beyond_tolerance_example)}});
   }
   json contradiction = nullptr;
   if (c.contradiction) {
@@ -82,22 +90,29 @@ json to_json(const CrossCheck& c) {
                      {"input_name", k.input_name},
                      {"why", k.why}};
   }
-  return {{"ran", c.ran},
-          {"skipped", or_null(c.skipped_reason)},
-          {"inputs", c.inputs},
-          {"inputs_planned", c.inputs_planned},
-          {"elements", c.elements},
-          {"excused", c.excused},
-          {"instructions", c.instructions},
-          {"reused_runs", c.reused_runs},
-          {"seconds", c.seconds},
-          {"budget_seconds", c.budget_seconds},
-          {"checked", or_null(c.checked)},
-          {"reference_ctas", c.reference_ctas.empty() ? json(nullptr) : json(c.reference_ctas)},
-          {"optimized_ctas", c.optimized_ctas.empty() ? json(nullptr) : json(c.optimized_ctas)},
-          {"notes", c.notes},
-          {"arrays", arrays},
-          {"contradiction", contradiction}};
+  json j = {{"ran", c.ran},
+            {"skipped", or_null(c.skipped_reason)},
+            {"inputs", c.inputs},
+            {"inputs_planned", c.inputs_planned},
+            {"elements", c.elements},
+            {"excused", c.excused},
+            {"instructions", c.instructions},
+            {"reused_runs", c.reused_runs},
+            {"seconds", c.seconds},
+            {"budget_seconds", c.budget_seconds},
+            {"checked", or_null(c.checked)},
+            {"reference_ctas", c.reference_ctas.empty() ? json(nullptr) : json(c.reference_ctas)},
+            {"optimized_ctas", c.optimized_ctas.empty() ? json(nullptr) : json(c.optimized_ctas)},
+            {"notes", c.notes},
+            {"arrays", arrays},
+            {"contradiction", contradiction},
+            {"float_tolerance", c.tolerance ? json{{"rel", c.tolerance->rel},
+                                                   {"abs", c.tolerance->abs},
+                                                   {"status", c.tolerance_status()}}
+                                            : json(nullptr)}};
+  // The float story in words (engine/report/float_error_lines.hpp), as the console shows it.
+  j["float_lines"] = float_error_lines(j);
+  return j;
 }
 
 json to_json(const entry::EntryResult& r) {

@@ -4,7 +4,9 @@
 #include <ostream>
 
 #include "engine/report/difference_lines.hpp"
+#include "engine/report/float_error_lines.hpp"
 #include "engine/report/printable_text.hpp"
+#include "engine/report/report_json.hpp"
 
 namespace volta::report {
 
@@ -48,7 +50,9 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
   // A verdict over part of the launch says so on its own line, where it cannot be missed.
   if (const std::string scope = entry::cta_scope(r.kernels); !scope.empty())
     line += fmt::format("  [{} only]", scope);
-  if (!ok) {
+  if (r.beyond_float_tolerance()) { // EQUIVALENT over the reals, failing as a contract
+    line += fmt::format("  {}beyond float tolerance{}", on, off);
+  } else if (!ok) {
     line +=
         r.expected
             ? fmt::format("  {}expected {}{}", on, to_string(*r.expected), off)
@@ -71,6 +75,12 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
                            site_text(*f.second), thread_text(*f.second, name_cta));
     }
     out << where << off << "\n";
+  }
+  if (r.verdict == Verdict::Equivalent && r.cross_check) {
+    for (const std::string& l : float_error_lines(to_json(*r.cross_check))) {
+      const bool failing = l.starts_with("beyond the float tolerance");
+      out << fmt::format("    {}{}{}\n", failing ? on : dim, printable(l), off);
+    }
   }
   if (r.verdict == Verdict::Inconsistent && r.cross_check && r.cross_check->contradiction) {
     out << fmt::format("    {}a bug of volta-eg (the proof or the emulator): please report it; "

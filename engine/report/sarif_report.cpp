@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/content_hash.hpp"
+#include "engine/report/float_error_lines.hpp"
 #include "engine/report/report_text.hpp"
 #include "engine/report/tool_version.hpp"
 
@@ -49,6 +50,22 @@ constexpr std::array<Rule, 8> kRules = {{
      "The prover said EQUIVALENT, but the bit-exact emulator, run on the two kernels afterwards, "
      "shows an output the proof excludes on a concrete input: a bug of volta-eg (the proof or "
      "the emulator), to be reported; the kernels' equivalence is not established."},
+}};
+
+// The float story of an EQUIVALENT (issue 35, engine/report/float_error_lines.hpp): no verdict
+// of their own (the entry stays EQUIVALENT over the reals), after kRules in the rule list.
+constexpr std::array<Rule, 2> kFloatRules = {{
+    {"float-tolerance", "EQUIVALENT", "FloatTolerance", "error",
+     "Float divergence beyond the tolerance",
+     "The kernels are EQUIVALENT over the reals, but on the bit-exact emulator some output "
+     "element of the two is further apart than the entry's float tolerance (|reference - "
+     "optimized| > abs + rel * |reference|): the contract the user set fails."},
+    {"float-precision-loss", "EQUIVALENT", "FloatPrecisionLoss", "warning",
+     "Precision lost in float",
+     "The kernels are EQUIVALENT over the reals, but on the bit-exact emulator some output "
+     "element of the two is apart beyond rounding where neither kernel overflowed: one kernel "
+     "loses precision in float (a catastrophic cancellation, a small term absorbed by a large "
+     "one)."},
 }};
 
 json physical(const std::string& path, uint32_t line, uint32_t column) {
@@ -240,6 +257,36 @@ json make_result(const json& r, size_t rule_index, const std::string& manifest) 
   return result;
 }
 
+// An EQUIVALENT's float findings (issue 35): beyond its tolerance (an error: the entry fails),
+// precision lost beyond rounding (a warning); at the optimized kernel's `.entry` line.
+void add_float_results(const json& r, const std::string& manifest, size_t first_index,
+                       json& results) {
+  const json& c = r["cross_check"];
+  if (!c.is_object())
+    return;
+  const std::string name = r.value("name", "");
+  auto add = [&](size_t k, const std::string& text) {
+    const Rule& rule = kFloatRules[k];
+    json result = {{"ruleId", rule.id},
+                   {"ruleIndex", first_index + k},
+                   {"level", rule.level},
+                   {"message", {{"text", fmt::format("{}: {}", name, text)}}},
+                   {"locations", json::array({kernel_location(r, "optimized", manifest)})}};
+    result["partialFingerprints"] = {{"voltaEntry/v1", hex64(fnv1a64(name + "\n" + rule.id))}};
+    result["properties"] = {{"entry", name},
+                            {"entryIndex", r.value("index", 0)},
+                            {"verdict", "EQUIVALENT"},
+                            {"match", r.value("match", false)}};
+    results.push_back(std::move(result));
+  };
+  if (const std::string failure = float_tolerance_failure(c); !failure.empty())
+    add(0, failure);
+  for (const std::string& line : float_error_lines(c)) {
+    if (line.starts_with("warning: "))
+      add(1, line.substr(std::string_view("warning: ").size()));
+  }
+}
+
 } // namespace
 
 std::optional<std::string> sarif_rule_id(const std::string& verdict) {
@@ -263,6 +310,14 @@ std::string path_to_uri(const std::string& path) {
 json sarif_log(const json& report) {
   json rules = json::array();
   for (const auto& rule : kRules) {
+    rules.push_back({{"id", rule.id},
+                     {"name", rule.name},
+                     {"shortDescription", {{"text", rule.short_text}}},
+                     {"fullDescription", {{"text", rule.full_text}}},
+                     {"defaultConfiguration", {{"level", rule.level}}},
+                     {"properties", {{"verdict", rule.verdict}}}});
+  }
+  for (const auto& rule : kFloatRules) {
     rules.push_back({{"id", rule.id},
                      {"name", rule.name},
                      {"shortDescription", {{"text", rule.short_text}}},
@@ -307,6 +362,10 @@ json sarif_log(const json& report) {
       }
       results.push_back(std::move(result));
     }
+  }
+  for (const auto& r : report.at("results")) {
+    if (r.value("verdict", "") == "EQUIVALENT" && r.contains("cross_check"))
+      add_float_results(r, manifest, kRules.size(), results);
   }
   // Entries that could not be analyzed (bad input, internal errors) are tool-execution
   // notifications, not results: they say nothing about the code.

@@ -5,7 +5,9 @@
 // a race's second access is a relatedLocation, and so are the PTX lines behind CUDA ones. A
 // NOT_EQUIVALENT result points at the optimized kernel's `.entry` line. Findings the manifest
 // expects (a racy kernel kept as a test) carry an external suppression, so that code-scanning
-// views list them as suppressed rather than as new alerts.
+// views list them as suppressed rather than as new alerts. An EQUIVALENT's float story (issue 35)
+// has two rules of its own: `float-tolerance` (an error: beyond the entry's float tolerance) and
+// `float-precision-loss` (a warning: stores apart beyond rounding, e.g. a cancellation).
 #pragma once
 
 #include <nlohmann/json.hpp>

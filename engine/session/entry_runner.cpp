@@ -37,14 +37,16 @@ prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_ter
 std::string result_dependencies(const entry::ProveOptions& o, const Z3Settings& z3,
                                 const std::string& rules_identity) {
   const entry::CrossCheckSettings& c = o.cross_check_settings;
-  return fmt::format("terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
-                     "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}] "
-                     "cross-check {} {} {} {}",
-                     o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference,
-                     o.saturate, o.saturation.iterations, o.saturation.new_nodes,
-                     o.saturation.seconds, o.mutual, z3.enabled, z3.timeout_ms, z3.max_terms,
-                     o.rules ? rules_identity : "shipped", c.enabled, c.inputs, c.budget_share,
-                     c.min_budget_seconds);
+  return fmt::format(
+      "terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
+      "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}] "
+      "cross-check {} {} {} {} float-tolerance {}",
+      o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference, o.saturate,
+      o.saturation.iterations, o.saturation.new_nodes, o.saturation.seconds, o.mutual, z3.enabled,
+      z3.timeout_ms, z3.max_terms, o.rules ? rules_identity : "shipped", c.enabled, c.inputs,
+      c.budget_share, c.min_budget_seconds,
+      o.float_tolerance ? fmt::format("{} {}", o.float_tolerance->rel, o.float_tolerance->abs)
+                        : "none");
 }
 
 // The emulator cross-check as the settings ask for it: its time budget a share of the proof's.

@@ -16,6 +16,16 @@ from ._pairing import check_correspondence
 from ._results import Counterexample, Explanation, Result, Shapes
 
 
+def _tolerance_dict(t: Optional[Dict[str, float]]) -> Optional[Dict[str, float]]:
+    """A float tolerance as the manifest's "float_tolerance" object: {"rel": R, "abs": A}
+    (either or both; the manifest reader checks the values and says where one is wrong)."""
+    if t is None:
+        return None
+    if not isinstance(t, dict):
+        raise TypeError(f"float_tolerance: expected a dict {{'rel': R, 'abs': A}}, got {t!r}")
+    return dict(t)
+
+
 class Pair:
     """An equivalence entry of a batch: `optimized` must compute what `reference` computes.
 
@@ -25,8 +35,10 @@ class Pair:
     """
 
     def __init__(self, reference: Kernel, optimized: Kernel, name: Optional[str] = None,
-                 expected: Optional[str] = None, check_arrays: Optional[Sequence[str]] = None):
+                 expected: Optional[str] = None, check_arrays: Optional[Sequence[str]] = None,
+                 float_tolerance: Optional[Dict[str, float]] = None):
         self.reference, self.optimized = reference, optimized
+        self.float_tolerance = _tolerance_dict(float_tolerance)
         self.name = name or f"({reference.name}, {optimized.name})"
         self.expected = expected
         self.check_arrays = list(check_arrays) if check_arrays else None
@@ -40,6 +52,8 @@ class Pair:
             e["expected"] = self.expected
         if self.check_arrays:
             e["check_arrays"] = self.check_arrays
+        if self.float_tolerance is not None:
+            e["float_tolerance"] = self.float_tolerance
         return e
 
     def shapes(self) -> Shapes:
@@ -64,7 +78,7 @@ class _Check:
 
 class _Guards:
     KEYS = ("cache_dir", "timeout", "max_instructions", "max_terms", "z3_timeout_ms", "z3",
-            "mutual", "reuse", "cross_check", "strict_races")
+            "mutual", "reuse", "cross_check", "strict_races", "float_tolerance")
 
     @staticmethod
     def settings(jobs: int, guards: Dict[str, Any]) -> "_engine.Settings":
@@ -77,6 +91,9 @@ class _Guards:
         for key, value in guards.items():
             if value is None:
                 continue
+            if key == "float_tolerance":  # the CLI's --float-tolerance rel=R,abs=A
+                t = _tolerance_dict(value) or {}
+                value = ",".join(f"{k}={float(v)!r}" for k, v in t.items())
             setattr(s, key, str(value) if key == "cache_dir" else value)
         return s
 
@@ -126,7 +143,9 @@ def prove_batch(entries: Union[Sequence[Any], str, Path], jobs: int = 1,
     `entries`: Pairs, (reference, optimized[, expected]) tuples and Kernels (race checks), or the
     path of a manifest file. Options: cache_dir (the CLI's --cache DIR), timeout (seconds per
     entry), max_instructions, max_terms, z3_timeout_ms, z3, mutual, reuse, cross_check (False:
-    the CLI's --no-cross-check), strict_races (True: the CLI's --strict-races). Closing the
+    the CLI's --no-cross-check), strict_races (True: the CLI's --strict-races), float_tolerance
+    ({"rel": R, "abs": A}: the CLI's --float-tolerance, for every pair without its own; a Pair's
+    float_tolerance= or a manifest entry's "float_tolerance" wins). Closing the
     iterator, or Ctrl-C while it waits, cancels the entries still running.
     """
     settings = _Guards.settings(jobs, guards)
@@ -166,12 +185,14 @@ def _one(entry: Any, guards: Dict[str, Any]) -> Result:
 
 def prove(reference: Kernel, optimized: Kernel, *, expected: Optional[str] = None,
           check_arrays: Optional[Sequence[str]] = None, name: Optional[str] = None,
-          **guards: Any) -> Result:
+          float_tolerance: Optional[Dict[str, float]] = None, **guards: Any) -> Result:
     """Whether `optimized` computes what `reference` computes, for every input (over the reals),
     with the safety checks of both on the way. Options as for prove_batch. Arrays are matched by
-    name (see Pair)."""
+    name (see Pair). float_tolerance={"rel": R, "abs": A}: an EQUIVALENT whose stores on the
+    emulator are further apart than A + R * |reference| is not ok (result.float_error says how far
+    apart they are, with or without a tolerance)."""
     return _one(Pair(reference, optimized, name=name, expected=expected,
-                     check_arrays=check_arrays), guards)
+                     check_arrays=check_arrays, float_tolerance=float_tolerance), guards)
 
 
 def check(kernel: Kernel, *, expected: Optional[str] = None, **guards: Any) -> Result:

@@ -94,6 +94,70 @@ class Counterexample:
 
 
 @dataclass
+class FloatError:
+    """How far apart the two kernels of an EQUIVALENT are in IEEE arithmetic: measured on the
+    bit-exact emulator's cross-check, on its input sets (docs/semantics.md, "Float divergence"),
+    over the inputs where neither kernel left the reals (an overflow, an underflow, a NaN from
+    numbers). EQUIVALENT is over the reals; this is the float story beside it.
+
+    Attributes:
+        max_abs: the largest |reference - optimized| over the real output arrays.
+        max_rel: the largest |reference - optimized| / |reference| (reference != 0).
+        max_ulp: the largest distance in units in the last place.
+        max_scaled: the largest |reference - optimized| over the largest |reference| of its array
+            on that input (robust where the reference itself is near 0).
+        arrays: per compared array, the report's object (array, compared_as, elements, max_abs,
+            max_rel, max_ulp, max_scaled, max_element, max_input, beyond_rounding,
+            beyond_tolerance, beyond_tolerance_example).
+        warnings: the console's lines (the divergence beyond a few ulps, a precision-loss warning
+            such as a catastrophic cancellation, the tolerance's failure).
+        tolerance: the float tolerance held to ({"rel": R, "abs": A}), or None.
+        tolerance_status: "within", "beyond", "not_measured" (the cross-check was skipped), or
+            None without a tolerance.
+        beyond_tolerance (property): some element is beyond the tolerance (the Result is not ok).
+        precision_loss (property): some element is apart beyond rounding (a warning).
+    """
+
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    max_ulp: int = 0
+    max_scaled: float = 0.0
+    arrays: List[Dict[str, Any]] = field(default_factory=list)
+    warnings: List[str] = field(default_factory=list)
+    tolerance: Optional[Dict[str, float]] = None
+    tolerance_status: Optional[str] = None
+
+    @classmethod
+    def from_cross_check(cls, c: Dict[str, Any], lines: List[str]) -> "FloatError":
+        real = [a for a in c.get("arrays") or [] if a.get("compared_as") == "real"]
+        t = c.get("float_tolerance")
+        return cls(max_abs=max((a["max_abs"] for a in real), default=0.0),
+                   max_rel=max((a["max_rel"] for a in real), default=0.0),
+                   max_ulp=max((a["max_ulp"] for a in real), default=0),
+                   max_scaled=max((a.get("max_scaled", 0.0) for a in real), default=0.0),
+                   arrays=list(c.get("arrays") or []), warnings=list(lines),
+                   tolerance={"rel": t["rel"], "abs": t["abs"]} if t else None,
+                   tolerance_status=t["status"] if t else None)
+
+    @property
+    def beyond_tolerance(self) -> bool:
+        return self.tolerance_status == "beyond"
+
+    @property
+    def precision_loss(self) -> bool:
+        return any(a.get("beyond_rounding", 0) > 0 for a in self.arrays
+                   if a.get("compared_as") == "real")
+
+    def __str__(self) -> str:
+        text = (f"max abs {self.max_abs:.3g}, rel {self.max_rel:.3g}, {self.max_ulp} ulp "
+                f"({self.max_scaled:.3g} of the largest magnitude)")
+        if self.tolerance is not None:
+            text += (f"; tolerance rel={self.tolerance['rel']:g}, abs={self.tolerance['abs']:g}: "
+                     f"{self.tolerance_status}")
+        return text
+
+
+@dataclass
 class Result:
     """The outcome of one entry (a pair's proof, or one kernel's safety check).
 
@@ -117,10 +181,13 @@ class Result:
         kernels: the kernels run, one report object per role.
         cross_check: the emulator cross-check of an EQUIVALENT or INCONSISTENT pair (the
             report's `cross_check` object); None when it did not run.
+        float_error (property): for an EQUIVALENT whose cross-check ran (or held a tolerance),
+            how far apart the kernels are in float (a FloatError: max_abs, max_rel, max_ulp,
+            max_scaled, arrays, warnings, tolerance, tolerance_status); else None.
         cache: the cache's hits and stores so far in this call (with cache_dir=).
         index: the entry's position in a prove_batch call.
         ok (property): EQUIVALENT or RACE_FREE, or with expected= that verdict; never
-            INCONSISTENT.
+            INCONSISTENT, nor an EQUIVALENT beyond its float tolerance.
         executed (property): the roles of the kernels executed, not read from the cache.
         report(): the entry's object in the CLI's JSON report (docs/report-schema.md).
     """
@@ -161,9 +228,19 @@ class Result:
         (the emulator contradicts the proof: a bug of volta-eg)."""
         if self.verdict == "INCONSISTENT":
             return False
+        if self.float_error is not None and self.float_error.beyond_tolerance:
+            return False
         if self.expected:
             return self.verdict == self.expected
         return self.verdict in ("EQUIVALENT", "RACE_FREE")
+
+    @property
+    def float_error(self) -> Optional[FloatError]:
+        """How far apart the kernels of an EQUIVALENT are in float (FloatError), or None."""
+        c = self.cross_check
+        if self.verdict != "EQUIVALENT" or not c or not (c.get("ran") or c.get("float_tolerance")):
+            return None
+        return FloatError.from_cross_check(c, list(c.get("float_lines") or []))
 
     @property
     def executed(self) -> List[str]:

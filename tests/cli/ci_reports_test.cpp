@@ -163,9 +163,10 @@ TEST(CiReports, SarifHasTheRequiredStructureAndLocations) {
     EXPECT_TRUE(rule["shortDescription"]["text"].is_string());
     ids.push_back(rule["id"]);
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"data-race", "out-of-bounds", "deadlock",
-                                           "barrier-divergence", "uninitialized", "unsupported",
-                                           "not-equivalent", "inconsistent"}));
+  EXPECT_EQ(
+      ids, (std::vector<std::string>{"data-race", "out-of-bounds", "deadlock", "barrier-divergence",
+                                     "uninitialized", "unsupported", "not-equivalent",
+                                     "inconsistent", "float-tolerance", "float-precision-loss"}));
   // Findings: the expected race, the unexpected race, the wrong GEMM (not the equivalent pair).
   ASSERT_EQ(run["results"].size(), 3u) << run["results"].dump(1);
   for (const auto& res : run["results"]) {

@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 #include <limits>
 
+#include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/output_comparison.hpp"
+#include "engine/report/float_error_lines.hpp"
 
 namespace volta::emulate {
 namespace {
@@ -166,6 +168,74 @@ TEST(OutputComparison, FloatsApartBeyondRoundingAreNotedAndMeasured) {
   // scale (cancellation leaves such an absolute error), and y[0] one ulp: nothing.
   ASSERT_EQ(check.notes.size(), 1u);
   EXPECT_EQ(check.notes[0].rfind("worth a look: y[2]", 0), 0u) << check.notes[0];
+}
+
+TEST(OutputComparison, TheScaledFigureAndPrecisionLossAreMeasured) {
+  Case c;
+  // y[1] near 0 in the reference (a sum that cancels over the reals): a huge relative and ulp
+  // difference, a tiny one against the array's scale; y[2] lost to a catastrophic cancellation.
+  c.reference.outputs = {f32_array("y", {8.0f, 1e-7f, 2.0f})};
+  c.optimized.outputs = {f32_array("y", {8.0f, 2e-7f, 0.0f})};
+  const CrossCheck check = c.compare({{"y", true}});
+  ASSERT_EQ(check.arrays.size(), 1u);
+  const CrossCheckDivergence& d = check.arrays[0];
+  EXPECT_DOUBLE_EQ(d.max_scaled, 2.0 / 8.0); // y[2]: 2 apart where the largest is 8
+  EXPECT_DOUBLE_EQ(d.max_rel, 1.0);          // y[1] and y[2] alike
+  EXPECT_EQ(d.beyond_rounding, 1u);          // y[2] only: y[1] is below 1e-3 of the scale
+  EXPECT_EQ(d.beyond_tolerance, 0u);         // no tolerance, nothing held to it
+  EXPECT_FALSE(check.beyond_tolerance());
+  EXPECT_EQ(check.tolerance_status(), "");
+}
+
+TEST(OutputComparison, AToleranceIsAllclosesRuleOnEachElement) {
+  Case c;
+  c.reference.outputs = {f32_array("y", {1.0f, 100.0f, 0.0f})};
+  c.optimized.outputs = {f32_array("y", {1.0005f, 100.05f, 2e-5f})};
+  auto compare_with = [&](FloatTolerance t) {
+    CrossCheck check;
+    check.tolerance = t;
+    compare_outputs(
+        {{"y", true}},
+        EmulatedPair{&c.reference, &c.optimized, c.reference_events, c.optimized_events, 1}, check);
+    check.ran = true;
+    return check;
+  };
+  // |d| <= abs + rel * |reference|: 5e-4 <= 1e-5 + 1e-3, 0.05 <= 1e-5 + 0.1, 2e-5 > 1e-5.
+  CrossCheck check = compare_with({1e-3, 1e-5});
+  ASSERT_EQ(check.arrays.size(), 1u);
+  EXPECT_EQ(check.arrays[0].beyond_tolerance, 1u);
+  EXPECT_EQ(check.arrays[0].beyond_tolerance_example.rfind("y[2] on input 'moderate': 0 (f32)", 0),
+            0u)
+      << check.arrays[0].beyond_tolerance_example;
+  EXPECT_TRUE(check.beyond_tolerance());
+  EXPECT_EQ(check.tolerance_status(), "beyond");
+  // A wider absolute bound takes y[2] in: within.
+  check = compare_with({1e-3, 1e-4});
+  EXPECT_EQ(check.arrays[0].beyond_tolerance, 0u);
+  EXPECT_EQ(check.tolerance_status(), "within");
+  // A tighter relative bound leaves y[0] and y[1] out.
+  check = compare_with({1e-4, 1e-4});
+  EXPECT_EQ(check.arrays[0].beyond_tolerance, 2u);
+  EXPECT_EQ(check.arrays[0].beyond_tolerance_example.rfind("y[0]", 0), 0u);
+  // An input that left the reals (an overflow) is excused, not held to the tolerance.
+  c.optimized_events.overflow = 1;
+  check = compare_with({0, 0});
+  EXPECT_EQ(check.arrays[0].beyond_tolerance, 0u);
+  // Data in integer-typed arrays is compared by its bytes, never held to a float tolerance.
+  c.optimized_events = {};
+  c.reference.outputs = {s32_array("y", {1, 2})};
+  c.optimized.outputs = {s32_array("y", {1, 3})};
+  check = compare_with({0, 0});
+  EXPECT_EQ(check.arrays[0].beyond_tolerance, 0u);
+  // Not run: the contract is not measured.
+  CrossCheck skipped;
+  skipped.tolerance = FloatTolerance{1e-3, 0};
+  EXPECT_EQ(skipped.tolerance_status(), "not_measured");
+}
+
+TEST(OutputComparison, TheReportsNameTheInputSetsAsTheEmulatorDoes) {
+  for (uint32_t set = 0; set < kEdgeInputSets; ++set)
+    EXPECT_EQ(report::cross_check_input_name(set), edge_input_name(set)) << set;
 }
 
 TEST(OutputComparison, InitialContentsLeftAloneAreEqual) {

@@ -203,3 +203,48 @@ def test_ptx_text_inout_and_scalars():
 
 def test_empty_batch():
     assert list(ve.prove_batch([])) == []
+
+
+def _cancellation_pair():
+    """y = x against y = (x + 1e20f) - 1e20f (examples/float/manifest.json): EQUIVALENT over the
+    reals, every y 0 in float."""
+    from conftest import SOURCE
+    floats = SOURCE / "examples" / "kernels" / "float"
+
+    def kernel(name):
+        return ve.Kernel(ptx=floats / f"{name}.ptx", entry=name, grid=(1,), block=(64,),
+                         args=[ve.In("x", 64), ve.Out("y", 64), ve.Int(64)])
+    return kernel("copy_ref"), kernel("add_sub_big")
+
+
+def test_float_error_of_an_equivalent(reference):
+    r = ve.prove(reference, softmax_kernel("cand_online"))
+    fe = r.float_error
+    assert fe is not None and r.ok
+    # The online softmax rounds differently, a little: no warning, a small figure.
+    assert not fe.precision_loss and fe.max_scaled < 1e-4
+    assert fe.tolerance is None and fe.tolerance_status is None and not fe.beyond_tolerance
+    assert "max abs" in str(fe)
+    assert "tolerance_status" in ve.Result.__doc__ and "max_scaled" in type(fe).__doc__
+    assert ve.prove(reference, softmax_kernel("cand_online"), cross_check=False).float_error \
+        is None
+
+
+def test_float_tolerance_statuses():
+    ref, opt = _cancellation_pair()
+    r = ve.prove(ref, opt)
+    assert r.verdict == "EQUIVALENT" and r.ok
+    assert r.float_error.max_rel == 1.0 and r.float_error.precision_loss
+    assert any("catastrophic cancellation" in w for w in r.float_error.warnings)
+    beyond = ve.prove(ref, opt, float_tolerance={"rel": 1e-3, "abs": 1e-5})
+    assert beyond.verdict == "EQUIVALENT" and not beyond.ok
+    assert beyond.float_error.tolerance_status == "beyond" and beyond.float_error.beyond_tolerance
+    assert beyond.float_error.tolerance == {"rel": 1e-3, "abs": 1e-5}
+    within = ve.prove(ref, opt, float_tolerance={"rel": 2})
+    assert within.ok and within.float_error.tolerance_status == "within"
+    # prove_batch's tolerance applies to every pair without its own.
+    batch = list(ve.prove_batch([ve.Pair(ref, opt), ve.Pair(ref, opt, float_tolerance={"rel": 2})],
+                                float_tolerance={"rel": 1e-3}))
+    assert sorted(b.float_error.tolerance_status for b in batch) == ["beyond", "within"]
+    with pytest.raises(ve.ManifestError, match="float_tolerance.rel"):
+        ve.prove(ref, opt, float_tolerance={"rel": -1})
