@@ -58,7 +58,8 @@ void Cta::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
     for (uint32_t l = 0; l < 32; ++l) {
       for (uint32_t v = 0; v < 8; ++v) {
         const wg::Element e = wg::a_register_element(rank * 32 + l, v);
-        const uint64_t bits = (read(in.srcs[v / 2], base + l, ValType::B32) >> (16 * (v & 1))) & 0xffff;
+        const uint64_t bits =
+            (read(in.srcs[v / 2], base + l, ValType::B32) >> (16 * (v & 1))) & 0xffff;
         A[(e.row - 16 * rank) * 16 + e.col] = decode(in_f, bits);
       }
     }

@@ -76,8 +76,8 @@ void CtaRunner::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
   std::optional<uint64_t> a_bits = 0;
   if (!a_regs)
     a_bits = warp_uniform(in.srcs[0], w, "the A matrix descriptor");
-  const auto b_bits = a_bits ? warp_uniform(in.srcs[ops.b_desc], w, "the B matrix descriptor")
-                             : std::nullopt;
+  const auto b_bits =
+      a_bits ? warp_uniform(in.srcs[ops.b_desc], w, "the B matrix descriptor") : std::nullopt;
   const auto scale_d = b_bits ? warp_uniform(in.srcs[ops.scale_d], w, "scale-d") : std::nullopt;
   if (!scale_d)
     return;
@@ -86,8 +86,9 @@ void CtaRunner::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
   const uint64_t trans_b = in.srcs[ops.trans_b].imm;
   auto is_pm_one = [](uint64_t v) { return v == 1 || static_cast<int64_t>(v) == -1; };
   if (!is_pm_one(scale_a) || !is_pm_one(scale_b) || trans_a > 1 || trans_b > 1) {
-    fail_unsupported(in, base, "has an imm-scale other than 1 or -1 or an imm-trans other than 0 "
-                               "or 1");
+    fail_unsupported(in, base,
+                     "has an imm-scale other than 1 or -1 or an imm-trans other than 0 "
+                     "or 1");
     return;
   }
   if (!wgmma_agree(in, w, {*a_bits, *b_bits, *scale_d & 1}))
@@ -131,7 +132,8 @@ void CtaRunner::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
   std::vector<ExprId> A(16 * 16), B(16 * size_t{n_dim});
   for (uint32_t r = 0; r < 16 && !failed_; ++r) {
     for (uint32_t k = 0; k < 16 && !a_regs; ++k) {
-      auto x = element(wgmma::operand_address(da, trans_a == 1, 16 * rank + r, k), (r * 16 + k) % 32);
+      auto x =
+          element(wgmma::operand_address(da, trans_a == 1, 16 * rank + r, k), (r * 16 + k) % 32);
       if (!x)
         return;
       A[r * 16 + k] = *x;
@@ -141,7 +143,8 @@ void CtaRunner::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
     for (uint32_t l = 0; l < 32; ++l) {
       for (uint32_t v = 0; v < 8; ++v) {
         const wgmma::Element e = wgmma::a_register_element(rank * 32 + l, v);
-        A[(e.row - 16 * rank) * 16 + e.col] = packed_half(read(in.srcs[v / 2], base + l), v & 1, ab);
+        A[(e.row - 16 * rank) * 16 + e.col] =
+            packed_half(read(in.srcs[v / 2], base + l), v & 1, ab);
       }
     }
   }
@@ -293,10 +296,11 @@ bool CtaRunner::wgmma_accumulators_untouched(const Inst& in, uint32_t w, uint32_
   if (!bad)
     return true;
   fail(Verdict::DataRace, "wgmma accumulator race",
-       fmt::format("'{}' (PTX line {}) uses register {}, a destination of a wgmma.mma_async still in "
-                   "flight: its value is undefined until a wgmma.wait_group retires the wgmma "
-                   "(the async unit writes it meanwhile)",
-                   in.text, in.line, prog_.registers[*bad].name),
+       fmt::format(
+           "'{}' (PTX line {}) uses register {}, a destination of a wgmma.mma_async still in "
+           "flight: its value is undefined until a wgmma.wait_group retires the wgmma "
+           "(the async unit writes it meanwhile)",
+           in.text, in.line, prog_.registers[*bad].name),
        w * 32 + std::countr_zero(mask));
   return false;
 }
@@ -341,7 +345,8 @@ void CtaRunner::exec_stmatrix(const Inst& in, uint32_t w, uint32_t mask) {
         const uint32_t r = in.trans ? (l & 3) * 2 + h : l >> 2;
         const uint32_t c = in.trans ? l >> 2 : (l & 3) * 2 + h;
         // The value is stored by the lane that holds it; the row's address is lane 8 i + r's.
-        ByteCell* cells = access(Space::Shared, rows[8 * i + r] + 2 * c, 2, 2, t, AccessKind::Write);
+        ByteCell* cells =
+            access(Space::Shared, rows[8 * i + r] + 2 * c, 2, 2, t, AccessKind::Write);
         if (!cells)
           return;
         Value half = v;

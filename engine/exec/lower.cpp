@@ -1320,7 +1320,9 @@ private:
     const auto& ops = ins.operands;
     const std::string_view op = ins.suffixes.empty() ? "" : std::string_view(ins.suffixes[0]);
     if (op == "fence" || op == "commit_group" || op == "wait_group") {
-      x.op = op == "fence" ? XOp::WgmmaFence : op == "commit_group" ? XOp::WgmmaCommit : XOp::WgmmaWait;
+      x.op = op == "fence"          ? XOp::WgmmaFence
+             : op == "commit_group" ? XOp::WgmmaCommit
+                                    : XOp::WgmmaWait;
       for (const auto& o : ops)
         append_values(o, ins, x.srcs);
       return;

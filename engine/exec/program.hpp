@@ -186,10 +186,11 @@ struct Program {
   std::vector<Inst> insts;
   std::vector<RegisterInfo> registers;
   std::vector<Callee> callees;
-  std::vector<PlacedVariable> variables; // shared, local, const and module .global variables
+
   // The program has wgmma.mma_async: the CTA machines track the generic proxy's shared writes
   // and the wgmma state of each warp (warpgroup_mma_flight.hpp).
   bool uses_wgmma = false;
+  std::vector<PlacedVariable> variables; // shared, local, const and module .global variables
   std::vector<std::string> cuda_files;   // .file index -> path ("" when absent)
   uint64_t shared_static_bytes = 0;      // end of static shared variables (with red zones)
   uint64_t shared_dynamic_base = 0;      // where dynamic shared memory starts

@@ -15,20 +15,19 @@
 
 #include <cstdint>
 #include <deque>
+#include <fmt/format.h>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
-#include <fmt/format.h>
-
 namespace volta::exec::wgmma {
 
 template <class V>
 struct InFlight {
   uint32_t pc = 0;
-  int64_t group = -1; // the commit group; -1 before wgmma.commit_group
+  int64_t group = -1;                           // the commit group; -1 before wgmma.commit_group
   std::vector<uint32_t> regs;                   // destination registers
   std::vector<V> values;                        // values[i * 32 + lane] for regs[i]
   std::vector<uint8_t> live;                    // regs[i] not superseded by a later wgmma

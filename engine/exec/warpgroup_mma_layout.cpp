@@ -33,7 +33,9 @@ uint32_t swizzle_bits(Swizzle s) {
 
 } // namespace
 
-uint32_t swizzle_row_bytes(Swizzle s) { return 16u << swizzle_bits(s); }
+uint32_t swizzle_row_bytes(Swizzle s) {
+  return 16u << swizzle_bits(s);
+}
 
 uint64_t swizzle_address(Swizzle s, uint64_t address) {
   const uint64_t mask = (uint64_t{1} << swizzle_bits(s)) - 1;
@@ -50,8 +52,8 @@ uint64_t operand_address(const MatrixDescriptor& d, bool mn_major, uint32_t mn, 
     // matrix's rows). Along K: 8 elements in 16 contiguous bytes, the second 8 at LBO (none) or
     // right after (a swizzled row holds all 32 bytes of K).
     const uint64_t k_chunk = d.swizzle == Swizzle::None ? d.leading : 16;
-    offset = (mn / 8) * uint64_t{d.stride} + (mn % 8) * row_bytes + (k / 8) * k_chunk +
-             (k % 8) * kElem;
+    offset =
+        (mn / 8) * uint64_t{d.stride} + (mn % 8) * row_bytes + (k / 8) * k_chunk + (k % 8) * kElem;
   } else if (d.swizzle == Swizzle::None) {
     // Core matrices of 8 MN-contiguous elements (16 B) by 8 K-rows (one every 16 B): SBO between
     // core matrices along MN, LBO between them along K.

@@ -69,14 +69,13 @@ __device__ void put(uint32_t tile, int mode, bool mn_major, uint32_t mn, uint32_
   *reinterpret_cast<__half*>(smem + (address - base)) = v;
 }
 
-
 template <int TransA, int TransB>
 __device__ void mma_ss(float (&d)[8], uint64_t da, uint64_t db, int scale_d) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
                "{%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, %11, %12;\n}\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                 "+f"(d[6]), "+f"(d[7])
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7])
                : "l"(da), "l"(db), "r"(scale_d), "n"(TransA), "n"(TransB));
 }
 
@@ -85,15 +84,23 @@ __device__ void mma_rs(float (&d)[8], const uint32_t (&a)[4], uint64_t db, int s
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
                "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, %12, p, 1, 1, %14;\n}\n"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
-                 "+f"(d[6]), "+f"(d[7])
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), "n"(TransB));
 }
 
-__device__ void fence_operands() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-__device__ void wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
-__device__ void proxy_fence() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ void fence_operands() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ void commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+__device__ void wait0() {
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+__device__ void proxy_fence() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
 
 // Thread t's accumulator value v is D[16 w + g + 8 ((v >> 1) & 1)][8 (v >> 2) + 2 q + (v & 1)].
 __device__ void store_d(const float (&d)[8], float* out) {
@@ -106,17 +113,17 @@ __device__ void store_d(const float (&d)[8], float* out) {
 
 // The options of one wgmma kernel.
 struct Form {
-  int sw_a, sw_b;            // swizzle of the stores
-  bool mn_a, mn_b;           // MN-major stores
-  int desc_sw_b;             // the B descriptor's swizzle (-1: sw_b)
-  int trans_b;               // the imm-trans-b given (-1: mn_b)
-  bool a_regs;               // A from registers
-  int k_dim;                 // 16, or 32 (two chained wgmmas, the second at start + 32 bytes)
-  bool with_c;               // D = A B + C (C in the registers first)
-  int scale_d;               // the scale-d of the first wgmma
-  bool proxy_fence;          // fence.proxy.async after the stores
-  bool read_early;           // store D before wgmma.wait_group
-  bool store_after;          // store to A's tile before wgmma.wait_group
+  int sw_a, sw_b;   // swizzle of the stores
+  bool mn_a, mn_b;  // MN-major stores
+  int desc_sw_b;    // the B descriptor's swizzle (-1: sw_b)
+  int trans_b;      // the imm-trans-b given (-1: mn_b)
+  bool a_regs;      // A from registers
+  int k_dim;        // 16, or 32 (two chained wgmmas, the second at start + 32 bytes)
+  bool with_c;      // D = A B + C (C in the registers first)
+  int scale_d;      // the scale-d of the first wgmma
+  bool proxy_fence; // fence.proxy.async after the stores
+  bool read_early;  // store D before wgmma.wait_group
+  bool store_after; // store to A's tile before wgmma.wait_group
 };
 
 template <int TransA, int TransB>
@@ -226,7 +233,7 @@ extern "C" __global__ void c38_wgmma_mn_major(const __half* a, const __half* b, 
   run<1, 1>(f, a, b, nullptr, out);
 }
 extern "C" __global__ void c38_wgmma_mn_major_interleave(const __half* a, const __half* b,
-                                                          float* out) {
+                                                         float* out) {
   Form f = plain(kNone);
   f.mn_b = true;
   run<0, 1>(f, a, b, nullptr, out);
