@@ -249,6 +249,12 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       exec_mma(in, w, mask);
     else if (in.op == XOp::WmmaLoad || in.op == XOp::WmmaStore || in.op == XOp::WmmaMma)
       exec_wmma(in, w, mask);
+    else if (in.op == XOp::Wgmma)
+      exec_wgmma(in, w, mask);
+    else if (in.op == XOp::WgmmaFence || in.op == XOp::WgmmaCommit || in.op == XOp::WgmmaWait)
+      exec_wgmma_sync(in, w, mask);
+    else if (in.op == XOp::Stmatrix)
+      exec_stmatrix(in, w, mask);
     else if (in.op != XOp::BarWarpSync) // a WarpCollective-family row without a case here
       throw Trouble("unsupported", "this warp collective is not supported by the emulator");
     break;

@@ -15,6 +15,7 @@
 #include "engine/exec/cta_barriers.hpp"
 #include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/variable_extents.hpp"
+#include "engine/exec/warpgroup_mma_flight.hpp"
 
 namespace volta::emulate {
 
@@ -157,6 +158,11 @@ private:
   void exec_ldmatrix(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_mma(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma(const exec::Inst& in, uint32_t w, uint32_t mask);
+  // ---- warpgroup MMA and stmatrix (warpgroup_mma.cpp)
+  void exec_wgmma(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_wgmma_sync(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_stmatrix(const exec::Inst& in, uint32_t w, uint32_t mask);
+  std::vector<exec::wgmma::WarpInFlight<uint64_t>> wgmma_warps_; // per warp, made on first use
   uint64_t reg_value_of(const exec::Operand& d, uint32_t t) {
     return d.kind == exec::OpKind::Reg ? reg(d.reg, t) : 0;
   }

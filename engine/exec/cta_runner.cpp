@@ -34,6 +34,8 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   if (ctx.options.check_races)
     shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
   extents_ = variable_extents(prog_, ctx.config.dyn_shared_bytes);
+  if (prog_.uses_wgmma)
+    wgmma_ = std::make_unique<WgmmaState>(warps_, threads_);
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
   // Thread t continues in the id block where thread t of this worker's previous CTA stopped:
@@ -67,6 +69,7 @@ bool CtaRunner::run() {
   stamp_ = ctx_.next_stamp.fetch_add(1);
   if (!run_cta(*this))
     return false; // cancelled, a lower CTA failed, or over the budget: nothing to publish
+  wgmma_end_check();
   if (!failed_ && races_found_ == 0 && !schedule_dependence_.empty()) {
     // Nothing went wrong in the one schedule run, but another one may group the arrivals at a
     // named barrier differently: no positive verdict (named_barrier_order.hpp).

@@ -30,6 +30,7 @@
 #include "engine/exec/race_shadow.hpp"
 #include "engine/exec/region_map.hpp"
 #include "engine/exec/variable_extents.hpp"
+#include "engine/exec/warpgroup_mma_flight.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
 namespace volta::exec {
@@ -386,6 +387,26 @@ private:
   void exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask);
   void exec_mma(const Inst& in, uint32_t w, uint32_t mask);
+  // ---- warpgroup MMA and stmatrix (exec_warpgroup_mma.cpp)
+  struct WgmmaState {
+    explicit WgmmaState(uint32_t warps, uint32_t threads)
+        : warps(warps), agreement(warps), unfenced(threads) {}
+    std::vector<wgmma::WarpInFlight<Value>> warps;
+    wgmma::WarpgroupAgreement agreement;
+    wgmma::UnfencedWrites unfenced;
+  };
+  std::unique_ptr<WgmmaState> wgmma_; // null unless Program::uses_wgmma
+  void exec_wgmma(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_wgmma_sync(const Inst& in, uint32_t w, uint32_t mask); // fence, commit, wait
+  void exec_stmatrix(const Inst& in, uint32_t w, uint32_t mask);
+  void note_proxy_fence(uint32_t w, uint32_t mask);
+  // While a wgmma of warp w is in flight: instruction `in` neither reads nor writes one of its
+  // destination registers (a chained wgmma.mma_async excepted), else reports it.
+  bool wgmma_accumulators_untouched(const Inst& in, uint32_t w, uint32_t mask);
+  bool wgmma_agree(const Inst& in, uint32_t w, std::initializer_list<uint64_t> operands);
+  std::optional<uint64_t> warp_uniform(const Operand& o, uint32_t w, const char* what);
+  // At the end of the CTA: every warp of a warpgroup executed the same wgmma instructions.
+  bool wgmma_end_check();
   void warp_synchronized(uint32_t w, uint32_t members);
 
   // ---- memory

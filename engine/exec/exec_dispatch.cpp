@@ -86,8 +86,13 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       ++pc_[base + std::countr_zero(m)];
   };
 
+  if (wgmma_ && !wgmma_->warps[w].empty() && !wgmma_accumulators_untouched(in, w, mask))
+      [[unlikely]]
+    return;
   switch (family_of(in.op)) {
   case Family::NoEffect:
+    if (in.op == XOp::Fence && in.sub == kFenceProxyAsync && wgmma_)
+      note_proxy_fence(w, mask);
     break;
   case Family::Integer:
     exec_integer(in, w, mask);
@@ -196,6 +201,19 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
       break;
     case XOp::Mma:
       exec_mma(in, w, mask);
+      break;
+    case XOp::Wgmma:
+      exec_wgmma(in, w, mask);
+      break;
+    case XOp::WgmmaFence:
+    case XOp::WgmmaCommit:
+    case XOp::WgmmaWait:
+      if (!wgmma_) // no wgmma.mma_async in the program: nothing in flight
+        break;
+      exec_wgmma_sync(in, w, mask);
+      break;
+    case XOp::Stmatrix:
+      exec_stmatrix(in, w, mask);
       break;
     case XOp::BarWarpSync:
       break; // a sync and nothing else

@@ -153,6 +153,19 @@ Rounding rounding_of(const ptx::Instruction& ins) {
   return Rounding::None;
 }
 
+// fence.proxy.async[.shared::cta|.shared::cluster|.global]: suffixes "proxy", "async" and a
+// state space at most.
+bool is_fence_proxy_async(const ptx::Instruction& ins) {
+  if (ins.suffixes.size() < 2 || ins.suffixes[0] != "proxy" || ins.suffixes[1] != "async")
+    return false;
+  for (size_t i = 2; i < ins.suffixes.size(); ++i) {
+    const auto& s = ins.suffixes[i];
+    if (s != "shared::cta" && s != "shared::cluster" && s != "global" && s != "shared")
+      return false;
+  }
+  return true;
+}
+
 std::optional<MmaShape> shape_of(const ptx::Instruction& ins) {
   static const std::pair<std::string_view, MmaShape> table[] = {
       {"m16n16k16", MmaShape::M16N16K16}, {"m16n8k16", MmaShape::M16N8K16},
@@ -1040,6 +1053,14 @@ private:
       // fence.proxy.async (generic vs async proxy), fence.proxy.tensormap and
       // fence.mbarrier_init order what the engine does not model (TMA, tensor maps, mbarrier
       // objects): refused, never run as a memory fence that would order more than they do.
+      // fence.proxy.async alone orders the generic proxy's shared-memory writes before the async
+      // proxy's reads of wgmma operands (the only async-proxy accesses modeled, which check it:
+      // exec_warpgroup_mma.cpp); it is kept apart (Inst::sub) for that check.
+      if (ins.opcode == Opcode::Fence && is_fence_proxy_async(ins)) {
+        x.op = XOp::Fence;
+        x.sub = kFenceProxyAsync;
+        return;
+      }
       if (ins.has_suffix("mbarrier_init") || (ins.has_suffix("proxy") && !ins.has_suffix("alias")))
         return unsupported_form(ins, x);
       x.op = XOp::Fence;
@@ -1097,6 +1118,9 @@ private:
     case Opcode::Slct:
     case Opcode::Isspacep:
     case Opcode::Stmatrix:
+      return decode_stmatrix(ins, x);
+    case Opcode::Wgmma:
+      return decode_wgmma(ins, x);
     case Opcode::Mapa:
     case Opcode::Brkpt:
     case Opcode::Match:
@@ -1110,7 +1134,6 @@ private:
     case Opcode::Elect:
     case Opcode::Setmaxnreg:
     case Opcode::Griddepcontrol:
-    case Opcode::Wgmma:
       x.op = XOp::Unsupported;
       return;
     }
@@ -1287,6 +1310,62 @@ private:
       return;
     }
     unsupported_form(ins, x);
+  }
+
+  // wgmma.{fence,commit_group,wait_group,mma_async} (exec_warpgroup_mma.cpp). mma_async: f16 /
+  // bf16 inputs, an f32 or f16 accumulator; Inst::sub = N / 8; dsts: the accumulator; srcs: A (a
+  // descriptor, or 4 registers: groups[0]), the B descriptor, scale-d, imm-scale-a, imm-scale-b,
+  // imm-trans-a (A from shared memory only), imm-trans-b. Inst::trans: A from registers.
+  void decode_wgmma(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    const std::string_view op = ins.suffixes.empty() ? "" : std::string_view(ins.suffixes[0]);
+    if (op == "fence" || op == "commit_group" || op == "wait_group") {
+      x.op = op == "fence"          ? XOp::WgmmaFence
+             : op == "commit_group" ? XOp::WgmmaCommit
+                                    : XOp::WgmmaWait;
+      for (const auto& o : ops)
+        append_values(o, ins, x.srcs);
+      return;
+    }
+    if (op != "mma_async" || ins.has_suffix("sp"))
+      return unsupported_form(ins, x);
+    std::optional<uint32_t> n;
+    for (const auto& s : ins.suffixes) {
+      if (s.starts_with("m64n") && s.ends_with("k16"))
+        n = static_cast<uint32_t>(std::stoul(s.substr(4, s.size() - 7)));
+    }
+    // async_forms.cpp checked the form; the types are d, a, b.
+    if (!n || *n % 8 != 0 || *n > 256 || ins.types.size() != 3 ||
+        (ins.types[1] != ValType::F16 && ins.types[1] != ValType::BF16) ||
+        ins.types[2] != ins.types[1] ||
+        (ins.types[0] != ValType::F32 && ins.types[0] != ValType::F16))
+      return unsupported_form(ins, x);
+    x.op = XOp::Wgmma;
+    p_.uses_wgmma = true;
+    x.type = ins.types[0];
+    x.type2 = ins.types[1];
+    x.sub = static_cast<uint8_t>(*n / 8);
+    x.trans = ops.size() > 1 && ops[1].is<ptx::VectorOperand>();
+    if (ops.size() != (x.trans ? 7u : 8u))
+      return unsupported_form(ins, x);
+    append_values(ops[0], ins, x.dsts);
+    for (size_t i = 1; i < ops.size(); ++i)
+      append_values(ops[i], ins, x.srcs, i == 1 ? &x.groups[0] : nullptr);
+  }
+
+  // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 [addr], {regs}: ldmatrix's inverse.
+  void decode_stmatrix(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    x.op = XOp::Stmatrix;
+    x.trans = ins.has_suffix("trans");
+    x.sub = ins.has_suffix("x4") ? 4 : ins.has_suffix("x2") ? 2 : 1;
+    x.space = Space::Shared;
+    if (!ins.has_suffix("m8n8") || ops.size() != 2)
+      return unsupported_form(ins, x);
+    mem_operand(ops[0], ins, x.mem[0]);
+    append_values(ops[1], ins, x.srcs);
+    if (x.srcs.size() != x.sub)
+      return unsupported_form(ins, x);
   }
 
   void decode_mma(const ptx::Instruction& ins, Inst& x) {

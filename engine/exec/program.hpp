@@ -106,6 +106,8 @@ enum class WmmaPart : uint8_t { A, B, C, D };
 // every lane of a warp reaches the barrier at one instruction.
 inline constexpr uint8_t kBarrierAligned = 1;
 inline constexpr uint8_t kBarrierWarpAligned = 2;
+// Inst::sub of an XOp::Fence that is `fence.proxy.async` (exec_warpgroup_mma.cpp).
+inline constexpr uint8_t kFenceProxyAsync = 1;
 
 // State spaces after generic-address resolution.
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
@@ -184,6 +186,10 @@ struct Program {
   std::vector<Inst> insts;
   std::vector<RegisterInfo> registers;
   std::vector<Callee> callees;
+
+  // The program has wgmma.mma_async: the CTA machines track the generic proxy's shared writes
+  // and the wgmma state of each warp (warpgroup_mma_flight.hpp).
+  bool uses_wgmma = false;
   std::vector<PlacedVariable> variables; // shared, local, const and module .global variables
   std::vector<std::string> cuda_files;   // .file index -> path ("" when absent)
   uint64_t shared_static_bytes = 0;      // end of static shared variables (with red zones)

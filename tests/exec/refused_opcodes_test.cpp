@@ -21,14 +21,14 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            "dp2a.lo.u32.u32 %r3, %r1, %r2, %r1;",
            "slct.u32.s32 %r3, %r1, %r2, %r1;",
            "isspacep.global %p2, %rd1;",
-           "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd1], {%r1};",
            "mapa.shared::cluster.u32 %r3, %r1, %r2;",
            "brkpt;",
            "match.any.sync.b32 %r3, %r1, 0xffffffff;",
            "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
            "nanosleep.u32 %r1;",
            "getctarank.shared::cluster.u32 %r3, %rd1;", // Opcode::Other: no enumerator
-           // Hopper (issue 33): TMA, mbarrier, wgmma, warp specialization, proxy fences.
+           // Hopper (issue 33): TMA, mbarrier, warp specialization, mbarrier and cluster fences
+           // (wgmma, stmatrix and fence.proxy.async: warpgroup_mma_test.cpp).
            "cp.async.bulk.commit_group;",
            "cp.async.bulk.wait_group.read 0;",
            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], "
@@ -42,10 +42,6 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            "setmaxnreg.inc.sync.aligned.u32 240;",
            "griddepcontrol.wait;",
            "griddepcontrol.launch_dependents;",
-           "wgmma.fence.sync.aligned;",
-           "wgmma.commit_group.sync.aligned;",
-           "wgmma.wait_group.sync.aligned 0;",
-           "fence.proxy.async.shared::cta;",
            "fence.mbarrier_init.release.cluster;",
            "barrier.cluster.arrive.relaxed.aligned;",
            "barrier.cluster.wait.aligned;",
@@ -54,7 +50,7 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
     const std::string body =
         "  mov.u32 %r1, 7;\n  mov.u32 %r2, 3;\n  mov.u64 %rd1, 0;\n  " + ins + "\n  ret;";
     std::string text = kernel(".param .u64 p_out", body);
-    // mapa, stmatrix and the Hopper instructions are sm_90 ones (wgmma: sm_90a).
+    // mapa and the Hopper instructions are sm_90 ones.
     text.replace(text.find("sm_80"), 5, "sm_90a");
     const auto r = run_ptx(text, one_out(1));
     ASSERT_TRUE(r.loaded()) << r.describe();
