@@ -44,6 +44,8 @@ Cta::Cta(LaunchState& launch, uint32_t index)
   pc_.assign(threads_, 0);
   state_.assign(threads_, State::Running);
   barriers_.reset(threads_);
+  warpgroups_.reset(threads_);
+  mbar_wait_.assign(threads_, {0, 0});
   shared_.assign(prog_.shared_dynamic_base + launch.config.dyn_shared_bytes, 0);
   extents_ = exec::variable_extents(prog_, launch.config.dyn_shared_bytes);
   shared_written_.assign(shared_.size(), 0);
@@ -98,6 +100,8 @@ void Cta::write(const exec::Operand& d, uint32_t t, uint64_t bits) {
 
 void Cta::run() {
   (void)exec::run_cta(*this); // stops only by throwing
+  if (auto problem = warpgroups_.finished())
+    throw Trouble("barrier divergence", *problem);
 }
 
 void Cta::stuck() {
@@ -106,10 +110,15 @@ void Cta::stuck() {
     ++t;
   pc_now_ = pc_[t];
   thread_now_ = t;
-  throw Trouble("deadlock", fmt::format("no thread can run: thread {} waits at {} forever", t,
-                                        state_[t] == State::AtBarrier
-                                            ? barriers_.describe(barriers_.id_of(t), state_)
-                                            : std::string("a warp collective")));
+  std::string where = state_[t] == State::AtBarrier ? barriers_.describe(barriers_.id_of(t), state_)
+                                                    : std::string("a warp collective");
+  if (state_[t] == State::AtMbarrier) {
+    where = fmt::format("'{}' (PTX line {}) for phase {} of {}", prog_.insts[pc_[t]].text,
+                        prog_.insts[pc_[t]].line, mbar_wait_[t].second,
+                        mbarriers_.describe(mbar_wait_[t].first));
+  }
+  throw Trouble("deadlock",
+                fmt::format("no thread can run: thread {} waits at {} forever", t, where));
 }
 
 void Cta::stop_running() {
@@ -255,14 +264,114 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       exec_wgmma_sync(in, w, mask);
     else if (in.op == XOp::Stmatrix)
       exec_stmatrix(in, w, mask);
+    else if (in.op == XOp::Elect)
+      exec_elect(in, w, mask);
+    else if (in.op == XOp::Setmaxnreg)
+      exec_setmaxnreg(in, pc, w, mask);
     else if (in.op != XOp::BarWarpSync) // a WarpCollective-family row without a case here
       throw Trouble("unsupported", "this warp collective is not supported by the emulator");
     break;
   }
+  case Family::Mbarrier:
+    exec_mbarrier(in, pc, w, mask);
+    return; // exec_mbarrier moves the lanes on (or blocks them)
   case Family::Unsupported:
     throw Trouble("unsupported", "this instruction is not supported by the emulator");
   }
   advance();
+}
+
+uint64_t Cta::mbarrier_address(const Inst& in, uint32_t t) {
+  // An mbarrier is in the CTA's own shared memory: a shared address, or a generic one that
+  // resolves there.
+  uint64_t a = address(in.mem[0], t);
+  Space space = in.space;
+  if (space == Space::Generic)
+    std::tie(space, a) = exec::resolve_generic(a);
+  if (space != Space::Shared)
+    throw Trouble("undefined", fmt::format("an mbarrier operation on {:#x}, which is not shared "
+                                           "memory",
+                                           a));
+  in_mbarrier_op_ = true; // its own bytes: bounds and alignment only
+  (void)locate(Space::Shared, a, exec::CtaMbarriers::kBytes, t, false);
+  in_mbarrier_op_ = false;
+  return a;
+}
+
+void Cta::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  // Each lane operates on its barrier in lane order (the emulator's one schedule; the symbolic
+  // CTA does not run these yet).
+  const uint32_t base = w * 32;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + std::countr_zero(m);
+    thread_now_ = t;
+    const uint64_t a = mbarrier_address(in, t);
+    auto operand = [&](size_t i, uint64_t absent) {
+      return in.srcs.size() > i ? read(in.srcs[i], t, ValType::U32) & 0xffffffffu : absent;
+    };
+    exec::CtaMbarriers::Outcome o;
+    switch (in.op) {
+    case XOp::MbarInit:
+      o = mbarriers_.init(a, operand(0, 0));
+      break;
+    case XOp::MbarInval:
+      o = mbarriers_.inval(a);
+      break;
+    case XOp::MbarArrive: {
+      const bool tx = (in.sub & exec::kMbarExpectTx) != 0;
+      o = mbarriers_.arrive(a, tx ? 1 : operand(0, 1), tx ? operand(0, 0) : 0,
+                            (in.sub & exec::kMbarDrop) != 0);
+      if (o.ok())
+        write(in.dsts[0], t, o.token);
+      break;
+    }
+    case XOp::MbarTx:
+      o = (in.sub & exec::kMbarComplete) != 0 ? mbarriers_.complete_tx(a, operand(0, 0))
+                                              : mbarriers_.expect_tx(a, operand(0, 0));
+      break;
+    case XOp::MbarWait: {
+      const bool parity = (in.sub & exec::kMbarParity) != 0;
+      const uint64_t v = read(in.srcs[0], t, parity ? ValType::U32 : ValType::B64);
+      std::string problem;
+      const std::optional<bool> done =
+          parity ? mbarriers_.parity_done(a, v, &problem) : mbarriers_.token_done(a, v, &problem);
+      if (!done)
+        throw Trouble("undefined", problem);
+      if (*done) {
+        write(in.dsts[0], t, 1);
+        pc_[t] = pc + 1;
+      } else {
+        // Blocked until the phase completes (the exact-wait form, lowering's
+        // refuse_inexact_waits): the phase it waits for is the current one.
+        state_[t] = State::AtMbarrier;
+        mbar_wait_[t] = {a, mbarriers_.find(a)->phase};
+      }
+      continue;
+    }
+    default:
+      throw Trouble("unsupported", "this mbarrier operation is not supported by the emulator");
+    }
+    if (!o.ok())
+      throw Trouble("undefined", o.problem);
+    pc_[t] = pc + 1;
+    if (o.completed)
+      wake_mbarrier_waiters(a);
+  }
+}
+
+void Cta::wake_mbarrier_waiters(uint64_t addr) {
+  // A waiter sees the completion at once (a schedule in which it was spinning): its predicate
+  // becomes true and it moves past the wait, whatever later phases do to the parity.
+  const exec::CtaMbarriers::Mbarrier* b = mbarriers_.find(addr);
+  VOLTA_ASSERT(b != nullptr, "a completed phase belongs to an mbarrier");
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (state_[t] != State::AtMbarrier || mbar_wait_[t].first != addr ||
+        mbar_wait_[t].second >= b->phase)
+      continue;
+    write(prog_.insts[pc_[t]].dsts[0], t, 1);
+    ++pc_[t];
+    state_[t] = State::Running;
+  }
 }
 
 void Cta::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
@@ -416,6 +525,14 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
   case Space::Shared:
     if (!exec::inside_shared(extents_, shared_.size(), a, size))
       throw outside("every shared variable");
+    if (!mbarriers_.empty() && !in_mbarrier_op_) {
+      if (auto bar = mbarriers_.overlaps(a, size))
+        throw Trouble("unsupported",
+                      fmt::format("accesses {} bytes at shared {:#x} with an ordinary {}, inside "
+                                  "the mbarrier at {:#x} (its encoding is opaque: undefined "
+                                  "until mbarrier.inval)",
+                                  size, a, write ? "store" : "load", *bar));
+    }
     if (written)
       *written = shared_written_.data() + a;
     tracked_space_ = "shared";

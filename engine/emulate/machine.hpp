@@ -13,8 +13,10 @@
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
 #include "engine/exec/cta_barriers.hpp"
+#include "engine/exec/cta_mbarriers.hpp"
 #include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/variable_extents.hpp"
+#include "engine/exec/warpgroup_alignment.hpp"
 #include "engine/exec/warpgroup_mma_flight.hpp"
 
 namespace volta::emulate {
@@ -155,6 +157,8 @@ private:
   // ---- warp collectives (warp_ops.cpp)
   void exec_shfl(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_vote(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_elect(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_setmaxnreg(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_ldmatrix(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_mma(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma(const exec::Inst& in, uint32_t w, uint32_t mask);
@@ -167,6 +171,10 @@ private:
     return d.kind == exec::OpKind::Reg ? reg(d.reg, t) : 0;
   }
   void exec_bar(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  void exec_mbarrier(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  uint64_t mbarrier_address(const exec::Inst& in, uint32_t t);
+  // The threads blocked at a wait on `addr` whose phase completed go on, their predicate true.
+  void wake_mbarrier_waiters(uint64_t addr);
 
   LaunchState& launch_;
   const exec::Program& prog_;
@@ -186,6 +194,11 @@ private:
   std::vector<uint8_t> local_;          // threads x local bytes
   std::vector<uint8_t> scratch_;        // threads x call-parameter bytes
   exec::CtaBarriers barriers_; // who waits at which barrier, bar.arrive's arrivals (shared)
+  exec::WarpgroupAlignment warpgroups_; // setmaxnreg's warpgroup form (shared)
+  exec::CtaMbarriers mbarriers_;        // mbarrier objects in shared memory (shared)
+  // Per thread blocked AtMbarrier: the mbarrier's address and the phase it waits for.
+  std::vector<std::pair<uint64_t, uint64_t>> mbar_wait_;
+  bool in_mbarrier_op_ = false; // locate() checks an mbarrier operation's own bytes
   uint32_t pc_now_ = 0;
   uint32_t thread_now_ = 0;
 };

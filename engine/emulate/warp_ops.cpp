@@ -86,6 +86,29 @@ void Cta::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
     write(in.dsts[0], base + std::countr_zero(m), r);
 }
 
+void Cta::exec_elect(const Inst& in, uint32_t w, uint32_t mask) {
+  // The lowest member lane leads (as in the symbolic CTA, exec_warp.cpp).
+  const uint32_t base = w * 32;
+  const uint32_t leader = static_cast<uint32_t>(std::countr_zero(mask));
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    write(in.dsts[0], base + l, leader);
+    write(in.dsts[1], base + l, l == leader ? 1 : 0);
+  }
+}
+
+void Cta::exec_setmaxnreg(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  // No value changes; every lane of the warp, and the same sequence in each warp of the
+  // warpgroup (exec/warpgroup_alignment.hpp), as in the symbolic CTA.
+  if (mask != exec::existing_lanes_of(threads_, w))
+    throw Trouble("barrier divergence",
+                  fmt::format("'{}' is .sync.aligned, but lanes 0x{:08x} of warp {} do not execute "
+                              "it",
+                              in.text, exec::existing_lanes_of(threads_, w) & ~mask, w));
+  if (auto problem = warpgroups_.executed(w, pc, in.line))
+    throw Trouble("barrier divergence", *problem);
+}
+
 void Cta::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t count = in.sub; // matrices: 1, 2 or 4

@@ -24,6 +24,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   state_.assign(threads_, ThreadState::Running);
   barriers_.reset(threads_);
   named_.reset(warps_);
+  warpgroups_.reset(threads_);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});
   last_access_stamp_.assign(threads_, 0);
@@ -70,6 +71,13 @@ bool CtaRunner::run() {
   if (!run_cta(*this))
     return false; // cancelled, a lower CTA failed, or over the budget: nothing to publish
   wgmma_end_check();
+  if (!failed_) {
+    if (auto problem = warpgroups_.finished()) {
+      fail(Verdict::BarrierDivergence, "invalid warpgroup synchronization", *problem, 0);
+      publish_decisions();
+      return false;
+    }
+  }
   if (!failed_ && races_found_ == 0 && !schedule_dependence_.empty()) {
     // Nothing went wrong in the one schedule run, but another one may group the arrivals at a
     // named barrier differently: no positive verdict (named_barrier_order.hpp).

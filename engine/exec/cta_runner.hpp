@@ -30,6 +30,7 @@
 #include "engine/exec/race_shadow.hpp"
 #include "engine/exec/region_map.hpp"
 #include "engine/exec/variable_extents.hpp"
+#include "engine/exec/warpgroup_alignment.hpp"
 #include "engine/exec/warpgroup_mma_flight.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
@@ -382,6 +383,8 @@ private:
   bool member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_t& member_mask);
   void exec_shfl(const Inst& in, uint32_t w, uint32_t mask);
   void exec_vote(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_elect(const Inst& in, uint32_t w, uint32_t mask);
+  bool exec_setmaxnreg(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask);
@@ -489,7 +492,8 @@ private:
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
   CtaBarriers barriers_; // who waits at which barrier with which count (shared with the emulator)
-  NamedBarrierOrder named_; // the order named barriers give the race check
+  NamedBarrierOrder named_;       // the order named barriers give the race check
+  WarpgroupAlignment warpgroups_; // setmaxnreg's warpgroup form (shared with the emulator)
   // The first arrival at a named barrier whose phase depends on the schedule (empty: none), as
   // an UNSUPPORTED reason, and where it was.
   std::string schedule_dependence_;

@@ -172,6 +172,41 @@ void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
   }
 }
 
+void CtaRunner::exec_elect(const Inst& in, uint32_t w, uint32_t mask) {
+  // elect.sync d|p, membermask: every member lane arrived (the gathered lanes `mask`); the
+  // leader is the lowest of them (docs/semantics.md: the PTX ISA promises a deterministic
+  // choice for a mask, the hardware elects the lowest active member lane). d is its lane id in
+  // every member, p is true in the leader only.
+  const uint32_t base = w * 32;
+  const uint32_t leader = static_cast<uint32_t>(std::countr_zero(mask));
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    set_dst(in.dsts[0], base + l, Value{leader, 0});
+    set_dst(in.dsts[1], base + l, Value{l == leader ? 1u : 0u, 0});
+  }
+}
+
+bool CtaRunner::exec_setmaxnreg(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  // No value changes; the form is checked: every lane of the warp (none exited) executes this
+  // one instruction, and the warps of its warpgroup the same sequence of them
+  // (warpgroup_alignment.hpp). Whether the count fits the compiler's allocation is ptxas's.
+  const uint32_t base = w * 32;
+  if (mask != existing_lanes(w)) {
+    const uint32_t t = base + std::countr_zero(existing_lanes(w) & ~mask);
+    fail(Verdict::BarrierDivergence, "invalid warpgroup synchronization",
+         fmt::format("'{}' (PTX line {}) is .sync.aligned: every thread of the warpgroup executes "
+                     "it, but thread {} of warp {} does not (it exited or is elsewhere)",
+                     in.text, in.line, t, w),
+         base + std::countr_zero(mask));
+    return false;
+  }
+  if (auto problem = warpgroups_.executed(w, pc, in.line)) {
+    fail(Verdict::BarrierDivergence, "invalid warpgroup synchronization", *problem, base);
+    return false;
+  }
+  return true;
+}
+
 void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t count = in.sub;

@@ -34,6 +34,7 @@ enum class Family : uint8_t {
   Barrier,        // bar.sync, bar.arrive (CTA barriers)
   ActiveMask,     // activemask: the lanes executing it now, no waiting
   WarpCollective, // bar.warp.sync, shfl, vote, ldmatrix, wmma, mma: every member lane arrives
+  Mbarrier,       // mbarrier objects in shared memory (cta_mbarriers.hpp)
   Unsupported,    // refused when executed (testp, and what lowering did not model)
 };
 
@@ -52,7 +53,7 @@ constexpr Family family_of(XOp op) {
 // Warp collectives whose last source is a member mask (`.sync` with a mask): the lanes that
 // synchronize are those the mask names; the other collectives synchronize every live lane.
 constexpr bool has_member_mask(XOp op) {
-  return op == XOp::BarWarpSync || op == XOp::Shfl || op == XOp::Vote;
+  return op == XOp::BarWarpSync || op == XOp::Shfl || op == XOp::Vote || op == XOp::Elect;
 }
 
 } // namespace volta::exec

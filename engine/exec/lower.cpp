@@ -1,5 +1,6 @@
 #include "engine/exec/lower.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <unordered_map>
 
@@ -32,8 +33,6 @@ std::optional<Special> counter_or_unmodelled_special(std::string_view name) {
       {"%globaltimer_lo", Special::GlobalTimerLo},
       {"%globaltimer_hi", Special::GlobalTimerHi},
       {"%is_explicit_cluster", Special::Unmodelled},
-      {"%cluster_ctarank", Special::Unmodelled},
-      {"%cluster_nctarank", Special::Unmodelled},
       {"%aggr_smem_size", Special::Unmodelled},
       // What the driver allocates, not what the kernel declares: an H200 reads 0 in a kernel
       // without shared variables, where the engine's layout (red zones) would say 256.
@@ -47,8 +46,8 @@ std::optional<Special> counter_or_unmodelled_special(std::string_view name) {
     if (n == name)
       return s;
   }
-  // Families with an index or a component: %pm0..%pm7, %pm0_64..%pm7_64, %envreg0..%envreg31,
-  // %reserved_smem_offset_0/_1, %clusterid.x, %nclusterid.y, %cluster_ctaid.z, %cluster_nctaid.x.
+  // Families with an index: %pm0..%pm7, %pm0_64..%pm7_64, %envreg0..%envreg31,
+  // %reserved_smem_offset_0/_1.
   auto indexed = [&](std::string_view prefix, std::string_view suffix, int count) {
     if (!name.starts_with(prefix) || !name.ends_with(suffix) ||
         name.size() <= prefix.size() + suffix.size())
@@ -69,12 +68,6 @@ std::optional<Special> counter_or_unmodelled_special(std::string_view name) {
     return Special::PerfCounter;
   if (indexed("%envreg", "", 32) || indexed("%reserved_smem_offset_", "", 2))
     return Special::Unmodelled;
-  for (std::string_view base : {"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid"}) {
-    for (std::string_view component : {".x", ".y", ".z"}) {
-      if (name.size() == base.size() + 2 && name.starts_with(base) && name.ends_with(component))
-        return Special::Unmodelled;
-    }
-  }
   return std::nullopt;
 }
 
@@ -107,6 +100,20 @@ std::optional<Special> special_from(std::string_view name) {
       {"%clock64", Special::Clock64},
       {"%globaltimer", Special::GlobalTimer},
       {"%dynamic_smem_size", Special::DynSmemSize},
+      {"%cluster_ctarank", Special::ClusterCtaRank},
+      {"%cluster_nctarank", Special::ClusterNCtaRank},
+      {"%cluster_ctaid.x", Special::ClusterCtaidX},
+      {"%cluster_ctaid.y", Special::ClusterCtaidY},
+      {"%cluster_ctaid.z", Special::ClusterCtaidZ},
+      {"%cluster_nctaid.x", Special::ClusterNCtaidX},
+      {"%cluster_nctaid.y", Special::ClusterNCtaidY},
+      {"%cluster_nctaid.z", Special::ClusterNCtaidZ},
+      {"%clusterid.x", Special::ClusterIdX},
+      {"%clusterid.y", Special::ClusterIdY},
+      {"%clusterid.z", Special::ClusterIdZ},
+      {"%nclusterid.x", Special::NClusterIdX},
+      {"%nclusterid.y", Special::NClusterIdY},
+      {"%nclusterid.z", Special::NClusterIdZ},
   };
   for (const auto& [n, s] : table) {
     if (n == name)
@@ -575,6 +582,7 @@ private:
         p_.insts.push_back(lower_instruction(*ins));
     }
     refuse_schedule_dependent_masks();
+    refuse_inexact_waits();
   }
 
   // `activemask` returns the lanes a GPU happens to run together at that moment, which depends
@@ -1050,18 +1058,19 @@ private:
       return;
     case Opcode::Membar:
     case Opcode::Fence:
-      // fence.proxy.async (generic vs async proxy), fence.proxy.tensormap and
-      // fence.mbarrier_init order what the engine does not model (TMA, tensor maps, mbarrier
-      // objects): refused, never run as a memory fence that would order more than they do.
-      // fence.proxy.async alone orders the generic proxy's shared-memory writes before the async
-      // proxy's reads of wgmma operands (the only async-proxy accesses modeled, which check it:
-      // exec_warpgroup_mma.cpp); it is kept apart (Inst::sub) for that check.
+      // fence.proxy.async{.space} orders the generic proxy's accesses with the async proxy's:
+      // of those only wgmma's operand reads are modelled, which check it (exec_warpgroup_mma.cpp);
+      // it is kept apart (Inst::sub) for that check, and orders nothing else.
+      // fence.mbarrier_init.release.cluster makes mbarrier inits visible to the cluster's other
+      // CTAs: a cluster of one CTA has none (clusters of more are refused), and as a fence it
+      // orders nothing the race check relies on. fence.proxy.tensormap::generic orders
+      // tensor-map writes (not modelled): refused.
       if (ins.opcode == Opcode::Fence && is_fence_proxy_async(ins)) {
         x.op = XOp::Fence;
         x.sub = kFenceProxyAsync;
         return;
       }
-      if (ins.has_suffix("mbarrier_init") || (ins.has_suffix("proxy") && !ins.has_suffix("alias")))
+      if (ins.has_suffix("proxy") && !ins.has_suffix("alias"))
         return unsupported_form(ins, x);
       x.op = XOp::Fence;
       return;
@@ -1104,10 +1113,20 @@ private:
       return;
     case Opcode::Activemask:
       return simple(ins, x, XOp::Activemask, 0, 0);
+    case Opcode::Stmatrix:
+      return decode_stmatrix(ins, x);
+    case Opcode::Wgmma:
+      return decode_wgmma(ins, x);
+    case Opcode::Mbarrier:
+      return lower_mbarrier(ins, x);
+    case Opcode::Elect:
+    case Opcode::Setmaxnreg:
+    case Opcode::Griddepcontrol:
+      return lower_warp_specialization(ins, x);
     // Valid PTX that neither machine models: refused when a thread reaches it, with its PTX
     // line (Program::unsupported_reasons, or the instruction itself). No `default:` here, so
     // that a new opcode of opcodes.def is lowered or refused where it is added.
-    case Opcode::Other: // every opcode of PTX without an enumerator (tex, griddepcontrol...)
+    case Opcode::Other: // every opcode of PTX without an enumerator (tex, ...)
     case Opcode::Addc:
     case Opcode::Subc:
     case Opcode::Madc:
@@ -1117,24 +1136,189 @@ private:
     case Opcode::Dp2a:
     case Opcode::Slct:
     case Opcode::Isspacep:
-    case Opcode::Stmatrix:
-      return decode_stmatrix(ins, x);
-    case Opcode::Wgmma:
-      return decode_wgmma(ins, x);
     case Opcode::Mapa:
     case Opcode::Brkpt:
     case Opcode::Match:
     case Opcode::Redux:
     case Opcode::Nanosleep:
-    // Hopper (issue 33): TMA, mbarrier objects, warpgroup MMA, warp specialization. Refused
-    // until they are modelled; cp.async.bulk is its own opcode so that its commit_group and
-    // wait_group are never run as sm_80's cp.async groups.
+    // Hopper (issue 33): TMA and bulk copies, refused until they are modelled; cp.async.bulk is
+    // its own opcode so that its commit_group and wait_group are never run as sm_80's cp.async
+    // groups.
     case Opcode::CpAsyncBulk:
-    case Opcode::Mbarrier:
-    case Opcode::Elect:
-    case Opcode::Setmaxnreg:
-    case Opcode::Griddepcontrol:
       x.op = XOp::Unsupported;
+      return;
+    }
+  }
+
+  // mbarrier operations on a CTA's own shared memory (PTX ISA 9.7.13.15; forms checked by
+  // ptx/async_forms.cpp). Refused here: .relaxed (an arrive that does not release, a wait that
+  // does not acquire), .noComplete, .shared::cluster (another CTA's barrier), pending_count
+  // (reads the opaque state). The waits are checked by refuse_inexact_waits() after lowering.
+  void lower_mbarrier(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    const std::string& verb = ins.suffixes.empty() ? std::string() : ins.suffixes[0];
+    auto refuse = [&](std::string why) {
+      x.op = XOp::Unsupported;
+      p_.unsupported_reasons[static_cast<uint32_t>(p_.insts.size())] = std::move(why);
+    };
+    if (ins.has_suffix("relaxed"))
+      return refuse("is .relaxed: an mbarrier operation without release or acquire order is "
+                    "not modelled");
+    if (ins.has_suffix("shared::cluster"))
+      return refuse("names an mbarrier of the cluster's shared memory (clusters are not "
+                    "modelled)");
+    if (ins.has_suffix("noComplete"))
+      return refuse("is .noComplete (not modelled)");
+    if (x.space != Space::Shared && x.space != Space::Generic)
+      return unsupported_form(ins, x);
+    auto address = [&](size_t i) { return ops.size() > i && mem_operand(ops[i], ins, x.mem[0]); };
+    auto values = [&](size_t from, std::vector<Operand>& out) {
+      for (size_t i = from; i < ops.size(); ++i) {
+        if (!append_values(ops[i], ins, out))
+          return false;
+      }
+      return true;
+    };
+    bool ok = false;
+    if (verb == "init" || verb == "inval") {
+      x.op = verb == "init" ? XOp::MbarInit : XOp::MbarInval;
+      ok = address(0) && values(1, x.srcs);
+    } else if (verb == "arrive" || verb == "arrive_drop") {
+      x.op = XOp::MbarArrive;
+      x.sub = static_cast<uint8_t>((verb == "arrive_drop" ? kMbarDrop : 0) |
+                                   (ins.has_suffix("expect_tx") ? kMbarExpectTx : 0));
+      ok = ops.size() >= 2 && append_values(ops[0], ins, x.dsts) && address(1) && values(2, x.srcs);
+    } else if (verb == "expect_tx" || verb == "complete_tx") {
+      x.op = XOp::MbarTx;
+      x.sub = verb == "complete_tx" ? kMbarComplete : 0;
+      ok = address(0) && values(1, x.srcs);
+    } else if (verb == "test_wait" || verb == "try_wait") {
+      // The suspend-time hint of try_wait (a fourth operand) only bounds how long one try
+      // waits: the exact-wait model below does not depend on it.
+      x.op = XOp::MbarWait;
+      x.sub = ins.has_suffix("parity") ? kMbarParity : 0;
+      ok = ops.size() >= 3 && append_values(ops[0], ins, x.dsts) && address(1) &&
+           append_values(ops[2], ins, x.srcs);
+    } else {
+      return refuse("reads the opaque state of an mbarrier (pending_count is not modelled)");
+    }
+    if (!ok)
+      x.op = XOp::Unsupported;
+  }
+
+  // An mbarrier wait (test_wait, try_wait) may return false before its phase completes: a
+  // try_wait after a time limit, a test_wait whenever the phase is pending. The machines model
+  // a wait exactly only where the false outcome leads straight back to the same wait, with no
+  // other effect: the instruction after it is `@!p bra W` (W the wait), or `@p bra X` followed by
+  // an unguarded `bra W`. Then the thread blocks until the phase completes and p is true, which
+  // is what every schedule of the loop ends with. Another use of p could observe a false the
+  // hardware may or may not give: the wait is refused (UNSUPPORTED at its line).
+  //
+  // An arrive's state token is opaque (the ISA does not say its bits): it may only be the state
+  // operand of a wait. A token register that another instruction writes or reads refuses the
+  // arrive (or the wait), never a guessed value.
+  void refuse_inexact_waits() {
+    std::unordered_map<uint32_t, bool> token_only; // register -> written by arrives only
+    for (const Inst& x : p_.insts) {
+      for (const Operand& d : x.dsts) {
+        if (d.kind == OpKind::Reg) {
+          auto [it, fresh] = token_only.try_emplace(d.reg, x.op == XOp::MbarArrive);
+          it->second = it->second && x.op == XOp::MbarArrive;
+        }
+      }
+    }
+    auto is_token = [&](uint32_t reg) {
+      auto it = token_only.find(reg);
+      return it != token_only.end() && it->second;
+    };
+    for (size_t i = 0; i < p_.insts.size(); ++i) {
+      const Inst& x = p_.insts[i];
+      const bool wait_state = x.op == XOp::MbarWait && (x.sub & kMbarParity) == 0;
+      auto reads = [&](uint32_t reg, size_t k) { return is_token(reg) && !(wait_state && k == 0); };
+      bool misuse = x.has_guard && is_token(x.guard_reg);
+      for (size_t k = 0; k < x.srcs.size(); ++k)
+        misuse = misuse || (x.srcs[k].kind == OpKind::Reg && reads(x.srcs[k].reg, k));
+      for (const MemRef& m : x.mem)
+        misuse = misuse || (m.present && m.has_base && is_token(m.base));
+      if (misuse) {
+        p_.insts[i].op = XOp::Unsupported;
+        p_.unsupported_reasons[static_cast<uint32_t>(i)] =
+            "reads the state an mbarrier arrive returned, whose bits the PTX ISA leaves opaque "
+            "(only a wait may take it)";
+      }
+      if (wait_state && !(x.srcs[0].kind == OpKind::Reg && is_token(x.srcs[0].reg))) {
+        p_.insts[i].op = XOp::Unsupported;
+        p_.unsupported_reasons[static_cast<uint32_t>(i)] =
+            "waits with a state that is not (only) an mbarrier arrive's result";
+      }
+    }
+    for (size_t i = 0; i < p_.insts.size(); ++i) {
+      Inst& x = p_.insts[i];
+      if (x.op != XOp::MbarWait)
+        continue;
+      const auto pc = static_cast<uint32_t>(i);
+      auto branch_on = [&](size_t j, bool negated, uint32_t target) {
+        if (j >= p_.insts.size())
+          return false;
+        const Inst& b = p_.insts[j];
+        return b.op == XOp::Bra && b.has_guard && b.guard_reg == x.dsts[0].reg &&
+               b.guard_negated == negated && (target == UINT32_MAX || b.target == target);
+      };
+      const bool reg = x.dsts.size() == 1 && x.dsts[0].kind == OpKind::Reg;
+      const bool back = reg && branch_on(i + 1, true, pc);
+      const bool around = reg && branch_on(i + 1, false, UINT32_MAX) && i + 2 < p_.insts.size() &&
+                          p_.insts[i + 2].op == XOp::Bra && !p_.insts[i + 2].has_guard &&
+                          p_.insts[i + 2].target == pc;
+      if (back || around)
+        continue;
+      x.op = XOp::Unsupported;
+      p_.unsupported_reasons[pc] =
+          "is an mbarrier wait whose false outcome does not lead straight back to it (the next "
+          "instruction is not '@!p bra' to the wait, nor '@p bra' then 'bra' to it): a try_wait "
+          "may return false at any time, which the engine does not guess";
+    }
+  }
+
+  // elect.sync d|p, membermask; setmaxnreg.{inc,dec}.sync.aligned.u32 count;
+  // griddepcontrol.{launch_dependents,wait} (PTX ISA 9.7.13.x, 9.7.19.6; docs/ptx.md). Their
+  // operand forms are checked by ptx/async_forms.cpp where ptxas checks them; the suffixes here.
+  void lower_warp_specialization(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    auto only = [&](std::initializer_list<const char*> words) {
+      for (const std::string& s : ins.suffixes) {
+        if (std::find_if(words.begin(), words.end(), [&](const char* w) { return s == w; }) ==
+            words.end())
+          return false;
+      }
+      return true;
+    };
+    switch (ins.opcode) {
+    case Opcode::Elect:
+      // The destination pair d|p (either may be the sink `_`) and the member mask.
+      if (!only({"sync"}) || !ins.has_suffix("sync") || ops.size() != 2 ||
+          !std::holds_alternative<ptx::PairOperand>(ops[0].value))
+        return unsupported_form(ins, x);
+      x.op = XOp::Elect;
+      if (!append_values(ops[0], ins, x.dsts) || !append_values(ops[1], ins, x.srcs))
+        x.op = XOp::Unsupported;
+      return;
+    case Opcode::Setmaxnreg:
+      // The register count only bounds the allocation (no value changes); every thread of the
+      // warpgroup executes the same instruction (.sync.aligned), checked by the machines.
+      if (!only({"inc", "dec", "sync", "aligned", "u32"}) || !ins.has_suffix("sync") ||
+          !ins.has_suffix("aligned") || ins.has_suffix("inc") == ins.has_suffix("dec") ||
+          ops.size() != 1)
+        return unsupported_form(ins, x);
+      x.op = XOp::Setmaxnreg;
+      x.sub = ins.has_suffix("inc") ? 1 : 0;
+      return append_values(ops[0], ins, x.srcs) ? void() : unsupported_form(ins, x);
+    default: // Opcode::Griddepcontrol
+      // launch_dependents lets a dependent grid launch early, wait waits for the prerequisite
+      // grids of a programmatic dependent launch (and their memory): a single launch has none,
+      // so both return at once with nothing to order.
+      if (ins.suffixes.size() != 1 || !only({"launch_dependents", "wait"}) || !ops.empty())
+        return unsupported_form(ins, x);
+      x.op = XOp::Griddepcontrol;
       return;
     }
   }

@@ -71,8 +71,27 @@ enum class Special : uint8_t {
   GlobalTimerLo,
   GlobalTimerHi,
   PerfCounter,
+  // The cluster registers (sm_90) of the launch's cluster (one CTA when none is given; launches
+  // with clusters of more than one CTA are refused by run_kernel): %cluster_ctarank,
+  // %cluster_nctarank, %cluster_ctaid.{x,y,z}, %cluster_nctaid.{x,y,z}, %clusterid.{x,y,z},
+  // %nclusterid.{x,y,z}.
+  ClusterCtaRank,
+  ClusterNCtaRank,
+  ClusterCtaidX,
+  ClusterCtaidY,
+  ClusterCtaidZ,
+  ClusterNCtaidX,
+  ClusterNCtaidY,
+  ClusterNCtaidZ,
+  ClusterIdX,
+  ClusterIdY,
+  ClusterIdZ,
+  NClusterIdX,
+  NClusterIdY,
+  NClusterIdZ,
   // Registers the ISA lists that no launch configuration here gives a value: %envreg<32>
-  // (set by the driver), the cluster registers (sm_90), the reserved shared-memory offsets,
+  // (set by the driver), %is_explicit_cluster (whether a kernel's compile-time cluster
+  // dimensions count as explicit is not documented), the reserved shared-memory offsets,
   // %aggr_smem_size, %current_graph_exec. Refused at the read.
   Unmodelled,
 };
@@ -108,6 +127,14 @@ inline constexpr uint8_t kBarrierAligned = 1;
 inline constexpr uint8_t kBarrierWarpAligned = 2;
 // Inst::sub of an XOp::Fence that is `fence.proxy.async` (exec_warpgroup_mma.cpp).
 inline constexpr uint8_t kFenceProxyAsync = 1;
+
+// Inst::sub of the mbarrier instructions. MbarArrive: kMbarDrop (arrive_drop), kMbarExpectTx
+// (its operand is a tx byte count, the arrival count 1). MbarTx: kMbarComplete (complete_tx;
+// without it expect_tx). MbarWait: kMbarParity (the operand is a phase parity, not a state).
+inline constexpr uint8_t kMbarDrop = 1;
+inline constexpr uint8_t kMbarExpectTx = 2;
+inline constexpr uint8_t kMbarComplete = 1;
+inline constexpr uint8_t kMbarParity = 1;
 
 // State spaces after generic-address resolution.
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };

@@ -51,6 +51,39 @@ std::optional<uint64_t> launch_special_value(Special s, const launch::KernelConf
     return ~below & 0xffffffffu;
   case Special::DynSmemSize:
     return config.dyn_shared_bytes;
+  // The cluster registers (PTX ISA, "Special registers"): the CTA's position in its cluster, the
+  // cluster's shape, the cluster's position in the grid. Without a cluster launch the cluster
+  // is one CTA ({1,1,1}): rank 0 of 1, %clusterid = %ctaid, %nclusterid = %nctaid. The general
+  // formulas below assume what launch/cluster.hpp checks (each dimension divides the grid's);
+  // run_kernel refuses clusters of more than one CTA before any of them is read.
+  case Special::ClusterCtaRank: {
+    const auto& c = config.cluster;
+    return ctaid[0] % c[0] + c[0] * ((ctaid[1] % c[1]) + c[1] * (ctaid[2] % c[2]));
+  }
+  case Special::ClusterNCtaRank:
+    return config.cluster[0] * config.cluster[1] * config.cluster[2];
+  case Special::ClusterCtaidX:
+  case Special::ClusterCtaidY:
+  case Special::ClusterCtaidZ: {
+    const int i = static_cast<int>(s) - static_cast<int>(Special::ClusterCtaidX);
+    return ctaid[i] % config.cluster[i];
+  }
+  case Special::ClusterNCtaidX:
+  case Special::ClusterNCtaidY:
+  case Special::ClusterNCtaidZ:
+    return config.cluster[static_cast<int>(s) - static_cast<int>(Special::ClusterNCtaidX)];
+  case Special::ClusterIdX:
+  case Special::ClusterIdY:
+  case Special::ClusterIdZ: {
+    const int i = static_cast<int>(s) - static_cast<int>(Special::ClusterIdX);
+    return ctaid[i] / config.cluster[i];
+  }
+  case Special::NClusterIdX:
+  case Special::NClusterIdY:
+  case Special::NClusterIdZ: {
+    const int i = static_cast<int>(s) - static_cast<int>(Special::NClusterIdX);
+    return grid[i] / config.cluster[i];
+  }
   case Special::WarpId:
   case Special::NWarpId:
   case Special::SmId:

@@ -16,8 +16,9 @@
 
 namespace volta::exec {
 
-// Where a thread of a CTA is.
-enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, Exited };
+// Where a thread of a CTA is. AtMbarrier: blocked at an mbarrier wait until its phase completes
+// (cta_mbarriers.hpp; the machine that completes the phase releases it).
+enum class ThreadState : uint8_t { Running, AtBarrier, AtCollective, AtMbarrier, Exited };
 
 // The lanes of warp `w` of a CTA of `threads` threads (all 32 but in a last, partial warp).
 inline uint32_t existing_lanes_of(uint32_t threads, uint32_t w) {

@@ -27,8 +27,9 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
            "nanosleep.u32 %r1;",
            "getctarank.shared::cluster.u32 %r3, %rd1;", // Opcode::Other: no enumerator
-           // Hopper (issue 33): TMA, mbarrier, warp specialization, mbarrier and cluster fences
-           // (wgmma, stmatrix and fence.proxy.async: warpgroup_mma_test.cpp).
+           // Hopper (issue 33): TMA, mbarrier (in the engine), the tensor-map proxy fence,
+           // clusters (wgmma, stmatrix, fence.proxy.async: warpgroup_mma_test.cpp; elect.sync,
+           // setmaxnreg, griddepcontrol: warp_specialization_test.cpp).
            "cp.async.bulk.commit_group;",
            "cp.async.bulk.wait_group.read 0;",
            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], "
@@ -37,14 +38,9 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            "mbarrier.init.shared::cta.b64 [%rd1], 1;",
            "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%rd1], 16;",
            "mbarrier.try_wait.parity.shared::cta.b64 %p2, [%rd1], %r1;",
-           "elect.sync %r3|%p2, 0xffffffff;",
-           "elect.sync _|%p2, 0xffffffff;",
-           "setmaxnreg.inc.sync.aligned.u32 240;",
-           "griddepcontrol.wait;",
-           "griddepcontrol.launch_dependents;",
-           "fence.mbarrier_init.release.cluster;",
            "barrier.cluster.arrive.relaxed.aligned;",
            "barrier.cluster.wait.aligned;",
+           "fence.proxy.tensormap::generic.release.gpu;",
        }) {
     SCOPED_TRACE(ins);
     const std::string body =

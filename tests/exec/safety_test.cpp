@@ -591,9 +591,9 @@ TEST(Barriers, ExitedWarpsCountAsArrived) {
 // bar.sync 1, 32 in a 64-thread CTA synchronizes one warp with the barrier: a named barrier
 // over part of the CTA (tests/exec/named_barriers_test.cpp), complete with that warp's arrival.
 TEST(Barriers, NamedBarrierOverPartOfTheCtaCompletesWithItsCount) {
-  const auto text = kernel(
-      ".param .u64 p_out",
-      "  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bar.sync 1, 32;\n  ret;");
+  const auto text =
+      kernel(".param .u64 p_out",
+             "  mov.u32 %r1, %tid.x;\n  setp.lt.u32 %p1, %r1, 32;\n  @%p1 bar.sync 1, 32;\n  ret;");
   const auto r = run_ptx(text, one_out(1, {64, 1, 1}));
   ASSERT_EQ(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.run->stats.barriers, 1u);
@@ -986,10 +986,9 @@ TEST(Structured, ClockReadIsUnsupportedWithItsLine) {
 TEST(Structured, TimersCountersAndDriverRegistersAreUnsupportedWithTheirLine) {
   // Every special register the PTX ISA lists parses; those without a value in this model are
   // refused at the read, naming it (the instruction text is in the message).
-  for (const std::string reg :
-       {"%globaltimer_lo", "%globaltimer_hi", "%clock_hi", "%pm3", "%pm7", "%envreg31",
-        "%clusterid.x", "%cluster_nctaid.z", "%cluster_ctarank", "%is_explicit_cluster",
-        "%aggr_smem_size", "%reserved_smem_offset_1", "%pm0_64", "%current_graph_exec"}) {
+  for (const std::string reg : {"%globaltimer_lo", "%globaltimer_hi", "%clock_hi", "%pm3", "%pm7",
+                                "%envreg31", "%is_explicit_cluster", "%aggr_smem_size",
+                                "%reserved_smem_offset_1", "%pm0_64", "%current_graph_exec"}) {
     SCOPED_TRACE(reg);
     const bool wide = reg == "%pm0_64" || reg == "%current_graph_exec";
     const std::string read =

@@ -69,5 +69,31 @@ TEST(SpecialRegisters, ScheduleAndClockRegistersHaveNoLaunchValue) {
     EXPECT_FALSE(launch_special_value(s, c, {0, 0, 0}, 5).has_value()) << static_cast<int>(s);
 }
 
+// The cluster registers (PTX ISA, "Special registers"): the CTA's place in its cluster and the
+// cluster's in the grid. Without a cluster a CTA is a cluster of one; the formulas for larger
+// clusters (refused by run_kernel before any read) are checked here for a 2x2x1 cluster.
+TEST(SpecialRegisters, ClusterRegisters) {
+  auto c = config_of({32, 1, 1}, {6, 4, 1}, 0);
+  const std::array<uint32_t, 3> cta{5, 3, 0};
+  EXPECT_EQ(value(Special::ClusterCtaRank, c, 0, cta), 0u);
+  EXPECT_EQ(value(Special::ClusterNCtaRank, c, 0, cta), 1u);
+  EXPECT_EQ(value(Special::ClusterCtaidX, c, 0, cta), 0u);
+  EXPECT_EQ(value(Special::ClusterNCtaidY, c, 0, cta), 1u);
+  EXPECT_EQ(value(Special::ClusterIdX, c, 0, cta), 5u);
+  EXPECT_EQ(value(Special::ClusterIdY, c, 0, cta), 3u);
+  EXPECT_EQ(value(Special::NClusterIdX, c, 0, cta), 6u);
+  EXPECT_EQ(value(Special::NClusterIdY, c, 0, cta), 4u);
+  c.cluster = {2, 2, 1};
+  EXPECT_EQ(value(Special::ClusterCtaRank, c, 0, cta), 1u + 2u * 1u); // x 1, y 1 in the cluster
+  EXPECT_EQ(value(Special::ClusterNCtaRank, c, 0, cta), 4u);
+  EXPECT_EQ(value(Special::ClusterCtaidX, c, 0, cta), 1u);
+  EXPECT_EQ(value(Special::ClusterCtaidY, c, 0, cta), 1u);
+  EXPECT_EQ(value(Special::ClusterNCtaidX, c, 0, cta), 2u);
+  EXPECT_EQ(value(Special::ClusterIdX, c, 0, cta), 2u);
+  EXPECT_EQ(value(Special::ClusterIdY, c, 0, cta), 1u);
+  EXPECT_EQ(value(Special::NClusterIdX, c, 0, cta), 3u);
+  EXPECT_EQ(value(Special::NClusterIdY, c, 0, cta), 2u);
+}
+
 } // namespace
 } // namespace volta::exec
