@@ -386,6 +386,11 @@ private:
   void exec_elect(const Inst& in, uint32_t w, uint32_t mask);
   bool exec_setmaxnreg(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask);
+  // The shared-memory address of each row of an ldmatrix / stmatrix (lane 8 i + r: row r of
+  // matrix i, for in.sub matrices); false (the CTA failed) when a lane is missing or an
+  // address is not one.
+  bool matrix_rows(const Inst& in, uint32_t w, uint32_t mask, std::string_view name,
+                   uint64_t (&rows)[32]);
   void exec_wmma_load(const Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma_store(const Inst& in, uint32_t w, uint32_t mask);
   void exec_wmma_mma(const Inst& in, uint32_t w, uint32_t mask);

@@ -207,21 +207,30 @@ bool CtaRunner::exec_setmaxnreg(const Inst& in, uint32_t pc, uint32_t w, uint32_
   return true;
 }
 
+bool CtaRunner::matrix_rows(const Inst& in, uint32_t w, uint32_t mask, std::string_view name,
+                            uint64_t (&rows)[32]) {
+  const uint32_t base = w * 32;
+  if (mask != kAll) {
+    fail_unsupported(in, base + std::countr_zero(mask),
+                     fmt::format("{} needs all 32 lanes of the warp", name));
+    return false;
+  }
+  // Row addresses: lane 8*i + r gives row r of matrix i.
+  for (uint32_t l = 0; l < 8u * in.sub; ++l) {
+    auto a = address_of(in.mem[0], base + l);
+    if (!a)
+      return false;
+    rows[l] = *a;
+  }
+  return true;
+}
+
 void CtaRunner::exec_ldmatrix(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t count = in.sub;
-  if (mask != kAll) {
-    fail_unsupported(in, base + std::countr_zero(mask), "ldmatrix needs all 32 lanes of the warp");
-    return;
-  }
-  // Row addresses: lane 8*i + r gives row r of matrix i.
   uint64_t rows[32];
-  for (uint32_t l = 0; l < 8 * count; ++l) {
-    auto a = address_of(in.mem[0], base + l);
-    if (!a)
-      return;
-    rows[l] = *a;
-  }
+  if (!matrix_rows(in, w, mask, "ldmatrix", rows))
+    return;
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t t = base + l;
     for (uint32_t i = 0; i < count; ++i) {

@@ -323,18 +323,9 @@ bool CtaRunner::wgmma_end_check() {
 void CtaRunner::exec_stmatrix(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const uint32_t count = in.sub;
-  if (mask != kAll) {
-    fail_unsupported(in, base + std::countr_zero(mask), "stmatrix needs all 32 lanes of the warp");
-    return;
-  }
-  // Row addresses: lane 8 i + r gives row r of matrix i (as ldmatrix).
   uint64_t rows[32];
-  for (uint32_t l = 0; l < 8 * count; ++l) {
-    auto a = address_of(in.mem[0], base + l);
-    if (!a)
-      return;
-    rows[l] = *a;
-  }
+  if (!matrix_rows(in, w, mask, "stmatrix", rows)) // ldmatrix's rows
+    return;
   // Lane l holds, in register i, elements (l / 4, 2 (l % 4)) and (l / 4, 2 (l % 4) + 1) of matrix
   // i (ldmatrix's fragment), transposed with .trans.
   for (uint32_t l = 0; l < 32; ++l) {
