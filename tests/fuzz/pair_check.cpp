@@ -95,10 +95,17 @@ bool stores_numbers(const Kernel& k, int a) {
   for (const auto& s : k.stores) {
     if (s.array != a)
       continue;
-    const Node& v = k.nodes[s.value];
+    // A float moved into an integer register unchanged (mov.b32) and stored is still float data
+    // (docs/semantics.md, "Bit reinterpretation is never arithmetic": only an operation
+    // interprets it), and the array's readers read it as the float it is (11:60019: fma.rp
+    // against fma.rm, stored through mov.b32 into an f32 array, is EQUIVALENT over the reals).
+    int id = s.value;
+    while (k.nodes[id].op == Op::Bits && is_float(k.nodes[k.nodes[id].args[0]].ty))
+      id = k.nodes[id].args[0];
+    const Node& v = k.nodes[id];
     if (!is_float(v.ty) || natural_pt(v.ty) != arr.type)
       return false;
-    if ((v.ty == Ty::F32 || v.ty == Ty::F64) && !pt_float(s.st))
+    if ((v.ty == Ty::F32 || v.ty == Ty::F64) && id == s.value && !pt_float(s.st))
       return false;
   }
   return true;

@@ -458,6 +458,19 @@ void Writer::emit(int i, const std::string& guard, const std::string& dst_overri
   case Op::Setp:
     line(fmt::format("{}setp.{}{}.{} {}, {}, {};", g, to_string(n.cmp), n.ftz ? ".ftz" : "", t1, d,
                      a(0), a(1)));
+    if (o_.instrument && n.ftz && n.t1 == PT::F32) {
+      // .ftz compares a subnormal operand as zero, which the model idealizes (over the reals it
+      // is not 0): the comparison is inexact there, like a flushing operation (11:71819).
+      for (int j = 0; j < 2; ++j) {
+        const std::string v = scratch("f"), tiny = scratch("p"), nonzero = scratch("p");
+        line(fmt::format("mov.f32 {}, {};", v, a(j)));
+        line(fmt::format("abs.f32 {}, {};", v, v));
+        line(fmt::format("setp.lt.f32 {}, {}, 0f00800000;", tiny, v));
+        line(fmt::format("setp.ne.f32 {}, {}, 0f00000000;", nonzero, v));
+        line(fmt::format("and.pred {}, {}, {};", tiny, tiny, nonzero));
+        line(fmt::format("@{} or.b32 %rek, %rek, {};", tiny, static_cast<uint32_t>(kInexact)));
+      }
+    }
     break;
   case Op::PNot:
     line(fmt::format("{}not.pred {}, {};", g, d, reg(n.args[0])));
