@@ -548,6 +548,12 @@ CheckResult check_pair(const PairCase& c, const CheckOptions& o) {
   case Verdict::RaceFree:
     judge.add(Severity::Disagreement, "wrong-verdict-kind", r.detail);
     break;
+  case Verdict::Inconsistent:
+    // The prover's EQUIVALENT, contradicted by the tool's own emulator cross-check: never a
+    // false EQUIVALENT (it is not printed as one), but a wrong proof or a false alarm of the
+    // cross-check, worth its reproducer.
+    judge.add(Severity::Suspicious, "inconsistent", r.detail);
+    break;
   default:
     break;
   }
