@@ -527,11 +527,7 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
       throw outside("every shared variable");
     if (!mbarriers_.empty() && !in_mbarrier_op_) {
       if (auto bar = mbarriers_.overlaps(a, size))
-        throw Trouble("unsupported",
-                      fmt::format("accesses {} bytes at shared {:#x} with an ordinary {}, inside "
-                                  "the mbarrier at {:#x} (its encoding is opaque: undefined "
-                                  "until mbarrier.inval)",
-                                  size, a, write ? "store" : "load", *bar));
+        throw Trouble("unsupported", exec::CtaMbarriers::ordinary_access(a, size, write, *bar));
     }
     if (written)
       *written = shared_written_.data() + a;
