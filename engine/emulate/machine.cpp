@@ -300,7 +300,7 @@ uint64_t Cta::mbarrier_address(const Inst& in, uint32_t t) {
 
 void Cta::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   // Each lane operates on its barrier in lane order (the emulator's one schedule; the symbolic
-  // CTA does not run these yet).
+  // CTA runs them the same way, engine/exec/exec_mbarrier.cpp).
   const uint32_t base = w * 32;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);

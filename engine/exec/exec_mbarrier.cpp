@@ -95,8 +95,21 @@ bool CtaRunner::wake_mbarrier_waiters(uint64_t addr) {
 void CtaRunner::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   // What an arrival of these lanes releases of warp w (mbarrier_order.hpp): every phase so far
-  // when the whole warp arrives together, else the phases before its last full-warp sync.
-  const bool whole_warp = mask == existing_lanes(w);
+  // when the whole warp arrives together at one mbarrier, else the phases before its last
+  // full-warp sync. (Lanes of one instruction at different mbarriers release each its own
+  // accesses to its own barrier: no whole-warp release then.)
+  bool whole_warp = mask == existing_lanes(w);
+  if (whole_warp && (in.op == XOp::MbarArrive || in.op == XOp::MbarTx)) {
+    const auto first = address_of(in.mem[0], base + std::countr_zero(mask));
+    if (!first)
+      return;
+    for (uint32_t m = mask & (mask - 1); m != 0 && whole_warp; m &= m - 1) {
+      const auto other = address_of(in.mem[0], base + std::countr_zero(m));
+      if (!other)
+        return;
+      whole_warp = *other == *first;
+    }
+  }
   const uint32_t own = whole_warp ? warp_phase_[w] + 1 : warp_syncs_[w].full_phase;
   bool released = false;
   // The lanes whose wait passes now, and the wait each passes (all alike: the warp acquires).

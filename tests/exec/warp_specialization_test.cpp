@@ -270,6 +270,46 @@ $L_end:)");
   EXPECT_NE(r.failure()->message.find("same parity"), std::string::npos) << r.describe();
 }
 
+TEST(Mbarrier, LanesOfOneArriveAtTwoMbarriersReleaseOnlyToTheirOwn) {
+  // Warp 1 stores every lane's element; its lanes 0-15 then arrive at `bar` (count 16), lanes
+  // 16-31 at `bar2`. Warp 0 waits on `bar` and loads lane 20's element, which only `bar2`'s
+  // phase released: a race (a whole-warp release into `bar` would hide it).
+  const std::string body = R"(
+  mov.u32 %r0, %tid.x;
+  and.b32 %r2, %r0, 31;
+  shr.u32 %r3, %r0, 5;
+  mov.u32 %r1, bar;
+  mov.u32 %r4, bar2;
+  mov.u32 %r5, buf;
+  setp.ne.u32 %p0, %r0, 0;
+  @%p0 bra $L_inited;
+  mbarrier.init.shared::cta.b64 [%r1], 16;
+  mbarrier.init.shared::cta.b64 [%r4], 16;
+$L_inited:
+  bar.sync 0;
+  setp.eq.u32 %p1, %r3, 0;
+  @%p1 bra $L_consumer;
+  shl.b32 %r6, %r2, 2;
+  add.u32 %r7, %r5, %r6;
+  st.shared.u32 [%r7], %r2;
+  setp.lt.u32 %p2, %r2, 16;
+  selp.u32 %r8, %r1, %r4, %p2;
+  mbarrier.arrive.shared::cta.b64 %rd1, [%r8];
+  bra.uni $L_end;
+$L_consumer:
+$L_wait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r1], 0;
+  @!%p3 bra $L_wait;
+  ld.shared.u32 %r9, [%r5+80];
+$L_end:
+  ret;)";
+  const std::string decls =
+      std::string(kBar) + ".shared .align 8 .b64 bar2;\n.shared .align 4 .b32 buf[32];\n";
+  const auto r = run_ptx(sm90(kernel(".param .u64 p_out", body, decls)), one_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace) << r.describe();
+}
+
 TEST(Mbarrier, AnOperationUnorderedWithTheInitRaces) {
   // Thread 32 arrives with no barrier after thread 0's init: in another schedule it arrives
   // first, on no mbarrier (undefined): the race check sees the init write and the arrive.
