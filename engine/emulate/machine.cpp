@@ -300,7 +300,7 @@ uint64_t Cta::mbarrier_address(const Inst& in, uint32_t t) {
 
 void Cta::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   // Each lane operates on its barrier in lane order (the emulator's one schedule; the symbolic
-  // CTA does not run these yet).
+  // CTA runs them the same way, engine/exec/exec_mbarrier.cpp).
   const uint32_t base = w * 32;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
@@ -527,11 +527,7 @@ uint8_t* Cta::locate(Space space, uint64_t a, uint32_t size, uint32_t t, bool wr
       throw outside("every shared variable");
     if (!mbarriers_.empty() && !in_mbarrier_op_) {
       if (auto bar = mbarriers_.overlaps(a, size))
-        throw Trouble("unsupported",
-                      fmt::format("accesses {} bytes at shared {:#x} with an ordinary {}, inside "
-                                  "the mbarrier at {:#x} (its encoding is opaque: undefined "
-                                  "until mbarrier.inval)",
-                                  size, a, write ? "store" : "load", *bar));
+        throw Trouble("unsupported", exec::CtaMbarriers::ordinary_access(a, size, write, *bar));
     }
     if (written)
       *written = shared_written_.data() + a;

@@ -14,6 +14,12 @@ std::string CtaMbarriers::missing(uint64_t addr) const {
                      addr);
 }
 
+std::string CtaMbarriers::ordinary_access(uint64_t addr, uint64_t size, bool write, uint64_t bar) {
+  return fmt::format("accesses {} bytes at shared {:#x} with an ordinary {}, inside the mbarrier "
+                     "at {:#x} (its encoding is opaque: undefined until mbarrier.inval)",
+                     size, addr, write ? "store" : "load", bar);
+}
+
 const CtaMbarriers::Mbarrier* CtaMbarriers::find(uint64_t addr) const {
   auto it = bars_.find(addr);
   return it == bars_.end() ? nullptr : &it->second;

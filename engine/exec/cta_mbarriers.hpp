@@ -80,6 +80,10 @@ public:
   std::optional<uint64_t> overlaps(uint64_t addr, uint64_t size) const;
   bool empty() const { return bars_.empty(); }
 
+  // Why an ordinary access of [addr, addr + size) inside the mbarrier at `bar` is refused (both
+  // machines refuse it as unsupported).
+  static std::string ordinary_access(uint64_t addr, uint64_t size, bool write, uint64_t bar);
+
   // "mbarrier at 0x10 (phase 3, 1 of 2 arrivals pending, tx-count 64)", for reports.
   std::string describe(uint64_t addr) const;
 

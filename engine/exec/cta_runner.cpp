@@ -24,6 +24,8 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   state_.assign(threads_, ThreadState::Running);
   barriers_.reset(threads_);
   named_.reset(warps_);
+  mbarrier_order_.reset(threads_, warps_);
+  mbar_wait_.assign(threads_, {0, 0});
   warpgroups_.reset(threads_);
   warp_phase_.assign(warps_, 0);
   warp_syncs_.assign(warps_, WarpSyncLog{});

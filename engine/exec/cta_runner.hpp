@@ -23,9 +23,11 @@
 #include <vector>
 
 #include "engine/exec/cta_barriers.hpp"
+#include "engine/exec/cta_mbarriers.hpp"
 #include "engine/exec/cta_schedule.hpp"
 #include "engine/exec/idioms.hpp"
 #include "engine/exec/launch_context.hpp"
+#include "engine/exec/mbarrier_order.hpp"
 #include "engine/exec/named_barrier_order.hpp"
 #include "engine/exec/race_shadow.hpp"
 #include "engine/exec/region_map.hpp"
@@ -279,6 +281,7 @@ private:
   // An arrival that another schedule could group into another phase (named_barrier_order.hpp):
   // remembered, and reported at the end of the CTA when nothing else was.
   void note_schedule_dependence(uint32_t id, uint32_t w, uint32_t t);
+  void note_schedule_dependence(std::string why, uint32_t t);
   uint32_t running_lanes(uint32_t w) const {
     return lanes_in_state(state_.data(), threads_, w, ThreadState::Running);
   }
@@ -368,6 +371,18 @@ private:
   void exec_call(const Inst& in, uint32_t w, uint32_t mask);
   // A CTA barrier (exec_barrier.cpp): the lanes of `mask` wait at `pc`.
   void exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  // mbarrier operations (exec_mbarrier.cpp): the lanes of `mask` in lane order, as the
+  // emulator runs them; each lane that goes on moves its pc itself, a blocked wait stays.
+  void exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  // The shared address of lane t's mbarrier, its 8 bytes checked (bounds, alignment, the race
+  // check: init and inval write the object, the other operations are atomics on it).
+  std::optional<uint64_t> mbarrier_address(const Inst& in, uint32_t t, AccessKind kind);
+  // A phase of the mbarrier at `addr` completed: its waiters pass their waits and acquire.
+  bool wake_mbarrier_waiters(uint64_t addr);
+  // Lanes `passed` of warp w passed a wait for `phase` of the mbarrier at `addr`: the warp
+  // acquires when they are all its live lanes (mbarrier_order.hpp); returns w's phase after it
+  // then, else UINT32_MAX.
+  uint32_t acquire_mbarrier(uint64_t addr, uint32_t w, uint32_t passed, int64_t phase);
   // bar.arrive on barrier `id` with thread count `count` (exec_barrier.cpp).
   void exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask, uint32_t id,
                    uint32_t count);
@@ -497,7 +512,12 @@ private:
   std::vector<uint32_t> pc_;
   std::vector<ThreadState> state_;
   CtaBarriers barriers_; // who waits at which barrier with which count (shared with the emulator)
-  NamedBarrierOrder named_;       // the order named barriers give the race check
+  NamedBarrierOrder named_;      // the order named barriers give the race check
+  CtaMbarriers mbarriers_;       // the CTA's mbarrier objects (shared with the emulator)
+  MbarrierOrder mbarrier_order_; // the order their phases give the race check
+  // AtMbarrier: the mbarrier a thread waits at and the phase it waits for.
+  std::vector<std::pair<uint64_t, uint64_t>> mbar_wait_;
+  bool in_mbarrier_op_ = false;   // an access of an mbarrier's own bytes by an mbarrier operation
   WarpgroupAlignment warpgroups_; // setmaxnreg's warpgroup form (shared with the emulator)
   // The first arrival at a named barrier whose phase depends on the schedule (empty: none), as
   // an UNSUPPORTED reason, and where it was.

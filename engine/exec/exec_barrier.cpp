@@ -161,12 +161,20 @@ void CtaRunner::exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t ma
 void CtaRunner::note_schedule_dependence(uint32_t id, uint32_t w, uint32_t t) {
   if (!schedule_dependence_.empty())
     return;
-  schedule_dependence_ = fmt::format(
-      "arrives at barrier {} (warp {}) in a phase that another schedule may complete without "
-      "it, or before it: the warp arrives twice in one phase, or is not ordered after the "
-      "completion of the barrier's previous phase, so which arrivals make each phase depends on "
-      "the schedule (not modeled)",
-      id, w);
+  note_schedule_dependence(
+      fmt::format(
+          "arrives at barrier {} (warp {}) in a phase that another schedule may complete without "
+          "it, or before it: the warp arrives twice in one phase, or is not ordered after the "
+          "completion of the barrier's previous phase, so which arrivals make each phase depends "
+          "on the schedule (not modeled)",
+          id, w),
+      t);
+}
+
+void CtaRunner::note_schedule_dependence(std::string why, uint32_t t) {
+  if (!schedule_dependence_.empty())
+    return;
+  schedule_dependence_ = std::move(why);
   schedule_dependence_thread_ = t;
   schedule_dependence_pc_ = state_[t] == ThreadState::AtBarrier ? pc_[t] : current_pc_;
 }
@@ -354,6 +362,9 @@ void CtaRunner::report_stuck(const std::string& why) {
     if (state_[t] == ThreadState::AtBarrier)
       return fmt::format("thread {} waits at '{}' (PTX line {}), {}", t, in.text, in.line,
                          barriers_.describe(barriers_.id_of(t), state_));
+    if (state_[t] == ThreadState::AtMbarrier)
+      return fmt::format("thread {} waits at '{}' (PTX line {}) for phase {} of {}", t, in.text,
+                         in.line, mbar_wait_[t].second, mbarriers_.describe(mbar_wait_[t].first));
     return fmt::format("thread {} waits at warp collective '{}' (PTX line {})", t, in.text,
                        in.line);
   };

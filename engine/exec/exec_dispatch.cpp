@@ -239,13 +239,8 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     return; // lanes of the warp may have waited here: no hint of the next pc
   }
   case Family::Mbarrier:
-    // The emulator executes mbarrier objects (cta_mbarriers.hpp); the symbolic CTA does not
-    // yet give the race check the happens-before of their phases, so it refuses them rather
-    // than run without it (issue 33).
-    fail_unsupported(in, base + std::countr_zero(mask),
-                     "is an mbarrier operation: the happens-before of mbarrier phases is not yet "
-                     "modelled by the symbolic engine (the emulator executes them)");
-    return;
+    exec_mbarrier(in, pc, w, mask);
+    return; // exec_mbarrier moves the lanes on (or blocks them): no hint of the next pc
   case Family::Unsupported: {
     const auto reason = prog_.unsupported_reasons.find(pc);
     fail_unsupported(in, base + std::countr_zero(mask),

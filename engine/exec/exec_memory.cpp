@@ -267,6 +267,14 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     if (!inside_shared(address, size) || address + size > shared_size_) {
       return out_of_bounds(describe_address(space, address));
     }
+    if (!mbarriers_.empty() && !in_mbarrier_op_) [[unlikely]] {
+      // The bytes of an mbarrier hold an opaque state (cta_mbarriers.hpp), as in the emulator.
+      if (auto bar = mbarriers_.overlaps(address, size)) {
+        fail_unsupported(
+            in, t, CtaMbarriers::ordinary_access(address, size, kind != AccessKind::Read, *bar));
+        return nullptr;
+      }
+    }
     cells = &shared_[address];
     if (wgmma_ && kind != AccessKind::Read) [[unlikely]] // a generic-proxy write
       wgmma_->unfenced.write(address, size, t);

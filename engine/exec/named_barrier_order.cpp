@@ -62,4 +62,20 @@ void NamedBarrierOrder::complete(uint32_t id,
   b.arrived.clear();
 }
 
+void NamedBarrierOrder::join_release(std::span<uint32_t> release, uint32_t w, uint32_t own) const {
+  VOLTA_ASSERT(w < warps_ && release.size() == warps_, "a warp of the CTA, an entry per warp");
+  const uint32_t* mine = &clock_[size_t{w} * warps_];
+  for (uint32_t v = 0; v < warps_; ++v)
+    release[v] = std::max(release[v], mine[v]);
+  release[w] = std::max(release[w], own);
+}
+
+void NamedBarrierOrder::acquire(uint32_t w, std::span<const uint32_t> release) {
+  VOLTA_ASSERT(w < warps_ && release.size() == warps_, "a warp of the CTA, an entry per warp");
+  uint32_t* c = clock_of(w);
+  for (uint32_t v = 0; v < warps_; ++v)
+    c[v] = std::max(c[v], release[v]);
+  completed_any_ = true;
+}
+
 } // namespace volta::exec

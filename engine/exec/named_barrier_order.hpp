@@ -49,6 +49,14 @@ public:
   void complete(uint32_t id, std::span<const std::pair<uint32_t, uint32_t>> waiters,
                 uint32_t stamp);
 
+  // For other synchronization objects (mbarriers, mbarrier_order.hpp) that order warps through
+  // these clocks: what warp w releases now, with its own accesses of phases below `own`, joined
+  // into `release` (one entry per warp); and warp w acquiring a release (every lane of w is
+  // ordered after it from now on).
+  void join_release(std::span<uint32_t> release, uint32_t w, uint32_t own) const;
+  void acquire(uint32_t w, std::span<const uint32_t> release);
+  uint32_t warps() const { return warps_; }
+
   // Warp w's clock (above), or null while no phase completed (nothing is ordered yet).
   const uint32_t* clock(uint32_t w) const {
     return completed_any_ ? &clock_[size_t{w} * warps_] : nullptr;

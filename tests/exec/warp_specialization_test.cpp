@@ -3,6 +3,7 @@
 // the warpgroup executes the same one, else BARRIER_DIVERGENCE), griddepcontrol (nothing to wait
 // for in a single launch), the proxy and mbarrier_init fences (no effect), and the cluster
 // registers of a cluster of one CTA. The emulator's side: tests/emulate/emulate_warp_spec_test.cpp.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -194,9 +195,8 @@ TEST(WarpSpecialization, ClusterRegistersOfAClusterOfOneCta) {
 
 constexpr std::string_view kBar = ".shared .align 8 .b64 bar;\n";
 
-TEST(Mbarrier, TheSymbolicEngineRefusesMbarrierOperationsAtTheirLine) {
-  // Until the race check has the happens-before of mbarrier phases, the first mbarrier
-  // instruction a thread reaches is UNSUPPORTED, naming mbarriers (never run without it).
+TEST(Mbarrier, TheSymbolicEngineRunsATokenWaitOnItsOwnArrive) {
+  // One thread: init (count 1), arrive (phase 0 completes), a token wait that passes at once.
   const std::string body = R"(
   ld.param.u64 %rd0, [p_out];
   mov.u32 %r1, bar;
@@ -205,15 +205,146 @@ TEST(Mbarrier, TheSymbolicEngineRefusesMbarrierOperationsAtTheirLine) {
 $L_wait:
   mbarrier.try_wait.shared::cta.b64 %p1, [%r1], %rd1;
   @!%p1 bra $L_wait;
-  st.global.u32 [%rd0], %r1;
+  mov.u32 %r2, 7;
+  st.global.u32 [%rd0], %r2;
   ret;)";
-  const std::string text = sm90(kernel(".param .u64 p_out", body, kBar));
-  const auto r = run_ptx(text, one_out(1));
+  const auto r = run_ptx(sm90(kernel(".param .u64 p_out", body, kBar)), one_out(1));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "7");
+}
+
+// 64 threads: thread 0 inits `bar` with `count`, bar.sync, then `body` (%r3: warp, %r2: lane,
+// %r1: the mbarrier's address, %rd0: out).
+std::string two_warp_mbarrier(uint32_t count, std::string_view body) {
+  return sm90(kernel(".param .u64 p_out",
+                     fmt::format(R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r0, %tid.x;
+  and.b32 %r2, %r0, 31;
+  shr.u32 %r3, %r0, 5;
+  mov.u32 %r1, bar;
+  setp.ne.u32 %p0, %r0, 0;
+  @%p0 bra $L_inited;
+  mbarrier.init.shared::cta.b64 [%r1], {};
+$L_inited:
+  bar.sync 0;
+{}
+  ret;)",
+                                 count, body),
+                     kBar));
+}
+
+TEST(Mbarrier, ArrivalsThatAnotherScheduleGroupsOtherwiseGiveNoPositiveVerdict) {
+  // Count 32 and both warps arrive with no order between them: phase 0 is warp 0's arrivals in
+  // the engine's schedule, warp 1's in another one. The run is clean, but UNSUPPORTED.
+  const std::string text = two_warp_mbarrier(32, R"(
+  mbarrier.arrive.shared::cta.b64 %rd1, [%r1];)");
+  const auto r = run_ptx(text, one_out(1, {64, 1, 1}));
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
-  ASSERT_TRUE(r.failure()->first.has_value());
-  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "mbarrier.init"));
-  EXPECT_NE(r.failure()->message.find("mbarrier"), std::string::npos) << r.describe();
+  EXPECT_NE(r.failure()->message.find("depends on the schedule"), std::string::npos)
+      << r.describe();
+}
+
+TEST(Mbarrier, AParityWaitThatAnotherScheduleCouldLapGivesNoPositiveVerdict) {
+  // Warp 0 waits for parity 0; warp 1 arrives (phase 0), waits for it itself and arrives again
+  // (phase 1), unordered with warp 0's wait: in another schedule warp 0 reaches its wait at
+  // phase 2, of parity 0, and waits for that one.
+  const std::string text = two_warp_mbarrier(32, R"(
+  setp.ne.u32 %p1, %r3, 0;
+  @%p1 bra $L_producer;
+$L_wait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r1], 0;
+  @!%p2 bra $L_wait;
+  bra.uni $L_end;
+$L_producer:
+  mbarrier.arrive.shared::cta.b64 %rd1, [%r1];
+$L_own:
+  mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r1], 0;
+  @!%p3 bra $L_own;
+  mbarrier.arrive.shared::cta.b64 %rd1, [%r1];
+$L_end:)");
+  const auto r = run_ptx(text, one_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
+  EXPECT_NE(r.failure()->message.find("same parity"), std::string::npos) << r.describe();
+}
+
+TEST(Mbarrier, LanesOfOneArriveAtTwoMbarriersReleaseOnlyToTheirOwn) {
+  // Warp 1 stores every lane's element; its lanes 0-15 then arrive at `bar` (count 16), lanes
+  // 16-31 at `bar2`. Warp 0 waits on `bar` and loads lane 20's element, which only `bar2`'s
+  // phase released: a race (a whole-warp release into `bar` would hide it).
+  const std::string body = R"(
+  mov.u32 %r0, %tid.x;
+  and.b32 %r2, %r0, 31;
+  shr.u32 %r3, %r0, 5;
+  mov.u32 %r1, bar;
+  mov.u32 %r4, bar2;
+  mov.u32 %r5, buf;
+  setp.ne.u32 %p0, %r0, 0;
+  @%p0 bra $L_inited;
+  mbarrier.init.shared::cta.b64 [%r1], 16;
+  mbarrier.init.shared::cta.b64 [%r4], 16;
+$L_inited:
+  bar.sync 0;
+  setp.eq.u32 %p1, %r3, 0;
+  @%p1 bra $L_consumer;
+  shl.b32 %r6, %r2, 2;
+  add.u32 %r7, %r5, %r6;
+  st.shared.u32 [%r7], %r2;
+  setp.lt.u32 %p2, %r2, 16;
+  selp.u32 %r8, %r1, %r4, %p2;
+  mbarrier.arrive.shared::cta.b64 %rd1, [%r8];
+  bra.uni $L_end;
+$L_consumer:
+$L_wait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r1], 0;
+  @!%p3 bra $L_wait;
+  ld.shared.u32 %r9, [%r5+80];
+$L_end:
+  ret;)";
+  const std::string decls =
+      std::string(kBar) + ".shared .align 8 .b64 bar2;\n.shared .align 4 .b32 buf[32];\n";
+  const auto r = run_ptx(sm90(kernel(".param .u64 p_out", body, decls)), one_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace) << r.describe();
+}
+
+TEST(Mbarrier, AnOperationUnorderedWithTheInitRaces) {
+  // Thread 32 arrives with no barrier after thread 0's init: in another schedule it arrives
+  // first, on no mbarrier (undefined): the race check sees the init write and the arrive.
+  const std::string body = R"(
+  mov.u32 %r0, %tid.x;
+  mov.u32 %r1, bar;
+  setp.ne.u32 %p0, %r0, 0;
+  @%p0 bra $L_arrive;
+  mbarrier.init.shared::cta.b64 [%r1], 32;
+$L_arrive:
+  setp.ne.u32 %p1, %r0, 32;
+  @%p1 bra $L_end;
+  mbarrier.arrive.shared::cta.b64 %rd1, [%r1];
+$L_end:
+  ret;)";
+  const auto r = run_ptx(sm90(kernel(".param .u64 p_out", body, kBar)), one_out(1, {64, 1, 1}));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::DataRace) << r.describe();
+}
+
+TEST(Mbarrier, AWaitForTxBytesThatNoCopyDeliversDeadlocks) {
+  // arrive.expect_tx of 16 bytes: no async copy exists to complete them, phase 0 never
+  // completes (as in the emulator).
+  const std::string body = R"(
+  mov.u32 %r1, bar;
+  mbarrier.init.shared::cta.b64 [%r1], 1;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd1, [%r1], 16;
+$L_wait:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], 0;
+  @!%p1 bra $L_wait;
+  ret;)";
+  const auto r = run_ptx(sm90(kernel(".param .u64 p_out", body, kBar)), one_out(1));
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Deadlock) << r.describe();
+  EXPECT_NE(r.failure()->message.find("tx-count 16"), std::string::npos) << r.describe();
 }
 
 TEST(Mbarrier, AWaitWhoseFalseOutcomeIsUsedIsRefusedByLowering) {

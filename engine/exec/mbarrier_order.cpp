@@ -1,0 +1,109 @@
+// MbarrierOrder: the order mbarrier phases give the race check (mbarrier_order.hpp).
+#include "engine/exec/mbarrier_order.hpp"
+
+#include <algorithm>
+
+#include "support/invariant.hpp"
+
+namespace volta::exec {
+
+void MbarrierOrder::reset(uint32_t threads, uint32_t warps) {
+  threads_ = threads;
+  warps_ = warps;
+  bars_.clear();
+}
+
+void MbarrierOrder::init(uint64_t addr) {
+  Bar& b = bars_[addr];
+  b = Bar{};
+  b.release.assign(warps_, 0);
+  b.arrived.assign(threads_, 0);
+  b.seen.assign(threads_, 0);
+}
+
+MbarrierOrder::Bar& MbarrierOrder::bar(uint64_t addr) {
+  auto it = bars_.find(addr);
+  VOLTA_ASSERT(it != bars_.end(), "an mbarrier operation follows its init");
+  return it->second;
+}
+
+bool MbarrierOrder::after_completion(const NamedBarrierOrder& clocks, const Bar& b, uint32_t t,
+                                     uint32_t w, uint64_t j, uint32_t stamp) const {
+  if (b.seen[t] > j)
+    return true; // t saw phase j (or a later one) complete
+  auto it = b.done.find(j);
+  if (it == b.done.end())
+    return false;
+  if (it->second.stamp != stamp)
+    return true; // a CTA-wide barrier came after every arrival of the phase
+  const uint32_t* mine = clocks.clock(w);
+  for (const auto& [x, after] : it->second.waiters) {
+    if (x == w || (mine != nullptr && mine[x] > after))
+      return true;
+  }
+  return false;
+}
+
+bool MbarrierOrder::arrive(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
+                           uint32_t own, uint64_t phase, bool counted, uint32_t stamp) {
+  VOLTA_ASSERT(t < threads_ && w < warps_ && t / 32 == w, "a thread of the CTA and its warp");
+  Bar& b = bar(addr);
+  const bool twice = counted && b.arrived[t] == phase + 1;
+  if (counted)
+    b.arrived[t] = phase + 1;
+  const bool ordered = phase == 0 || after_completion(clocks, b, t, w, phase - 1, stamp);
+  clocks.join_release(b.release, w, own);
+  // The parity waits that this phase must complete after: this arrival is after them when it
+  // is the waiter's own, in a later epoch, or acquired from the waiter's warp after its wait.
+  if (auto it = b.lapping.find(phase); it != b.lapping.end()) {
+    const uint32_t* mine = clocks.clock(w);
+    std::erase_if(it->second, [&](const Lapping& l) {
+      return l.thread == t || l.stamp != stamp ||
+             (l.after != UINT32_MAX && mine != nullptr && mine[l.warp] > l.after);
+    });
+  }
+  return !twice && ordered;
+}
+
+bool MbarrierOrder::complete(uint64_t addr, uint64_t phase, uint32_t stamp) {
+  Bar& b = bar(addr);
+  Completed& c = b.done[phase];
+  c.release = b.release;
+  c.stamp = stamp;
+  std::fill(b.release.begin(), b.release.end(), 0);
+  bool fine = true;
+  if (auto it = b.lapping.find(phase); it != b.lapping.end()) {
+    fine = it->second.empty();
+    b.lapping.erase(it);
+  }
+  return fine;
+}
+
+void MbarrierOrder::observed(uint64_t addr, uint32_t t, uint64_t phase) {
+  Bar& b = bar(addr);
+  b.seen[t] = std::max(b.seen[t], phase + 1);
+}
+
+void MbarrierOrder::acquire(NamedBarrierOrder& clocks, uint64_t addr, uint32_t w, uint64_t phase,
+                            uint32_t after) {
+  Bar& b = bar(addr);
+  auto it = b.done.find(phase);
+  VOLTA_ASSERT(it != b.done.end(), "a wait acquires a completed phase");
+  clocks.acquire(w, it->second.release);
+  it->second.waiters.emplace_back(w, after);
+}
+
+bool MbarrierOrder::parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
+                                uint32_t w, int64_t phase, uint32_t stamp) {
+  const Bar& b = bar(addr);
+  // Never early: phase - 1 completed before the wait in every schedule.
+  return phase <= 0 || after_completion(clocks, b, t, w, static_cast<uint64_t>(phase - 1), stamp);
+}
+
+void MbarrierOrder::parity_passed(uint64_t addr, uint32_t t, uint32_t w, int64_t phase,
+                                  uint32_t after, uint32_t stamp) {
+  Bar& b = bar(addr);
+  b.lapping[static_cast<uint64_t>(phase + 1)].push_back(Lapping{t, w, after, stamp});
+}
+
+} // namespace volta::exec
