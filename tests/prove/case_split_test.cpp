@@ -115,8 +115,10 @@ TEST(CaseSplit, NoMaxIsReadIntoASelectOnIntegerBits) {
   symbolic::Builder b{store};
   const uint32_t bits = store.add_array_name("u");
   store.mark_integer_array(bits);
-  auto view = [&](uint32_t i) {
-    return store.intern(symbolic::Node{Op::FloatBits, 2, 0, store.input(bits, i), 0, 0});
+  auto view = [&](uint32_t i) { // the float view of the u32 element: bits-float(u[i]:b32)
+    const ExprId raw =
+        store.intern(symbolic::Node{Op::FloatBits, 2, 0, store.input(bits, i), 0, 0});
+    return b.bits_float(raw, 2);
   };
   const ExprId u = view(0), v = view(1);
   const ExprId sel = b.select(b.cmp(CmpKind::Lt, u, v), v, u);
