@@ -37,9 +37,6 @@ size_t suffix_index(const Instruction& ins, std::string_view word) {
   return std::string_view::npos;
 }
 
-bool is_address(const Operand& op) {
-  return op.is<AddressOperand>();
-}
 bool is_plain_address(const Operand& op) {
   return op.is<AddressOperand>() && op.as<AddressOperand>().coordinates.empty();
 }
