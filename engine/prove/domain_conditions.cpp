@@ -900,7 +900,11 @@ private:
       if (const ExprId when = guard_of(g))
         fact = b.boolean(Op::Or, b.bool_not(when), fact);
       facts.push_back(fact);
-      fact_leaves.push_back(leaves_below(*build_store_, fact));
+      // (The same facts come back for every obligation: their leaves are walked once.)
+      auto it = leaves_of_fact_.find(fact);
+      if (it == leaves_of_fact_.end())
+        it = leaves_of_fact_.emplace(fact, leaves_below(*build_store_, fact)).first;
+      fact_leaves.push_back(it->second);
     }
     std::unordered_set<ExprId> cone;
     for (ExprId leaf : leaves_below(*build_store_, query))
@@ -960,6 +964,7 @@ private:
   std::unordered_map<ExprId, bool> small_; // operand -> at most kVacuityNodes nodes
   DomainConditions obligations_;
   DomainConditions assumptions_;
+  std::unordered_map<ExprId, std::vector<ExprId>> leaves_of_fact_; // solver_query's cone
   std::unordered_map<ExprId, uint8_t> by_node_;
   std::unordered_map<uint64_t, uint8_t> by_form_;
   bool by_form_ready_ = false;
