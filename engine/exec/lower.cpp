@@ -6,6 +6,7 @@
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/instruction_family.hpp"
+#include "engine/exec/lexical_scopes.hpp"
 #include "engine/symbolic/expr.hpp"
 #include "ptx/printer.hpp"
 #include "support/invariant.hpp"
@@ -266,8 +267,9 @@ private:
     }
   }
 
-  // Places a variable of `space` and records its symbol.
-  void place(const ptx::VariableDecl& v, uint64_t& cursor, uint64_t window) {
+  // Places a variable of `space` and returns its symbol, for the caller to bind in its scope
+  // (none: not placed, or placed after every static variable).
+  std::optional<Symbol> place(const ptx::VariableDecl& v, uint64_t& cursor, uint64_t window) {
     if (v.opaque != ptx::OpaqueType::None || v.managed) {
       // Valid PTX the engine does not model: no memory is placed, and an instruction that
       // names the variable is refused as UNSUPPORTED (see unmodeled_operand).
@@ -278,7 +280,7 @@ private:
                     : fmt::format("names the texture, sampler or surface reference '{}' "
                                   "(textures and surfaces are not modeled)",
                                   v.name);
-      return;
+      return std::nullopt;
     }
     const Space space = space_of(v.space);
     const uint64_t align = std::max<uint64_t>(v.align.value_or(1), 16);
@@ -291,22 +293,23 @@ private:
       if (space == Space::Shared && v.linkage == ptx::Linkage::Extern) {
         pv.dynamic = true;
         dynamic_shared_.push_back(v);
-        return; // placed after every static variable
+        return std::nullopt; // placed after every static variable
       }
       error(v.loc, fmt::format("variable '{}' has no size", v.name));
-      return;
+      return std::nullopt;
     }
     cursor = align_up(cursor + kRedZone, align);
     pv.address = window + cursor;
     pv.size = *size;
     cursor += *size;
-    symbols_[v.name] = Symbol{space, pv.address};
+    const Symbol placed{space, pv.address};
     if (space == Space::Global || space == Space::Const) {
       std::vector<uint8_t> bytes(*size, 0);
       fill_initializer(v, bytes);
       p_.initial_data.emplace_back(pv.address, std::move(bytes));
     }
     p_.variables.push_back(std::move(pv));
+    return placed;
   }
 
   void fill_initializer(const ptx::VariableDecl& v, std::vector<uint8_t>& bytes) {
@@ -346,19 +349,22 @@ private:
         place(*v, global_cursor_, kGlobalVarWindow); // records it as unmodeled
         continue;
       }
+      std::optional<Symbol> placed;
       switch (v->space) {
       case ptx::StateSpace::Shared:
-        place(*v, shared_cursor_, 0);
+        placed = place(*v, shared_cursor_, 0);
         break;
       case ptx::StateSpace::Global:
-        place(*v, global_cursor_, kGlobalVarWindow);
+        placed = place(*v, global_cursor_, kGlobalVarWindow);
         break;
       case ptx::StateSpace::Const:
-        place(*v, const_cursor_, kConstWindow);
+        placed = place(*v, const_cursor_, kConstWindow);
         break;
       default:
         break;
       }
+      if (placed)
+        symbols_[v->name] = *placed;
     }
   }
 
@@ -382,43 +388,54 @@ private:
 
   void collect_body_declarations(const ptx::Function& f) {
     uint64_t scratch = 0;
-    for (const auto& st : f.body) {
-      if (const auto* r = std::get_if<ptx::RegisterDecl>(&st)) {
-        const ValType t = r->type;
-        if (r->count) {
-          for (uint32_t i = 0; i < *r->count; ++i)
-            add_register(r->name + std::to_string(i), t);
-        } else {
-          add_register(r->name, t);
-        }
+    // Visibility while placing, so that a call-sequence parameter reuses the scratch of a
+    // parameter of its name only when that one's block has closed (nvcc reuses `param0` in every
+    // call block; a block inside another that binds the same name needs its own bytes).
+    ScopedNames<Symbol> visible;
+    std::unordered_map<std::string, std::pair<Symbol, uint64_t>> call_scratch; // name -> bytes
+    for (size_t at = 0; at < f.body.size(); ++at) {
+      const auto& st = f.body[at];
+      if (std::holds_alternative<ptx::ScopeBegin>(st)) {
+        visible.open();
+      } else if (std::holds_alternative<ptx::ScopeEnd>(st)) {
+        visible.close(); // an unbalanced `}` is reported by lower_body
       } else if (const auto* v = std::get_if<ptx::VariableDecl>(&st)) {
+        std::optional<Symbol> placed;
         switch (v->space) {
         case ptx::StateSpace::Shared:
-          place(*v, shared_cursor_, 0);
+          placed = place(*v, shared_cursor_, 0);
           break;
         case ptx::StateSpace::Local:
-          place(*v, local_cursor_, 0);
+          placed = place(*v, local_cursor_, 0);
           break;
         case ptx::StateSpace::Const:
-          place(*v, const_cursor_, kConstWindow);
+          placed = place(*v, const_cursor_, kConstWindow);
           break;
         case ptx::StateSpace::Global:
-          place(*v, global_cursor_, kGlobalVarWindow);
+          placed = place(*v, global_cursor_, kGlobalVarWindow);
           break;
         case ptx::StateSpace::Param: {
-          // Call-sequence parameters: per-thread scratch after the kernel parameters. nvcc
-          // reuses the same names in successive call blocks, so a name keeps its slot.
-          if (symbols_.count(v->name) && symbols_[v->name].space == Space::Param)
+          // Call-sequence parameters: per-thread scratch after the kernel parameters.
+          const uint64_t size = std::max<uint64_t>(v->size_bytes().value_or(8), 8);
+          auto reuse = call_scratch.find(v->name);
+          if (reuse != call_scratch.end() && reuse->second.second >= size &&
+              visible.find(v->name) == nullptr) {
+            placed = reuse->second.first;
             break;
-          const uint64_t size = v->size_bytes().value_or(8);
+          }
           scratch = align_up(scratch, 8);
-          symbols_[v->name] = Symbol{Space::Param, p_.param_bytes + scratch};
-          scratch += std::max<uint64_t>(size, 8);
+          placed = Symbol{Space::Param, p_.param_bytes + scratch};
+          scratch += size;
+          call_scratch.insert_or_assign(v->name, std::pair{*placed, size});
           break;
         }
         default:
           error(v->loc, fmt::format("unsupported declaration of '{}' in state space .{}", v->name,
                                     ptx::spelling(v->space)));
+        }
+        if (placed) {
+          visible.bind(v->name, *placed);
+          body_symbols_.emplace(at, *placed);
         }
       }
     }
@@ -437,23 +454,55 @@ private:
     p_.local_bytes = local_cursor_;
   }
 
-  void add_register(const std::string& name, ValType t) {
-    if (regs_.count(name))
-      return; // redeclared in a nested scope: same slot
-    regs_[name] = static_cast<uint32_t>(p_.registers.size());
-    p_.registers.push_back(RegisterInfo{name, t});
+  // Each declaration is a register of its own: one in a nested block that spells an outer
+  // register's name shadows it until the block closes (lexical_scopes.hpp).
+  void declare_registers(const ptx::RegisterDecl& r) {
+    auto one = [&](const std::string& name) {
+      const auto slot = static_cast<uint32_t>(p_.registers.size());
+      if (!regs_.bind(name, slot)) {
+        error(r.loc, fmt::format("duplicate definition of register '{}' in its block", name));
+        return;
+      }
+      p_.registers.push_back(RegisterInfo{name, r.type});
+    };
+    if (r.count) {
+      for (uint32_t i = 0; i < *r.count; ++i)
+        one(r.name + std::to_string(i));
+    } else {
+      one(r.name);
+    }
   }
 
+  // The labels of every block, before any instruction is lowered: a branch may name a label
+  // further down its block (or down an enclosing one).
   void collect_labels(const ptx::Function& f) {
+    block_labels_.assign(1, {});
+    std::vector<size_t> open{0};
     uint32_t index = 0;
     for (const auto& st : f.body) {
-      if (const auto* l = std::get_if<ptx::Label>(&st)) {
-        labels_[l->name] = index;
+      if (std::holds_alternative<ptx::ScopeBegin>(st)) {
+        open.push_back(block_labels_.size());
+        block_labels_.emplace_back();
+      } else if (std::holds_alternative<ptx::ScopeEnd>(st)) {
+        if (open.size() > 1)
+          open.pop_back(); // an unbalanced `}` is reported by lower_body
+      } else if (const auto* l = std::get_if<ptx::Label>(&st)) {
+        if (!block_labels_[open.back()].try_emplace(l->name, index).second)
+          error(l->loc, fmt::format("duplicate definition of label '{}' in its block", l->name));
       } else if (std::holds_alternative<ptx::Instruction>(st)) {
         ++index;
       }
     }
     instruction_count_ = index;
+  }
+
+  // A variable's symbol: the innermost visible one declared in the body, else a kernel
+  // parameter's or a module variable's.
+  const Symbol* find_symbol(const std::string& name) const {
+    if (const Symbol* s = body_scope_symbols_.find(name))
+      return s;
+    auto it = symbols_.find(name);
+    return it == symbols_.end() ? nullptr : &it->second;
   }
 
   // ---- operands
@@ -462,9 +511,9 @@ private:
     Operand r;
     if (const auto* n = std::get_if<ptx::NameOperand>(&o.value)) {
       r.negated = n->negated;
-      if (auto it = regs_.find(n->name); it != regs_.end()) {
+      if (const uint32_t* reg = regs_.find(n->name)) {
         r.kind = OpKind::Reg;
-        r.reg = it->second;
+        r.reg = *reg;
         return r;
       }
       if (auto s = special_from(n->name)) {
@@ -472,9 +521,9 @@ private:
         r.special = static_cast<uint8_t>(*s);
         return r;
       }
-      if (auto it = symbols_.find(n->name); it != symbols_.end()) {
+      if (const Symbol* sym = find_symbol(n->name)) {
         r.kind = OpKind::Imm;
-        r.imm = it->second.address;
+        r.imm = sym->address;
         return r;
       }
       // WARP_SZ is PTX's predefined constant for the warp size (ISA §10.1: "a run-time
@@ -523,8 +572,8 @@ private:
     }
     if (const auto* pair = std::get_if<ptx::PairOperand>(&o.value)) {
       for (const auto* name : {&pair->first, &pair->second}) {
-        auto it = regs_.find(*name);
-        if (it == regs_.end()) {
+        const uint32_t* reg = regs_.find(*name);
+        if (reg == nullptr) {
           if (*name == "_") {
             out.push_back(Operand{OpKind::Sink});
             continue;
@@ -534,7 +583,7 @@ private:
         }
         Operand r;
         r.kind = OpKind::Reg;
-        r.reg = it->second;
+        r.reg = *reg;
         out.push_back(r);
       }
       if (group_size)
@@ -560,13 +609,13 @@ private:
     m.offset = a->offset;
     if (!a->base)
       return true;
-    if (auto it = regs_.find(*a->base); it != regs_.end()) {
+    if (const uint32_t* reg = regs_.find(*a->base)) {
       m.has_base = true;
-      m.base = it->second;
+      m.base = *reg;
       return true;
     }
-    if (auto it = symbols_.find(*a->base); it != symbols_.end()) {
-      m.offset += static_cast<int64_t>(it->second.address);
+    if (const Symbol* sym = find_symbol(*a->base)) {
+      m.offset += static_cast<int64_t>(sym->address);
       return true;
     }
     error(o.loc.line ? o.loc : ins.loc, fmt::format("unknown register or symbol '{}'", *a->base));
@@ -575,11 +624,37 @@ private:
 
   // ---- instructions
 
+  // Lowers the instructions in source order, binding each block's registers, variables and
+  // labels as the block opens (lexical_scopes.hpp), so that every name resolves to the
+  // declaration ptxas resolves it to.
   void lower_body(const ptx::Function& f) {
     p_.insts.reserve(instruction_count_);
-    for (const auto& st : f.body) {
-      if (const auto* ins = std::get_if<ptx::Instruction>(&st))
+    VOLTA_ASSERT(!block_labels_.empty(), "collect_labels runs first");
+    labels_ = ScopedNames<uint32_t>(block_labels_[0]);
+    size_t next_block = 1;
+    for (size_t at = 0; at < f.body.size(); ++at) {
+      const auto& st = f.body[at];
+      if (const auto* ins = std::get_if<ptx::Instruction>(&st)) {
         p_.insts.push_back(lower_instruction(*ins));
+      } else if (std::holds_alternative<ptx::ScopeBegin>(st)) {
+        VOLTA_ASSERT(next_block < block_labels_.size(), "collect_labels saw every block");
+        regs_.open();
+        body_scope_symbols_.open();
+        labels_.open(block_labels_[next_block++]);
+      } else if (const auto* e = std::get_if<ptx::ScopeEnd>(&st)) {
+        if (!regs_.close()) {
+          error(e->loc, "'}' closes no block");
+          continue;
+        }
+        body_scope_symbols_.close();
+        labels_.close();
+      } else if (const auto* r = std::get_if<ptx::RegisterDecl>(&st)) {
+        declare_registers(*r);
+      } else if (const auto* v = std::get_if<ptx::VariableDecl>(&st)) {
+        if (auto it = body_symbols_.find(at);
+            it != body_symbols_.end() && !body_scope_symbols_.bind(v->name, it->second))
+          error(v->loc, fmt::format("duplicate definition of variable '{}' in its block", v->name));
+      }
     }
     refuse_schedule_dependent_masks();
     refuse_inexact_waits();
@@ -647,13 +722,13 @@ private:
       x.debug_line = inlined ? d.inlined_line : d.line;
     }
     if (ins.guard) {
-      auto it = regs_.find(ins.guard->predicate);
-      if (it == regs_.end()) {
+      const uint32_t* reg = regs_.find(ins.guard->predicate);
+      if (reg == nullptr) {
         error(ins.loc, fmt::format("unknown predicate register '{}'", ins.guard->predicate));
       } else {
         x.has_guard = true;
         x.guard_negated = ins.guard->negated;
-        x.guard_reg = it->second;
+        x.guard_reg = *reg;
       }
     }
     if (auto why = unmodeled_operand(ins)) {
@@ -701,10 +776,10 @@ private:
     }
     std::optional<std::string> why;
     auto reg = [&](const std::string& name) {
-      auto it = regs_.find(name);
-      if (why || it == regs_.end())
+      const uint32_t* slot = regs_.find(name);
+      if (why || slot == nullptr)
         return;
-      const ValType t = p_.registers[it->second].type;
+      const ValType t = p_.registers[*slot].type;
       if (!modeled_type(t))
         why = fmt::format("uses the register {} of type .{} (b128 and fp8 values are not modeled)",
                           name, ptx::spelling(t));
@@ -749,8 +824,8 @@ private:
         if (auto why = symbol(n->name))
           return why;
         // A function's address as a value (`mov.u64 %rd1, f;`), for an indirect call.
-        if (ins.opcode != ptx::Opcode::Call && !regs_.count(n->name) && !symbols_.count(n->name) &&
-            m_.find_function(n->name) != nullptr)
+        if (ins.opcode != ptx::Opcode::Call && regs_.find(n->name) == nullptr &&
+            find_symbol(n->name) == nullptr && m_.find_function(n->name) != nullptr)
           return fmt::format("takes the address of function '{}' (function pointers are not "
                              "modeled)",
                              n->name);
@@ -1014,8 +1089,8 @@ private:
       x.op = XOp::Bra;
       if (ops.size() != 1 || !ops[0].is<ptx::NameOperand>())
         return bad_operands(ins, x, 1);
-      if (auto it = labels_.find(ops[0].as<ptx::NameOperand>().name); it != labels_.end()) {
-        x.target = it->second;
+      if (const uint32_t* target = labels_.find(ops[0].as<ptx::NameOperand>().name)) {
+        x.target = *target;
       } else {
         error(ops[0].loc.line ? ops[0].loc : ins.loc,
               fmt::format("undefined label '{}'", ops[0].as<ptx::NameOperand>().name));
@@ -1597,7 +1672,7 @@ private:
       return bad_operands(ins, x, 2);
     for (const auto& o : ins.operands) {
       const auto* n = std::get_if<ptx::NameOperand>(&o.value);
-      if (n != nullptr && regs_.count(n->name)) {
+      if (n != nullptr && regs_.find(n->name) != nullptr) {
         // `call (ret), %rd1, (args), prototype;`: valid PTX, but which function runs depends
         // on a register's value.
         x.op = XOp::Unsupported;
@@ -1612,14 +1687,14 @@ private:
     x.call_id = static_cast<uint32_t>(p_.callees.size());
     p_.callees.push_back(c);
     auto address_of = [&](const std::string& n) -> std::optional<Operand> {
-      auto it = symbols_.find(n);
-      if (it == symbols_.end() || it->second.space != Space::Param) {
+      const Symbol* sym = find_symbol(n);
+      if (sym == nullptr || sym->space != Space::Param) {
         error(ins.loc, fmt::format("call argument '{}' is not a declared .param", n));
         return std::nullopt;
       }
       Operand o;
       o.kind = OpKind::Imm;
-      o.imm = it->second.address;
+      o.imm = sym->address;
       return o;
     };
     if (ret) {
@@ -1640,9 +1715,12 @@ private:
   std::string_view text_;
   Program p_;
   std::vector<ptx::Diagnostic> diags_;
-  std::unordered_map<std::string, uint32_t> regs_;
-  std::unordered_map<std::string, uint32_t> labels_;
-  std::unordered_map<std::string, Symbol> symbols_;
+  ScopedNames<uint32_t> regs_;   // register -> slot, as visible where lowering stands
+  ScopedNames<uint32_t> labels_; // label -> instruction index, likewise
+  std::vector<std::unordered_map<std::string, uint32_t>> block_labels_; // per block, in order
+  std::unordered_map<std::string, Symbol> symbols_; // kernel parameters and module variables
+  std::unordered_map<size_t, Symbol> body_symbols_; // body statement index -> its variable
+  ScopedNames<Symbol> body_scope_symbols_;          // the body's variables, as visible
   // Variables of valid PTX that the engine does not model, with the reason a use is refused.
   std::unordered_map<std::string, std::string> unmodeled_symbols_;
   std::vector<ptx::VariableDecl> dynamic_shared_;
