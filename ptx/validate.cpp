@@ -336,6 +336,22 @@ private:
                                  "' (cp.async... or cp.reduce.async...)");
       return;
     }
+    if (ins.opcode == Opcode::CpAsync) {
+      // sm_80's cp.async has no row in the table; its operand counts are checked here (ptxas:
+      // "Arguments mismatch"): a copy takes [dst], [src], cp-size and at most a src-size or
+      // ignore-src and a cache policy; commit_group and wait_all none; wait_group one.
+      const bool commit_or_all = ins.has_suffix("commit_group") || ins.has_suffix("wait_all");
+      const bool wait_group = ins.has_suffix("wait_group");
+      const size_t n = ins.operands.size();
+      const bool ok = commit_or_all ? n == 0 : wait_group ? n == 1 : n >= 3 && n <= 5;
+      if (!ok) {
+        const char* expected = commit_or_all ? "no" : wait_group ? "1" : "3 to 5";
+        instruction_error(ins, "'cp.async' " +
+                                   std::string(commit_or_all || wait_group ? "of this form " : "") +
+                                   "takes " + expected + " operands, found " + std::to_string(n));
+        return;
+      }
+    }
     const InstructionRule* rule = instruction_rule(ins.opcode_name);
     if (rule != nullptr) {
       std::vector<std::string_view> types;

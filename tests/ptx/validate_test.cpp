@@ -98,6 +98,16 @@ TEST(Validate, OperandCountsAndKinds) {
   EXPECT_EQ(rejected("ld.global.f32 %f1, %rd1;").message,
             "operand 2 of 'ld' must be an address in '[ ]'");
   EXPECT_EQ(rejected("bra 5;").message, "operand 1 of 'bra' must be a label");
+  // sm_80's cp.async has no table row; its counts are checked on their own (ptxas: "Arguments
+  // mismatch"; found by the ptxas differential test: `cp.async.wait_all` with its suffix dropped).
+  EXPECT_EQ(rejected("cp.async;").message, "'cp.async' takes 3 to 5 operands, found 0");
+  EXPECT_EQ(rejected("cp.async.wait_group;").message,
+            "'cp.async' of this form takes 1 operands, found 0");
+  EXPECT_EQ(rejected("cp.async.commit_group 1;").message,
+            "'cp.async' of this form takes no operands, found 1");
+  accepted("cp.async.ca.shared.global [%r1], [%rd1], 4;");
+  accepted("cp.async.wait_group 0;");
+  accepted("cp.async.wait_all;");
 }
 
 TEST(Validate, RegisterTypesMustFitTheInstructionType) {
