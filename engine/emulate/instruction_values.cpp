@@ -6,6 +6,8 @@
 
 #include "engine/emulate/machine.hpp"
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/cluster_address.hpp"
+#include "engine/exec/special_registers.hpp"
 #include "ptx/ast.hpp"
 
 namespace volta::emulate {
@@ -75,6 +77,16 @@ void Cta::exec_selp(const Inst& in, uint32_t t) {
 }
 
 void Cta::exec_cvta(const Inst& in, uint32_t t) {
+  if (in.op == XOp::Mapa) {
+    const exec::MappedAddress r = exec::map_shared_address(
+        read(in.srcs[0], t, in.type), read(in.srcs[1], t, ValType::U32) & 0xffffffffu,
+        *exec::launch_special_value(exec::Special::ClusterCtaRank, launch_.config, ctaid_, t),
+        *exec::launch_special_value(exec::Special::ClusterNCtaRank, launch_.config, ctaid_, t));
+    if (!r.address)
+      throw Trouble(r.outside_cluster ? "out of bounds" : "unsupported", r.why);
+    write(in.dsts[0], t, *r.address);
+    return;
+  }
   uint64_t window = 0;
   if (in.space == exec::Space::Shared)
     window = exec::kSharedWindow;

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include "engine/exec/address_map.hpp"
+#include "engine/exec/cluster_address.hpp"
 #include "engine/exec/cta_runner.hpp"
+#include "engine/exec/special_registers.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -1348,6 +1350,29 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
 
 void CtaRunner::exec_cvta(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
+  if (in.op == XOp::Mapa) {
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t t = base + std::countr_zero(m);
+      const auto a = concrete_operand(in.srcs[0], t, "an address");
+      const auto rank = a ? concrete_operand(in.srcs[1], t, "a CTA rank") : std::nullopt;
+      if (!rank)
+        return;
+      const MappedAddress r = map_shared_address(
+          *a, *rank & 0xffffffffu,
+          *launch_special_value(Special::ClusterCtaRank, ctx_.config, ctaid_, t),
+          *launch_special_value(Special::ClusterNCtaRank, ctx_.config, ctaid_, t));
+      if (!r.address) {
+        if (r.outside_cluster)
+          fail(Verdict::OutOfBounds, "CTA rank outside the cluster",
+               fmt::format("'{}' (PTX line {}) {} (thread {})", in.text, in.line, r.why, t), t);
+        else
+          fail_unsupported(in, t, r.why);
+        return;
+      }
+      set_dst(in.dsts[0], t, Value{*r.address, 0});
+    }
+    return;
+  }
   uint64_t window = 0;
   switch (in.space) {
   case Space::Shared:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/instruction_family.hpp"
@@ -658,6 +659,47 @@ private:
     }
     refuse_schedule_dependent_masks();
     refuse_inexact_waits();
+    refuse_opaque_addresses();
+  }
+
+  // A mapa's result is an address whose bits the PTX ISA does not document (cluster_address.hpp
+  // models it as the address it maps, which is right for every memory access through it): it may
+  // only be the base of a memory operand. A register some mapa writes that any instruction reads
+  // otherwise (as data, a guard, an operand of arithmetic) refuses that mapa (UNSUPPORTED at its
+  // line), never a guessed value observed — also where other instructions write the register
+  // too (the read may still see the mapa's value).
+  void refuse_opaque_addresses() {
+    std::unordered_set<uint32_t> mapped; // registers some mapa writes
+    for (const Inst& x : p_.insts) {
+      if (x.op == XOp::Mapa && x.dsts.size() == 1 && x.dsts[0].kind == OpKind::Reg)
+        mapped.insert(x.dsts[0].reg);
+    }
+    if (mapped.empty())
+      return;
+    std::unordered_set<uint32_t> misread;
+    for (const Inst& x : p_.insts) {
+      auto check = [&](uint32_t reg) {
+        if (mapped.count(reg) != 0)
+          misread.insert(reg);
+      };
+      if (x.has_guard)
+        check(x.guard_reg);
+      for (const Operand& s : x.srcs) {
+        if (s.kind == OpKind::Reg)
+          check(s.reg);
+      }
+    }
+    if (misread.empty())
+      return;
+    for (size_t i = 0; i < p_.insts.size(); ++i) {
+      Inst& x = p_.insts[i];
+      if (x.op == XOp::Mapa && x.dsts.size() == 1 && misread.count(x.dsts[0].reg) != 0) {
+        x.op = XOp::Unsupported;
+        p_.unsupported_reasons[static_cast<uint32_t>(i)] =
+            "maps a shared address whose value another instruction reads as data (the bits of a "
+            "mapped address are not documented; it is modelled only as a memory operand's base)";
+      }
+    }
   }
 
   // `activemask` returns the lanes a GPU happens to run together at that moment, which depends
@@ -1039,6 +1081,9 @@ private:
             ins.types[0] == ptx::ScalarType::F16x2 || ins.types[0] == ptx::ScalarType::BF16x2;
         return simple(ins, x, XOp::Cvt, packed ? 2 : 1, packed ? 2 : 1);
       }
+    case Opcode::Mapa:
+      // mapa{.shared::cluster}.type d, a, rank: `a` a register, a variable or variable+imm.
+      return simple(ins, x, XOp::Mapa, 2, 2);
     case Opcode::Cvta:
       x.sub = ins.modifiers.has(Modifier::To) ? 1 : 0; // 1: generic -> space
       return simple(ins, x, XOp::Cvta, 1, 1);
@@ -1211,7 +1256,6 @@ private:
     case Opcode::Dp2a:
     case Opcode::Slct:
     case Opcode::Isspacep:
-    case Opcode::Mapa:
     case Opcode::Brkpt:
     case Opcode::Match:
     case Opcode::Redux:
@@ -1227,8 +1271,11 @@ private:
 
   // mbarrier operations on a CTA's own shared memory (PTX ISA 9.7.13.15; forms checked by
   // ptx/async_forms.cpp). Refused here: .relaxed (an arrive that does not release, a wait that
-  // does not acquire), .noComplete, .shared::cluster (another CTA's barrier), pending_count
-  // (reads the opaque state). The waits are checked by refuse_inexact_waits() after lowering.
+  // does not acquire), .noComplete, pending_count (reads the opaque state). The waits are checked
+  // by refuse_inexact_waits() after lowering. A .shared::cluster barrier is the executing CTA's
+  // own: the machines run clusters of one CTA (run_kernel refuses larger ones), whose
+  // shared::cluster window is the CTA's own shared memory (cluster_address.hpp); CUTLASS's
+  // consumers release a stage by a remote arrive through mapa to their own rank.
   void lower_mbarrier(const ptx::Instruction& ins, Inst& x) {
     const auto& ops = ins.operands;
     const std::string& verb = ins.suffixes.empty() ? std::string() : ins.suffixes[0];
@@ -1239,9 +1286,6 @@ private:
     if (ins.has_suffix("relaxed"))
       return refuse("is .relaxed: an mbarrier operation without release or acquire order is "
                     "not modelled");
-    if (ins.has_suffix("shared::cluster"))
-      return refuse("names an mbarrier of the cluster's shared memory (clusters are not "
-                    "modelled)");
     if (ins.has_suffix("noComplete"))
       return refuse("is .noComplete (not modelled)");
     if (x.space != Space::Shared && x.space != Space::Generic)
@@ -1306,15 +1350,25 @@ private:
       auto it = token_only.find(reg);
       return it != token_only.end() && it->second;
     };
+    // A read other than a wait's state is a misuse wherever some arrive writes the register, also
+    // when other instructions write it too: the read may still see the arrive's state.
+    std::unordered_set<uint32_t> some_token;
+    for (const Inst& x : p_.insts) {
+      if (x.op == XOp::MbarArrive && !x.dsts.empty() && x.dsts[0].kind == OpKind::Reg)
+        some_token.insert(x.dsts[0].reg);
+    }
+    auto may_be_token = [&](uint32_t reg) { return some_token.count(reg) != 0; };
     for (size_t i = 0; i < p_.insts.size(); ++i) {
       const Inst& x = p_.insts[i];
       const bool wait_state = x.op == XOp::MbarWait && (x.sub & kMbarParity) == 0;
-      auto reads = [&](uint32_t reg, size_t k) { return is_token(reg) && !(wait_state && k == 0); };
-      bool misuse = x.has_guard && is_token(x.guard_reg);
+      auto reads = [&](uint32_t reg, size_t k) {
+        return may_be_token(reg) && !(wait_state && k == 0);
+      };
+      bool misuse = x.has_guard && may_be_token(x.guard_reg);
       for (size_t k = 0; k < x.srcs.size(); ++k)
         misuse = misuse || (x.srcs[k].kind == OpKind::Reg && reads(x.srcs[k].reg, k));
       for (const MemRef& m : x.mem)
-        misuse = misuse || (m.present && m.has_base && is_token(m.base));
+        misuse = misuse || (m.present && m.has_base && may_be_token(m.base));
       if (misuse) {
         p_.insts[i].op = XOp::Unsupported;
         p_.unsupported_reasons[static_cast<uint32_t>(i)] =

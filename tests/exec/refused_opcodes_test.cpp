@@ -21,7 +21,6 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            "dp2a.lo.u32.u32 %r3, %r1, %r2, %r1;",
            "slct.u32.s32 %r3, %r1, %r2, %r1;",
            "isspacep.global %p2, %rd1;",
-           "mapa.shared::cluster.u32 %r3, %r1, %r2;",
            "brkpt;",
            "match.any.sync.b32 %r3, %r1, 0xffffffff;",
            "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
@@ -45,7 +44,7 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
     const std::string body =
         "  mov.u32 %r1, 7;\n  mov.u32 %r2, 3;\n  mov.u64 %rd1, 0;\n  " + ins + "\n  ret;";
     std::string text = kernel(".param .u64 p_out", body);
-    // mapa and the Hopper instructions are sm_90 ones.
+    // The Hopper instructions are sm_90 ones.
     text.replace(text.find("sm_80"), 5, "sm_90a");
     const auto r = run_ptx(text, one_out(1));
     ASSERT_TRUE(r.loaded()) << r.describe();
