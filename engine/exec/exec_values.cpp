@@ -1082,9 +1082,13 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const ExprId x = fl ? real_of(a, as) : int_view(a, in.type);
     const ExprId y = fl ? real_of(b, as) : int_view(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
-    set_dst(in.dsts[0], t,
-            Value{0, fl ? idioms_.select(cond, x, y) : b_.select(cond, x, y), fl,
-                  half == ValType::BF16, half == ValType::F16});
+    // An integer select whose operands agree folds to their constant: concrete bits again, as
+    // a branch merge gives them (a constant node would later be read as that number by a float
+    // view, not as the bits it is: fuzzer finding 13:33033).
+    set_dst(
+        in.dsts[0], t,
+        fl ? Value{0, idioms_.select(cond, x, y), true, half == ValType::BF16, half == ValType::F16}
+           : integer_result(b_.select(cond, x, y)));
   }
 }
 

@@ -474,3 +474,41 @@ TEST(SpecialRegisters, LaneIdsAndLaneMasks) {
 
 } // namespace
 } // namespace volta::etest
+
+namespace volta::etest {
+namespace {
+
+TEST(Selp, AnIntegerSelectOfEqualOperandsIsConcreteBits) {
+  // selp.b32 of tid and tid under a predicate on data folds to the constant: concrete bits, so
+  // that the float view of them is the float those bits encode (2^-149 in thread 1), not the
+  // integer read as a number (fuzzer finding 13:33033: a false NOT_EQUIVALENT against f + 0).
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd0, %rd2;
+  add.s64 %rd4, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd4];
+  setp.ne.f32 %p1, %f1, %f1;
+  selp.b32 %r2, %r1, %r1, %p1;
+  mov.b32 %f2, %r2;
+  st.global.f32 [%rd3], %f2;
+  ret;)";
+  Launch l;
+  l.block = {2, 1, 1};
+  l.arrays = {"out:0x100000:4:2:out:f32", "in:0x200000:4:2:in:f32"};
+  l.params = {"ptr:out", "ptr:in"};
+  const auto r = run_ptx(kernel(".param .u64 p_out, .param .u64 p_in", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "0") << r.describe();
+  EXPECT_NE(r.expr("out", 1), "1") << r.describe();
+  const auto e = r.element("out", 1);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(evaluate(r, *e, [](const std::string&) { return Rational(0); }),
+            std::optional<std::string>("1/713623846352979940529142984724747568191373312"))
+      << r.describe();
+}
+
+} // namespace
+} // namespace volta::etest
