@@ -138,6 +138,13 @@ ExprId Builder::abs(ExprId a, FloatMods m) {
   return make(Op::Abs, a, kNoExpr, kNoExpr, m.aux());
 }
 
+// min(a, a) and max(a, a) are `a` itself, bits included, unless `a` may be a NaN (the result
+// is then the canonical NaN, not a's payload: fuzzer finding 13:11407, max.f32 of a NaN view of
+// integer bits stored as bits) or .ftz flushes a subnormal `a` to zero.
+bool Builder::same_operands_fold(ExprId a, FloatMods m) const {
+  return !m.ftz && (s_.taint(a) & kTaintNaN) == 0;
+}
+
 ExprId Builder::min(ExprId a, ExprId b, FloatMods m) {
   if (!m.ftz && is_float_const(s_, a) && is_float_const(s_, b))
     return float_const_node(s_, pick_min_max(*float_const(s_, a), *float_const(s_, b), false));
@@ -146,7 +153,7 @@ ExprId Builder::min(ExprId a, ExprId b, FloatMods m) {
     return b;
   if (s_.op(b) == Op::PosInf && (m.nan_propagating || !(s_.taint(a) & kTaintNaN)))
     return a;
-  if (a == b)
+  if (a == b && same_operands_fold(a, m))
     return a;
   return make(Op::Min, a, b, kNoExpr, m.aux());
 }
@@ -159,7 +166,7 @@ ExprId Builder::max(ExprId a, ExprId b, FloatMods m) {
     return b;
   if (s_.op(b) == Op::NegInf && (m.nan_propagating || !(s_.taint(a) & kTaintNaN)))
     return a;
-  if (a == b)
+  if (a == b && same_operands_fold(a, m))
     return a;
   return make(Op::Max, a, b, kNoExpr, m.aux());
 }

@@ -81,6 +81,7 @@ private:
   bool is_const(ExprId id) const { return s_.op(id) == Op::Const; }
   const Rational& value(ExprId id) const { return s_.rational(id); }
   ExprId chain(Op op, ExprId a, ExprId b, ExprId c, bool link, FloatMods m);
+  bool same_operands_fold(ExprId a, FloatMods m) const; // min(a, a) / max(a, a) is a
   // A float operation's node, with its partial log entry when an operand may be infinite (its
   // domain condition, inf - inf or 0 * inf, needs the operation's PTX line).
   ExprId real_op(Op op, ExprId a, ExprId b, ExprId c, FloatMods m);
