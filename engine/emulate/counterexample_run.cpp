@@ -1,5 +1,7 @@
 #include "engine/emulate/counterexample_run.hpp"
 
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -12,11 +14,12 @@ namespace volta::emulate {
 
 namespace {
 
-// "A[31]" -> ("A", 31); "A[3]:b32" -> ("A", 3), integer view.
+// "A[31]" -> ("A", 31); "A[3]:b32" -> ("A", 3), integer view of 32 bits.
 struct InputName {
   std::string array;
   uint64_t index = 0;
   bool integer_view = false;
+  uint32_t view_bits = 0; // the integer view's width (0: not given)
 };
 
 std::optional<InputName> parse_input_name(const std::string& s) {
@@ -30,8 +33,45 @@ std::optional<InputName> parse_input_name(const std::string& s) {
   } catch (...) {
     return std::nullopt;
   }
-  n.integer_view = s.find(":b", close) != std::string::npos;
+  const auto view = s.find(":b", close);
+  n.integer_view = view != std::string::npos;
+  if (n.integer_view) {
+    try {
+      n.view_bits = static_cast<uint32_t>(std::stoul(s.substr(view + 2)));
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
   return n;
+}
+
+// Writes the integer view `name` = q of a float element whose bits are narrower or wider than
+// the view: such a view is the bits of the element's value converted exactly to the view's
+// format (the f32 bits of an f16 widened by cvt.f32.f16), not the element's own bytes, so the
+// element takes that value. Returns why not where no element value has those bits.
+std::optional<std::string> write_value_view(const std::string& name, const InputName& view,
+                                            const mpz_class& bits, ElemType t, uint8_t* at) {
+  double value = 0;
+  if (view.view_bits == 32) {
+    value = std::bit_cast<float>(static_cast<uint32_t>(bits.get_ui()));
+  } else if (view.view_bits == 64) {
+    uint64_t b = 0;
+    mpz_export(&b, nullptr, -1, sizeof(b), 0, 0, bits.get_mpz_t());
+    value = std::bit_cast<double>(b);
+  } else {
+    return fmt::format("the input {} names {} bits of a {} element, which are no IEEE format's "
+                       "known to the emulator",
+                       name, view.view_bits, to_string(t));
+  }
+  if (std::isnan(value))
+    return fmt::format("the input {} is a NaN's bits, which no {} element widens to exactly", name,
+                       to_string(t));
+  write_element(t, value, at);
+  if (read_element(t, at) != value)
+    return fmt::format("the input {} is the bits of {}, which is not a value of {}'s element "
+                       "type {}",
+                       name, value, view.array, to_string(t));
+  return std::nullopt;
 }
 
 } // namespace
@@ -62,6 +102,17 @@ counterexample_inputs(const launch::KernelConfig& config,
     if (!a || it == in.arrays.end() || (parsed->index + 1) * a->elem_width > it->second.size())
       return fmt::format("the input {} is not an element of this kernel's arrays", name);
     uint8_t* at = it->second.data() + parsed->index * a->elem_width;
+    const auto t = types.count(a->name) ? types.at(a->name) : default_elem_type(*a);
+    if (parsed->integer_view && parsed->view_bits != 0 && parsed->view_bits != 8 * a->elem_width &&
+        is_float(t)) {
+      if (q->get_den() != 1 || q->get_num() < 0 ||
+          q->get_num() >= mpz_class(1) << parsed->view_bits)
+        return fmt::format("the input {} = {} is not a {}-bit pattern", name, text,
+                           parsed->view_bits);
+      if (auto why = write_value_view(name, *parsed, q->get_num(), t, at))
+        return why;
+      continue;
+    }
     if (parsed->integer_view) {
       mpz_class z = q->get_num() % (mpz_class(1) << (8 * a->elem_width));
       if (z < 0)
@@ -70,7 +121,6 @@ counterexample_inputs(const launch::KernelConfig& config,
       mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, z.get_mpz_t());
       std::memcpy(at, &bits, a->elem_width);
     } else {
-      const auto t = types.count(a->name) ? types.at(a->name) : default_elem_type(*a);
       write_element(t, symbolic::to_double(*q), at);
     }
   }

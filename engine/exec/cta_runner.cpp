@@ -285,7 +285,10 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
     if (type == ValType::F16 || type == ValType::BF16) [[unlikely]] {
       // 16-bit float data of the other format is another number (exec_formats.cpp); an integer
       // constant is read by its bits below.
-      if (real_by_operator(op) || (op == symbolic::Op::Const && v.fl))
+      // (A select of float data is one too: a select of reals, or of float constants.)
+      if (real_by_operator(op) || (op == symbolic::Op::Const && v.fl) ||
+          (op == symbolic::Op::Select &&
+           (v.fl || symbolic::kind_of(s, v.node) == symbolic::ValueKind::Real)))
         return read_half(v, v.node, type);
     }
     if (real_by_operator(op))
@@ -295,6 +298,10 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
         return v.node;
       // Integer data read as a float is a reinterpretation of its bits, never its value.
       const symbolic::ValueKind kind = symbolic::kind_of(s, v.node);
+      // A select of integer data: the select of its arms' float views (each arm's bits, an input
+      // element's as the view of an input), not one opaque view of the select.
+      if (op == symbolic::Op::Select && kind == symbolic::ValueKind::Int && !v.fl && is_float(type))
+        return float_view_of_bits_select(v.node, type);
       if (kind == symbolic::ValueKind::Int ||
           (op == symbolic::Op::Const && !v.fl && is_float(type)))
         return b_.bits_float(v.node, float_format(type));

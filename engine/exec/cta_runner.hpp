@@ -177,6 +177,8 @@ private:
   // is rewritten into its bits (float_bits), and so is every part of a known format when one
   // part's format is unknown (the packed value's is then Unknown).
   HalfFormat pack_formats(std::span<Value> parts);
+  // Integer parts of a pack beside float ones, made independent of the packed value's tags.
+  void pin_integer_parts(std::span<Value> parts, uint32_t part_width, HalfFormat format);
   // One register packed from `parts` of `part_width` bits each (low part first), its format by
   // pack_formats.
   Value pack_parts(std::span<Value> parts, uint32_t part_width);

@@ -102,6 +102,8 @@ Value CtaRunner::pack_parts(std::span<Value> parts, uint32_t part_width) {
     symbolic |= v.symbolic();
     any_float |= v.fl;
   }
+  if (any_float && symbolic)
+    pin_integer_parts(parts, part_width, format);
   if (!symbolic) {
     uint64_t bits = 0;
     for (size_t i = 0; i < parts.size(); ++i)
@@ -123,6 +125,46 @@ Value CtaRunner::pack_parts(std::span<Value> parts, uint32_t part_width) {
     level = std::move(next);
   }
   return Value{0, level[0], any_float, format == HalfFormat::BF16, format == HalfFormat::F16};
+}
+
+void CtaRunner::pin_integer_parts(std::span<Value> parts, uint32_t part_width, HalfFormat format) {
+  // The packed value's tags (fl, f16, bf16) are those of every part: an unpacking mov and a
+  // packed instruction give them to each half. A part of integer data whose reading depends on
+  // the fl tag (a constant, a select of constants: kind Any) would be read as the real integer
+  // beside a float part (0x3C00 as 15360, not the f16 1.0): it is pinned to what it is. A constant
+  // becomes concrete bits (read by the reader's format); a select of bit patterns becomes its
+  // float view in the packed value's format. Integer data of kind Int is read by its kind
+  // (real_of), whatever the tags.
+  auto& s = ctx_.store;
+  const uint8_t wc = symbolic::width_code(part_width);
+  for (Value& v : parts) {
+    if (!v.symbolic() || v.fl || v.node == ctx_.undef ||
+        symbolic::kind_of(s, v.node) != symbolic::ValueKind::Any)
+      continue;
+    if (s.op(v.node) == Op::Const) {
+      if (const auto bits = b_.int_value(v.node, wc)) {
+        v = Value{*bits & symbolic::width_mask(part_width), 0};
+        continue;
+      }
+    }
+    const ValType view = part_width == 64             ? ValType::F64
+                         : part_width == 32           ? ValType::F32
+                         : format == HalfFormat::BF16 ? ValType::BF16
+                                                      : ValType::F16;
+    if (part_width == 16 && format == HalfFormat::Unknown) {
+      fail_unsupported(prog_.insts[current_pc_], 0,
+                       "packs integer bits beside a 16-bit float of unknown format: the format "
+                       "they would be read in is not known");
+      return;
+    }
+    if (part_width != 16 && part_width != 32 && part_width != 64) {
+      fail_unsupported(prog_.insts[current_pc_], 0,
+                       "packs integer bits beside float data in parts of a width no float has");
+      return;
+    }
+    v = Value{0, float_view_of_bits_select(v.node, view), true, view == ValType::BF16,
+              view == ValType::F16};
+  }
 }
 
 Value CtaRunner::load_tagged(const ByteCell* cells, uint32_t bytes) {

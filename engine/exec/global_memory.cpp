@@ -7,6 +7,24 @@
 
 namespace volta::exec {
 
+namespace {
+// The format of a float array's elements, for counterexamples (ExprStore::element_format).
+void mark_element_format(symbolic::ExprStore& store, uint32_t array_id, launch::ElemType t) {
+  switch (t) {
+  case launch::ElemType::F16:
+    return store.set_element_format(array_id, symbolic::kFormatF16);
+  case launch::ElemType::BF16:
+    return store.set_element_format(array_id, symbolic::kFormatBF16);
+  case launch::ElemType::F32:
+    return store.set_element_format(array_id, symbolic::kFormatF32);
+  case launch::ElemType::F64:
+    return store.set_element_format(array_id, symbolic::kFormatF64);
+  default:
+    return;
+  }
+}
+} // namespace
+
 GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& config,
                            symbolic::ExprStore& store, ExprId undef)
     : store_(&store), undef_(undef), inputs_(store) {
@@ -24,6 +42,7 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
         launch::is_float(a.type) || a.type == launch::ElemType::Unknown ? 0 : 8 * a.elem_width;
     if (r.integer_bits != 0)
       store.mark_integer_array(r.array_id);
+    mark_element_format(store, r.array_id, a.type);
     VOLTA_ASSERT(a.elem_width != 0 && (a.elem_width & (a.elem_width - 1)) == 0,
                  "an array's element width is a power of two (the cells' pos field)");
     r.config_index = i;
@@ -166,6 +185,7 @@ void GlobalMemory::restart(symbolic::ExprStore& store, ExprId undef) {
     r.array_id = store.add_array_name(r.name);
     if (r.integer_bits != 0)
       store.mark_integer_array(r.array_id);
+    mark_element_format(store, r.array_id, r.declared);
     if (r.kind == launch::ArrayKind::In || r.kind == launch::ArrayKind::InOut)
       inputs_.rename(r.slot, r.array_id);
   }

@@ -7,6 +7,7 @@
 #include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::prove {
 
@@ -56,6 +57,18 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
   for (int attempt = 0; attempt < random_points; ++attempt) {
     symbolic::Assignment point;
     for (ExprId leaf : leaves) {
+      if (auto wc = value_view_format(store, leaf)) {
+        // The bits of a float element's value in another format (an f16 widened to f32): the
+        // encoding of a value the element can hold, as for its real view below (small values
+        // of few bits are exact in every format).
+        symbolic::Rational v(numerator(rng), 1 << denominator_log(rng));
+        v.canonicalize();
+        const auto bits = float_encoding(v, *wc);
+        VOLTA_ASSERT(bits.has_value(), "a small dyadic value is exact in every float format");
+        point.values[symbolic::Assignment::key_of(store, leaf)] =
+            symbolic::Rational(std::to_string(*bits));
+        continue;
+      }
       if (auto w = symbolic::integer_leaf_width(store, leaf)) {
         // Integer inputs take integer values: small ones, and ones near the ends of the
         // signed range so that wrap-around shows.

@@ -1,5 +1,6 @@
 #include "engine/prove/input_views.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace volta::prove {
@@ -84,14 +85,82 @@ std::optional<symbolic::Rational> float_value(uint64_t bits, uint8_t wc) {
   return negative ? -v : v;
 }
 
+std::optional<uint8_t> value_view_format(const symbolic::ExprStore& store, symbolic::ExprId leaf) {
+  const symbolic::Node& n = store.node(leaf);
+  if (n.op != symbolic::Op::FloatBits || store.op(n.a) != symbolic::Op::Input)
+    return std::nullopt;
+  const auto own = store.element_format(store.node(n.a).a);
+  if (!own || *own == n.aux)
+    return std::nullopt;
+  return n.aux;
+}
+
+namespace {
+
+// Per element: its integer views (width codes), and whether the real view is a leaf.
+struct Views {
+  std::vector<uint8_t> wcs;
+  bool real = false;
+};
+
+symbolic::Rational value_at(const symbolic::Assignment& point, uint64_t key) {
+  auto it = point.values.find(key);
+  return it == point.values.end() ? symbolic::Rational(0) : it->second;
+}
+
+std::optional<symbolic::Rational> bits_value(const symbolic::Rational& bits, uint8_t wc) {
+  if (bits.get_den() != 1 || bits < 0 || !bits.get_num().fits_ulong_p())
+    return std::nullopt;
+  return float_value(bits.get_num().get_ui(), wc);
+}
+
+// The views of an element of a float array of format `own` where some integer view is in
+// another format (docs/semantics.md, "Inputs have two views": a width change is idealized, so the
+// f32 bits of a widened f16 element are FloatBits(A[i], f32)). Every view is a function of the
+// element's one value: the first of the real view, the own bits' value and the other views'
+// values that every format holds exactly becomes the element's value, and each view takes its
+// encoding. False where none does.
+bool reconcile_value_views(uint32_t array, uint32_t index, uint8_t own, const Views& v,
+                           symbolic::Assignment& point) {
+  const auto fits_all = [&](const symbolic::Rational& q) {
+    if (!float_encoding(q, own))
+      return false;
+    for (uint8_t wc : v.wcs) {
+      if (!float_encoding(q, wc))
+        return false;
+    }
+    return true;
+  };
+  const uint64_t real_key = symbolic::Assignment::input_key(array, index);
+  std::optional<symbolic::Rational> value;
+  if (v.real && fits_all(value_at(point, real_key)))
+    value = value_at(point, real_key);
+  // The element's own bits first, then the views of other formats.
+  std::vector<uint8_t> order(v.wcs);
+  std::stable_partition(order.begin(), order.end(), [&](uint8_t wc) { return wc == own; });
+  for (uint8_t wc : order) {
+    if (value)
+      break;
+    const auto q =
+        bits_value(value_at(point, symbolic::Assignment::int_input_key(array, index, wc)), wc);
+    if (q && fits_all(*q))
+      value = q;
+  }
+  if (!value)
+    return false;
+  if (v.real)
+    point.values[real_key] = *value;
+  for (uint8_t wc : v.wcs) {
+    point.values[symbolic::Assignment::int_input_key(array, index, wc)] =
+        symbolic::Rational(mpz_class(std::to_string(*float_encoding(*value, wc))));
+  }
+  return true;
+}
+
+} // namespace
+
 bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symbolic::ExprId>& leaves,
                      symbolic::Assignment& point) {
-  // Per element: its integer view (width code), if any, and whether the real view is a leaf.
-  struct Views {
-    std::optional<uint8_t> wc;
-    bool real = false;
-    bool widths_differ = false;
-  };
   std::map<std::pair<uint32_t, uint32_t>, Views> elements;
   for (symbolic::ExprId leaf : leaves) {
     const symbolic::Node& n = store.node(leaf);
@@ -99,34 +168,33 @@ bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symboli
       continue;
     if (n.op == symbolic::Op::FloatBits) {
       const symbolic::Node& x = store.node(n.a);
-      Views& v = elements[{x.a, x.b}];
-      v.widths_differ |= v.wc && *v.wc != n.aux;
-      v.wc = n.aux;
+      std::vector<uint8_t>& wcs = elements[{x.a, x.b}].wcs;
+      if (std::find(wcs.begin(), wcs.end(), n.aux) == wcs.end())
+        wcs.push_back(n.aux);
     } else {
       elements[{n.a, n.b}].real = true;
     }
   }
   for (const auto& [element, v] : elements) {
-    if (v.widths_differ)
-      return false; // two integer views of different widths: not one input's bits
-    if (!v.wc || !v.real)
+    const auto own = store.element_format(element.first);
+    if (own && std::any_of(v.wcs.begin(), v.wcs.end(), [&](uint8_t wc) { return wc != *own; })) {
+      if (!reconcile_value_views(element.first, element.second, *own, v, point))
+        return false;
       continue;
+    }
+    if (v.wcs.size() > 1)
+      return false; // two integer views of different widths: not one input's bits
+    if (v.wcs.empty() || !v.real)
+      continue;
+    const uint8_t wc = v.wcs.front();
     const uint64_t real_key = symbolic::Assignment::input_key(element.first, element.second);
-    const uint64_t int_key =
-        symbolic::Assignment::int_input_key(element.first, element.second, *v.wc);
-    auto real_it = point.values.find(real_key);
-    const symbolic::Rational real =
-        real_it == point.values.end() ? symbolic::Rational(0) : real_it->second;
-    if (auto bits = float_encoding(real, *v.wc)) {
+    const uint64_t int_key = symbolic::Assignment::int_input_key(element.first, element.second, wc);
+    const symbolic::Rational real = value_at(point, real_key);
+    if (auto bits = float_encoding(real, wc)) {
       point.values[int_key] = symbolic::Rational(mpz_class(std::to_string(*bits)));
       continue;
     }
-    auto int_it = point.values.find(int_key);
-    const symbolic::Rational bits_value =
-        int_it == point.values.end() ? symbolic::Rational(0) : int_it->second;
-    if (bits_value.get_den() != 1 || bits_value < 0)
-      return false;
-    auto value = float_value(bits_value.get_num().get_ui(), *v.wc);
+    auto value = bits_value(value_at(point, int_key), wc);
     if (!value)
       return false;
     point.values[real_key] = *value;

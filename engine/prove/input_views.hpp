@@ -22,10 +22,17 @@ std::optional<uint64_t> float_encoding(const symbolic::Rational& q, uint8_t wc);
 // The value of the bits in the format, or nothing for an infinity or a NaN.
 std::optional<symbolic::Rational> float_value(uint64_t bits, uint8_t wc);
 
+// The format of `leaf` where it is an integer view of an element of a float array in a format
+// other than the element's own (FloatBits(A[i], f32) of an f16 array: the bits of the element's
+// value widened, a function of the element, not its bytes); nothing otherwise.
+std::optional<uint8_t> value_view_format(const symbolic::ExprStore& store, symbolic::ExprId leaf);
+
 // Makes the two views of every element among `leaves` agree in `point`: the integer view takes
 // the encoding of the real value where the real value is one of the format's; otherwise the real
 // view takes the value of the bits. False where they cannot agree (two integer views of different
-// widths of one element, or neither view a finite value of the format).
+// widths of one element, or neither view a finite value of the format). An element of a float
+// array whose views include one in another format (value_view_format) takes one value that every
+// view encodes exactly (false where no view's value is one).
 bool reconcile_views(const symbolic::ExprStore& store, const std::vector<symbolic::ExprId>& leaves,
                      symbolic::Assignment& point);
 

@@ -597,6 +597,24 @@ bool ExprStore::integer_array(uint32_t id) const {
   return id < integer_arrays_.size() && integer_arrays_[id];
 }
 
+void ExprStore::set_element_format(uint32_t id, uint8_t wc) {
+  VOLTA_ASSERT(wc <= kFormatBF16, "a float format's width code");
+  std::lock_guard guard(names_mutex_);
+  if (element_formats_.size() <= id)
+    element_formats_.resize(id + 1, 0);
+  // Two kernels that declare one array in different formats: no format is the array's.
+  uint8_t& f = element_formats_[id];
+  f = f == 0 || f == wc + 1 ? static_cast<uint8_t>(wc + 1) : kConflictingFormats;
+}
+
+std::optional<uint8_t> ExprStore::element_format(uint32_t id) const {
+  std::lock_guard guard(names_mutex_);
+  if (id >= element_formats_.size() || element_formats_[id] == 0 ||
+      element_formats_[id] == kConflictingFormats)
+    return std::nullopt;
+  return static_cast<uint8_t>(element_formats_[id] - 1);
+}
+
 uint32_t ExprStore::add_param_name(std::string name) {
   std::lock_guard guard(names_mutex_);
   for (size_t i = 0; i < param_names_.size(); ++i) {

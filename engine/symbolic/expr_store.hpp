@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -135,6 +136,12 @@ public:
   // value (NaN included), never a real symbol.
   void mark_integer_array(uint32_t id);
   bool integer_array(uint32_t id) const;
+  // The float format (width code, kFormatBF16 for bf16) of the elements of an array declared
+  // with a float type: which integer view of an element is its own bits, and which one is the
+  // bits of its value converted to another format (an f16 widened by cvt.f32.f16 and moved as
+  // bits, `A[i]:b32`: no view of the element's bytes). Nothing for other arrays.
+  void set_element_format(uint32_t id, uint8_t wc);
+  std::optional<uint8_t> element_format(uint32_t id) const;
   uint32_t add_param_name(std::string name); // returns the symbol id (deduplicated)
   const std::string& array_name(uint32_t id) const;
   const std::string& param_name(uint32_t id) const;
@@ -229,7 +236,9 @@ private:
 
   mutable std::mutex names_mutex_;
   std::vector<std::string> array_names_;
-  std::vector<bool> integer_arrays_; // by array id; guarded by names_mutex_
+  std::vector<bool> integer_arrays_;     // by array id; guarded by names_mutex_
+  std::vector<uint8_t> element_formats_; // by array id, format + 1 (0: none); names_mutex_
+  static constexpr uint8_t kConflictingFormats = 0xFF;
   std::vector<std::string> param_names_;
 };
 

@@ -15,6 +15,7 @@
 #include "engine/emulate/emulator.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
+#include "engine/prove/input_views.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
@@ -107,6 +108,17 @@ symbolic::Assignment point_of(const launch::KernelConfig& config, const emulate:
       if (bf16 && w == 2)
         point.values[symbolic::Assignment::int_input_key(
             id, static_cast<uint32_t>(i), symbolic::kFormatBF16)] = Rational(std::to_string(bits));
+      // The bits of a float element's value in a wider format (an f16 widened by cvt.f32.f16 and
+      // moved as bits is FloatBits(a[i], f32)): its encoding there.
+      const auto value = float_value(bits, w, bf16);
+      for (uint8_t wider = symbolic::kFormatF32;
+           value && launch::is_float(a.type) && wider <= symbolic::kFormatF64 &&
+           (4u << (wider - 2)) > w;
+           ++wider) {
+        if (const auto encoded = prove::float_encoding(*value, wider))
+          point.values[symbolic::Assignment::int_input_key(id, static_cast<uint32_t>(i), wider)] =
+              Rational(std::to_string(*encoded));
+      }
     }
   }
   for (const auto& [name, value] : inputs.symbols)

@@ -1,6 +1,7 @@
 #include "pair_check.hpp"
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -304,9 +305,25 @@ std::optional<std::string> own_counterexample_inputs(const launch::KernelConfig&
       return fmt::format("the input {} is not an element of an input array", name);
     uint8_t* at = in.arrays[a->name].data() + e->index * a->elem_width;
     const auto type = in.types.at(a->name);
-    const bool integer_view = name.find(":b", name.find(']')) != std::string::npos;
+    const size_t view = name.find(":b", name.find(']'));
+    const bool integer_view = view != std::string::npos;
+    const unsigned long view_bits =
+        integer_view ? std::strtoul(name.c_str() + view + 2, nullptr, 10) : 0;
     uint64_t bits = 0;
-    if (integer_view) {
+    if (integer_view && emulate::is_float(type) && view_bits != 8 * a->elem_width) {
+      // The bits of the element's value in a wider format (an f16 widened by cvt.f32.f16 and
+      // moved as bits): the element holds that value, not the low bytes of the bits.
+      if (q->get_den() != 1 || q->get_num() < 0 || (view_bits != 32 && view_bits != 64) ||
+          q->get_num() >= mpz_class(1) << view_bits)
+        return fmt::format("the input {} = {} is no f32 or f64 pattern", name, text);
+      mpz_export(&bits, nullptr, -1, sizeof(bits), 0, 0, q->get_num_mpz_t());
+      const double value = view_bits == 32
+                               ? double{std::bit_cast<float>(static_cast<uint32_t>(bits))}
+                               : std::bit_cast<double>(bits);
+      emulate::write_element(type, value, at);
+      if (emulate::read_element(type, at) != value)
+        return fmt::format("the input {} = {} is no value of {}'s elements", name, text, a->name);
+    } else if (integer_view) {
       mpz_class z = q->get_num() % (mpz_class(1) << (8 * a->elem_width));
       if (z < 0)
         z += mpz_class(1) << (8 * a->elem_width);
