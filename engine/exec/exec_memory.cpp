@@ -866,6 +866,11 @@ void CtaRunner::clear_in_flight(const PendingCopy& c, uint32_t t) {
 bool CtaRunner::in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind) {
   for (uint64_t word = address / 4; word < (address + size + 3) / 4; ++word) {
     const uint32_t owner = word < in_flight_owner_.size() ? in_flight_owner_[word] : 0;
+    if (owner == kTensorLoadOwner) {
+      if (tensor_load_race(word, address, t, kind))
+        return true;
+      continue;
+    }
     if (owner == 0 || owner == t + 1)
       continue; // the issuing thread's own accesses are copy_hazard's
     const uint32_t u = owner - 1;

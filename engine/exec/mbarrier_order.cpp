@@ -44,6 +44,12 @@ bool MbarrierOrder::after_completion(const NamedBarrierOrder& clocks, const Bar&
   return false;
 }
 
+bool MbarrierOrder::ordered_after(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
+                                  uint32_t w, uint64_t phase, uint32_t stamp) const {
+  const auto it = bars_.find(addr);
+  return it != bars_.end() && after_completion(clocks, it->second, t, w, phase, stamp);
+}
+
 bool MbarrierOrder::arrive(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
                            uint32_t own, uint64_t phase, bool counted, uint32_t stamp) {
   VOLTA_ASSERT(t < threads_ && w < warps_ && t / 32 == w, "a thread of the CTA and its warp");

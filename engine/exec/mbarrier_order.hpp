@@ -72,6 +72,18 @@ public:
   void parity_passed(uint64_t addr, uint32_t t, uint32_t w, int64_t phase, uint32_t after,
                      uint32_t stamp);
 
+  // Whether thread t of warp w is ordered after the completion of phase `phase` of the
+  // mbarrier at `addr` (false while it is pending, or when `addr` is no mbarrier).
+  bool ordered_after(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
+                     uint64_t phase, uint32_t stamp) const;
+  // A TMA copy's complete_tx, issued by thread t of warp w while phase `phase` is current: it
+  // releases nothing of t (the async proxy performs it). False when the issue is not ordered
+  // after the completion of the phase before (another schedule could count it elsewhere).
+  bool async_tx(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
+                uint64_t phase, uint32_t stamp) const {
+    return phase == 0 || ordered_after(clocks, addr, t, w, phase - 1, stamp);
+  }
+
 private:
   struct Completed {
     std::vector<uint32_t> release;                      // per warp: the phase's arrivals' join
