@@ -40,6 +40,16 @@ TEST(TensorLoad, TheBoxLandsWithZerosOutsideTheGlobalDims) {
   }
 }
 
+TEST(TensorLoad, PrefetchesOfTheMapAndTheTensorHaveNoEffect) {
+  const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
+  TileKernel k;
+  k.early = "  prefetch.tensormap [%rd2];\n  cp.async.bulk.prefetch.tensor.2d.L2.global [%rd2, {7, "
+            "1}];";
+  const auto r = run_ptx(tma_test::tile_kernel(k), tile_config(map, 40));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 9), "A[9]");
+}
+
 TEST(TensorLoad, NegativeCoordinatesFillTheLeadingElements) {
   // The box at (-2, -1): element (x, y) is A at (x-2, y-1).
   const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
