@@ -592,6 +592,7 @@ private:
   };
   static constexpr uint32_t kTensorLoadOwner = UINT32_MAX;
   std::vector<TensorLoad> tensor_loads_;
+  bool in_async_proxy_ = false; // a tensor load's writes: not generic-proxy writes for wgmma
   void exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask);
   // An access of `word`, the destination of a tensor load, by thread t: a race unless t is
   // ordered after the completion of the load's phase. True when the run stops.

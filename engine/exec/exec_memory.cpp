@@ -276,7 +276,8 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       }
     }
     cells = &shared_[address];
-    if (wgmma_ && kind != AccessKind::Read) [[unlikely]] // a generic-proxy write
+    if (wgmma_ && kind != AccessKind::Read && !in_async_proxy_)
+        [[unlikely]] // a generic-proxy write
       wgmma_->unfenced.write(address, size, t);
     if (ctx_.options.check_races) {
       auto& page = shared_shadow_pages_[address >> 12];

@@ -100,7 +100,11 @@ void CtaRunner::exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask) {
         std::copy(src, src + eb, bytes.begin());
       }
       shadow_values_ = StoredElements{};
+      // The async proxy writes the box: a wgmma may read it after the mbarrier wait with no
+      // fence.proxy.async (the fence orders generic-proxy writes only).
+      in_async_proxy_ = true;
       ByteCell* cells = access(Space::Shared, e.shared_address, eb, eb, t, AccessKind::Write);
+      in_async_proxy_ = false;
       if (cells == nullptr || failed_)
         return;
       for (uint32_t i = 0; i < eb; ++i) {

@@ -4,9 +4,14 @@
 // completes the mbarrier phase; a read of the tile not ordered after that phase is a DATA_RACE;
 // an expect_tx byte count that is not the box's never passes. The emulator's side:
 // tests/emulate/emulate_tensor_load_test.cpp.
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <sstream>
 
+#include "engine/exec/lower.hpp"
 #include "engine/exec/tma_box.hpp"
+#include "ptx/parser.hpp"
 #include "tests/support/engine_test_util.hpp"
 #include "tests/support/tensor_load_kernels.hpp"
 
@@ -156,6 +161,34 @@ TEST(TensorLoad, MulticastAndIm2colStayRefusedWithTheirReason) {
     ASSERT_NE(r.failure(), nullptr) << r.describe();
     EXPECT_NE(r.failure()->message.find(reason), std::string::npos) << r.describe();
   }
+}
+
+TEST(TensorLoad, TheCutlassHopperGemmsTmaLoadsLowerToTensorLoads) {
+  // CUTLASS 3.x's warp-specialized GEMM (../shared/production/hopper, never committed): its
+  // loads are `cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes
+  // .L2::cache_hint [dst], [map, {c0, c1, c2}], [mbar], policy`, the map a cvta.param address.
+  const auto path = std::filesystem::path(VOLTA_SOURCE_DIR) / ".." / "shared" / "production" /
+                    "hopper" / "cutlass_gemm" / "hopper_gemm_ws_c1.ptx";
+  if (!std::filesystem::exists(path))
+    GTEST_SKIP() << path << " is absent: the Hopper production kernels are not in this checkout";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  auto parsed = ptx::parse(text.str(), path.string());
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_EQ(parsed.module->entries().size(), 1u);
+  auto lowered = exec::lower(*parsed.module, parsed.module->entries()[0]->name, text.str());
+  ASSERT_TRUE(lowered.program.has_value());
+  int loads = 0;
+  for (const exec::Inst& x : lowered.program->insts) {
+    if (x.text.find("cp.async.bulk.tensor") == std::string::npos)
+      continue;
+    ++loads;
+    EXPECT_EQ(x.op, exec::XOp::TensorLoad) << x.text;
+    EXPECT_EQ(x.groups[0], 3) << x.text;
+    EXPECT_TRUE(x.mem[0].present && x.mem[1].present) << x.text;
+  }
+  EXPECT_GT(loads, 0);
 }
 
 } // namespace
