@@ -10,9 +10,15 @@
 // zero-padded 32 x 32 output. The swizzle kernels copy an 8 x 32 f32 box loaded under the
 // 128-byte swizzle: read back through the swizzle (EQUIVALENT) or as if unswizzled (NOT).
 //
+// The wgmma kernels load a 64 x 16 f16 A (K-major) and a 16 x 16 f16 B (N contiguous: MN-major)
+// with TMA under the 32-byte swizzle, the layouts the wgmma descriptors name, and multiply them
+// with wgmma.mma_async.m64n16k16 after the mbarrier wait and no fence.proxy.async (TMA writes
+// through the async proxy, as the wgmma reads): the naive 64 x 16 x 16 product.
+//
 // The traps: an expect_tx byte count that is not the box's (the phase never completes: DEADLOCK),
 // the tile read before the mbarrier wait (DATA_RACE), the unswizzled read-back (NOT_EQUIVALENT).
 #include <cstdint>
+#include <cuda_fp16.h>
 
 namespace {
 
@@ -148,4 +154,65 @@ extern "C" __global__ void c39_tma_swizzled_copy(const __grid_constant__ TensorM
 extern "C" __global__ void c39_tma_swizzled_copy_unswizzled_read(
     const __grid_constant__ TensorMap map, float* out) {
   swizzled_copy(&map, out, false);
+}
+
+namespace {
+
+// wgmma m64n16k16, A and B from descriptors (K-major A, B with imm-trans-b 1: MN-major).
+__device__ void mma_ss_tb(float (&d)[8], uint64_t da, uint64_t db) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 0, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 "
+               "{%0, %1, %2, %3, %4, %5, %6, %7}, %8, %9, p, 1, 1, 0, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                 "+f"(d[7])
+               : "l"(da), "l"(db));
+}
+
+// A descriptor of the 32-byte swizzle (mode 3) with byte strides lbo and sbo.
+__device__ uint64_t descriptor32(uint32_t address, uint32_t lbo, uint32_t sbo) {
+  return uint64_t((address & 0x3ffff) >> 4) | (uint64_t(lbo >> 4) << 16) |
+         (uint64_t(sbo >> 4) << 32) | (uint64_t(3) << 62);
+}
+
+} // namespace
+
+// out = A B, A 64 x 16 and B 16 x 16 row-major f16, out 64 x 16 f32.
+extern "C" __global__ void c39_naive_mm(const __half* a, const __half* b, float* out) {
+  for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
+    const int m = i / 16, n = i % 16;
+    float acc = 0.f;
+    for (int k = 0; k < 16; ++k)
+      acc += __half2float(a[m * 16 + k]) * __half2float(b[k * 16 + n]);
+    out[i] = acc;
+  }
+}
+
+// A's box {16 (k), 64 (m)} lands at m*32 + k*2 (swizzled): K-major, SBO 256. B's box
+// {16 (n), 16 (k)} lands at k*32 + n*2: MN-major, SBO 256 between k groups of 8.
+extern "C" __global__ void c39_tma_wgmma(const __grid_constant__ TensorMap map_a,
+                                         const __grid_constant__ TensorMap map_b, float* out) {
+  __shared__ alignas(1024) __half tile_a[64 * 16];
+  __shared__ alignas(1024) __half tile_b[16 * 16];
+  __shared__ alignas(8) uint64_t bar;
+  const uint32_t t = threadIdx.x;
+  if (t == 0)
+    mbar_init(smem(&bar), 1);
+  __syncthreads();
+  if (t == 0) {
+    arrive_expect_tx(smem(&bar), sizeof(tile_a) + sizeof(tile_b));
+    tma_load_2d(smem(tile_a), &map_a, 0, 0, smem(&bar));
+    tma_load_2d(smem(tile_b), &map_b, 0, 0, smem(&bar));
+  }
+  wait_parity(smem(&bar), 0);
+  float d[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  mma_ss_tb(d, descriptor32(smem(tile_a), 16, 256), descriptor32(smem(tile_b), 512, 256));
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  // Thread t's accumulator value v is D[16 w + g + 8 ((v >> 1) & 1)][8 (v >> 2) + 2 q + (v & 1)].
+  const uint32_t w = t / 32, g = (t % 32) / 4, q = t % 4;
+  for (uint32_t v = 0; v < 8; ++v) {
+    const uint32_t row = 16 * w + g + 8 * ((v >> 1) & 1), col = 8 * (v >> 2) + 2 * q + (v & 1);
+    out[row * 16 + col] = d[v];
+  }
 }
