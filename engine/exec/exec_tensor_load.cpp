@@ -11,7 +11,11 @@
 //   mbarrier wait, or writing it while the copy may still be landing;
 // - the copy's write itself is checked at the issue against every earlier unordered access of
 //   the destination (a buffer refilled while a consumer still reads it), then leaves the race
-//   shadow (forget_writes): the phase, not the issuing thread, orders it before its readers.
+//   shadow (forget_writes): the phase, not the issuing thread, orders it before its readers;
+// - a destination byte a generic-proxy store wrote is refused (only fence.proxy.async orders
+//   that store before the copy's async-proxy write; not modelled);
+// - a CTA barrier after the phase's completion in this schedule orders nothing after the copy
+//   unless a thread saw the phase complete before it (MbarrierOrder::async_tx).
 // The values are the source bytes as they are (symbolic inputs with their pieces, as a cp.async
 // copies them); out-of-bounds elements of the box are concrete zeros.
 #include <bit>
@@ -98,6 +102,24 @@ void CtaRunner::exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask) {
         if (src == nullptr || failed_)
           return;
         std::copy(src, src + eb, bytes.begin());
+      }
+      if (ctx_.options.check_races) {
+        // A generic-proxy write of the destination is ordered before the copy's async-proxy
+        // write only by fence.proxy.async, which tensor loads do not model: refused, never
+        // guessed (the bytes a previous tensor load wrote have no write record: forget_writes).
+        const auto& page = shared_shadow_pages_[e.shared_address >> 12];
+        const ByteShadow* prior =
+            page ? &page->byte(static_cast<uint32_t>(e.shared_address & 4095)) : nullptr;
+        if (prior != nullptr && prior->w_stamp != 0) {
+          fail_unsupported(
+              in, t,
+              fmt::format("loads a tensor into shared {}, which thread {} wrote through the "
+                          "generic proxy (PTX line {}): the order of a generic write and a "
+                          "tensor load's async-proxy write (fence.proxy.async) is not modelled",
+                          describe_address(Space::Shared, e.shared_address), prior->w_thread,
+                          prior->w_pc < prog_.insts.size() ? prog_.insts[prior->w_pc].line : 0));
+          return;
+        }
       }
       shadow_values_ = StoredElements{};
       // The async proxy writes the box: a wgmma may read it after the mbarrier wait with no

@@ -103,6 +103,44 @@ TEST(TensorLoad, ReadingTheTileWithoutWaitingIsARace) {
   EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
 }
 
+TEST(TensorLoad, ACtaBarrierInsteadOfTheWaitIsARace) {
+  // Thread 0's copy completes phase 0 at its issue in the engine's schedule; a bar.sync after
+  // it orders nothing after the copy's landing (no thread saw the phase complete before it).
+  const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
+  TileKernel k;
+  k.wait = false;
+  k.early = "  bar.sync 0;";
+  std::string text = tma_test::tile_kernel(k);
+  // The threads other than 0 reach the same bar.sync: put it after $L_wait for all of them.
+  text.replace(text.find("  bar.sync 0;\n$L_wait:"), 22, "$L_wait:\n  bar.sync 0;");
+  const auto r = run_ptx(text, tile_config(map, 40));
+  EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
+}
+
+TEST(TensorLoad, AWaitThenACtaBarrierOrdersEveryThread) {
+  // Thread 0 alone waits for the phase, then bar.sync: every thread reads after the landing.
+  const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
+  TileKernel k;
+  k.wait = false;
+  k.early = "$L_w0:\n  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], 0;\n  @!%p1 bra "
+            "$L_w0;";
+  std::string text = tma_test::tile_kernel(k);
+  text.replace(text.find("$L_wait:\n"), 9, "$L_wait:\n  bar.sync 0;\n");
+  const auto r = run_ptx(text, tile_config(map, 40));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 9), "A[9]");
+}
+
+TEST(TensorLoad, AGenericStoreToTheDestinationBeforeTheCopyIsRefused) {
+  const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
+  std::string text = tma_test::tile_kernel(TileKernel{});
+  text.replace(text.find("  mov.u64 %rd1, k_param_0;"), 0, "  st.shared.u32 [%r9+8], 0;\n");
+  const auto r = run_ptx(text, tile_config(map, 40));
+  EXPECT_EQ(r.verdict(), Verdict::Unsupported) << r.describe();
+  ASSERT_NE(r.failure(), nullptr);
+  EXPECT_NE(r.failure()->message.find("generic proxy"), std::string::npos) << r.describe();
+}
+
 TEST(TensorLoad, AnExpectTxAboveTheBoxBytesIsADeadlock) {
   const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
   TileKernel k;
