@@ -127,6 +127,17 @@ extern "C" __global__ void c39_tma_read_before_wait(const __grid_constant__ Tens
   out[(blockIdx.x * kTile + x) * kOut + blockIdx.y * kTile + y] = v;
 }
 
+// The mbarrier wait replaced by __syncthreads(): the copy may land after the barrier.
+extern "C" __global__ void c39_tma_barrier_instead_of_wait(const __grid_constant__ TensorMap map,
+                                                           float* out) {
+  __shared__ alignas(1024) float tile[kTile * kTile];
+  __shared__ alignas(8) uint64_t bar;
+  load_box(&map, tile, &bar, blockIdx.x * kTile, blockIdx.y * kTile, kBoxBytes);
+  __syncthreads();
+  const int x = threadIdx.x % kTile, y = threadIdx.x / kTile;
+  out[(blockIdx.x * kTile + x) * kOut + blockIdx.y * kTile + y] = tile[y * kTile + x];
+}
+
 // out[i] = a[i], one element per thread (256 threads: 8 rows of 32).
 extern "C" __global__ void c39_naive_copy(const float* a, float* out) {
   out[threadIdx.x] = a[threadIdx.x];
