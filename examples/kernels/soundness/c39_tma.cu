@@ -162,8 +162,8 @@ extern "C" __global__ void c39_tma_swizzled_copy(const __grid_constant__ TensorM
 }
 
 // The same box read back as if it were not swizzled.
-extern "C" __global__ void c39_tma_swizzled_copy_unswizzled_read(
-    const __grid_constant__ TensorMap map, float* out) {
+extern "C" __global__ void
+c39_tma_swizzled_copy_unswizzled_read(const __grid_constant__ TensorMap map, float* out) {
   swizzled_copy(&map, out, false);
 }
 
