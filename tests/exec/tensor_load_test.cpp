@@ -141,6 +141,54 @@ TEST(TensorLoad, AGenericStoreToTheDestinationBeforeTheCopyIsRefused) {
   EXPECT_NE(r.failure()->message.find("generic proxy"), std::string::npos) << r.describe();
 }
 
+TEST(TensorLoad, ABufferRefilledAfterItsPhaseWasWaitedForIsNoRace) {
+  // One thread, one tile, two phases: load (0, 0), wait phase 0, read; load (0, 1) into the
+  // same tile, wait phase 1, read. The refill is ordered after the wait of the first load.
+  const auto map = tma_test::f32_map(8, 2, 32, 8, 1);
+  const std::string text = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .align 64 .b8 k_param_0[128], .param .u64 p_out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  .shared .align 1024 .b8 tile[32];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, bar;
+  mov.u32 %r9, tile;
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 1;
+  mbarrier.init.shared::cta.b64 [%r1], 1;
+  mov.u64 %rd1, k_param_0;
+  cvta.param.u64 %rd2, %rd1;
+  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r1], 32;
+  cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [%r9], [%rd2, {%r2, %r2}], [%r1];
+$L_w0:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], 0;
+  @!%p1 bra $L_w0;
+  ld.shared.f32 %f1, [%r9+4];
+  st.global.f32 [%rd0], %f1;
+  mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r1], 32;
+  cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes [%r9], [%rd2, {%r2, %r3}], [%r1];
+$L_w1:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], 1;
+  @!%p1 bra $L_w1;
+  ld.shared.f32 %f2, [%r9+4];
+  st.global.f32 [%rd0+4], %f2;
+  ret;
+}
+)";
+  KernelConfig c = tile_config(map, 16, 1);
+  c.arrays[1].len = 2; // out[0], out[1]
+  const auto r = run_ptx(text, c);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.expr("out", 0), "A[1]");
+  EXPECT_EQ(r.expr("out", 1), "A[9]");
+}
+
 TEST(TensorLoad, AnExpectTxAboveTheBoxBytesIsADeadlock) {
   const auto map = tma_test::f32_map(6, 5, 32, 8, 8);
   TileKernel k;
