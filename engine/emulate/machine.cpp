@@ -227,6 +227,9 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   case Family::AsyncCopy:
     each([&](uint32_t t) { exec_cp_async(in, t); });
     break;
+  case Family::TensorCopy:
+    each([&](uint32_t t) { exec_tensor_load(in, t); });
+    break;
   case Family::Call:
     each([&](uint32_t t) { exec_call(in, t); });
     break;

@@ -152,6 +152,7 @@ private:
   void exec_st(const exec::Inst& in, uint32_t t);
   void exec_atom(const exec::Inst& in, uint32_t t);
   void exec_cp_async(const exec::Inst& in, uint32_t t);
+  void exec_tensor_load(const exec::Inst& in, uint32_t t); // tensor_load.cpp
   void exec_call(const exec::Inst& in, uint32_t t);
 
   // ---- warp collectives (warp_ops.cpp)

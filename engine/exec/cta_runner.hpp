@@ -584,6 +584,21 @@ private:
   void clear_in_flight(const PendingCopy& c, uint32_t t);
   // Reports an access to an in-flight destination by another thread; true when the run stops.
   [[gnu::cold]] bool in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
+  // cp.async.bulk.tensor loads (exec_tensor_load.cpp; the timing model is tensor_copy.hpp's):
+  // each load's issuer, mbarrier and the phase its complete_tx counted in. Its destination words
+  // are marked in in_flight_owner_ with kTensorLoadOwner and the load's index in in_flight_pc_,
+  // until a write ordered after that phase's completion replaces them.
+  struct TensorLoad {
+    uint32_t thread = 0, pc = 0;
+    uint64_t mbar = 0, phase = 0;
+  };
+  static constexpr uint32_t kTensorLoadOwner = UINT32_MAX;
+  std::vector<TensorLoad> tensor_loads_;
+  bool in_async_proxy_ = false; // a tensor load's writes: not generic-proxy writes for wgmma
+  void exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask);
+  // An access of `word`, the destination of a tensor load, by thread t: a race unless t is
+  // ordered after the completion of the load's phase. True when the run stops.
+  [[gnu::cold]] bool tensor_load_race(uint64_t word, uint64_t address, uint32_t t, AccessKind kind);
   // exec_st: the other lanes whose identical store the current access performs (Accessor::lanes).
   uint32_t co_writers_ = 0;
   // exec_st: the values the current access writes (the race shadow keeps them for the benign

@@ -127,6 +127,9 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
   case Family::AsyncCopy:
     exec_cp_async(in, w, mask);
     break;
+  case Family::TensorCopy:
+    exec_tensor_load(in, w, mask);
+    break;
   case Family::AsyncCommit:
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const uint32_t t = base + std::countr_zero(m);

@@ -79,7 +79,7 @@ bool CtaRunner::wake_mbarrier_waiters(uint64_t addr) {
         parity |= 1u << l;
       ++pc_[t];
       state_[t] = ThreadState::Running;
-      mbarrier_order_.observed(addr, t, phase);
+      mbarrier_order_.observed(addr, t, phase, stamp_);
       woken |= 1u << l;
     }
     if (woken == 0)
@@ -209,7 +209,7 @@ void CtaRunner::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t 
       set_dst(in.dsts[0], t, Value{1, 0});
       pc_[t] = pc + 1;
       if (phase >= 0)
-        mbarrier_order_.observed(*a, t, static_cast<uint64_t>(phase));
+        mbarrier_order_.observed(*a, t, static_cast<uint64_t>(phase), stamp_);
       if (passed == 0) {
         wait_addr = *a;
         wait_phase = phase;

@@ -276,7 +276,8 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       }
     }
     cells = &shared_[address];
-    if (wgmma_ && kind != AccessKind::Read) [[unlikely]] // a generic-proxy write
+    if (wgmma_ && kind != AccessKind::Read && !in_async_proxy_)
+        [[unlikely]] // a generic-proxy write
       wgmma_->unfenced.write(address, size, t);
     if (ctx_.options.check_races) {
       auto& page = shared_shadow_pages_[address >> 12];
@@ -866,6 +867,11 @@ void CtaRunner::clear_in_flight(const PendingCopy& c, uint32_t t) {
 bool CtaRunner::in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind) {
   for (uint64_t word = address / 4; word < (address + size + 3) / 4; ++word) {
     const uint32_t owner = word < in_flight_owner_.size() ? in_flight_owner_[word] : 0;
+    if (owner == kTensorLoadOwner) {
+      if (tensor_load_race(word, address, t, kind))
+        return true;
+      continue;
+    }
     if (owner == 0 || owner == t + 1)
       continue; // the issuing thread's own accesses are copy_hazard's
     const uint32_t u = owner - 1;

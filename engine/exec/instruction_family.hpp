@@ -27,6 +27,7 @@ enum class Family : uint8_t {
   AsyncCopy,      // cp.async
   AsyncCommit,    // cp.async.commit_group
   AsyncWait,      // cp.async.wait_group / wait_all
+  TensorCopy,     // cp.async.bulk.tensor (TMA) loads
   Call,           // call
   Branch,         // bra
   Exit,           // ret, exit: the thread leaves

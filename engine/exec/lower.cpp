@@ -855,7 +855,8 @@ private:
     };
     for (const ptx::Operand& o : ins.operands) {
       if (const auto* a = std::get_if<ptx::AddressOperand>(&o.value)) {
-        if (!a->coordinates.empty())
+        // (cp.async.bulk's tensor operand is lower_bulk_copy's to take or refuse.)
+        if (!a->coordinates.empty() && ins.opcode != ptx::Opcode::CpAsyncBulk)
           return std::string("takes an address with coordinates ([base, {...}]: texture, surface "
                              "and tensor accesses are not modeled)");
         if (a->base) {
@@ -1260,13 +1261,76 @@ private:
     case Opcode::Match:
     case Opcode::Redux:
     case Opcode::Nanosleep:
-    // Hopper (issue 33): TMA and bulk copies, refused until they are modelled; cp.async.bulk is
-    // its own opcode so that its commit_group and wait_group are never run as sm_80's cp.async
-    // groups.
-    case Opcode::CpAsyncBulk:
       x.op = XOp::Unsupported;
       return;
+    // Hopper (issue 33): cp.async.bulk is its own opcode so that its commit_group and
+    // wait_group are never run as sm_80's cp.async groups.
+    case Opcode::CpAsyncBulk:
+      return lower_bulk_copy(ins, x);
     }
+  }
+
+  // cp.async.bulk (PTX ISA 9.7.9.25; forms checked by ptx/async_forms.cpp). Modelled: the tiled
+  // tensor load `cp.async.bulk.tensor.Nd.shared::{cluster,cta}.global{.tile}
+  // .mbarrier::complete_tx::bytes{.L2::cache_hint} [dst], [map, {c0..}], [mbar]{, policy}` as
+  // XOp::TensorLoad (mem[0] the destination, mem[1] the mbarrier, srcs[0] the map's address,
+  // srcs[1..rank] the coordinates; the cache policy is a hint without effect), and the tensor
+  // prefetch (a hint: no effect). Everything else is refused with its reason.
+  void lower_bulk_copy(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    auto refuse = [&](std::string why) {
+      x.op = XOp::Unsupported;
+      p_.unsupported_reasons[static_cast<uint32_t>(p_.insts.size())] = std::move(why);
+    };
+    auto any_suffix = [&](std::string_view prefix) {
+      return std::any_of(ins.suffixes.begin(), ins.suffixes.end(),
+                         [&](const std::string& s) { return s.starts_with(prefix); });
+    };
+    const std::string_view third =
+        ins.suffixes.size() > 2 ? std::string_view(ins.suffixes[2]) : std::string_view();
+    const bool prefetch = third == "prefetch";
+    const bool tensor =
+        third == "tensor" || (prefetch && ins.suffixes.size() > 3 && ins.suffixes[3] == "tensor");
+    if (!tensor)
+      return refuse("is a non-tensor bulk copy or bulk async-group operation (not modelled)");
+    if (any_suffix("im2col"))
+      return refuse("is an im2col tensor copy (only the tile mode is modelled)");
+    if (any_suffix("tile::gather4"))
+      return refuse("is a tile::gather4 tensor copy (only the plain tile mode is modelled)");
+    if (prefetch) {
+      x.op = XOp::Prefetch; // cp.async.bulk.prefetch.tensor: a hint to the L2 cache
+      return;
+    }
+    if (ins.has_suffix("bulk_group"))
+      return refuse("is a tensor store (shared to global): not modelled");
+    if (ins.has_suffix("multicast::cluster"))
+      return refuse("is a .multicast::cluster tensor load (clusters are not modelled)");
+    if (any_suffix("cta_group"))
+      return refuse("names a CTA group (.cta_group: not modelled)");
+    int rank = 0;
+    for (const std::string& s : ins.suffixes) {
+      if (s.size() == 2 && s[1] == 'd' && s[0] >= '1' && s[0] <= '5')
+        rank = s[0] - '0';
+    }
+    const auto* tensor_op =
+        ops.size() >= 3 ? std::get_if<ptx::AddressOperand>(&ops[1].value) : nullptr;
+    if (rank == 0 || tensor_op == nullptr || !tensor_op->base ||
+        tensor_op->coordinates.size() != 1 || !tensor_op->coordinates[0].is<ptx::VectorOperand>())
+      return unsupported_form(ins, x); // async_forms.cpp refuses these first
+    x.op = XOp::TensorLoad;
+    x.space = Space::Shared; // [dst] and [mbar] are .shared::cluster (this CTA's, cluster 1)
+    ptx::Operand map;
+    map.value = ptx::NameOperand{*tensor_op->base};
+    map.loc = ops[1].loc;
+    const auto map_value = value_operand(map, ins);
+    bool ok = map_value.has_value() && mem_operand(ops[0], ins, x.mem[0]) &&
+              mem_operand(ops[2], ins, x.mem[1]);
+    if (ok) {
+      x.srcs.push_back(*map_value);
+      ok = append_values(tensor_op->coordinates[0], ins, x.srcs, &x.groups[0]);
+    }
+    if (!ok || x.groups[0] != rank)
+      x.op = XOp::Unsupported;
   }
 
   // mbarrier operations on a CTA's own shared memory (PTX ISA 9.7.13.15; forms checked by

@@ -34,14 +34,23 @@ bool MbarrierOrder::after_completion(const NamedBarrierOrder& clocks, const Bar&
   auto it = b.done.find(j);
   if (it == b.done.end())
     return false;
-  if (it->second.stamp != stamp)
-    return true; // a CTA-wide barrier came after every arrival of the phase
+  // A CTA-wide barrier came after every arrival of the phase; an asynchronous complete_tx
+  // counted in it may come later, unless a thread saw the phase complete before the barrier.
+  const Completed& c = it->second;
+  if (c.stamp != stamp && (!c.async || c.observed_stamp < stamp))
+    return true;
   const uint32_t* mine = clocks.clock(w);
   for (const auto& [x, after] : it->second.waiters) {
     if (x == w || (mine != nullptr && mine[x] > after))
       return true;
   }
   return false;
+}
+
+bool MbarrierOrder::ordered_after(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
+                                  uint32_t w, uint64_t phase, uint32_t stamp) const {
+  const auto it = bars_.find(addr);
+  return it != bars_.end() && after_completion(clocks, it->second, t, w, phase, stamp);
 }
 
 bool MbarrierOrder::arrive(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
@@ -70,6 +79,7 @@ bool MbarrierOrder::complete(uint64_t addr, uint64_t phase, uint32_t stamp) {
   Completed& c = b.done[phase];
   c.release = b.release;
   c.stamp = stamp;
+  c.async = b.async_phase == phase + 1;
   std::fill(b.release.begin(), b.release.end(), 0);
   bool fine = true;
   if (auto it = b.lapping.find(phase); it != b.lapping.end()) {
@@ -79,9 +89,18 @@ bool MbarrierOrder::complete(uint64_t addr, uint64_t phase, uint32_t stamp) {
   return fine;
 }
 
-void MbarrierOrder::observed(uint64_t addr, uint32_t t, uint64_t phase) {
+void MbarrierOrder::observed(uint64_t addr, uint32_t t, uint64_t phase, uint32_t stamp) {
   Bar& b = bar(addr);
   b.seen[t] = std::max(b.seen[t], phase + 1);
+  if (auto it = b.done.find(phase); it != b.done.end())
+    it->second.observed_stamp = std::min(it->second.observed_stamp, stamp);
+}
+
+bool MbarrierOrder::async_tx(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
+                             uint64_t phase, uint32_t stamp) {
+  Bar& b = bar(addr);
+  b.async_phase = phase + 1;
+  return phase == 0 || after_completion(clocks, b, t, w, phase - 1, stamp);
 }
 
 void MbarrierOrder::acquire(NamedBarrierOrder& clocks, uint64_t addr, uint32_t w, uint64_t phase,

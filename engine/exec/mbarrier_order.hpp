@@ -57,8 +57,8 @@ public:
   // Phase `phase` completed in the epoch `stamp`. False when a parity wait of the phase before
   // it is not ordered before it (it could be lapped in another schedule).
   bool complete(uint64_t addr, uint64_t phase, uint32_t stamp);
-  // Thread t passed a wait for the completed phase `phase`.
-  void observed(uint64_t addr, uint32_t t, uint64_t phase);
+  // Thread t passed a wait for the completed phase `phase` in the epoch `stamp`.
+  void observed(uint64_t addr, uint32_t t, uint64_t phase, uint32_t stamp);
   // Warp w, every live lane of it having passed a wait for the completed phase `phase`,
   // acquires its release; `after` is w's phase from now on.
   void acquire(NamedBarrierOrder& clocks, uint64_t addr, uint32_t w, uint64_t phase,
@@ -72,11 +72,26 @@ public:
   void parity_passed(uint64_t addr, uint32_t t, uint32_t w, int64_t phase, uint32_t after,
                      uint32_t stamp);
 
+  // Whether thread t of warp w is ordered after the completion of phase `phase` of the
+  // mbarrier at `addr` (false while it is pending, or when `addr` is no mbarrier).
+  bool ordered_after(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
+                     uint64_t phase, uint32_t stamp) const;
+  // A TMA copy's complete_tx, issued by thread t of warp w while phase `phase` is current: it
+  // releases nothing of t (the async proxy performs it). False when the issue is not ordered
+  // after the completion of the phase before (another schedule could count it elsewhere).
+  // The phase is marked as one an asynchronous operation counts in: a CTA-wide barrier after
+  // its completion in the engine's schedule does not order a thread after it (the copy may land
+  // after the barrier), unless some thread saw the phase complete before the barrier.
+  bool async_tx(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
+                uint64_t phase, uint32_t stamp);
+
 private:
   struct Completed {
     std::vector<uint32_t> release;                      // per warp: the phase's arrivals' join
     std::vector<std::pair<uint32_t, uint32_t>> waiters; // warps that acquired it, phase after
     uint32_t stamp = 0;                                 // the epoch it completed in
+    bool async = false; // an asynchronous complete_tx (a TMA copy's) counted in it
+    uint32_t observed_stamp = UINT32_MAX; // the first epoch a thread saw it complete in
   };
   struct Lapping { // a parity wait that passed: the next phase must complete after it
     uint32_t thread, warp, after, stamp;
@@ -87,6 +102,7 @@ private:
     std::vector<uint64_t> seen;         // per thread: 1 + the last phase it saw complete
     std::map<uint64_t, Completed> done; // completed phases
     std::map<uint64_t, std::vector<Lapping>> lapping; // by the phase that must complete after
+    uint64_t async_phase = 0; // 1 + the last phase an asynchronous complete_tx counted in
   };
   Bar& bar(uint64_t addr);
   // Whether thread t of warp w is ordered after the completion of phase j of `b`.

@@ -314,6 +314,25 @@ AccessSummary& ShadowPage::co_writes_of(ByteShadow& s) {
   return co_writes_[s.co_writes - 1];
 }
 
+void ShadowPage::forget_writes(uint32_t offset, uint32_t size) {
+  auto forget = [&](ByteShadow& s) {
+    release_co_writes(s);
+    s.w_stamp = s.w_cta = s.w_phase = s.w_pc = 0;
+    s.w_thread = 0;
+    s.w_lanes = 0;
+    s.w_value = StoredBytes{};
+  };
+  for (uint32_t b = offset; b < offset + size; ++b) {
+    Word& w = words_[b / 4];
+    if (w.split < 0) {
+      forget(w.whole); // one record for the word's four bytes
+      b = (b / 4) * 4 + 3;
+      continue;
+    }
+    forget(split_[static_cast<std::size_t>(w.split)][b % 4]);
+  }
+}
+
 void ShadowPage::release_co_writes(ByteShadow& s) {
   if (s.co_writes != 0) {
     VOLTA_ASSERT(s.co_writes - 1 < co_writes_.size() && free_co_writes_.size() < co_writes_.size(),

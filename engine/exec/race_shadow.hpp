@@ -201,6 +201,9 @@ public:
   // A write gives the values it stores (`values`; none: equal to nothing under the benign rule).
   bool check_and_record(uint32_t offset, uint32_t size, const Accessor& a, AccessKind kind,
                         Conflict& conflict, uint32_t& byte, const StoredElements& values = {});
+  // Forgets the last plain write of bytes [offset, offset + size) (its reads and atomics stay):
+  // a TMA copy's destination, which the copy's own check orders instead (exec_tensor_load.cpp).
+  void forget_writes(uint32_t offset, uint32_t size);
   // The history of one byte.
   const ByteShadow& byte(uint32_t offset) const {
     const Word& w = words_[offset / 4];

@@ -32,9 +32,12 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            // griddepcontrol: warp_specialization_test.cpp).
            "cp.async.bulk.commit_group;",
            "cp.async.bulk.wait_group.read 0;",
-           "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], "
-           "[%rd2, {%r1, %r2}], [%rd1];",
-           "cp.async.bulk.prefetch.tensor.2d.L2.global [%rd2, {%r1, %r2}];",
+           // (The tile load and the tensor prefetch run: tensor_load_test.cpp.)
+           "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd2, {%r1, %r2}], [%rd1];",
+           "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes."
+           "multicast::cluster [%rd1], [%rd2, {%r1, %r2}], [%rd1], %h1;",
+           "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], "
+           "16, [%rd1];",
            "mbarrier.try_wait.parity.shared::cta.b64 %p2, [%rd1], %r1;",
            "barrier.cluster.arrive.relaxed.aligned;",
            "barrier.cluster.wait.aligned;",
@@ -42,7 +45,8 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
        }) {
     SCOPED_TRACE(ins);
     const std::string body =
-        "  mov.u32 %r1, 7;\n  mov.u32 %r2, 3;\n  mov.u64 %rd1, 0;\n  " + ins + "\n  ret;";
+        "  mov.u32 %r1, 7;\n  mov.u32 %r2, 3;\n  mov.u64 %rd1, 0;\n  mov.u16 %h1, 1;\n  " + ins +
+        "\n  ret;";
     std::string text = kernel(".param .u64 p_out", body);
     // The Hopper instructions are sm_90 ones.
     text.replace(text.find("sm_80"), 5, "sm_90a");
