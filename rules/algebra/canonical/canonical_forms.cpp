@@ -626,7 +626,11 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
     if (f.is_zero())
       continue;
     f.scalar = same_term(f.scalar, pivot) ? one : term_mul(f.scalar, pivot_inverse);
-    Sum n = expand_numerator(f);
+    // 1 · one monic factor: its terms as they are (what expand_numerator would rebuild).
+    const bool plain = same_term(f.scalar, one) && f.num.size() == 1 && f.num[0].second == 1;
+    if (plain)
+      charge(sums_[f.num[0].first].terms.size());
+    Sum n = plain ? sums_[f.num[0].first] : expand_numerator(f);
     auto& terms = groups[f.den];
     terms.insert(terms.end(), n.terms.begin(), n.terms.end());
   }
@@ -647,6 +651,13 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
       }
     }
     common = std::move(merged);
+  }
+  if (groups.size() == 1 && common.empty()) {
+    // One group without a denominator: its sum is the numerator (no second merge).
+    Form numerator = from_sum(make_sum(std::move(groups.begin()->second)));
+    if (!numerator.scalar.coef.is_zero())
+      numerator.scalar = term_mul(pivot, numerator.scalar);
+    return intern_form(std::move(numerator));
   }
   std::vector<Term> all;
   for (auto& [den, terms] : groups) {
