@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How time and memory of `volta-eg prove` grow with the problem size (all CTAs on both sides).
 
-Two pairs, each a naive reference against its tiled/online rewrite, the size a kernel parameter
+Three pairs, each a naive reference against its tiled/online rewrite, the size a kernel parameter
 (kernels/*.cu, compiled PTX beside them):
   gemm       gemm_naive_n vs gemm_tiled_n, n x n x n, 16 x 16 tiles, grid (n/16, n/16)
   attention  attention_naive_l vs attention_online_l, sequence length l, head dim 16,
@@ -12,7 +12,7 @@ Two pairs, each a naive reference against its tiled/online rewrite, the size a k
 
 Every size runs in its own `volta-eg prove` process; wall time is measured around it and peak
 resident memory is the child's ru_maxrss. Medians over --repeat runs. Prints a Markdown table.
-Both pairs are proved a group of CTAs at a time (streamed proofs); flags after `--` go to
+Every pair is proved a group of CTAs at a time (streamed proofs); flags after `--` go to
 `volta-eg prove`, e.g. `-- --no-stream` for the whole grid at once.
 
   bench/scaling/scaling_bench.py build/release/volta-eg --gemm 64,128,256 --attention 256,512
