@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """How time and memory of `volta-eg prove` grow with the problem size (all CTAs on both sides).
 
-Two pairs, each a naive reference against its tiled/online rewrite, the size a kernel parameter
+Three pairs, each a naive reference against its tiled/online rewrite, the size a kernel parameter
 (kernels/*.cu, compiled PTX beside them):
   gemm       gemm_naive_n vs gemm_tiled_n, n x n x n, 16 x 16 tiles, grid (n/16, n/16)
   attention  attention_naive_l vs attention_online_l, sequence length l, head dim 16,
              one query per thread, key tiles of 16, grid (l/16)
+  rows       attention_naive_rows vs attention_tiled_online_rows, sequence length l, head dim
+             16, one query row per thread, key tiles of 32 in shared memory with a running
+             maximum updated key by key, grid (l/32) (issue 34's cliff)
 
 Every size runs in its own `volta-eg prove` process; wall time is measured around it and peak
 resident memory is the child's ru_maxrss. Medians over --repeat runs. Prints a Markdown table.
-Both pairs are proved a group of CTAs at a time (streamed proofs); flags after `--` go to
+Every pair is proved a group of CTAs at a time (streamed proofs); flags after `--` go to
 `volta-eg prove`, e.g. `-- --no-stream` for the whole grid at once.
 
   bench/scaling/scaling_bench.py build/release/volta-eg --gemm 64,128,256 --attention 256,512
@@ -57,6 +60,19 @@ def attention_entry(l):
             "check_arrays": ["O"]}
 
 
+def rows_entry(l):
+    arrays = [array("Q", 0x10000000, l * 16, "in"), array("K", 0x20000000, l * 16, "in"),
+              array("V", 0x30000000, l * 16, "in"), array("O", 0x40000000, l * 16, "out")]
+    params = ["ptr:Q", "ptr:K", "ptr:V", "ptr:O", f"int:{l}"]
+    grid = [l // 32, 1, 1]
+    return {"name": f"attention rows l={l}", "kind": "equivalence", "expected": "EQUIVALENT",
+            "reference": kernel("attention_naive_rows.ptx", "attention_naive_rows", [32, 1, 1],
+                                grid, arrays, params),
+            "optimized": kernel("attention_tiled_online_rows.ptx", "attention_tiled_online_rows",
+                                [32, 1, 1], grid, arrays, params),
+            "check_arrays": ["O"]}
+
+
 def run_once(tool, entry, extra, timeout):
     with tempfile.TemporaryDirectory() as tmp:
         manifest = os.path.join(tmp, "m.json")
@@ -83,14 +99,24 @@ def main():
     ap.add_argument("tool")
     ap.add_argument("--gemm", default="64,128,256")
     ap.add_argument("--attention", default="256,512,1024")
+    ap.add_argument("--rows", default="",
+                    help="sizes for the rows pair (issue 34's cliff), e.g. 256,512,1024")
+    ap.add_argument("--manifest", metavar="DIR",
+                    help="only write one manifest per entry into DIR (NAME-SIZE.json), run none")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("extra", nargs="*", help="more volta-eg prove flags (after --)")
     args = ap.parse_args()
     rows = []
     for family, sizes, make in (("gemm", args.gemm, gemm_entry),
-                                ("attention", args.attention, attention_entry)):
+                                ("attention", args.attention, attention_entry),
+                                ("rows", args.rows, rows_entry)):
         for size in [int(s) for s in sizes.split(",") if s]:
+            if args.manifest:
+                os.makedirs(args.manifest, exist_ok=True)
+                with open(os.path.join(args.manifest, f"{family}-{size}.json"), "w") as f:
+                    json.dump({"benchmarks": [make(size)]}, f, indent=1)
+                continue
             runs = [run_once(args.tool, make(size), args.extra, args.timeout)
                     for _ in range(args.repeat)]
             wall = statistics.median(r[0] for r in runs)
@@ -99,6 +125,8 @@ def main():
             rows.append((family, size, wall, rss, "/".join(verdicts)))
             print(f"{family} {size}: {wall:.2f} s, {rss:.2f} GiB, {'/'.join(verdicts)}",
                   file=sys.stderr, flush=True)
+    if args.manifest:
+        return
     print("| pair | size | wall (median) | peak RSS | verdict |")
     print("|---|---|---|---|---|")
     for family, size, wall, rss, verdict in rows:

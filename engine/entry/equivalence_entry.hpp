@@ -66,6 +66,12 @@ struct ProveOptions : prove::ElementOptions {
   bool stream = true;
   // The fewest CTAs of the smaller grid a group holds; 0: as many as keep the cores busy.
   uint32_t stream_min_ctas = 0;
+  // A streamed entry that a group cannot conclude (a safety finding, a difference, a domain
+  // condition that needs the whole grid's assumptions) is run again over the whole grid only
+  // when that run's expression store, about the groups' count times the largest group's, fits
+  // these bytes; else the group answers (its finding, or UNKNOWN with its reason). 0: half of
+  // the machine's physical memory.
+  size_t stream_rerun_bytes = 0;
 };
 
 EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::KernelCache& kernels,

@@ -30,6 +30,12 @@ void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
   summary.all_ctas = config.ctas == launch::CtaMode::All;
   result.kernels.push_back(summary);
   result.phases["execute"] += seconds;
+  record_failure(run, role, result);
+}
+
+} // namespace
+
+void record_failure(const exec::KernelRun& run, const std::string& role, EntryResult& result) {
   if (run.failure) {
     result.verdict = run.failure->verdict;
     result.bad_input = run.failure->category == exec::FailureCategory::BadInput;
@@ -46,8 +52,6 @@ void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
     }
   }
 }
-
-} // namespace
 
 std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config,
                                               const std::string& role, exec::KernelCache& cache,

@@ -22,6 +22,10 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
                                               const exec::RunOptions& options, EntryResult& result,
                                               exec::RunCache* runs = nullptr);
 
+// A run's failure (and its races) as the entry's result: verdict, detail, failure and the kernel
+// (`role`) it happened in; nothing when the run has no failure.
+void record_failure(const exec::KernelRun& run, const std::string& role, EntryResult& result);
+
 // How a report names a kernel run: its role, PTX file, entry and the line of `.entry` in
 // `kernel` (0 when it is not there); statistics and time are the caller's to add.
 KernelSummary kernel_summary(const launch::KernelConfig& config, const std::string& role,

@@ -5,11 +5,13 @@
 #include <numeric>
 #include <tbb/info.h>
 #include <tbb/parallel_invoke.h>
+#include <unistd.h>
 
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/exec/grouped_launch.hpp"
+#include "engine/exec/kernel_run.hpp"
 #include "support/invariant.hpp"
 
 namespace volta::entry {
@@ -38,6 +40,20 @@ void merge_output_types(const std::vector<OutputType>& group, std::vector<Output
     merge(group[i].optimized_stores, into[i].optimized_stores);
     into[i].integer = into[i].integer && group[i].integer; // one real element makes it real
   }
+}
+
+// The bytes a whole-grid rerun may be expected to take (ProveOptions::stream_rerun_bytes).
+size_t rerun_budget(const ProveOptions& options) {
+  if (options.stream_rerun_bytes != 0)
+    return options.stream_rerun_bytes;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0)
+    return SIZE_MAX; // unknown: the rerun is allowed, as before
+  return static_cast<size_t>(pages) / 2 * static_cast<size_t>(page);
+}
+
+double gib(size_t bytes) {
+  return static_cast<double>(bytes) / (1ull << 30);
 }
 
 } // namespace
@@ -96,23 +112,80 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
   if (in_memory)
     group_options.cache = &proved;
   PairDecision decision;
+  // A group the groups cannot conclude is answered by a run of the whole grid only when that
+  // run's store is expected to fit (issue 34: an attention grid rerun into a 10 GB peak); the
+  // estimate is the largest group store so far times the number of groups.
+  size_t largest_group_bytes = 0;
+  const size_t budget = rerun_budget(options);
+  const char* roles[2] = {"reference", "optimized"};
   for (uint32_t g = 0; g < groups; ++g) {
     // The group's store goes with `pair` at the end of the iteration, and every value in it.
     PreparedPair pair;
     std::optional<exec::KernelRun>* runs[2] = {&pair.ref_run, &pair.opt_run};
     auto run = [&](int k) { *runs[k] = launches[k].run_part(*pair.store, g, groups); };
     tbb::parallel_invoke([&] { run(0); }, [&] { run(1); });
+    const symbolic::ExprStore::Footprint footprint = pair.store->footprint();
+    largest_group_bytes =
+        std::max(largest_group_bytes, footprint.node_bytes + footprint.table_bytes);
+    const size_t grid_bytes =
+        largest_group_bytes > budget / groups ? SIZE_MAX : largest_group_bytes * groups;
+    const bool rerun_fits = grid_bytes <= budget;
+    const std::string in_group = fmt::format("in group {} of {} of CTAs", g + 1, groups);
+    const std::string no_rerun = fmt::format(
+        "the whole grid is not rerun: its store, about {} x {:.3g} GiB, would not fit in {:.3g} "
+        "GiB",
+        groups, gib(largest_group_bytes), gib(budget));
     for (int k = 0; k < 2; ++k) {
       const exec::KernelRun& r = **runs[k];
       summaries[k].stats += r.stats;
       summaries[k].seconds += r.seconds;
       result.phases["execute"] += r.seconds;
-      if (r.failure || !r.races.empty())
+    }
+    for (int k = 0; k < 2; ++k) {
+      const exec::KernelRun& r = **runs[k];
+      if (!r.failure && r.races.empty())
+        continue;
+      // The time or memory guard, or the instruction budget (which counts over all groups):
+      // the whole grid would stop at the same guard, after running again what the groups ran.
+      const bool guard =
+          r.failure && (r.failure->category == exec::FailureCategory::Cancelled ||
+                        r.failure->category == exec::FailureCategory::InstructionBudget);
+      if ((!guard && rerun_fits) || !r.failure)
         return std::nullopt;
+      // A finding of the group's CTAs is one of the grid's: they run as in the whole grid (a
+      // value crossing groups is a race, grouped_launch.hpp). Reported as the whole grid's
+      // would be, reference first, naming the group.
+      result.kernels.assign(std::begin(summaries), std::end(summaries));
+      record_failure(r, roles[k], result);
+      result.detail = fmt::format("{} kernel: {} ({}; {})", roles[k], result.detail, in_group,
+                                  guard ? "the whole grid is not rerun: it would stop at the "
+                                          "same limit"
+                                        : no_rerun);
+      return result;
     }
     EntryResult group_result; // a group with a failure is abandoned: only its types are read
-    if (!pair_outputs(entry, pair, group_result) || pair.one_sided != 0)
-      return std::nullopt;
+    if (!pair_outputs(entry, pair, group_result) || pair.one_sided != 0) {
+      if (rerun_fits)
+        return std::nullopt;
+      // An output failure (a value no verdict may rest on) is the group's own finding; an
+      // element one kernel writes may be written by the other kernel in another group.
+      result.kernels.assign(std::begin(summaries), std::end(summaries));
+      if (pair.one_sided == 0 && group_result.failure) {
+        result.verdict = group_result.verdict;
+        result.failure = group_result.failure;
+        result.failure_kernel = group_result.failure_kernel;
+        result.detail = fmt::format("{} ({}; {})", group_result.detail, in_group, no_rerun);
+      } else {
+        result.verdict = Verdict::Unknown;
+        result.detail = fmt::format(
+            "{}: {} ({}; {})", in_group,
+            pair.one_sided != 0 ? "elements written by one kernel only, which the other may "
+                                  "write in another group"
+                                : group_result.detail,
+            "only the whole grid decides it", no_rerun);
+      }
+      return result;
+    }
     merge_output_types(group_result.output_types, result.output_types);
     const ElementCounts before = result.elements;
     decision = decide_pair(pair, group_options, entry_start, result);
@@ -132,16 +205,35 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       // domain conditions (which the whole grid's assumptions may discharge) still abandon the
       // groups.
       const bool undecided_element = decision.tally.unknown_reason.has_value();
-      if ((!undecided_element && !decision.vacuous) || decision.tally.counts.not_equivalent != 0 ||
-          !decision.domain_failure.empty())
+      const bool grid_decides = (!undecided_element && !decision.vacuous) ||
+                                decision.tally.counts.not_equivalent != 0 ||
+                                !decision.domain_failure.empty();
+      if (grid_decides && rerun_fits)
         return std::nullopt;
       result.kernels.assign(std::begin(summaries), std::end(summaries));
+      if (grid_decides) {
+        // A difference or a domain condition of the group is decided under the group's
+        // assumptions only (another group's reference may be undefined at its point): without
+        // the whole grid it stays UNKNOWN, with what the group found.
+        const std::string found =
+            decision.tally.counts.not_equivalent != 0
+                ? fmt::format("{} element(s) differ under this group's assumptions",
+                              decision.tally.counts.not_equivalent)
+            : !decision.domain_failure.empty()
+                ? "a domain condition is refuted under this group's assumptions: " +
+                      decision.domain_failure
+                : "a domain condition is undecided: " + decision.domain_unknown.value_or("");
+        result.verdict = Verdict::Unknown;
+        result.counterexample.reset();
+        result.detail = fmt::format("{}: {}; only the whole grid's assumptions decide it ({})",
+                                    in_group, found, no_rerun);
+        return result;
+      }
       conclude(entry, options, decision, result);
       VOLTA_ASSERT(result.verdict == Verdict::Unknown,
                    "an undecided element or a vacuous reference leaves it UNKNOWN");
-      result.detail += fmt::format(" (in group {} of {} of CTAs; the whole grid holds the same "
-                                   "{}, so it is not rerun)",
-                                   g + 1, groups, undecided_element ? "element" : "assumption");
+      result.detail += fmt::format(" ({}; the whole grid holds the same {}, so it is not rerun)",
+                                   in_group, undecided_element ? "element" : "assumption");
       return result;
     }
   }

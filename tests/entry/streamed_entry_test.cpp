@@ -3,7 +3,8 @@
 // come from the groups, and UNKNOWN for an element a group leaves undecided; races between
 // groups, differences, atomics on global memory, grids the groups split differently and domain
 // conditions that need another group's assumptions all end in the run of the whole grid, with
-// its report.
+// its report, when that run fits (else the group answers: its finding, or UNKNOWN with why).
+#include <functional>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -74,12 +75,20 @@ struct Pair {
   }
 };
 
-entry::EntryResult prove(const launch::ManifestEntry& e, bool stream) {
+entry::EntryResult prove(const launch::ManifestEntry& e, bool stream,
+                         const std::function<void(entry::ProveOptions&)>& tweak = {}) {
   exec::KernelCache cache;
   entry::ProveOptions options;
   options.stream = stream;
   options.stream_min_ctas = 4; // 16 groups of 4 CTAs, whatever the machine's cores
+  if (tweak)
+    tweak(options);
   return entry::prove_equivalence_entry(e, cache, options);
+}
+
+// A whole-grid rerun that cannot fit: one byte allowed for its store.
+void no_room_to_rerun(entry::ProveOptions& options) {
+  options.stream_rerun_bytes = 1;
 }
 
 bool streamed(const entry::EntryResult& r) {
@@ -174,6 +183,61 @@ TEST(StreamedEntry, AVacuousReferenceEndsTheGroupsWithoutAWholeGridRun) {
   EXPECT_NE(r.detail.find("(in group 1 of 16 of CTAs"), std::string::npos) << r.detail;
   ASSERT_EQ(r.kernels.size(), 2u);
   EXPECT_EQ(r.kernels[0].stats.ctas, 4u); // only the first group ran
+}
+
+// Issue 34: a group the groups cannot conclude must not fall back to a whole-grid run that
+// cannot fit. A difference in the last group is decided under that group's assumptions only, so
+// without the whole grid it ends UNKNOWN, naming the group and why it was not rerun; never
+// EQUIVALENT, and with no counterexample that the whole grid did not confirm.
+TEST(StreamedEntry, ADifferenceWhoseGridCannotBeRerunEndsUnknownInItsGroup) {
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  @%p1 add.f32 %f2, %f2, 0f3F800000;\n"
+                             "  st.global.f32 [%rd5], %f2;"));
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  ASSERT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  EXPECT_NE(r.detail.find("in group 16 of 16 of CTAs"), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("would not fit"), std::string::npos) << r.detail;
+  EXPECT_FALSE(r.counterexample.has_value());
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[0].stats.ctas, kCtas); // every group once, no whole-grid run after them
+  // With room, the whole grid runs again and reports the difference (the test above).
+  EXPECT_EQ(prove(p.entry, true).verdict, Verdict::NotEquivalent);
+}
+
+// An out-of-bounds store by the last CTA is a finding of its group's CTAs, which run as in the
+// whole grid: reported as itself, naming the group, when the grid cannot be rerun.
+TEST(StreamedEntry, AFindingWhoseGridCannotBeRerunIsReportedFromItsGroup) {
+  const std::string oob = elementwise("  add.f32 %f2, %f1, %f1;\n"
+                                      "  st.global.f32 [%rd5], %f2;\n"
+                                      "  @%p1 st.global.f32 [%rd5+4], %f2;");
+  Pair p(kTwice, oob);
+  const auto whole = prove(p.entry, false);
+  ASSERT_EQ(whole.verdict, Verdict::OutOfBounds) << whole.detail;
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  ASSERT_EQ(r.verdict, Verdict::OutOfBounds) << r.detail;
+  EXPECT_NE(r.detail.find("optimized kernel: "), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("in group 16 of 16 of CTAs"), std::string::npos) << r.detail;
+  ASSERT_TRUE(r.failure.has_value());
+  EXPECT_EQ(r.failure_kernel, "optimized");
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_EQ(r.kernels[1].stats.ctas, kCtas);
+}
+
+// The instruction budget counts over all groups: a group that reaches it ends the entry there,
+// UNKNOWN, without a whole-grid run that would stop at the same budget after running it all
+// again (whatever room there is).
+TEST(StreamedEntry, TheInstructionBudgetEndsTheGroupsWithoutAWholeGridRun) {
+  Pair p(kTwice, kSum);
+  const auto r = prove(p.entry, true, [](entry::ProveOptions& o) {
+    o.run.max_instructions = kElements * 10; // a few groups' worth of the ~25 per thread
+  });
+  ASSERT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  ASSERT_TRUE(r.failure.has_value()) << r.detail;
+  EXPECT_EQ(r.failure->category, exec::FailureCategory::InstructionBudget);
+  EXPECT_NE(r.detail.find("in group "), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("same limit"), std::string::npos) << r.detail;
+  ASSERT_EQ(r.kernels.size(), 2u);
+  EXPECT_LT(r.kernels[0].stats.ctas, kCtas); // stopped among the groups, no rerun after them
 }
 
 // The last CTA also writes out[0], which CTA 0 wrote in the first group, with another value

@@ -3,6 +3,7 @@
 #include "rules/algebra/canonical/canonical_forms.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <map>
 
@@ -231,22 +232,28 @@ Term CanonicalForms::term_inverse(const Term& a) {
   return make_term(Coef(1) / a.coef, mono_inverse(a.mono), poly_neg(a.exp));
 }
 
+// Both orders below read the terms (factors) from the highest id down. Any order invariant under
+// adding a polynomial (multiplying by a monomial) gives a canonical leading term; reading from
+// the highest id makes the *oldest* term of a sum built left to right the least one (atoms and
+// monomials of later terms are interned later, with higher ids), so that a running sum that
+// grows by one term per step keeps its leading term, and its monic factor keeps every term it
+// had: the step costs one new term, not a rescaled copy of all of them (issue 34's cliff).
 int CanonicalForms::compare_poly(Id a, Id b) const {
   if (a == b)
     return 0;
   const auto& x = sums_[a].terms;
   const auto& y = sums_[b].terms;
-  size_t i = 0, j = 0;
-  while (i < x.size() || j < y.size()) {
+  ptrdiff_t i = static_cast<ptrdiff_t>(x.size()) - 1, j = static_cast<ptrdiff_t>(y.size()) - 1;
+  while (i >= 0 || j >= 0) {
     // Exponent polynomials have no exponentials, so terms are ordered by monomial id.
-    if (j == y.size() || (i < x.size() && x[i].mono < y[j].mono))
+    if (j < 0 || (i >= 0 && x[i].mono > y[j].mono))
       return x[i].coef.sign();
-    if (i == x.size() || y[j].mono < x[i].mono)
+    if (i < 0 || y[j].mono > x[i].mono)
       return -y[j].coef.sign();
     if (!(x[i].coef == y[j].coef))
       return x[i].coef < y[j].coef ? -1 : 1;
-    ++i;
-    ++j;
+    --i;
+    --j;
   }
   return 0;
 }
@@ -256,16 +263,16 @@ int CanonicalForms::compare_mono(Id a, Id b) const {
     return 0;
   const auto& x = monomials_[a].factors;
   const auto& y = monomials_[b].factors;
-  size_t i = 0, j = 0;
-  while (i < x.size() || j < y.size()) {
-    if (j == y.size() || (i < x.size() && x[i].first < y[j].first))
+  ptrdiff_t i = static_cast<ptrdiff_t>(x.size()) - 1, j = static_cast<ptrdiff_t>(y.size()) - 1;
+  while (i >= 0 || j >= 0) {
+    if (j < 0 || (i >= 0 && x[i].first > y[j].first))
       return x[i].second < 0 ? -1 : 1;
-    if (i == x.size() || y[j].first < x[i].first)
+    if (i < 0 || y[j].first > x[i].first)
       return y[j].second < 0 ? 1 : -1;
     if (x[i].second != y[j].second)
       return x[i].second < y[j].second ? -1 : 1;
-    ++i;
-    ++j;
+    --i;
+    --j;
   }
   return 0;
 }
@@ -349,10 +356,13 @@ Form CanonicalForms::from_sum(Sum s) {
       lead = i;
   }
   f.scalar = s.terms[lead];
-  const Id monic = intern_sum(sum_scale(s, term_inverse(f.scalar)));
+  // Already monic (a running sum that kept its leading term, add_all): nothing to divide.
+  const bool monic_already = same_term(f.scalar, make_term(Coef(1), 0, 0));
+  const size_t terms = s.terms.size();
+  const Id monic = intern_sum(monic_already ? std::move(s) : sum_scale(s, term_inverse(f.scalar)));
   // Monic: the leading term divided by itself is 1, so a sum and each multiple of it give the
   // same factor (the header's normal form).
-  VOLTA_ASSERT(sums_[monic].terms.size() == s.terms.size(), "scaling keeps every term");
+  VOLTA_ASSERT(sums_[monic].terms.size() == terms, "scaling keeps every term");
   VOLTA_ASSERT(
       std::any_of(sums_[monic].terms.begin(), sums_[monic].terms.end(),
                   [](const Term& t) { return t.coef == Coef(1) && t.mono == 0 && t.exp == 0; }),
@@ -572,24 +582,58 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
     return pos_inf_;
   if (has_neg)
     return neg_inf_;
-  // Group the numerators by denominator; sum each group in one pass.
-  std::map<std::vector<std::pair<Id, int32_t>>, std::vector<Term>> groups;
   size_t nonzero = 0;
   Id last = zero_;
   for (Id p : parts) {
-    const Form f = forms_[p];
-    if (f.is_zero())
-      continue;
-    ++nonzero;
-    last = p;
-    Sum n = expand_numerator(f);
-    auto& terms = groups[f.den];
-    terms.insert(terms.end(), n.terms.begin(), n.terms.end());
+    if (!forms_[p].is_zero()) {
+      ++nonzero;
+      last = p;
+    }
   }
   if (nonzero == 0)
     return zero_;
   if (nonzero == 1)
     return last;
+  // The sum is computed relative to a pivot term P, the scalar of the part with the largest
+  // numerator: Σ s_f·N_f/D_f = P · Σ (s_f/P)·N_f/D_f. The pivot's part enters with scalar 1, so
+  // its monic factor's terms are copied as they are, not multiplied term by term (each product
+  // interns a new exponent polynomial). A running sum that gains one term per step (online
+  // softmax: sum·e^{m_old - m_new} + e^{s - m_new}) then costs one product per step instead of
+  // one per term already summed. The result is the form of the plain sum: the leading term is
+  // chosen by an order invariant under multiplication by a term, so the monic factor of
+  // Σ (s_f/P)·N_f is that of P·Σ (s_f/P)·N_f, and its scalar is P times the relative one.
+  const auto numerator_size = [&](const Form& f) {
+    size_t n = 1;
+    for (const auto& [id, k] : f.num)
+      n *= sums_[id].terms.size() * static_cast<size_t>(k);
+    return n;
+  };
+  size_t pivot_size = 0;
+  Term pivot;
+  for (Id p : parts) {
+    const Form& f = forms_[p];
+    if (!f.is_zero() && numerator_size(f) > pivot_size) {
+      pivot_size = numerator_size(f);
+      pivot = f.scalar;
+    }
+  }
+  const Term one = make_term(Coef(1), 0, 0);
+  const Term pivot_inverse = term_inverse(pivot);
+  // Group the relative numerators by denominator; sum each group in one pass.
+  std::map<std::vector<std::pair<Id, int32_t>>, std::vector<Term>> groups;
+  for (Id p : parts) {
+    Form f = forms_[p];
+    if (f.is_zero())
+      continue;
+    f.scalar = same_term(f.scalar, pivot) ? one : term_mul(f.scalar, pivot_inverse);
+    // 1 · one monic factor: its terms as they are (what expand_numerator would rebuild).
+    const bool plain = same_term(f.scalar, one) && f.num.size() == 1 && f.num[0].second == 1;
+    if (plain)
+      charge(sums_[f.num[0].first].terms.size());
+    Sum n = plain ? sums_[f.num[0].first] : expand_numerator(f);
+    auto& terms = groups[f.den];
+    terms.insert(terms.end(), n.terms.begin(), n.terms.end());
+  }
   // Common denominator: the multiset maximum of the groups' denominators.
   std::vector<std::pair<Id, int32_t>> common;
   for (const auto& [den, terms] : groups) {
@@ -608,6 +652,13 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
     }
     common = std::move(merged);
   }
+  if (groups.size() == 1 && common.empty()) {
+    // One group without a denominator: its sum is the numerator (no second merge).
+    Form numerator = from_sum(make_sum(std::move(groups.begin()->second)));
+    if (!numerator.scalar.coef.is_zero())
+      numerator.scalar = term_mul(pivot, numerator.scalar);
+    return intern_form(std::move(numerator));
+  }
   std::vector<Term> all;
   for (auto& [den, terms] : groups) {
     Sum s = make_sum(std::move(terms));
@@ -620,6 +671,8 @@ Id CanonicalForms::add_all(std::span<const Id> parts) {
     all.insert(all.end(), s.terms.begin(), s.terms.end());
   }
   Form numerator = from_sum(make_sum(std::move(all)));
+  if (!numerator.scalar.coef.is_zero())
+    numerator.scalar = term_mul(pivot, numerator.scalar);
   if (common.empty())
     return intern_form(std::move(numerator));
   Form denominator_inverse;

@@ -148,6 +148,8 @@ public:
   // (the forms earlier elements interned stay shared), so that one large element cannot starve
   // every element after it.
   void reset_term_count() { terms_used_ = 0; }
+  // Terms charged since the last reset (what the budget is measured in).
+  size_t terms_used() const { return terms_used_; }
   // Read at every term charged against the budget (every product, every sum built): a set flag
   // throws Cancelled, so that no single form outlasts the entry's time limit by more than the
   // work of one multiplication of two sums.

@@ -1,6 +1,8 @@
 // Unit tests of the canonical forms (rules/canonical): the identities of the exp-polynomial
 // class they decide, and the ones they must not claim.
 #include <gtest/gtest.h>
+#include <string>
+#include <vector>
 
 #include "rules/algebra/canonical/canonical_forms.hpp"
 
@@ -155,6 +157,87 @@ TEST_F(Forms, BudgetIsRenewedPerElement) {
   f.reset_term_count();
   const Id square = f.canonical(f.mul(f.add(x, y), f.add(x, y)));
   EXPECT_TRUE(f.equal(square, f.add(f.mul(x, x), f.add(f.mul(c(2), f.mul(x, y)), f.mul(y, y)))));
+}
+
+// Online softmax with the running maximum updated key by key (issue 34's held-out-style pair):
+// sum_j = sum_{j-1} * e^{m_{j-1} - m_j} + e^{s_j - m_j}, m_j = max(m_{j-1}, s_j), s_j a dot
+// product of `dims` terms. Builds it, and the two-pass sum e^{s_1 - M} + ... + e^{s_n - M} with
+// M the maximum of all scores, in fresh forms; returns whether they are equal and the terms the
+// online sum charged.
+struct RunningSumCost {
+  bool equal = false;
+  size_t online_terms = 0;
+};
+RunningSumCost online_softmax_sum(int keys, int dims) {
+  CanonicalForms f;
+  std::vector<Id> q, scores;
+  for (int d = 0; d < dims; ++d)
+    q.push_back(f.symbol(1 + d, "q" + std::to_string(d)));
+  for (int j = 0; j < keys; ++j) {
+    Id s = f.constant(Coef(0));
+    for (int d = 0; d < dims; ++d)
+      s = f.add(s, f.mul(q[d], f.symbol(1000 + j * dims + d, "k")));
+    scores.push_back(s);
+  }
+  RunningSumCost out;
+  const size_t before = f.terms_used();
+  Id m = f.neg_inf(), sum = f.constant(Coef(0));
+  for (Id s : scores) {
+    const Id pair[2] = {m, s};
+    const Id m_new = f.max(pair);
+    sum = f.add(f.mul(sum, f.exp(f.sub(m, m_new))), f.exp(f.sub(s, m_new)));
+    m = m_new;
+  }
+  out.online_terms = f.terms_used() - before;
+  const Id top = f.max(scores);
+  Id two_pass = f.constant(Coef(0));
+  for (Id s : scores)
+    two_pass = f.add(two_pass, f.exp(f.sub(s, top)));
+  out.equal = f.equal(sum, two_pass);
+  return out;
+}
+
+TEST(FormsCost, PerKeyOnlineSoftmaxIsDecided) {
+  EXPECT_TRUE(online_softmax_sum(48, 4).equal);
+}
+
+// Each step of the running sum adds one term to a sum whose scalar changed (a new maximum): the
+// step must not multiply every term already summed by the rescaling (each product a new
+// exponent polynomial of `dims` terms), which made the cost per step grow with the dot product's
+// length times the keys summed, and l = 1024 ran out of the 50 M term budget where l = 512 fit.
+// What remains is copying the sum once per step: a few terms charged per term already summed,
+// independent of the exponents' size.
+TEST(FormsCost, RunningSumCostDoesNotScaleWithTheExponents) {
+  const RunningSumCost narrow = online_softmax_sum(128, 2);
+  const RunningSumCost wide = online_softmax_sum(128, 16);
+  ASSERT_TRUE(narrow.equal);
+  ASSERT_TRUE(wide.equal);
+  // The wider exponents may cost more per step (subtracting the maxima), not per term summed:
+  // the difference is linear in keys x dims (before the fix it was 583,000 of 735,000 terms).
+  const size_t keys = 128, dims = 16;
+  EXPECT_LE(wide.online_terms, narrow.online_terms + 16 * keys * dims)
+      << "narrow " << narrow.online_terms << ", wide " << wide.online_terms;
+  EXPECT_LE(wide.online_terms, 4 * keys * keys + 32 * keys * dims) << wide.online_terms;
+}
+
+// The relative (pivoted) addition gives the form of the plain sum, whichever part is largest and
+// in whichever order the parts come.
+TEST_F(Forms, PivotedSumIsThePlainSum) {
+  const Id big = f.add(f.mul(c(3), f.exp(x)), f.add(f.mul(y, f.exp(z)), f.mul(c(-2, 7), x)));
+  const Id scaled = f.mul(big, f.mul(c(5), f.exp(f.sub(y, x))));
+  const Id small = f.mul(c(2), f.exp(y));
+  const Id parts1[3] = {scaled, small, x};
+  const Id parts2[3] = {x, small, scaled};
+  EXPECT_EQ(f.canonical(f.add_all(parts1)), f.canonical(f.add_all(parts2)));
+  // Expanded by hand: 5·e^{y-x}·(3e^x + y·e^z - 2/7·x) + 2e^y + x.
+  const Id by_hand =
+      f.add(f.add(f.mul(c(15), f.exp(y)), f.mul(c(5), f.mul(y, f.exp(f.add(z, f.sub(y, x)))))),
+            f.add(f.mul(c(-10, 7), f.mul(x, f.exp(f.sub(y, x)))), f.add(f.mul(c(2), f.exp(y)), x)));
+  EXPECT_TRUE(f.equal(f.add_all(parts1), by_hand));
+  EXPECT_FALSE(f.equal(f.add_all(parts1), f.add(by_hand, f.exp(y))));
+  // Parts that cancel to zero.
+  const Id opposite[2] = {scaled, f.neg(scaled)};
+  EXPECT_TRUE(f.equal(f.add_all(opposite), c(0)));
 }
 
 } // namespace
