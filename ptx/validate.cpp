@@ -1,6 +1,7 @@
 // Validation of instructions against the PTX instruction table (see validate.hpp).
 #include "ptx/validate.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -621,6 +622,15 @@ private:
                                           " operands, found " + std::to_string(n));
       }
     }
+    if (ins.opcode_name == "mov" && types.size() == 1 && !types[0].starts_with("b") &&
+        std::any_of(ins.operands.begin(), ins.operands.end(),
+                    [](const Operand& o) { return o.is<VectorOperand>(); })) {
+      // Packing and unpacking (mov.b32 {lo, hi}, r) take a bit type only (ptxas 13: "Arguments
+      // mismatch" for mov.f32 {lo, hi}, r).
+      return instruction_error(ins, "'mov' packs or unpacks with a bit type (.b16, .b32, .b64, "
+                                    ".b128), not ." +
+                                        std::string(types[0]));
+    }
     if (ins.opcode_name == "cvt" && types.size() == 2 && types[1].ends_with("x2") &&
         !types[0].ends_with("x2")) {
       return instruction_error(ins, "'cvt' converts a packed ." + std::string(types[1]) +
@@ -886,8 +896,19 @@ private:
       return true;
     }
     for (size_t i = 0; i < ins.operands.size(); ++i) {
-      if (!check_data_registers(ins.operands[i], i == 0 ? *to : *from, regs)) {
+      const ScalarType type = i == 0 ? *to : *from;
+      if (!check_data_registers(ins.operands[i], type, regs)) {
         return false;
+      }
+      // ptxas 13 holds a .bf16 operand of cvt to a 16-bit register ("Arguments mismatch" for
+      // cvt.f32.bf16 %f1, %r1 with %r1 .b32), while it lets .f16 use a wider bit register.
+      const auto* name = std::get_if<NameOperand>(&ins.operands[i].value);
+      const std::optional<ScalarType> reg = name ? regs.type_of(name->name) : std::nullopt;
+      if (type == ScalarType::BF16 && reg && bit_width(*reg) != 16) {
+        return error(ins.operands[i].loc, "operand " + name->name + " is declared ." +
+                                              spelling(*reg) +
+                                              ", which cannot hold the .bf16 of '" +
+                                              ins.opcode_name + "' (a 16-bit register)");
       }
     }
     return true;

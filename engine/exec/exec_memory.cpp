@@ -717,6 +717,34 @@ void CtaRunner::exec_atom(const Inst& in, uint32_t w, uint32_t mask) {
         access(space, address, elem, elem, t, AccessKind::Atomic, space == Space::Global);
     if (!cells)
       return;
+    // A float atomic's concrete operand or starting value that is a NaN has no real value: the
+    // sum is a NaN on a GPU whatever the other terms are (materialize() would otherwise read it
+    // as 0: a false EQUIVALENT, fuzzer finding 13:50564).
+    auto nan_bits = [&](const Value& v) {
+      if (integer_atomic || v.symbolic())
+        return false;
+      auto& s = ctx_.store;
+      switch (in.type) {
+      case ValType::F64:
+        return !s.float_bits(v.bits, 64).has_value();
+      case ValType::F32:
+        return !s.float_bits(v.bits & 0xffffffffu, 32).has_value();
+      case ValType::BF16:
+        return !s.bf16_bits(static_cast<uint16_t>(v.bits)).has_value();
+      case ValType::BF16x2:
+        return !s.bf16_bits(static_cast<uint16_t>(v.bits)).has_value() ||
+               !s.bf16_bits(static_cast<uint16_t>(v.bits >> 16)).has_value();
+      case ValType::F16x2:
+        return !s.float_bits(v.bits & 0xffff, 16).has_value() ||
+               !s.float_bits((v.bits >> 16) & 0xffff, 16).has_value();
+      default:
+        return !s.float_bits(v.bits & 0xffff, 16).has_value();
+      }
+    };
+    if (nan_bits(x) || nan_bits(load(cells, elem))) {
+      fail_unsupported(in, t, "is a float atomic on a NaN (its operand or the location's value)");
+      return;
+    }
     // Adds the contribution; returns why it cannot be (nullptr: added).
     auto add_to = [&](std::map<uint64_t, PendingAtomic>& table) -> const char* {
       auto it = table.find(address);

@@ -108,6 +108,18 @@ TEST(Validate, OperandCountsAndKinds) {
   accepted("cp.async.ca.shared.global [%r1], [%rd1], 4;");
   accepted("cp.async.wait_group 0;");
   accepted("cp.async.wait_all;");
+  // Found by the differential test too: packing takes a bit type, and cvt's .bf16 a 16-bit
+  // register (its .f16 may be a wider bit register).
+  EXPECT_EQ(rejected("mov.f32 {%rs1, %rs2}, %r1;").message,
+            "'mov' packs or unpacks with a bit type (.b16, .b32, .b64, .b128), not .f32");
+  EXPECT_EQ(rejected("mov.u32 {%rs1, %rs2}, %r1;").message,
+            "'mov' packs or unpacks with a bit type (.b16, .b32, .b64, .b128), not .u32");
+  accepted("mov.b32 {%rs1, %rs2}, %r1;");
+  EXPECT_EQ(
+      rejected("cvt.f32.bf16 %f1, %r1;").message,
+      "operand %r1 is declared .b32, which cannot hold the .bf16 of 'cvt' (a 16-bit register)");
+  accepted("cvt.f32.bf16 %f1, %rs1;");
+  accepted("cvt.f32.f16 %f1, %r1;");
 }
 
 TEST(Validate, RegisterTypesMustFitTheInstructionType) {
