@@ -365,45 +365,32 @@ TEST(Mbarrier, AWaitWhoseFalseOutcomeIsUsedIsRefusedByLowering) {
 }
 
 TEST(Mbarrier, AnArrivesStateReadAsAValueIsRefused) {
-  // The state token is opaque: storing it refuses the store (the first reader reached).
-  const std::string body = R"(
+  // The state token is opaque: storing it refuses the store (the first reader reached). Also
+  // where the register holds a plain value later (the store still reads the arrive's state):
+  // before, only registers written by arrives alone were watched, and the store ran on a
+  // made-up state (c37_mbarrier_state_register_reused).
+  for (const char* body : {R"(
   ld.param.u64 %rd0, [p_out];
   mov.u32 %r1, bar;
   st.global.u64 [%rd0], %rd1;
   mbarrier.arrive.shared::cta.b64 %rd1, [%r1];
-  ret;)";
-  const std::string text = sm90(kernel(".param .u64 p_out", body, kBar));
-  const auto r = run_ptx(text, one_out(2));
-  ASSERT_NE(r.failure(), nullptr) << r.describe();
-  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
-  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "st.global.u64"));
-  EXPECT_NE(r.failure()->message.find("opaque"), std::string::npos) << r.describe();
-}
-
-} // namespace
-} // namespace volta::etest
-
-namespace volta::etest {
-namespace {
-
-TEST(Mbarrier, AnArrivesStateReadAsAValueIsRefusedWhereOthersWriteItsRegisterToo) {
-  // The register also holds a plain value later: the store still reads the arrive's state.
-  // Before, only registers written by arrives alone were watched, and the store ran on a
-  // made-up state.
-  const std::string body = R"(
+  ret;)",
+                           R"(
   ld.param.u64 %rd0, [p_out];
   mov.u32 %r1, bar;
   mbarrier.init.shared::cta.b64 [%r1], 1;
   mbarrier.arrive.shared::cta.b64 %rd1, [%r1];
   st.global.u64 [%rd0], %rd1;
   mov.u64 %rd1, 0;
-  ret;)";
-  const std::string text = sm90(kernel(".param .u64 p_out", body, kBar));
-  const auto r = run_ptx(text, one_out(2));
-  ASSERT_NE(r.failure(), nullptr) << r.describe();
-  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
-  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "st.global.u64"));
-  EXPECT_NE(r.failure()->message.find("opaque"), std::string::npos) << r.describe();
+  ret;)"}) {
+    SCOPED_TRACE(body);
+    const std::string text = sm90(kernel(".param .u64 p_out", body, kBar));
+    const auto r = run_ptx(text, one_out(2));
+    ASSERT_NE(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
+    EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "st.global.u64"));
+    EXPECT_NE(r.failure()->message.find("opaque"), std::string::npos) << r.describe();
+  }
 }
 
 } // namespace
