@@ -1462,7 +1462,7 @@ private:
       const bool around = reg && branch_on(i + 1, false, UINT32_MAX) && i + 2 < p_.insts.size() &&
                           p_.insts[i + 2].op == XOp::Bra && !p_.insts[i + 2].has_guard &&
                           p_.insts[i + 2].target == pc;
-      if (back || around)
+      if (back || around || probe_then_wait(i))
         continue;
       x.op = XOp::Unsupported;
       p_.unsupported_reasons[pc] =
@@ -1470,6 +1470,92 @@ private:
           "instruction is not '@!p bra' to the wait, nor '@p bra' then 'bra' to it): a try_wait "
           "may return false at any time, which the engine does not guess";
     }
+  }
+
+  // CUTLASS's ClusterBarrier::wait (a probe, then the wait loop only if the probe said no):
+  //   i    mbarrier.try_wait.parity P, [a], parity;      (the probe)
+  //   i+1  selp.b32 r, 1, 0, P;
+  //   i+2  setp.ne.s32 q, r, 0;
+  //   i+3  @q bra T;
+  //        mov.u32 h, imm;                               (any number: suspend-time hints)
+  //   W    mbarrier.try_wait.parity P', [a], parity{, h}; (an exact loop: @P' bra T; bra W)
+  // Both outcomes of the probe end at T with the same phase observed complete and acquired, and
+  // differ only in r, q and h (and P, P'). So the probe is run as an exact wait (it blocks until
+  // the phase completes, then says yes) when nothing else reads those registers: a read could
+  // see the outcome the hardware may or may not give. Any other shape is refused by the caller.
+  bool probe_then_wait(size_t i) const {
+    const auto& in = p_.insts;
+    auto reg_dst = [&](size_t j) -> std::optional<uint32_t> {
+      if (j >= in.size() || in[j].has_guard || in[j].dsts.size() != 1 ||
+          in[j].dsts[0].kind != OpKind::Reg)
+        return std::nullopt;
+      return in[j].dsts[0].reg;
+    };
+    auto is_reg = [](const Operand& o, uint32_t r) { return o.kind == OpKind::Reg && o.reg == r; };
+    auto is_imm = [](const Operand& o, uint64_t v) {
+      return o.kind == OpKind::Imm && !o.imm_is_float && o.imm == v;
+    };
+    const Inst& probe = in[i];
+    const auto p = reg_dst(i);
+    if (!p || probe.has_guard || (probe.sub & kMbarParity) == 0 || i + 4 >= in.size())
+      return false;
+    const Inst& sel = in[i + 1];
+    const auto r = reg_dst(i + 1);
+    if (!r || sel.op != XOp::Selp || sel.srcs.size() != 3 || !is_imm(sel.srcs[0], 1) ||
+        !is_imm(sel.srcs[1], 0) || !is_reg(sel.srcs[2], *p) || sel.srcs[2].negated)
+      return false;
+    const Inst& test = in[i + 2];
+    const auto q = reg_dst(i + 2);
+    if (!q || test.op != XOp::Setp || test.cmp != static_cast<uint8_t>(ptx::CmpOp::Ne) ||
+        test.srcs.size() != 2 || !is_reg(test.srcs[0], *r) || !is_imm(test.srcs[1], 0))
+      return false;
+    const Inst& skip = in[i + 3];
+    if (skip.op != XOp::Bra || !skip.has_guard || skip.guard_negated || skip.guard_reg != *q)
+      return false;
+    std::unordered_set<uint32_t> hints;
+    size_t w = i + 4;
+    for (; w < in.size() && in[w].op == XOp::Mov; ++w) {
+      const auto h = reg_dst(w);
+      if (!h || in[w].srcs.size() != 1 || in[w].srcs[0].kind != OpKind::Imm)
+        return false;
+      hints.insert(*h);
+    }
+    if (w + 2 >= in.size())
+      return false;
+    const Inst& wait = in[w];
+    const auto p2 = reg_dst(w);
+    const MemRef& a = probe.mem[0];
+    const MemRef& b = wait.mem[0];
+    if (!p2 || wait.op != XOp::MbarWait || wait.sub != probe.sub || wait.space != probe.space ||
+        a.has_base != b.has_base || a.base != b.base || a.offset != b.offset ||
+        wait.srcs.size() != 1 || probe.srcs.size() != 1 || !is_reg(wait.srcs[0], probe.srcs[0].reg))
+      return false;
+    const Inst& done = in[w + 1];
+    const Inst& again = in[w + 2];
+    if (done.op != XOp::Bra || !done.has_guard || done.guard_negated || done.guard_reg != *p2 ||
+        done.target != skip.target || again.op != XOp::Bra || again.has_guard || again.target != w)
+      return false;
+    // Nothing reads the outcome's registers but the pattern itself; none is written between
+    // the probe and the branch (the pattern's own instructions are consecutive).
+    std::unordered_set<uint32_t> outcome = hints;
+    outcome.insert({*p, *r, *q, *p2});
+    for (size_t j = 0; j < in.size(); ++j) {
+      const bool own = j == i + 1 || j == i + 2 || j == i + 3 || j == w + 1;
+      if (own)
+        continue;
+      const Inst& x = in[j];
+      if (x.has_guard && outcome.count(x.guard_reg) != 0)
+        return false;
+      for (const Operand& s : x.srcs) {
+        if (s.kind == OpKind::Reg && outcome.count(s.reg) != 0)
+          return false;
+      }
+      for (const MemRef& m : x.mem) {
+        if (m.present && m.has_base && outcome.count(m.base) != 0)
+          return false;
+      }
+    }
+    return true;
   }
 
   // elect.sync d|p, membermask; setmaxnreg.{inc,dec}.sync.aligned.u32 count;
