@@ -7,11 +7,6 @@
 namespace volta::emutest {
 namespace {
 
-std::string sm90(std::string text) {
-  text.replace(text.find("sm_80"), 5, "sm_90a");
-  return text;
-}
-
 // Each thread stores tid + 1 to buf[tid] through `mapa` to rank RANK, then out[tid] = buf[tid]
 // read through its own shared::cta address.
 std::string mapped_store(std::string_view rank, std::string_view use = "") {

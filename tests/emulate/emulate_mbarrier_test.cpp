@@ -65,11 +65,6 @@ TEST(EmulateMbarrier, AnOrdinaryStoreOverAnMbarrierIsRefused) {
 
 constexpr std::string_view kBar = ".shared .align 8 .b64 bar;\n";
 
-std::string sm90(std::string text) {
-  text.replace(text.find("sm_80"), 5, "sm_90a");
-  return text;
-}
-
 TEST(EmulateMbarrier, StateTokenAndTransactionBytes) {
   // One thread: init count 1; arrive.expect_tx 16 bytes (phase 0 pending on its bytes);
   // test_wait with the token is false (stored as 0), complete_tx 16 completes phase 0, a

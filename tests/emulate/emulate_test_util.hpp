@@ -18,6 +18,12 @@ namespace volta::emutest {
 
 inline constexpr std::string_view kHeader = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
+// The same text for sm_90a (the Hopper instructions' target).
+inline std::string sm90(std::string text) {
+  text.replace(text.find("sm_80"), 5, "sm_90a");
+  return text;
+}
+
 // One kernel `k` with the given parameters and body and registers of every kind.
 inline std::string kernel(std::string_view params, std::string_view body,
                           std::string_view decls = "") {

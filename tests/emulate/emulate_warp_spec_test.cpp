@@ -7,11 +7,6 @@
 namespace volta::emutest {
 namespace {
 
-std::string sm90(std::string text) {
-  text.replace(text.find("sm_80"), 5, "sm_90a");
-  return text;
-}
-
 TEST(EmulateWarpSpecialization, ElectSyncLeaderAndLaneId) {
   // Lanes 4..31 elect (lane 4 leads); out[t] = d * 1000 + p, 7777 for lanes 0..3.
   const std::string body = R"(

@@ -59,9 +59,7 @@ $L_ready:
 $L_end:
   ret;)";
   body.replace(body.find("AFTER"), 5, after_probe);
-  std::string text = kernel(".param .u64 out", body);
-  text.replace(text.find("sm_80"), 5, "sm_90a");
-  return text;
+  return sm90(kernel(".param .u64 out", body));
 }
 
 launch::KernelConfig out32() {
