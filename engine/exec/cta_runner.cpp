@@ -410,15 +410,27 @@ ExprId CtaRunner::int_view(Value v, ValType type) {
   const uint8_t format = half == HalfFormat::BF16  ? symbolic::kFormatBF16
                          : half == HalfFormat::F16 ? uint8_t{1}
                                                    : float_format(type);
+  // Fewer bits than a 16-bit float has (cvt.u32.u8 of an f16 or bf16 in a .b16): the low bits of
+  // its own encoding, not an f32's (fuzzer 14:47144 read the low byte of a bf16's bits as the
+  // low byte of its value's f32 encoding).
+  const HalfFormat own_half = w < 16 ? half_format(v) : HalfFormat::Unknown;
+  auto own_bits = [&](ExprId id) {
+    if (own_half == HalfFormat::Unknown)
+      return b_.float_bits(id, format);
+    const ExprId bits16 =
+        b_.float_bits(id, own_half == HalfFormat::BF16 ? symbolic::kFormatBF16 : uint8_t{1});
+    return b_.intop(symbolic::BitOpKind::Ext, symbolic::IntType{wc, is_signed(type)}, bits16,
+                    symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, 16);
+  };
   switch (symbolic::kind_of(s, node, &nw)) {
   case symbolic::ValueKind::Any: // a constant
     if (!v.fl) {
       if (auto x = b_.int_value(node, wc))
         return b_.int_const(*x, wc);
     }
-    return b_.float_bits(node, format); // a float constant: its bits
+    return own_bits(node); // a float constant: its bits
   case symbolic::ValueKind::Real:
-    return b_.float_bits(node, format);
+    return own_bits(node);
   case symbolic::ValueKind::Int:
   case symbolic::ValueKind::Bits:
     if (nw == 0 || nw == w)

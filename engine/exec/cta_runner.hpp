@@ -201,7 +201,8 @@ private:
   // constants as constants, float data by its bits (FloatBits), integers of another width
   // extended or truncated (signedness of `type`).
   ExprId int_view(Value v, ValType type);
-  // The low `bytes` bytes of a register's value, which a narrower store writes (exec_memory.cpp).
+  // The low `bytes` bytes of a register's value, which a narrower store writes (exec_memory.cpp)
+  // and a cvt of a narrower source type reads (exec_values.cpp).
   // Refuses (UNSUPPORTED) a float of unknown encoding: the low bytes of a .b64 register.
   Value low_bytes_of(Value v, const Operand& reg, uint32_t bytes, const Inst& in, uint32_t t);
   // Concrete bits of a value that must be concrete (address, shift amount, predicate...).

@@ -22,8 +22,10 @@ CtaRunner::LoadShape CtaRunner::load_shape(const Inst& in) const {
   shape.float_type = is_float(in.type);
   shape.sign = is_signed(in.type);
   shape.plain = shape.float_type && !shape.sign;
+  // (A float loaded into a wider register is not plain: deliver_value zero-extends its bits.)
   for (uint32_t i = 0; i < shape.values; ++i)
-    shape.plain &= in.dsts[i].kind == OpKind::Reg;
+    shape.plain &= in.dsts[i].kind == OpKind::Reg &&
+                   width_of(prog_.registers[in.dsts[i].reg].type) == 8 * shape.elem;
   return shape;
 }
 
@@ -215,6 +217,21 @@ void CtaRunner::deliver_value(const Inst& in, const LoadShape& shape, uint32_t i
       v = Value{0,
                 b_.intop(symbolic::BitOpKind::Ext,
                          symbolic::IntType{symbolic::width_code(rw), shape.sign}, narrow,
+                         symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, 8 * elem),
+                false};
+    }
+  }
+  // Float data loaded into a wider register (ld.global.f32 into a .b64) is zero-extended, as the
+  // emulator does: the register holds the bits of the loaded format, integer data, not a float of
+  // the register's width (a later 64-bit read as f64 reinterprets those bits).
+  if (v.symbolic() && shape.float_type && in.dsts[i].kind == OpKind::Reg &&
+      register_width() > 8 * elem) {
+    const uint32_t rw = register_width();
+    const ExprId bits = int_view(v, in.type);
+    if (bits != ctx_.undef) {
+      v = Value{0,
+                b_.intop(symbolic::BitOpKind::Ext,
+                         symbolic::IntType{symbolic::width_code(rw), false}, bits,
                          symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, 8 * elem),
                 false};
     }

@@ -426,8 +426,9 @@ Value CtaRunner::low_bytes_of(Value v, const Operand& reg, uint32_t bytes, const
       // which encoding's low bytes are stored, the model does not know.
       fail_unsupported(
           in, t,
-          "stores the low bytes of a 64-bit register holding float data, whose "
-          "encoding (f64, or a narrower float zero-extended) the model does not track");
+          "uses the low bytes of a 64-bit register holding float data (a narrower store, or "
+          "a cvt of a narrower type), whose encoding (f64, or a narrower float zero-extended) "
+          "the model does not track");
       return v;
     }
   }

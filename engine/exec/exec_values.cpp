@@ -1204,6 +1204,28 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
                                  ? width_of(prog_.registers[in.dsts[0].reg].type)
                                  : 0;
   const bool extends = reg_width > dw && dw < 64;
+  const bool packed_dst = dst == ValType::F16x2 || dst == ValType::BF16x2;
+  // A float result narrower than its register (cvt.rn.f16.f32 into a .b32, cvt.f32.f16 into a
+  // .b64) fills it zero-extended, as the emulator does: the register holds the bits of the
+  // result's own format, integer data, not a float of the register's width (a later wider read
+  // as f32 or f64 is a reinterpretation of those bits).
+  const uint32_t float_reg_width = in.dsts[0].kind == OpKind::Reg && is_float(dst)
+                                       ? width_of(prog_.registers[in.dsts[0].reg].type)
+                                       : 0;
+  auto float_in_register = [&](Value r) {
+    if (float_reg_width <= dw || !r.symbolic())
+      return r;
+    return Value{0, b_.intop(BitOpKind::Ext,
+                             symbolic::IntType{symbolic::width_code(float_reg_width), false},
+                             int_view(r, dst), 0, 0, 0, dw)};
+  };
+  // A source register wider than the source type (cvt.u32.u16 of a .b64, cvt.f32.f16 of a .b32:
+  // the PTX ISA's relaxed operand size) is read by its low bits, what a narrower store of it
+  // would write: the low bits of a float's encoding are no float of the narrower format (the
+  // low half of an f64's bits is not the f16 it was widened from: fuzzer 14:13870).
+  const uint32_t src_reg_width =
+      in.srcs[0].kind == OpKind::Reg ? width_of(prog_.registers[in.srcs[0].reg].type) : 0;
+  const bool narrows_source = !packed_dst && src_reg_width > sw;
   auto in_register = [&](ExprId r) {
     return extends ? b_.intop(BitOpKind::Ext,
                               symbolic::IntType{symbolic::width_code(reg_width), is_signed(dst)}, r,
@@ -1220,7 +1242,6 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
   // Float width changes read as exact, counted per lane but recorded once per instruction (a
   // string-keyed map update per lane was most of the time of a cvt-heavy kernel).
   uint64_t idealized_lanes = 0;
-  const bool packed_dst = dst == ValType::F16x2 || dst == ValType::BF16x2;
   auto record_idealized = [&] {
     if (idealized_lanes != 0)
       idioms_.idealized(sw > dw || packed_dst ? "float narrowing cvt read as exact"
@@ -1272,6 +1293,13 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       continue;
     }
     b_.set_stream(&streams_[t]);
+    if (narrows_source && v.symbolic()) {
+      v = low_bytes_of(v, in.srcs[0], sw / 8, in, t);
+      if (failed_) {
+        record_idealized();
+        return;
+      }
+    }
     if (!is_float(dst) && !is_float(src)) {
       if (!v.symbolic()) {
         // Concrete (addresses, indices: the hot case): the same semantics without nodes.
@@ -1304,7 +1332,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
                                                               : round_kind(in.rounding));
       if (in.sat)
         x = b_.saturate(x, symbolic::FloatMods::of(in.float_mods));
-      set_dst(in.dsts[0], t, Value{0, x, true, dst == ValType::BF16, dst == ValType::F16});
+      set_dst(in.dsts[0], t,
+              float_in_register(Value{0, x, true, dst == ValType::BF16, dst == ValType::F16}));
       continue;
     }
     const ExprId x = real_of(v, src);
@@ -1342,7 +1371,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
         record_idealized();
         return;
       }
-      set_dst(in.dsts[0], t, Value{0, r, true, dst == ValType::BF16, dst == ValType::F16});
+      set_dst(in.dsts[0], t,
+              float_in_register(Value{0, r, true, dst == ValType::BF16, dst == ValType::F16}));
       continue;
     }
     // Float to integer: rounded by its mode, saturated to the destination's range.
