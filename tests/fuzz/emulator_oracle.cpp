@@ -50,7 +50,8 @@ std::string element_text(const emulate::ArrayContents& a, uint64_t i) {
 }
 
 std::vector<ElementDiff> compare_outputs(const SideRun& ref, const SideRun& opt,
-                                         const std::vector<bool>& by_value) {
+                                         const std::vector<bool>& by_value,
+                                         const std::vector<bool>& signless_zero) {
   std::vector<ElementDiff> diffs;
   for (size_t k = 0; k < ref.outputs.size() && k < opt.outputs.size(); ++k) {
     const auto& a = ref.outputs[k];
@@ -63,6 +64,8 @@ std::vector<ElementDiff> compare_outputs(const SideRun& ref, const SideRun& opt,
         equal = x == y || (std::isnan(x) && std::isnan(y));
       } else {
         equal = std::memcmp(a.bytes.data() + i * w, b.bytes.data() + i * w, w) == 0;
+        if (!equal && k < signless_zero.size() && signless_zero[k] && emulate::is_float(a.type))
+          equal = a.value(i) == 0 && b.value(i) == 0;
       }
       if (!equal)
         diffs.push_back({a.name, i, k, element_text(a, i), element_text(b, i)});

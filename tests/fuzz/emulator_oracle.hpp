@@ -38,9 +38,13 @@ struct ElementDiff {
 };
 
 // The elements where two runs differ. `by_value[k]`: output k holds numbers in both kernels
-// (compared as numbers: -0 == +0, NaN == NaN); otherwise its bytes are compared.
+// (compared as numbers: -0 == +0, NaN == NaN); otherwise its bytes are compared, except that
+// where `signless_zero[k]` (a float array that one kernel fills with numbers, the other with
+// integer bits) a zero equals a zero of either sign: the contract compares that kernel's float
+// data over the reals, where -0 = +0, with the reals the other's bits encode (14:57233).
 std::vector<ElementDiff> compare_outputs(const SideRun& ref, const SideRun& opt,
-                                         const std::vector<bool>& by_value);
+                                         const std::vector<bool>& by_value,
+                                         const std::vector<bool>& signless_zero = {});
 
 // One element of a run's output as text: a float as a number (%.9g / %.17g), an integer as a
 // number, and its bits in hex.

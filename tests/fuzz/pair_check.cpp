@@ -186,8 +186,10 @@ class Judge {
 public:
   Judge(const PairCase& c, CheckResult& r)
       : c_(c), r_(r), tr_(analyze(c.ref)), to_(analyze(c.opt)) {
-    for (int a = 0; a < static_cast<int>(c.ref.outputs.size()); ++a)
+    for (int a = 0; a < static_cast<int>(c.ref.outputs.size()); ++a) {
       by_value_.push_back(stores_numbers(c.ref, a) && stores_numbers(c.opt, a));
+      signless_zero_.push_back(stores_numbers(c.ref, a) || stores_numbers(c.opt, a));
+    }
   }
 
   void add(Severity s, std::string kind, std::string message, int set = -1) {
@@ -208,6 +210,7 @@ private:
   CheckResult& r_;
   Taint tr_, to_;
   std::vector<bool> by_value_;
+  std::vector<bool> signless_zero_; // compare_outputs: one kernel stores numbers
 };
 
 constexpr uint32_t kRefNotDefined = kUndefined | kSpecial | kCondUndefined;
@@ -230,7 +233,7 @@ void Judge::equivalent(int set, InputClass cls, const SideRun& ref, const SideRu
                     "optimized kernel computes something undefined at node {}",
                     where, opt.first_undefined),
         set);
-  const auto diffs = compare_outputs(ref, opt, by_value_);
+  const auto diffs = compare_outputs(ref, opt, by_value_, signless_zero_);
   for (const auto& d : diffs) {
     const size_t k = d.array_position;
     const std::string what = fmt::format("{}: {}[{}] is {} (reference) vs {} (optimized)", where,
@@ -375,7 +378,7 @@ void Judge::counterexample(const exec::Program& ref_p, const launch::KernelConfi
     }
     ref = run_side(ref_p, ref_c, ri, true);
     opt = run_side(opt_p, opt_c, oi, true);
-    if (ref.ok && opt.ok && !compare_outputs(ref, opt, by_value_).empty())
+    if (ref.ok && opt.ok && !compare_outputs(ref, opt, by_value_, signless_zero_).empty())
       break;
   }
   if (!ref.ok || !opt.ok) {
@@ -387,7 +390,7 @@ void Judge::counterexample(const exec::Program& ref_p, const launch::KernelConfi
   // Domain counterexamples: the optimized kernel undefined where the reference is not.
   if ((opt.flags & (kUndefined | kCondUndefined)) && !(ref.flags & kRefNotDefined))
     return;
-  const auto diffs = compare_outputs(ref, opt, by_value_);
+  const auto diffs = compare_outputs(ref, opt, by_value_, signless_zero_);
   const auto el = parse_element(ce.element);
   bool element_differs = false;
   for (const auto& d : diffs)
