@@ -23,6 +23,9 @@ namespace volta {
 struct CrossCheckArray {
   std::string name;
   bool real = true; // some compared element holds a real value (else every one is an integer)
+  // Sorted indices of the elements both kernels compute without rounding
+  // (symbolic/exact_terms.hpp): equal on the device wherever the reference's is a number.
+  std::vector<uint64_t> exact;
 };
 
 // A float tolerance as a contract (`--float-tolerance rel=1e-3,abs=1e-5`, an entry's

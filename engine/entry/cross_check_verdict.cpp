@@ -9,7 +9,7 @@ namespace volta::entry {
 CrossCheckRequest cross_check_request(const EntryResult& result, double proof_seconds) {
   CrossCheckRequest request;
   for (const OutputType& t : result.output_types)
-    request.arrays.push_back(CrossCheckArray{t.array, !t.integer});
+    request.arrays.push_back(CrossCheckArray{t.array, !t.integer, t.exact_elements});
   for (const KernelSummary& k : result.kernels) {
     if (k.role == "reference")
       request.reference_instructions += k.stats.instructions;

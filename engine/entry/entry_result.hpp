@@ -61,6 +61,10 @@ struct OutputType {
   // by its bits), compared exactly; else some element is real. Not in the reports: it tells the
   // emulator cross-check how to compare the array.
   bool integer = false;
+  // The compared elements (sorted indices) that both kernels compute without rounding
+  // (symbolic/exact_terms.hpp): the cross-check holds them to equality even in a float array.
+  // Not in the reports.
+  std::vector<uint64_t> exact_elements;
 };
 
 struct KernelSummary {

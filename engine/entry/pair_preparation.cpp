@@ -10,6 +10,7 @@
 #include "engine/entry_progress.hpp"
 #include "engine/launch/cluster.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/exact_terms.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -268,10 +269,21 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
                         (declared == ElemType::F16 || declared == ElemType::BF16);
     if (halves && stored != declared && kind == symbolic::ValueKind::Real)
       return builder.bits_float(builder.float_bits(v, half_code(stored)), half_code(declared));
+    const uint8_t float_code = declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc;
     if (launch::is_float(declared) && kind == symbolic::ValueKind::Int)
-      return builder.bits_float(v, declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc);
+      return builder.bits_float(v, float_code);
+    // A select of integer bit patterns stored by an integer store (selp.b32 1, 0 and st.b32)
+    // into a float array: the select of the floats its arms encode, not the integers as numbers
+    // (fuzzer 15:19957; a float store converts it as it stores: exec_memory.cpp).
+    if (launch::is_float(declared) && !launch::is_float(stored) &&
+        kind == symbolic::ValueKind::Any && store.op(v) == symbolic::Op::Select) {
+      const symbolic::Node n = store.node(v);
+      return builder.select(n.a, builder.bits_float(n.b, float_code),
+                            builder.bits_float(n.c, float_code), n.aux);
+    }
     return v;
   };
+  symbolic::ExactTerms exact(store);
   for (const auto& name : arrays) {
     const exec::OutputArray* r = find_output(ref_run, name);
     const exec::OutputArray* o = find_output(opt_run, name);
@@ -354,6 +366,12 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     }
     result.output_types.push_back(output_types(*r, *o));
     result.output_types.back().integer = integer_values(store, jobs, first_job);
+    // The elements both kernels compute without rounding: the cross-check holds them to
+    // equality on the device (symbolic/exact_terms.hpp).
+    for (size_t k = first_job; k < jobs.size(); ++k) {
+      if (exact.exact(jobs[k].ref) && exact.exact(jobs[k].opt))
+        result.output_types.back().exact_elements.push_back(jobs[k].index);
+    }
   }
   return true;
 }

@@ -493,6 +493,15 @@ void CtaRunner::exec_st(const Inst& in, uint32_t w, uint32_t mask) {
         v.bits &= (uint64_t{1} << (8 * elem)) - 1;
       else if (v.symbolic() && elem < 8 && in.srcs[i].kind == OpKind::Reg)
         v = low_bytes_of(v, in.srcs[i], elem, in, t);
+      // A float store of a select of integer bit patterns (selp.b32 1, 0 stored by st.f32)
+      // stores the floats those bits encode, as a float instruction reads them (real_of): not the
+      // integers 1 and 0 as numbers, which a float store would otherwise tag as float data.
+      if (v.symbolic() && !v.fl && is_float(in.type) &&
+          ctx_.store.op(v.node) == symbolic::Op::Select &&
+          symbolic::kind_of(ctx_.store, v.node) == symbolic::ValueKind::Any) {
+        b_.set_stream(&streams_[t]);
+        v = Value{0, float_view_of_bits_select(v.node, in.type), true};
+      }
     }
     if (failed_)
       return;

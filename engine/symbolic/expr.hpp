@@ -26,7 +26,7 @@ inline constexpr ExprId kNoExpr = 0;
 // The operators, one row each in ops.def (what each holds in a, b, c and aux is commented there).
 enum class Op : uint8_t {
 #define OP(name, printed, children, sort, taint, domain, nan, by_aux, fmods, liftable, ml, number, \
-           noun, symbol, z3)                                                                       \
+           noun, symbol, z3, exact)                                                                \
   name,
 #include "engine/symbolic/ops.def"
 #undef OP
@@ -223,6 +223,11 @@ enum class OpDomain : uint8_t {
 // column; IEEE 754 §7.2).
 enum class OpNan : uint8_t { None, Sum, Difference, Product, FusedMultiplyAdd, Quotient };
 
+// Whether the device computes an operation's exact value from exact operands (ops.def's `exact`
+// column): Never (it may round, or its value is not known), Always (bar .ftz), ByAux (the node's
+// aux decides: IntToReal).
+enum class OpExactness : uint8_t { Never = 0, Always = 1, ByAux = 2 };
+
 // One row of ops.def.
 struct OpInfo {
   const char* printed; // op_name
@@ -239,11 +244,12 @@ struct OpInfo {
   const char* noun;    // what reports call it
   const char* symbol;  // its s-expression symbol, "" for `printed`
   bool z3;             // the Z3 translation takes it
+  OpExactness exact;   // whether the device computes its exact value (ops.def's `exact`)
 };
 
 inline constexpr OpInfo kOps[kOpCount] = {
 #define OP(name, printed, children, sort, taint, domain, nan, by_aux, fmods, liftable, ml, number, \
-           noun, symbol, z3)                                                                       \
+           noun, symbol, z3, exact)                                                                \
   OpInfo{                                                                                          \
       printed,                                                                                     \
       children,                                                                                    \
@@ -258,7 +264,8 @@ inline constexpr OpInfo kOps[kOpCount] = {
       OpNan::nan,                                                                                  \
       noun,                                                                                        \
       symbol,                                                                                      \
-      (z3) != 0},
+      (z3) != 0,                                                                                   \
+      static_cast<OpExactness>(exact)},
 #include "engine/symbolic/ops.def"
 #undef OP
 };

@@ -71,6 +71,25 @@ TEST(OutputComparison, ANaNWhereTheReferenceStoresANumberContradicts) {
   EXPECT_EQ(check.excused, 0u);
 }
 
+TEST(OutputComparison, AnElementBothKernelsComputeExactlyMustBeEqual) {
+  // y[1] is far beyond rounding, y[2] only an ulp apart: in a real array both are a divergence,
+  // not a contradiction, unless the proof says nothing rounds in either kernel's term there.
+  Case c;
+  c.reference.outputs = {f32_array("y", {1.0f, 2.0f, 3.0f, -0.0f})};
+  c.optimized.outputs = {f32_array("y", {1.0f, 2.5f, std::nextafter(3.0f, 4.0f), 0.0f})};
+  EXPECT_FALSE(c.compare({{"y", true}}).contradiction);
+  const CrossCheck exact_two = c.compare({{"y", true, {2, 3}}});
+  ASSERT_TRUE(exact_two.contradiction);
+  EXPECT_EQ(exact_two.contradiction->element, "y[2]"); // -0 and +0 are one real (y[3])
+  EXPECT_NE(exact_two.contradiction->why.find("without rounding"), std::string::npos);
+  // An overflow elsewhere in the run excuses a real array's differences, not an exact element's.
+  c.optimized_events.overflow = 1;
+  EXPECT_FALSE(c.compare({{"y", true, {0, 3}}}).contradiction);
+  const CrossCheck exact_one = c.compare({{"y", true, {1}}});
+  ASSERT_TRUE(exact_one.contradiction);
+  EXPECT_EQ(exact_one.contradiction->element, "y[1]");
+}
+
 TEST(OutputComparison, AnInfinityOrAnUnwrittenElementContradictsToo) {
   Case c;
   c.reference.outputs = {f32_array("y", {1.0f, 2.0f})};
