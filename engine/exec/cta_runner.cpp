@@ -23,7 +23,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   pc_.assign(threads_, 0);
   state_.assign(threads_, ThreadState::Running);
   barriers_.reset(threads_);
-  named_.reset(warps_);
+  named_.reset(warps_, threads_);
   mbarrier_order_.reset(threads_, warps_);
   mbar_wait_.assign(threads_, {0, 0});
   warpgroups_.reset(threads_);

@@ -382,10 +382,11 @@ private:
   std::optional<uint64_t> mbarrier_address(const Inst& in, uint32_t t, AccessKind kind);
   // A phase of the mbarrier at `addr` completed: its waiters pass their waits and acquire.
   bool wake_mbarrier_waiters(uint64_t addr);
-  // Lanes `passed` of warp w passed a wait for `phase` of the mbarrier at `addr`: the warp
-  // acquires when they are all its live lanes (mbarrier_order.hpp); returns w's phase after it
-  // then, else UINT32_MAX.
-  uint32_t acquire_mbarrier(uint64_t addr, uint32_t w, uint32_t passed, int64_t phase);
+  // Lanes `passed` of thread t's warp passed a wait for `phase` of the mbarrier at `addr`: the
+  // warp acquires when they are all its live lanes, else thread t alone (mbarrier_order.hpp);
+  // returns the wait's event (the warp's or t's column, and the value after it).
+  std::pair<uint32_t, uint32_t> acquire_mbarrier(uint64_t addr, uint32_t t, uint32_t passed,
+                                                 int64_t phase);
   // bar.arrive on barrier `id` with thread count `count` (exec_barrier.cpp).
   void exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask, uint32_t id,
                    uint32_t count);

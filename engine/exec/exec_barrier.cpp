@@ -254,6 +254,8 @@ bool CtaRunner::complete_named(uint32_t id) {
     waiters.emplace_back(w, warp_phase_[w]);
   }
   named_.complete(id, waiters, stamp_);
+  for (uint32_t w : warps) // every lane took part: what one acquired alone orders them all
+    named_.warp_synced(w, existing_lanes(w) & ~exited_lanes(w));
   ++stats_.barriers;
   return true;
 }
@@ -300,6 +302,7 @@ bool CtaRunner::fire_barriers() {
     for (uint32_t w = 0; w < warps_; ++w) {
       warp_syncs_[w].full_phase = warp_phase_[w];
       warp_syncs_[w].masks.clear();
+      named_.warp_synced(w, existing_lanes(w) & ~exited_lanes(w));
     }
     return true;
   }

@@ -339,6 +339,7 @@ void CtaRunner::warp_synchronized(uint32_t w, uint32_t members) {
   if ((members & live) == live) {
     log.full_phase = warp_phase_[w];
     log.masks.clear();
+    named_.warp_synced(w, live); // what a lane acquired alone now orders every lane
   } else {
     log.masks.push_back(members);
   }

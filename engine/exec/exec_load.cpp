@@ -139,6 +139,8 @@ bool CtaRunner::shared_load_warp(const Inst& in, const LoadShape& shape, uint32_
   if (in_flight_words_ != 0 || copies_issued_ ||
       ctx_.markers_written.load(std::memory_order_acquire))
     return false;
+  if (named_.lanes_apart(w)) // a lane with a clock of its own: per lane (access())
+    return false;
   if (hi - lo > UINT32_MAX - shape.size || hi >= shared_size_ || shared_size_ - hi < shape.size ||
       !inside_shared(lo, static_cast<uint32_t>(hi - lo) + shape.size))
     return false;

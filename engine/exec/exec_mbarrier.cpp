@@ -45,17 +45,20 @@ std::optional<uint64_t> CtaRunner::mbarrier_address(const Inst& in, uint32_t t, 
   return addr;
 }
 
-uint32_t CtaRunner::acquire_mbarrier(uint64_t addr, uint32_t w, uint32_t passed, int64_t phase) {
-  // The clocks are per warp: only a wait that every live lane of the warp passes at once
-  // orders the warp (mbarrier_order.hpp). It starts a new phase of the warp that orders none of
-  // its lanes (each lane waited for itself), from which a release shows the wait passed.
+std::pair<uint32_t, uint32_t> CtaRunner::acquire_mbarrier(uint64_t addr, uint32_t t,
+                                                          uint32_t passed, int64_t phase) {
+  // A wait that every live lane of the warp passes at once orders the warp (mbarrier_order.hpp):
+  // it starts a new phase of the warp that orders none of its lanes (each lane waited for
+  // itself), from which a release shows the wait passed. Else thread t acquires alone: its
+  // later accesses and releases are ordered after the phase, its warp's other lanes are not.
+  const uint32_t w = t / 32;
   if (passed != (existing_lanes(w) & ~exited_lanes(w)))
-    return UINT32_MAX;
+    return mbarrier_order_.acquire_lane(named_, addr, t, phase);
   ++warp_phase_[w];
   warp_syncs_[w].masks.push_back(0);
   if (phase >= 0)
     mbarrier_order_.acquire(named_, addr, w, static_cast<uint64_t>(phase), warp_phase_[w]);
-  return warp_phase_[w];
+  return {w, warp_phase_[w]};
 }
 
 bool CtaRunner::wake_mbarrier_waiters(uint64_t addr) {
@@ -84,10 +87,20 @@ bool CtaRunner::wake_mbarrier_waiters(uint64_t addr) {
     }
     if (woken == 0)
       continue;
-    const uint32_t after = acquire_mbarrier(addr, x, woken, static_cast<int64_t>(phase));
-    for (uint32_t m = parity; m != 0; m &= m - 1)
-      mbarrier_order_.parity_passed(addr, x * 32 + std::countr_zero(m), x,
-                                    static_cast<int64_t>(phase), after, stamp_);
+    // All woken lanes wait for one phase of one mbarrier: the warp acquires once when they are
+    // all its live lanes, else each lane alone.
+    const bool whole = woken == (existing_lanes(x) & ~exited_lanes(x));
+    std::pair<uint32_t, uint32_t> event{};
+    if (whole)
+      event = acquire_mbarrier(addr, x * 32, woken, static_cast<int64_t>(phase));
+    for (uint32_t m = woken; m != 0; m &= m - 1) {
+      const uint32_t t = x * 32 + std::countr_zero(m);
+      if (!whole)
+        event = acquire_mbarrier(addr, t, woken, static_cast<int64_t>(phase));
+      if ((parity >> (t % 32)) & 1u)
+        mbarrier_order_.parity_passed(addr, t, event.first, static_cast<int64_t>(phase),
+                                      event.second, stamp_);
+    }
   }
   return !failed_;
 }
@@ -261,10 +274,19 @@ void CtaRunner::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t 
     warp_syncs_[w].masks.push_back(0);
   }
   if (passed != 0) {
-    const uint32_t after = alike ? acquire_mbarrier(wait_addr, w, passed, wait_phase) : UINT32_MAX;
-    for (uint32_t m = parity_passed; m != 0; m &= m - 1) {
+    // The warp acquires once when its live lanes all passed one wait alike, else each lane
+    // that passed acquires alone (of its own wait).
+    const bool whole = alike && passed == (existing_lanes(w) & ~exited_lanes(w));
+    std::pair<uint32_t, uint32_t> event{};
+    if (whole)
+      event = acquire_mbarrier(wait_addr, base, passed, wait_phase);
+    for (uint32_t m = passed; m != 0; m &= m - 1) {
       const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-      mbarrier_order_.parity_passed(waits[l].first, base + l, w, waits[l].second, after, stamp_);
+      if (!whole)
+        event = acquire_mbarrier(waits[l].first, base + l, 1u << l, waits[l].second);
+      if ((parity_passed >> l) & 1u)
+        mbarrier_order_.parity_passed(waits[l].first, base + l, event.first, waits[l].second,
+                                      event.second, stamp_);
     }
   }
 }

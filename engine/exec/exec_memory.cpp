@@ -353,7 +353,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
                syncs.masks.empty() ? nullptr : &syncs,
                exit_log(),
                ctx_.options.benign_races ? &ctx_.bit_equality : nullptr};
-    a.clock = named_.clock(w);
+    a.clock = named_.thread_clock(t); // its own when it acquired alone
     last_access_stamp_[t] = stamp_;
     Conflict c;
     uint32_t conflict_byte = 0;

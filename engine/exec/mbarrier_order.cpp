@@ -39,9 +39,9 @@ bool MbarrierOrder::after_completion(const NamedBarrierOrder& clocks, const Bar&
   const Completed& c = it->second;
   if (c.stamp != stamp && (!c.async || c.observed_stamp < stamp))
     return true;
-  const uint32_t* mine = clocks.clock(w);
   for (const auto& [x, after] : it->second.waiters) {
-    if (x == w || (mine != nullptr && mine[x] > after))
+    // Its warp passed the wait with every lane, or it acquired a release made after a wait.
+    if (x == w || clocks.ordered_after(t, x, after))
       return true;
   }
   return false;
@@ -61,14 +61,12 @@ bool MbarrierOrder::arrive(const NamedBarrierOrder& clocks, uint64_t addr, uint3
   if (counted)
     b.arrived[t] = phase + 1;
   const bool ordered = phase == 0 || after_completion(clocks, b, t, w, phase - 1, stamp);
-  clocks.join_release(b.release, w, own);
+  clocks.join_release(b.release, t, w, own);
   // The parity waits that this phase must complete after: this arrival is after them when it
-  // is the waiter's own, in a later epoch, or acquired from the waiter's warp after its wait.
+  // is the waiter's own, in a later epoch, or it acquired a release made after the wait.
   if (auto it = b.lapping.find(phase); it != b.lapping.end()) {
-    const uint32_t* mine = clocks.clock(w);
     std::erase_if(it->second, [&](const Lapping& l) {
-      return l.thread == t || l.stamp != stamp ||
-             (l.after != UINT32_MAX && mine != nullptr && mine[l.warp] > l.after);
+      return l.thread == t || l.stamp != stamp || clocks.ordered_after(t, l.column, l.after);
     });
   }
   return !twice && ordered;
@@ -112,6 +110,18 @@ void MbarrierOrder::acquire(NamedBarrierOrder& clocks, uint64_t addr, uint32_t w
   it->second.waiters.emplace_back(w, after);
 }
 
+std::pair<uint32_t, uint32_t> MbarrierOrder::acquire_lane(NamedBarrierOrder& clocks, uint64_t addr,
+                                                          uint32_t t, int64_t phase) {
+  Bar& b = bar(addr);
+  if (phase < 0) // nothing completed: the event only
+    return clocks.acquire_lane(t, {});
+  auto it = b.done.find(static_cast<uint64_t>(phase));
+  VOLTA_ASSERT(it != b.done.end(), "a wait acquires a completed phase");
+  const auto event = clocks.acquire_lane(t, it->second.release);
+  it->second.waiters.push_back(event);
+  return event;
+}
+
 bool MbarrierOrder::parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
                                 uint32_t w, int64_t phase, uint32_t stamp) {
   const Bar& b = bar(addr);
@@ -119,10 +129,10 @@ bool MbarrierOrder::parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, 
   return phase <= 0 || after_completion(clocks, b, t, w, static_cast<uint64_t>(phase - 1), stamp);
 }
 
-void MbarrierOrder::parity_passed(uint64_t addr, uint32_t t, uint32_t w, int64_t phase,
+void MbarrierOrder::parity_passed(uint64_t addr, uint32_t t, uint32_t column, int64_t phase,
                                   uint32_t after, uint32_t stamp) {
   Bar& b = bar(addr);
-  b.lapping[static_cast<uint64_t>(phase + 1)].push_back(Lapping{t, w, after, stamp});
+  b.lapping[static_cast<uint64_t>(phase + 1)].push_back(Lapping{t, column, after, stamp});
 }
 
 } // namespace volta::exec

@@ -14,8 +14,15 @@
 //   at bar.arrive. A partial-warp arrival releases only the phases before the warp's last
 //   full-warp synchronization (every lane's accesses there are ordered before each lane), and
 //   what the warp acquired;
-// - a wait acquires for the warp only when every live lane of the warp passes it at once, for
-//   one phase of one mbarrier; the warp starts a new phase (without ordering its lanes).
+// - a wait acquires for the warp when every live lane of the warp passes it at once, for one
+//   phase of one mbarrier; the warp starts a new phase (without ordering its lanes). A wait
+//   that only some lanes pass (one elected lane of a producer warp) acquires for each of those
+//   lanes alone (NamedBarrierOrder::acquire_lane): the lane's later accesses, and its later
+//   releases, are ordered after the phase; the lanes that did not wait get nothing from it,
+//   until a full-warp synchronization orders them after the lane (named_barrier_order.hpp).
+//   Each passed wait is an event, (a column of the clocks, a value): of the warp (its phase
+//   after the wait) when the warp passed it, else of the lane (its count of lone acquires);
+//   a thread is ordered after the wait when its clock's entry in the column is above the value.
 //
 // One schedule is enough when the phases mean the same in every schedule. The engine checks,
 // and reports no positive verdict for the CTA when one fails (what it found, a race, a deadlock,
@@ -30,8 +37,9 @@
 //   phase P+1 is ordered after the wait passed (never lapped: it cannot see phase P+2, of P's
 //   parity, and wait for it). Token waits name their phase exactly.
 // "Ordered after the completion of phase j" is: the thread saw it complete itself (a wait of
-// its own returned true for phase >= j), or a CTA-wide barrier came after it, or the thread's
-// warp acquired a release of a warp that passed a wait for phase j with all its lanes.
+// its own returned true for phase >= j), or a CTA-wide barrier came after it, or the thread
+// acquired (through its warp or alone) a release made after a wait for phase j passed: by a
+// warp that passed it with all its lanes, or by a lane that passed it alone.
 #pragma once
 
 #include <cstdint>
@@ -63,13 +71,17 @@ public:
   // acquires its release; `after` is w's phase from now on.
   void acquire(NamedBarrierOrder& clocks, uint64_t addr, uint32_t w, uint64_t phase,
                uint32_t after);
+  // Thread t alone passed a wait for phase `phase` (-1: the phase before phase 0, nothing to
+  // acquire): it acquires the phase's release; returns the wait's event (column, value).
+  std::pair<uint32_t, uint32_t> acquire_lane(NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
+                                             int64_t phase);
   // A parity wait by thread t of warp w for phase `phase` (-1: the phase before phase 0, which
   // never completed): false when it could see an earlier phase in another schedule. Passed: the
-  // wait returned true (then `after` is w's phase after it when every lane of w passed it, else
-  // UINT32_MAX) and the completion of phase + 1 must be ordered after it.
+  // wait returned true, its event is (column, after) (above), and the completion of phase + 1
+  // must be ordered after it.
   bool parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
                    int64_t phase, uint32_t stamp);
-  void parity_passed(uint64_t addr, uint32_t t, uint32_t w, int64_t phase, uint32_t after,
+  void parity_passed(uint64_t addr, uint32_t t, uint32_t column, int64_t phase, uint32_t after,
                      uint32_t stamp);
 
   // Whether thread t of warp w is ordered after the completion of phase `phase` of the
@@ -87,17 +99,17 @@ public:
 
 private:
   struct Completed {
-    std::vector<uint32_t> release;                      // per warp: the phase's arrivals' join
-    std::vector<std::pair<uint32_t, uint32_t>> waiters; // warps that acquired it, phase after
+    std::vector<uint32_t> release;                      // per column: the arrivals' join
+    std::vector<std::pair<uint32_t, uint32_t>> waiters; // the waits that acquired it: events
     uint32_t stamp = 0;                                 // the epoch it completed in
     bool async = false; // an asynchronous complete_tx (a TMA copy's) counted in it
     uint32_t observed_stamp = UINT32_MAX; // the first epoch a thread saw it complete in
   };
   struct Lapping { // a parity wait that passed: the next phase must complete after it
-    uint32_t thread, warp, after, stamp;
+    uint32_t thread, column, after, stamp; // the waiter and its wait's event
   };
   struct Bar {
-    std::vector<uint32_t> release;      // the current phase's releases, per warp
+    std::vector<uint32_t> release;      // the current phase's releases, per column
     std::vector<uint64_t> arrived;      // per thread: 1 + the phase of its last arrival
     std::vector<uint64_t> seen;         // per thread: 1 + the last phase it saw complete
     std::map<uint64_t, Completed> done; // completed phases

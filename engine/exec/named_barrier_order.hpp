@@ -23,6 +23,18 @@
 // later phase earlier. `arrive` tells when an arrival breaks this; the engine then reports no
 // positive verdict for the CTA (what it found in its one schedule, a race or a deadlock, is
 // real all the same).
+//
+// Lanes that acquire alone (an mbarrier wait that only some lanes of a warp pass: one elected
+// lane of a producer warp, mbarrier_order.hpp) get a row of their own: the warp's row joined
+// with what that lane acquired, which orders that lane's accesses and releases only (the other
+// lanes did not wait: they get no order from it). Such a lane also gets an event column of its
+// own (a "slot" after the warp columns), counting its lone acquires: a release the lane makes
+// after one carries it, so that whoever acquires that release is known to be ordered after the
+// lane's wait (what the mbarrier parity checks need). A lane's own accesses still belong to its
+// warp's phases (the race shadow knows no other), so its release of them stays what the warp's
+// partial-lane release gives. A full-warp synchronization of the live lanes (bar.warp.sync, a
+// warp collective, a barrier the warp waits at) orders every lane's past with every lane's
+// future: the lanes' rows and events merge into the warp's row there.
 #pragma once
 
 #include <cstdint>
@@ -37,7 +49,8 @@ public:
   static constexpr uint32_t kBarriers = 16; // ids 0..15
 
   explicit NamedBarrierOrder(uint32_t warps = 0) { reset(warps); }
-  void reset(uint32_t warps);
+  // `threads` defaults to 32 per warp.
+  void reset(uint32_t warps, uint32_t threads = UINT32_MAX);
 
   // Warp w arrives at barrier `id` (a bar.arrive, or a bar.sync whose phase completes) with its
   // accesses so far in phases up to `phase`, in the CTA-wide epoch `stamp`: they are released
@@ -50,25 +63,44 @@ public:
                 uint32_t stamp);
 
   // For other synchronization objects (mbarriers, mbarrier_order.hpp) that order warps through
-  // these clocks: what warp w releases now, with its own accesses of phases below `own`, joined
-  // into `release` (one entry per warp); and warp w acquiring a release (every lane of w is
-  // ordered after it from now on).
-  void join_release(std::span<uint32_t> release, uint32_t w, uint32_t own) const;
+  // these clocks: what thread t of warp w releases now, with its warp's accesses of phases below
+  // `own`, what t acquired and t's own lone acquires so far, joined into `release` (one entry
+  // per column, grown as needed); warp w acquiring a release (every lane of w is ordered after
+  // it from now on); and thread t alone acquiring one (null: nothing, only the event), which
+  // returns t's event (its column, and the value a release of t carries from now on: a row whose
+  // entry there is at least that value is ordered after the event).
+  void join_release(std::vector<uint32_t>& release, uint32_t t, uint32_t w, uint32_t own) const;
   void acquire(uint32_t w, std::span<const uint32_t> release);
+  std::pair<uint32_t, uint32_t> acquire_lane(uint32_t t, std::span<const uint32_t> release);
+  // The live lanes `members` of warp w synchronized all together (above).
+  void warp_synced(uint32_t w, uint32_t members);
   uint32_t warps() const { return warps_; }
 
   // Warp w's clock (above), or null while no phase completed (nothing is ordered yet).
-  const uint32_t* clock(uint32_t w) const {
-    return completed_any_ ? &clock_[size_t{w} * warps_] : nullptr;
+  const uint32_t* clock(uint32_t w) const { return completed_any_ ? rows_[w].data() : nullptr; }
+  // Thread t's clock: its own row when it acquired alone since its warp last synchronized,
+  // else its warp's (null as above).
+  const uint32_t* thread_clock(uint32_t t) const {
+    if (!completed_any_)
+      return nullptr;
+    return lane_rows_[t].empty() ? rows_[t / 32].data() : lane_rows_[t].data();
   }
+  // Whether some lane of warp w has a row of its own.
+  bool lanes_apart(uint32_t w) const { return apart_[w] != 0; }
+  // Whether thread t is ordered after the event (column, after): its row's entry in the
+  // column is above `after`.
+  bool ordered_after(uint32_t t, uint32_t column, uint32_t after) const;
 
 private:
-  uint32_t* clock_of(uint32_t w) { return &clock_[size_t{w} * warps_]; }
+  static void join(std::vector<uint32_t>& into, std::span<const uint32_t> from);
+  const std::vector<uint32_t>& row_of_thread(uint32_t t) const {
+    return lane_rows_[t].empty() ? rows_[t / 32] : lane_rows_[t];
+  }
   // Whether warp w is ordered after the last completion of barrier `id`.
   bool after_completion(uint32_t id, uint32_t w, uint32_t stamp) const;
 
   struct Barrier {
-    std::vector<uint32_t> release; // per warp: the join of the current phase's arrivals
+    std::vector<uint32_t> release; // per column: the join of the current phase's arrivals
     std::vector<uint32_t> arrived; // the warps that arrived in the current phase
     // The last completed phase: its epoch, and its waiters with their phases after it.
     bool completed = false;
@@ -76,8 +108,16 @@ private:
     std::vector<std::pair<uint32_t, uint32_t>> waiters;
   };
   uint32_t warps_ = 0;
+  uint32_t threads_ = 0;
   bool completed_any_ = false;
-  std::vector<uint32_t> clock_; // warps_ x warps_
+  // Rows: per warp (at least warps_ entries), and per thread (empty: the warp's); a row may be
+  // shorter than the columns (missing entries are 0).
+  std::vector<std::vector<uint32_t>> rows_;
+  std::vector<std::vector<uint32_t>> lane_rows_;
+  std::vector<uint32_t> apart_;      // per warp: the lanes with a row of their own
+  std::vector<uint32_t> slotted_;    // per warp: the lanes with an event column
+  std::vector<uint32_t> slot_of_;    // per thread: its event column, 0 for none
+  std::vector<uint32_t> slot_count_; // per event column - warps_: the owner's lone acquires
   Barrier barriers_[kBarriers];
 };
 

@@ -1,9 +1,10 @@
 // The Hopper production manifest (../shared/production/hopper/manifest.json: CUTLASS 3.x's
 // warp-specialized TMA + wgmma GEMM and FlashAttention-3, through their real entry points) by
-// `volta-eg prove`, H01 to H07: until TMA, mbarrier and wgmma are modelled (issue 33), each
-// ends UNSUPPORTED at the first instruction of the Hopper kernel the engine does not model, with
-// its PTX line — never a parse error, a crash, ERROR or another verdict — and the exit status is
-// 1 (verdicts that differ from the expected ones, docs/cli.md). Labelled slow: the naive
+// `volta-eg prove`, H01 to H07: the cluster-1 CUTLASS GEMM (H01) is EQUIVALENT and its mutant
+// (H04) NOT_EQUIVALENT; every other entry ends UNSUPPORTED at the first instruction of the Hopper
+// kernel the engine does not model (or a race it cannot confirm), with its PTX line — never a
+// parse error, a crash, ERROR or another verdict — and the exit status is 1 (verdicts that differ
+// from the expected ones, docs/cli.md). Labelled slow: the naive
 // attention reference of the FA3 entries runs for minutes beside the refused kernel (one entry
 // at a time: two of them at once took more memory than a 23 GiB machine had). H08 is left out:
 // its reference (naive attention over 256x176, 128 CTAs) alone was killed for memory on that
@@ -20,7 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-TEST(HopperProductionSlow, EveryEntryIsUnsupportedAtAnInstruction) {
+TEST(HopperProductionSlow, EveryEntryIsDecidedOrUnsupportedAtAnInstruction) {
   const auto dir = std::filesystem::path(source_dir()) / ".." / "shared" / "production" / "hopper";
   if (!std::filesystem::exists(dir / "manifest.json"))
     GTEST_SKIP() << dir << " is absent: the Hopper production kernels are not in this checkout";
@@ -38,7 +39,16 @@ TEST(HopperProductionSlow, EveryEntryIsUnsupportedAtAnInstruction) {
   const json report = read_json(scratch / "r.json");
   ASSERT_EQ(report["results"].size(), 5u) << report.dump(1);
   for (const json& e : report["results"]) {
-    SCOPED_TRACE(e.value("name", ""));
+    const std::string name = e.value("name", "");
+    SCOPED_TRACE(name);
+    if (name.starts_with("H01 ")) {
+      EXPECT_EQ(e["verdict"], "EQUIVALENT") << e.dump(1);
+      continue;
+    }
+    if (name.starts_with("H04 ")) {
+      EXPECT_EQ(e["verdict"], "NOT_EQUIVALENT") << e.dump(1);
+      continue;
+    }
     EXPECT_EQ(e["verdict"], "UNSUPPORTED") << e.dump(1);
     ASSERT_TRUE(e.contains("safety") && e["safety"].is_object()) << e.dump(1);
     EXPECT_EQ(e["safety"].value("kernel", ""), "optimized") << e.dump(1);
