@@ -19,6 +19,7 @@
 #include "engine/content_hash.hpp"
 #include "engine/diagnostic_reporter.hpp"
 #include "engine/emulate/counterexample_run.hpp"
+#include "engine/entry/batch_runs.hpp"
 #include "engine/entry/equivalence_entry.hpp"
 #include "engine/entry/race_check_entry.hpp"
 #include "engine/exit_status.hpp"
@@ -39,6 +40,7 @@ struct ProveArgs {
   bool mutual = false;
   bool stop_at_first_unknown = false;
   bool no_reuse = false;
+  bool no_shared_runs = false;
   bool no_stream = false;
   bool no_cross_check = false;
   uint32_t cross_check_inputs = 3;
@@ -159,6 +161,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.timeout_seconds = args.common.timeout;
   prove_options.reuse_templates = !args.no_reuse;
   prove_options.stream = !args.no_stream;
+  prove_options.share_runs = !args.no_shared_runs;
   prove_options.mutual = args.mutual;
   prove_options.stop_at_first_unknown = args.stop_at_first_unknown;
   prove_options.cross_check_settings.enabled = !args.no_cross_check;
@@ -187,8 +190,6 @@ int run_prove(const ProveArgs& args) {
   const std::string rules_identity = args.rules.identity(*library);
   if (cache)
     cache->set_rule_set(rules_identity);
-  request.runner =
-      session::make_entry_runner(prove_options, z3, kernels, entries.get(), rules_identity);
   request.info.command = "prove";
   request.info.options = args.common.options_json();
   request.info.options["max_terms"] = prove_options.term_budget;
@@ -206,14 +207,24 @@ int run_prove(const ProveArgs& args) {
                 : nlohmann::json(nullptr);
   if (args.stop_at_first_unknown)
     request.info.options["stop_at_first_unknown"] = true;
+  if (args.no_shared_runs)
+    request.info.options["shared_runs"] = false;
 
   if (!args.common.batch.empty()) {
     auto manifest = load_manifest_selection(args.common, *options, request.info);
     if (!manifest)
       return kBadInput;
     request.entries = manifest->entries;
+    // A kernel that several entries execute under one configuration runs once (issue 34).
+    entry::BatchRuns batch_runs(request.entries, prove_options.run);
+    if (prove_options.share_runs)
+      prove_options.batch_runs = &batch_runs;
+    request.runner =
+        session::make_entry_runner(prove_options, z3, kernels, entries.get(), rules_identity);
     return run_entries(request);
   }
+  request.runner =
+      session::make_entry_runner(prove_options, z3, kernels, entries.get(), rules_identity);
   auto entry = single_pair(args);
   if (!entry)
     return kBadInput;
@@ -238,6 +249,9 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "new canonical-form terms per element; past it the element ends UNKNOWN "
                   "and the next one starts afresh (0: the default, 50,000,000)");
   cmd->add_flag("--no-reuse", args->no_reuse, "prove every element directly (no template reuse)");
+  cmd->add_flag("--no-shared-runs", args->no_shared_runs,
+                "execute every kernel of every entry, even one that another entry of the batch, "
+                "or the other side of the pair, executes under the same configuration");
   cmd->add_flag("--no-stream", args->no_stream,
                 "with all CTAs: run and prove the whole grid at once, not a group of CTAs at a "
                 "time (more memory; the same verdicts)");

@@ -75,6 +75,11 @@ struct KernelSummary {
   exec::KernelStats stats;
   double seconds = 0;
   bool cached = false;
+  // Not executed for this kernel: the run of the same kernel under the same configuration and
+  // options was used (entry/batch_runs.hpp). "reference": this entry's reference run (the same
+  // kernel and configuration on both sides of the pair); else the name of the batch's entry
+  // that executed it. Empty: executed here (or read from `--cache`, `cached`).
+  std::string reused_from;
   // The CTAs of the launch (the grid's size) and whether every one of them ran: a run of CTA
   // (0,0,0) alone proves nothing of the others, and every report says so (cta_scope).
   uint64_t launch_ctas = 1;

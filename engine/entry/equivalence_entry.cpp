@@ -50,7 +50,8 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
   result.kind = launch::EntryKind::Equivalence;
   result.expected = entry.expected;
   PreparedPair pair;
-  if (!prepare_pair(entry, kernels, options.run, options.runs, pair, result))
+  if (!prepare_pair(entry, kernels, options.run, options.runs, pair, result,
+                    options.share_runs ? options.batch_runs : nullptr, options.share_runs))
     return finish(std::move(result));
   const PairDecision decision = decide_pair(pair, options, start, result);
   conclude(entry, options, decision, result);

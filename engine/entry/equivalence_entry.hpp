@@ -19,6 +19,8 @@
 
 namespace volta::entry {
 
+class BatchRuns; // entry/batch_runs.hpp
+
 // How the tool runs the emulator cross-check of an EQUIVALENT (session/entry_runner.cpp installs
 // ProveOptions::cross_check from these; docs/cli.md, `--no-cross-check`).
 struct CrossCheckSettings {
@@ -58,6 +60,11 @@ struct ProveOptions : prove::ElementOptions {
       cross_check;
   prove::ProofCache* cache = nullptr; // may be null
   exec::RunCache* runs = nullptr;     // kept kernel runs (`--cache DIR`); may be null
+  // The runs that several entries of this batch execute, each executed once; may be null.
+  BatchRuns* batch_runs = nullptr;
+  // A kernel with the same PTX bytes and run key on both sides of a pair executes once
+  // (`--no-shared-runs`: each side and each entry executes its own, as a baseline).
+  bool share_runs = true;
   // Also check the converse refinement: the reference defined wherever the optimized kernel is
   // (for two peers rather than a kernel and its specification).
   bool mutual = false;

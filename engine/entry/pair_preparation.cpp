@@ -6,6 +6,7 @@
 #include <range/v3/view/transform.hpp>
 #include <tbb/parallel_invoke.h>
 
+#include "engine/entry/batch_runs.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/entry_progress.hpp"
 #include "engine/launch/cluster.hpp"
@@ -129,6 +130,29 @@ std::optional<std::string> input_type_conflict(const launch::KernelConfig& ref,
   return std::nullopt;
 }
 
+// The run of one side, standing for the other side's (the same kernel and configuration,
+// `one_run` in prepare_pair): recorded as not executed, its failure the other side's too.
+void other_side(const launch::KernelConfig& config, bool is_optimized,
+                const std::optional<exec::KernelRun>& run, std::optional<exec::KernelRun>& other,
+                const EntryResult& run_part, EntryResult& part) {
+  if (!run)
+    return;
+  other = *run;
+  const uint32_t line = run_part.kernels.empty() ? 0 : run_part.kernels.back().entry_line;
+  record_reused_run(*run, config, is_optimized ? "optimized" : "reference", line, 0,
+                    is_optimized ? "reference" : "optimized", part);
+}
+
+// Arrays of one name have one element type in both configurations (or are in one only).
+bool same_array_types(const launch::KernelConfig& a, const launch::KernelConfig& b) {
+  for (const auto& x : a.arrays) {
+    const launch::ArraySpec* y = b.find_array(x.name);
+    if (y != nullptr && y->type != x.type)
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 // Fail fast: parses and lowers both kernels (in parallel, into the cache that execution then
@@ -172,8 +196,7 @@ bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache
 
 bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
                   const exec::RunOptions& run, exec::RunCache* runs, PreparedPair& pair,
-                  EntryResult& result) {
-  symbolic::ExprStore& store = *pair.store;
+                  EntryResult& result, BatchRuns* batch, bool share_runs) {
   auto finish = [] { return false; };
   if (!entry.error.empty()) {
     result.verdict = Verdict::Error;
@@ -191,13 +214,71 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
   std::optional<exec::KernelRun>& ref_run = pair.ref_run;
   std::optional<exec::KernelRun>& opt_run = pair.opt_run;
   EntryResult ref_part, opt_part;
-  tbb::parallel_invoke(
-      [&] {
-        ref_run = execute_config(entry.reference, "reference", cache, store, run, ref_part, runs);
-      },
-      [&] {
-        opt_run = execute_config(entry.optimized, "optimized", cache, store, run, opt_part, runs);
-      });
+  const auto ref_kernel = cache.load(entry.reference.ptx_path, entry.reference.entry).kernel;
+  const auto opt_kernel = cache.load(entry.optimized.ptx_path, entry.optimized.entry).kernel;
+  // The same PTX bytes, entry, configuration and options on both sides: one run stands for both.
+  const std::optional<std::string> ref_key = run_key(entry.reference, run);
+  const bool one_run = share_runs && ref_key && ref_key == run_key(entry.optimized, run) &&
+                       ref_kernel && opt_kernel &&
+                       ref_kernel->source_text == opt_kernel->source_text;
+  // The side this entry takes from the batch, when another entry executes it too. Not when the
+  // other kernel marks an array of the same name with another type: the two kernels' marks meet
+  // in one store (exec/global_memory.cpp), so the kept run must not have been made without them.
+  std::optional<std::string> shared_role = batch ? batch->shared_role(entry) : std::nullopt;
+  if (shared_role && !one_run && !same_array_types(entry.reference, entry.optimized))
+    shared_role.reset();
+  if (shared_role) {
+    const bool ref_side = *shared_role == "reference";
+    const launch::KernelConfig& config = ref_side ? entry.reference : entry.optimized;
+    const auto& kernel = ref_side ? ref_kernel : opt_kernel;
+    std::optional<exec::KernelRun>& side_run = ref_side ? ref_run : opt_run;
+    EntryResult& part = ref_side ? ref_part : opt_part;
+    const auto start = std::chrono::steady_clock::now();
+    BatchRuns::Taken taken = batch->take(entry, *shared_role, kernel, run.cancel);
+    if (taken.kept) {
+      // A fork of the kept store: the kept nodes under the same ids, the other kernel's added.
+      pair.store = symbolic::ExprStore::fork(taken.kept->store);
+      side_run = std::move(taken.kept->run);
+      record_reused_run(
+          *side_run, config, *shared_role, taken.kept->entry_line,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+          taken.kept->executed_by, part);
+    } else if (taken.production) {
+      auto own = std::make_unique<symbolic::ExprStore>();
+      side_run = execute_config(config, *shared_role, cache, *own, run, part, runs);
+      if (side_run && !part.kernels.empty()) {
+        std::shared_ptr<const symbolic::ExprStore> kept;
+        own = taken.production->offer(std::move(own), *side_run, part.kernels.back().entry_line,
+                                      entry.name, kernel, kept);
+        pair.store = own ? std::move(own) : symbolic::ExprStore::fork(std::move(kept));
+      } else {
+        pair.store = std::move(own);
+      }
+    } else {
+      side_run = execute_config(config, *shared_role, cache, *pair.store, run, part, runs);
+    }
+    if (one_run) {
+      other_side(ref_side ? entry.optimized : entry.reference, ref_side, side_run,
+                 ref_side ? opt_run : ref_run, part, ref_side ? opt_part : ref_part);
+    } else {
+      const launch::KernelConfig& other = ref_side ? entry.optimized : entry.reference;
+      (ref_side ? opt_run : ref_run) =
+          execute_config(other, ref_side ? "optimized" : "reference", cache, *pair.store, run,
+                         ref_side ? opt_part : ref_part, runs);
+    }
+  } else if (one_run) {
+    ref_run = execute_config(entry.reference, "reference", cache, *pair.store, run, ref_part, runs);
+    other_side(entry.optimized, true, ref_run, opt_run, ref_part, opt_part);
+  } else {
+    symbolic::ExprStore& store = *pair.store;
+    tbb::parallel_invoke(
+        [&] {
+          ref_run = execute_config(entry.reference, "reference", cache, store, run, ref_part, runs);
+        },
+        [&] {
+          opt_run = execute_config(entry.optimized, "optimized", cache, store, run, opt_part, runs);
+        });
+  }
   for (auto* part : {&ref_part, &opt_part}) {
     result.kernels.insert(result.kernels.end(), part->kernels.begin(), part->kernels.end());
     for (const auto& [k, v] : part->phases)

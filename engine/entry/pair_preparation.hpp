@@ -18,6 +18,8 @@
 
 namespace volta::entry {
 
+class BatchRuns; // entry/batch_runs.hpp
+
 struct PreparedPair {
   // Both kernels' values, in one store (owned here: the element prover's proofs by cases add
   // nodes to it).
@@ -40,9 +42,13 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
 
 // Fills `pair` and returns true; or, on bad input, a safety failure, or an element written by
 // one kernel that the other leaves undefined, fills `result` (verdict, detail, counterexample)
-// and returns false. `runs` (may be null) holds kept kernel runs.
+// and returns false. `runs` (may be null) holds kept kernel runs; `batch` (may be null) the
+// runs this entry shares with other entries of its batch (entry/batch_runs.hpp). A kernel and
+// configuration that are the same on both sides (same PTX bytes, same run key) execute once
+// when `one_run` allows it: the optimized kernel's run is the reference's (docs/semantics.md,
+// "One run for several uses").
 bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
                   const exec::RunOptions& run, exec::RunCache* runs, PreparedPair& pair,
-                  EntryResult& result);
+                  EntryResult& result, BatchRuns* batch = nullptr, bool one_run = false);
 
 } // namespace volta::entry

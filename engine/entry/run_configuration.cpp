@@ -35,6 +35,13 @@ void record_run(const exec::KernelRun& run, const launch::KernelConfig& config,
 
 } // namespace
 
+void record_reused_run(const exec::KernelRun& run, const launch::KernelConfig& config,
+                       const std::string& role, uint32_t entry_line, double seconds,
+                       const std::string& reused_from, EntryResult& result) {
+  record_run(run, config, role, entry_line, seconds, false, result);
+  result.kernels.back().reused_from = reused_from;
+}
+
 void record_failure(const exec::KernelRun& run, const std::string& role, EntryResult& result) {
   if (run.failure) {
     result.verdict = run.failure->verdict;

@@ -22,6 +22,12 @@ std::optional<exec::KernelRun> execute_config(const launch::KernelConfig& config
                                               const exec::RunOptions& options, EntryResult& result,
                                               exec::RunCache* runs = nullptr);
 
+// Records in `result` a run this entry did not execute: the run of the same kernel and
+// configuration that `reused_from` executed (KernelSummary::reused_from), taken in `seconds`.
+void record_reused_run(const exec::KernelRun& run, const launch::KernelConfig& config,
+                       const std::string& role, uint32_t entry_line, double seconds,
+                       const std::string& reused_from, EntryResult& result);
+
 // A run's failure (and its races) as the entry's result: verdict, detail, failure and the kernel
 // (`role`) it happened in; nothing when the run has no failure.
 void record_failure(const exec::KernelRun& run, const std::string& role, EntryResult& result);

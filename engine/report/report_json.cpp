@@ -226,6 +226,7 @@ json to_json(const entry::EntryResult& r) {
                {"entry_line", k.entry_line},
                {"seconds", k.seconds},
                {"cached", k.cached},
+               {"reused_from", k.reused_from.empty() ? json(nullptr) : json(k.reused_from)},
                {"instructions", k.stats.instructions},
                {"warp_instructions", k.stats.warp_instructions},
                {"barriers", k.stats.barriers},

@@ -7,6 +7,7 @@
 #include "engine/batch/memory_limit.hpp"
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/emulate/cross_check_run.hpp"
+#include "engine/entry/batch_runs.hpp"
 #include "engine/smt/z3_fallback.hpp"
 
 namespace volta::session {
@@ -71,13 +72,11 @@ entry::ProveOptions with_cross_check(entry::ProveOptions o) {
   return o;
 }
 
-} // namespace
-
-batch::EntryRunner make_entry_runner(const entry::ProveOptions& prove_options, const Z3Settings& z3,
-                                     exec::KernelCache& kernels, batch::EntryCache* entries,
-                                     const std::string& rules_identity) {
+batch::EntryRunner runner_of(const entry::ProveOptions& prove_options, const Z3Settings& z3,
+                             exec::KernelCache& kernels, batch::EntryCache* entries,
+                             const std::string& rules_identity) {
   if (entries) {
-    return batch::with_entry_cache(make_entry_runner(prove_options, z3, kernels), *entries,
+    return batch::with_entry_cache(runner_of(prove_options, z3, kernels, nullptr, ""), *entries,
                                    prove_options.run,
                                    result_dependencies(prove_options, z3, rules_identity));
   }
@@ -119,6 +118,28 @@ batch::EntryRunner make_entry_runner(const entry::ProveOptions& prove_options, c
     entry::EntryResult result = entry::prove_equivalence_entry(e, kernels, o);
     result.z3_calls += element_queries.load();
     return result;
+  };
+}
+
+} // namespace
+
+batch::EntryRunner make_entry_runner(const entry::ProveOptions& prove_options, const Z3Settings& z3,
+                                     exec::KernelCache& kernels, batch::EntryCache* entries,
+                                     const std::string& rules_identity) {
+  auto inner = runner_of(prove_options, z3, kernels, entries, rules_identity);
+  entry::BatchRuns* shared = prove_options.batch_runs;
+  if (shared == nullptr)
+    return inner;
+  // However the entry ends (a result, a kept result read back, an exception), the runs the
+  // batch keeps for it are not kept for it any more.
+  return [inner = std::move(inner), shared](const launch::ManifestEntry& e,
+                                            std::atomic<bool>& cancel) {
+    struct Release {
+      entry::BatchRuns* shared;
+      const launch::ManifestEntry& e;
+      ~Release() { shared->finished(e); }
+    } release{shared, e};
+    return inner(e, cancel);
   };
 }
 

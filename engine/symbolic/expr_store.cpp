@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <stdexcept>
 #include <sys/mman.h>
@@ -130,10 +131,84 @@ ExprStore::ExprStore()
 }
 
 ExprStore::~ExprStore() {
-  for (size_t i = 0; i < kMaxChunks; ++i) {
+  // A fork's first chunks are its base's: the base frees them (base_ outlives this body).
+  for (size_t i = shared_chunks_; i < kMaxChunks; ++i) {
     release_chunk(chunk_pool(), chunks_[i].load(std::memory_order_relaxed));
     release_chunk(meta_chunk_pool(), meta_chunks_[i].load(std::memory_order_relaxed));
   }
+}
+
+void ExprStore::seal() {
+  std::lock_guard guard(inputs_mutex_);
+  for (const auto& [key, start] : input_blocks_) {
+    const auto array = static_cast<uint32_t>(key >> 32);
+    const auto block = static_cast<uint32_t>(key);
+    for (uint32_t i = 0; i < kInputBlock; ++i)
+      put(start + i, with_flags(Node{Op::Input, 0, 0, array, block * kInputBlock + i, 0}));
+  }
+  sealed_ = true;
+}
+
+std::unique_ptr<ExprStore> ExprStore::fork(std::shared_ptr<const ExprStore> base) {
+  VOLTA_ASSERT(base != nullptr && base->sealed_, "a fork's base is sealed: nothing writes it");
+  std::unique_ptr<ExprStore> f(new ExprStore());
+  const uint32_t blocks = base->next_block_.load(std::memory_order_acquire);
+  const uint64_t limit = uint64_t{blocks} * kBlock;
+  const size_t full = limit >> kChunkBits; // chunks wholly below base's ids: shared
+  const size_t used = limit & kChunkMask;  // ids of base in the next chunk: copied
+  f->next_block_.store(blocks, std::memory_order_relaxed);
+  f->base_limit_ = limit;
+  if (full > 0) {
+    // The constructor's first chunks give way to base's.
+    release_chunk(chunk_pool(), f->chunks_[0].exchange(nullptr));
+    release_chunk(meta_chunk_pool(), f->meta_chunks_[0].exchange(nullptr));
+  }
+  for (size_t c = 0; c < full; ++c) {
+    f->meta_chunks_[c].store(base->meta_chunks_[c].load(std::memory_order_acquire),
+                             std::memory_order_relaxed);
+    f->chunks_[c].store(base->chunks_[c].load(std::memory_order_acquire),
+                        std::memory_order_relaxed);
+  }
+  f->shared_chunks_ = full;
+  if (used > 0 && base->chunks_[full].load(std::memory_order_acquire) != nullptr) {
+    Node* nodes = f->chunks_[full].load(std::memory_order_relaxed);
+    if (nodes == nullptr)
+      nodes = f->create_chunk(full);
+    std::memcpy(static_cast<void*>(nodes), base->chunks_[full].load(std::memory_order_acquire),
+                used * sizeof(Node));
+    std::memcpy(static_cast<void*>(f->meta_chunks_[full].load(std::memory_order_relaxed)),
+                base->meta_chunks_[full].load(std::memory_order_acquire), used * sizeof(Meta));
+  }
+  std::memcpy(f->block_owner_.get(), base->block_owner_.get(), size_t{blocks} * sizeof(uint16_t));
+  f->input_blocks_ = base->input_blocks_;
+  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) {
+    f->shards_[i].slots = base->shards_[i].slots;
+    f->shards_[i].count = base->shards_[i].count;
+  }
+  for (size_t i = 0; i < f->small_constants_.size(); ++i)
+    f->small_constants_[i].store(base->small_constants_[i].load(), std::memory_order_relaxed);
+  // Constants: the same index for the same value (Const nodes carry the index).
+  for (uint32_t index = 0; index < base->rational_count_; ++index) {
+    const size_t chunk = index >> kRationalChunkBits;
+    std::unique_ptr<Rational>* slots = f->rational_chunks_[chunk].load(std::memory_order_relaxed);
+    if (slots == nullptr) {
+      f->rational_chunk_owner_.push_back(
+          std::make_unique<std::unique_ptr<Rational>[]>(size_t{1} << kRationalChunkBits));
+      slots = f->rational_chunk_owner_.back().get();
+      f->rational_chunks_[chunk].store(slots, std::memory_order_release);
+    }
+    slots[index & ((1u << kRationalChunkBits) - 1)] =
+        std::make_unique<Rational>(base->rational_at(index));
+  }
+  f->rational_count_ = base->rational_count_;
+  f->rational_index_ = base->rational_index_;
+  f->float_bits_cache_ = base->float_bits_cache_;
+  f->array_names_ = base->array_names_;
+  f->integer_arrays_ = base->integer_arrays_;
+  f->element_formats_ = base->element_formats_;
+  f->param_names_ = base->param_names_;
+  f->base_ = std::move(base);
+  return f;
 }
 
 void ExprStore::reserve_block(Stream& stream) {
@@ -432,6 +507,8 @@ ExprId ExprStore::input_block(uint32_t array, uint32_t block) {
 
 ExprId ExprStore::input_at(ExprId block_start, uint32_t array, uint32_t index) {
   const ExprId id = block_start + index % kInputBlock;
+  if (id < base_limit_)
+    return id; // a fork's base wrote the whole block (seal), in a chunk the fork only reads
   put(id, with_flags(Node{Op::Input, 0, 0, array, index, 0}));
   return id;
 }

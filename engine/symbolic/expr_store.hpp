@@ -28,6 +28,19 @@ public:
   ExprStore(const ExprStore&) = delete;
   ExprStore& operator=(const ExprStore&) = delete;
 
+  // ---- forks: a kernel run kept for several entries of a batch (entry/batch_runs.hpp)
+  // Ends the writes into this store: writes every symbol of every input block it reserved (a
+  // block is reserved whole but filled as elements are read), so that a fork never writes below
+  // the ids this store handed out. Call it when no other thread uses the store; sealed() after.
+  void seal();
+  bool sealed() const { return sealed_; }
+  // A new store that holds every node of `base` under the same ids (a run kept from `base` is
+  // valid in it) and grows on its own: the node chunks that `base` filled are shared, not copied
+  // (read only: the fork allocates its ids past base's), the rest (the hash-consing table, the
+  // constants, the input blocks, the names) is copied, so interning in the fork finds base's
+  // nodes. `base` must be sealed; the fork keeps it alive.
+  static std::unique_ptr<ExprStore> fork(std::shared_ptr<const ExprStore> base);
+
   // Returns the one node equal to `n`, creating it if needed. Constant operands are folded by
   // the callers in engine/symbolic/builder.hpp, not here. A node with a transient child is
   // appended (it cannot exist yet).
@@ -197,6 +210,12 @@ private:
   std::optional<ExprId> float_bits_shared(uint64_t bits, int width);
 
   uint64_t generation_; // tells thread-local id reservations of different stores apart
+  bool sealed_ = false;
+  // A fork's base, whose first `shared_chunks_` node and meta chunks it reads (never writes nor
+  // frees), and the end of base's ids: an input block below it is base's, already written.
+  std::shared_ptr<const ExprStore> base_;
+  size_t shared_chunks_ = 0;
+  uint64_t base_limit_ = 0;
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
   std::unique_ptr<std::atomic<Meta*>[]> meta_chunks_; // published before the node chunk
   std::mutex chunk_mutex_;

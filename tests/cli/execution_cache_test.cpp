@@ -43,6 +43,9 @@ json comparable(json result) {
   for (auto& k : result["kernels"]) {
     k.erase("seconds");
     k.erase("cached");
+    // How this invocation got the run (another entry of the batch executed it): a result read
+    // from the cache was not executed at all (docs/report-schema.md).
+    k.erase("reused_from");
   }
   return result;
 }
