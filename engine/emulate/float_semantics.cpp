@@ -37,7 +37,16 @@ thread_local RealArithmeticEvents t_events;
 // 2^(emax + 1): a real at least this large overflows in every rounding mode (the directed
 // modes round it to the largest finite value instead of an infinity).
 double overflow_threshold(FloatFormat f) {
-  return std::ldexp(1.0, spec_of(f).emax + 1);
+  switch (f) { // 2^(emax + 1), as constants: record() runs on every emulated float operation
+  case FloatFormat::F16:
+    return 0x1p16;
+  case FloatFormat::BF16:
+  case FloatFormat::F32:
+    return 0x1p128;
+  case FloatFormat::F64:
+    break;
+  }
+  return std::numeric_limits<double>::infinity(); // 2^1024 overflows
 }
 
 // Records one operation over the reals. `exact` is its result as the double computation gives
@@ -106,6 +115,27 @@ double round_to_odd(Fn fn) {
 
 // Rounds an integral-or-not double `s` to an integer with the mode (s is below 2^53 in
 // magnitude, so its fraction is exact).
+// x + y rounded to odd without touching the floating-point environment (the fenv calls of
+// round_to_odd cost more than the emulated instruction), or NaN where round_to_odd must decide
+// (a NaN, infinite or overflowing sum). The host is in round-to-nearest here, as everywhere
+// outside with_mode and round_to_odd: s = x + y is the nearest double and TwoSum (Knuth) gives
+// the exact error, so the sum toward zero is s, or its neighbour toward zero when the error
+// points there; an inexact nonzero result then gets its last bit set, as round_to_odd does.
+double sum_rounded_to_odd(double x, double y) {
+  const volatile double s = x + y;
+  if (!std::isfinite(s))
+    return std::numeric_limits<double>::quiet_NaN();
+  const volatile double yv = s - x;
+  const volatile double xv = s - yv;
+  const double err = (x - xv) + (y - yv);
+  if (err == 0.0)
+    return s;
+  const double toward_zero = (err > 0.0) == (s > 0.0) ? double{s} : std::nextafter(s, 0.0);
+  if (toward_zero == 0.0)
+    return toward_zero;
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(toward_zero) | 1u);
+}
+
 double round_scaled(double s, RoundMode mode) {
   switch (mode) {
   case RoundMode::TowardZero:
@@ -377,10 +407,15 @@ uint64_t arith_by_rounding(Arith op, FloatFormat f, RoundMode mode, uint64_t a_b
       else if (flags & FE_INEXACT)
         ++e.inexact;
     }
-  } else if (op == Arith::Fma) {
+  } else if (op == Arith::Mul) {
+    r = a * b; // the product of two narrow values is exact in double: rounding has no effect
+  } else if (op == Arith::Add || op == Arith::Sub || op == Arith::Fma) {
     // The product of two narrow values is exact in double; one rounding-to-odd addition.
-    const volatile double product = a * b;
-    r = round_to_odd([&]() -> double { return product + c; });
+    const double x = op == Arith::Fma ? a * b : double{a};
+    const double y = op == Arith::Fma ? double{c} : op == Arith::Add ? double{b} : -b;
+    r = sum_rounded_to_odd(x, y);
+    if (std::isnan(r))
+      r = round_to_odd([&]() -> double { return x + y; });
   } else {
     r = round_to_odd(compute);
   }

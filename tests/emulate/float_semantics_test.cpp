@@ -1,4 +1,5 @@
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -198,6 +199,53 @@ TEST(FloatSemantics, FastF32PathAgreesWithRoundingToOdd) {
     }
   }
   EXPECT_EQ(compared, 7u * 60000u);
+}
+
+// The directed roundings of add, sub, mul and fma (rounded to odd in double without the
+// floating-point environment, then to f32) against the host's f32 arithmetic in that mode.
+TEST(FloatSemantics, DirectedRoundingsMatchHostF32Arithmetic) {
+  uint64_t state = 0x2545f4914f6cdd1dull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<uint32_t>(state);
+  };
+  auto operand = [&]() -> uint32_t {
+    const uint32_t r = next();
+    switch (r % 4) {
+    case 0: // exponents near 1, where sums cancel
+      return (next() & 0x807fffff) | (0x3f000000 + ((r >> 8) % 4) * 0x00800000);
+    case 1: // small numbers, subnormal results
+      return (next() & 0x80ffffff);
+    default:
+      return next();
+    }
+  };
+  const std::pair<RoundMode, int> modes[] = {{RoundMode::TowardZero, FE_TOWARDZERO},
+                                             {RoundMode::Up, FE_UPWARD},
+                                             {RoundMode::Down, FE_DOWNWARD},
+                                             {RoundMode::NearestEven, FE_TONEAREST}};
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t a = operand(), b = operand(), c = operand();
+    volatile float fa = std::bit_cast<float>(a), fb = std::bit_cast<float>(b),
+                   fc = std::bit_cast<float>(c);
+    for (const auto& [mode, host] : modes) {
+      for (Arith op : {Arith::Add, Arith::Sub, Arith::Mul, Arith::Fma}) {
+        std::fesetround(host);
+        volatile float r = op == Arith::Add   ? fa + fb
+                           : op == Arith::Sub ? fa - fb
+                           : op == Arith::Mul ? fa * fb
+                                              : std::fmaf(fa, fb, fc);
+        std::fesetround(FE_TONEAREST);
+        const float rv = r;
+        const uint64_t want = std::isnan(rv) ? 0x7fffffffu : std::bit_cast<uint32_t>(rv);
+        ASSERT_EQ(arith_by_rounding(op, FloatFormat::F32, mode, a, b, c), want)
+            << std::hex << "op " << int(op) << " mode " << int(mode) << " a " << a << " b " << b
+            << " c " << c;
+      }
+    }
+  }
 }
 
 TEST(FloatSemantics, EventsTellRoundingOverflowUnderflowAndNaNApart) {
