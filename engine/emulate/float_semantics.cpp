@@ -37,7 +37,16 @@ thread_local RealArithmeticEvents t_events;
 // 2^(emax + 1): a real at least this large overflows in every rounding mode (the directed
 // modes round it to the largest finite value instead of an infinity).
 double overflow_threshold(FloatFormat f) {
-  return std::ldexp(1.0, spec_of(f).emax + 1);
+  switch (f) { // 2^(emax + 1), as constants: record() runs on every emulated float operation
+  case FloatFormat::F16:
+    return 0x1p16;
+  case FloatFormat::BF16:
+  case FloatFormat::F32:
+    return 0x1p128;
+  case FloatFormat::F64:
+    break;
+  }
+  return std::numeric_limits<double>::infinity(); // 2^1024 overflows
 }
 
 // Records one operation over the reals. `exact` is its result as the double computation gives
@@ -106,6 +115,27 @@ double round_to_odd(Fn fn) {
 
 // Rounds an integral-or-not double `s` to an integer with the mode (s is below 2^53 in
 // magnitude, so its fraction is exact).
+// x + y rounded to odd without touching the floating-point environment (the fenv calls of
+// round_to_odd cost more than the emulated instruction), or NaN where round_to_odd must decide
+// (a NaN, infinite or overflowing sum). The host is in round-to-nearest here, as everywhere
+// outside with_mode and round_to_odd: s = x + y is the nearest double and TwoSum (Knuth) gives
+// the exact error, so the sum toward zero is s, or its neighbour toward zero when the error
+// points there; an inexact nonzero result then gets its last bit set, as round_to_odd does.
+double sum_rounded_to_odd(double x, double y) {
+  const volatile double s = x + y;
+  if (!std::isfinite(s))
+    return std::numeric_limits<double>::quiet_NaN();
+  const volatile double yv = s - x;
+  const volatile double xv = s - yv;
+  const double err = (x - xv) + (y - yv);
+  if (err == 0.0)
+    return s;
+  const double toward_zero = (err > 0.0) == (s > 0.0) ? double{s} : std::nextafter(s, 0.0);
+  if (toward_zero == 0.0)
+    return toward_zero;
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(toward_zero) | 1u);
+}
+
 double round_scaled(double s, RoundMode mode) {
   switch (mode) {
   case RoundMode::TowardZero:
@@ -148,6 +178,46 @@ double round_to_format(double x, Spec spec, RoundMode mode) {
   return r;
 }
 
+// The encoding of x rounded to a narrower format (p significand bits, normal exponents
+// [emin, emax], bias emax) straight from its bits, or -1 where the slow path must decide: x zero,
+// subnormal, infinite or NaN, or its exponent outside [emin, emax] (the result may be subnormal
+// or overflow past the carry handled here). It equals round_to_format followed by the format's
+// encoding bit for bit: the kept significand bits are x's leading ones and the increment is the
+// rounding of the dropped ones; a carry out of the significand moves into the exponent field,
+// which for E = emax gives the infinity that rounding sends there. No floating-point operation
+// runs, so the host rounding mode plays no part. This is the emulator's hottest conversion
+// (every f32/f16 result, float immediate and generated input goes through encode).
+int64_t narrow_bits(double x, int p, int emin, int emax, RoundMode mode) {
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const uint64_t biased = (bits >> 52) & 0x7ff;
+  const int e = static_cast<int>(biased) - 1023;
+  if (biased == 0 || biased == 0x7ff || e < emin || e > emax)
+    return -1;
+  const bool negative = (bits >> 63) != 0;
+  const int drop = 52 - (p - 1);
+  const uint64_t m = bits & ((uint64_t{1} << 52) - 1);
+  const uint64_t kept = m >> drop;
+  const uint64_t rest = m & ((uint64_t{1} << drop) - 1);
+  const uint64_t half = uint64_t{1} << (drop - 1);
+  bool up = false;
+  switch (mode) {
+  case RoundMode::NearestEven:
+    up = rest > half || (rest == half && (kept & 1u) != 0);
+    break;
+  case RoundMode::TowardZero:
+    break;
+  case RoundMode::Up:
+    up = !negative && rest != 0;
+    break;
+  case RoundMode::Down:
+    up = negative && rest != 0;
+    break;
+  }
+  const uint64_t magnitude = ((static_cast<uint64_t>(e + emax) << (p - 1)) | kept) + (up ? 1u : 0u);
+  const int width = p == 24 ? 32 : 16;
+  return static_cast<int64_t>((negative ? uint64_t{1} << (width - 1) : 0) | magnitude);
+}
+
 uint16_t half_bits_exact(double v) {
   const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
   const double a = std::fabs(v);
@@ -166,9 +236,13 @@ uint16_t half_bits_exact(double v) {
 }
 
 double half_value(uint16_t h) {
-  const double sign = (h & 0x8000) ? -1.0 : 1.0;
   const int exp = (h >> 10) & 0x1f;
   const int mant = h & 0x3ff;
+  if (exp != 0 && exp != 0x1f) // a normal number: its double's bits directly (exact)
+    return std::bit_cast<double>((uint64_t{h & 0x8000u} << 48) |
+                                 (static_cast<uint64_t>(exp - 15 + 1023) << 52) |
+                                 (static_cast<uint64_t>(mant) << 42));
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
   if (exp == 0x1f)
     return mant ? std::numeric_limits<double>::quiet_NaN()
                 : sign * std::numeric_limits<double>::infinity();
@@ -224,7 +298,10 @@ uint64_t encode(FloatFormat f, double x, RoundMode mode) {
     return canonical_nan(f);
   if (f == FloatFormat::F64)
     return std::bit_cast<uint64_t>(x);
-  const double r = round_to_format(x, spec_of(f), mode);
+  const Spec spec = spec_of(f);
+  if (const int64_t fast = narrow_bits(x, spec.p, spec.emin, spec.emax, mode); fast >= 0)
+    return static_cast<uint64_t>(fast);
+  const double r = round_to_format(x, spec, mode);
   switch (f) {
   case FloatFormat::F16:
     return half_bits_exact(r);
@@ -240,8 +317,18 @@ bool is_nan(FloatFormat f, uint64_t bits) {
 }
 
 bool is_subnormal(FloatFormat f, uint64_t bits) {
-  const double v = decode(f, bits);
-  return v != 0.0 && std::isfinite(v) && std::fabs(v) < std::ldexp(1.0, spec_of(f).emin);
+  // A zero exponent field and a nonzero significand (on every .ftz instruction: no decode).
+  switch (f) {
+  case FloatFormat::F16:
+    return (bits & 0x7c00) == 0 && (bits & 0x3ff) != 0;
+  case FloatFormat::BF16:
+    return (bits & 0x7f80) == 0 && (bits & 0x7f) != 0;
+  case FloatFormat::F32:
+    return (bits & 0x7f800000) == 0 && (bits & 0x7fffff) != 0;
+  case FloatFormat::F64:
+    break;
+  }
+  return (bits & 0x7ff0000000000000ull) == 0 && (bits & 0xfffffffffffffull) != 0;
 }
 
 uint64_t flush(FloatFormat f, uint64_t bits) {
@@ -320,10 +407,15 @@ uint64_t arith_by_rounding(Arith op, FloatFormat f, RoundMode mode, uint64_t a_b
       else if (flags & FE_INEXACT)
         ++e.inexact;
     }
-  } else if (op == Arith::Fma) {
+  } else if (op == Arith::Mul) {
+    r = a * b; // the product of two narrow values is exact in double: rounding has no effect
+  } else if (op == Arith::Add || op == Arith::Sub || op == Arith::Fma) {
     // The product of two narrow values is exact in double; one rounding-to-odd addition.
-    const volatile double product = a * b;
-    r = round_to_odd([&]() -> double { return product + c; });
+    const double x = op == Arith::Fma ? a * b : double{a};
+    const double y = op == Arith::Fma ? double{c} : op == Arith::Add ? double{b} : -b;
+    r = sum_rounded_to_odd(x, y);
+    if (std::isnan(r))
+      r = round_to_odd([&]() -> double { return x + y; });
   } else {
     r = round_to_odd(compute);
   }

@@ -1,4 +1,5 @@
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -26,6 +27,88 @@ TEST(FloatSemantics, HalfEncodingRoundsToNearestEven) {
   EXPECT_EQ(encode(FloatFormat::F16, -std::ldexp(1.0, -26), RoundMode::Down), 0x8001u);
   EXPECT_DOUBLE_EQ(decode(FloatFormat::F16, 0x3555), 0.333251953125);
   EXPECT_EQ(encode(FloatFormat::BF16, 1.0 + std::ldexp(1.0, -8), RoundMode::NearestEven), 0x3f80u);
+}
+
+// encode's fast path works on the bits of the double (no floating-point operation); this checks
+// its results against the definition of each rounding: the encoded value and its neighbours in
+// the format bracket x as the mode requires, across the normal range, near ties and at the
+// borders with the subnormals and the overflow.
+TEST(FloatSemantics, EncodingRoundsByTheDefinitionOfEachMode) {
+  struct Format {
+    FloatFormat f;
+    int p, emin, emax;
+    uint64_t sign_bit;
+  };
+  const Format formats[] = {{FloatFormat::F16, 11, -14, 15, 0x8000},
+                            {FloatFormat::BF16, 8, -126, 127, 0x8000},
+                            {FloatFormat::F32, 24, -126, 127, 0x80000000}};
+  const RoundMode modes[] = {RoundMode::NearestEven, RoundMode::TowardZero, RoundMode::Up,
+                             RoundMode::Down};
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (const Format& fm : formats) {
+    const uint64_t inf_bits = encode(fm.f, INFINITY, RoundMode::NearestEven);
+    for (int i = 0; i < 200000; ++i) {
+      // A significand with a few random bits past the format's precision (ties, near ties).
+      const uint64_t r = next();
+      const int e =
+          fm.emin - 3 + static_cast<int>(r % static_cast<uint64_t>(fm.emax - fm.emin + 5));
+      uint64_t frac = next() & ((uint64_t{1} << 52) - 1);
+      if (i % 3 == 0) // exactly halfway or one double ulp away from it
+        frac = (frac & ~((uint64_t{1} << (53 - fm.p)) - 1)) | (uint64_t{1} << (52 - fm.p)) |
+               ((next() % 3) == 0 ? 1 : 0);
+      double x = std::ldexp(std::bit_cast<double>((uint64_t{1023} << 52) | frac), e);
+      if (r & (uint64_t{1} << 63))
+        x = -x;
+      for (const RoundMode mode : modes) {
+        const uint64_t bits = encode(fm.f, x, mode);
+        const bool neg = (bits & fm.sign_bit) != 0;
+        ASSERT_EQ(neg, x < 0) << x;
+        const uint64_t mag = bits & ~fm.sign_bit;
+        const double ax = std::fabs(x);
+        const double v = decode(fm.f, mag);
+        // Toward zero / away from zero in magnitude terms.
+        const bool magnitude_down = mode == RoundMode::TowardZero ||
+                                    (mode == RoundMode::Up && neg) ||
+                                    (mode == RoundMode::Down && !neg);
+        const double below = mag == 0 ? 0.0 : decode(fm.f, mag - 1);
+        const double above = mag == inf_bits ? INFINITY : decode(fm.f, mag + 1);
+        if (mode == RoundMode::NearestEven) {
+          if (mag == inf_bits) { // overflow: x at or past the midpoint above the largest finite
+            const double top = decode(fm.f, inf_bits - 1);
+            ASSERT_GE(ax, top + std::ldexp(1.0, fm.emax - fm.p)) << x;
+            continue;
+          }
+          const double dv = std::fabs(ax - v), dlo = ax - below, dhi = above - ax;
+          ASSERT_LE(dv, dhi) << x;
+          if (mag != 0)
+            ASSERT_LE(dv, std::fabs(dlo)) << x;
+          if ((dv == dhi || (mag != 0 && dv == dlo)) && dv != 0)
+            ASSERT_EQ(mag & 1, 0u) << "a tie goes to the even neighbour: " << x;
+        } else if (magnitude_down) {
+          ASSERT_LE(v, ax) << x;
+          ASSERT_GT(above, ax) << x;
+        } else {
+          ASSERT_GE(v, ax) << x;
+          ASSERT_LT(below, ax) << x;
+        }
+      }
+    }
+  }
+  // The carry out of the largest binade: to infinity, or the largest finite value.
+  const double past_max = std::ldexp(2.0 - std::ldexp(1.0, -24), 127); // midpoint above FLT_MAX
+  EXPECT_EQ(encode(FloatFormat::F32, past_max, RoundMode::NearestEven), 0x7f800000u);
+  EXPECT_EQ(encode(FloatFormat::F32, past_max, RoundMode::TowardZero), 0x7f7fffffu);
+  EXPECT_EQ(encode(FloatFormat::F32, -past_max, RoundMode::Up), 0xff7fffffu);
+  EXPECT_EQ(encode(FloatFormat::F32, -past_max, RoundMode::Down), 0xff800000u);
+  EXPECT_EQ(encode(FloatFormat::BF16, std::ldexp(255.5, 120), RoundMode::NearestEven), 0x7f80u);
+  EXPECT_EQ(decode(FloatFormat::F16, 0xfbff), -65504.0);
+  EXPECT_EQ(decode(FloatFormat::F16, 0x0400), std::ldexp(1.0, -14));
 }
 
 TEST(FloatSemantics, F32RoundingModesOfAddition) {
@@ -116,6 +199,53 @@ TEST(FloatSemantics, FastF32PathAgreesWithRoundingToOdd) {
     }
   }
   EXPECT_EQ(compared, 7u * 60000u);
+}
+
+// The directed roundings of add, sub, mul and fma (rounded to odd in double without the
+// floating-point environment, then to f32) against the host's f32 arithmetic in that mode.
+TEST(FloatSemantics, DirectedRoundingsMatchHostF32Arithmetic) {
+  uint64_t state = 0x2545f4914f6cdd1dull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<uint32_t>(state);
+  };
+  auto operand = [&]() -> uint32_t {
+    const uint32_t r = next();
+    switch (r % 4) {
+    case 0: // exponents near 1, where sums cancel
+      return (next() & 0x807fffff) | (0x3f000000 + ((r >> 8) % 4) * 0x00800000);
+    case 1: // small numbers, subnormal results
+      return (next() & 0x80ffffff);
+    default:
+      return next();
+    }
+  };
+  const std::pair<RoundMode, int> modes[] = {{RoundMode::TowardZero, FE_TOWARDZERO},
+                                             {RoundMode::Up, FE_UPWARD},
+                                             {RoundMode::Down, FE_DOWNWARD},
+                                             {RoundMode::NearestEven, FE_TONEAREST}};
+  for (int i = 0; i < 100000; ++i) {
+    const uint32_t a = operand(), b = operand(), c = operand();
+    volatile float fa = std::bit_cast<float>(a), fb = std::bit_cast<float>(b),
+                   fc = std::bit_cast<float>(c);
+    for (const auto& [mode, host] : modes) {
+      for (Arith op : {Arith::Add, Arith::Sub, Arith::Mul, Arith::Fma}) {
+        std::fesetround(host);
+        volatile float r = op == Arith::Add   ? fa + fb
+                           : op == Arith::Sub ? fa - fb
+                           : op == Arith::Mul ? fa * fb
+                                              : std::fmaf(fa, fb, fc);
+        std::fesetround(FE_TONEAREST);
+        const float rv = r;
+        const uint64_t want = std::isnan(rv) ? 0x7fffffffu : std::bit_cast<uint32_t>(rv);
+        ASSERT_EQ(arith_by_rounding(op, FloatFormat::F32, mode, a, b, c), want)
+            << std::hex << "op " << int(op) << " mode " << int(mode) << " a " << a << " b " << b
+            << " c " << c;
+      }
+    }
+  }
 }
 
 TEST(FloatSemantics, EventsTellRoundingOverflowUnderflowAndNaNApart) {
