@@ -136,6 +136,15 @@ double sum_rounded_to_odd(double x, double y) {
   return std::bit_cast<double>(std::bit_cast<uint64_t>(toward_zero) | 1u);
 }
 
+// The sign of an exactly zero sum x + y, fma's included with x its exact product (IEEE 754
+// §6.3): two zeros of one sign keep it; any other exact zero is +0, or -0 when rounding down.
+// The host's round-to-nearest addition above gives +0 for all of these, whatever the mode.
+double exact_zero_sum(double x, double y, RoundMode mode) {
+  if (x == 0.0 && y == 0.0 && std::signbit(x) == std::signbit(y))
+    return x;
+  return mode == RoundMode::Down ? -0.0 : 0.0;
+}
+
 double round_scaled(double s, RoundMode mode) {
   switch (mode) {
   case RoundMode::TowardZero:
@@ -416,13 +425,10 @@ uint64_t arith_by_rounding(Arith op, FloatFormat f, RoundMode mode, uint64_t a_b
     r = sum_rounded_to_odd(x, y);
     if (std::isnan(r))
       r = round_to_odd([&]() -> double { return x + y; });
+    if (r == 0.0) // a sum rounded to odd is zero only when it is exactly zero
+      r = exact_zero_sum(x, y, mode);
   } else {
     r = round_to_odd(compute);
-  }
-  if (r == 0.0 && (op == Arith::Add || op == Arith::Sub) && (a != 0.0 || b != 0.0)) {
-    // An exact zero sum of nonzero operands is +0, or -0 when rounding down (IEEE 754 §6.3);
-    // the round-to-odd path computes it toward zero, which always gives +0.
-    r = mode == RoundMode::Down ? -0.0 : 0.0;
   }
   if (f == FloatFormat::F64)
     return encode(f, r, mode);

@@ -636,6 +636,20 @@ ExprId Builder::round_real(ExprId a, RoundKind rounding) {
   return make(Op::RoundReal, a, kNoExpr, kNoExpr, static_cast<uint8_t>(rounding));
 }
 
+namespace {
+
+// A float constant, or a select (no lifted idiom's) between such choices, a few levels deep.
+bool choice_of_float_constants(const ExprStore& s, ExprId id, int depth = 0) {
+  if (is_float_const(s, id))
+    return true;
+  const Node& n = s.node(id);
+  return depth < 4 && n.op == Op::Select && n.aux == 0 &&
+         choice_of_float_constants(s, n.b, depth + 1) &&
+         choice_of_float_constants(s, n.c, depth + 1);
+}
+
+} // namespace
+
 ExprId Builder::float_bits(ExprId real, uint8_t wc) {
   const Node& n = s_.node(real);
   if (n.op == Op::BitsFloat && n.aux == wc)
@@ -652,6 +666,10 @@ ExprId Builder::float_bits(ExprId real, uint8_t wc) {
     if (auto bits = exact_ieee_bits(::abs(c->value), layout))
       return int_const(sign | *bits, int_wc);
   }
+  // The bits of a choice between constants are the choice between their bits: exact, and what
+  // lets a comparison of such bits be decided (an fma's signed zero against a -0 constant).
+  if (n.op == Op::Select && n.aux == 0 && choice_of_float_constants(s_, real))
+    return select(n.a, float_bits(n.b, wc), float_bits(n.c, wc));
   const Node bits{Op::FloatBits, wc, 0, real, kNoExpr, kNoExpr};
   // The bits of a lifted idiom are the idiom's instructions', which the lifted node does not
   // record: never the same term as another kernel's (docs/semantics.md).

@@ -248,6 +248,41 @@ TEST(FloatSemantics, DirectedRoundingsMatchHostF32Arithmetic) {
   }
 }
 
+// Exact zero results, which random operands almost never give: their sign is IEEE 754 §6.3's
+// (+0, or -0 when rounding down, unless both addends are zeros of one sign). Fuzzer 16:93165:
+// fma.rm of -1 * -1 + -1 was +0.
+TEST(FloatSemantics, ExactZeroSumsTakeTheSignOfTheRoundingMode) {
+  const float values[] = {0.0f, -0.0f, 1.0f, -1.0f, 3.5f, -3.5f, 0x1p-140f, -0x1p-140f};
+  const std::pair<RoundMode, int> modes[] = {{RoundMode::TowardZero, FE_TOWARDZERO},
+                                             {RoundMode::Up, FE_UPWARD},
+                                             {RoundMode::Down, FE_DOWNWARD},
+                                             {RoundMode::NearestEven, FE_TONEAREST}};
+  int exact_zeros = 0;
+  for (volatile float a : values)
+    for (volatile float b : values)
+      for (volatile float c : values)
+        for (const auto& [mode, host] : modes)
+          for (Arith op : {Arith::Add, Arith::Sub, Arith::Fma}) {
+            std::fesetround(host);
+            volatile float r = op == Arith::Add   ? a + b
+                               : op == Arith::Sub ? a - b
+                                                  : std::fmaf(a, b, c);
+            std::fesetround(FE_TONEAREST);
+            const float rv = r;
+            exact_zeros += rv == 0.0f;
+            ASSERT_EQ(arith_by_rounding(op, FloatFormat::F32, mode, f32(a), f32(b), f32(c)),
+                      f32(rv))
+                << "op " << int(op) << " mode " << int(mode) << " " << a << " " << b << " " << c;
+          }
+  EXPECT_GT(exact_zeros, 100);
+  // The narrow formats take the same path: f16's -1 * -1 + -1 rounded down is -0.
+  EXPECT_EQ(arith_by_rounding(Arith::Fma, FloatFormat::F16, RoundMode::Down, 0xbc00, 0xbc00,
+                              0xbc00),
+            0x8000u);
+  EXPECT_EQ(arith_by_rounding(Arith::Fma, FloatFormat::F16, RoundMode::Up, 0xbc00, 0xbc00, 0xbc00),
+            0x0000u);
+}
+
 TEST(FloatSemantics, EventsTellRoundingOverflowUnderflowAndNaNApart) {
   auto events_of = [](auto fn) {
     reset_real_arithmetic_events();
