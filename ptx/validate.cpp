@@ -411,6 +411,12 @@ private:
                               q(s) + " " + name_of(ins) + " needs sm_90 or newer (fma.rn." + s +
                                   " runs on sm_80)");
         }
+        // bf16 comparisons came with sm_90 too (ptxas: "Feature 'setp.bf16' requires .target
+        // sm_90 or higher"); sm_80 compares bf16 data converted to f32.
+        const bool comparison = ins.opcode_name == "setp" || ins.opcode_name == "set";
+        if (comparison && (s == "bf16" || s == "bf16x2") && sm_ < 90) {
+          return suffix_error(ins, i, q(s) + " " + name_of(ins) + " needs sm_90 or newer");
+        }
         continue;
       }
       for (size_t k = 0; k < i; ++k) {

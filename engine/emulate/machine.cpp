@@ -75,6 +75,11 @@ uint64_t Cta::read(const exec::Operand& o, uint32_t t, ValType as) {
   case OpKind::Imm:
     if (o.imm_is_float && exec::is_float(as) && as != ValType::F16x2 && as != ValType::BF16x2) {
       const FloatFormat f = float_format(as);
+      // An immediate of the operation's own width is its bits (a NaN keeps its sign and
+      // payload: mov.f32 of 0fFFA00000 is not the canonical NaN; fuzzer 17:54685); one of
+      // another width is converted to the operation's format.
+      if (static_cast<uint32_t>(o.imm_width) == format_bits(f))
+        return o.imm;
       const double v = o.imm_width == 64
                            ? std::bit_cast<double>(o.imm)
                            : double{std::bit_cast<float>(static_cast<uint32_t>(o.imm))};

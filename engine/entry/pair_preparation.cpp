@@ -336,7 +336,10 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
   symbolic::Builder builder(store);
   // A 16-bit float of one format in an array declared with the other (an f16 store into a bf16
   // array) is its bits read in the declared format: another number, bit-observed.
-  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width, ElemType stored) {
+  // `became_float` is set where a constant's bits become the float they encode (the bytes are
+  // those of that float, so a float store of the other kernel compares with it as a value).
+  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width, ElemType stored,
+                         bool& became_float) {
     if (declared == ElemType::Unknown || width == 0 || width > 8)
       return v;
     const symbolic::ValueKind kind = symbolic::kind_of(store, v);
@@ -356,11 +359,31 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     // A select of integer bit patterns stored by an integer store (selp.b32 1, 0 and st.b32)
     // into a float array: the select of the floats its arms encode, not the integers as numbers
     // (fuzzer 15:19957; a float store converts it as it stores: exec_memory.cpp).
+    // So is such a select folded to one arm, an integer constant (fuzzer 17:135489: 0xC0300000
+    // stored by st.b32 is -2.75, not 3224371200).
     if (launch::is_float(declared) && !launch::is_float(stored) &&
         kind == symbolic::ValueKind::Any && store.op(v) == symbolic::Op::Select) {
       const symbolic::Node n = store.node(v);
       return builder.select(n.a, builder.bits_float(n.b, float_code),
                             builder.bits_float(n.c, float_code), n.aux);
+    }
+    if (launch::is_float(declared) && !launch::is_float(stored) &&
+        launch::byte_width(stored) == width && kind == symbolic::ValueKind::Any &&
+        store.op(v) == symbolic::Op::Const) {
+      became_float = true;
+      return builder.bits_float(v, float_code);
+    }
+    if (launch::is_float(declared) && !launch::is_float(stored) &&
+        launch::byte_width(stored) == width && store.op(v) == symbolic::Op::RawBits) {
+      const symbolic::Node& n = store.node(v);
+      const uint64_t pattern = uint64_t{n.b} << 32 | n.a;
+      const auto id = declared == ElemType::BF16 && width == 2
+                          ? store.bf16_bits(static_cast<uint16_t>(pattern))
+                          : store.float_bits(pattern, static_cast<int>(8 * width));
+      if (id && n.aux == 8 * width) {
+        became_float = true;
+        return *id; // a NaN pattern stays bits (compared as bits)
+      }
     }
     return v;
   };
@@ -384,10 +407,18 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     while (i < r->elements.size() || j < o->elements.size()) {
       const bool has_r = i < r->elements.size(), has_o = j < o->elements.size();
       if (has_r && has_o && r->elements[i].first == o->elements[j].first) {
+        ElemType ref_stored = r->store_types[i], opt_stored = o->store_types[j];
+        bool ref_float = false, opt_float = false;
         ExprId rv =
-            as_declared(r->elements[i].second, r->declared, r->elem_width, r->store_types[i]);
+            as_declared(r->elements[i].second, r->declared, r->elem_width, ref_stored, ref_float);
         ExprId ov =
-            as_declared(o->elements[j].second, r->declared, r->elem_width, o->store_types[j]);
+            as_declared(o->elements[j].second, r->declared, r->elem_width, opt_stored, opt_float);
+        // Bits made a float against a float store of that type: one type, compared as values
+        // (fuzzer 17:135489). Against an integer store both keep their types.
+        if (ref_float && opt_stored == r->declared)
+          ref_stored = r->declared;
+        if (opt_float && ref_stored == r->declared)
+          opt_stored = r->declared;
         // Concrete bits against a value of the other kernel that as_declared made a float: the
         // bits are that float too (else integer bits meet a float, one pattern two numbers).
         // Bits against bits stay bits (compared as such: +0/-0, NaN payloads).
@@ -409,8 +440,8 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
           if (id && n.aux == 8 * r->elem_width)
             bits = *id;
         }
-        jobs.push_back(prove::ElementJob{name, r->elements[i].first, rv, ov, r->store_types[i],
-                                         o->store_types[j]});
+        jobs.push_back(
+            prove::ElementJob{name, r->elements[i].first, rv, ov, ref_stored, opt_stored});
         ++i;
         ++j;
         continue;

@@ -1078,7 +1078,13 @@ void CtaRunner::exec_selp(const Inst& in, uint32_t w, uint32_t mask) {
     const bool fl = is_float(in.type) || (untyped && (a.fl || b.fl));
     // Two 16-bit floats are selected in one format, which the result keeps (exec_formats.cpp).
     const ValType half = fl && in.type == ValType::B16 ? half_view(a, b) : ValType::None;
-    const ValType as = half != ValType::None ? half : in.type;
+    // The other arm of such a select is read by its bits too, as the float they encode: an
+    // integer constant 1 beside float data is the subnormal 0x00000001, not 1.0 (fuzzer
+    // 17:136681: stored by st.u16, the select's low bits were 1.0f's).
+    const ValType untyped_float = in.type == ValType::B32   ? ValType::F32
+                                  : in.type == ValType::B64 ? ValType::F64
+                                                            : in.type;
+    const ValType as = half != ValType::None ? half : untyped && fl ? untyped_float : in.type;
     const ExprId x = fl ? real_of(a, as) : int_view(a, in.type);
     const ExprId y = fl ? real_of(b, as) : int_view(b, in.type);
     const ExprId cond = in.srcs[2].negated ? b_.bool_not(p.node) : p.node;
@@ -1359,7 +1365,7 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
       const bool to_integral = in.rounding == Rounding::Rni || in.rounding == Rounding::Rzi ||
                                in.rounding == Rounding::Rmi || in.rounding == Rounding::Rpi;
       if (to_integral)
-        r = b_.round_real(x, round_kind(in.rounding));
+        r = b_.round_real(x, round_kind(in.rounding), in.ftz && src == ValType::F32);
       else if (float_cvt_rounds(src, dst))
         r = b_.narrow(x, mods);
       if (in.sat)
@@ -1377,7 +1383,8 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
     }
     // Float to integer: rounded by its mode, saturated to the destination's range.
     set_dst(in.dsts[0], t,
-            integer_result(in_register(b_.real_to_int(x, round_kind(in.rounding), dt))));
+            integer_result(in_register(
+                b_.real_to_int(x, round_kind(in.rounding), dt, in.ftz && src == ValType::F32))));
   }
   record_idealized();
 }

@@ -111,9 +111,15 @@ std::string EgraphBridge::opaque_reason(egraph::Payload payload) const {
 }
 
 Id EgraphBridge::opaque(ExprId node, std::string reason) {
-  opaque_reasons_.emplace(node, std::move(reason));
+  // Nodes of one bit class are the same IEEE computation, hence the same value: one leaf. This
+  // matters where hash-consing misses: a reduction chain is appended per kernel, not interned,
+  // so the two kernels' (a + b) + c are two nodes, and their bits or their cvt.rni two leaves.
+  ExprId key = node;
+  if (const uint32_t c = bits_.class_of(node))
+    key = opaque_of_class_.try_emplace(c, node).first->second;
+  opaque_reasons_.emplace(key, std::move(reason));
   ++added_;
-  return g_.add_leaf(ml_.opaque, node);
+  return g_.add_leaf(ml_.opaque, key);
 }
 
 Id EgraphBridge::leaf(ExprId node) {

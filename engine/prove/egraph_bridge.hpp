@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "egraph/egraph.hpp"
+#include "engine/symbolic/bit_equality.hpp"
 #include "engine/symbolic/expr_store.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 #include "rules/algebra/ml_language.hpp"
@@ -62,6 +63,9 @@ private:
 
   const symbolic::ExprStore& store_;
   symbolic::SignAnalysis signs_{store_};
+  // Opaque leaves are one per IEEE computation, not per node (opaque()).
+  symbolic::BitEquality bits_{store_};
+  std::unordered_map<uint32_t, symbolic::ExprId> opaque_of_class_;
   algebra::MlLanguage& ml_;
   egraph::EGraph& g_;
   std::array<egraph::OpId, symbolic::kOpCount> ml_ops_{}; // by DAG operator, see ml_op

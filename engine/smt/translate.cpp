@@ -5,7 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "engine/symbolic/bit_equality.hpp"
 #include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/exact_terms.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -377,6 +379,33 @@ private:
     return *out_.ln2;
   }
 
+  // The value a rounding to an integer reads: the device's, which a float observed this way
+  // must agree on as an IEEE computation (docs/semantics.md, "Floats observed as bits"). For an
+  // exact operand that is its real value; any other operand (add.rn against add.rz, a sum
+  // reassociated) is a real of its own, one per term, so that only the same computation in both
+  // kernels rounds alike. Under .ftz an f32 subnormal reads as zero.
+  z3::expr device_operand(ExprId operand, bool flush) {
+    z3::expr x = get(operand);
+    if (!exact_.exact(operand)) {
+      // One real per bit class (symbolic/bit_equality.hpp: the same IEEE computation, even as
+      // two nodes), else per node.
+      const uint32_t c = bits_.class_of(operand);
+      const uint64_t key = c != 0 ? c : (uint64_t{1} << 32) | operand;
+      auto it = device_values_.find(key);
+      if (it == device_values_.end() && ++out_.device_values)
+        it = device_values_
+                 .emplace(key,
+                          ctx_.real_const(unique_name(fmt::format("device#{}", operand)).c_str()))
+                 .first;
+      x = it->second;
+    }
+    if (!flush)
+      return x;
+    const z3::expr smallest_normal =
+        ctx_.real_val(fmt::format("1/{}", mpz_class(mpz_class(1) << 126).get_str()).c_str());
+    return checked_ite(-smallest_normal < x && x < smallest_normal, zero_, x);
+  }
+
   z3::expr truth(const z3::expr& predicate) { return checked_ite(predicate, one_, zero_); }
   z3::expr holds(ExprId id) { return get(id) != zero_; }
 
@@ -593,13 +622,15 @@ private:
       return z3::to_real(z3::bv2int(bv(n.a, t.width()), t.is_signed));
     }
     case Op::RoundReal:
-      return z3::to_real(rounded(get(n.a), static_cast<symbolic::RoundKind>(n.aux)));
+      return z3::to_real(rounded(device_operand(n.a, symbolic::rounding_flushes(n.aux)),
+                                 symbolic::round_real_rounding(n.aux)));
     case Op::RealToInt: {
       const symbolic::IntType t = symbolic::IntType::from_code(n.aux & 7);
       const uint32_t w = t.width();
       const mpz_class lo = t.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
       const mpz_class hi = t.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
-      const z3::expr r = rounded(get(n.a), static_cast<symbolic::RoundKind>(n.aux >> 3));
+      const z3::expr r = rounded(device_operand(n.a, symbolic::rounding_flushes(n.aux)),
+                                 symbolic::real_to_int_rounding(n.aux));
       const z3::expr zlo = ctx_.int_val(lo.get_str().c_str()),
                      zhi = ctx_.int_val(hi.get_str().c_str());
       const z3::expr clamped = checked_ite(r < zlo, zlo, checked_ite(r > zhi, zhi, r));
@@ -1019,6 +1050,9 @@ private:
   std::optional<z3::func_decl> functions_[kFnCount];
   std::unordered_set<unsigned> seen_uses_;
   std::unordered_set<std::string> used_names_;
+  symbolic::ExactTerms exact_{store_, /*flushing_roundings=*/true}; // device_operand models it
+  symbolic::BitEquality bits_{store_};
+  std::unordered_map<uint64_t, z3::expr> device_values_; // device_operand's reals (its key)
 };
 
 } // namespace

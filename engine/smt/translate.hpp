@@ -51,7 +51,10 @@ struct Translation {
   std::vector<std::pair<symbolic::ExprId, z3::expr>> leaves;
   // The constant standing for ln 2 (Ln2 leaves and Ex2), when used.
   std::optional<z3::expr> ln2;
-  size_t dag_nodes = 0;     // distinct DAG nodes below the roots
+  size_t dag_nodes = 0; // distinct DAG nodes below the roots
+  // Roundings to an integer of values the device rounds (cvt.rni of a sum): each such value is a
+  // real of its own per IEEE computation (docs/semantics.md, "Floats observed as bits").
+  size_t device_values = 0;
   bool bit_vectors = false; // integer data: bit-vector terms (the smt core decides them)
 };
 

@@ -44,6 +44,12 @@ const char* const kUnrealModel =
     "Z3 found a model that is not a real counterexample (it relies on the uninterpreted "
     "functions)";
 
+const char* const kDeviceValuesDiffer =
+    "the kernels round to an integer (cvt.rni/rzi/rmi/rpi) floats they compute as different IEEE "
+    "operations (another rounding mode, order or association): equal over the reals, but such a "
+    "rounding observes the device's value, so only the same computation is decided equal "
+    "(docs/semantics.md, \"Floats observed as bits\")";
+
 // "A[0] = 0, B[3] = 1/2" for the first leaves of a model point (zeros included: they matter
 // here, a divisor is often zero because an input is).
 std::string describe(const symbolic::ExprStore& store, const Translation& t,
@@ -108,6 +114,8 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
     if (auto c = confirm_point(store, ref, opt, element, point_from_values(t, store, r.values))) {
       return not_equivalent(std::move(*c));
     }
+    if (t.device_values > 0)
+      return unknown(kDeviceValuesDiffer);
     return unknown(kUnrealModel);
   }
 

@@ -585,7 +585,7 @@ ExprId Builder::int_to_real(ExprId a, IntType source, uint8_t format, RoundKind 
       static_cast<uint8_t>(source.code() | (format << 3) | (static_cast<uint8_t>(rounding) << 5)));
 }
 
-ExprId Builder::real_to_int(ExprId a, RoundKind rounding, IntType destination) {
+ExprId Builder::real_to_int(ExprId a, RoundKind rounding, IntType destination, bool flush) {
   const uint32_t w = destination.width();
   const mpz_class lo = destination.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
   const mpz_class hi =
@@ -615,17 +615,20 @@ ExprId Builder::real_to_int(ExprId a, RoundKind rounding, IntType destination) {
     return int_const(low_bits(hi, w), destination.width_code);
   if (s_.op(a) == Op::NegInf)
     return int_const(low_bits(lo, w), destination.width_code);
-  const Node n{Op::RealToInt,
-               static_cast<uint8_t>(destination.code() | (static_cast<uint8_t>(rounding) << 3)),
-               0,
-               a,
-               kNoExpr,
-               kNoExpr};
+  // (A constant the flush changes is refused before: exec's ftz_flushes_constant.)
+  const uint8_t flushes = flush && flush_changes_rounding(rounding) ? kRoundFlushes : 0;
+  const Node n{
+      Op::RealToInt,
+      static_cast<uint8_t>(destination.code() | (static_cast<uint8_t>(rounding) << 3) | flushes),
+      0,
+      a,
+      kNoExpr,
+      kNoExpr};
   // The integer a lifted idiom rounds to depends on the bits the idiom's instructions give.
   return (s_.taint(a) & kTaintIdealized) ? unique(n) : s_.intern(n);
 }
 
-ExprId Builder::round_real(ExprId a, RoundKind rounding) {
+ExprId Builder::round_real(ExprId a, RoundKind rounding, bool flush) {
   if (is_const(a))
     return s_.constant(Rational(round_rational(value(a), rounding)));
   if (s_.op(a) == Op::PosInf || s_.op(a) == Op::NegInf)
@@ -633,22 +636,9 @@ ExprId Builder::round_real(ExprId a, RoundKind rounding) {
   const Node& n = s_.node(a);
   if (n.op == Op::RoundReal || n.op == Op::IntToReal)
     return a; // already integral
-  return make(Op::RoundReal, a, kNoExpr, kNoExpr, static_cast<uint8_t>(rounding));
+  const uint8_t flushes = flush && flush_changes_rounding(rounding) ? kRoundFlushes : 0;
+  return make(Op::RoundReal, a, kNoExpr, kNoExpr, static_cast<uint8_t>(rounding) | flushes);
 }
-
-namespace {
-
-// A float constant, or a select (no lifted idiom's) between such choices, a few levels deep.
-bool choice_of_float_constants(const ExprStore& s, ExprId id, int depth = 0) {
-  if (is_float_const(s, id))
-    return true;
-  const Node& n = s.node(id);
-  return depth < 4 && n.op == Op::Select && n.aux == 0 &&
-         choice_of_float_constants(s, n.b, depth + 1) &&
-         choice_of_float_constants(s, n.c, depth + 1);
-}
-
-} // namespace
 
 ExprId Builder::float_bits(ExprId real, uint8_t wc) {
   const Node& n = s_.node(real);
@@ -666,10 +656,6 @@ ExprId Builder::float_bits(ExprId real, uint8_t wc) {
     if (auto bits = exact_ieee_bits(::abs(c->value), layout))
       return int_const(sign | *bits, int_wc);
   }
-  // The bits of a choice between constants are the choice between their bits: exact, and what
-  // lets a comparison of such bits be decided (an fma's signed zero against a -0 constant).
-  if (n.op == Op::Select && n.aux == 0 && choice_of_float_constants(s_, real))
-    return select(n.a, float_bits(n.b, wc), float_bits(n.c, wc));
   const Node bits{Op::FloatBits, wc, 0, real, kNoExpr, kNoExpr};
   // The bits of a lifted idiom are the idiom's instructions', which the lifted node does not
   // record: never the same term as another kernel's (docs/semantics.md).

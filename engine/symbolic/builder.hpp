@@ -56,8 +56,9 @@ public:
   // ---- conversions between types
   // cvt.rnd.f.s/u: the integer rounded to the float format (exact up to 2^precision).
   ExprId int_to_real(ExprId a, IntType source, uint8_t format, RoundKind rounding);
-  ExprId real_to_int(ExprId a, RoundKind rounding, IntType destination);
-  ExprId round_real(ExprId a, RoundKind rounding);
+  // `flush`: .ftz on the f32 source (kept where it changes the value: flush_changes_rounding).
+  ExprId real_to_int(ExprId a, RoundKind rounding, IntType destination, bool flush = false);
+  ExprId round_real(ExprId a, RoundKind rounding, bool flush = false);
   // Bit reinterpretation: exact only for constants; otherwise opaque, and the two cancel.
   ExprId float_bits(ExprId real, uint8_t wc);
   ExprId bits_float(ExprId bits, uint8_t wc);

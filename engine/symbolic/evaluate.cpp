@@ -15,6 +15,14 @@ using Kind = EvalValue::Kind;
 
 namespace {
 
+// An f32 source under .ftz (kRoundFlushes): a subnormal, |q| < 2^-126, reads as zero.
+Rational flushed_if(const Rational& q, bool flush) {
+  if (!flush || sgn(q) == 0)
+    return q;
+  const Rational smallest_normal(mpz_class(1), mpz_class(1) << 126);
+  return abs(q) < smallest_normal ? Rational(0) : q;
+}
+
 long double down(long double x) {
   return std::nextafter(x, -std::numeric_limits<long double>::infinity());
 }
@@ -607,7 +615,7 @@ EvalValue Evaluator::integer(const Node& n) {
     } else if (a.kind == Kind::NegInf) {
       z = lo;
     } else if (a.kind == Kind::Exact) {
-      z = round_rational(a.exact, static_cast<RoundKind>(n.aux >> 3));
+      z = round_rational(flushed_if(a.exact, rounding_flushes(n.aux)), real_to_int_rounding(n.aux));
       z = z < lo ? lo : (z > hi ? hi : z);
     } else {
       return unknown();
@@ -622,7 +630,8 @@ EvalValue Evaluator::integer(const Node& n) {
       return a;
     if (a.kind != Kind::Exact)
       return unknown();
-    return EvalValue::of(Rational(round_rational(a.exact, static_cast<RoundKind>(n.aux))));
+    return EvalValue::of(Rational(
+        round_rational(flushed_if(a.exact, rounding_flushes(n.aux)), round_real_rounding(n.aux))));
   }
     // leaves
   case Op::Const:

@@ -11,6 +11,9 @@ bool ExactTerms::exact_operation(ExprId id, const Node& n) const {
     return false; // a lifted idiom: instruction sequences that round
   if (has_float_mods(n.op) && FloatMods::of(n.aux).ftz)
     return false; // a subnormal operand is flushed to zero
+  if ((n.op == Op::RealToInt || n.op == Op::RoundReal) && rounding_flushes(n.aux) &&
+      !flushing_roundings_)
+    return false; // likewise: cvt.rmi.ftz of -2^-130 is 0, floor(-2^-130) is -1
   switch (op_info(n.op).exact) {
   case OpExactness::Never:
     return false;

@@ -17,7 +17,12 @@ namespace volta::symbolic {
 
 class ExactTerms {
 public:
-  explicit ExactTerms(const ExprStore& store) : store_(store) {}
+  // `flushing_roundings`: whether a rounding to an integer under .ftz (kRoundFlushes) counts as
+  // exact. The device's value is then not the real rounding of its operand, but it is a known
+  // function of it (round(flush(x))): a consumer that models the flush, like the Z3
+  // translation, may count it; the cross-check, which compares to the real value, may not.
+  explicit ExactTerms(const ExprStore& store, bool flushing_roundings = false)
+      : store_(store), flushing_roundings_(flushing_roundings) {}
 
   // Whether every node below `root` (itself included) is computed exactly. Memoized: elements
   // sharing subterms cost one walk.
@@ -28,6 +33,7 @@ private:
   bool exact_operation(ExprId id, const Node& n) const;
 
   const ExprStore& store_;
+  bool flushing_roundings_;
   std::unordered_map<ExprId, bool> memo_;
 };
 

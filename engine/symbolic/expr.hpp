@@ -63,6 +63,25 @@ constexpr uint8_t width_code(uint32_t bits) {
 // Rounding of RealToInt / RoundReal (PTX .rni/.rn, .rzi/.rz, .rmi/.rm, .rpi/.rp).
 enum class RoundKind : uint8_t { NearestEven, Zero, Down, Up };
 
+// The aux of RealToInt (destination type code in bits 0-2, rounding in bits 3-4) and of
+// RoundReal (rounding in bits 0-1), each with kRoundFlushes: `.ftz` on an f32 source rounded
+// down or up (cvt.rmi.ftz, cvt.rpi.ftz), the only roundings to an integer whose value .ftz
+// changes: floor(-2^-130) is -1, floor of the flushed -0 is 0; rni and rzi give a zero either way.
+inline constexpr uint8_t kRoundFlushes = 0x40;
+constexpr RoundKind real_to_int_rounding(uint8_t aux) {
+  return static_cast<RoundKind>((aux >> 3) & 3);
+}
+constexpr RoundKind round_real_rounding(uint8_t aux) {
+  return static_cast<RoundKind>(aux & 3);
+}
+constexpr bool rounding_flushes(uint8_t aux) {
+  return (aux & kRoundFlushes) != 0;
+}
+// Whether .ftz changes a rounding to an integer of this kind (kRoundFlushes is kept only then).
+constexpr bool flush_changes_rounding(RoundKind k) {
+  return k == RoundKind::Down || k == RoundKind::Up;
+}
+
 // The type class of a node (docs/semantics.md): constants and undefined values take the type of
 // their use; Fresh values and bit fields (Pack, Extract) are bits of a known or unknown width.
 enum class ValueKind : uint8_t { Real, Int, Pred, Bits, Any };

@@ -85,12 +85,13 @@ public:
     }
     if (n.op == Op::RealToInt) {
       const IntType t = IntType::from_code(n.aux & 7);
-      fmt::format_to(std::back_inserter(out_), ".{}.{}{}",
-                     round_name(static_cast<RoundKind>(n.aux >> 3)), t.is_signed ? 's' : 'u',
-                     t.width());
+      fmt::format_to(std::back_inserter(out_), ".{}.{}{}", round_name(real_to_int_rounding(n.aux)),
+                     t.is_signed ? 's' : 'u', t.width());
     }
     if (n.op == Op::RoundReal)
-      fmt::format_to(std::back_inserter(out_), ".{}", round_name(static_cast<RoundKind>(n.aux)));
+      fmt::format_to(std::back_inserter(out_), ".{}", round_name(round_real_rounding(n.aux)));
+    if ((n.op == Op::RealToInt || n.op == Op::RoundReal) && rounding_flushes(n.aux))
+      out_ += ".ftz";
     if (n.op == Op::Pack)
       fmt::format_to(std::back_inserter(out_), ".{}", n.aux);
     if (n.op == Op::Extract) {

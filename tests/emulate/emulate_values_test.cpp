@@ -337,6 +337,29 @@ TEST(EmulateFloats, MinMaxNaNAndComparisons) {
   EXPECT_EQ(word(o, 6), 0u);
 }
 
+// A float immediate of the instruction's own width is its bits: a NaN keeps its sign and
+// payload through mov (fuzzer 17:54685: the canonical NaN's low byte 0xFF was stored for
+// 0fFFA00000's 0x00); arithmetic on it still gives the canonical NaN.
+TEST(EmulateFloats, NaNImmediatesKeepTheirBits) {
+  auto r = one_thread(R"(
+  mov.f32 %f1, 0fFFA00000;
+  mov.b32 %r1, %f1;
+  st.global.u32 [%rd1], %r1;
+  st.global.u8 [%rd1+4], %r1;
+  mov.f64 %fd1, 0dFFF4000000000001;
+  mov.b64 %rd3, %fd1;
+  st.global.u64 [%rd1+8], %rd3;
+  add.f32 %f2, %f1, 0f3F800000;
+  st.global.f32 [%rd1+16], %f2;)",
+                      5);
+  const auto& o = r.outputs[0];
+  EXPECT_EQ(word(o, 0), 0xFFA00000u);
+  EXPECT_EQ(word(o, 1), 0x00u);
+  EXPECT_EQ(word(o, 2), 0x00000001u);
+  EXPECT_EQ(word(o, 3), 0xFFF40000u);
+  EXPECT_EQ(word(o, 4), 0x7FFFFFFFu);
+}
+
 TEST(EmulateFloats, ApproximateInstructionsAreExactlyRounded) {
   auto r = one_thread(R"(
   ld.global.f32 %f1, [%rd2];

@@ -276,9 +276,9 @@ TEST(FloatSemantics, ExactZeroSumsTakeTheSignOfTheRoundingMode) {
           }
   EXPECT_GT(exact_zeros, 100);
   // The narrow formats take the same path: f16's -1 * -1 + -1 rounded down is -0.
-  EXPECT_EQ(arith_by_rounding(Arith::Fma, FloatFormat::F16, RoundMode::Down, 0xbc00, 0xbc00,
-                              0xbc00),
-            0x8000u);
+  EXPECT_EQ(
+      arith_by_rounding(Arith::Fma, FloatFormat::F16, RoundMode::Down, 0xbc00, 0xbc00, 0xbc00),
+      0x8000u);
   EXPECT_EQ(arith_by_rounding(Arith::Fma, FloatFormat::F16, RoundMode::Up, 0xbc00, 0xbc00, 0xbc00),
             0x0000u);
 }

@@ -124,6 +124,20 @@ uint8_t operand_halves(const Kernel& k, const Node& x, size_t j, uint8_t live) {
 
 } // namespace
 
+namespace {
+
+// An integer product with a constant zero factor is 0 whatever the other factor is: the engine
+// folds it, and the device drops that factor's value, so its domain (an integer division by
+// zero below it, 17:7635) is not the kernel's. Not for floats: 0 * inf is NaN.
+bool multiplied_by_constant_zero(const Kernel& k, const Node& x, size_t j) {
+  if (!is_int(x.ty) || (x.op != Op::Mul && x.op != Op::Mad) || j > 1 || x.args.size() < 2)
+    return false;
+  const Node& other = k.nodes[x.args[1 - j]];
+  return other.op == Op::Const && other.bits == 0;
+}
+
+} // namespace
+
 std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
   const size_t n = k.nodes.size();
   // Per node and half: 0 unvisited, 1 conditional only, 2 unconditional. A node that is not a
@@ -164,7 +178,7 @@ std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
     for (size_t j = 0; j < x.args.size(); ++j) {
       const int a = x.args[j];
       const uint8_t halves = operand_halves(k, x, j, grown);
-      if (halves == 0)
+      if (halves == 0 || multiplied_by_constant_zero(k, x, j))
         continue;
       bool c = item.cond;
       // A select's condition matters only where its arms differ (select(c, x, x) is x, and a

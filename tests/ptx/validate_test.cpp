@@ -84,6 +84,11 @@ TEST(Validate, StateSpacesAndVectorWidths) {
   EXPECT_EQ(rejected("max.abs.f32 %f3, %f1, %f2;").message, "'max' with .abs needs sm_86 or newer");
   EXPECT_EQ(rejected("cvt.rn.bf16.u32 %rs1, %r1;").message,
             "'cvt' to .bf16 from .u32 needs sm_90 or newer");
+  // bf16 comparisons need sm_90 (the ptxas differential's mutant setp.eq.bf16x2).
+  EXPECT_EQ(rejected("setp.eq.bf16x2 %p1, %r1, %r2;").message,
+            "'.bf16x2' 'setp' needs sm_90 or newer");
+  EXPECT_EQ(rejected("set.eq.u32.bf16 %r3, %rs1, %rs2;").message,
+            "'.bf16' 'set' needs sm_90 or newer");
 }
 
 TEST(Validate, OperandCountsAndKinds) {
