@@ -210,5 +210,42 @@ TEST(PairFuzzInstrumentation, LivenessFollowsTheHalvesOfAPackedConversion) {
   EXPECT_EQ(kinds[p][1], 0u);
 }
 
+// Pair 17:7635: an integer division whose quotient is multiplied by a factor the same on every
+// input (cvt.rmi.u32 of a negative constant: 0). The engine folds the product to 0 and drops
+// the quotient, as the device does; the oracle, which does not evaluate constants, must not
+// hold the division's divisor against the kernel. A factor that depends on the input keeps it.
+TEST(PairFuzzInstrumentation, AProductWithAConstantFactorDropsTheOtherFactorsDomain) {
+  Kernel k;
+  k.inputs = {{"a0", PT::S32, 32, ArrayKind::In}};
+  k.outputs = {{"o0", PT::S32, 32, ArrayKind::Out}};
+  Node load;
+  load.op = Op::Load;
+  load.ty = Ty::I32;
+  load.t1 = PT::S32;
+  load.array = 0;
+  const int a = k.add(load);
+  Node zero;
+  zero.op = Op::Const;
+  zero.ty = Ty::I32;
+  zero.bits = 0;
+  const int z = k.add(zero);
+  Node div;
+  div.op = Op::Div;
+  div.ty = Ty::I32;
+  div.t1 = PT::S32;
+  div.args = {a, z};
+  const int q = k.add(div);
+  Node mul = div;
+  mul.op = Op::Mul;
+  mul.imode = IMode::Lo;
+  mul.args = {q, z};
+  k.stores = {{0, k.add(mul), PT::S32}};
+  ASSERT_EQ(validate(k), "");
+  EXPECT_EQ(any_half(instrument_kinds(k)[q]), 0u) << "times a constant: not checked";
+
+  k.nodes.back().args = {q, a}; // times the input: the quotient reaches the output
+  EXPECT_EQ(any_half(instrument_kinds(k)[q]), static_cast<uint32_t>(kUndefined));
+}
+
 } // namespace
 } // namespace volta::pair_fuzz

@@ -126,14 +126,29 @@ uint8_t operand_halves(const Kernel& k, const Node& x, size_t j, uint8_t live) {
 
 namespace {
 
-// An integer product with a constant zero factor is 0 whatever the other factor is: the engine
-// folds it, and the device drops that factor's value, so its domain (an integer division by
-// zero below it, 17:7635) is not the kernel's. Not for floats: 0 * inf is NaN.
-bool multiplied_by_constant_zero(const Kernel& k, const Node& x, size_t j) {
+// Whether a node's value is the same on every input and thread: no load, thread index or atomic
+// below it. The engine folds such a value to a constant.
+bool input_independent(const Kernel& k, int id, std::vector<int8_t>& memo) {
+  if (memo[id] >= 0)
+    return memo[id] != 0;
+  const Node& x = k.nodes[id];
+  bool independent = x.op != Op::Load && x.op != Op::Tid && x.op != Op::Atom;
+  for (size_t j = 0; independent && j < x.args.size(); ++j)
+    independent = input_independent(k, x.args[j], memo);
+  memo[id] = independent ? 1 : 0;
+  return independent;
+}
+
+// An integer product with a factor that is the same on every input may have a constant zero
+// factor (`mov 0`, or `cvt.rmi.u32` of a negative constant: 17:7635), whose product the engine
+// folds to 0 whatever the other factor is; the device drops that factor's value too, so its
+// domain (an integer division by zero below it) is not the kernel's. The oracle does not
+// evaluate constants, so it gives up the check below any such factor. Not for floats: 0 * inf
+// is NaN.
+bool multiplied_by_constant(const Kernel& k, const Node& x, size_t j, std::vector<int8_t>& memo) {
   if (!is_int(x.ty) || (x.op != Op::Mul && x.op != Op::Mad) || j > 1 || x.args.size() < 2)
     return false;
-  const Node& other = k.nodes[x.args[1 - j]];
-  return other.op == Op::Const && other.bits == 0;
+  return input_independent(k, x.args[1 - j], memo);
 }
 
 } // namespace
@@ -143,6 +158,7 @@ std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
   // Per node and half: 0 unvisited, 1 conditional only, 2 unconditional. A node that is not a
   // pair of halves keeps its state in both.
   std::vector<std::array<uint8_t, 2>> live(n, {0, 0});
+  std::vector<int8_t> independent(n, -1); // input_independent's memo
   struct Item {
     int node;
     bool cond;      // reached only through a select arm
@@ -178,7 +194,7 @@ std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
     for (size_t j = 0; j < x.args.size(); ++j) {
       const int a = x.args[j];
       const uint8_t halves = operand_halves(k, x, j, grown);
-      if (halves == 0 || multiplied_by_constant_zero(k, x, j))
+      if (halves == 0 || multiplied_by_constant(k, x, j, independent))
         continue;
       bool c = item.cond;
       // A select's condition matters only where its arms differ (select(c, x, x) is x, and a
