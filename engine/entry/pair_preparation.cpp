@@ -9,6 +9,7 @@
 #include "engine/entry/batch_runs.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/entry_progress.hpp"
+#include "engine/exec/global_memory.hpp"
 #include "engine/launch/cluster.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/exact_terms.hpp"
@@ -271,6 +272,8 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
     other_side(entry.optimized, true, ref_run, opt_run, ref_part, opt_part);
   } else {
     symbolic::ExprStore& store = *pair.store;
+    exec::mark_declared_types(store, entry.reference);
+    exec::mark_declared_types(store, entry.optimized);
     tbb::parallel_invoke(
         [&] {
           ref_run = execute_config(entry.reference, "reference", cache, store, run, ref_part, runs);

@@ -10,6 +10,7 @@
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
 #include "engine/entry/run_configuration.hpp"
+#include "engine/exec/global_memory.hpp"
 #include "engine/exec/grouped_launch.hpp"
 #include "engine/exec/kernel_run.hpp"
 #include "support/invariant.hpp"
@@ -128,6 +129,9 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     PreparedPair pair;
     std::optional<exec::KernelRun>* runs[2] = {&pair.ref_run, &pair.opt_run};
     auto run = [&](int k) { *runs[k] = launches[k].run_part(*pair.store, g, groups); };
+    // Both configurations' array marks first: each kernel reads them while it runs.
+    exec::mark_declared_types(*pair.store, entry.reference);
+    exec::mark_declared_types(*pair.store, entry.optimized);
     tbb::parallel_invoke([&] { run(0); }, [&] { run(1); });
     const symbolic::ExprStore::Footprint footprint = pair.store->footprint();
     largest_group_bytes =

@@ -23,7 +23,21 @@ void mark_element_format(symbolic::ExprStore& store, uint32_t array_id, launch::
     return;
   }
 }
+// An array's declared type in the store's marks (the one place GlobalMemory and
+// mark_declared_types set them).
+uint32_t mark_declared_type(symbolic::ExprStore& store, const launch::ArraySpec& a) {
+  const uint32_t id = store.add_array_name(a.name);
+  if (!launch::is_float(a.type) && a.type != launch::ElemType::Unknown)
+    store.mark_integer_array(id);
+  mark_element_format(store, id, a.type);
+  return id;
+}
 } // namespace
+
+void mark_declared_types(symbolic::ExprStore& store, const launch::KernelConfig& config) {
+  for (const auto& a : config.arrays)
+    mark_declared_type(store, a);
+}
 
 GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& config,
                            symbolic::ExprStore& store, ExprId undef)
@@ -37,12 +51,9 @@ GlobalMemory::GlobalMemory(const Program& program, const launch::KernelConfig& c
     r.elem_width = a.elem_width;
     r.kind = a.kind;
     r.is_array = true;
-    r.array_id = store.add_array_name(a.name);
+    r.array_id = mark_declared_type(store, a);
     r.integer_bits =
         launch::is_float(a.type) || a.type == launch::ElemType::Unknown ? 0 : 8 * a.elem_width;
-    if (r.integer_bits != 0)
-      store.mark_integer_array(r.array_id);
-    mark_element_format(store, r.array_id, a.type);
     VOLTA_ASSERT(a.elem_width != 0 && (a.elem_width & (a.elem_width - 1)) == 0,
                  "an array's element width is a power of two (the cells' pos field)");
     r.config_index = i;

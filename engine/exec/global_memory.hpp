@@ -35,6 +35,13 @@ struct Region {
   const std::vector<uint8_t>* initial = nullptr;         // module variables
 };
 
+// Marks in `store` what the configuration's arrays declare (integer arrays, float formats), as
+// a GlobalMemory for it does. Two kernels of a pair executing into one store call it for both
+// configurations first: a kernel reads the marks while it runs (an integer array's element read
+// as a float is any IEEE value), so a mark the other kernel's memory set later would make the
+// run depend on timing.
+void mark_declared_types(symbolic::ExprStore& store, const launch::KernelConfig& config);
+
 class GlobalMemory {
 public:
   // Small pages: a CTA often reads a thin column slice of a big matrix (64 floats of each of 4096
