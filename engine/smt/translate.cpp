@@ -1,5 +1,6 @@
 #include "engine/smt/translate.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <stdexcept>
 #include <unordered_map>
@@ -386,15 +387,11 @@ private:
   // kernels rounds alike. Under .ftz an f32 subnormal reads as zero.
   z3::expr device_operand(ExprId operand, bool flush) {
     z3::expr x = get(operand);
-    if (!exact_.exact(operand)) {
-      // One real per bit class (symbolic/bit_equality.hpp: the same IEEE computation, even as
-      // two nodes), else per node.
-      const uint32_t c = bits_.class_of(operand);
-      const uint64_t key = c != 0 ? c : (uint64_t{1} << 32) | operand;
-      auto it = device_values_.find(key);
+    if (const auto key = device_key(operand)) {
+      auto it = device_values_.find(*key);
       if (it == device_values_.end() && ++out_.device_values)
         it = device_values_
-                 .emplace(key,
+                 .emplace(*key,
                           ctx_.real_const(unique_name(fmt::format("device#{}", operand)).c_str()))
                  .first;
       x = it->second;
@@ -406,6 +403,42 @@ private:
     return checked_ite(-smallest_normal < x && x < smallest_normal, zero_, x);
   }
 
+  // The key of device_operand's real for an operand the device rounds: its bit class
+  // (symbolic/bit_equality.hpp: the same IEEE computation, even as two nodes), else the node;
+  // nullopt for an exact operand (its real value).
+  std::optional<uint64_t> device_key(ExprId operand) {
+    if (exact_.exact(operand))
+      return std::nullopt;
+    const uint32_t c = bits_.class_of(operand);
+    return c != 0 ? c : (uint64_t{1} << 32) | operand;
+  }
+
+public:
+  // The device_operand keys below `root`, sorted.
+  std::vector<uint64_t> device_keys_below(ExprId root) {
+    std::vector<uint64_t> keys;
+    std::unordered_set<ExprId> seen{root};
+    std::vector<ExprId> stack{root};
+    while (!stack.empty()) {
+      const ExprId id = stack.back();
+      stack.pop_back();
+      const Node& n = store_.node(id);
+      if (n.op == Op::RealToInt || n.op == Op::RoundReal) {
+        if (const auto key = device_key(n.a))
+          keys.push_back(*key);
+      }
+      const ExprId kids[3] = {n.a, n.b, n.c};
+      for (int i = 0; i < symbolic::child_count(n.op); ++i) {
+        if (kids[i] != symbolic::kNoExpr && seen.insert(kids[i]).second)
+          stack.push_back(kids[i]);
+      }
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return keys;
+  }
+
+private:
   z3::expr truth(const z3::expr& predicate) { return checked_ite(predicate, one_, zero_); }
   z3::expr holds(ExprId id) { return get(id) != zero_; }
 
@@ -1092,6 +1125,8 @@ std::variant<Translation, std::string> translate_pair(z3::context& ctx,
       return std::string("cancelled");
     out.ref = t.get(ref);
     out.opt = t.get(opt);
+    if (out.device_values > 0)
+      out.device_values_differ = t.device_keys_below(ref) != t.device_keys_below(opt);
     // An integer element whose other side is a constant: the constant in the same width.
     if (out.ref.is_bv() != out.opt.is_bv()) {
       const bool ref_const = store.op(ref) == Op::Const, opt_const = store.op(opt) == Op::Const;

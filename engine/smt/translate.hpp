@@ -55,6 +55,9 @@ struct Translation {
   // Roundings to an integer of values the device rounds (cvt.rni of a sum): each such value is a
   // real of its own per IEEE computation (docs/semantics.md, "Floats observed as bits").
   size_t device_values = 0;
+  // The two roots round different such values: a model would set them apart freely, and is
+  // never a counterexample the inputs confirm (z3_fallback answers UNKNOWN without asking).
+  bool device_values_differ = false;
   bool bit_vectors = false; // integer data: bit-vector terms (the smt core decides them)
 };
 

@@ -102,6 +102,8 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   const z3::expr_vector laws = ground_laws(ctx, store, t, law_options);
   std::vector<z3::expr> observe = leaf_constants(t);
   const Procedure procedure = procedure_for(t);
+  if (t.device_values_differ)
+    return unknown(kDeviceValuesDiffer);
 
   // 1. The values: is there a point where both sides are defined and differ? Z3's division is
   //    total, so without the domain conditions a model could divide by zero; with them, UNSAT
