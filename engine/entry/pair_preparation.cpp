@@ -339,6 +339,18 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
   symbolic::Builder builder(store);
   // A 16-bit float of one format in an array declared with the other (an f16 store into a bf16
   // array) is its bits read in the declared format: another number, bit-observed.
+  // The float a RawBits node of the element's width encodes in the declared format; nullopt for
+  // another width and for a NaN pattern (which stays bits, compared as bits).
+  auto float_of_raw_bits = [&](ExprId raw, ElemType declared,
+                               uint32_t width) -> std::optional<ExprId> {
+    const symbolic::Node& n = store.node(raw);
+    if (n.aux != 8 * width)
+      return std::nullopt;
+    const uint64_t pattern = uint64_t{n.b} << 32 | n.a;
+    return declared == ElemType::BF16 && width == 2
+               ? store.bf16_bits(static_cast<uint16_t>(pattern))
+               : store.float_bits(pattern, static_cast<int>(8 * width));
+  };
   // `became_float` is set where a constant's bits become the float they encode (the bytes are
   // those of that float, so a float store of the other kernel compares with it as a value).
   auto as_declared = [&](ExprId v, ElemType declared, uint32_t width, ElemType stored,
@@ -378,14 +390,9 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     }
     if (launch::is_float(declared) && !launch::is_float(stored) &&
         launch::byte_width(stored) == width && store.op(v) == symbolic::Op::RawBits) {
-      const symbolic::Node& n = store.node(v);
-      const uint64_t pattern = uint64_t{n.b} << 32 | n.a;
-      const auto id = declared == ElemType::BF16 && width == 2
-                          ? store.bf16_bits(static_cast<uint16_t>(pattern))
-                          : store.float_bits(pattern, static_cast<int>(8 * width));
-      if (id && n.aux == 8 * width) {
+      if (const auto id = float_of_raw_bits(v, declared, width)) {
         became_float = true;
-        return *id; // a NaN pattern stays bits (compared as bits)
+        return *id;
       }
     }
     return v;
@@ -435,12 +442,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
         };
         if (r_bits != o_bits && launch::is_float(r->declared) && symbolic_float(r_bits ? ov : rv)) {
           ExprId& bits = r_bits ? rv : ov;
-          const symbolic::Node& n = store.node(bits);
-          const uint64_t pattern = uint64_t{n.b} << 32 | n.a;
-          const auto id = r->declared == ElemType::BF16 && r->elem_width == 2
-                              ? store.bf16_bits(static_cast<uint16_t>(pattern))
-                              : store.float_bits(pattern, static_cast<int>(8 * r->elem_width));
-          if (id && n.aux == 8 * r->elem_width)
+          if (const auto id = float_of_raw_bits(bits, r->declared, r->elem_width))
             bits = *id;
         }
         jobs.push_back(
