@@ -54,7 +54,7 @@ bool observed_as_bits(const Kernel& k, int i) {
       if (x.op == Op::Setp)
         continue; // a real-number observer (or an integer comparison of integer data)
       if (x.op == Op::Cvt && pt_float(x.t2) && (pt_int(x.t1) || is_integral_rounding(x.rnd)))
-        continue;
+        return true; // a rounding to an integer observes its operand's bits (semantics.md)
       if (x.op == Op::Select && x.args[0] == v)
         continue;
       if (is_float(k.nodes[v].ty) && !is_float(x.ty) && x.ty != Ty::Pred)

@@ -40,14 +40,13 @@ bool rounds(const Node& n) {
   }
 }
 
-// A real-number observer: its value jumps where its float operand crosses a threshold.
+// A real-number observer: its value jumps where its float operand crosses a threshold, and the
+// contract idealizes the rounding of that operand (docs/semantics.md). A float comparison only:
+// a rounding to an integer (cvt.rni.s32.f32, cvt.rmi.f32.f32) observes its operand bit by bit,
+// so two kernels the engine calls EQUIVALENT store the same integers there.
 bool observes_reals(const Kernel& k, const Node& n) {
-  if (n.op == Op::Setp)
-    return pt_float(n.t1);
-  if (n.op == Op::Cvt)
-    return pt_float(n.t2) && (pt_int(n.t1) || is_integral_rounding(n.rnd));
   (void)k;
-  return false;
+  return n.op == Op::Setp && pt_float(n.t1);
 }
 
 } // namespace

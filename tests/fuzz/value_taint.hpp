@@ -16,9 +16,10 @@ struct Taint {
   // Per node: a float value that may differ from its real value (a rounding, a flush, an
   // approximation), or a value computed from one.
   std::vector<bool> inexact;
-  // Per node: depends on a real-number observer (float comparison, float-to-integer conversion,
-  // integral rounding) of an inexact value: two kernels equal over the reals may store different
-  // values here on a GPU, and the contract allows it (float rounding is idealized).
+  // Per node: depends on a real-number observer (a float comparison) of an inexact value: two
+  // kernels equal over the reals may store different values here on a GPU, and the contract
+  // allows it (float rounding is idealized). A rounding to an integer is no such observer: it
+  // observes its operand's bits (docs/semantics.md, "Floats observed as bits").
   std::vector<bool> rounding_observed;
   // Per node: depends on the value an atomic returned (schedule-dependent).
   std::vector<bool> schedule;
