@@ -442,10 +442,25 @@ private:
   }
 
   // `c` as the unsigned bits of its element type when it is a negative integer constant and
-  // `other` a bit-level integer (ValueKind::Int); else `c`.
+  // `other` a bit-level integer (ValueKind::Int), or when constants and selects of constants
+  // meet; else `c`.
   ExprId unsigned_against(ExprId c, ExprId other, ElemType type) {
     const uint32_t width = launch::byte_width(type);
-    if (width == 0 || width > 8 || store_.op(c) != symbolic::Op::Const || c == 0 || other == 0 ||
+    if (width == 0 || width > 8 || c == 0 || other == 0)
+      return c;
+    // A select of untyped constants (selp.b32 0xFFFFFFFF, 1) holds bit patterns too: against a
+    // constant or another such select, both sides are read as unsigned bits (fuzzer 18:25844:
+    // -1 stored by st.s32 against that select).
+    const auto constant_select = [&](ExprId x) {
+      return store_.op(x) == symbolic::Op::Select &&
+             symbolic::kind_of(store_, x) == symbolic::ValueKind::Any;
+    };
+    const auto patterns = [&](ExprId x) {
+      return store_.op(x) == symbolic::Op::Const || constant_select(x);
+    };
+    if (patterns(c) && patterns(other) && (constant_select(c) || constant_select(other)))
+      return unsigned_constants(c, width);
+    if (store_.op(c) != symbolic::Op::Const ||
         symbolic::kind_of(store_, other) != symbolic::ValueKind::Int)
       return c;
     const symbolic::Rational& q = store_.rational(c);
@@ -456,6 +471,28 @@ private:
       return c;                                         // not an integer of this width
     auto& s = const_cast<symbolic::ExprStore&>(store_); // interning a constant changes no node
     return s.constant(symbolic::Rational(mpz_class(q.get_num() + modulus)));
+  }
+
+  // `v` with every integer constant (in selects of constants, a few levels deep) read as the
+  // unsigned bits of `width` bytes: -1 as 2^32 - 1 for 4 bytes. Anything else is left as it is.
+  ExprId unsigned_constants(ExprId v, uint32_t width, int depth = 0) {
+    auto& s = const_cast<symbolic::ExprStore&>(store_); // interning changes no existing node
+    const symbolic::Node n = store_.node(v);
+    if (n.op == symbolic::Op::Const) {
+      const symbolic::Rational& q = store_.rational(v);
+      const mpz_class modulus = mpz_class(1) << (8 * width);
+      if (q.get_den() != 1 || q >= 0 || q.get_num() < -modulus)
+        return v;
+      return s.constant(symbolic::Rational(mpz_class(q.get_num() + modulus)));
+    }
+    if (n.op != symbolic::Op::Select || depth >= 4 ||
+        symbolic::kind_of(store_, v) != symbolic::ValueKind::Any)
+      return v;
+    const ExprId b = unsigned_constants(n.b, width, depth + 1);
+    const ExprId c = unsigned_constants(n.c, width, depth + 1);
+    if (b == n.b && c == n.c)
+      return v;
+    return s.intern(symbolic::Node{symbolic::Op::Select, n.aux, 0, n.a, b, c});
   }
 
   ExprId bits_as_integer(ExprId id) {
