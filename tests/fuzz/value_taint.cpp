@@ -212,6 +212,11 @@ std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
       }
       if (x.region >= 0 && k.nodes[a].region != x.region)
         c = true; // an arm node's operand computed outside the arm
+      // A shuffle hands on the values of the lanes it reads, not every lane's (shfl.idx of lane
+      // 0 drops lane 9's 0/0, 18:44309); the per-thread check does not follow lanes, so what
+      // reaches an output through a shuffle is checked as conditional.
+      if (x.op == Op::Shfl)
+        c = true;
       work.push_back({a, c, halves});
     }
   }
