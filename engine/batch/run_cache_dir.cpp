@@ -2,6 +2,7 @@
 
 #include "engine/batch/result_archive.hpp"
 #include "engine/content_hash.hpp"
+#include "engine/launch/configuration_key.hpp"
 #include "engine/symbolic/dag_archive.hpp"
 
 namespace volta::batch {
@@ -12,7 +13,7 @@ using symbolic::ByteWriter;
 
 namespace {
 
-constexpr std::string_view kMagic = "volta-eg run-cache 5"; // also in the header
+constexpr std::string_view kMagic = "volta-eg run-cache 6"; // also in the header
 
 // Measured on a naive GEMM: reading back takes about 170 ns a node (page faults of the store's
 // chunks included), executing it produced 7 M nodes a second; 1.5 M nodes per second of
@@ -23,48 +24,7 @@ constexpr size_t kAlwaysKeptNodes = 100'000; // small runs: a few milliseconds e
 // ---- the key: every input of a run, written out unambiguously (strings with their length)
 
 void describe(ByteWriter& out, const launch::KernelConfig& c) {
-  out.str(c.entry);
-  for (uint32_t d : c.block)
-    out.u32(d);
-  for (uint32_t d : c.grid)
-    out.u32(d);
-  for (uint32_t d : c.cluster)
-    out.u32(d);
-  out.u8(c.cluster_given ? 1 : 0);
-  out.u8(static_cast<uint8_t>(c.ctas));
-  out.u64(c.dyn_shared_bytes);
-  out.u64(c.arrays.size());
-  for (const auto& a : c.arrays) {
-    out.str(a.name);
-    out.u64(a.base);
-    out.u32(a.elem_width);
-    out.u64(a.len);
-    out.u8(static_cast<uint8_t>(a.kind));
-    out.u8(static_cast<uint8_t>(a.type));
-  }
-  out.u64(c.params.size());
-  for (const auto& p : c.params) {
-    out.u8(static_cast<uint8_t>(p.kind));
-    out.str(p.name);
-    out.str(symbolic::to_string(p.float_value));
-    out.u64(static_cast<uint64_t>(p.int_value));
-    out.u64(p.struct_size);
-    out.str(std::string_view(reinterpret_cast<const char*>(p.struct_bytes.data()),
-                             p.struct_bytes.size()));
-    out.u64(p.struct_fields.size());
-    for (const auto& f : p.struct_fields) {
-      out.u64(f.offset);
-      out.u8(static_cast<uint8_t>(f.type));
-      out.str(f.array);
-      out.u64(f.bits);
-      out.str(f.tensor_map ? launch::describe(*f.tensor_map) : std::string());
-    }
-  }
-  out.u64(c.globals.size());
-  for (const auto& [name, value] : c.globals) {
-    out.str(name);
-    out.u64(static_cast<uint64_t>(value));
-  }
+  out.str(launch::configuration_key(c));
 }
 
 // The body of a kept run; nullopt when its DAG has more than `max_nodes` nodes.

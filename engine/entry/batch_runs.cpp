@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "engine/launch/configuration_key.hpp"
+
 namespace volta::entry {
 
 namespace {
@@ -28,47 +30,7 @@ std::optional<std::string> run_key(const launch::KernelConfig& c, const exec::Ru
   KeyWriter out;
   // The path too: a failure's message names the PTX file (exec/cta_runner.cpp).
   out.str(c.ptx_path);
-  out.str(c.entry);
-  for (const launch::Dim3* d : {&c.block, &c.grid, &c.cluster})
-    for (uint32_t x : *d)
-      out.num(x);
-  out.num(c.cluster_given ? 1 : 0);
-  out.num(static_cast<uint64_t>(c.ctas));
-  out.num(c.dyn_shared_bytes);
-  out.num(c.arrays.size());
-  for (const auto& a : c.arrays) {
-    out.str(a.name);
-    out.num(a.base);
-    out.num(a.elem_width);
-    out.num(a.len);
-    out.num(static_cast<uint64_t>(a.kind));
-    out.num(static_cast<uint64_t>(a.type));
-  }
-  out.num(c.params.size());
-  for (const auto& p : c.params) {
-    out.num(static_cast<uint64_t>(p.kind));
-    out.str(p.name);
-    out.str(symbolic::to_string(p.float_value));
-    out.num(static_cast<uint64_t>(p.int_value));
-    out.str(p.text); // messages quote it
-    out.num(p.struct_size);
-    out.str(std::string_view(reinterpret_cast<const char*>(p.struct_bytes.data()),
-                             p.struct_bytes.size()));
-    out.num(p.struct_fields.size());
-    for (const auto& f : p.struct_fields) {
-      out.num(f.offset);
-      out.num(static_cast<uint64_t>(f.type));
-      out.str(f.array);
-      out.num(f.bits);
-      out.str(f.text);
-      out.str(f.tensor_map ? launch::describe(*f.tensor_map) : std::string());
-    }
-  }
-  out.num(c.globals.size());
-  for (const auto& [name, value] : c.globals) {
-    out.str(name);
-    out.num(static_cast<uint64_t>(value));
-  }
+  out.str(launch::configuration_key(c));
   // The options that change a run's result. The cancel flag only stops a run, and a stopped
   // run is never kept; the budget is in the key all the same (a run that finished under one
   // budget may not finish under a smaller one).
