@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/index_ranges.hpp"
+
 namespace volta {
 
 // What the proof compared in one output array, which decides how the emulator's stores are
@@ -23,9 +25,9 @@ namespace volta {
 struct CrossCheckArray {
   std::string name;
   bool real = true; // some compared element holds a real value (else every one is an integer)
-  // Sorted indices of the elements both kernels compute without rounding
-  // (symbolic/exact_terms.hpp): equal on the device wherever the reference's is a number.
-  std::vector<uint64_t> exact;
+  // The elements both kernels compute without rounding (symbolic/exact_terms.hpp): equal on the
+  // device wherever the reference's is a number.
+  IndexRanges exact;
 };
 
 // A float tolerance as a contract (`--float-tolerance rel=1e-3,abs=1e-5`, an entry's

@@ -64,7 +64,7 @@ struct OutputType {
   // The compared elements (sorted indices) that both kernels compute without rounding
   // (symbolic/exact_terms.hpp): the cross-check holds them to equality even in a float array.
   // Not in the reports.
-  std::vector<uint64_t> exact_elements;
+  IndexRanges exact_elements;
 };
 
 struct KernelSummary {

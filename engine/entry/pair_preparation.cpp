@@ -487,7 +487,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     // equality on the device (symbolic/exact_terms.hpp).
     for (size_t k = first_job; k < jobs.size(); ++k) {
       if (exact.exact(jobs[k].ref) && exact.exact(jobs[k].opt))
-        result.output_types.back().exact_elements.push_back(jobs[k].index);
+        result.output_types.back().exact_elements.insert(jobs[k].index);
     }
   }
   return true;

@@ -40,11 +40,8 @@ void merge_output_types(const std::vector<OutputType>& group, std::vector<Output
     merge(group[i].reference_stores, into[i].reference_stores);
     merge(group[i].optimized_stores, into[i].optimized_stores);
     into[i].integer = into[i].integer && group[i].integer; // one real element makes it real
-    // Groups own disjoint elements: the union, kept sorted for the cross-check's lookups.
-    auto& exact = into[i].exact_elements;
-    const auto middle =
-        exact.insert(exact.end(), group[i].exact_elements.begin(), group[i].exact_elements.end());
-    std::inplace_merge(exact.begin(), middle, exact.end());
+    // Groups own disjoint elements: the union.
+    into[i].exact_elements.merge(group[i].exact_elements);
   }
 }
 
