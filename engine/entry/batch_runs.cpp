@@ -6,28 +6,10 @@
 
 namespace volta::entry {
 
-namespace {
-
-// Every field with its length, so that no two different configurations write the same bytes.
-class KeyWriter {
-public:
-  void str(std::string_view s) {
-    num(s.size());
-    bytes_.append(s);
-  }
-  void num(uint64_t v) { bytes_.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  std::string take() { return std::move(bytes_); }
-
-private:
-  std::string bytes_;
-};
-
-} // namespace
-
 std::optional<std::string> run_key(const launch::KernelConfig& c, const exec::RunOptions& options) {
   if (options.origins != nullptr)
     return std::nullopt;
-  KeyWriter out;
+  launch::KeyWriter out;
   // The path too: a failure's message names the PTX file (exec/cta_runner.cpp).
   out.str(c.ptx_path);
   out.str(launch::configuration_key(c));

@@ -4,24 +4,6 @@
 
 namespace volta::launch {
 
-namespace {
-
-// Every field with its length, so that no two different configurations write the same bytes.
-class KeyWriter {
-public:
-  void str(std::string_view s) {
-    num(s.size());
-    bytes_.append(s);
-  }
-  void num(uint64_t v) { bytes_.append(reinterpret_cast<const char*>(&v), sizeof v); }
-  std::string take() { return std::move(bytes_); }
-
-private:
-  std::string bytes_;
-};
-
-} // namespace
-
 std::string configuration_key(const KernelConfig& c) {
   KeyWriter out;
   out.str(c.entry);
