@@ -170,8 +170,11 @@ std::optional<FloatConst> round_exact(const FloatConst& exact, FloatMods mods) {
   return exact;
 }
 
-std::optional<FloatConst> fold_add(const FloatConst& a0, const FloatConst& b0, FloatMods mods) {
-  const FloatConst a = flushed(a0, mods), b = flushed(b0, mods);
+namespace {
+
+// a + b rounded by `mods`, the operands taken as they are (fold_add flushes them first; an fma's
+// exact product is no operand .ftz flushes).
+std::optional<FloatConst> fold_sum(const FloatConst& a, const FloatConst& b, FloatMods mods) {
   if (a.is_inf() || b.is_inf()) {
     if (a.is_inf() && b.is_inf() && a.kind != b.kind)
       return std::nullopt; // inf - inf: NaN (a domain condition, never folded)
@@ -187,6 +190,12 @@ std::optional<FloatConst> fold_add(const FloatConst& a0, const FloatConst& b0, F
     return FloatConst::finite(Rational(0), negative);
   }
   return round_exact(FloatConst::finite(sum), mods);
+}
+
+} // namespace
+
+std::optional<FloatConst> fold_add(const FloatConst& a0, const FloatConst& b0, FloatMods mods) {
+  return fold_sum(flushed(a0, mods), flushed(b0, mods), mods);
 }
 
 std::optional<FloatConst> fold_mul(const FloatConst& a0, const FloatConst& b0, FloatMods mods) {
@@ -206,11 +215,13 @@ std::optional<FloatConst> fold_mul(const FloatConst& a0, const FloatConst& b0, F
 std::optional<FloatConst> fold_fma(const FloatConst& a0, const FloatConst& b0, const FloatConst& c0,
                                    FloatMods mods) {
   const FloatConst a = flushed(a0, mods), b = flushed(b0, mods), c = flushed(c0, mods);
-  // The product is exact (unrounded) inside an fma: fold it with no format.
+  // The product is exact (unrounded) inside an fma: fold it with no format, and never flush it:
+  // .ftz flushes the operands and the result only (fuzzer 19:64174: fma.rp.ftz of c, c, c with
+  // c*c below the subnormals folded to c, as under .rz).
   const auto product = fold_mul(a, b, FloatMods{});
   if (!product)
     return std::nullopt;
-  return fold_add(*product, c, mods);
+  return fold_sum(*product, c, mods);
 }
 
 std::optional<FloatConst> fold_div(const FloatConst& a0, const FloatConst& b0, FloatMods mods) {

@@ -84,6 +84,23 @@ TEST(FloatFold, ARoundingResultIsNotFolded) {
                                  FloatConst::finite(Rational(1)), FloatMods{}));
 }
 
+// An fma's product is exact and no operand: .ftz flushes the operands and the result only.
+// Fuzzer 19:64174: fma.rp.ftz.f32 c, c, c with c = 0x0DA24260 (c * c far below the subnormals)
+// rounds up to c's successor, fma.rz.ftz to c; folding flushed the product and gave c for both.
+TEST(FloatFold, AnFmaProductIsNotFlushed) {
+  // 0x0DA24260 = 0xA24260 * 2^-123 (exponent 27 - 127, the hidden bit and 23 fraction bits).
+  const FloatConst k = FloatConst::finite(Rational(mpz_class(0xA24260), mpz_class(1) << 123));
+  const FloatMods rp = mods(FloatMode::Rp, kF32, true), rz = mods(FloatMode::Rz, kF32, true);
+  EXPECT_FALSE(symbolic::fold_fma(k, k, k, rp)) << "c + c*c needs a rounding";
+  EXPECT_FALSE(symbolic::fold_fma(k, k, k, rz));
+  // A subnormal operand is flushed: 2^-140 * 1 + 1 is exactly 1 under .ftz.
+  const FloatConst tiny = FloatConst::finite(Rational(mpz_class(1), mpz_class(1) << 140));
+  const FloatConst one = FloatConst::finite(Rational(1));
+  const auto flushed = symbolic::fold_fma(tiny, one, one, rp);
+  ASSERT_TRUE(flushed);
+  EXPECT_EQ(flushed->value, Rational(1));
+}
+
 TEST(FloatFold, SignedZerosFollowIeee) {
   const FloatConst pz = FloatConst::finite(Rational(0)), nz = FloatConst::finite(Rational(0), true);
   EXPECT_TRUE(symbolic::fold_add(nz, nz, mods(FloatMode::Rn, kF32))->negative);
