@@ -980,6 +980,14 @@ private:
       }
       return true;
     }
+    // .ftz flushes an f32 subnormal: ptxas 13 takes it only with an .f32 source or destination
+    // ("Illegal modifier '.ftz'" on cvt.ftz.u64.u32, "does not apply to this type of convert
+    // operation" on cvt.rn.ftz.f16.s32 and cvt.rzi.ftz.s32.f64).
+    if (ins.has_suffix("ftz") && to != "f32" && from != "f32" && need != Need::Unknown) {
+      return instruction_error(ins, "'.ftz' applies only to a 'cvt' with an .f32 source or "
+                                    "destination, not 'cvt." +
+                                        std::string(to) + "." + std::string(from) + "'");
+    }
     switch (need) {
     case Need::Unknown:
       return true; // the packed and 8-bit float forms: their rules are not in this table

@@ -196,6 +196,20 @@ TEST(Validate, ConversionRounding) {
             std::string::npos);
 }
 
+// .ftz flushes an f32: ptxas 13 takes it only where the source or the destination is one (the
+// ptxas differential's mutant cvt.ftz.u64.u32 parsed before).
+TEST(Validate, ConversionFlushNeedsAnF32) {
+  for (std::string_view line : {"cvt.ftz.u64.u32 %rd1, %r2;", "cvt.rn.ftz.f16.s32 %rs1, %r2;",
+                                "cvt.rzi.ftz.s32.f64 %r1, %fd1;"}) {
+    SCOPED_TRACE(std::string(line));
+    EXPECT_NE(rejected(line).message.find("'.ftz' applies only to a 'cvt' with an .f32"),
+              std::string::npos);
+  }
+  for (std::string_view line : {"cvt.rn.ftz.f32.s32 %f1, %r2;", "cvt.ftz.f64.f32 %fd1, %f1;",
+                                "cvt.rn.ftz.f16.f32 %rs1, %f1;", "cvt.rn.ftz.f32.f64 %f1, %fd1;"})
+    accepted(line);
+}
+
 TEST(Validate, WhatPtxasAcceptsParses) {
   for (std::string_view line : {
            "add.f32 %f1, %r2, %r3;",       // a bit-typed register fits any 32-bit type
