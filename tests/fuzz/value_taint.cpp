@@ -152,7 +152,7 @@ bool multiplied_by_constant(const Kernel& k, const Node& x, size_t j, std::vecto
 
 } // namespace
 
-std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
+std::vector<HalfKinds> instrument_kinds(const Kernel& k, bool* unchecked) {
   const size_t n = k.nodes.size();
   // Per node and half: 0 unvisited, 1 conditional only, 2 unconditional. A node that is not a
   // pair of halves keeps its state in both.
@@ -193,8 +193,13 @@ std::vector<HalfKinds> instrument_kinds(const Kernel& k) {
     for (size_t j = 0; j < x.args.size(); ++j) {
       const int a = x.args[j];
       const uint8_t halves = operand_halves(k, x, j, grown);
-      if (halves == 0 || multiplied_by_constant(k, x, j, independent))
+      if (halves == 0)
         continue;
+      if (multiplied_by_constant(k, x, j, independent)) {
+        if (unchecked != nullptr)
+          *unchecked = true;
+        continue;
+      }
       bool c = item.cond;
       // A select's condition matters only where its arms differ (select(c, x, x) is x, and a
       // branch whose sides compute the same is merged into one): what reaches a condition is

@@ -38,8 +38,11 @@ Taint analyze(const Kernel& k);
 // a select (whose condition guards its domain). Index 0 is the low half of a packed pair (f16x2,
 // bf16x2), 1 the high one; a node that is not a pair has the same kind in both. Liveness follows
 // halves: `cvt.rn.f16x2.f32 d, a, b` whose low half is never unpacked does not use `b`.
+// `unchecked` (may be null): set when a live operation's check is given up (below an integer
+// product with a factor that is the same on every input, see value_taint.cpp): the flags then
+// do not show every domain the kernel leaves.
 using HalfKinds = std::array<uint32_t, 2>;
-std::vector<HalfKinds> instrument_kinds(const Kernel& k);
+std::vector<HalfKinds> instrument_kinds(const Kernel& k, bool* unchecked = nullptr);
 // The kind to check where halves are not told apart (kUndefined over kCondUndefined; 0: none).
 uint32_t any_half(const HalfKinds& kinds);
 
