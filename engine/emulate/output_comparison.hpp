@@ -16,6 +16,10 @@
 //   - for integer arrays: either kernel rounded a float operation at all (an integer computed
 //     from float data, through a conversion or a comparison, is exact only over the reals).
 // The reference storing a NaN or an infinity leaves the element undefined: not compared.
+// An element both kernels compute exactly (CrossCheckArray::exact) must hold the very same
+// number, whatever overflowed elsewhere, unless the reference left its domain on that input (a
+// NaN or an infinity from numbers): its proof may rest on that domain (a NaN test of rsqrt(x)
+// decided false), and the events are the run's, not the element's.
 // Finite pairs further apart than rounding explains are noted ("worth a look"), never failed:
 // the contract reads float arithmetic over the reals, and a long sum rounds.
 #pragma once

@@ -286,7 +286,11 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
       // 16-bit float data of the other format is another number (exec_formats.cpp); an integer
       // constant is read by its bits below.
       // (A select of float data is one too: a select of reals, or of float constants.)
+      // Conversions to a float are 16-bit float data too (cvt.rz.f16.u32 read by cvt.f32.bf16 is
+      // its f16 bits read as a bf16, not the integer: fuzzer 19:155019).
       if (real_by_operator(op) || (op == symbolic::Op::Const && v.fl) ||
+          op == symbolic::Op::IntToReal || op == symbolic::Op::RoundReal ||
+          op == symbolic::Op::BitsFloat ||
           (op == symbolic::Op::Select &&
            (v.fl || symbolic::kind_of(s, v.node) == symbolic::ValueKind::Real)))
         return read_half(v, v.node, type);
@@ -307,6 +311,12 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
         return b_.bits_float(v.node, float_format(type));
       if (kind == symbolic::ValueKind::Any && op == symbolic::Op::Select && !v.fl && is_float(type))
         return float_view_of_bits_select(v.node, type);
+      // A piece or a packing of bits (the low half of an f32's encoding read as a bf16, two
+      // halves read as an f32) holds any IEEE pattern, a NaN among them, whatever the value it
+      // came from was: a float view of bits, never the bits node taken for a number (fuzzer
+      // 19:182261: `x != x` of such a view was decided false).
+      if ((op == symbolic::Op::Extract || op == symbolic::Op::Pack) && is_float(type))
+        return b_.bits_float(v.node, float_format(type));
       return v.node;
     }
     const symbolic::Node& n = s.node(v.node);
