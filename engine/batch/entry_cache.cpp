@@ -25,7 +25,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   if (!entry.error.empty())
     return std::nullopt;
   symbolic::ByteWriter text;
-  text.str("volta-eg entry-cache 6");
+  text.str("volta-eg entry-cache 7");
   text.str(tool_digest());
   text.u8(static_cast<uint8_t>(entry.kind));
   const bool race_check = entry.kind == launch::EntryKind::RaceCheck;
@@ -35,6 +35,14 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
     if (!run_key)
       return std::nullopt;
     text.str(*run_key);
+    // The input ranges change no run, only the result's rounding bounds.
+    for (const auto& a : config->arrays) {
+      text.u8(a.range ? 1 : 0);
+      if (a.range) {
+        text.f64(a.range->first);
+        text.f64(a.range->second);
+      }
+    }
   }
   text.u64(entry.check_arrays.size());
   for (const auto& name : entry.check_arrays)

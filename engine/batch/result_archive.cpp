@@ -373,6 +373,15 @@ void write_entry_result(ByteWriter& out, const entry::EntryResult& r) {
   for (const entry::OutputType& t : r.output_types) {
     for (const std::string* s : {&t.array, &t.declared, &t.reference_stores, &t.optimized_stores})
       out.str(*s);
+    out.u8(t.rounding_bound ? 1 : 0);
+    if (const auto& b = t.rounding_bound) {
+      for (double v : {b->reference, b->optimized, b->apart})
+        out.f64(v);
+      out.str(b->apart_element);
+      out.u64(b->bounded);
+      out.u64(b->unbounded);
+      out.str(b->why_unbounded);
+    }
   }
   out.u64(r.cache_hits);
   out.u64(r.z3_calls);
@@ -436,6 +445,15 @@ entry::EntryResult read_entry_result(ByteReader& in) {
     entry::OutputType t;
     for (std::string* s : {&t.array, &t.declared, &t.reference_stores, &t.optimized_stores})
       *s = in.str();
+    if (in.u8() != 0) {
+      entry::RoundingBound& b = t.rounding_bound.emplace();
+      for (double* v : {&b.reference, &b.optimized, &b.apart})
+        *v = in.f64();
+      b.apart_element = in.str();
+      b.bounded = in.u64();
+      b.unbounded = in.u64();
+      b.why_unbounded = in.str();
+    }
     r.output_types.push_back(std::move(t));
   }
   r.cache_hits = in.u64();

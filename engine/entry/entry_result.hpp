@@ -52,6 +52,20 @@ using volta::Counterexample;
 
 // The element type of a compared output array: declared in the manifest ("type"), and as
 // inferred from each kernel's stores ("f32", "s32", ..., "mixed"; empty: nothing written).
+// A sound bound on how far the device's stores of a real array can be from the real values over
+// the manifest's input ranges (symbolic/rounding_error_bound.hpp), for every element both kernels
+// store as floats. Where both kernels compute the same real value (EQUIVALENT), their stores are
+// at most `apart` apart on the device.
+struct RoundingBound {
+  double reference = 0;      // the largest bound of an element of the reference
+  double optimized = 0;      // ... of the optimized kernel
+  double apart = 0;          // the largest reference + optimized bound of one element
+  std::string apart_element; // that element, "y[5]"
+  uint64_t bounded = 0;      // real elements bounded in both kernels
+  uint64_t unbounded = 0;    // real elements that some kernel's term leaves without a bound
+  std::string why_unbounded; // the first of those and why
+};
+
 struct OutputType {
   std::string array;
   std::string declared; // empty: not declared
@@ -65,6 +79,9 @@ struct OutputType {
   // (symbolic/exact_terms.hpp): the cross-check holds them to equality even in a float array.
   // Not in the reports.
   IndexRanges exact_elements;
+  // Where the manifest gives input ranges: a sound bound on each kernel's rounding error in this
+  // array's real elements (entry/rounding_bounds.hpp).
+  std::optional<RoundingBound> rounding_bound;
 };
 
 struct KernelSummary {

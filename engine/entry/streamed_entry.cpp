@@ -23,6 +23,28 @@ namespace {
 // stores, provers and templates over again.
 constexpr uint32_t kMinCtasPerGroup = 8;
 
+// One group's rounding bound into the entry's: the largest bounds, the counts summed, the first
+// reason kept.
+void merge_rounding_bound(const std::optional<RoundingBound>& from,
+                          std::optional<RoundingBound>& to) {
+  if (!from)
+    return;
+  if (!to) {
+    to = from;
+    return;
+  }
+  to->reference = std::max(to->reference, from->reference);
+  to->optimized = std::max(to->optimized, from->optimized);
+  if (from->apart > to->apart) {
+    to->apart = from->apart;
+    to->apart_element = from->apart_element;
+  }
+  to->bounded += from->bounded;
+  if (to->unbounded == 0)
+    to->why_unbounded = from->why_unbounded;
+  to->unbounded += from->unbounded;
+}
+
 // The element types of a group's outputs into the entry's: an array whose elements were stored
 // with one type in some groups and another in others is "mixed", as over the whole grid.
 void merge_output_types(const std::vector<OutputType>& group, std::vector<OutputType>& into) {
@@ -42,6 +64,7 @@ void merge_output_types(const std::vector<OutputType>& group, std::vector<Output
     into[i].integer = into[i].integer && group[i].integer; // one real element makes it real
     // Groups own disjoint elements: the union.
     into[i].exact_elements.merge(group[i].exact_elements);
+    merge_rounding_bound(group[i].rounding_bound, into[i].rounding_bound);
   }
 }
 

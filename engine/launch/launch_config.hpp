@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/launch/tensor_map.hpp"
@@ -61,6 +62,9 @@ struct ArraySpec {
   uint64_t len = 0;
   ArrayKind kind = ArrayKind::In;
   ElemType type = ElemType::Unknown; // manifest "type"; Unknown: inferred from the stores
+  // manifest "range" [lo, hi]: the values an input element may hold, for the bound on the
+  // kernels' rounding error (none: no bound for terms that read it).
+  std::optional<std::pair<double, double>> range;
 
   uint64_t size_bytes() const { return len * elem_width; }
   uint64_t end() const { return base + size_bytes(); }

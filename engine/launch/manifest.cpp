@@ -87,8 +87,8 @@ const std::vector<std::string_view> kKernelKeys = {
     "ptx",     "cuda", "arch",   "nvcc_flags",       "entry",
     "block",   "grid", "arrays", "dyn_shared_bytes", "params",
     "globals", "ctas", "cluster"};
-const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width",
-                                                  "len",  "kind", "type"};
+const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width", "len",
+                                                  "kind", "type", "range"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
 const std::vector<std::string_view> kEntryKeys = {
     "name",         "kind",     "expected",    "reference", "optimized",      "kernel",
@@ -198,6 +198,19 @@ ArraySpec get_array(const json& j, const std::string& path, bool strings_allowed
       fail(path + ".type", fmt::format("type {} is {} bytes wide, but elem_width is {}", type,
                                        byte_width(*t), a.elem_width));
     a.type = *t;
+  }
+  if (auto it = j.find("range"); it != j.end()) {
+    // [lo, hi]: the values the input's elements may hold, for the bound on the kernels' rounding
+    // error (symbolic/rounding_error_bound.hpp).
+    const std::string rpath = path + ".range";
+    if (!it->is_array() || it->size() != 2 || !(*it)[0].is_number() || !(*it)[1].is_number())
+      fail(rpath, "expected [lo, hi], two numbers");
+    const double lo = (*it)[0].get<double>(), hi = (*it)[1].get<double>();
+    if (!std::isfinite(lo) || !std::isfinite(hi) || lo > hi)
+      fail(rpath, fmt::format("expected finite lo <= hi, got [{}, {}]", lo, hi));
+    if (a.kind != ArrayKind::In && a.kind != ArrayKind::InOut)
+      fail(rpath, "a range is given for an input array (kind in or inout)");
+    a.range = std::make_pair(lo, hi);
   }
   // What every array the engine is given satisfies (the executor's layout and the emulator rely
   // on it): the checks above, stated once more as the reader's postcondition.

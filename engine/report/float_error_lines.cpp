@@ -84,4 +84,31 @@ std::vector<std::string> float_error_lines(const json& c) {
   return lines;
 }
 
+std::vector<std::string> rounding_bound_lines(const nlohmann::json& output_types) {
+  std::vector<std::string> lines;
+  if (!output_types.is_array())
+    return lines;
+  for (const auto& t : output_types) {
+    const auto& b = t.value("rounding_bound", nlohmann::json());
+    if (!b.is_object())
+      continue;
+    const uint64_t bounded = b.value("bounded", uint64_t{0});
+    const uint64_t unbounded = b.value("unbounded", uint64_t{0});
+    std::string line =
+        fmt::format("rounding bound over the input ranges: {}: ", t.value("array", std::string()));
+    if (bounded != 0) {
+      line += fmt::format("the kernels' stores at most {:.3g} apart (reference {:.3g}, optimized "
+                          "{:.3g}; {} of {} elements)",
+                          b.value("apart", 0.0), b.value("reference", 0.0),
+                          b.value("optimized", 0.0), bounded, bounded + unbounded);
+    } else {
+      line += fmt::format("no element bounded ({})", unbounded);
+    }
+    if (unbounded != 0 && b["why_unbounded"].is_string())
+      line += fmt::format("; not bounded: {}", b["why_unbounded"].get<std::string>());
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
 } // namespace volta::report

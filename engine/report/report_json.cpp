@@ -167,10 +167,21 @@ json to_json(const entry::EntryResult& r) {
     json types = json::array();
     for (const auto& t : r.output_types) {
       auto or_null = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
+      json bound = nullptr;
+      if (const auto& b = t.rounding_bound) {
+        bound = {{"reference", b->reference},
+                 {"optimized", b->optimized},
+                 {"apart", b->apart},
+                 {"apart_element", or_null(b->apart_element)},
+                 {"bounded", b->bounded},
+                 {"unbounded", b->unbounded},
+                 {"why_unbounded", or_null(b->why_unbounded)}};
+      }
       types.push_back({{"array", t.array},
                        {"declared", or_null(t.declared)},
                        {"reference_stores", or_null(t.reference_stores)},
-                       {"optimized_stores", or_null(t.optimized_stores)}});
+                       {"optimized_stores", or_null(t.optimized_stores)},
+                       {"rounding_bound", bound}});
     }
     j["output_types"] = types;
     j["cross_check"] = r.cross_check ? to_json(*r.cross_check) : json(nullptr);

@@ -82,6 +82,15 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
       out << fmt::format("    {}{}{}\n", failing ? on : dim, printable(l), off);
     }
   }
+  if (r.verdict == Verdict::Equivalent) {
+    bool any = false;
+    for (const auto& t : r.output_types)
+      any = any || t.rounding_bound.has_value();
+    if (any) {
+      for (const std::string& l : rounding_bound_lines(to_json(r)["output_types"]))
+        out << fmt::format("    {}{}{}\n", dim, printable(l), off);
+    }
+  }
   if (r.verdict == Verdict::Inconsistent && r.cross_check && r.cross_check->contradiction) {
     out << fmt::format("    {}a bug of volta-eg (the proof or the emulator): please report it; "
                        "`volta-eg run ... --cross-check-input {}` runs both kernels on that "

@@ -1,0 +1,393 @@
+#include "engine/symbolic/rounding_error_bound.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "engine/symbolic/exact_terms.hpp"
+#include "engine/symbolic/float_fold.hpp"
+#include "engine/symbolic/post_order.hpp"
+#include "engine/symbolic/printer.hpp"
+#include "support/invariant.hpp"
+
+namespace volta::symbolic {
+
+namespace {
+
+constexpr double kInf = HUGE_VAL;
+
+// One ulp outward: a double computed with one rounding, moved past the exact value it stands for.
+double up(double x) {
+  return std::nextafter(x, kInf);
+}
+double down(double x) {
+  return std::nextafter(x, -kInf);
+}
+double mag(const ValueRange& r) {
+  return std::max(std::fabs(r.lo), std::fabs(r.hi));
+}
+// The smallest |x| over the range (0 when it holds 0).
+double min_mag(const ValueRange& r) {
+  if (r.lo <= 0 && r.hi >= 0)
+    return 0;
+  return std::min(std::fabs(r.lo), std::fabs(r.hi));
+}
+ValueRange hull(const ValueRange& a, const ValueRange& b) {
+  return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)};
+}
+ValueRange product(const ValueRange& a, const ValueRange& b) {
+  const double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi};
+  return {down(*std::min_element(p, p + 4)), up(*std::max_element(p, p + 4))};
+}
+ValueRange sum(const ValueRange& a, const ValueRange& b) {
+  return {down(a.lo + b.lo), up(a.hi + b.hi)};
+}
+ValueRange negated(const ValueRange& a) {
+  return {-a.hi, -a.lo};
+}
+
+// What a float format's roundings may cost.
+struct FormatErrors {
+  double nearest_u = 0; // 2^-p: the relative error of a rounding to nearest
+  double smallest_normal = 0;
+  double smallest_subnormal = 0;
+  double max_finite = 0;
+};
+std::optional<FormatErrors> format_errors(uint8_t format) {
+  const auto layout = layout_of_format(format);
+  if (!layout)
+    return std::nullopt;
+  const int emin = 2 - (1 << (layout->exp_bits - 1));
+  const int emax = (1 << (layout->exp_bits - 1)) - 1;
+  FormatErrors f;
+  f.nearest_u = std::ldexp(1.0, -(layout->frac_bits + 1));
+  f.smallest_normal = std::ldexp(1.0, emin);
+  f.smallest_subnormal = std::ldexp(1.0, emin - layout->frac_bits);
+  f.max_finite = std::ldexp(2.0 - std::ldexp(1.0, -layout->frac_bits), emax);
+  return f;
+}
+
+} // namespace
+
+RoundingErrorBound::RoundingErrorBound(const ExprStore& store, InputRange ranges,
+                                       uint64_t node_budget)
+    : store_(store), ranges_(std::move(ranges)), budget_(node_budget) {}
+
+RoundingErrorBound::Entry RoundingErrorBound::fail(std::string why) {
+  why_.push_back(std::move(why));
+  Entry e;
+  e.why = static_cast<int32_t>(why_.size() - 1);
+  return e;
+}
+
+RoundingErrorBound::Entry RoundingErrorBound::operand(ExprId id, uint8_t format, bool ftz) {
+  Entry e;
+  if (store_.op(id) == Op::Const) {
+    // A constant is the device's value in its own format (float_fold.hpp); an operation of
+    // another format reads it rounded to nearest (a wider constant in a narrower operation).
+    const double c = to_double(store_.rational(id));
+    e.bound.value = {down(c), up(c)};
+    const auto layout = layout_of_format(format);
+    const auto f = format_errors(format);
+    if (!layout || !f)
+      return fail("an operation of no known float format reads a constant");
+    if (!exact_ieee_bits(store_.rational(id), *layout)) {
+      if (std::fabs(c) >= f->max_finite)
+        return fail("a constant beyond the format's range");
+      e.bound.error = up(up(f->nearest_u * up(std::fabs(c))) + f->smallest_subnormal);
+    }
+  } else {
+    e = memo_.at(id);
+    if (e.why >= 0)
+      return e;
+  }
+  if (ftz) {
+    const auto f = format_errors(format);
+    if (!f)
+      return fail("an operation of no known float format");
+    e.bound.error = up(e.bound.error + f->smallest_normal); // a subnormal operand flushed
+  }
+  return e;
+}
+
+RoundingErrorBound::Result RoundingErrorBound::bound(ExprId root) {
+  post_order(
+      store_, root, [&](ExprId id) { return memo_.contains(id); },
+      [&](ExprId, const Node&) { return visited_ < budget_; },
+      [&](ExprId id) {
+        ++visited_;
+        if (visited_ > budget_) {
+          memo_.emplace(id, fail("the term is over the analysis's budget of nodes"));
+          return;
+        }
+        const Node& n = store_.node(id);
+        const size_t reasons = why_.size();
+        Entry e = compute(id, n);
+        // The first node without a bound names itself; above it, its reason is handed on.
+        if (e.why >= 0 && static_cast<size_t>(e.why) >= reasons)
+          why_[static_cast<size_t>(e.why)] += fmt::format(": {}", to_sexpr(store_, id, 80));
+        memo_.emplace(id, e);
+      });
+  const Entry& e = memo_.at(root);
+  if (e.why >= 0)
+    return Result{std::nullopt, why_[static_cast<size_t>(e.why)]};
+  return Result{e.bound, ""};
+}
+
+RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) {
+  // (An operand without a bound hands its reason on: operand() returns its entry.)
+  const ExprId kids[3] = {n.a, n.b, n.c};
+  const FloatMods mods = has_float_mods(n.op) ? FloatMods::of(n.aux) : FloatMods{};
+  // The operation's own rounding to its format, given a bound `m` on the magnitude of the
+  // exact result of its (rounded) operands; `ulps`: the instruction's documented error in ulps
+  // (1/2 for a correct rounding to nearest).
+  auto rounded = [&](ErrorBound b, double m, double ulps) -> Entry {
+    const auto f = format_errors(mods.format);
+    if (!f)
+      return fail("an operation of no known float format");
+    if (!(m < f->max_finite))
+      return fail("the result may overflow");
+    // An ulp of y is at most 2^(1-p) |y| where y is normal, the smallest subnormal below.
+    const double rel = 2 * ulps * 2 * f->nearest_u;
+    double eta = 2 * ulps * f->smallest_subnormal;
+    if (mods.ftz)
+      eta = std::max(eta, f->smallest_normal); // a tiny result flushed to zero
+    b.error = up(up(b.error + up(rel * m)) + eta);
+    Entry e;
+    e.bound = b;
+    return e;
+  };
+  // The error of a rounding by the instruction's mode, in ulps; nullopt when the mode's error is
+  // not modelled.
+  auto mode_ulps = [&]() -> std::optional<double> {
+    switch (mods.mode) {
+    case FloatMode::Default:
+    case FloatMode::Rn:
+      return 0.5;
+    case FloatMode::Rz:
+    case FloatMode::Rm:
+    case FloatMode::Rp:
+      return 1.0;
+    case FloatMode::Approx:
+    case FloatMode::Full:
+    case FloatMode::Unspecified:
+      return std::nullopt;
+    }
+    return std::nullopt;
+  };
+  auto arg = [&](int i) { return operand(kids[i], mods.format, mods.ftz); };
+  // The operand of an operation that does not round (neg, abs, min, max), which a .ftz form may
+  // still flush.
+  auto exact_arg = [&](int i) {
+    return operand(kids[i], mods.format != 0 ? mods.format : kFormatF64,
+                   mods.format != 0 && mods.ftz);
+  };
+
+  switch (n.op) {
+  case Op::Const: {
+    const double c = to_double(store_.rational(id));
+    Entry e;
+    e.bound.value = {down(c), up(c)};
+    return e; // as a root: the device's value itself (float_fold.hpp)
+  }
+  case Op::Input: {
+    const auto r = ranges_ ? ranges_(n.a) : std::nullopt;
+    if (!r)
+      return fail(fmt::format("the input array {} has no range", store_.array_name(n.a)));
+    Entry e;
+    e.bound.value = *r;
+    return e; // an element is its own value
+  }
+  case Op::Param:
+    return fail("a symbolic parameter has no range");
+  case Op::Add:
+  case Op::Sub: {
+    const auto ulps = mode_ulps();
+    if (!ulps)
+      return fail("an addition of an unmodelled rounding mode");
+    const Entry a = arg(0), b = arg(1);
+    if (a.why >= 0)
+      return a;
+    if (b.why >= 0)
+      return b;
+    const ValueRange bv = n.op == Op::Add ? b.bound.value : negated(b.bound.value);
+    ErrorBound r;
+    r.value = sum(a.bound.value, bv);
+    r.error = up(a.bound.error + b.bound.error);
+    return rounded(r, up(mag(r.value) + r.error), *ulps);
+  }
+  case Op::Mul:
+  case Op::Fma: {
+    const auto ulps = mode_ulps();
+    if (!ulps)
+      return fail("a multiplication of an unmodelled rounding mode");
+    const Entry a = arg(0), b = arg(1);
+    if (a.why >= 0)
+      return a;
+    if (b.why >= 0)
+      return b;
+    ErrorBound r;
+    r.value = product(a.bound.value, b.bound.value);
+    const double ea = a.bound.error, eb = b.bound.error;
+    r.error = up(up(up(mag(a.bound.value) * eb) + up(mag(b.bound.value) * ea)) + up(ea * eb));
+    if (n.op == Op::Fma) {
+      const Entry c = arg(2);
+      if (c.why >= 0)
+        return c;
+      r.value = sum(r.value, c.bound.value);
+      r.error = up(r.error + c.bound.error);
+    }
+    return rounded(r, up(mag(r.value) + r.error), *ulps);
+  }
+  case Op::Div:
+  case Op::Rcp: {
+    // div.full.f32 and div.approx.f32: within 2 ulp (PTX ISA; div.approx only for a divisor of
+    // magnitude at most 2^126, beyond which it returns 0); rcp.approx is not modelled.
+    std::optional<double> ulps = mode_ulps();
+    if (!ulps && n.op == Op::Div &&
+        (mods.mode == FloatMode::Full || mods.mode == FloatMode::Approx))
+      ulps = 2.0;
+    if (!ulps)
+      return fail("a division of an unmodelled rounding mode");
+    Entry a;
+    a.bound.value = {1, 1};
+    if (n.op == Op::Div)
+      a = arg(0);
+    const Entry b = arg(n.op == Op::Div ? 1 : 0);
+    if (a.why >= 0)
+      return a;
+    if (b.why >= 0)
+      return b;
+    const double bmin = min_mag(b.bound.value), eb = b.bound.error;
+    if (!(bmin > eb))
+      return fail("a divisor whose range, with its rounding error, holds 0");
+    if (mods.mode == FloatMode::Approx && up(mag(b.bound.value) + eb) > std::ldexp(1.0, 126))
+      return fail("div.approx of a divisor that may exceed 2^126");
+    const double margin = down(bmin - eb); // |b'| >= margin > 0
+    ErrorBound r;
+    // a / b over the ranges: b keeps one sign.
+    const ValueRange inv = {down(1 / b.bound.value.hi), up(1 / b.bound.value.lo)};
+    r.value = product(a.bound.value, inv);
+    // |a'/b' - a/b| = |e_a b - a e_b| / |b b'|.
+    r.error = up(up(up(a.bound.error * mag(b.bound.value)) + up(mag(a.bound.value) * eb)) /
+                 down(bmin * margin));
+    return rounded(r, up(mag(r.value) + r.error), *ulps);
+  }
+  case Op::Sqrt: {
+    const auto ulps = mode_ulps();
+    if (!ulps)
+      return fail("a square root of an unmodelled rounding mode (sqrt.approx)");
+    const Entry a = arg(0);
+    if (a.why >= 0)
+      return a;
+    const double lo = a.bound.value.lo, ea = a.bound.error;
+    if (!(lo >= 0) || (ea > 0 && !(lo > ea)))
+      return fail("a square root of a value that rounding may make negative");
+    ErrorBound r;
+    r.value = {down(std::sqrt(lo)), up(std::sqrt(a.bound.value.hi))};
+    // |sqrt(a') - sqrt(a)| = |e_a| / (sqrt(a') + sqrt(a)) <= E_a / (sqrt(lo - E_a) + sqrt(lo)).
+    r.error = ea == 0 ? 0.0 : up(ea / down(down(std::sqrt(down(lo - ea))) + down(std::sqrt(lo))));
+    return rounded(r, up(mag(r.value) + r.error), *ulps);
+  }
+  case Op::Narrow: {
+    const auto ulps = mode_ulps();
+    if (!ulps)
+      return fail("a conversion of an unmodelled rounding mode");
+    // The operand is read in its own format; the conversion rounds it to the narrower one.
+    const Entry a = operand(kids[0], mods.format, false);
+    if (a.why >= 0)
+      return a;
+    return rounded(a.bound, up(mag(a.bound.value) + a.bound.error), *ulps);
+  }
+  case Op::Neg:
+  case Op::Abs: {
+    if (n.op == Op::Neg && store_.is_neg_zero(id)) {
+      Entry e;
+      return e; // -0: the real 0
+    }
+    const Entry a = exact_arg(0); // no rounding of its own
+    if (a.why >= 0)
+      return a;
+    Entry e = a;
+    if (n.op == Op::Neg) {
+      e.bound.value = negated(a.bound.value);
+    } else {
+      const double lo = min_mag(a.bound.value);
+      e.bound.value = {lo, mag(a.bound.value)};
+    }
+    return e;
+  }
+  case Op::Min:
+  case Op::Max: {
+    // 1-Lipschitz in each operand: the error of the larger of the two errors.
+    const Entry a = exact_arg(0), b = exact_arg(1);
+    if (a.why >= 0)
+      return a;
+    if (b.why >= 0)
+      return b;
+    Entry e;
+    const ValueRange &x = a.bound.value, &y = b.bound.value;
+    e.bound.value = n.op == Op::Min ? ValueRange{std::min(x.lo, y.lo), std::min(x.hi, y.hi)}
+                                    : ValueRange{std::max(x.lo, y.lo), std::max(x.hi, y.hi)};
+    e.bound.error = std::max(a.bound.error, b.bound.error);
+    return e;
+  }
+  case Op::Select: {
+    if (n.aux & kLiftedAux)
+      return fail("a lifted idiom (its instruction sequences round differently)");
+    // The device takes the branch the reals take only where nothing below the condition rounds.
+    ExactTerms exact(store_);
+    if (!exact.exact(kids[0]))
+      return fail("a select on a comparison of rounded values (a rounding may flip it)");
+    const Entry a = operand(kids[1], kFormatF64, false), b = operand(kids[2], kFormatF64, false);
+    if (a.why >= 0)
+      return a;
+    if (b.why >= 0)
+      return b;
+    Entry e;
+    e.bound.value = hull(a.bound.value, b.bound.value);
+    e.bound.error = std::max(a.bound.error, b.bound.error);
+    return e;
+  }
+  case Op::Rsqrt:
+  case Op::Exp:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+  case Op::Tanh:
+  case Op::Ln2:
+    return fail(fmt::format("an approximate function ({}) whose error bound is not modelled",
+                            op_info(n.op).noun));
+  case Op::PosInf:
+  case Op::NegInf:
+    return fail("an infinity");
+  case Op::IntToReal:
+    return fail("an integer converted to a float (integers have no range here)");
+  case Op::RoundReal:
+  case Op::RealToInt:
+    return fail("a rounding to an integer (not continuous)");
+  case Op::Undef:
+  case Op::RawBits:
+  case Op::Cmp:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Pack:
+  case Op::Extract:
+  case Op::BitOp:
+  case Op::AtomicResult:
+  case Op::IAdd:
+  case Op::IMul:
+  case Op::INeg:
+  case Op::ICmp:
+  case Op::FloatBits:
+  case Op::BitsFloat:
+  case Op::Fresh:
+    return fail(fmt::format("a value that is not a real number ({})", op_info(n.op).noun));
+  }
+  unknown_op(n.op);
+}
+
+} // namespace volta::symbolic

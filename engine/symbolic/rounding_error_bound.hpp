@@ -1,0 +1,81 @@
+// A sound bound on how far a kernel's float computation of a term can be from the term's real
+// value, over given ranges of the inputs (issue 35: the float error beside the exact proof).
+//
+// Each node gets an interval of its real value and a bound E on |device value - real value|,
+// propagated bottom-up in the style of FPTaylor and Daisy, but with every term bounded (no
+// first-order truncation): with a' = a + e_a (|e_a| <= E_a) and likewise for b,
+//   a' + b' = (a + b) + (e_a + e_b)                          E = E_a + E_b
+//   a' b'   = ab + a e_b + b e_a + e_a e_b                   E = |A| E_b + |B| E_a + E_a E_b
+//   a' / b' = a / b + (e_a b - a e_b) / (b b')               (0 outside B, |b| > E_b)
+// and the operation's own rounding adds u |y'| + eta, where |y'| <= |Y| + E bounds the exact
+// result of the rounded operands, u is the format's unit roundoff (2^-p to nearest, 2^(1-p)
+// directed) and eta the absolute error of an underflow (half the smallest subnormal, the
+// smallest one directed, the smallest normal under .ftz). A .ftz operand may also be flushed:
+// E grows by the smallest normal. Every double the analysis computes is moved one ulp outward,
+// so the bound holds in spite of the analysis's own rounding.
+//
+// No bound (the reason says why) where the device value is not a continuous function of the
+// real one within the ranges: a possible overflow, a division by an interval holding 0, sqrt of
+// a value rounding may make negative, a select on a comparison of rounded values (a rounding may
+// flip it), a rounding to an integer; where the device's error is not modelled: the approximate
+// instructions (ex2, lg2, rsqrt, sin, cos, tanh .approx: their error bounds are not encoded),
+// lifted idioms, bit-level views; and where a leaf has no range: an input of an array without
+// one, a symbolic parameter. Elements of a kernel share their subterms: one memo serves them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/symbolic/expr_store.hpp"
+
+namespace volta::symbolic {
+
+struct ValueRange {
+  double lo = 0, hi = 0; // lo <= hi, both finite
+};
+
+struct ErrorBound {
+  ValueRange value; // the real value's range
+  double error = 0; // |device value - real value| <= error
+};
+
+class RoundingErrorBound {
+public:
+  // The range of an input element's value (an Input leaf), or nullopt when it has none.
+  using InputRange = std::function<std::optional<ValueRange>(uint32_t array)>;
+
+  // `node_budget`: nodes the analysis may visit over all its calls; past it, a term is not
+  // bounded ("over the analysis's budget").
+  RoundingErrorBound(const ExprStore& store, InputRange ranges, uint64_t node_budget = 4'000'000);
+
+  struct Result {
+    std::optional<ErrorBound> bound;
+    std::string why; // without a bound: the reason, naming the first node that has none
+  };
+  Result bound(ExprId root);
+
+private:
+  struct Entry {
+    ErrorBound bound;
+    int32_t why = -1; // index into why_, -1: bounded
+  };
+  // The node's bound from its operands' (all in memo_ already).
+  Entry compute(ExprId id, const Node& n);
+  // An operand's bound as the operation of format `format` reads it: a constant is exact in the
+  // format or rounded to it; under .ftz a subnormal may be flushed.
+  Entry operand(ExprId id, uint8_t format, bool ftz);
+  Entry fail(std::string why);
+
+  const ExprStore& store_;
+  InputRange ranges_;
+  uint64_t budget_;
+  uint64_t visited_ = 0;
+  std::unordered_map<ExprId, Entry> memo_;
+  std::vector<std::string> why_;
+};
+
+} // namespace volta::symbolic

@@ -1,0 +1,217 @@
+// symbolic::RoundingErrorBound: the bound holds against bit-exact IEEE arithmetic (the
+// emulator's) on random inputs within the ranges, for sums, products, fmas, quotients, square
+// roots and narrowings in every rounding mode; and terms it cannot bound say why.
+#include <cmath>
+#include <gtest/gtest.h>
+#include <random>
+
+#include "engine/emulate/float_semantics.hpp"
+#include "engine/symbolic/builder.hpp"
+#include "engine/symbolic/evaluate.hpp"
+#include "engine/symbolic/rounding_error_bound.hpp"
+
+namespace volta::symbolic {
+namespace {
+
+FloatMods mods(uint8_t format, FloatMode mode = FloatMode::Rn, bool ftz = false) {
+  return FloatMods{mode, ftz, format, false};
+}
+
+emulate::FloatFormat emulated(uint8_t format) {
+  switch (format) {
+  case kFormatF16:
+    return emulate::FloatFormat::F16;
+  case kFormatF64:
+    return emulate::FloatFormat::F64;
+  case kFormatBF16:
+    return emulate::FloatFormat::BF16;
+  default:
+    return emulate::FloatFormat::F32;
+  }
+}
+
+emulate::RoundMode emulated(FloatMode m) {
+  switch (m) {
+  case FloatMode::Rz:
+    return emulate::RoundMode::TowardZero;
+  case FloatMode::Rm:
+    return emulate::RoundMode::Down;
+  case FloatMode::Rp:
+    return emulate::RoundMode::Up;
+  default:
+    return emulate::RoundMode::NearestEven;
+  }
+}
+
+class RoundingErrorBoundTest : public ::testing::Test {
+protected:
+  RoundingErrorBoundTest() : b(store) {
+    xs = store.add_array_name("x");
+    ys = store.add_array_name("y");
+  }
+  ExprId x(uint32_t i) { return store.input(xs, i); }
+  ExprId y(uint32_t i) { return store.input(ys, i); }
+
+  // The device's value of `id` (f32 inputs), computed with the emulator's IEEE arithmetic in
+  // each node's format and mode, as a double.
+  double device(ExprId id, const std::vector<float>& xv, const std::vector<float>& yv,
+                uint8_t& format) {
+    const Node n = store.node(id);
+    if (n.op == Op::Input) {
+      format = kFormatF32;
+      return n.a == xs ? xv[n.b] : yv[n.b];
+    }
+    if (n.op == Op::Const) {
+      format = 0;
+      return to_double(store.rational(id));
+    }
+    const FloatMods m = FloatMods::of(n.aux);
+    const emulate::FloatFormat f = emulated(m.format);
+    auto bits = [&](ExprId k) {
+      uint8_t kf = 0;
+      const double v = device(k, xv, yv, kf);
+      return emulate::encode(f, v, emulate::RoundMode::NearestEven); // exact: widening only
+    };
+    uint64_t r = 0;
+    const auto mode = emulated(m.mode);
+    switch (n.op) {
+    case Op::Add:
+      r = emulate::arith(emulate::Arith::Add, f, mode, bits(n.a), bits(n.b), 0, m.ftz);
+      break;
+    case Op::Sub:
+      r = emulate::arith(emulate::Arith::Sub, f, mode, bits(n.a), bits(n.b), 0, m.ftz);
+      break;
+    case Op::Mul:
+      r = emulate::arith(emulate::Arith::Mul, f, mode, bits(n.a), bits(n.b), 0, m.ftz);
+      break;
+    case Op::Div:
+      r = emulate::arith(emulate::Arith::Div, f, mode, bits(n.a), bits(n.b), 0, m.ftz);
+      break;
+    case Op::Fma:
+      r = emulate::arith(emulate::Arith::Fma, f, mode, bits(n.a), bits(n.b), bits(n.c), m.ftz);
+      break;
+    case Op::Sqrt:
+      r = emulate::arith(emulate::Arith::Sqrt, f, mode, bits(n.a), 0, 0, m.ftz);
+      break;
+    case Op::Narrow: {
+      uint8_t kf = 0;
+      r = emulate::encode(f, device(n.a, xv, yv, kf), mode);
+      break;
+    }
+    default:
+      ADD_FAILURE() << "no device evaluation for " << op_info(n.op).noun;
+    }
+    format = m.format;
+    return emulate::decode(f, r);
+  }
+
+  // Checks the bound of `term` against the device on random inputs in [lo, hi] (x and y).
+  void holds(ExprId term, double lo, double hi, bool tight = true, int samples = 2000) {
+    RoundingErrorBound analysis(store, [&](uint32_t) -> std::optional<ValueRange> {
+      return ValueRange{lo, hi};
+    });
+    const auto r = analysis.bound(term);
+    ASSERT_TRUE(r.bound.has_value()) << r.why;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> dist(static_cast<float>(lo), static_cast<float>(hi));
+    double worst = 0;
+    for (int s = 0; s < samples; ++s) {
+      std::vector<float> xv(16), yv(16);
+      Assignment point;
+      for (uint32_t i = 0; i < 16; ++i) {
+        // The ends of the range too: extremes make the largest errors.
+        xv[i] = s % 7 == 0 ? static_cast<float>(hi) : dist(rng);
+        yv[i] = s % 11 == 0 ? static_cast<float>(lo) : dist(rng);
+        point.values[Assignment::input_key(xs, i)] = Rational(static_cast<double>(xv[i]));
+        point.values[Assignment::input_key(ys, i)] = Rational(static_cast<double>(yv[i]));
+      }
+      Evaluator exact(store, point);
+      const EvalValue v = exact.eval(term);
+      const Interval real = v.interval();
+      uint8_t f = 0;
+      const double dev = device(term, xv, yv, f);
+      const double apart = std::max(std::fabs(dev - static_cast<double>(real.lo)),
+                                    std::fabs(dev - static_cast<double>(real.hi)));
+      worst = std::max(worst, apart);
+      ASSERT_LE(apart, r.bound->error)
+          << "sample " << s << ": device " << dev << ", real in [" << static_cast<double>(real.lo)
+          << ", " << static_cast<double>(real.hi) << "]";
+      ASSERT_GE(static_cast<double>(real.lo), r.bound->value.lo);
+      ASSERT_LE(static_cast<double>(real.hi), r.bound->value.hi);
+    }
+    // Sound and not absurdly loose: the worst error seen is a fair share of the bound.
+    if (tight) {
+      EXPECT_GT(worst * 1e4, r.bound->error) << "bound " << r.bound->error << ", worst " << worst;
+    }
+  }
+
+  ExprStore store;
+  Builder b;
+  uint32_t xs = 0, ys = 0;
+};
+
+TEST_F(RoundingErrorBoundTest, ADotProductInEveryMode) {
+  for (FloatMode mode : {FloatMode::Rn, FloatMode::Rz, FloatMode::Rm, FloatMode::Rp}) {
+    ExprId acc = b.mul(x(0), y(0), mods(kFormatF32, mode));
+    for (uint32_t i = 1; i < 16; ++i)
+      acc = b.add(acc, b.mul(x(i), y(i), mods(kFormatF32, mode)), mods(kFormatF32, mode));
+    holds(acc, -3, 3);
+  }
+}
+
+TEST_F(RoundingErrorBoundTest, AnFmaChainAndASubtraction) {
+  ExprId acc = b.mul(x(0), y(0), mods(kFormatF32));
+  for (uint32_t i = 1; i < 16; ++i)
+    acc = b.fma(x(i), y(i), acc, mods(kFormatF32));
+  holds(b.sub(acc, x(3), mods(kFormatF32)), -100, 100);
+}
+
+TEST_F(RoundingErrorBoundTest, QuotientsAndSquareRoots) {
+  const ExprId num = b.add(x(0), x(1), mods(kFormatF32));
+  const ExprId den = b.add(y(0), y(1), mods(kFormatF32));
+  holds(b.div(num, den, mods(kFormatF32)), 0.5, 8);
+  const ExprId sq = b.fma(x(0), x(0), b.mul(y(0), y(0), mods(kFormatF32)), mods(kFormatF32));
+  holds(b.unary(Op::Sqrt, sq, mods(kFormatF32)), 0.25, 4);
+}
+
+TEST_F(RoundingErrorBoundTest, NarrowingToHalfAndTinyResults) {
+  const ExprId s = b.add(x(0), y(0), mods(kFormatF32));
+  holds(b.narrow(s, mods(kFormatF16)), -30000, 30000);
+  // Products of tiny values underflow: the absolute term of the bound covers them.
+  holds(b.mul(b.mul(x(0), y(0), mods(kFormatF32)), x(1), mods(kFormatF32)), -1e-14, 1e-14, false);
+  holds(b.mul(b.mul(x(0), y(0), mods(kFormatF32, FloatMode::Rn, true)), x(1),
+              mods(kFormatF32, FloatMode::Rn, true)),
+        -1e-14, 1e-14, false);
+}
+
+TEST_F(RoundingErrorBoundTest, WhatItDoesNotBoundSaysWhy) {
+  RoundingErrorBound analysis(store, [&](uint32_t array) -> std::optional<ValueRange> {
+    if (array == xs)
+      return ValueRange{-1, 1};
+    return std::nullopt;
+  });
+  EXPECT_NE(analysis.bound(b.add(x(0), y(0), mods(kFormatF32))).why.find("y has no range"),
+            std::string::npos);
+  // A divisor whose range holds 0, and an overflow.
+  EXPECT_NE(analysis.bound(b.div(x(1), x(2), mods(kFormatF32))).why.find("holds 0"),
+            std::string::npos);
+  const ExprId big = store.constant(Rational(std::ldexp(1.0, 127)));
+  EXPECT_NE(
+      analysis
+          .bound(b.mul(b.add(x(3), store.constant(2L), mods(kFormatF32)), big, mods(kFormatF32)))
+          .why.find("overflow"),
+      std::string::npos);
+  // A select on a comparison of a rounded sum: a rounding may flip it.
+  const ExprId sum = b.add(x(0), x(1), mods(kFormatF32));
+  const ExprId c = b.cmp(CmpKind::Lt, sum, x(2));
+  EXPECT_NE(analysis.bound(b.select(c, x(0), x(1))).why.find("a rounding may flip it"),
+            std::string::npos);
+  // ... but not on a comparison of inputs.
+  const ExprId exact_c = b.cmp(CmpKind::Lt, x(0), x(2));
+  const auto sel = analysis.bound(b.select(exact_c, sum, x(1)));
+  ASSERT_TRUE(sel.bound.has_value()) << sel.why;
+  EXPECT_GT(sel.bound->error, 0.0);
+}
+
+} // namespace
+} // namespace volta::symbolic
