@@ -2,6 +2,7 @@
 // manifest (--batch; race_check entries run the safety check).
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -46,6 +47,7 @@ struct ProveArgs {
   uint32_t cross_check_inputs = 3;
   double cross_check_limit = 0.05;
   std::string float_tolerance; // "rel=1e-3,abs=1e-5"; empty: none
+  std::string input_range;     // "LO,HI"; empty: none
   RuleFlags rules;
   KernelFlags ref;
   KernelFlags opt;
@@ -150,6 +152,33 @@ int run_prove(const ProveArgs& args) {
     }
     tolerance = *parsed;
   }
+  std::optional<std::pair<double, double>> input_range;
+  if (!args.input_range.empty()) {
+    // LO,HI: two finite numbers, LO <= HI (the manifest's "range" of an array).
+    const auto comma = args.input_range.find(',');
+    double lo = 0, hi = 0;
+    bool ok = comma != std::string::npos;
+    if (ok) {
+      try {
+        size_t used_lo = 0, used_hi = 0;
+        const std::string a = args.input_range.substr(0, comma),
+                          b = args.input_range.substr(comma + 1);
+        lo = std::stod(a, &used_lo);
+        hi = std::stod(b, &used_hi);
+        ok = used_lo == a.size() && used_hi == b.size() && std::isfinite(lo) && std::isfinite(hi) &&
+             lo <= hi;
+      } catch (const std::exception&) {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      DiagnosticReporter::standard().error("--input-range: expected LO,HI, two finite numbers "
+                                           "with LO <= HI, got \"" +
+                                           args.input_range + "\"");
+      return kBadInput;
+    }
+    input_range = std::make_pair(lo, hi);
+  }
   auto library = args.rules.load(args.z3_timeout_ms, !args.no_z3);
   if (!library)
     return kBadInput;
@@ -168,6 +197,7 @@ int run_prove(const ProveArgs& args) {
   prove_options.cross_check_settings.inputs = args.cross_check_inputs;
   prove_options.cross_check_settings.budget_share = args.cross_check_limit;
   prove_options.float_tolerance = tolerance;
+  prove_options.input_range = input_range;
   if (args.max_terms > 0)
     prove_options.term_budget = args.max_terms;
   prove_options.cache = cache.get();
@@ -205,6 +235,8 @@ int run_prove(const ProveArgs& args) {
   request.info.options["float_tolerance"] =
       tolerance ? nlohmann::json{{"rel", tolerance->rel}, {"abs", tolerance->abs}}
                 : nlohmann::json(nullptr);
+  if (input_range)
+    request.info.options["input_range"] = {input_range->first, input_range->second};
   if (args.stop_at_first_unknown)
     request.info.options["stop_at_first_unknown"] = true;
   if (args.no_shared_runs)
@@ -285,6 +317,11 @@ void register_prove_command(CLI::App& app, int& exit_code) {
                   "rel=R,abs=A: an EQUIVALENT whose kernels store, on the emulator cross-check, "
                   "an element further apart than A + R * |reference| fails (exit status 1) while "
                   "staying EQUIVALENT over the reals; an entry's \"float_tolerance\" wins");
+  cmd->add_option("--input-range", args->input_range,
+                  "LO,HI: the range of the values of every input array whose manifest block gives "
+                  "no \"range\", and of every symbolic parameter, for the bound on each kernel's "
+                  "rounding error (docs/semantics.md, "
+                  "\"A bound on the rounding error\")");
   args->rules.add_to(*cmd);
   args->ref.add_to(*cmd, "ref-", "reference kernel");
   args->opt.add_to(*cmd, "opt-", "optimized kernel");

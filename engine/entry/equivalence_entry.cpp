@@ -6,6 +6,7 @@
 #include "engine/entry/difference_site.hpp"
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
+#include "engine/entry/rounding_bounds.hpp"
 #include "engine/entry/streamed_entry.hpp"
 #include "engine/entry_progress.hpp"
 
@@ -53,6 +54,7 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
   if (!prepare_pair(entry, kernels, options.run, options.runs, pair, result,
                     options.share_runs ? options.batch_runs : nullptr, options.share_runs))
     return finish(std::move(result));
+  bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range, result.output_types);
   const PairDecision decision = decide_pair(pair, options, start, result);
   conclude(entry, options, decision, result);
   return finish(std::move(result));

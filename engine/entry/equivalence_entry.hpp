@@ -55,6 +55,9 @@ struct ProveOptions : prove::ElementOptions {
   // `--float-tolerance`: the float divergence every EQUIVALENT is held to, unless its entry
   // gives its own `"float_tolerance"` (engine/cross_check.hpp); empty: none.
   std::optional<FloatTolerance> float_tolerance;
+  // `--input-range LO,HI`: the range of every input array (in, inout) whose kernel block gives
+  // none, for the bound on the rounding error (entry/rounding_bounds.hpp); empty: none.
+  std::optional<std::pair<double, double>> input_range;
   std::function<CrossCheck(const launch::ManifestEntry&, const exec::Program& reference,
                            const exec::Program& optimized, const CrossCheckRequest&)>
       cross_check;

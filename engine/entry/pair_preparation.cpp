@@ -7,7 +7,6 @@
 #include <tbb/parallel_invoke.h>
 
 #include "engine/entry/batch_runs.hpp"
-#include "engine/entry/rounding_bounds.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/entry_progress.hpp"
 #include "engine/exec/global_memory.hpp"
@@ -491,7 +490,6 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
         result.output_types.back().exact_elements.insert(jobs[k].index);
     }
   }
-  bound_rounding_errors(entry, store, jobs, result.output_types);
   return true;
 }
 

@@ -11,16 +11,40 @@ namespace volta::entry {
 
 namespace {
 
+using Range = std::optional<std::pair<double, double>>;
+
+// The range of an array of `config`: its own, else `fallback` for an input array.
+Range range_of(const launch::ArraySpec& a, const Range& fallback) {
+  if (a.range)
+    return a.range;
+  const bool input = a.kind == launch::ArrayKind::In || a.kind == launch::ArrayKind::InOut;
+  return input ? fallback : std::nullopt;
+}
+
 symbolic::RoundingErrorBound::InputRange ranges_of(const launch::KernelConfig& config,
-                                                   const symbolic::ExprStore& store) {
-  return [&config, &store](uint32_t array) -> std::optional<symbolic::ValueRange> {
+                                                   const symbolic::ExprStore& store,
+                                                   const Range& fallback) {
+  return [&config, &store, fallback](uint32_t array) -> std::optional<symbolic::ValueRange> {
     const std::string& name = store.array_name(array);
     for (const auto& a : config.arrays) {
-      if (a.name == name && a.range)
-        return symbolic::ValueRange{a.range->first, a.range->second};
+      if (a.name != name)
+        continue;
+      if (const Range r = range_of(a, fallback))
+        return symbolic::ValueRange{r->first, r->second};
     }
     return std::nullopt;
   };
+}
+
+// Whether some input array of either kernel has a range (no bound is computed otherwise).
+bool has_input_ranges(const launch::ManifestEntry& entry, const Range& fallback) {
+  for (const launch::KernelConfig* c : {&entry.reference, &entry.optimized}) {
+    for (const auto& a : c->arrays) {
+      if (range_of(a, fallback))
+        return true;
+    }
+  }
+  return false;
 }
 
 // An element both kernels store as a number of a float format.
@@ -32,23 +56,18 @@ bool real_element(const symbolic::ExprStore& store, const prove::ElementJob& job
 
 } // namespace
 
-bool has_input_ranges(const launch::ManifestEntry& entry) {
-  for (const launch::KernelConfig* c : {&entry.reference, &entry.optimized}) {
-    for (const auto& a : c->arrays) {
-      if (a.range)
-        return true;
-    }
-  }
-  return false;
-}
-
 void bound_rounding_errors(const launch::ManifestEntry& entry, const symbolic::ExprStore& store,
                            const std::vector<prove::ElementJob>& jobs,
+                           const std::optional<std::pair<double, double>>& default_range,
                            std::vector<OutputType>& types) {
-  if (!has_input_ranges(entry))
+  if (!has_input_ranges(entry, default_range))
     return;
-  symbolic::RoundingErrorBound ref(store, ranges_of(entry.reference, store));
-  symbolic::RoundingErrorBound opt(store, ranges_of(entry.optimized, store));
+  // `--input-range` is the range of the symbolic parameters too (a manifest cannot give one).
+  std::optional<symbolic::ValueRange> params;
+  if (default_range)
+    params = symbolic::ValueRange{default_range->first, default_range->second};
+  symbolic::RoundingErrorBound ref(store, ranges_of(entry.reference, store, default_range), params);
+  symbolic::RoundingErrorBound opt(store, ranges_of(entry.optimized, store, default_range), params);
   for (const prove::ElementJob& job : jobs) {
     if (!real_element(store, job))
       continue;

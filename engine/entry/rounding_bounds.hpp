@@ -12,14 +12,14 @@
 
 namespace volta::entry {
 
-// Whether some input array of either kernel has a range (no bound is computed otherwise).
-bool has_input_ranges(const launch::ManifestEntry& entry);
-
 // Bounds every element of `jobs` that both kernels store as a real number, and records the
 // figures of each array in `types` (by name). Each kernel's terms read its own configuration's
-// ranges.
+// ranges; `default_range` (`--input-range`), where given, is the range of every input array
+// (in, inout) that has none and of every symbolic parameter. Nothing is computed when no input
+// array has a range.
 void bound_rounding_errors(const launch::ManifestEntry& entry, const symbolic::ExprStore& store,
                            const std::vector<prove::ElementJob>& jobs,
+                           const std::optional<std::pair<double, double>>& default_range,
                            std::vector<OutputType>& types);
 
 } // namespace volta::entry

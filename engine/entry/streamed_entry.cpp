@@ -9,6 +9,7 @@
 
 #include "engine/entry/pair_decision.hpp"
 #include "engine/entry/pair_preparation.hpp"
+#include "engine/entry/rounding_bounds.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/exec/global_memory.hpp"
 #include "engine/exec/grouped_launch.hpp"
@@ -215,6 +216,8 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       }
       return result;
     }
+    bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range,
+                          group_result.output_types);
     merge_output_types(group_result.output_types, result.output_types);
     const ElementCounts before = result.elements;
     decision = decide_pair(pair, group_options, entry_start, result);

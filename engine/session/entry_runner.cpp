@@ -41,13 +41,14 @@ std::string result_dependencies(const entry::ProveOptions& o, const Z3Settings& 
   return fmt::format(
       "terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
       "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}] "
-      "cross-check {} {} {} {} float-tolerance {}",
+      "cross-check {} {} {} {} float-tolerance {} input-range {}",
       o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference, o.saturate,
       o.saturation.iterations, o.saturation.new_nodes, o.saturation.seconds, o.mutual, z3.enabled,
       z3.timeout_ms, z3.max_terms, o.rules ? rules_identity : "shipped", c.enabled, c.inputs,
       c.budget_share, c.min_budget_seconds,
       o.float_tolerance ? fmt::format("{} {}", o.float_tolerance->rel, o.float_tolerance->abs)
-                        : "none");
+                        : "none",
+      o.input_range ? fmt::format("{} {}", o.input_range->first, o.input_range->second) : "none");
 }
 
 // The emulator cross-check as the settings ask for it: its time budget a share of the proof's.

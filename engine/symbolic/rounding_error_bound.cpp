@@ -70,8 +70,8 @@ std::optional<FormatErrors> format_errors(uint8_t format) {
 } // namespace
 
 RoundingErrorBound::RoundingErrorBound(const ExprStore& store, InputRange ranges,
-                                       uint64_t node_budget)
-    : store_(store), ranges_(std::move(ranges)), budget_(node_budget) {}
+                                       std::optional<ValueRange> params, uint64_t node_budget)
+    : store_(store), ranges_(std::move(ranges)), params_(params), budget_(node_budget) {}
 
 RoundingErrorBound::Entry RoundingErrorBound::fail(std::string why) {
   why_.push_back(std::move(why));
@@ -97,7 +97,9 @@ RoundingErrorBound::Entry RoundingErrorBound::operand(ExprId id, uint8_t format,
       e.bound.error = up(up(f->nearest_u * up(std::fabs(c))) + f->smallest_subnormal);
     }
   } else {
-    e = memo_.at(id);
+    const Entry* known = memo(id);
+    VOLTA_ASSERT(known != nullptr, "an operand is bounded before its user");
+    e = *known;
     if (e.why >= 0)
       return e;
   }
@@ -112,12 +114,13 @@ RoundingErrorBound::Entry RoundingErrorBound::operand(ExprId id, uint8_t format,
 
 RoundingErrorBound::Result RoundingErrorBound::bound(ExprId root) {
   post_order(
-      store_, root, [&](ExprId id) { return memo_.contains(id); },
+      store_, root, [&](ExprId id) { return index_.find(id) != nullptr; },
       [&](ExprId, const Node&) { return visited_ < budget_; },
       [&](ExprId id) {
         ++visited_;
         if (visited_ > budget_) {
-          memo_.emplace(id, fail("the term is over the analysis's budget of nodes"));
+          index_.set(id, static_cast<uint32_t>(entries_.size()));
+          entries_.push_back(fail("the term is over the analysis's budget of nodes"));
           return;
         }
         const Node& n = store_.node(id);
@@ -126,9 +129,10 @@ RoundingErrorBound::Result RoundingErrorBound::bound(ExprId root) {
         // The first node without a bound names itself; above it, its reason is handed on.
         if (e.why >= 0 && static_cast<size_t>(e.why) >= reasons)
           why_[static_cast<size_t>(e.why)] += fmt::format(": {}", to_sexpr(store_, id, 80));
-        memo_.emplace(id, e);
+        index_.set(id, static_cast<uint32_t>(entries_.size()));
+        entries_.push_back(e);
       });
-  const Entry& e = memo_.at(root);
+  const Entry& e = *memo(root);
   if (e.why >= 0)
     return Result{std::nullopt, why_[static_cast<size_t>(e.why)]};
   return Result{e.bound, ""};
@@ -198,8 +202,13 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     e.bound.value = *r;
     return e; // an element is its own value
   }
-  case Op::Param:
-    return fail("a symbolic parameter has no range");
+  case Op::Param: {
+    if (!params_)
+      return fail("a symbolic parameter has no range");
+    Entry e;
+    e.bound.value = *params_;
+    return e;
+  }
   case Op::Add:
   case Op::Sub: {
     const auto ulps = mode_ulps();

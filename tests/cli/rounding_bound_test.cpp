@@ -129,5 +129,35 @@ TEST(RoundingBound, ReportedWithRangesAndHoldsOnTheEmulator) {
   EXPECT_GT(worst_real[0] * 1000, reference_bound);
 }
 
+// `--input-range LO,HI`: the range of every input array without one (and of every symbolic
+// parameter), the same bound as the manifest's "range"; a malformed range is bad input.
+TEST(RoundingBound, TheInputRangeFlag) {
+  const auto scratch = scratch_dir("rounding-bound-flag");
+  const ToolRun r =
+      run_tool({"prove", "--batch", "examples/manifest.json", "--filter", "gemm_naive, gemm_tiled",
+                "--input-range=-1,1", "--no-progress", "--report", (scratch / "r.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = read_json(scratch / "r.json");
+  const json* g = entry_named(report, "(gemm_naive, gemm_tiled)");
+  ASSERT_NE(g, nullptr);
+  const json& gb = *array_bound(*g, "C");
+  ASSERT_TRUE(gb.is_object()) << g->dump(1);
+  EXPECT_EQ(gb["bounded"], 1024);
+  const ToolRun ranged =
+      run_tool({"prove", "--batch", "examples/float/bounds.json", "--filter", "gemm",
+                "--no-progress", "--report", (scratch / "b.json").string()});
+  ASSERT_EQ(ranged.exit_code, 0) << ranged.out << ranged.err;
+  const json ranged_report = read_json(scratch / "b.json");
+  const json* b = entry_named(ranged_report, "(gemm_naive, gemm_tiled) over A, B in [-1, 1]");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(gb["apart"], (*array_bound(*b, "C"))["apart"]);
+  for (const char* bad :
+       {"--input-range=1,-1", "--input-range=1", "--input-range=a,b", "--input-range=0,inf"}) {
+    const ToolRun e = run_tool({"prove", "--batch", "examples/manifest.json", bad});
+    EXPECT_EQ(e.exit_code, 2) << bad << ": " << e.out << e.err;
+    EXPECT_NE(e.err.find("--input-range"), std::string::npos) << e.err;
+  }
+}
+
 } // namespace
 } // namespace volta::cli_test
