@@ -13,6 +13,7 @@
 #include "engine/launch/cluster.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/exact_terms.hpp"
+#include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -366,8 +367,13 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     };
     const bool halves = width == 2 && (stored == ElemType::F16 || stored == ElemType::BF16) &&
                         (declared == ElemType::F16 || declared == ElemType::BF16);
-    if (halves && stored != declared && kind == symbolic::ValueKind::Real)
+    // (A float constant too: neg.f16 of neg.f16 of 0x4400 folds to the f16 constant 4, whose
+    // bytes a bf16 array reads as 512; fuzzer 20:173656.)
+    if (halves && stored != declared &&
+        (kind == symbolic::ValueKind::Real || symbolic::is_float_const(store, v))) {
+      became_float = true;
       return builder.bits_float(builder.float_bits(v, half_code(stored)), half_code(declared));
+    }
     const uint8_t float_code = declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc;
     if (launch::is_float(declared) && kind == symbolic::ValueKind::Int)
       return builder.bits_float(v, float_code);
@@ -429,6 +435,10 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
           ref_stored = r->declared;
         if (opt_float && ref_stored == r->declared)
           opt_stored = r->declared;
+        // Both made floats of the declared type (bits, or a 16-bit float of the other format):
+        // each is the element's bytes read as the array declares them (fuzzer 20:173656).
+        if (ref_float && opt_float)
+          ref_stored = opt_stored = r->declared;
         // Concrete bits against a value of the other kernel that as_declared made a float: the
         // bits are that float too (else integer bits meet a float, one pattern two numbers).
         // Bits against bits stay bits (compared as such: +0/-0, NaN payloads).
