@@ -78,7 +78,26 @@ class _Array:
         return f"{type(self).__name__}({self.name!r}, {self.shape}, {self.dtype!r})"
 
 
-class In(_Array):
+class _Input(_Array):
+    """An array the kernel reads, with an optional range of its values: `range=(lo, hi)`
+    gives the bound on each kernel's rounding error over every input in it
+    (docs/semantics.md, "A bound on the rounding error"; Result.rounding_bounds)."""
+
+    def __init__(self, name: str, shape: Union[int, Sequence[int]], dtype: Any = "f32",
+                 range: Optional[Tuple[float, float]] = None):  # noqa: A002 (the manifest's word)
+        super().__init__(name, shape, dtype)
+        self.range: Optional[Tuple[float, float]] = None
+        if range is not None:
+            try:
+                lo, hi = (float(v) for v in range)
+            except (TypeError, ValueError):
+                raise ManifestError(f"array {name}: range {range!r} is not (lo, hi)") from None
+            if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+                raise ManifestError(f"array {name}: range {range!r} is not finite lo <= hi")
+            self.range = (lo, hi)
+
+
+class In(_Input):
     """A symbolic input array: element i is the real-valued symbol NAME[i]."""
     kind = "in"
 
@@ -88,7 +107,7 @@ class Out(_Array):
     kind = "out"
 
 
-class InOut(_Array):
+class InOut(_Input):
     """A symbolic input array that the kernel also writes."""
     kind = "inout"
 

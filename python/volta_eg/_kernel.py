@@ -157,8 +157,9 @@ class Kernel:
         return {
             "ptx": self.ptx_path, "entry": self.entry, "grid": self.grid, "block": self.block,
             "ctas": self.ctas, "dyn_shared_bytes": self.dynamic_shared, "globals": self.globals,
-            "arrays": [{"name": a.name, "base": bases[a.name], "elem_width": a.width,
-                        "len": a.len, "kind": a.kind, "type": a.dtype}
+            "arrays": [dict({"name": a.name, "base": bases[a.name], "elem_width": a.width,
+                             "len": a.len, "kind": a.kind, "type": a.dtype},
+                            **({"range": list(a.range)} if getattr(a, "range", None) else {}))
                        for a in self.arrays.values()],
             "params": params,
         }

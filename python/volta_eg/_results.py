@@ -184,6 +184,10 @@ class Result:
         float_error (property): for an EQUIVALENT whose cross-check ran (or held a tolerance),
             how far apart the kernels are in float (a FloatError: max_abs, max_rel, max_ulp,
             max_scaled, arrays, warnings, tolerance, tolerance_status); else None.
+        rounding_bounds (property): where input ranges were given (In(..., range=(lo, hi))),
+            per real output array the bound on each kernel's rounding error over them: the
+            report's object (reference, optimized, apart, apart_element, bounded, unbounded,
+            why_unbounded); {} without ranges.
         cache: the cache's hits and stores so far in this call (with cache_dir=).
         index: the entry's position in a prove_batch call.
         ok (property): EQUIVALENT or RACE_FREE, or with expected= that verdict; never
@@ -241,6 +245,13 @@ class Result:
         if self.verdict != "EQUIVALENT" or not c or not (c.get("ran") or c.get("float_tolerance")):
             return None
         return FloatError.from_cross_check(c, list(c.get("float_lines") or []))
+
+    @property
+    def rounding_bounds(self) -> Dict[str, Dict[str, Any]]:
+        """Per output array, the bound on each kernel's rounding error over the input ranges
+        (docs/semantics.md, "A bound on the rounding error"); {} when no range was given."""
+        return {t["array"]: dict(t["rounding_bound"])
+                for t in self._report.get("output_types") or [] if t.get("rounding_bound")}
 
     @property
     def executed(self) -> List[str]:

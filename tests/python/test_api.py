@@ -248,3 +248,26 @@ def test_float_tolerance_statuses():
     assert sorted(b.float_error.tolerance_status for b in batch) == ["beyond", "within"]
     with pytest.raises(ve.ManifestError, match="float_tolerance.rel"):
         ve.prove(ref, opt, float_tolerance={"rel": -1})
+
+
+def test_rounding_bounds_over_input_ranges():
+    """In(..., range=(lo, hi)) gives each kernel's rounding error a bound over the ranges
+    (docs/semantics.md, "A bound on the rounding error"); none without a range."""
+    from conftest import SOURCE
+    gemm = SOURCE / "examples" / "kernels" / "gemm"
+
+    def kernel(name, ranged):
+        r = (-1, 1) if ranged else None
+        return ve.Kernel(ptx=gemm / f"{name}.ptx", entry=name, grid=(2, 2), block=(16, 16),
+                         args=[ve.In("A", 1024, range=r), ve.In("B", 1024, range=r),
+                               ve.Out("C", 1024)])
+    r = ve.prove(kernel("gemm_naive", True), kernel("gemm_tiled", True))
+    assert r.verdict == "EQUIVALENT", r
+    b = r.rounding_bounds["C"]
+    assert b["bounded"] == 1024 and b["unbounded"] == 0
+    assert 1e-6 < b["apart"] < 1e-3
+    assert b["apart"] >= max(b["reference"], b["optimized"])
+    assert ve.prove(kernel("gemm_naive", False), kernel("gemm_tiled", False)).rounding_bounds == {}
+    with pytest.raises(ve.ManifestError):
+        ve.In("A", 4, range=(1, -1))
+    assert "rounding_bounds" in ve.Result.__doc__
