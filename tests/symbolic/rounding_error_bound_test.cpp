@@ -184,6 +184,20 @@ TEST_F(RoundingErrorBoundTest, NarrowingToHalfAndTinyResults) {
         -1e-14, 1e-14, false);
 }
 
+TEST_F(RoundingErrorBoundTest, HalfPrecisionArithmetic) {
+  // f16 and bf16 dot products of inputs narrowed first (as a kernel converts them), the
+  // accumulator rounded to the half format at every step, in every mode.
+  for (uint8_t format : {kFormatF16, kFormatBF16}) {
+    for (FloatMode mode : {FloatMode::Rn, FloatMode::Rz, FloatMode::Rm}) {
+      const FloatMods m = mods(format, mode);
+      ExprId acc = b.mul(b.narrow(x(0), m), b.narrow(y(0), m), m);
+      for (uint32_t i = 1; i < 8; ++i)
+        acc = b.fma(b.narrow(x(i), m), b.narrow(y(i), m), acc, m);
+      holds(acc, -2, 2);
+    }
+  }
+}
+
 TEST_F(RoundingErrorBoundTest, WhatItDoesNotBoundSaysWhy) {
   RoundingErrorBound analysis(store, [&](uint32_t array) -> std::optional<ValueRange> {
     if (array == xs)
