@@ -142,21 +142,23 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
   // (An operand without a bound hands its reason on: operand() returns its entry.)
   const ExprId kids[3] = {n.a, n.b, n.c};
   const FloatMods mods = has_float_mods(n.op) ? FloatMods::of(n.aux) : FloatMods{};
-  // The operation's own rounding to its format, given a bound `m` on the magnitude of the
-  // exact result of its (rounded) operands; `ulps`: the instruction's documented error in ulps
-  // (1/2 for a correct rounding to nearest).
-  auto rounded = [&](ErrorBound b, double m, double ulps) -> Entry {
+  // The operation's own error in its format, given a bound `m` on the magnitude of the exact
+  // result of its (rounded) operands: `ulps` units in the last place of the exact value (1/2 for
+  // a correct rounding to nearest, 1 directed, k + 1/2 for an instruction documented within k
+  // ulp of the correctly rounded result), a relative error `rel` of the exact value, an absolute
+  // one `abs`.
+  auto rounded = [&](ErrorBound b, double m, double ulps, double rel = 0, double abs = 0) -> Entry {
     const auto f = format_errors(mods.format);
     if (!f)
       return fail("an operation of no known float format");
     if (!(m < f->max_finite))
       return fail("the result may overflow");
-    // An ulp of y is at most 2^(1-p) |y| where y is normal, the smallest subnormal below.
-    const double rel = 2 * ulps * 2 * f->nearest_u;
-    double eta = 2 * ulps * f->smallest_subnormal;
+    // An ulp of x is at most 2^(1-p) |x| where x is normal, the smallest subnormal below.
+    const double relative = up(2 * ulps * f->nearest_u + rel);
+    double eta = up(std::max(ulps, 1.0) * f->smallest_subnormal + abs);
     if (mods.ftz)
-      eta = std::max(eta, f->smallest_normal); // a tiny result flushed to zero
-    b.error = up(up(b.error + up(rel * m)) + eta);
+      eta = up(eta + f->smallest_normal); // a tiny result flushed to zero
+    b.error = up(up(b.error + up(relative * m)) + eta);
     Entry e;
     e.bound = b;
     return e;
@@ -250,12 +252,13 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
   }
   case Op::Div:
   case Op::Rcp: {
-    // div.full.f32 and div.approx.f32: within 2 ulp (PTX ISA; div.approx only for a divisor of
-    // magnitude at most 2^126, beyond which it returns 0); rcp.approx is not modelled.
+    // div.full.f32 and div.approx.f32: 2 ulp (PTX ISA 9.1; div.approx only for a divisor of
+    // magnitude at most 2^126, beyond which it returns 0); rcp.approx.f32: 1 ulp. Read as ulps
+    // from the correctly rounded result, half an ulp more from the exact one.
     std::optional<double> ulps = mode_ulps();
-    if (!ulps && n.op == Op::Div &&
+    if (!ulps && mods.format == kFormatF32 &&
         (mods.mode == FloatMode::Full || mods.mode == FloatMode::Approx))
-      ulps = 2.0;
+      ulps = n.op == Op::Div ? 2.5 : 1.5;
     if (!ulps)
       return fail("a division of an unmodelled rounding mode");
     Entry a;
@@ -283,9 +286,11 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     return rounded(r, up(mag(r.value) + r.error), *ulps);
   }
   case Op::Sqrt: {
-    const auto ulps = mode_ulps();
+    // sqrt.approx.f32: a relative error of 2^-23 (PTX ISA 9.1).
+    const bool approx = mods.mode == FloatMode::Approx && mods.format == kFormatF32;
+    const auto ulps = approx ? std::optional<double>(0.0) : mode_ulps();
     if (!ulps)
-      return fail("a square root of an unmodelled rounding mode (sqrt.approx)");
+      return fail("a square root of an unmodelled rounding mode");
     const Entry a = arg(0);
     if (a.why >= 0)
       return a;
@@ -296,7 +301,7 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     r.value = {down(std::sqrt(lo)), up(std::sqrt(a.bound.value.hi))};
     // |sqrt(a') - sqrt(a)| = |e_a| / (sqrt(a') + sqrt(a)) <= E_a / (sqrt(lo - E_a) + sqrt(lo)).
     r.error = ea == 0 ? 0.0 : up(ea / down(down(std::sqrt(down(lo - ea))) + down(std::sqrt(lo))));
-    return rounded(r, up(mag(r.value) + r.error), *ulps);
+    return rounded(r, up(mag(r.value) + r.error), *ulps, approx ? std::ldexp(1.0, -23) : 0.0);
   }
   case Op::Narrow: {
     const auto ulps = mode_ulps();
@@ -359,14 +364,15 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     return e;
   }
   case Op::Rsqrt:
-  case Op::Exp:
   case Op::Ex2:
   case Op::Lg2:
   case Op::Sin:
   case Op::Cos:
   case Op::Tanh:
+    return approximate(n);
+  case Op::Exp:
   case Op::Ln2:
-    return fail(fmt::format("an approximate function ({}) whose error bound is not modelled",
+    return fail(fmt::format("a lifted idiom ({}): its instruction sequences round differently",
                             op_info(n.op).noun));
   case Op::PosInf:
   case Op::NegInf:
@@ -397,6 +403,107 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     return fail(fmt::format("a value that is not a real number ({})", op_info(n.op).noun));
   }
   unknown_op(n.op);
+}
+
+// The approximate instructions, each with the error the PTX ISA (9.1) documents for it, and the
+// error of its operand carried through the function by its slope over the operand's range.
+RoundingErrorBound::Entry RoundingErrorBound::approximate(const Node& n) {
+  const FloatMods mods = FloatMods::of(n.aux);
+  if ((mods.mode != FloatMode::Approx && n.op != Op::Tanh) || (n.aux & kLiftedAux))
+    return fail(fmt::format("{} of an unmodelled form", op_info(n.op).noun));
+  const auto f = format_errors(mods.format);
+  if (!f)
+    return fail("an operation of no known float format");
+  const bool f32 = mods.format == kFormatF32, f16 = mods.format == kFormatF16,
+             bf16 = mods.format == kFormatBF16;
+  const Entry a = operand(n.a, mods.format, mods.ftz);
+  if (a.why >= 0)
+    return a;
+  const double lo = a.bound.value.lo, hi = a.bound.value.hi, ea = a.bound.error;
+  // The computed operand lies in [lo - ea, hi + ea].
+  const double clo = down(lo - ea), chi = up(hi + ea);
+  ErrorBound r;
+  double rel = 0, abs = 0, ulps = 0;
+  switch (n.op) {
+  case Op::Rsqrt: {
+    if (!f32)
+      return fail("rsqrt.approx of a format whose error is not documented");
+    if (!(clo > 0))
+      return fail("rsqrt of a value that rounding may make 0 or negative");
+    r.value = {down(1 / std::sqrt(hi)), up(1 / std::sqrt(lo))};
+    // |x^-1/2 - y^-1/2| <= |x - y| max 1/2 t^-3/2 over t >= clo.
+    r.error = up(ea * up(0.5 / down(clo * down(std::sqrt(clo)))));
+    rel = std::ldexp(1.0, -22) / 1.8; // 2^-22.9 < 2^-22 / 1.8
+    break;
+  }
+  case Op::Ex2: {
+    if (!f32 && !f16 && !bf16)
+      return fail("ex2.approx of a format whose error is not documented");
+    if (!(chi < 1024))
+      return fail("the result may overflow");
+    r.value = {down(std::exp2(lo)), up(std::exp2(hi))};
+    // |2^x' - 2^x| = 2^x |2^e - 1| <= 2^hi (2^ea - 1).
+    r.error = up(up(std::exp2(hi)) * up(std::expm1(up(ea * 0.6931471805599454))));
+    if (f32)
+      ulps = 2.5; // 2 ulp from the correctly rounded result
+    else
+      rel = f16 ? std::ldexp(1.0, -9) / 1.8 : std::ldexp(1.0, -7); // 2^-9.9, 2^-7
+    break;
+  }
+  case Op::Lg2: {
+    if (!f32)
+      return fail("lg2.approx of a format whose error is not documented");
+    if (!(clo > 0))
+      return fail("the logarithm of a value that rounding may make 0 or negative");
+    r.value = {down(std::log2(lo)), up(std::log2(hi))};
+    // |log2 x' - log2 x| <= |x' - x| / (min x' ln 2).
+    r.error = up(ea / down(clo * 0.6931471805599453));
+    // 2^-22 absolute on (0.5, 2), 2^-22 relative outside it.
+    const double largest = std::max({1.0, std::fabs(std::log2(clo)), std::fabs(std::log2(chi))});
+    abs = up(std::ldexp(1.0, -22) * up(largest * 1.0000001));
+    break;
+  }
+  case Op::Sin:
+  case Op::Cos: {
+    if (!f32)
+      return fail("sin/cos.approx of a format whose error is not documented");
+    const double reach = std::max(std::fabs(clo), std::fabs(chi));
+    const double pi = 3.1415926535897936; // above pi
+    if (reach <= 2 * pi)
+      abs = std::ldexp(1.0, -20); // 2^-20.5
+    else if (reach <= 100 * pi)
+      abs = std::ldexp(1.0, -14); // 2^-14.7
+    else
+      return fail("sin/cos.approx beyond [-100 pi, 100 pi], where its error is not documented");
+    r.value = {-1, 1};
+    r.error = ea; // 1-Lipschitz
+    break;
+  }
+  case Op::Tanh: {
+    if (mods.mode != FloatMode::Approx)
+      return fail("tanh of an unmodelled form");
+    r.value = {down(std::tanh(lo)), up(std::tanh(hi))};
+    r.error = ea; // 1-Lipschitz
+    if (f32)
+      rel = std::ldexp(1.0, -11);
+    else if (f16 || bf16)
+      abs = f16 ? std::ldexp(1.0, -10) : std::ldexp(1.0, -8); // 2^-10.987, 2^-8
+    else
+      return fail("tanh.approx of a format whose error is not documented");
+    break;
+  }
+  default:
+    VOLTA_ASSERT(false, "approximate() takes the approximate functions only");
+  }
+  // The instruction's own error, against the exact function of the computed operand.
+  const double m = up(mag(r.value) + r.error);
+  if (!(m < f->max_finite))
+    return fail("the result may overflow");
+  const double eta = mods.ftz ? f->smallest_normal : f->smallest_subnormal;
+  r.error = up(up(up(r.error + up(up(2 * ulps * f->nearest_u + rel) * m)) + abs) + eta);
+  Entry e;
+  e.bound = r;
+  return e;
 }
 
 } // namespace volta::symbolic

@@ -17,10 +17,13 @@
 // No bound (the reason says why) where the device value is not a continuous function of the
 // real one within the ranges: a possible overflow, a division by an interval holding 0, sqrt of
 // a value rounding may make negative, a select on a comparison of rounded values (a rounding may
-// flip it), a rounding to an integer; where the device's error is not modelled: the approximate
-// instructions (ex2, lg2, rsqrt, sin, cos, tanh .approx: their error bounds are not encoded),
-// lifted idioms, bit-level views; and where a leaf has no range: an input of an array without
-// one, a symbolic parameter. Elements of a kernel share their subterms: one memo serves them.
+// flip it), a rounding to an integer; where the device's error is not documented or modelled:
+// lifted idioms (one node for sequences that round differently), the MMA instructions (format
+// 0: the tensor cores' order and rounding are unspecified), bit-level views; and where a leaf
+// has no range: an input of an array without one, a symbolic parameter. The approximate
+// instructions (rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh .approx; div.approx, div.full) carry
+// the error the PTX ISA (9.1) documents for them, and their operand's error through their slope
+// over its range. Elements of a kernel share their subterms: one memo serves them.
 #pragma once
 
 #include <cstdint>
@@ -72,6 +75,8 @@ private:
   // An operand's bound as the operation of format `format` reads it: a constant is exact in the
   // format or rounded to it; under .ftz a subnormal may be flushed.
   Entry operand(ExprId id, uint8_t format, bool ftz);
+  // rsqrt, ex2, lg2, sin, cos and tanh .approx, with the errors the PTX ISA documents.
+  Entry approximate(const Node& n);
   Entry fail(std::string why);
 
   const ExprStore& store_;

@@ -198,6 +198,40 @@ TEST_F(RoundingErrorBoundTest, HalfPrecisionArithmetic) {
   }
 }
 
+TEST_F(RoundingErrorBoundTest, ApproximateFunctionsCarryTheirDocumentedError) {
+  auto bound_of = [&](ExprId term, double lo, double hi) {
+    RoundingErrorBound analysis(store, [&](uint32_t) -> std::optional<ValueRange> {
+      return ValueRange{lo, hi};
+    });
+    const auto r = analysis.bound(term);
+    EXPECT_TRUE(r.bound.has_value()) << r.why;
+    return r.bound ? r.bound->error : 0.0;
+  };
+  const FloatMods approx = mods(kFormatF32, FloatMode::Approx);
+  const ExprId sum = b.add(x(0), y(0), mods(kFormatF32));
+  // ex2.approx.f32 of a sum in [0, 8]: the result reaches 2^8; 2 ulp of 256 is 2^-14, and the
+  // sum's rounding (2^-21 at 8) moves 2^8 by about 2^8 ln2 2^-21.
+  const double ex2 = bound_of(b.unary(Op::Ex2, sum, approx), 0, 4);
+  EXPECT_GE(ex2, std::ldexp(1.0, -14));
+  EXPECT_LT(ex2, std::ldexp(1.0, -10));
+  // rsqrt.approx.f32 over [1, 4]: at most 1, 2^-22.9 relative.
+  const double rs = bound_of(b.unary(Op::Rsqrt, sum, approx), 0.5, 2);
+  EXPECT_GE(rs, std::ldexp(1.0, -23));
+  EXPECT_LT(rs, std::ldexp(1.0, -19));
+  // lg2.approx.f32: 2^-22 absolute near 1; sin and cos: 2^-20.5 absolute within 2 pi.
+  EXPECT_GE(bound_of(b.unary(Op::Lg2, sum, approx), 0.3, 0.9), std::ldexp(1.0, -22));
+  EXPECT_GE(bound_of(b.unary(Op::Sin, sum, approx), -3, 3), std::ldexp(1.0, -21));
+  // tanh.approx.f32: 2^-11 relative.
+  EXPECT_GE(bound_of(b.unary(Op::Tanh, sum, approx), 1, 2), 0.99 * std::ldexp(1.0, -11));
+  // sin.approx beyond [-100 pi, 100 pi] has no documented error; rsqrt near 0 no bound.
+  RoundingErrorBound wide(store, [&](uint32_t) -> std::optional<ValueRange> {
+    return ValueRange{-1000, 1000};
+  });
+  EXPECT_NE(wide.bound(b.unary(Op::Sin, sum, approx)).why.find("100 pi"), std::string::npos);
+  EXPECT_NE(wide.bound(b.unary(Op::Rsqrt, sum, approx)).why.find("0 or negative"),
+            std::string::npos);
+}
+
 TEST_F(RoundingErrorBoundTest, WhatItDoesNotBoundSaysWhy) {
   RoundingErrorBound analysis(store, [&](uint32_t array) -> std::optional<ValueRange> {
     if (array == xs)
