@@ -154,7 +154,8 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     if (!(m < f->max_finite))
       return fail("the result may overflow");
     // An ulp of x is at most 2^(1-p) |x| where x is normal, the smallest subnormal below.
-    const double relative = up(2 * ulps * f->nearest_u + rel);
+    // (k ulp of the rounded result is at most k 2^(1-p) (1 + 2^-p) |x|: the 2^-10 covers it.)
+    const double relative = up(up(2 * ulps * f->nearest_u + rel) * (1 + 0x1p-10));
     double eta = up(std::max(ulps, 1.0) * f->smallest_subnormal + abs);
     if (mods.ftz)
       eta = up(eta + f->smallest_normal); // a tiny result flushed to zero
@@ -500,7 +501,8 @@ RoundingErrorBound::Entry RoundingErrorBound::approximate(const Node& n) {
   if (!(m < f->max_finite))
     return fail("the result may overflow");
   const double eta = mods.ftz ? f->smallest_normal : f->smallest_subnormal;
-  r.error = up(up(up(r.error + up(up(2 * ulps * f->nearest_u + rel) * m)) + abs) + eta);
+  const double relative = up(up(2 * ulps * f->nearest_u + rel) * (1 + 0x1p-10));
+  r.error = up(up(up(r.error + up(relative * m)) + abs) + eta);
   Entry e;
   e.bound = r;
   return e;
