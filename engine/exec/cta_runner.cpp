@@ -315,7 +315,10 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
       // halves read as an f32) holds any IEEE pattern, a NaN among them, whatever the value it
       // came from was: a float view of bits, never the bits node taken for a number (fuzzer
       // 19:182261: `x != x` of such a view was decided false).
-      if ((op == symbolic::Op::Extract || op == symbolic::Op::Pack) && is_float(type))
+      // (So is any other value of unknown bits: an atomic's old value, a fresh symbol.)
+      if ((op == symbolic::Op::Extract || op == symbolic::Op::Pack ||
+           op == symbolic::Op::AtomicResult || op == symbolic::Op::Fresh) &&
+          is_float(type))
         return b_.bits_float(v.node, float_format(type));
       return v.node;
     }
