@@ -278,6 +278,54 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
   }
 }
 
+bool Cta::float_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  Arith op = Arith::Add;
+  switch (in.op) {
+  case XOp::FAdd:
+    op = Arith::Add;
+    break;
+  case XOp::FSub:
+    op = Arith::Sub;
+    break;
+  case XOp::FMul:
+    op = Arith::Mul;
+    break;
+  case XOp::FFma:
+    op = Arith::Fma;
+    break;
+  default:
+    return false;
+  }
+  if (in.type != ValType::F32 || round_mode(in.rounding) != RoundMode::NearestEven || in.ftz ||
+      in.sat || in.relu || (launch_.flags[pc] & (kFlagNaN | kFlagXorSign)) != 0 ||
+      in.dsts.empty() || in.dsts[0].kind != exec::OpKind::Reg || in.srcs.size() > 3)
+    return false;
+  const uint32_t base = w * 32;
+  // Each source: a register's column of this warp, or one immediate for every lane.
+  const uint64_t* column[3] = {nullptr, nullptr, nullptr};
+  uint64_t imm[3] = {0, 0, 0};
+  for (size_t i = 0; i < in.srcs.size(); ++i) {
+    const exec::Operand& o = in.srcs[i];
+    if (o.kind == exec::OpKind::Reg && !o.negated)
+      column[i] = &reg(o.reg, base);
+    else if (o.kind == exec::OpKind::Imm)
+      imm[i] = read(o, base, ValType::F32);
+    else
+      return false;
+  }
+  uint64_t* out = &reg(in.dsts[0].reg, base);
+  const uint32_t out_width = reg_width_[in.dsts[0].reg];
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    uint64_t x[3];
+    for (int i = 0; i < 3; ++i)
+      x[i] = low_bits(column[i] ? column[i][l] : imm[i], 32);
+    out[l] = low_bits(arith(op, FloatFormat::F32, RoundMode::NearestEven, x[0], x[1], x[2], false),
+                      out_width);
+  }
+  return true;
+}
+
 void Cta::exec_float(const Inst& in, uint32_t t) {
   const ValType type = in.type;
   const FloatFormat f = float_format(type);

@@ -203,7 +203,8 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     each([&](uint32_t t) { exec_integer(in, t); });
     break;
   case Family::Float:
-    each([&](uint32_t t) { exec_float(in, t); });
+    if (!float_warp(in, pc, w, mask))
+      each([&](uint32_t t) { exec_float(in, t); });
     break;
   case Family::Compare:
     each([&](uint32_t t) { exec_setp(in, t); });

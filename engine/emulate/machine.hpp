@@ -135,6 +135,10 @@ private:
   // ---- per-thread instruction semantics (instruction_values.cpp)
   void exec_integer(const exec::Inst& in, uint32_t t);
   void exec_float(const exec::Inst& in, uint32_t t);
+  // The common f32 add, sub, mul and fma (round to nearest, no modifier, register or immediate
+  // operands) for every lane of `mask` in one loop: what exec_float does lane by lane, without
+  // its per-lane decoding. False (nothing done) for any other form.
+  bool float_warp(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_setp(const exec::Inst& in, uint32_t t);
   void exec_cvt(const exec::Inst& in, uint32_t t);
   void exec_mov(const exec::Inst& in, uint32_t t);
