@@ -350,6 +350,28 @@ ExprId CtaRunner::real_of(Value v, ValType type) {
   return *id;
 }
 
+ExprId CtaRunner::flushed_bits_view(ExprId v, ValType type) {
+  auto& s = ctx_.store;
+  if (v == ctx_.undef || !(s.taint(v) & symbolic::kTaintNaN))
+    return v;
+  int min_exp = 0; // the smallest normal is 2^min_exp
+  switch (type) {
+  case ValType::F32:
+  case ValType::BF16:
+    min_exp = -126;
+    break;
+  case ValType::F16:
+    min_exp = -14;
+    break;
+  default:
+    return v; // .ftz applies to f32, f16 and bf16 only
+  }
+  const ExprId smallest_normal =
+      s.constant(symbolic::Rational(mpz_class(1), mpz_class(1) << -min_exp));
+  const ExprId tiny = b_.cmp(symbolic::CmpKind::Lt, b_.abs(v), smallest_normal);
+  return b_.select(tiny, s.constant(0L), v);
+}
+
 ExprId CtaRunner::float_view_of_bits_select(ExprId node, ValType type) {
   std::unordered_map<ExprId, ExprId> memo;
   return float_view_of_bits_select(node, type, 0, memo);

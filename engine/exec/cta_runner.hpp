@@ -143,6 +143,10 @@ private:
   // value (0x3C00 is 1.0, not 15360).
   // Each shared select is viewed once (`memo`): arms that name one select are no tree.
   ExprId float_view_of_bits_select(ExprId node, ValType type);
+  // What a .ftz instruction of `type` reads of `v`: a float view of bits (NaN-tainted: any
+  // pattern, subnormals included) as |v| < the smallest normal ? 0 : v; anything else as it is
+  // (the flush of real data is an underflow the contract idealizes).
+  ExprId flushed_bits_view(ExprId v, ValType type);
   ExprId float_view_of_bits_select(ExprId node, ValType type, uint32_t depth,
                                    std::unordered_map<ExprId, ExprId>& memo);
   // The real value of an integer operand (Const of the integer for concrete bits).
