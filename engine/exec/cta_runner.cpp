@@ -368,7 +368,10 @@ ExprId CtaRunner::flushed_bits_view(ExprId v, ValType type) {
   }
   const ExprId smallest_normal =
       s.constant(symbolic::Rational(mpz_class(1), mpz_class(1) << -min_exp));
-  const ExprId tiny = b_.cmp(symbolic::CmpKind::Lt, b_.abs(v), smallest_normal);
+  // (abs with the instruction's format: a node of unspecified mode is an idealization, whose
+  // bits are never the same term as another kernel's.)
+  const symbolic::FloatMods exact{symbolic::FloatMode::Default, false, float_format(type), false};
+  const ExprId tiny = b_.cmp(symbolic::CmpKind::Lt, b_.abs(v, exact), smallest_normal);
   return b_.select(tiny, s.constant(0L), v);
 }
 

@@ -1350,11 +1350,15 @@ void CtaRunner::exec_cvt(const Inst& in, uint32_t w, uint32_t mask) {
               float_in_register(Value{0, x, true, dst == ValType::BF16, dst == ValType::F16}));
       continue;
     }
-    const ExprId x = real_of(v, src);
+    ExprId x = real_of(v, src);
     if (failed_) {
       record_idealized();
       return;
     }
+    // A float view of integer bits is flushed as the device flushes it (a widening or a
+    // same-format cvt.ftz makes no node of its own to carry the modifier).
+    if (in.ftz && src == ValType::F32 && is_float(dst))
+      x = flushed_bits_view(x, src);
     // .ftz flushes an f32 source, and an f32 destination.
     if (in.ftz && src == ValType::F32 && ftz_flushes_constant(ctx_.store, x, src)) {
       fail_unsupported(in, t, ftz_refusal(ctx_.store, x));
