@@ -354,14 +354,25 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
   };
   // `became_float` is set where a constant's bits become the float they encode (the bytes are
   // those of that float, so a float store of the other kernel compares with it as a value).
-  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width, ElemType stored,
+  auto as_declared = [&](ExprId v, ElemType declared, uint32_t width, ElemType& stored,
                          bool& became_float) {
     if (declared == ElemType::Unknown || width == 0 || width > 8)
       return v;
     const symbolic::ValueKind kind = symbolic::kind_of(store, v);
     const uint8_t wc = symbolic::width_code(8 * width);
-    if (!launch::is_float(declared) && kind == symbolic::ValueKind::Real)
-      return builder.float_bits(v, wc);
+    if (!launch::is_float(declared) && kind == symbolic::ValueKind::Real) {
+      // Float data in an integer array is its bits: an unsigned integer of the element's
+      // width from here on, not a float store of that integer (the bits of -0.0 folded to
+      // the constant 2^31 were then encoded as the f32 2^31 = 0x4F000000: a false EQUIVALENT
+      // against a kernel storing 0x4F000000; fuzzer 20:383061).
+      const ExprId bits = builder.float_bits(v, wc);
+      if (launch::is_float(stored))
+        stored = width == 1   ? ElemType::U8
+                 : width == 2 ? ElemType::U16
+                 : width == 4 ? ElemType::U32
+                              : ElemType::U64;
+      return bits;
+    }
     const auto half_code = [](ElemType t) {
       return t == ElemType::BF16 ? symbolic::kFormatBF16 : symbolic::kFormatF16;
     };
