@@ -17,7 +17,8 @@
 //     from float data, through a conversion or a comparison, is exact only over the reals).
 // The reference storing a NaN or an infinity leaves the element undefined: not compared.
 // An element both kernels compute exactly (CrossCheckArray::exact) must hold the very same
-// number, whatever overflowed elsewhere, unless the reference left its domain on that input (a
+// number (in an integer-typed array, the very same bytes, real data included), whatever
+// overflowed elsewhere, unless the reference left its domain on that input (a
 // NaN or an infinity from numbers): its proof may rest on that domain (a NaN test of rsqrt(x)
 // decided false), and the events are the run's, not the element's.
 // Finite pairs further apart than rounding explains are noted ("worth a look"), never failed:
