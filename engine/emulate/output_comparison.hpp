@@ -10,9 +10,11 @@
 //   - for real arrays: the reference made a NaN or an infinity from numbers, or overflowed or
 //     underflowed (its value is then not the real one, or it is undefined there over the reals:
 //     refinement leaves the optimized kernel free); the optimized kernel overflowed or
-//     underflowed (float overflow and underflow are roundings, idealized by the contract). A NaN
-//     or an infinity the optimized kernel made from numbers *without* an overflow or underflow
-//     (0/0, x/0, sqrt(-1), inf - inf of its own) is not excused: the reference is defined there;
+//     underflowed (float overflow and underflow are roundings, idealized by the contract), or made
+//     a NaN or an infinity from numbers after it rounded (a cancellation to an exact 0 before a
+//     division: the rounding is idealized). A NaN or an infinity the optimized kernel made from
+//     numbers *without* any rounding (0/0, x/0, sqrt(-1) of its own) is not excused: the
+//     reference is defined there;
 //   - for integer arrays: either kernel rounded a float operation at all (an integer computed
 //     from float data, through a conversion or a comparison, is exact only over the reals).
 // The reference storing a NaN or an infinity leaves the element undefined: not compared.

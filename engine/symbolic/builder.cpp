@@ -188,7 +188,15 @@ ExprId Builder::unary(Op op, ExprId a, FloatMods m) {
 
 ExprId Builder::narrow(ExprId a, FloatMods m) {
   if (is_float_const(s_, a)) {
-    if (auto r = round_exact(*float_const(s_, a), m)) {
+    // .ftz on a conversion flushes a single-precision source (PTX ISA, cvt: "single-precision
+    // subnormal inputs and results"), not the f16 or bf16 result: cvt.rz.ftz.f16.f32 of 2^-24 is
+    // the f16 subnormal 2^-24 (fuzzer 20:400580: it was folded to 0, a false EQUIVALENT).
+    FloatConst c = *float_const(s_, a);
+    if (m.ftz && !c.is_inf() && !c.is_zero() && is_subnormal(c, *layout_of_format(kFormatF32)))
+      c = FloatConst::finite(Rational(0), c.negative);
+    FloatMods rounding = m;
+    rounding.ftz = m.format == kFormatF32; // a narrowing to f32 (from f64) flushes its result
+    if (auto r = round_exact(c, rounding)) {
       // .satfinite (bit 7 of a narrowing's modifiers): an infinity becomes the largest value.
       if (m.nan_propagating && r->is_inf() && layout_of_format(m.format)) {
         const Rational largest = largest_finite(*layout_of_format(m.format));

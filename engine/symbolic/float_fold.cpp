@@ -112,9 +112,14 @@ Rational smallest_normal(IeeeLayout layout) {
   return Rational(mpz_class(1), mpz_class(1) << static_cast<mp_bitcnt_t>(-emin));
 }
 
+} // namespace
+
 bool is_subnormal(const FloatConst& c, IeeeLayout layout) {
-  return c.kind == Kind::Finite && !c.is_zero() && abs(c.value) < smallest_normal(layout);
+  return c.kind == FloatConst::Kind::Finite && !c.is_zero() &&
+         abs(c.value) < smallest_normal(layout);
 }
+
+namespace {
 
 // The operand as the device reads it: .ftz reads a subnormal f32/f16/bf16 input as a zero of its
 // sign (f64 has no .ftz).

@@ -52,6 +52,8 @@ ExprId float_const_node(ExprStore& store, const FloatConst& c);
 
 // The layout of a FloatMods format code (1 f16, 2 f32, 3 f64, 4 bf16, 5 tf32); nullopt for 0.
 std::optional<IeeeLayout> layout_of_format(uint8_t format);
+// A finite nonzero constant below the layout's smallest normal.
+bool is_subnormal(const FloatConst& c, IeeeLayout layout);
 
 // `exact` (an exact result) as the device stores it in `mods`' format: itself when representable,
 // the overflow value when beyond the largest finite value, a signed zero for an exact zero, the

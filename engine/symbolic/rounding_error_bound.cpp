@@ -309,9 +309,12 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     if (!ulps)
       return fail("a conversion of an unmodelled rounding mode");
     // The operand is read in its own format; the conversion rounds it to the narrower one.
-    const Entry a = operand(kids[0], mods.format, false);
+    // .ftz flushes an f32 source (not the result of another format).
+    Entry a = operand(kids[0], mods.format, false);
     if (a.why >= 0)
       return a;
+    if (mods.ftz)
+      a.bound.error = up(a.bound.error + std::ldexp(1.0, -126));
     return rounded(a.bound, up(mag(a.bound.value) + a.bound.error), *ulps);
   }
   case Op::Neg:
