@@ -71,7 +71,8 @@ std::optional<FormatErrors> format_errors(uint8_t format) {
 
 RoundingErrorBound::RoundingErrorBound(const ExprStore& store, InputRange ranges,
                                        std::optional<ValueRange> params, uint64_t node_budget)
-    : store_(store), ranges_(std::move(ranges)), params_(params), budget_(node_budget) {}
+    : store_(store), exact_(store), ranges_(std::move(ranges)), params_(params),
+      budget_(node_budget) {}
 
 RoundingErrorBound::Entry RoundingErrorBound::fail(std::string why) {
   why_.push_back(std::move(why));
@@ -142,27 +143,9 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
   // (An operand without a bound hands its reason on: operand() returns its entry.)
   const ExprId kids[3] = {n.a, n.b, n.c};
   const FloatMods mods = has_float_mods(n.op) ? FloatMods::of(n.aux) : FloatMods{};
-  // The operation's own error in its format, given a bound `m` on the magnitude of the exact
-  // result of its (rounded) operands: `ulps` units in the last place of the exact value (1/2 for
-  // a correct rounding to nearest, 1 directed, k + 1/2 for an instruction documented within k
-  // ulp of the correctly rounded result), a relative error `rel` of the exact value, an absolute
-  // one `abs`.
-  auto rounded = [&](ErrorBound b, double m, double ulps, double rel = 0, double abs = 0) -> Entry {
-    const auto f = format_errors(mods.format);
-    if (!f)
-      return fail("an operation of no known float format");
-    if (!(m < f->max_finite))
-      return fail("the result may overflow");
-    // An ulp of x is at most 2^(1-p) |x| where x is normal, the smallest subnormal below.
-    // (k ulp of the rounded result is at most k 2^(1-p) (1 + 2^-p) |x|: the 2^-10 covers it.)
-    const double relative = up(up(2 * ulps * f->nearest_u + rel) * (1 + 0x1p-10));
-    double eta = up(std::max(ulps, 1.0) * f->smallest_subnormal + abs);
-    if (mods.ftz)
-      eta = up(eta + f->smallest_normal); // a tiny result flushed to zero
-    b.error = up(up(b.error + up(relative * m)) + eta);
-    Entry e;
-    e.bound = b;
-    return e;
+  // The operation's own error in its format (with_own_error).
+  auto rounded = [&](ErrorBound b, double m, double ulps, double rel = 0, double abs = 0) {
+    return with_own_error(b, mods, m, ulps, rel, abs);
   };
   // The error of a rounding by the instruction's mode, in ulps; nullopt when the mode's error is
   // not modelled.
@@ -354,8 +337,7 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
     if (n.aux & kLiftedAux)
       return fail("a lifted idiom (its instruction sequences round differently)");
     // The device takes the branch the reals take only where nothing below the condition rounds.
-    ExactTerms exact(store_);
-    if (!exact.exact(kids[0]))
+    if (!exact_.exact(kids[0]))
       return fail("a select on a comparison of rounded values (a rounding may flip it)");
     const Entry a = operand(kids[1], kFormatF64, false), b = operand(kids[2], kFormatF64, false);
     if (a.why >= 0)
@@ -413,7 +395,7 @@ RoundingErrorBound::Entry RoundingErrorBound::compute(ExprId id, const Node& n) 
 // error of its operand carried through the function by its slope over the operand's range.
 RoundingErrorBound::Entry RoundingErrorBound::approximate(const Node& n) {
   const FloatMods mods = FloatMods::of(n.aux);
-  if ((mods.mode != FloatMode::Approx && n.op != Op::Tanh) || (n.aux & kLiftedAux))
+  if (mods.mode != FloatMode::Approx || (n.aux & kLiftedAux))
     return fail(fmt::format("{} of an unmodelled form", op_info(n.op).noun));
   const auto f = format_errors(mods.format);
   if (!f)
@@ -484,8 +466,6 @@ RoundingErrorBound::Entry RoundingErrorBound::approximate(const Node& n) {
     break;
   }
   case Op::Tanh: {
-    if (mods.mode != FloatMode::Approx)
-      return fail("tanh of an unmodelled form");
     r.value = {down(std::tanh(lo)), up(std::tanh(hi))};
     r.error = ea; // 1-Lipschitz
     if (f32)
@@ -500,14 +480,25 @@ RoundingErrorBound::Entry RoundingErrorBound::approximate(const Node& n) {
     VOLTA_ASSERT(false, "approximate() takes the approximate functions only");
   }
   // The instruction's own error, against the exact function of the computed operand.
-  const double m = up(mag(r.value) + r.error);
+  return with_own_error(r, mods, up(mag(r.value) + r.error), ulps, rel, abs);
+}
+
+RoundingErrorBound::Entry RoundingErrorBound::with_own_error(ErrorBound b, FloatMods mods, double m,
+                                                             double ulps, double rel, double abs) {
+  const auto f = format_errors(mods.format);
+  if (!f)
+    return fail("an operation of no known float format");
   if (!(m < f->max_finite))
     return fail("the result may overflow");
-  const double eta = mods.ftz ? f->smallest_normal : f->smallest_subnormal;
+  // An ulp of x is at most 2^(1-p) |x| where x is normal, the smallest subnormal below.
+  // (k ulp of the rounded result is at most k 2^(1-p) (1 + 2^-p) |x|: the 2^-10 covers it.)
   const double relative = up(up(2 * ulps * f->nearest_u + rel) * (1 + 0x1p-10));
-  r.error = up(up(up(r.error + up(relative * m)) + abs) + eta);
+  double eta = up(std::max(ulps, 1.0) * f->smallest_subnormal + abs);
+  if (mods.ftz)
+    eta = up(eta + f->smallest_normal); // a tiny result flushed to zero
+  b.error = up(up(b.error + up(relative * m)) + eta);
   Entry e;
-  e.bound = r;
+  e.bound = b;
   return e;
 }
 

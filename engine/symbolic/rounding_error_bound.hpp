@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/symbolic/exact_terms.hpp"
 #include "engine/symbolic/expr_store.hpp"
 #include "engine/symbolic/id_map.hpp"
 
@@ -77,9 +78,20 @@ private:
   Entry operand(ExprId id, uint8_t format, bool ftz);
   // rsqrt, ex2, lg2, sin, cos and tanh .approx, with the errors the PTX ISA documents.
   Entry approximate(const Node& n);
+  // `b` plus an operation's own error in the format of `mods`, given a bound `m` on the
+  // magnitude of the exact result of its (rounded) operands: `ulps` units in the last place of
+  // the exact value (1/2 for a correct rounding to nearest, 1 directed, k + 1/2 for an
+  // instruction documented within k ulp of the correctly rounded result), a relative error
+  // `rel`, an absolute one `abs`; with .ftz, a tiny result flushed. No bound where the result
+  // may overflow.
+  Entry with_own_error(ErrorBound b, FloatMods mods, double m, double ulps, double rel = 0,
+                       double abs = 0);
   Entry fail(std::string why);
 
   const ExprStore& store_;
+  // Whether a select's condition is computed exactly: one memo for every select (a chain of
+  // them shares its conditions' subterms).
+  ExactTerms exact_;
   InputRange ranges_;
   std::optional<ValueRange> params_;
   uint64_t budget_;

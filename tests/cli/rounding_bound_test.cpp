@@ -151,6 +151,19 @@ TEST(RoundingBound, TheInputRangeFlag) {
   const json* b = entry_named(ranged_report, "(gemm_naive, gemm_tiled) over A, B in [-1, 1]");
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(gb["apart"], (*array_bound(*b, "C"))["apart"]);
+  // The manifest's "range": located, exit status 2.
+  json m = read_json(std::filesystem::path(source_dir()) / "examples" / "float" / "bounds.json");
+  for (auto& e : m["benchmarks"])
+    for (const char* side : {"reference", "optimized"})
+      e[side]["ptx"] = source_dir() + "/examples/float/" + e[side]["ptx"].get<std::string>();
+  for (const json& range : {json::array({2, 1}), json::array({0}), json("x")}) {
+    m["benchmarks"][0]["reference"]["arrays"][0]["range"] = range;
+    write_file(scratch / "bad.json", m.dump(1));
+    const ToolRun e = run_tool({"prove", "--batch", (scratch / "bad.json").string()});
+    EXPECT_EQ(e.exit_code, 2) << range.dump() << ": " << e.out << e.err;
+    EXPECT_NE(e.err.find("bad.json:"), std::string::npos) << e.err;
+    EXPECT_NE(e.err.find("arrays[0].range"), std::string::npos) << e.err;
+  }
   for (const char* bad :
        {"--input-range=1,-1", "--input-range=1", "--input-range=a,b", "--input-range=0,inf"}) {
     const ToolRun e = run_tool({"prove", "--batch", "examples/manifest.json", bad});
