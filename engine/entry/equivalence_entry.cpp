@@ -54,7 +54,8 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
   if (!prepare_pair(entry, kernels, options.run, options.runs, pair, result,
                     options.share_runs ? options.batch_runs : nullptr, options.share_runs))
     return finish(std::move(result));
-  bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range, result.output_types);
+  bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range, result.output_types,
+                        options.cancel);
   const PairDecision decision = decide_pair(pair, options, start, result);
   conclude(entry, options, decision, result);
   return finish(std::move(result));

@@ -59,7 +59,7 @@ bool real_element(const symbolic::ExprStore& store, const prove::ElementJob& job
 void bound_rounding_errors(const launch::ManifestEntry& entry, const symbolic::ExprStore& store,
                            const std::vector<prove::ElementJob>& jobs,
                            const std::optional<std::pair<double, double>>& default_range,
-                           std::vector<OutputType>& types) {
+                           std::vector<OutputType>& types, const std::atomic<bool>* cancel) {
   if (!has_input_ranges(entry, default_range))
     return;
   // `--input-range` is the range of the symbolic parameters too (a manifest cannot give one).
@@ -68,6 +68,8 @@ void bound_rounding_errors(const launch::ManifestEntry& entry, const symbolic::E
     params = symbolic::ValueRange{default_range->first, default_range->second};
   symbolic::RoundingErrorBound ref(store, ranges_of(entry.reference, store, default_range), params);
   symbolic::RoundingErrorBound opt(store, ranges_of(entry.optimized, store, default_range), params);
+  ref.set_cancel(cancel);
+  opt.set_cancel(cancel);
   for (const prove::ElementJob& job : jobs) {
     if (!real_element(store, job))
       continue;

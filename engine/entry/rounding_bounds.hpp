@@ -20,6 +20,7 @@ namespace volta::entry {
 void bound_rounding_errors(const launch::ManifestEntry& entry, const symbolic::ExprStore& store,
                            const std::vector<prove::ElementJob>& jobs,
                            const std::optional<std::pair<double, double>>& default_range,
-                           std::vector<OutputType>& types);
+                           std::vector<OutputType>& types,
+                           const std::atomic<bool>* cancel = nullptr);
 
 } // namespace volta::entry

@@ -217,7 +217,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       return result;
     }
     bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range,
-                          group_result.output_types);
+                          group_result.output_types, options.cancel);
     merge_output_types(group_result.output_types, result.output_types);
     const ElementCounts before = result.elements;
     decision = decide_pair(pair, group_options, entry_start, result);

@@ -119,6 +119,9 @@ RoundingErrorBound::Result RoundingErrorBound::bound(ExprId root) {
       [&](ExprId, const Node&) { return visited_ < budget_; },
       [&](ExprId id) {
         ++visited_;
+        if ((visited_ & 4095) == 0 && cancel_ != nullptr &&
+            cancel_->load(std::memory_order_relaxed))
+          budget_ = 0; // cancelled: every node from here on is past the budget
         if (visited_ > budget_) {
           index_.set(id, static_cast<uint32_t>(entries_.size()));
           entries_.push_back(fail("the term is over the analysis's budget of nodes"));

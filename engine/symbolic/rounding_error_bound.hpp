@@ -26,6 +26,7 @@
 // over its range. Elements of a kernel share their subterms: one memo serves them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -59,6 +60,8 @@ public:
   RoundingErrorBound(const ExprStore& store, InputRange ranges,
                      std::optional<ValueRange> params = std::nullopt,
                      uint64_t node_budget = 1'000'000);
+  // A set flag (the entry's cancel or time limit) ends the walk as the budget does.
+  void set_cancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
 
   struct Result {
     std::optional<ErrorBound> bound;
@@ -95,6 +98,7 @@ private:
   InputRange ranges_;
   std::optional<ValueRange> params_;
   uint64_t budget_;
+  const std::atomic<bool>* cancel_ = nullptr;
   uint64_t visited_ = 0;
   // The memo: a node's entry in entries_ (open addressing: terms of millions of nodes).
   const Entry* memo(ExprId id) const {
