@@ -365,7 +365,9 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
       // width from here on, not a float store of that integer (the bits of -0.0 folded to
       // the constant 2^31 were then encoded as the f32 2^31 = 0x4F000000: a false EQUIVALENT
       // against a kernel storing 0x4F000000; fuzzer 20:383061).
-      const ExprId bits = builder.float_bits(v, wc);
+      // (Its format is the store's: a bf16 is 16 bits of another encoding than an f16.)
+      const ExprId bits =
+          builder.float_bits(v, stored == ElemType::BF16 ? symbolic::kFormatBF16 : wc);
       if (launch::is_float(stored))
         stored = width == 1   ? ElemType::U8
                  : width == 2 ? ElemType::U16

@@ -291,17 +291,26 @@ KernelRun collect_run(LaunchContext& ctx) {
         // wrote them (a cvt's result keeps its element's node in another format; a float store
         // says which). (In an array declared integer a store's type says how it is compared: a
         // float stored as float data is compared by its bits, which the idealized float
-        // arithmetic of the other kernel does not determine.)
+        // arithmetic of the other kernel does not determine. Raw bytes of a float input there
+        // are that input's bits in its own format: a bf16 element moved by ld.u16 and st.u16
+        // is its bf16 bits, not the f16 encoding of its value; fuzzer 21:13501.)
         const bool integer_array =
             out.declared != launch::ElemType::Unknown && !launch::is_float(out.declared);
         bool raw = true;
         for (uint32_t i = 0; i < region.elem_width; ++i)
           raw &= !stored_float(cells[i].stored_as);
+        ExprId element = value;
         if (const Region* input = whole_float_input(global, store, value, region.elem_width);
-            input != nullptr && raw && !integer_array)
-          type = input->declared;
+            input != nullptr && raw) {
+          if (!integer_array)
+            type = input->declared;
+          else
+            element = b.float_bits(value, input->declared == launch::ElemType::BF16
+                                              ? symbolic::kFormatBF16
+                                              : symbolic::width_code(8 * region.elem_width));
+        }
         out.store_types.push_back(type);
-        out.elements.emplace_back((a - region.base) / region.elem_width, value);
+        out.elements.emplace_back((a - region.base) / region.elem_width, element);
       }
     });
     std::vector<size_t> order(out.elements.size());

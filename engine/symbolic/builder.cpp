@@ -195,7 +195,10 @@ ExprId Builder::narrow(ExprId a, FloatMods m) {
     if (m.ftz && !c.is_inf() && !c.is_zero() && is_subnormal(c, *layout_of_format(kFormatF32)))
       c = FloatConst::finite(Rational(0), c.negative);
     FloatMods rounding = m;
-    rounding.ftz = m.format == kFormatF32; // a narrowing to f32 (from f64) flushes its result
+    // A .ftz narrowing to f32 (from f64) flushes its result too; without .ftz the f32 subnormal
+    // stays (cvt.rm.f32.f64 of -2^-1074 is -2^-149, fuzzer 21:91471: it was folded to -0, a
+    // false EQUIVALENT the cross-check caught).
+    rounding.ftz = m.ftz && m.format == kFormatF32;
     if (auto r = round_exact(c, rounding)) {
       // .satfinite (bit 7 of a narrowing's modifiers): an infinity becomes the largest value.
       if (m.nan_propagating && r->is_inf() && layout_of_format(m.format)) {

@@ -164,6 +164,16 @@ TEST(MemoryFormats, FloatElementsMovedAsU32AreTheirFloats) {
     const auto r = run_ptx(kernel(kParams, body(copy)), f32_in("s32"));
     ASSERT_EQ(r.failure(), nullptr) << r.describe();
     EXPECT_EQ(r.output("out")->store_types[0], launch::ElemType::U32);
+    EXPECT_EQ(r.expr("out", 0), "(float-bits.32 in[0])");
+  }
+  {
+    // A bf16 element moved by ld.u16 and st.u16 is its bf16 bits, not the f16 encoding of its
+    // value (fuzzer 21:13501).
+    const std::string half = "  ld.global.u16 %h1, [%rd1];\n  st.global.u16 [%rd0], %h1;";
+    const auto r = run_ptx(kernel(kParams, body(half)), halves_in("bf16", "u16", 2));
+    ASSERT_EQ(r.failure(), nullptr) << r.describe();
+    EXPECT_EQ(r.output("out")->store_types[0], launch::ElemType::U16);
+    EXPECT_EQ(r.expr("out", 0), "(float-bits.bf16 in[0])");
   }
 }
 
