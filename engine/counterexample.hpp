@@ -37,6 +37,15 @@ struct DifferenceLocation {
   std::string note; // what could not be located, and why (empty: nothing missing)
 };
 
+// Where a counterexample's two stores agree on the emulator (their difference over the reals is
+// below rounding there), a nearby input point where they do not: the difference as the device
+// shows it (engine/emulate/counterexample_run.hpp).
+struct DeviceWitness {
+  std::vector<std::pair<std::string, std::string>> inputs; // every other input 0
+  std::string reference_device;                            // what each stores at the element
+  std::string optimized_device;
+};
+
 // A concrete counterexample to an equivalence.
 struct Counterexample {
   std::string element;                                     // "O[37]"
@@ -51,6 +60,9 @@ struct Counterexample {
   std::string reference_device;
   std::string optimized_device;
   std::string device_note;
+  // Set where reference_device and optimized_device are equal and a small search on the
+  // emulator found a point where the element's stores differ.
+  std::optional<DeviceWitness> device_witness;
   // For an element the prover found to differ: where in the sources (null: not located).
   std::optional<DifferenceLocation> location;
 };

@@ -438,6 +438,25 @@ private:
                               "is sm_" +
                                   std::to_string(sm_));
         }
+        // ptxas 13: "Feature 'red instruction with vector types' requires .target sm_90 or
+        // higher" and "... requires PTX ISA .version 8.1 or later" (atom's likewise).
+        if (ins.opcode_name == "red" || ins.opcode_name == "atom") {
+          if (sm_ != 0 && sm_ < 90) {
+            return suffix_error(ins, i,
+                                "a vector " + name_of(ins) +
+                                    " needs sm_90 or newer, the target is sm_" +
+                                    std::to_string(sm_));
+          }
+          const uint32_t version = module_.version_major * 10 + module_.version_minor;
+          if (module_.version_major != 0 && version < 81) {
+            return suffix_error(ins, i,
+                                "a vector " + name_of(ins) +
+                                    " needs PTX ISA 8.1 or later, the "
+                                    "module is " +
+                                    std::to_string(module_.version_major) + "." +
+                                    std::to_string(module_.version_minor));
+          }
+        }
         continue;
       }
       if (list_has(rule.spaces, s)) {

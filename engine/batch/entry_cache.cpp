@@ -25,7 +25,7 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   if (!entry.error.empty())
     return std::nullopt;
   symbolic::ByteWriter text;
-  text.str("volta-eg entry-cache 7");
+  text.str("volta-eg entry-cache 8");
   text.str(tool_digest());
   text.u8(static_cast<uint8_t>(entry.kind));
   const bool race_check = entry.kind == launch::EntryKind::RaceCheck;

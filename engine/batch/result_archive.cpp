@@ -196,6 +196,12 @@ void write_counterexample(ByteWriter& out, const std::optional<Counterexample>& 
     out.str(*s);
   out.u8(c->confirmed ? 1 : 0);
   write_location(out, c->location);
+  out.u8(c->device_witness ? 1 : 0);
+  if (c->device_witness) {
+    write_strings(out, c->device_witness->inputs);
+    out.str(c->device_witness->reference_device);
+    out.str(c->device_witness->optimized_device);
+  }
 }
 
 std::optional<Counterexample> read_counterexample(ByteReader& in) {
@@ -210,6 +216,13 @@ std::optional<Counterexample> read_counterexample(ByteReader& in) {
     *s = in.str();
   c.confirmed = in.u8() != 0;
   c.location = read_location(in);
+  if (in.u8() != 0) {
+    DeviceWitness w;
+    w.inputs = read_strings(in);
+    w.reference_device = in.str();
+    w.optimized_device = in.str();
+    c.device_witness = std::move(w);
+  }
   return c;
 }
 

@@ -234,8 +234,13 @@ Expected<void> read_counterexample(const std::string& report, const std::string&
         !r["counterexample"].contains("inputs")) {
       return Unexpected{fmt::format("{}: entry \"{}\" has no counterexample", report, name)};
     }
+    // The device witness where the report gives one: the point where the emulator shows the
+    // difference the counterexample's own inputs leave below rounding.
+    const auto& c = r["counterexample"];
+    const bool witness = c.contains("device_witness") && c["device_witness"].is_object() &&
+                         c["device_witness"].contains("inputs");
     std::vector<std::pair<std::string, std::string>> values;
-    for (const auto& [k, v] : r["counterexample"]["inputs"].items())
+    for (const auto& [k, v] : (witness ? c["device_witness"]["inputs"] : c["inputs"]).items())
       values.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     if (auto why = emulate::counterexample_inputs(config, values, in)) {
       return Unexpected{fmt::format("{}: {}", report, *why)};
@@ -369,7 +374,7 @@ void register_run_command(CLI::App& app, int& exit_code) {
                   "symbols.json, the form --inputs reads");
   cmd->add_option("--counterexample", args->counterexample,
                   "a report of volta-eg prove: run the entry's counterexample (its listed inputs, "
-                  "every other input 0)");
+                  "or its device witness's where the report gives one; every other input 0)");
   cmd->add_option("--type", args->types,
                   "element type of an array NAME=f32|f16|bf16|f64|s32|u8...");
   cmd->add_option("--out", args->out, "an .npy file (one output array) or a folder of NAME.npy");

@@ -1,9 +1,12 @@
 #include "engine/emulate/counterexample_run.hpp"
 
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <span>
+#include <variant>
 
 #include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/emulator.hpp"
@@ -129,57 +132,115 @@ counterexample_inputs(const launch::KernelConfig& config,
 
 namespace {
 
-// What the kernel of `config` stores at `element` ("C[31]") at the counterexample, or why not.
-std::variant<std::string, std::string> run_side(const launch::KernelConfig& config,
-                                                const Counterexample& c) {
-  const auto element = parse_input_name(c.element);
-  if (!element)
-    return std::variant<std::string, std::string>(std::in_place_index<1>, "no element to read");
-  Inputs in;
-  if (auto why = counterexample_inputs(config, c.inputs, in))
-    return std::variant<std::string, std::string>(std::in_place_index<1>, *why);
-  const auto loaded = exec::load_kernel(config.ptx_path, config.entry);
-  if (!loaded.kernel)
-    return std::variant<std::string, std::string>(std::in_place_index<1>, "the PTX does not load");
-  const EmulationResult r = emulate(loaded.kernel->program, config, in);
-  if (!r.ok())
-    return std::variant<std::string, std::string>(std::in_place_index<1>, r.error->text());
-  const ArrayContents* a = r.find(element->array);
-  if (!a || element->index >= a->len)
-    return std::variant<std::string, std::string>(std::in_place_index<1>,
-                                                  "the element is not an output");
-  if (!a->is_written(element->index))
-    return std::variant<std::string, std::string>(std::in_place_index<0>, "nothing (not written)");
-  const std::string_view type = to_string(a->type);
-  const bool is_float_type = type[0] == 'f' || type == "bf16";
-  // An integer from its bytes, not through a double: a u64 near 2^64 is no double's integer
-  // (the cast of 1.8446744073709552e19 printed 0), and s64/u64 lose their low bits there.
-  const uint32_t width = byte_width(a->type);
-  uint64_t bits = 0;
-  std::memcpy(&bits, a->bytes.data() + element->index * width, width);
-  const uint32_t unused = 64 - 8 * width;
-  // An f64 with 17 digits: two doubles one ulp apart differ in the report too.
-  const std::string value = type == "f64"   ? fmt::format("{:.17g}", a->value(element->index))
-                            : is_float_type ? fmt::format("{:.9g}", a->value(element->index))
-                            : type[0] == 's'
-                                ? fmt::format("{}", static_cast<int64_t>(bits << unused) >> unused)
-                                : fmt::format("{}", bits);
-  return std::variant<std::string, std::string>(std::in_place_index<0>,
-                                                fmt::format("{} ({})", value, type));
+using SideResult = std::variant<std::string, std::string>; // what it stores, or why not
+
+SideResult why_not(std::string why) {
+  return SideResult(std::in_place_index<1>, std::move(why));
+}
+
+// One kernel of an entry, loaded once, run at input points; reads one output element.
+class SideRunner {
+public:
+  SideRunner(const launch::KernelConfig& config, const std::string& element)
+      : config_(config), element_(parse_input_name(element)),
+        loaded_(exec::load_kernel(config.ptx_path, config.entry)) {}
+
+  // What the kernel stores at the element with `values` set (every other input 0), or why not.
+  SideResult run(const std::vector<std::pair<std::string, std::string>>& values) const {
+    if (!element_)
+      return why_not("no element to read");
+    Inputs in;
+    if (auto why = counterexample_inputs(config_, values, in))
+      return why_not(*why);
+    if (!loaded_.kernel)
+      return why_not("the PTX does not load");
+    const EmulationResult r = emulate(loaded_.kernel->program, config_, in);
+    if (!r.ok())
+      return why_not(r.error->text());
+    const ArrayContents* a = r.find(element_->array);
+    if (!a || element_->index >= a->len)
+      return why_not("the element is not an output");
+    if (!a->is_written(element_->index))
+      return SideResult(std::in_place_index<0>, "nothing (not written)");
+    const std::string_view type = to_string(a->type);
+    const bool is_float_type = type[0] == 'f' || type == "bf16";
+    // An integer from its bytes, not through a double: a u64 near 2^64 is no double's integer
+    // (the cast of 1.8446744073709552e19 printed 0), and s64/u64 lose their low bits there.
+    const uint32_t width = byte_width(a->type);
+    uint64_t bits = 0;
+    std::memcpy(&bits, a->bytes.data() + element_->index * width, width);
+    const uint32_t unused = 64 - 8 * width;
+    // An f64 with 17 digits: two doubles one ulp apart differ in the report too.
+    const std::string value =
+        type == "f64"    ? fmt::format("{:.17g}", a->value(element_->index))
+        : is_float_type  ? fmt::format("{:.9g}", a->value(element_->index))
+        : type[0] == 's' ? fmt::format("{}", static_cast<int64_t>(bits << unused) >> unused)
+                         : fmt::format("{}", bits);
+    return SideResult(std::in_place_index<0>, fmt::format("{} ({})", value, type));
+  }
+
+private:
+  const launch::KernelConfig& config_;
+  std::optional<InputName> element_;
+  exec::LoadResult loaded_;
+};
+
+// Input points near a counterexample's, for a device witness: every input 0, then each input
+// in turn replaced by a few small values (an integer view by 0 and 1). A difference over the
+// reals that rounding hides at one point (a + 2^-149 rounded to a at a = -7) shows at another
+// (at a = 0 the two roundings to an integer part).
+std::vector<std::vector<std::pair<std::string, std::string>>>
+nearby_points(const std::vector<std::pair<std::string, std::string>>& inputs) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> points;
+  if (!inputs.empty())
+    points.emplace_back();
+  static const char* const kValues[] = {"0", "1", "-1", "1/2", "-1/2", "2", "-2", "3/2"};
+  static const char* const kBits[] = {"0", "1"};
+  constexpr size_t kInputsVaried = 8;
+  for (size_t k = 0; k < inputs.size() && k < kInputsVaried; ++k) {
+    const bool view = inputs[k].first.find(":b") != std::string::npos;
+    const auto values = view ? std::span<const char* const>(kBits) : std::span(kValues);
+    for (const char* v : values) {
+      if (inputs[k].second == v)
+        continue;
+      auto point = inputs;
+      point[k].second = v;
+      points.push_back(std::move(point));
+    }
+  }
+  return points;
 }
 
 } // namespace
 
 void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c) {
-  const auto ref = run_side(entry.reference, c);
-  const auto opt = run_side(entry.optimized, c);
-  if (ref.index() == 1 || opt.index() == 1) {
+  const auto start = std::chrono::steady_clock::now();
+  const SideRunner ref(entry.reference, c.element), opt(entry.optimized, c.element);
+  const SideResult r = ref.run(c.inputs), o = opt.run(c.inputs);
+  if (r.index() == 1 || o.index() == 1) {
     c.device_note = fmt::format("not run on the emulator: {}",
-                                ref.index() == 1 ? std::get<1>(ref) : std::get<1>(opt));
+                                r.index() == 1 ? std::get<1>(r) : std::get<1>(o));
     return;
   }
-  c.reference_device = std::get<0>(ref);
-  c.optimized_device = std::get<0>(opt);
+  c.reference_device = std::get<0>(r);
+  c.optimized_device = std::get<0>(o);
+  if (c.reference_device != c.optimized_device)
+    return;
+  // The kernels differ over the reals by less than rounding here: look for a nearby point where
+  // the device tells them apart, within a budget: half a second, or four times the first run
+  // (a production kernel's grid may take seconds on the emulator).
+  const double first =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double budget = std::max(0.5, 4 * first);
+  for (const auto& point : nearby_points(c.inputs)) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget)
+      break;
+    const SideResult rw = ref.run(point), ow = opt.run(point);
+    if (rw.index() == 1 || ow.index() == 1 || std::get<0>(rw) == std::get<0>(ow))
+      continue;
+    c.device_witness = DeviceWitness{point, std::get<0>(rw), std::get<0>(ow)};
+    return;
+  }
 }
 
 } // namespace volta::emulate

@@ -22,7 +22,9 @@ counterexample_inputs(const launch::KernelConfig& config,
                       const std::vector<std::pair<std::string, std::string>>& values, Inputs& in);
 
 // Fills c.reference_device / c.optimized_device, or c.device_note when the input cannot be
-// given to the emulator or a kernel cannot be run there.
+// given to the emulator or a kernel cannot be run there. Where the two are equal (the kernels
+// differ over the reals by less than rounding at that input), tries a few nearby inputs within a
+// small time budget and sets c.device_witness at the first where the stores differ.
 void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c);
 
 } // namespace volta::emulate

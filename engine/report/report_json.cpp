@@ -202,7 +202,17 @@ json to_json(const entry::EntryResult& r) {
                            {"reference_device", or_null(c.reference_device)},
                            {"optimized_device", or_null(c.optimized_device)},
                            {"device_note", or_null(c.device_note)},
+                           {"device_witness", json(nullptr)},
                            {"location", c.location ? to_json(*c.location) : json(nullptr)}};
+    if (c.device_witness) {
+      json at = json::object();
+      for (const auto& [k, v] : c.device_witness->inputs)
+        at[k] = v;
+      j["counterexample"]["device_witness"] = {
+          {"inputs", at},
+          {"reference_device", c.device_witness->reference_device},
+          {"optimized_device", c.device_witness->optimized_device}};
+    }
   } else {
     j["counterexample"] = nullptr;
   }

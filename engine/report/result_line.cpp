@@ -128,6 +128,16 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
                               : "",
                          off);
     }
+    if (c.device_witness) {
+      const DeviceWitness& w = *c.device_witness;
+      std::string at;
+      for (const auto& [k, v] : w.inputs)
+        at += fmt::format("{}{}={}", at.empty() ? "" : ", ", k, v);
+      out << fmt::format("    {}on the device they differ at {} (found on the emulator): {} "
+                         "stores {} (reference) vs {} (optimized){}\n",
+                         dim, at.empty() ? "every input 0" : at + " (every other input 0)",
+                         c.element, w.reference_device, w.optimized_device, off);
+    }
   }
   if (r.undecided) {
     const entry::UndecidedElement& u = *r.undecided;

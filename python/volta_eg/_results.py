@@ -37,6 +37,10 @@ class Counterexample:
             arithmetic) at these inputs; None when it was not executed (see device_note).
         optimized_device: the same for the optimized kernel.
         device_note: why the kernels were not executed, when they were not.
+        device_witness: where the two device values above are equal (the difference over the
+            reals is below rounding at these inputs), a nearby point where the emulator shows
+            them differ: {"inputs": {name: value}, "reference_device": ...,
+            "optimized_device": ...} (every other input 0); None otherwise.
         confirmed: the difference was checked by exact (or interval) evaluation.
         values: array -> {flat index: exact value}, and symbol -> exact value for a Sym:
             the input values the counterexample gives (Fraction; text where not a number).
@@ -50,6 +54,7 @@ class Counterexample:
     reference_device: Optional[str] = None
     optimized_device: Optional[str] = None
     device_note: Optional[str] = None
+    device_witness: Optional[Dict[str, Any]] = None
     confirmed: bool = False
     values: Dict[str, Any] = field(default_factory=dict)
     shapes: Shapes = field(default_factory=dict, repr=False)
@@ -68,7 +73,8 @@ class Counterexample:
                    optimized_value=j["optimized_value"],
                    reference_device=j.get("reference_device"),
                    optimized_device=j.get("optimized_device"),
-                   device_note=j.get("device_note"), confirmed=j.get("confirmed", False),
+                   device_note=j.get("device_note"), device_witness=j.get("device_witness"),
+                   confirmed=j.get("confirmed", False),
                    values=values, shapes=dict(shapes))
 
     @property

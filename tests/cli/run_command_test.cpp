@@ -241,5 +241,39 @@ TEST(RunCommand, CounterexampleDeviceValuesOfF64OneUlpApartDiffer) {
   EXPECT_NE(c["reference_device"], c["optimized_device"]) << c.dump();
 }
 
+// A counterexample over the reals that rounding hides on the device (cvt.rpi of a + 2^-149 and
+// of a, at a = 2) comes with a device witness, a nearby point where the emulator shows the
+// difference (a = 0: 1 against 0), and `run --counterexample` runs that point.
+TEST(RunCommand, CounterexampleBelowRoundingComesWithADeviceWitness) {
+  using nlohmann::json;
+  const auto dir = scratch_dir("run_counterexample_witness");
+  const std::string entry = "c19_rpi_of_tiny_addend_wrong";
+  const auto prove = run_tool({"prove", "--batch", kSoundness, "--filter", entry, "-q", "--report",
+                               (dir / "report.json").string()});
+  ASSERT_EQ(prove.exit_code, 0) << prove.err;
+  const auto report = read_json(dir / "report.json");
+  const json& c = report["results"][0]["counterexample"];
+  ASSERT_TRUE(c.is_object()) << report.dump();
+  if (c["reference_device"] != c["optimized_device"]) {
+    GTEST_SKIP() << "the counterexample differs on the device already: " << c.dump();
+  }
+  ASSERT_TRUE(c["device_witness"].is_object()) << c.dump();
+  const json& w = c["device_witness"];
+  EXPECT_NE(w["reference_device"], w["optimized_device"]) << w.dump();
+  const auto ref = run_tool({"run", "--batch", kSoundness, "--filter", entry, "--side", "ref",
+                             "--show", "1", "--counterexample", (dir / "report.json").string()});
+  const auto opt = run_tool({"run", "--batch", kSoundness, "--filter", entry, "--side", "opt",
+                             "--show", "1", "--counterexample", (dir / "report.json").string()});
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  // The first element shown: "out (s32, ...): 1 ...".
+  const auto first = [](const std::string& out) {
+    const size_t at = out.find("): ") + 3;
+    return out.substr(at, out.find_first_of(" \n", at) - at);
+  };
+  EXPECT_EQ(first(ref.out) + " (s32)", w["reference_device"].get<std::string>()) << ref.out;
+  EXPECT_EQ(first(opt.out) + " (s32)", w["optimized_device"].get<std::string>()) << opt.out;
+}
+
 } // namespace
 } // namespace volta::cli_test

@@ -51,7 +51,7 @@ Loaded load(const launch::ManifestEntry& e) {
 CrossCheck run_check(const launch::ManifestEntry& e, bool real, CrossCheckOptions options = {}) {
   const Loaded l = load(e);
   CrossCheckRequest request;
-  request.arrays = {{"out", real}};
+  request.arrays = {{"out", real, {}}};
   return cross_check(e, l.reference->program, l.optimized->program, request, options);
 }
 
@@ -155,7 +155,7 @@ TEST(CrossCheckRun, ARunPastItsBudgetSkipsIt) {
   const launch::ManifestEntry e = soundness_entry("c22_nan_bits_guard");
   const Loaded l = load(e);
   CrossCheckRequest request;
-  request.arrays = {{"out", true}};
+  request.arrays = {{"out", true, {}}};
   request.reference_instructions = request.optimized_instructions = 100;
   CrossCheckOptions options;
   options.reuse_runs = false; // the tests above ran these kernels: the memo would answer
@@ -208,7 +208,7 @@ LargeLaunch large_launch(launch::ManifestEntry e, uint32_t ctas, double over) {
     k->ctas = launch::CtaMode::All;
   }
   LargeLaunch l{std::move(e), {}, {}};
-  l.request.arrays = {{"out", true}};
+  l.request.arrays = {{"out", true, {}}};
   l.request.reference_instructions = l.request.optimized_instructions = 1'000'000'000;
   l.options.reuse_runs = false;
   l.options.budget_seconds = 2e9 / emulator_rate_now() / over;

@@ -373,6 +373,32 @@ void Judge::counterexample(const exec::Program& ref_p, const launch::KernelConfi
   }
   const Counterexample& ce = *r_.counterexample;
   SideRun ref, opt;
+  // A device witness (the engine's search for a point where the device shows the difference its
+  // counterexample leaves below rounding) must show it here too.
+  if (ce.device_witness) {
+    Counterexample w = ce;
+    w.inputs = ce.device_witness->inputs;
+    bool differs = false;
+    for (bool bf16 : {false, true}) {
+      emulate::Inputs ri, oi;
+      if (own_counterexample_inputs(ref_c, w, bf16, ri) ||
+          own_counterexample_inputs(opt_c, w, bf16, oi))
+        continue;
+      ref = run_side(ref_p, ref_c, ri, true);
+      opt = run_side(opt_p, opt_c, oi, true);
+      const auto el = parse_element(ce.element);
+      for (const auto& d : ref.ok&& opt.ok ? compare_outputs(ref, opt, by_value_, signless_zero_)
+                                           : std::vector<ElementDiff>{})
+        differs = differs || (el && d.array == el->array && d.index == el->index);
+    }
+    if (!differs)
+      add(Severity::Disagreement, "cex-device-witness-wrong",
+          fmt::format("counterexample {}: the report's device witness ({} vs {}) does not differ "
+                      "there on this emulator run",
+                      ce.element, ce.device_witness->reference_device,
+                      ce.device_witness->optimized_device));
+    return;
+  }
   for (bool bf16 : {false, true}) {
     emulate::Inputs ri, oi;
     if (auto why = own_counterexample_inputs(ref_c, ce, bf16, ri)) {

@@ -89,6 +89,9 @@ TEST(Validate, StateSpacesAndVectorWidths) {
             "'.bf16x2' 'setp' needs sm_90 or newer");
   EXPECT_EQ(rejected("set.eq.u32.bf16 %r3, %rs1, %rs2;").message,
             "'.bf16' 'set' needs sm_90 or newer");
+  // Vector red and atom need sm_90 (the ptxas differential's mutant red.global.add.v2.f32).
+  EXPECT_EQ(rejected("red.global.add.v2.f32 [%rd1], {%f1, %f2};").message,
+            "a vector 'red' needs sm_90 or newer, the target is sm_80");
 }
 
 TEST(Validate, OperandCountsAndKinds) {
