@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <limits>
 
+#include "engine/symbolic/float_fold.hpp"
 #include "engine/symbolic/int_semantics.hpp"
 #include "engine/symbolic/post_order.hpp"
 #include "support/invariant.hpp"
@@ -141,8 +142,50 @@ EvalValue Evaluator::eval(ExprId node) {
     return it->second;
   post_order(
       store_, node, [&](ExprId id) { return memo_.count(id) != 0; },
-      [](ExprId, const Node&) { return true; }, [&](ExprId id) { memo_.emplace(id, compute(id)); });
+      [](ExprId, const Node&) { return true; },
+      [&](ExprId id) {
+        EvalValue v = compute(id);
+        v.inexact = device_may_differ(store_.node(id), v);
+        memo_.emplace(id, std::move(v));
+      });
   return memo_.at(node);
+}
+
+bool Evaluator::device_may_differ(const Node& n, const EvalValue& value) const {
+  const OpInfo& info = op_info(n.op);
+  const ExprId kids[3] = {n.a, n.b, n.c};
+  for (uint8_t k = 0; k < info.children; ++k) {
+    if (kids[k] != kNoExpr && memo_.at(kids[k]).inexact)
+      return true;
+  }
+  const FloatMods mods = info.float_mods ? FloatMods::of(n.aux) : FloatMods{};
+  const auto layout = layout_of_format(mods.format);
+  // .ftz flushes a subnormal operand or result: the device's value is not the real one.
+  auto flushed = [&](const EvalValue& v) {
+    return mods.ftz && layout && v.kind == Kind::Exact &&
+           is_subnormal(FloatConst::finite(v.exact), *layout);
+  };
+  if (info.float_mods && mods.ftz) {
+    for (uint8_t k = 0; k < info.children; ++k) {
+      if (kids[k] != kNoExpr && flushed(memo_.at(kids[k])))
+        return true;
+    }
+    if (flushed(value))
+      return true;
+  }
+  switch (info.exact) {
+  case OpExactness::Always:
+  case OpExactness::ByAux: // IntToReal: evaluated as the device rounds it
+    return false;
+  case OpExactness::Never:
+    break;
+  }
+  if (value.kind == Kind::PosInf || value.kind == Kind::NegInf)
+    return false; // an infinite operand's result: the device's too
+  if (!info.float_mods || (info.liftable && (n.aux & kLiftedAux)) ||
+      mods.mode == FloatMode::Approx || !layout || value.kind != Kind::Exact)
+    return true; // no exactly known device value
+  return !exact_ieee_bits(value.exact, *layout).has_value(); // rounded, or overflowed
 }
 
 namespace {
@@ -606,6 +649,8 @@ EvalValue Evaluator::integer(const Node& n) {
   case Op::RealToInt: {
     const IntType t = IntType::from_code(n.aux & 7);
     const EvalValue& a = kid(n.a);
+    if (a.inexact)
+      return unknown(); // the device rounds another value (EvalValue::inexact)
     const uint32_t w = t.width();
     const mpz_class lo = t.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
     const mpz_class hi = t.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
@@ -626,6 +671,8 @@ EvalValue Evaluator::integer(const Node& n) {
   }
   case Op::RoundReal: {
     const EvalValue& a = kid(n.a);
+    if (a.inexact)
+      return unknown(); // the device rounds another value (EvalValue::inexact)
     if (a.kind == Kind::PosInf || a.kind == Kind::NegInf)
       return a;
     if (a.kind != Kind::Exact)

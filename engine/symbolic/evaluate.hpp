@@ -24,6 +24,12 @@ struct EvalValue {
   Kind kind = Kind::Unknown;
   Rational exact;
   Interval approx;
+  // The device may compute another value at this point: some rounding below was not exact here
+  // (its real result is no value of its format, or .ftz flushed a subnormal), or an operation
+  // below has no exactly known device value. A rounding to an integer observes the device's
+  // value, so one of such an operand is not evaluated (docs/semantics.md, "Roundings to
+  // integers"; fuzzer 22:46594: cvt.rpi of the bf16 rounding of 2^-149 is 0 on the device).
+  bool inexact = false;
 
   static EvalValue of(Rational q) { return EvalValue{Kind::Exact, std::move(q), {}}; }
   Interval interval() const;
@@ -59,6 +65,7 @@ public:
 
 private:
   EvalValue compute(ExprId node);
+  bool device_may_differ(const Node& n, const EvalValue& value) const;
   EvalValue integer(const Node& n);
   const ExprStore& store_;
   const Assignment& point_;
