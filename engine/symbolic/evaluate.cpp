@@ -184,7 +184,7 @@ bool Evaluator::device_may_differ(const Node& n, const EvalValue& value) const {
     return false; // an infinite operand's result: the device's too
   if (!info.float_mods || (info.liftable && (n.aux & kLiftedAux)) ||
       mods.mode == FloatMode::Approx || !layout || value.kind != Kind::Exact)
-    return true; // no exactly known device value
+    return true;                                             // no exactly known device value
   return !exact_ieee_bits(value.exact, *layout).has_value(); // rounded, or overflowed
 }
 
