@@ -115,6 +115,8 @@ Expected<launch::KernelConfig> KernelFlags::config(const std::string& prefix) co
     if (!spec) {
       return Unexpected{fmt::format("--{}array {}: {}", prefix, a, spec.error())};
     }
+    if (std::string clash = launch::array_clash(k.arrays, *spec); !clash.empty())
+      return Unexpected{fmt::format("--{}array {}: {}", prefix, a, clash)};
     k.arrays.push_back(*spec);
   }
   for (const auto& p : params) {

@@ -1,6 +1,7 @@
 #include "engine/launch/launch_config.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <iterator>
 
 #include "support/invariant.hpp"
@@ -113,6 +114,16 @@ std::vector<uint8_t> aggregate_bytes(const ParamSpec& p, const KernelConfig& con
       bytes[f.offset + i] = static_cast<uint8_t>(bits >> (8 * i));
   }
   return bytes;
+}
+
+std::string array_clash(const std::vector<ArraySpec>& arrays, const ArraySpec& a) {
+  for (const ArraySpec& other : arrays) {
+    if (other.name == a.name)
+      return fmt::format("duplicate array \"{}\"", a.name);
+    if (a.base < other.end() && other.base < a.end())
+      return fmt::format("array \"{}\" overlaps array \"{}\"", a.name, other.name);
+  }
+  return {};
 }
 
 } // namespace volta::launch

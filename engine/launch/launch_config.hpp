@@ -70,6 +70,11 @@ struct ArraySpec {
   uint64_t end() const { return base + size_bytes(); }
 };
 
+// Why `a` cannot join a kernel's `arrays`: a name already taken, or bytes another array holds
+// (two arrays sharing memory would make one kernel's stores the other's inputs, which no
+// manifest describes); empty when it can.
+std::string array_clash(const std::vector<ArraySpec>& arrays, const ArraySpec& a);
+
 // One typed value at a byte offset of an aggregate (by-value struct) parameter.
 struct StructField {
   // TensorMap: a 128-byte CUtensorMap given by its encode arguments (`tensor_map`); its bytes

@@ -436,13 +436,8 @@ KernelConfig get_kernel(const json& j, const std::string& base_dir, const std::s
   for (size_t i = 0; i < arrays.size(); ++i) {
     const std::string p = fmt::format("{}.arrays[{}]", path, i);
     ArraySpec a = get_array(arrays[i], p);
-    for (const auto& other : k.arrays) {
-      if (other.name == a.name)
-        fail(p + ".name", fmt::format("duplicate array \"{}\"", a.name));
-      if (a.base < other.end() && other.base < a.end()) {
-        fail(p, fmt::format("array \"{}\" overlaps array \"{}\"", a.name, other.name));
-      }
-    }
+    if (std::string clash = array_clash(k.arrays, a); !clash.empty())
+      fail(clash.starts_with("duplicate") ? p + ".name" : p, clash);
     k.arrays.push_back(std::move(a));
   }
   if (auto it = j.find("params"); it != j.end()) {

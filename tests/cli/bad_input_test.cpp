@@ -185,6 +185,20 @@ TEST(BadInput, BadFlagsAreRefusedBeforeAnythingRuns) {
   }
 }
 
+// Arrays given by flags are held to the manifest's rules: two arrays of one name, or sharing
+// bytes (one kernel's stores would be the other array's inputs), are refused.
+TEST(BadInput, OverlappingOrDuplicateFlagArraysAreRefused) {
+  const std::string ptx = "examples/kernels/safety/data_dependent_branch.ptx";
+  for (const auto& [second, message] : std::vector<std::pair<std::string, std::string>>{
+           {"out:0x100040:4:32:out:f32", "array \"out\" overlaps array \"in\""},
+           {"in:0x200000:4:32:out:f32", "duplicate array \"in\""}}) {
+    ToolRun r = run_tool({"check", "--ptx", ptx, "--kernel", "k", "--block", "32", "--array",
+                          "in:0x100000:4:32:in:f32", "--array", second});
+    EXPECT_EQ(r.exit_code, 2) << second << ": " << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
 TEST(BadInput, UnwritableReportIsBadInput) {
   ToolRun r = run_tool({"check", "--batch", "examples/safety/manifest.json", "--filter",
                         "reduce_ok", "--report", "/no/such/folder/r.json"});
