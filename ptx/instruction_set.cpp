@@ -192,7 +192,8 @@ constexpr std::array kRules = {
     InstructionRule{.opcode = "cvt", .types = VOLTA_ALL_INT " f32 f64 " VOLTA_HALF
                                               " tf32 e4m3x2 e5m2x2 e2m3x2 e3m2x2 e2m1x2 ue8m0x2",
         .min_types = 2, .max_types = 2,
-        .modifiers = "rn rz rm rp rni rzi rmi rpi rna rs ftz sat satfinite relu:F",
+        .modifiers = "rn rz rm rp rni rzi rmi rpi rna rs ftz sat satfinite "
+                     "relu:f16,f16x2,bf16,bf16x2,tf32,e4m3x2,e5m2x2,e2m3x2,e3m2x2,e2m1x2",
         .min_operands = 2, .max_operands = 4, .operands = "d s s s"},
     InstructionRule{.opcode = "cvta", .types = "u32 u64", .modifiers = "to",
         .spaces = "global shared local const param shared::cta shared::cluster param::entry",

@@ -66,6 +66,9 @@ TEST(Validate, ModifiersTheOpcodeDoesNotTake) {
             "'div' '.f32' needs one of .approx, .full, .rn, .rz, .rm, .rp");
   EXPECT_EQ(rejected("setp.lt.b32 %p1, %r1, %r2;").message,
             "modifier '.lt' does not apply to '.b32' of 'setp'");
+  // .relu on cvt needs a narrow float destination (the ptxas differential's mutant).
+  EXPECT_EQ(rejected("cvt.f32.bf16.relu %f2, %h1;").message,
+            "modifier '.relu' does not apply to '.f32' of 'cvt'");
 }
 
 TEST(Validate, StateSpacesAndVectorWidths) {
