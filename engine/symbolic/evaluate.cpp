@@ -431,6 +431,8 @@ EvalValue Evaluator::compute(ExprId id) {
     int order;
     if (both_exact(a, b)) {
       order = a.exact < b.exact ? -1 : a.exact == b.exact ? 0 : 1;
+    } else if (is_inf(a) && a.kind == b.kind) {
+      order = 0; // -inf == -inf: a fully masked row's running maximum against its start
     } else {
       if (a.kind == Kind::Unknown || b.kind == Kind::Unknown)
         return unknown();

@@ -79,5 +79,18 @@ TEST_F(EvaluateInfinity, UndefinedAndUnknownProductsStayUnknown) {
   EXPECT_EQ(eval(op(Op::Mul, ninf, undefined)).kind, Kind::Unknown);
 }
 
+// A fully masked row's running maximum is -inf, and its guard compares it with -inf: equal, so
+// that a point where the guard holds can be found (c17_fully_masked_row_unguarded_wrong).
+TEST_F(EvaluateInfinity, InfinitiesOfOneSignCompareEqual) {
+  auto cmp = [&](symbolic::CmpKind k, ExprId a, ExprId b) {
+    return eval(s.intern(Node{Op::Cmp, static_cast<uint8_t>(k), 0, a, b, kNoExpr}));
+  };
+  EXPECT_EQ(cmp(symbolic::CmpKind::Eq, ninf, ninf).exact, Rational(1));
+  EXPECT_EQ(cmp(symbolic::CmpKind::Lt, ninf, ninf).exact, Rational(0));
+  EXPECT_EQ(cmp(symbolic::CmpKind::Eq, pinf, pinf).exact, Rational(1));
+  EXPECT_EQ(cmp(symbolic::CmpKind::Lt, ninf, pinf).exact, Rational(1));
+  EXPECT_EQ(cmp(symbolic::CmpKind::Eq, ninf, x).exact, Rational(0)); // x = 3
+}
+
 } // namespace
 } // namespace volta::etest
