@@ -132,10 +132,31 @@ counterexample_inputs(const launch::KernelConfig& config,
 
 namespace {
 
-using SideResult = std::variant<std::string, std::string>; // what it stores, or why not
+// What one kernel stores at the element: as the report prints it, and as a number.
+struct Stored {
+  std::string text;
+  bool written = false;
+  bool is_float = false;
+  double value = 0; // a float element's value
+  uint64_t bits = 0;
+};
+using SideResult = std::variant<Stored, std::string>; // what it stores, or why not
 
 SideResult why_not(std::string why) {
   return SideResult(std::in_place_index<1>, std::move(why));
+}
+
+// Whether two stores are a difference a user can act on: the reference's value a number (an
+// infinity included) and the optimized kernel's another (+0 and -0 are one real; a NaN differs
+// from every number); integers by their bits.
+bool differ_on_the_device(const Stored& r, const Stored& o) {
+  if (r.written != o.written)
+    return r.written; // the reference writes, the optimized kernel does not
+  if (!r.written)
+    return false;
+  if (r.is_float)
+    return !std::isnan(r.value) && !(r.value == o.value);
+  return r.bits != o.bits;
 }
 
 // One kernel of an entry, loaded once, run at input points; reads one output element.
@@ -161,7 +182,7 @@ public:
     if (!a || element_->index >= a->len)
       return why_not("the element is not an output");
     if (!a->is_written(element_->index))
-      return SideResult(std::in_place_index<0>, "nothing (not written)");
+      return SideResult(std::in_place_index<0>, Stored{"nothing (not written)"});
     const std::string_view type = to_string(a->type);
     const bool is_float_type = type[0] == 'f' || type == "bf16";
     // An integer from its bytes, not through a double: a u64 near 2^64 is no double's integer
@@ -176,7 +197,9 @@ public:
         : is_float_type  ? fmt::format("{:.9g}", a->value(element_->index))
         : type[0] == 's' ? fmt::format("{}", static_cast<int64_t>(bits << unused) >> unused)
                          : fmt::format("{}", bits);
-    return SideResult(std::in_place_index<0>, fmt::format("{} ({})", value, type));
+    return SideResult(std::in_place_index<0>,
+                      Stored{fmt::format("{} ({})", value, type), true, is_float_type,
+                             a->value(element_->index), bits});
   }
 
 private:
@@ -222,8 +245,8 @@ void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& 
                                 r.index() == 1 ? std::get<1>(r) : std::get<1>(o));
     return;
   }
-  c.reference_device = std::get<0>(r);
-  c.optimized_device = std::get<0>(o);
+  c.reference_device = std::get<0>(r).text;
+  c.optimized_device = std::get<0>(o).text;
   if (c.reference_device != c.optimized_device)
     return;
   // The kernels differ over the reals by less than rounding here: look for a nearby point where
@@ -236,9 +259,10 @@ void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& 
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget)
       break;
     const SideResult rw = ref.run(point), ow = opt.run(point);
-    if (rw.index() == 1 || ow.index() == 1 || std::get<0>(rw) == std::get<0>(ow))
+    if (rw.index() == 1 || ow.index() == 1 ||
+        !differ_on_the_device(std::get<0>(rw), std::get<0>(ow)))
       continue;
-    c.device_witness = DeviceWitness{point, std::get<0>(rw), std::get<0>(ow)};
+    c.device_witness = DeviceWitness{point, std::get<0>(rw).text, std::get<0>(ow).text};
     return;
   }
 }
