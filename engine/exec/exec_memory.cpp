@@ -168,8 +168,9 @@ bool CtaRunner::report_race(Space space, uint64_t byte_address, uint32_t t, Acce
       f.location, kind_word(kind), who_now, in.line, kind_word(c.previous), who_then,
       c.pc < prog_.insts.size() ? prog_.insts[c.pc].line : 0);
   if (partial_sync) {
-    f.message += "; the race check merged reads of this warp across its partial-mask syncs, so the "
-                 "earlier access may in fact be ordered: this may be a false alarm";
+    f.message += fmt::format("; {}, so the earlier access may in fact be ordered: this may be a "
+                             "false alarm",
+                             c.approximation != nullptr ? c.approximation : kMergedPhases);
   }
   return note_race(std::move(f));
 }

@@ -1,5 +1,6 @@
 #include "engine/exec/race_shadow.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "engine/symbolic/bit_equality.hpp"
@@ -45,6 +46,24 @@ constexpr uint32_t kMaxChain = 4096;
   return a.clock != nullptr && phase < a.clock[warp];
 }
 
+// Whether the accesses of every warp in `warps` (a mask), each in a phase no later than `bound`
+// of its own, are ordered before `a`: another warp's by a named barrier's release and a's
+// acquire (ordered_by_clock is monotone in the phase, so the bound is enough), a's own warp's
+// (any of its lanes) by a full-warp sync since.
+inline bool all_ordered_by_clock(const Accessor& a, uint32_t warps, uint32_t bound) {
+  for (uint32_t m = warps; m != 0; m &= m - 1) {
+    const uint32_t w = static_cast<uint32_t>(std::countr_zero(m));
+    if (w == a.warp) {
+      bool approximate = false;
+      if (bound >= a.phase || ordered_lanes(bound, a, approximate) != ~0u || approximate)
+        return false;
+    } else if (!ordered_by_clock(a, w, bound)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Is an access recorded in `summary` unordered with `a`? Fills `c` with one such access.
 [[gnu::always_inline]] inline bool summary_conflicts(const AccessSummary& s, const Accessor& a,
                                                      AccessKind previous, Conflict& c) {
@@ -75,15 +94,32 @@ constexpr uint32_t kMaxChain = 4096;
         return false;
       report(s.cta, s.thread, s.pc, 0u);
       c.approximate = true;
+      c.approximation = kAfterExit;
       return true;
     }
-    // Several warps of this CTA in this epoch: at least one is not a's warp. Named barriers may
-    // order some of them before a, which the summary does not say (a possible false alarm).
+    // Several warps of this CTA in this epoch: at least one is not a's warp. Named barriers
+    // order them all before a when each released a phase past the summary's bound on their
+    // phases and a acquired it, and a's own warp (if among them) synced fully since (FA3's
+    // epilogue writes shared memory that both consumer warpgroups' wgmmas read, after a named
+    // barrier of the two). Otherwise some may still be ordered: a possible false alarm.
+    if (a.clock != nullptr && !s.after_exit) {
+      if (all_ordered_by_clock(a, s.lanes, s.phase)) [[unlikely]]
+        return false;
+      // A warp from which a acquired nothing in this epoch (clock 0): its access is unordered
+      // for certain. The latest access and the remembered one name their thread and line.
+      const uint32_t other_warp = s.other_thread / 32u;
+      if (s.warp() != a.warp && a.clock[s.warp()] == 0)
+        return report(s.cta, s.thread, s.pc, 0u);
+      if (s.other_cta == a.cta && other_warp != a.warp && ((s.lanes >> other_warp) & 1u) &&
+          a.clock[other_warp] == 0)
+        return report(s.other_cta, s.other_thread, s.other_pc, 0u);
+    }
     if (s.warp() != a.warp)
       report(s.cta, s.thread, s.pc, 0u);
     else
       report(s.other_cta, s.other_thread, s.other_pc, 0u);
     c.approximate = s.after_exit || a.clock != nullptr;
+    c.approximation = s.after_exit ? kAfterExit : kSeveralWarps;
     return true;
   case State::OneWarp:
     if (s.cta != a.cta)
@@ -97,6 +133,7 @@ constexpr uint32_t kMaxChain = 4096;
         if (a.exits->exited_in(thread, s.stamp)) {
           report(s.cta, thread, s.pc, 0u);
           c.approximate = s.merged_phases || s.after_exit;
+          c.approximation = s.after_exit ? kAfterExit : kMergedPhases;
           return true;
         }
       }
@@ -122,6 +159,7 @@ constexpr uint32_t kMaxChain = 4096;
         thread = a.warp * 32 + static_cast<uint32_t>(__builtin_ctz(unordered));
       report(s.cta, thread, s.pc, 0u);
       c.approximate = approximate || s.after_exit;
+      c.approximation = s.after_exit ? kAfterExit : kMergedPhases;
       return true;
     }
   }
@@ -181,12 +219,15 @@ constexpr uint32_t kMaxChain = 4096;
       remember_other();
       s.state = State::ManyWarps;
       s.after_exit = true;
+      s.lanes = ~0u; // which warps: not kept (after_exit makes every conflict approximate)
       latest();
       return;
     }
     if (s.state == State::ManyWarps) {
       if (s.warp() != a.warp)
         remember_other();
+      s.lanes |= 1u << a.warp; // the warps, and a bound on their phases (race_shadow.hpp)
+      s.phase = std::max(s.phase, a.phase);
       latest();
       return;
     }
@@ -198,6 +239,8 @@ constexpr uint32_t kMaxChain = 4096;
       }
       remember_other();
       s.state = State::ManyWarps;
+      s.lanes = (1u << s.warp()) | (1u << a.warp);
+      s.phase = std::max(s.phase, a.phase);
       latest();
       return;
     }
@@ -242,6 +285,7 @@ constexpr uint32_t kMaxChain = 4096;
     return false;
   report();
   c.approximate = approximate;
+  c.approximation = kMergedPhases;
   return true;
 }
 

@@ -134,7 +134,18 @@ struct Conflict {
   // Found through a summary that merged reads of different phases of a warp with partial
   // syncs between them: the earlier reads may in fact be ordered (a possible false alarm).
   bool approximate = false;
+  // Why it may be a false alarm (when approximate): a phrase for the report.
+  const char* approximation = nullptr;
 };
+
+// The phrases of Conflict::approximation.
+inline constexpr const char* kMergedPhases =
+    "the race check merged reads of this warp across its partial-mask syncs";
+inline constexpr const char* kSeveralWarps =
+    "several warps accessed it since its last write, and named barriers may order them before "
+    "this access in ways the race check's record of them does not show";
+inline constexpr const char* kAfterExit =
+    "a thread that accessed it left the CTA by exiting, and the race check does not keep which";
 
 // Summary of the reads (or atomics) of one byte. Warps are threads / 32.
 struct AccessSummary {
@@ -148,8 +159,12 @@ struct AccessSummary {
   uint16_t other_thread = 0; // one access from another warp or CTA, for reports
   uint32_t stamp = 0;        // epoch stamp of the recorded accesses
   uint32_t cta = 0;
+  // OneWarp: the phase of the latest accesses and the lanes of the warp that made them there.
+  // ManyWarps (this CTA, one epoch): a bound on the accessing warps' phases (the largest phase
+  // any of them accessed in, each warp's counted in its own syncs) and the warps as a mask, so
+  // that named barriers can order them all before an access (race_shadow.cpp).
   uint32_t phase = 0;
-  uint32_t lanes = 0; // lanes of the warp that accessed in `phase`
+  uint32_t lanes = 0;
   uint32_t pc = 0;
   uint32_t other_cta = 0, other_pc = 0;
   uint32_t warp() const { return thread / 32u; }
