@@ -43,6 +43,32 @@ def test_prove_not_equivalent_gives_a_counterexample(reference):
     assert cx.reference_device and cx.optimized_device
 
 
+def test_counterexample_below_rounding_has_a_device_witness():
+    # cvt.rpi of a + 2^-149 against cvt.rpi of a (soundness c19_rpi_of_tiny_addend_wrong): where
+    # the counterexample's stores agree on the emulator, a nearby point where they differ.
+    from conftest import SOURCE
+    ptx = SOURCE / "examples" / "kernels" / "soundness" / "c19_rpi_of_tiny_addend.ptx"
+    args = [ve.In("a", 32), ve.Out("out", 32, "s32")]
+    ref = ve.Kernel(ptx=ptx, entry="c19_rpi_of_tiny_addend_ref_wrong", block=(32,), args=args)
+    opt = ve.Kernel(ptx=ptx, entry="c19_rpi_of_tiny_addend_opt", block=(32,), args=args)
+    r = ve.prove(ref, opt, expected="NOT_EQUIVALENT")
+    assert r.verdict == "NOT_EQUIVALENT"
+    cx = r.counterexample
+    if cx.reference_device != cx.optimized_device:
+        assert cx.device_witness is None  # a witness only where the counterexample needs one
+    else:
+        w = cx.device_witness
+        assert w is not None and w["reference_device"] != w["optimized_device"]
+        assert isinstance(w["inputs"], dict)
+    # The report's field as the result carries it.
+    j = {"element": "out[0]", "reference_value": "3", "optimized_value": "2",
+         "reference_device": "2 (s32)", "optimized_device": "2 (s32)",
+         "device_witness": {"inputs": {}, "reference_device": "1 (s32)",
+                            "optimized_device": "0 (s32)"}}
+    parsed = ve.Counterexample.from_report(j, {})
+    assert parsed.device_witness["reference_device"] == "1 (s32)"
+
+
 def test_counterexample_reproduces_on_the_emulator(reference):
     wrong = softmax_kernel("cand_online_no_rescale")
     cx = ve.prove(reference, wrong).counterexample
