@@ -388,8 +388,14 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
       return builder.bits_float(builder.float_bits(v, half_code(stored)), half_code(declared));
     }
     const uint8_t float_code = declared == ElemType::BF16 ? symbolic::kFormatBF16 : wc;
-    if (launch::is_float(declared) && kind == symbolic::ValueKind::Int)
+    // Integer data read in the declared float format is a value of that type from here on,
+    // and is compared as one: kept as an integer store, a float of the other kernel was read
+    // back as an integer against it (the bytes of 2^-133 as the u32 65536 against the float
+    // the optimized kernel's bits encode; fuzzer 24:179639).
+    if (launch::is_float(declared) && kind == symbolic::ValueKind::Int) {
+      stored = declared;
       return builder.bits_float(v, float_code);
+    }
     // A select of integer bit patterns stored by an integer store (selp.b32 1, 0 and st.b32)
     // into a float array: the select of the floats its arms encode, not the integers as numbers
     // (fuzzer 15:19957; a float store converts it as it stores: exec_memory.cpp).
@@ -398,6 +404,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     if (launch::is_float(declared) && !launch::is_float(stored) &&
         kind == symbolic::ValueKind::Any && store.op(v) == symbolic::Op::Select) {
       const symbolic::Node n = store.node(v);
+      stored = declared;
       return builder.select(n.a, builder.bits_float(n.b, float_code),
                             builder.bits_float(n.c, float_code), n.aux);
     }
@@ -443,7 +450,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
         ExprId ov =
             as_declared(o->elements[j].second, r->declared, r->elem_width, opt_stored, opt_float);
         // Bits made a float against a float store of that type: one type, compared as values
-        // (fuzzer 17:135489). Against an integer store both keep their types.
+        // (fuzzer 17:135489).
         if (ref_float && opt_stored == r->declared)
           ref_stored = r->declared;
         if (opt_float && ref_stored == r->declared)
@@ -452,6 +459,12 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
         // each is the element's bytes read as the array declares them (fuzzer 20:173656).
         if (ref_float && opt_float)
           ref_stored = opt_stored = r->declared;
+        // Against an integer store the constant stays the bits it was: a value and its type
+        // change together, or a float is read back as an integer (fuzzer 24:179639).
+        if (ref_float && ref_stored != r->declared)
+          rv = r->elements[i].second;
+        if (opt_float && opt_stored != r->declared)
+          ov = o->elements[j].second;
         // Concrete bits against a value of the other kernel that as_declared made a float: the
         // bits are that float too (else integer bits meet a float, one pattern two numbers).
         // Bits against bits stay bits (compared as such: +0/-0, NaN payloads).

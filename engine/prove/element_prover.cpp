@@ -6,6 +6,7 @@
 
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/counterexample_search.hpp"
+#include "engine/prove/input_views.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
@@ -109,6 +110,8 @@ public:
     // (NaN * 0 is not 0, fmaxf(NaN, 0) is 0, NaN != NaN): decided only as the same term
     // (above), or refuted at a point where the bits are numbers.
     if ((store_.taint(ref) | store_.taint(opt)) & symbolic::kTaintNaN) {
+      if (auto same = same_bits(ref, opt, as_float))
+        return *same;
       if (auto cex = find_counterexample(store_, ref, opt, element, options_.random_points)) {
         out.kind = ElementOutcome::Kind::NotEquivalent;
         out.decided_by = Decision::Counterexample;
@@ -215,6 +218,57 @@ public:
 private:
   // A BitsFloat node below `a` or `b` (for the message): the first found in a walk that enters
   // only NaN-tainted nodes, each once.
+  // Integer bits read as a float against bits read in the same format, or against a float
+  // constant of that format: the same bits are the same float, a NaN's payload included, so the
+  // element is proved by its bits, an integer identity (the canonical forms over Z: equal there
+  // is equal modulo 2^w). Only a proof: different bits may still be one real (+0 and -0), so
+  // anything else falls through to the search for a counterexample. (fuzzer 24:179639: the bits
+  // of 2^-133 as (65536 + k) - k against the f32 constant 2^-133.)
+  // (`as_float`: the element is float data, so a constant is a real number, not bits.)
+  std::optional<ElementOutcome> same_bits(ExprId ref, ExprId opt, bool as_float) {
+    const symbolic::Node &rn = store_.node(ref), &on = store_.node(opt);
+    const bool rb = rn.op == symbolic::Op::BitsFloat, ob = on.op == symbolic::Op::BitsFloat;
+    if (!rb && !ob)
+      return std::nullopt;
+    const uint8_t format = rb ? rn.aux : on.aux;
+    // The bits of a finite float constant in `format`, as an integer constant (in the store
+    // the proof by cases writes to; none without one). (-0 is left to the search.)
+    const auto bits_of_constant = [&](ExprId c) -> std::optional<ExprId> {
+      if (cases_store_ == nullptr || !as_float || !store_.is_const(c))
+        return std::nullopt;
+      const std::optional<uint64_t> bits = float_encoding(store_.rational(c), format);
+      if (!bits)
+        return std::nullopt;
+      return cases_store_->constant(symbolic::Rational(std::to_string(*bits)));
+    };
+    std::optional<ExprId> a, b;
+    if (rb && ob) {
+      if (rn.aux != on.aux)
+        return std::nullopt;
+      a = rn.a;
+      b = on.a;
+    } else {
+      a = rb ? std::optional(rn.a) : bits_of_constant(ref);
+      b = ob ? std::optional(on.a) : bits_of_constant(opt);
+    }
+    if (!a || !b)
+      return std::nullopt;
+    try {
+      const egraph::Id x = egraph_.add(*a), y = egraph_.add(*b);
+      const SharedEgraph::FormCheck forms = egraph_.check_forms(x, y);
+      if (forms.kind != SharedEgraph::FormCheck::Kind::Equal)
+        return std::nullopt;
+      ElementOutcome out;
+      out.kind = ElementOutcome::Kind::Equivalent;
+      out.decided_by = forms.decided_by;
+      out.roots = {x, y};
+      out.in_egraph = true;
+      return out;
+    } catch (const std::length_error&) {
+      return std::nullopt;
+    }
+  }
+
   ExprId first_nan_source(ExprId a, ExprId b) const {
     std::vector<ExprId> stack{a, b};
     std::unordered_set<ExprId> seen;
