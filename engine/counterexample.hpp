@@ -2,6 +2,8 @@
 // computes there. Built by the prover and the solver, executed by the emulator, shown by reports.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +46,13 @@ struct DeviceWitness {
   std::vector<std::pair<std::string, std::string>> inputs; // every other input 0
   std::string reference_device;                            // what each stores at the element
   std::string optimized_device;
+};
+
+// What the search for a device witness may spend beyond the counterexample's own run: it stops
+// at the entry's time limit or when the entry is cancelled, besides its own small budget.
+struct WitnessSearchLimits {
+  std::optional<std::chrono::steady_clock::time_point> deadline; // none: no time limit
+  const std::atomic<bool>* cancel = nullptr;                     // may be null
 };
 
 // A concrete counterexample to an equivalence.

@@ -236,7 +236,8 @@ nearby_points(const std::vector<std::pair<std::string, std::string>>& inputs) {
 
 } // namespace
 
-void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c) {
+void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c,
+                            const WitnessSearchLimits& limits) {
   const auto start = std::chrono::steady_clock::now();
   const SideRunner ref(entry.reference, c.element), opt(entry.optimized, c.element);
   const SideResult r = ref.run(c.inputs), o = opt.run(c.inputs);
@@ -256,7 +257,10 @@ void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& 
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double budget = std::max(0.5, 4 * first);
   for (const auto& point : nearby_points(c.inputs)) {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > budget)
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - start).count() > budget ||
+        (limits.deadline && now >= *limits.deadline) ||
+        (limits.cancel != nullptr && limits.cancel->load()))
       break;
     const SideResult rw = ref.run(point), ow = opt.run(point);
     if (rw.index() == 1 || ow.index() == 1 ||

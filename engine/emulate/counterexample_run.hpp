@@ -24,7 +24,9 @@ counterexample_inputs(const launch::KernelConfig& config,
 // Fills c.reference_device / c.optimized_device, or c.device_note when the input cannot be
 // given to the emulator or a kernel cannot be run there. Where the two are equal (the kernels
 // differ over the reals by less than rounding at that input), tries a few nearby inputs within a
-// small time budget and sets c.device_witness at the first where the stores differ.
-void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c);
+// small time budget (and within `limits`) and sets c.device_witness at the first where the
+// stores differ.
+void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& c,
+                            const WitnessSearchLimits& limits = {});
 
 } // namespace volta::emulate

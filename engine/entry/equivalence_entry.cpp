@@ -57,7 +57,7 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
   bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range, result.output_types,
                         options.cancel);
   const PairDecision decision = decide_pair(pair, options, start, result);
-  conclude(entry, options, decision, result);
+  conclude(entry, options, decision, start, result);
   return finish(std::move(result));
 }
 

@@ -47,7 +47,8 @@ struct ProveOptions : prove::ElementOptions {
   prove::DomainProver domain_prover; // may be empty
   // Runs a counterexample concretely (the bit-exact emulator, installed by the tool: it lives
   // above this layer) and fills what each kernel stores there; may be empty.
-  std::function<void(const launch::ManifestEntry&, Counterexample&)> execute_counterexample;
+  std::function<void(const launch::ManifestEntry&, Counterexample&, const WitnessSearchLimits&)>
+      execute_counterexample;
   // The emulator cross-check of an EQUIVALENT (engine/cross_check.hpp), installed by the tool
   // like the counterexample run from `cross_check_settings`; empty: off. An entry with
   // `"cross_check": false` skips it too.

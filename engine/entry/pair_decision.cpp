@@ -194,20 +194,25 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
 }
 
 void conclude(const launch::ManifestEntry& entry, const ProveOptions& options,
-              const PairDecision& decision, EntryResult& result) {
+              const PairDecision& decision, Clock::time_point entry_start, EntryResult& result) {
   const prove::ElementTally& tally = decision.tally;
+  WitnessSearchLimits limits;
+  limits.cancel = options.cancel;
+  if (options.timeout_seconds > 0)
+    limits.deadline = entry_start + std::chrono::duration_cast<Clock::duration>(
+                                        std::chrono::duration<double>(options.timeout_seconds));
   // An undecided domain condition leaves the entry UNKNOWN unless an element already did.
   const std::optional<std::string> unknown_reason =
       tally.unknown_reason ? tally.unknown_reason : decision.domain_unknown;
   if (!decision.domain_failure.empty()) {
     result.verdict = Verdict::NotEquivalent;
     if (options.execute_counterexample)
-      options.execute_counterexample(entry, *result.counterexample);
+      options.execute_counterexample(entry, *result.counterexample, limits);
     result.detail = decision.domain_failure;
   } else if (result.elements.not_equivalent > 0) {
     result.verdict = Verdict::NotEquivalent;
     if (options.execute_counterexample && result.counterexample->confirmed)
-      options.execute_counterexample(entry, *result.counterexample);
+      options.execute_counterexample(entry, *result.counterexample, limits);
     const auto& c = *result.counterexample;
     result.detail = fmt::format("{} differs: {} (reference) vs {} (optimized)", c.element,
                                 c.reference_value, c.optimized_value);

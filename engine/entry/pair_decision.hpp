@@ -42,7 +42,9 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
 // The verdict and detail of an entry whose elements were all decided with `decision` (the
 // counts in `result` are the entry's): NOT_EQUIVALENT with the counterexample run concretely,
 // UNKNOWN with its guard, or EQUIVALENT with how the elements were proved.
+// (`entry_start`: the entry's time limit counts from there; the witness search stops at it.)
 void conclude(const launch::ManifestEntry& entry, const ProveOptions& options,
-              const PairDecision& decision, EntryResult& result);
+              const PairDecision& decision, std::chrono::steady_clock::time_point entry_start,
+              EntryResult& result);
 
 } // namespace volta::entry

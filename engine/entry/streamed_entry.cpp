@@ -261,7 +261,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
                                     in_group, found, no_rerun);
         return result;
       }
-      conclude(entry, options, decision, result);
+      conclude(entry, options, decision, entry_start, result);
       VOLTA_ASSERT(result.verdict == Verdict::Unknown,
                    "an undecided element or a vacuous reference leaves it UNKNOWN");
       result.detail += fmt::format(" ({}; the whole grid holds the same {}, so it is not rerun)",
@@ -270,7 +270,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     }
   }
   result.kernels.assign(std::begin(summaries), std::end(summaries));
-  conclude(entry, options, decision, result);
+  conclude(entry, options, decision, entry_start, result);
   if (result.verdict != Verdict::Equivalent)
     return std::nullopt;
   result.detail += fmt::format("; decided in {} groups of CTAs as they finished", groups);

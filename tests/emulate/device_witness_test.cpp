@@ -4,6 +4,8 @@
 // for, so that the witness search is what runs: the prover's own search now prefers points the
 // device tells apart (cvt.rpi of an inexact sum is not evaluated, fuzzer 22:46594), which left
 // the end-to-end tests of this path taking their other branch.
+#include <atomic>
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include "engine/emulate/counterexample_run.hpp"
@@ -42,6 +44,30 @@ TEST(DeviceWitness, ACounterexampleHiddenByRoundingGetsANearbyPointThatShowsIt) 
   EXPECT_TRUE(c.device_witness->inputs.empty());
   EXPECT_EQ(c.device_witness->reference_device, "1 (s32)");
   EXPECT_EQ(c.device_witness->optimized_device, "0 (s32)");
+}
+
+// The search stops at the entry's time limit and when the entry is cancelled; the run at the
+// counterexample itself is always made.
+TEST(DeviceWitness, TheSearchStopsAtTheDeadlineAndWhenCancelled) {
+  const auto entry = soundness_entry("c19_rpi_of_tiny_addend_wrong");
+  const auto hidden = [] {
+    Counterexample c;
+    c.element = "out[9]";
+    c.inputs = {{"a[9]", "2"}};
+    return c;
+  };
+  std::atomic<bool> cancelled{true};
+  WitnessSearchLimits cancel;
+  cancel.cancel = &cancelled;
+  WitnessSearchLimits past;
+  past.deadline = std::chrono::steady_clock::now();
+  for (const WitnessSearchLimits& limits : {cancel, past}) {
+    Counterexample c = hidden();
+    execute_counterexample(entry, c, limits);
+    EXPECT_EQ(c.reference_device, "2 (s32)");
+    EXPECT_EQ(c.optimized_device, "2 (s32)");
+    EXPECT_FALSE(c.device_witness.has_value());
+  }
 }
 
 // A counterexample the device already shows needs no witness.
