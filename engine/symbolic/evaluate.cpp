@@ -142,20 +142,26 @@ EvalValue Evaluator::eval(ExprId node) {
     return it->second;
   post_order(
       store_, node, [&](ExprId id) { return memo_.count(id) != 0; },
-      [](ExprId, const Node&) { return true; },
-      [&](ExprId id) {
-        EvalValue v = compute(id);
-        v.inexact = device_may_differ(store_.node(id), v);
-        memo_.emplace(id, std::move(v));
-      });
+      [](ExprId, const Node&) { return true; }, [&](ExprId id) { memo_.emplace(id, compute(id)); });
   return memo_.at(node);
+}
+
+bool Evaluator::inexact(ExprId node) {
+  if (auto it = inexact_.find(node); it != inexact_.end())
+    return it->second;
+  VOLTA_ASSERT(memo_.count(node) != 0, "inexact() is asked of nodes eval() has valued");
+  post_order(
+      store_, node, [&](ExprId id) { return inexact_.count(id) != 0; },
+      [](ExprId, const Node&) { return true; },
+      [&](ExprId id) { inexact_.emplace(id, device_may_differ(store_.node(id), memo_.at(id))); });
+  return inexact_.at(node);
 }
 
 bool Evaluator::device_may_differ(const Node& n, const EvalValue& value) const {
   const OpInfo& info = op_info(n.op);
   const ExprId kids[3] = {n.a, n.b, n.c};
   for (uint8_t k = 0; k < info.children; ++k) {
-    if (kids[k] != kNoExpr && memo_.at(kids[k]).inexact)
+    if (kids[k] != kNoExpr && inexact_.at(kids[k]))
       return true;
   }
   const FloatMods mods = info.float_mods ? FloatMods::of(n.aux) : FloatMods{};
@@ -651,8 +657,8 @@ EvalValue Evaluator::integer(const Node& n) {
   case Op::RealToInt: {
     const IntType t = IntType::from_code(n.aux & 7);
     const EvalValue& a = kid(n.a);
-    if (a.inexact)
-      return unknown(); // the device rounds another value (EvalValue::inexact)
+    if (inexact(n.a))
+      return unknown(); // the device rounds another value (Evaluator::inexact)
     const uint32_t w = t.width();
     const mpz_class lo = t.is_signed ? -(mpz_class(1) << (w - 1)) : mpz_class(0);
     const mpz_class hi = t.is_signed ? (mpz_class(1) << (w - 1)) - 1 : (mpz_class(1) << w) - 1;
@@ -673,8 +679,8 @@ EvalValue Evaluator::integer(const Node& n) {
   }
   case Op::RoundReal: {
     const EvalValue& a = kid(n.a);
-    if (a.inexact)
-      return unknown(); // the device rounds another value (EvalValue::inexact)
+    if (inexact(n.a))
+      return unknown(); // the device rounds another value (Evaluator::inexact)
     if (a.kind == Kind::PosInf || a.kind == Kind::NegInf)
       return a;
     if (a.kind != Kind::Exact)

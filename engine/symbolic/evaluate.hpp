@@ -24,12 +24,6 @@ struct EvalValue {
   Kind kind = Kind::Unknown;
   Rational exact;
   Interval approx;
-  // The device may compute another value at this point: some rounding below was not exact here
-  // (its real result is no value of its format, or .ftz flushed a subnormal), or an operation
-  // below has no exactly known device value. A rounding to an integer observes the device's
-  // value, so one of such an operand is not evaluated (docs/semantics.md, "Roundings to
-  // integers"; fuzzer 22:46594: cvt.rpi of the bf16 rounding of 2^-149 is 0 on the device).
-  bool inexact = false;
 
   static EvalValue of(Rational q) { return EvalValue{Kind::Exact, std::move(q), {}}; }
   Interval interval() const;
@@ -62,6 +56,13 @@ class Evaluator {
 public:
   Evaluator(const ExprStore& store, const Assignment& point) : store_(store), point_(point) {}
   EvalValue eval(ExprId node);
+  // May the device compute another value than eval(node) at this point? Some rounding below was
+  // not exact here (its real result is no value of its format, or .ftz flushed a subnormal), or
+  // an operation below has no exactly known device value. A rounding to an integer observes the
+  // device's value, so one of such an operand is not evaluated (docs/semantics.md, "Roundings
+  // to integers"; fuzzer 22:46594: cvt.rpi of the bf16 rounding of 2^-149 is 0 on the device).
+  // Computed only where asked (below such a rounding), on nodes eval has valued.
+  bool inexact(ExprId node);
 
 private:
   EvalValue compute(ExprId node);
@@ -70,6 +71,7 @@ private:
   const ExprStore& store_;
   const Assignment& point_;
   std::unordered_map<ExprId, EvalValue> memo_;
+  std::unordered_map<ExprId, bool> inexact_; // of nodes in memo_
 };
 
 // The leaves (input elements and parameters) below the roots, in a deterministic order.
