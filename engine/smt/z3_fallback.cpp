@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <new>
 
+#include "engine/prove/input_views.hpp"
 #include "engine/smt/confirm.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -136,11 +137,23 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
     if (r.status == Status::Sat) {
       const bool ref_there = r.values.back() == "true";
       r.values.pop_back();
+      // The model's views of an element are independent symbols: where they disagree, the
+      // point is no input a GPU can be given, and the message says so rather than show it as
+      // one (reconciling them would move the point off the model).
+      const symbolic::Assignment at = point_from_values(t, store, r.values);
+      symbolic::Assignment reconciled = at;
+      const bool real =
+          prove::reconcile_views(store, symbolic::leaves_below(store, {ref, opt}), reconciled) &&
+          reconciled.values == at.values;
       return unknown(fmt::format(
           "the values agree wherever both sides are defined, but the {} side is undefined "
-          "(division by zero or a root or log outside its domain) where the {} is not, e.g. at {}",
+          "(division by zero or a root or log outside its domain) where the {} is not, e.g. at "
+          "{}{}",
           ref_there ? "optimized" : "reference", ref_there ? "reference" : "optimized",
-          describe(store, t, point_from_values(t, store, r.values))));
+          describe(store, t, at),
+          real ? ""
+               : " (a point of the solver's model whose integer and real views of an element "
+                 "disagree: it may be no input a GPU can be given)"));
     }
   }
   ElementOutcome out;
