@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
+#include <unordered_set>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/special_registers.hpp"
@@ -428,6 +429,30 @@ ExprId CtaRunner::int_real(Value v, ValType type) {
   return ctx_.store.constant(symbolic::Rational(std::to_string(x)));
 }
 
+bool CtaRunner::select_of_width(ExprId node, uint32_t width) const {
+  const auto& s = ctx_.store;
+  std::vector<ExprId> stack{node};
+  std::unordered_set<ExprId> seen;
+  while (!stack.empty()) {
+    const ExprId at = stack.back();
+    stack.pop_back();
+    if (!seen.insert(at).second)
+      continue;
+    const symbolic::Node& n = s.node(at);
+    if (n.op == symbolic::Op::Select) {
+      stack.push_back(n.b);
+      stack.push_back(n.c);
+      continue;
+    }
+    if (n.op != symbolic::Op::Const)
+      return false;
+    const symbolic::Rational& q = s.rational(at);
+    if (q.get_den() != 1 || q < 0 || q >= symbolic::Rational(mpz_class(1) << width))
+      return false;
+  }
+  return true;
+}
+
 ExprId CtaRunner::int_view(Value v, ValType type) {
   const uint32_t w = width_of(type) == 0 ? 32 : width_of(type);
   const uint8_t wc = symbolic::width_code(w);
@@ -461,10 +486,15 @@ ExprId CtaRunner::int_view(Value v, ValType type) {
                     symbolic::kNoExpr, symbolic::kNoExpr, symbolic::kNoExpr, 16);
   };
   switch (symbolic::kind_of(s, node, &nw)) {
-  case symbolic::ValueKind::Any: // a constant
+  case symbolic::ValueKind::Any: // a constant, or a select of constants
     if (!v.fl) {
       if (auto x = b_.int_value(node, wc))
         return b_.int_const(*x, wc);
+      // Integer data selected among integer constants (selp.u32 1, 0 moved through memory):
+      // the select is its integer view when every constant is a value of this width (else
+      // its bits are not the numbers: a wider view's sign bits, a narrower view's low bits).
+      if (op == symbolic::Op::Select && select_of_width(node, w))
+        return node;
     }
     return own_bits(node); // a float constant: its bits
   case symbolic::ValueKind::Real:

@@ -201,9 +201,11 @@ private:
   // The real of `half`, one 16-bit half of register value v, when it is bf16 data (or the bits of
   // bf16 data), else 0.
   ExprId bf16_half_real(const Value& v, ExprId half) const;
+  // Is `node` a tree of selects whose leaves are all integer constants in [0, 2^width)?
+  bool select_of_width(ExprId node, uint32_t width) const;
   // The value as integer data of `type`'s width (docs/semantics.md): concrete bits and integer
-  // constants as constants, float data by its bits (FloatBits), integers of another width
-  // extended or truncated (signedness of `type`).
+  // constants as constants, integer selects of such constants as they are, float data by its
+  // bits (FloatBits), integers of another width extended or truncated (signedness of `type`).
   ExprId int_view(Value v, ValType type);
   // The low `bytes` bytes of a register's value, which a narrower store writes (exec_memory.cpp)
   // and a cvt of a narrower source type reads (exec_values.cpp).

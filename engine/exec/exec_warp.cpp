@@ -140,19 +140,31 @@ void CtaRunner::exec_shfl(const Inst& in, uint32_t w, uint32_t mask) {
 
 void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
+  const auto mode = static_cast<VoteMode>(in.sub);
+  // The member lanes' predicates: concrete ones gathered as a ballot, data-dependent ones kept
+  // as predicate nodes by lane (a vote on data: the ballot a sum of selects of disjoint bits,
+  // exact as an integer; any, all and uni a disjunction or conjunction of the predicates).
   uint32_t ballot = 0;
+  std::vector<std::pair<uint32_t, ExprId>> data; // (lane, predicate node, negation applied)
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t l = std::countr_zero(m);
-    Value p = read(in.srcs[0], base + l);
-    auto bit = concrete(p, base + l, "a vote predicate");
-    if (!bit)
+    const Value p = read(in.srcs[0], base + l);
+    if (failed_)
       return;
-    if (((*bit & 1u) != 0) != in.srcs[0].negated)
+    if (p.symbolic()) {
+      if (p.node == ctx_.undef) { // a predicate no thread defined: so is the vote
+        for (uint32_t n = mask; n != 0; n &= n - 1)
+          set_dst(in.dsts[0], base + std::countr_zero(n), Value{0, ctx_.undef});
+        return;
+      }
+      data.emplace_back(l, in.srcs[0].negated ? b_.bool_not(p.node) : p.node);
+      continue;
+    }
+    if (((p.bits & 1u) != 0) != in.srcs[0].negated)
       ballot |= 1u << l;
   }
-  const auto mode = static_cast<VoteMode>(in.sub);
-  for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const uint32_t t = base + std::countr_zero(m);
+  Value result;
+  if (data.empty()) {
     uint64_t r = 0;
     switch (mode) {
     case VoteMode::All:
@@ -168,8 +180,51 @@ void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
       r = ballot & mask;
       break;
     }
-    set_dst(in.dsts[0], t, Value{r, 0});
+    result = Value{r, 0};
+  } else if (mode == VoteMode::Ballot) {
+    ExprId sum = b_.int_const(ballot, 2);
+    for (const auto& [lane, p] : data)
+      sum = b_.iadd(sum, b_.select(p, b_.int_const(uint64_t{1} << lane, 2), b_.int_const(0, 2)), 2);
+    result = integer_result(sum);
+  } else {
+    // any: a concrete true decides it; all: a concrete false (a member lane outside `ballot`).
+    const uint32_t concrete_lanes = [&] {
+      uint32_t c = mask;
+      for (const auto& [lane, p] : data)
+        c &= ~(1u << lane);
+      return c;
+    }();
+    const bool some_true = (ballot & concrete_lanes) != 0;
+    const bool some_false = (ballot & concrete_lanes) != concrete_lanes;
+    ExprId any = data.front().second, all = data.front().second;
+    for (size_t i = 1; i < data.size(); ++i) {
+      any = b_.boolean(symbolic::Op::Or, any, data[i].second);
+      all = b_.boolean(symbolic::Op::And, all, data[i].second);
+    }
+    const ExprId one = ctx_.store.constant(1L), zero = ctx_.store.constant(0L);
+    if (some_true)
+      any = one;
+    if (some_false)
+      all = zero;
+    switch (mode) {
+    case VoteMode::Any:
+      result = Value{0, any};
+      break;
+    case VoteMode::All:
+      result = Value{0, all};
+      break;
+    case VoteMode::Uni:
+      result = Value{0, b_.boolean(symbolic::Op::Or, all, b_.bool_not(any))};
+      break;
+    case VoteMode::Ballot:
+      break; // above
+    }
+    // A predicate folded to a constant is concrete again (a branch on it stays concrete).
+    if (ctx_.store.op(result.node) == symbolic::Op::Const)
+      result = Value{ctx_.store.rational(result.node) != 0 ? 1u : 0u, 0};
   }
+  for (uint32_t m = mask; m != 0; m &= m - 1)
+    set_dst(in.dsts[0], base + std::countr_zero(m), result);
 }
 
 void CtaRunner::exec_elect(const Inst& in, uint32_t w, uint32_t mask) {

@@ -568,6 +568,12 @@ public:
         v += mpz_class(1) << w;
       return ctx_.bv_val(v.get_str().c_str(), w);
     }
+    // A select among integer constants (a ballot's bit, selp.u32 1, 0) has no width of its own:
+    // the operation using it gives one, as to a constant.
+    if (store_.op(id) == Op::Select && symbolic::kind_of(store_, id) == symbolic::ValueKind::Any) {
+      const symbolic::Node& n = store_.node(id);
+      return checked_ite(holds(n.a), bv(n.b, w), bv(n.c, w));
+    }
     z3::expr e = get(id);
     if (!e.is_bv() || e.get_sort().bv_size() != w)
       throw std::logic_error("integer operand of an unexpected width");

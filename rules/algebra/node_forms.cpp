@@ -1,5 +1,7 @@
 #include "rules/algebra/node_forms.hpp"
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <vector>
 
@@ -17,6 +19,23 @@ constexpr uint64_t kLn2Key = uint64_t{1} << 62;
 Id NodeForms::unary_function(const char* name, Id arg) {
   const Id args[1] = {arg};
   return forms_.apply(name, args);
+}
+
+bool NodeForms::product_too_large(Id a, Id b) {
+  // The terms of a form's expanded numerator: the product of its factors' sums' sizes.
+  const auto terms = [&](Id id) {
+    const canonical::Form& f = forms_.form(id);
+    if (f.kind != canonical::Form::Kind::Finite)
+      return std::size_t{1};
+    std::size_t n = 1;
+    for (const auto& [sum, power] : f.num) {
+      for (int32_t k = 0; k < power && n <= kBooleanTerms; ++k)
+        n *= forms_.sum(sum).terms.size();
+    }
+    return n;
+  };
+  const std::size_t x = terms(a), y = terms(b);
+  return x > kBooleanTerms || y > kBooleanTerms || x * y > kBooleanTerms;
 }
 
 Id NodeForms::form(egraph::OpId op, egraph::Payload payload, std::span<const Id> kids) {
@@ -81,6 +100,15 @@ Id NodeForms::form(egraph::OpId op, egraph::Payload payload, std::span<const Id>
   if (op == m.ne)
     return forms_.compare(Cmp::Ne, kid(0), kid(1));
   // Predicates are 0/1 values: the boolean operations are polynomials in them (as in the DAG).
+  // Up to a size: the polynomial of a disjunction of n predicates (a + b - ab, nested) has 2^n
+  // terms, so one of large operands is an uninterpreted function of them instead (a vote.any of
+  // a warp is 32 of them; the expansion ran into the term budget after seconds). Sound either
+  // way; equal only where both kernels build the same operands.
+  if ((op == m.land || op == m.lor || op == m.lxor) && product_too_large(kid(0), kid(1))) {
+    std::array<Id, 2> args{forms_.canonical(kid(0)), forms_.canonical(kid(1))};
+    std::sort(args.begin(), args.end()); // each of the three commutes
+    return forms_.apply(lang_.op(op).name, args);
+  }
   if (op == m.land)
     return forms_.mul(kid(0), kid(1));
   if (op == m.lor)

@@ -40,6 +40,9 @@ public:
 
 private:
   canonical::Id unary_function(const char* name, canonical::Id arg);
+  // Would a boolean operation of forms a and b expand past kBooleanTerms terms?
+  bool product_too_large(canonical::Id a, canonical::Id b);
+  static constexpr std::size_t kBooleanTerms = 256;
 
   const MlLanguage& ml_;
   const egraph::Language& lang_;

@@ -388,21 +388,49 @@ $L_end:
   EXPECT_EQ(r.expr("out", 1), std::to_string(0x155u));
 }
 
-TEST(Vote, DataDependentPredicateIsRefused) {
+// A vote on data: the ballot is a sum of one select per member lane (disjoint bits, exact as an
+// integer), any and all the disjunction and conjunction of the member lanes' predicates; lanes
+// outside the member mask (here the odd ones) contribute nothing.
+TEST(Vote, DataDependentPredicates) {
   const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
   ld.param.u64 %rd1, [p_in];
-  ld.global.f32 %f1, [%rd1];
-  setp.gt.f32 %p1, %f1, 0f00000000;
-  vote.sync.any.pred %p2, %p1, 0xFFFFFFFF;
+  mov.u32 %r1, %laneid;
+  and.b32 %r2, %r1, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra $L_end;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  setp.gt.f32 %p2, %f1, 0f00000000;
+  vote.sync.ballot.b32 %r3, %p2, 0x55555555;
+  vote.sync.any.pred %p3, %p2, 0x55555555;
+  vote.sync.all.pred %p4, !%p2, 0x55555555;
+  selp.u32 %r4, 1, 0, %p3;
+  selp.u32 %r5, 1, 0, %p4;
+  setp.ne.u32 %p5, %r1, 0;
+  @%p5 bra $L_end;
+  st.global.u32 [%rd0], %r3;
+  st.global.u32 [%rd0+4], %r4;
+  st.global.u32 [%rd0+8], %r5;
+$L_end:
   ret;)";
-  const auto text = kernel(".param .u64 p_out, .param .u64 p_in", body);
-  Launch l = one_out(1, {32, 1, 1});
-  l.arrays.push_back("in:0x200000:4:1:in");
+  Launch l = one_out(3, {32, 1, 1});
+  l.arrays.push_back("in:0x200000:4:32:in");
   l.params.push_back("ptr:in");
-  const auto r = run_ptx(text, l);
-  ASSERT_NE(r.failure(), nullptr) << r.describe();
-  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported);
-  EXPECT_EQ(r.failure()->first->ptx_line, line_of(text, "vote.sync"));
+  const auto r = run_ptx(kernel(".param .u64 p_out, .param .u64 p_in", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  const std::string ballot = r.expr("out", 0);
+  // The even lanes' bits, each selected by its own lane's predicate, and no odd lane's.
+  EXPECT_NE(ballot.find("(select (cmp.gt in[0] 0) 1 0)"), std::string::npos) << ballot;
+  EXPECT_NE(ballot.find("(select (cmp.gt in[30] 0) 1073741824 0)"), std::string::npos) << ballot;
+  EXPECT_EQ(ballot.find("in[1]"), std::string::npos) << ballot;
+  EXPECT_EQ(ballot.find("in[31]"), std::string::npos) << ballot;
+  const std::string any = r.expr("out", 1), all = r.expr("out", 2);
+  EXPECT_NE(any.find("or"), std::string::npos) << any;
+  EXPECT_NE(all.find("and"), std::string::npos) << all;
+  EXPECT_NE(all.find("not"), std::string::npos) << all; // the negated source operand
+  EXPECT_EQ(any.find("in[1]"), std::string::npos) << any;
 }
 
 TEST(Vote, ActivemaskInATwoWarpBlock) {
