@@ -364,6 +364,14 @@ private:
         check_cvt_registers(ins, types, regs);
         return;
       }
+      if (ins.opcode_name == "redux" && !check_redux(ins, types))
+        return;
+      if (ins.opcode_name == "match" && ins.has_suffix("any") && !ins.operands.empty() &&
+          ins.operands[0].is<PairOperand>()) {
+        // ptxas 13: "Predicate output not allowed for instruction 'match.any'".
+        instruction_error(ins, "'match.any' has no predicate output (only 'match.all' has one)");
+        return;
+      }
     }
     // The Hopper forms (TMA, mbarrier, wgmma...), with or without a row; an opcode with
     // neither is not checked further: the engine refuses what it does not model.
@@ -913,6 +921,41 @@ private:
 
   // cvt's destination holds the first type and its sources the second, each register at least
   // as wide as an integer or bit type (as for ld and st).
+  // redux.sync (ptxas 13): sm_80 or newer; add, min and max take .u32 or .s32, and, or and xor
+  // .b32 ("Incorrect type '.b32' for operation ..."); .f32 (min and max, with .abs and .NaN)
+  // needs an sm_10x target with the a or f suffix ("Instruction 'redux.f32' not supported on
+  // .target 'sm_100'", and likewise on sm_90a and sm_120a).
+  bool check_redux(const Instruction& ins, const std::vector<std::string_view>& types) {
+    if (sm_ != 0 && sm_ < 80) {
+      return instruction_error(ins, "'redux' needs sm_80 or newer, the target is sm_" +
+                                        std::to_string(sm_));
+    }
+    if (types.size() != 1)
+      return true; // check_required's to report
+    const std::string_view type = types[0];
+    const bool bitwise = ins.has_suffix("and") || ins.has_suffix("or") || ins.has_suffix("xor");
+    if (type == "f32") {
+      const bool family_10x =
+          std::any_of(module_.targets.begin(), module_.targets.end(), [](const std::string& t) {
+            return t.size() == 7 && t.starts_with("sm_10") && (t.back() == 'a' || t.back() == 'f');
+          });
+      if (bitwise || ins.has_suffix("add"))
+        return instruction_error(ins, "'redux' of .f32 is min or max only");
+      if (!family_10x) {
+        return instruction_error(ins, "'redux' of .f32 needs an sm_10x target with the a or f "
+                                      "suffix (sm_100a, sm_100f, sm_103a)");
+      }
+      return true;
+    }
+    if (bitwise && type != "b32")
+      return instruction_error(ins,
+                               "'redux' of and, or or xor takes .b32, not ." + std::string(type));
+    if (!bitwise && type != "u32" && type != "s32")
+      return instruction_error(ins, "'redux' of add, min or max takes .u32 or .s32, not ." +
+                                        std::string(type));
+    return true;
+  }
+
   bool check_cvt_registers(const Instruction& ins, const std::vector<std::string_view>& types,
                            const RegisterTypes& regs) {
     const std::optional<ScalarType> to = scalar_type_from(types[0]);

@@ -261,6 +261,10 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       exec_shfl(in, w, mask);
     else if (in.op == XOp::Vote)
       exec_vote(in, w, mask);
+    else if (in.op == XOp::Redux)
+      exec_redux(in, w, mask);
+    else if (in.op == XOp::Match)
+      exec_match(in, w, mask);
     else if (in.op == XOp::Ldmatrix)
       exec_ldmatrix(in, w, mask);
     else if (in.op == XOp::Mma)

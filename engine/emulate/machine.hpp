@@ -162,6 +162,8 @@ private:
   // ---- warp collectives (warp_ops.cpp)
   void exec_shfl(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_vote(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_redux(const exec::Inst& in, uint32_t w, uint32_t mask);
+  void exec_match(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_elect(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_setmaxnreg(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_ldmatrix(const exec::Inst& in, uint32_t w, uint32_t mask);

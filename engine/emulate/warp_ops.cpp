@@ -1,9 +1,10 @@
-// Warp collectives of the emulator: shfl.sync, vote.sync, ldmatrix and mma.sync. They run once
-// every member lane has arrived (Cta::step); `mask` holds the member lanes.
+// Warp collectives of the emulator: shfl.sync, vote.sync, redux.sync, match.sync, ldmatrix and
+// mma.sync. They run once every member lane has arrived (Cta::step); `mask` holds the members.
 #include <bit>
 #include <fmt/format.h>
 
 #include "engine/emulate/machine.hpp"
+#include "engine/exec/warp_reduction.hpp"
 
 namespace volta::emulate {
 
@@ -84,6 +85,39 @@ void Cta::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
   }
   for (uint32_t m = mask; m != 0; m &= m - 1)
     write(in.dsts[0], base + std::countr_zero(m), r);
+}
+
+void Cta::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  std::array<uint32_t, 32> values{};
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    values[l] = static_cast<uint32_t>(read(in.srcs[0], base + l, in.type));
+  }
+  const uint32_t r =
+      exec::redux_value(static_cast<exec::AtomOp>(in.sub), in.type == ValType::S32, mask, values);
+  for (uint32_t m = mask; m != 0; m &= m - 1)
+    write(in.dsts[0], base + std::countr_zero(m), r);
+}
+
+void Cta::exec_match(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  std::array<uint64_t, 32> values{};
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    values[l] = read(in.srcs[0], base + l, in.type);
+  }
+  const bool all = in.sub == 1 && exec::match_all(mask, values);
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    if (in.sub == 0) {
+      write(in.dsts[0], base + l, exec::match_any_mask(mask, values, l));
+      continue;
+    }
+    write(in.dsts[0], base + l, all ? mask : 0);
+    if (in.dsts.size() > 1)
+      write(in.dsts[1], base + l, all ? 1 : 0);
+  }
 }
 
 void Cta::exec_elect(const Inst& in, uint32_t w, uint32_t mask) {

@@ -190,6 +190,12 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     case XOp::Vote:
       exec_vote(in, w, mask);
       break;
+    case XOp::Redux:
+      exec_redux(in, w, mask);
+      break;
+    case XOp::Match:
+      exec_match(in, w, mask);
+      break;
     case XOp::Ldmatrix:
       exec_ldmatrix(in, w, mask);
       break;

@@ -1,4 +1,5 @@
-// Warp collectives of the CTA runner: shfl.sync, vote.sync, ldmatrix, wmma and mma.sync.
+// Warp collectives of the CTA runner: shfl.sync, vote.sync, redux.sync, match.sync, ldmatrix,
+// wmma and mma.sync.
 //
 // Fragment layouts. mma.sync uses the layouts the PTX ISA documents for sm_80 (groupID =
 // lane >> 2, threadID_in_group = lane % 4). The PTX ISA leaves the wmma fragment layout
@@ -12,6 +13,8 @@
 #include <fmt/format.h>
 
 #include "engine/exec/cta_runner.hpp"
+#include "engine/exec/warp_reduction.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::exec {
 
@@ -225,6 +228,161 @@ void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
   }
   for (uint32_t m = mask; m != 0; m &= m - 1)
     set_dst(in.dsts[0], base + std::countr_zero(m), result);
+}
+
+// redux.sync: concrete operands reduce as warp_reduction.hpp says; data-dependent ones become the
+// same operation as nodes (add: a sum modulo 2^32; min, max, and, or, xor: integer operations of
+// the instruction's type).
+void CtaRunner::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  const auto op = static_cast<AtomOp>(in.sub);
+  const bool is_signed = in.type == ValType::S32;
+  std::array<uint32_t, 32> bits{};
+  std::array<Value, 32> values{};
+  bool symbolic = false;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    values[l] = read(in.srcs[0], base + l);
+    if (failed_)
+      return;
+    if (values[l].node == ctx_.undef) { // an operand no thread defined: so is the result
+      for (uint32_t n = mask; n != 0; n &= n - 1)
+        set_dst(in.dsts[0], base + std::countr_zero(n), Value{0, ctx_.undef});
+      return;
+    }
+    symbolic |= values[l].symbolic();
+    bits[l] = static_cast<uint32_t>(values[l].bits);
+  }
+  Value result;
+  if (!symbolic) {
+    result = Value{redux_value(op, is_signed, mask, bits), 0};
+  } else {
+    const symbolic::IntType type{2, is_signed};
+    ExprId acc = symbolic::kNoExpr;
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const ExprId v = int_view(values[std::countr_zero(m)], in.type);
+      if (acc == symbolic::kNoExpr) {
+        acc = v;
+        continue;
+      }
+      switch (op) {
+      case AtomOp::Add:
+        acc = b_.iadd(acc, v, 2);
+        break;
+      case AtomOp::Min:
+        acc = b_.intop(symbolic::BitOpKind::Min, type, acc, v);
+        break;
+      case AtomOp::Max:
+        acc = b_.intop(symbolic::BitOpKind::Max, type, acc, v);
+        break;
+      case AtomOp::And:
+        acc = b_.intop(symbolic::BitOpKind::And, type, acc, v);
+        break;
+      case AtomOp::Or:
+        acc = b_.intop(symbolic::BitOpKind::Or, type, acc, v);
+        break;
+      case AtomOp::Xor:
+        acc = b_.intop(symbolic::BitOpKind::Xor, type, acc, v);
+        break;
+      case AtomOp::Inc:
+      case AtomOp::Dec:
+      case AtomOp::Exch:
+      case AtomOp::Cas:
+        VOLTA_ASSERT(false, "lower.cpp gives redux only add, min, max, and, or, xor");
+        break;
+      }
+    }
+    result = integer_result(acc);
+  }
+  for (uint32_t m = mask; m != 0; m &= m - 1)
+    set_dst(in.dsts[0], base + std::countr_zero(m), result);
+}
+
+// match.sync: concrete operands as warp_reduction.hpp says; data-dependent ones as nodes:
+// match.any gives lane l its own bit plus select(a_j == a_l, 2^j, 0) for every other member j,
+// match.all the member mask where every member's operand equals the first's, else 0 (and that
+// condition as its predicate).
+void CtaRunner::exec_match(const Inst& in, uint32_t w, uint32_t mask) {
+  const uint32_t base = w * 32;
+  std::array<uint64_t, 32> bits{};
+  std::array<Value, 32> values{};
+  bool symbolic = false;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    values[l] = read(in.srcs[0], base + l);
+    if (failed_)
+      return;
+    if (values[l].node == ctx_.undef) {
+      for (uint32_t n = mask; n != 0; n &= n - 1) {
+        set_dst(in.dsts[0], base + std::countr_zero(n), Value{0, ctx_.undef});
+        if (in.dsts.size() > 1)
+          set_dst(in.dsts[1], base + std::countr_zero(n), Value{0, ctx_.undef});
+      }
+      return;
+    }
+    symbolic |= values[l].symbolic();
+    bits[l] = values[l].bits & symbolic::width_mask(width_of(in.type));
+  }
+  const bool all_kind = in.sub == 1;
+  if (!symbolic) {
+    const bool all = all_kind && match_all(mask, bits);
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = std::countr_zero(m);
+      set_dst(in.dsts[0], base + l,
+              Value{all_kind ? (all ? mask : 0u) : match_any_mask(mask, bits, l), 0});
+      if (all_kind && in.dsts.size() > 1)
+        set_dst(in.dsts[1], base + l, Value{all ? 1u : 0u, 0});
+    }
+    return;
+  }
+  const symbolic::IntType type = symbolic::IntType::of_width(width_of(in.type));
+  const uint8_t wc = 2; // the destination is a .b32 mask
+  std::array<ExprId, 32> ints{};
+  for (uint32_t m = mask; m != 0; m &= m - 1)
+    ints[std::countr_zero(m)] = int_view(values[std::countr_zero(m)], in.type);
+  const auto equal = [&](uint32_t i, uint32_t j) {
+    return b_.icmp(symbolic::CmpKind::Eq, type, ints[i], ints[j]);
+  };
+  if (!all_kind) {
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t l = std::countr_zero(m);
+      ExprId sum = b_.int_const(uint64_t{1} << l, wc);
+      for (uint32_t n = mask; n != 0; n &= n - 1) {
+        const uint32_t j = std::countr_zero(n);
+        if (j != l)
+          sum = b_.iadd(
+              sum, b_.select(equal(j, l), b_.int_const(uint64_t{1} << j, wc), b_.int_const(0, wc)),
+              wc);
+      }
+      set_dst(in.dsts[0], base + l, integer_result(sum));
+    }
+    return;
+  }
+  const uint32_t first = std::countr_zero(mask);
+  ExprId cond = ctx_.store.constant(1L);
+  bool any_term = false;
+  for (uint32_t n = mask & (mask - 1); n != 0; n &= n - 1) {
+    const ExprId e = equal(std::countr_zero(n), first);
+    if (ctx_.store.op(e) == symbolic::Op::Const) {
+      if (ctx_.store.rational(e) == 0) {
+        cond = ctx_.store.constant(0L);
+        any_term = false;
+        break;
+      }
+      continue;
+    }
+    cond = any_term ? b_.boolean(symbolic::Op::And, cond, e) : e;
+    any_term = true;
+  }
+  const Value d = integer_result(b_.select(cond, b_.int_const(mask, wc), b_.int_const(0, wc)));
+  const Value p = ctx_.store.op(cond) == symbolic::Op::Const
+                      ? Value{ctx_.store.rational(cond) != 0 ? 1u : 0u, 0}
+                      : Value{0, cond};
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    set_dst(in.dsts[0], base + std::countr_zero(m), d);
+    if (in.dsts.size() > 1)
+      set_dst(in.dsts[1], base + std::countr_zero(m), p);
+  }
 }
 
 void CtaRunner::exec_elect(const Inst& in, uint32_t w, uint32_t mask) {

@@ -54,7 +54,8 @@ constexpr Family family_of(XOp op) {
 // Warp collectives whose last source is a member mask (`.sync` with a mask): the lanes that
 // synchronize are those the mask names; the other collectives synchronize every live lane.
 constexpr bool has_member_mask(XOp op) {
-  return op == XOp::BarWarpSync || op == XOp::Shfl || op == XOp::Vote || op == XOp::Elect;
+  return op == XOp::BarWarpSync || op == XOp::Shfl || op == XOp::Vote || op == XOp::Elect ||
+         op == XOp::Redux || op == XOp::Match;
 }
 
 } // namespace volta::exec

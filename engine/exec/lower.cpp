@@ -1244,6 +1244,9 @@ private:
     case Opcode::Setmaxnreg:
     case Opcode::Griddepcontrol:
       return lower_warp_specialization(ins, x);
+    case Opcode::Redux:
+    case Opcode::Match:
+      return lower_warp_reduction(ins, x);
     // Valid PTX that neither machine models: refused when a thread reaches it, with its PTX
     // line (Program::unsupported_reasons, or the instruction itself). No `default:` here, so
     // that a new opcode of opcodes.def is lowered or refused where it is added.
@@ -1258,8 +1261,6 @@ private:
     case Opcode::Slct:
     case Opcode::Isspacep:
     case Opcode::Brkpt:
-    case Opcode::Match:
-    case Opcode::Redux:
     case Opcode::Nanosleep:
       x.op = XOp::Unsupported;
       return;
@@ -1556,6 +1557,38 @@ private:
       }
     }
     return true;
+  }
+
+  // redux.sync.op.type d, a, membermask (sm_80: add, min, max of .u32/.s32, and, or, xor of .b32;
+  // the .f32 min and max of sm_100a are not modelled) and match.{any,all}.sync.{b32,b64}
+  // d[|p], a, membermask (sm_70). ptx/validate.cpp checks the forms as ptxas does.
+  void lower_warp_reduction(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    if (!ins.has_suffix("sync") || ops.size() != 3)
+      return unsupported_form(ins, x);
+    if (ins.opcode == Opcode::Redux) {
+      if (x.type == ValType::F32)
+        return unsupported_form(ins, x); // sm_100a's float reduction
+      x.op = XOp::Redux;
+      const std::pair<const char*, AtomOp> kinds[] = {{"add", AtomOp::Add}, {"min", AtomOp::Min},
+                                                      {"max", AtomOp::Max}, {"and", AtomOp::And},
+                                                      {"or", AtomOp::Or},   {"xor", AtomOp::Xor}};
+      bool found = false;
+      for (const auto& [word, kind] : kinds) {
+        if (ins.has_suffix(word)) {
+          x.sub = static_cast<uint8_t>(kind);
+          found = true;
+        }
+      }
+      if (!found)
+        return unsupported_form(ins, x);
+    } else {
+      x.op = XOp::Match;
+      x.sub = ins.has_suffix("all") ? 1 : 0;
+    }
+    if (!append_values(ops[0], ins, x.dsts) || !append_values(ops[1], ins, x.srcs) ||
+        !append_values(ops[2], ins, x.srcs))
+      x.op = XOp::Unsupported;
   }
 
   // elect.sync d|p, membermask; setmaxnreg.{inc,dec}.sync.aligned.u32 count;

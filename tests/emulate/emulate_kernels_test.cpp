@@ -46,6 +46,60 @@ TEST(EmulateKernels, ShuffleButterflySumAndBallot) {
   }
 }
 
+// redux.sync and match.sync over the even lanes (the member mask 0x55555555; the odd lanes
+// branch away): the values tests/exec/warp_test.cpp's Redux tests give the symbolic CTA.
+TEST(EmulateKernels, ReduxAndMatchOverTheMemberLanes) {
+  const std::string text = kernel(".param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra END;
+  sub.s32 %r3, 10, %r1;
+  redux.sync.add.s32 %r4, %r3, 0x55555555;
+  redux.sync.min.s32 %r5, %r3, 0x55555555;
+  redux.sync.min.u32 %r6, %r3, 0x55555555;
+  redux.sync.max.s32 %r7, %r3, 0x55555555;
+  redux.sync.or.b32 %r8, %r1, 0x55555555;
+  shr.u32 %r9, %r1, 3;
+  match.any.sync.b32 %r10, %r9, 0x55555555;
+  match.all.sync.b32 %r11|%p2, %r9, 0x55555555;
+  selp.u32 %r12, 1, 0, %p2;
+  match.all.sync.b32 %r13|%p3, %r2, 0x55555555;
+  selp.u32 %r14, 1, 0, %p3;
+  mul.wide.u32 %rd2, %r1, 40;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r4;
+  st.global.u32 [%rd3+4], %r5;
+  st.global.u32 [%rd3+8], %r6;
+  st.global.u32 [%rd3+12], %r7;
+  st.global.u32 [%rd3+16], %r8;
+  st.global.u32 [%rd3+20], %r10;
+  st.global.u32 [%rd3+24], %r11;
+  st.global.u32 [%rd3+28], %r12;
+  st.global.u32 [%rd3+32], %r13;
+  st.global.u32 [%rd3+36], %r14;
+END:
+  ret;)");
+  auto c = config({32, 1, 1}, {"OUT:0x100000:4:320:out"}, {"ptr:OUT"});
+  auto r = run_text(text, c);
+  ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+  const auto& o = r.result.outputs[0];
+  for (uint32_t lane = 0; lane < 32; lane += 2) {
+    EXPECT_EQ(word(o, 10 * lane), static_cast<uint32_t>(-80));
+    EXPECT_EQ(word(o, 10 * lane + 1), static_cast<uint32_t>(-20));
+    EXPECT_EQ(word(o, 10 * lane + 2), 0u);
+    EXPECT_EQ(word(o, 10 * lane + 3), 10u);
+    EXPECT_EQ(word(o, 10 * lane + 4), 30u);
+    // lane >> 3 groups the even lanes by eights: 0x55 << (8 * group).
+    EXPECT_EQ(word(o, 10 * lane + 5), 0x55u << (8 * (lane / 8))) << lane;
+    EXPECT_EQ(word(o, 10 * lane + 6), 0u);
+    EXPECT_EQ(word(o, 10 * lane + 7), 0u);
+    EXPECT_EQ(word(o, 10 * lane + 8), 0x55555555u); // lane & 1 is 0 in every member
+    EXPECT_EQ(word(o, 10 * lane + 9), 1u);
+  }
+}
+
 TEST(EmulateKernels, SharedMemoryTreeReductionWithBarriers) {
   // 128 threads: s[t] = in[t]; for (s = 64; s > 0; s >>= 1) { sync; if (t < s) s[t] += s[t+s]; }
   const std::string text = kernel(".param .u64 out, .param .u64 in", R"(

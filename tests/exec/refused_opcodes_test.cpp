@@ -22,8 +22,6 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            "slct.u32.s32 %r3, %r1, %r2, %r1;",
            "isspacep.global %p2, %rd1;",
            "brkpt;",
-           "match.any.sync.b32 %r3, %r1, 0xffffffff;",
-           "redux.sync.add.u32 %r3, %r1, 0xffffffff;",
            "nanosleep.u32 %r1;",
            "getctarank.shared::cluster.u32 %r3, %rd1;", // Opcode::Other: no enumerator
            // Hopper (issue 33): TMA, an mbarrier wait not in the spin-loop form (the engine runs

@@ -433,6 +433,83 @@ $L_end:
   EXPECT_EQ(any.find("in[1]"), std::string::npos) << any;
 }
 
+// redux.sync and match.sync on lane-dependent (concrete) operands: every member lane gets the
+// reduction of the members' operands; lanes outside the member mask (the odd ones) take no part.
+TEST(Redux, ConcreteOperandsOfTheMemberLanes) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  mov.u32 %r1, %laneid;
+  and.b32 %r2, %r1, 1;
+  setp.ne.u32 %p1, %r2, 0;
+  @%p1 bra $L_end;
+  sub.s32 %r3, 10, %r1;
+  redux.sync.add.s32 %r4, %r3, 0x55555555;
+  redux.sync.min.s32 %r5, %r3, 0x55555555;
+  redux.sync.min.u32 %r6, %r3, 0x55555555;
+  redux.sync.max.s32 %r7, %r3, 0x55555555;
+  redux.sync.or.b32 %r8, %r1, 0x55555555;
+  redux.sync.xor.b32 %r9, %r1, 0x55555555;
+  redux.sync.and.b32 %r10, %r3, 0x55555555;
+  setp.ne.u32 %p3, %r1, 2;
+  @%p3 bra $L_end;
+  st.global.u32 [%rd0], %r4;
+  st.global.u32 [%rd0+4], %r5;
+  st.global.u32 [%rd0+8], %r6;
+  st.global.u32 [%rd0+12], %r7;
+  st.global.u32 [%rd0+16], %r8;
+  st.global.u32 [%rd0+20], %r9;
+  st.global.u32 [%rd0+24], %r10;
+$L_end:
+  ret;)";
+  const auto r = run_ptx(kernel(".param .u64 p_out", body), one_out(7, {32, 1, 1}));
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  // 10 - lane over the even lanes 0..30: 10, 8, ..., -20.
+  EXPECT_EQ(r.expr("out", 0), std::to_string(static_cast<uint32_t>(-80)));
+  EXPECT_EQ(r.expr("out", 1), std::to_string(static_cast<uint32_t>(-20))); // signed min
+  EXPECT_EQ(r.expr("out", 2), "0"); // unsigned min: lane 10 has 0, -2 and below are large
+  EXPECT_EQ(r.expr("out", 3), "10");
+  EXPECT_EQ(r.expr("out", 4), "30");                                         // or of 0, 2, ..., 30
+  EXPECT_EQ(r.expr("out", 5), "0");                                          // xor of the same
+  EXPECT_EQ(r.expr("out", 6), std::to_string(10u & 8u & 6u & 4u & 2u & 0u)); // and: 0
+}
+
+// Operands that depend on data: a sum of the member lanes' integers, and match.any the lane's
+// own bit plus one select per other member.
+TEST(Redux, DataDependentOperands) {
+  const std::string body = R"(
+  ld.param.u64 %rd0, [p_out];
+  ld.param.u64 %rd1, [p_in];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  redux.sync.add.u32 %r3, %r2, 0x0000000f;
+  match.any.sync.b32 %r4, %r2, 0x0000000f;
+  match.all.sync.b32 %r5|%p2, %r2, 0x0000000f;
+  selp.u32 %r6, 1, 0, %p2;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra $L_end;
+  st.global.u32 [%rd0], %r3;
+  st.global.u32 [%rd0+4], %r4;
+  st.global.u32 [%rd0+8], %r5;
+  st.global.u32 [%rd0+12], %r6;
+$L_end:
+  ret;)";
+  Launch l = one_out(4, {4, 1, 1});
+  l.arrays.push_back("in:0x200000:4:4:in");
+  l.params.push_back("ptr:in");
+  const auto r = run_ptx(kernel(".param .u64 p_out, .param .u64 p_in", body), l);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  const std::string sum = r.expr("out", 0), any = r.expr("out", 1), all = r.expr("out", 2);
+  for (const char* lane : {"in[0]", "in[1]", "in[2]", "in[3]"})
+    EXPECT_NE(sum.find(lane), std::string::npos) << sum;
+  EXPECT_NE(sum.find("iadd.32"), std::string::npos) << sum;
+  EXPECT_NE(any.find("(select (icmp.eq"), std::string::npos) << any;
+  EXPECT_NE(any.find(" 8 0)"), std::string::npos) << any;  // lane 3's bit
+  EXPECT_NE(all.find(" 15 0)"), std::string::npos) << all; // the member mask, or 0
+  EXPECT_NE(r.expr("out", 3).find("and"), std::string::npos) << r.expr("out", 3);
+}
+
 TEST(Vote, ActivemaskInATwoWarpBlock) {
   // Warp 1 has 8 lanes (block of 40): activemask as a shfl's member mask is 0xFF there, and
   // every lane of it reads lane 0 of its own warp.

@@ -71,6 +71,30 @@ TEST(Validate, ModifiersTheOpcodeDoesNotTake) {
             "modifier '.relu' does not apply to '.f32' of 'cvt'");
 }
 
+// redux.sync and match.sync as ptxas 13 takes them (the test header targets sm_80).
+TEST(Validate, ReduxAndMatchForms) {
+  accepted("redux.sync.add.u32 %r1, %r2, 0xffffffff;");
+  accepted("redux.sync.min.s32 %r1, %r2, %r3;");
+  accepted("redux.sync.xor.b32 %r1, %r2, 0xffffffff;");
+  accepted("match.any.sync.b64 %r1, %rd2, 0xffffffff;");
+  accepted("match.all.sync.b32 %r1|%p1, %r2, 0xffffffff;");
+  EXPECT_EQ(rejected("redux.sync.add.b32 %r1, %r2, 0xffffffff;").message,
+            "'redux' of add, min or max takes .u32 or .s32, not .b32");
+  EXPECT_EQ(rejected("redux.sync.and.u32 %r1, %r2, 0xffffffff;").message,
+            "'redux' of and, or or xor takes .b32, not .u32");
+  EXPECT_NE(rejected("redux.sync.min.f32 %f1, %f2, 0xffffffff;")
+                .message.find("needs an sm_10x target with the a or f suffix"),
+            std::string::npos);
+  EXPECT_EQ(rejected("match.any.sync.b32 %r1|%p1, %r2, 0xffffffff;").message,
+            "'match.any' has no predicate output (only 'match.all' has one)");
+  // Older targets: redux came with sm_80.
+  const std::vector<Diagnostic> d = testing::parse_bad(
+      std::string(".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n") +
+      std::string(kRegisters) + "\tredux.sync.add.u32 %r1, %r2, 0xffffffff;\n\tret;\n}\n");
+  ASSERT_EQ(d.size(), 1u) << render_all(d);
+  EXPECT_EQ(d.front().message, "'redux' needs sm_80 or newer, the target is sm_75");
+}
+
 TEST(Validate, StateSpacesAndVectorWidths) {
   EXPECT_EQ(rejected("add.global.f32 %f1, %f2, %f3;").message,
             "state space '.global' is not allowed for 'add'");
