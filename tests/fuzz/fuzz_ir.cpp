@@ -187,7 +187,7 @@ std::string_view to_string(Op op) {
       "div",   "rem",   "abs",  "neg", "min",  "max",    "and",  "or",   "xor",   "not",   "cnot",
       "shl",   "shr",   "popc", "clz", "brev", "bfe",    "bfi",  "prmt", "lop3",  "shf",   "rcp",
       "sqrt",  "rsqrt", "ex2",  "lg2", "sin",  "cos",    "tanh", "cvt",  "bits",  "pack",  "unpack",
-      "setp",  "pnot",  "pand", "por", "pxor", "select", "shfl", "atom"};
+      "setp",  "pnot",  "pand", "por", "pxor", "select", "shfl", "vote", "redux", "atom"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Op::Atom) + 1);
   return names[static_cast<int>(op)];
 }
@@ -243,6 +243,8 @@ bool guardable(const Node& n) {
   case Op::Load:
   case Op::Select:
   case Op::Shfl:
+  case Op::Vote:
+  case Op::Redux:
   case Op::Atom:
   case Op::Tid:
   case Op::Unpack:
@@ -393,7 +395,7 @@ std::string validate(const Kernel& k) {
     if (x.region >= 0) {
       if (x.region >= n || k.nodes[x.region].op != Op::Select)
         return fmt::format("node {} lives in region {}, not a select", i, x.region);
-      if (x.op == Op::Load || x.op == Op::Shfl || x.op == Op::Atom ||
+      if (x.op == Op::Load || is_collective(x.op) || x.op == Op::Atom ||
           (x.op == Op::Select && x.style != SelStyle::Selp))
         return fmt::format("node {} ({}) cannot live in a branch arm", i, to_string(x.op));
     }

@@ -141,10 +141,16 @@ enum class Op : uint8_t {
   PXor,
   Select, // args: cond, then, else; printed as selp, a branch or a predicated instruction
   // warp and memory
-  Shfl, // shfl.sync.<mode>.b32 over the full warp
-  Atom, // an atomic on a `zero` output array; its value (if used) is the returned old value
+  Shfl,  // shfl.sync.<mode>.b32 over the full warp
+  Vote,  // vote.sync.ballot.b32 of a predicate over the full warp (an I32)
+  Redux, // redux.sync.<aop>.<t1> of an I32 over the full warp (aop: add min max and or xor)
+  Atom,  // an atomic on a `zero` output array; its value (if used) is the returned old value
 };
 std::string_view to_string(Op op);
+// The warp collectives: every lane of the warp takes part, and a lane's value depends on others'.
+inline bool is_collective(Op op) {
+  return op == Op::Shfl || op == Op::Vote || op == Op::Redux;
+}
 
 enum class IMode : uint8_t { Lo, Hi, Wide };
 enum class ShflMode : uint8_t { Idx, Bfly, Up, Down };

@@ -133,6 +133,7 @@ private:
   int compare();
   int select();
   int shuffle();
+  int collective();
   int atom();
   int conversion_op();
   int step();
@@ -863,6 +864,28 @@ int Gen::shuffle() {
   return add(n);
 }
 
+// vote.sync.ballot of a predicate, or redux.sync of a 32-bit integer, over the full warp.
+int Gen::collective() {
+  if (region_ >= 0)
+    return -1;
+  Node n;
+  n.ty = Ty::I32;
+  if (r_.chance(0.4)) {
+    n.op = Op::Vote;
+    n.t1 = PT::B32;
+    n.args = {value(Ty::Pred)};
+    return add(n);
+  }
+  n.op = Op::Redux;
+  n.args = {value(Ty::I32)};
+  static constexpr AtomOp kinds[] = {AtomOp::Add, AtomOp::Min, AtomOp::Max,
+                                     AtomOp::And, AtomOp::Or,  AtomOp::Xor};
+  n.aop = kinds[r_.below(std::size(kinds))];
+  const bool bitwise = n.aop == AtomOp::And || n.aop == AtomOp::Or || n.aop == AtomOp::Xor;
+  n.t1 = bitwise ? PT::B32 : r_.chance(0.5) ? PT::S32 : PT::U32;
+  return add(n);
+}
+
 int Gen::atom() {
   if (region_ >= 0 || atoms_ >= 2)
     return -1;
@@ -926,7 +949,7 @@ int Gen::step() {
   case 5:
     return select();
   case 6:
-    return shuffle();
+    return r_.chance(0.3) ? collective() : shuffle();
   default:
     return atom();
   }

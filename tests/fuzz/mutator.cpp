@@ -554,7 +554,7 @@ std::vector<int> inlinable_cone(const Kernel& k, int v) {
       continue;
     seen[x] = true;
     const Node& n = k.nodes[x];
-    if (n.op == Op::Shfl || n.op == Op::Atom || n.region >= 0 ||
+    if (is_collective(n.op) || n.op == Op::Atom || n.region >= 0 ||
         (n.op == Op::Select && n.style != SelStyle::Selp))
       return {};
     cone.push_back(x);

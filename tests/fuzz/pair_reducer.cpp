@@ -20,7 +20,7 @@ Kernel compact(const Kernel& k) {
     // Side effects and synchronization: atomics, branches, accesses to shared memory and
     // the warp collectives that order them.
     if (x.op == Op::Atom || (x.op == Op::Select && x.style != SelStyle::Selp) ||
-        (x.op == Op::Load && x.via != Via::Global) || x.op == Op::Shfl)
+        (x.op == Op::Load && x.via != Via::Global) || is_collective(x.op))
       work.push_back(i);
   }
   while (!work.empty()) {

@@ -493,6 +493,13 @@ void Writer::emit(int i, const std::string& guard, const std::string& dst_overri
                      d, reg(n.args[0]), n.bits, n.bits2));
     break;
   }
+  case Op::Vote:
+    line(fmt::format("{}vote.sync.ballot.b32 {}, {}, -1;", g, d, reg(n.args[0])));
+    break;
+  case Op::Redux:
+    line(fmt::format("{}redux.sync.{}.{} {}, {}, -1;", g, to_string(n.aop), to_string(n.t1), d,
+                     reg(n.args[0])));
+    break;
   case Op::Atom:
     emit_atom(i);
     break;

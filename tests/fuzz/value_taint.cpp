@@ -220,7 +220,7 @@ std::vector<HalfKinds> instrument_kinds(const Kernel& k, bool* unchecked) {
       // A shuffle hands on the values of the lanes it reads, not every lane's (shfl.idx of lane
       // 0 drops lane 9's 0/0, 18:44309); the per-thread check does not follow lanes, so what
       // reaches an output through a shuffle is checked as conditional.
-      if (x.op == Op::Shfl)
+      if (is_collective(x.op))
         c = true;
       work.push_back({a, c, halves});
     }
@@ -281,7 +281,7 @@ bool racy_by_construction(const Kernel& k) {
   bool warp_synced = false;
   for (int i : order) {
     const Node& x = k.nodes[i];
-    if (x.op == Op::Shfl)
+    if (is_collective(x.op))
       warp_synced = true;
     if (x.op != Op::Load || x.via == Via::Global)
       continue;
