@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
-#include <unordered_set>
 
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/special_registers.hpp"
@@ -431,26 +430,12 @@ ExprId CtaRunner::int_real(Value v, ValType type) {
 
 bool CtaRunner::select_of_width(ExprId node, uint32_t width) const {
   const auto& s = ctx_.store;
-  std::vector<ExprId> stack{node};
-  std::unordered_set<ExprId> seen;
-  while (!stack.empty()) {
-    const ExprId at = stack.back();
-    stack.pop_back();
-    if (!seen.insert(at).second)
-      continue;
-    const symbolic::Node& n = s.node(at);
-    if (n.op == symbolic::Op::Select) {
-      stack.push_back(n.b);
-      stack.push_back(n.c);
-      continue;
-    }
-    if (n.op != symbolic::Op::Const)
+  return symbolic::every_select_leaf(s, node, [&](ExprId leaf) {
+    if (s.op(leaf) != symbolic::Op::Const)
       return false;
-    const symbolic::Rational& q = s.rational(at);
-    if (q.get_den() != 1 || q < 0 || q >= symbolic::Rational(mpz_class(1) << width))
-      return false;
-  }
-  return true;
+    const symbolic::Rational& q = s.rational(leaf);
+    return q.get_den() == 1 && q >= 0 && q < symbolic::Rational(mpz_class(1) << width);
+  });
 }
 
 ExprId CtaRunner::int_view(Value v, ValType type) {

@@ -408,6 +408,7 @@ private:
   bool member_group(const Inst& in, uint32_t w, uint32_t& mask, uint32_t& member_mask);
   void exec_shfl(const Inst& in, uint32_t w, uint32_t mask);
   void exec_vote(const Inst& in, uint32_t w, uint32_t mask);
+  bool member_operands(const Inst& in, uint32_t w, uint32_t mask, std::array<Value, 32>& values);
   void exec_redux(const Inst& in, uint32_t w, uint32_t mask);
   void exec_match(const Inst& in, uint32_t w, uint32_t mask);
   void exec_elect(const Inst& in, uint32_t w, uint32_t mask);

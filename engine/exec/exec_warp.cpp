@@ -230,6 +230,27 @@ void CtaRunner::exec_vote(const Inst& in, uint32_t w, uint32_t mask) {
     set_dst(in.dsts[0], base + std::countr_zero(m), result);
 }
 
+// The member lanes' first source operands, for redux and match: false (and every destination
+// undefined) where one is a value no thread defined, or when reading failed.
+bool CtaRunner::member_operands(const Inst& in, uint32_t w, uint32_t mask,
+                                std::array<Value, 32>& values) {
+  const uint32_t base = w * 32;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t l = std::countr_zero(m);
+    values[l] = read(in.srcs[0], base + l);
+    if (failed_)
+      return false;
+    if (values[l].node == ctx_.undef) {
+      for (uint32_t n = mask; n != 0; n &= n - 1) {
+        for (const Operand& d : in.dsts)
+          set_dst(d, base + std::countr_zero(n), Value{0, ctx_.undef});
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
 // redux.sync: concrete operands reduce as warp_reduction.hpp says; data-dependent ones become the
 // same operation as nodes (add: a sum modulo 2^32; min, max, and, or, xor: integer operations of
 // the instruction's type).
@@ -237,19 +258,13 @@ void CtaRunner::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
   const auto op = static_cast<AtomOp>(in.sub);
   const bool is_signed = in.type == ValType::S32;
-  std::array<uint32_t, 32> bits{};
   std::array<Value, 32> values{};
+  if (!member_operands(in, w, mask, values))
+    return;
+  std::array<uint32_t, 32> bits{};
   bool symbolic = false;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t l = std::countr_zero(m);
-    values[l] = read(in.srcs[0], base + l);
-    if (failed_)
-      return;
-    if (values[l].node == ctx_.undef) { // an operand no thread defined: so is the result
-      for (uint32_t n = mask; n != 0; n &= n - 1)
-        set_dst(in.dsts[0], base + std::countr_zero(n), Value{0, ctx_.undef});
-      return;
-    }
     symbolic |= values[l].symbolic();
     bits[l] = static_cast<uint32_t>(values[l].bits);
   }
@@ -258,6 +273,14 @@ void CtaRunner::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
     result = Value{redux_value(op, is_signed, mask, bits), 0};
   } else {
     const symbolic::IntType type{2, is_signed};
+    const symbolic::BitOpKind bit_op = op == AtomOp::Min   ? symbolic::BitOpKind::Min
+                                       : op == AtomOp::Max ? symbolic::BitOpKind::Max
+                                       : op == AtomOp::And ? symbolic::BitOpKind::And
+                                       : op == AtomOp::Or  ? symbolic::BitOpKind::Or
+                                                           : symbolic::BitOpKind::Xor;
+    VOLTA_ASSERT(op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max || op == AtomOp::And ||
+                     op == AtomOp::Or || op == AtomOp::Xor,
+                 "lower.cpp gives redux only add, min, max, and, or, xor");
     ExprId acc = symbolic::kNoExpr;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
       const ExprId v = int_view(values[std::countr_zero(m)], in.type);
@@ -265,32 +288,7 @@ void CtaRunner::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
         acc = v;
         continue;
       }
-      switch (op) {
-      case AtomOp::Add:
-        acc = b_.iadd(acc, v, 2);
-        break;
-      case AtomOp::Min:
-        acc = b_.intop(symbolic::BitOpKind::Min, type, acc, v);
-        break;
-      case AtomOp::Max:
-        acc = b_.intop(symbolic::BitOpKind::Max, type, acc, v);
-        break;
-      case AtomOp::And:
-        acc = b_.intop(symbolic::BitOpKind::And, type, acc, v);
-        break;
-      case AtomOp::Or:
-        acc = b_.intop(symbolic::BitOpKind::Or, type, acc, v);
-        break;
-      case AtomOp::Xor:
-        acc = b_.intop(symbolic::BitOpKind::Xor, type, acc, v);
-        break;
-      case AtomOp::Inc:
-      case AtomOp::Dec:
-      case AtomOp::Exch:
-      case AtomOp::Cas:
-        VOLTA_ASSERT(false, "lower.cpp gives redux only add, min, max, and, or, xor");
-        break;
-      }
+      acc = op == AtomOp::Add ? b_.iadd(acc, v, 2) : b_.intop(bit_op, type, acc, v);
     }
     result = integer_result(acc);
   }
@@ -304,22 +302,13 @@ void CtaRunner::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
 // condition as its predicate).
 void CtaRunner::exec_match(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
-  std::array<uint64_t, 32> bits{};
   std::array<Value, 32> values{};
+  if (!member_operands(in, w, mask, values))
+    return;
+  std::array<uint64_t, 32> bits{};
   bool symbolic = false;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t l = std::countr_zero(m);
-    values[l] = read(in.srcs[0], base + l);
-    if (failed_)
-      return;
-    if (values[l].node == ctx_.undef) {
-      for (uint32_t n = mask; n != 0; n &= n - 1) {
-        set_dst(in.dsts[0], base + std::countr_zero(n), Value{0, ctx_.undef});
-        if (in.dsts.size() > 1)
-          set_dst(in.dsts[1], base + std::countr_zero(n), Value{0, ctx_.undef});
-      }
-      return;
-    }
     symbolic |= values[l].symbolic();
     bits[l] = values[l].bits & symbolic::width_mask(width_of(in.type));
   }

@@ -327,6 +327,18 @@ ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
       *width = w;
     return kind_of_node(s, first, nullptr);
   }
+  ValueKind kind = ValueKind::Any;
+  uint32_t found = 0;
+  every_select_leaf(s, id, [&](ExprId leaf) {
+    kind = kind_of_node(s, leaf, &found);
+    return kind == ValueKind::Any;
+  });
+  if (width)
+    *width = kind == ValueKind::Any ? 0 : found;
+  return kind;
+}
+
+bool every_select_leaf(const ExprStore& s, ExprId id, const std::function<bool(ExprId)>& visit) {
   std::vector<ExprId> stack{id};
   std::unordered_set<ExprId> seen;
   while (!stack.empty()) {
@@ -340,17 +352,10 @@ ValueKind kind_of(const ExprStore& s, ExprId id, uint32_t* width) {
       stack.push_back(n.b); // the first arm first
       continue;
     }
-    uint32_t w = 0;
-    const ValueKind k = kind_of_node(s, at, &w);
-    if (k != ValueKind::Any) {
-      if (width)
-        *width = w;
-      return k;
-    }
+    if (!visit(at))
+      return false;
   }
-  if (width)
-    *width = 0;
-  return ValueKind::Any;
+  return true;
 }
 
 namespace {

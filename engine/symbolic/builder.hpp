@@ -6,6 +6,7 @@
 // value-changing modifiers (FloatMods) in its node.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "engine/symbolic/expr_store.hpp"
@@ -15,6 +16,9 @@ namespace volta::symbolic {
 
 // The type class of node `id` and, for integers and bits, its width (0 when unknown).
 ValueKind kind_of(const ExprStore& store, ExprId id, uint32_t* width = nullptr);
+// Calls `visit` on each leaf of the select tree at `id` (itself when it is no select), the
+// arms in order, each shared leaf once, until `visit` returns false; false then, else true.
+bool every_select_leaf(const ExprStore& store, ExprId id, const std::function<bool(ExprId)>& visit);
 
 class Builder {
 public:

@@ -21,21 +21,12 @@
 #include "engine/report/report_json.hpp"
 #include "engine/report/result_line.hpp"
 #include "engine/report/sarif_report.hpp"
+#include "tests/emulate/emulate_test_util.hpp"
 
 namespace volta::emulate {
 namespace {
 
-launch::ManifestEntry soundness_entry(const std::string& name) {
-  const auto m =
-      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
-  EXPECT_TRUE(m.manifest);
-  for (const auto& e : m.manifest->entries) {
-    if (e.name == name)
-      return e;
-  }
-  ADD_FAILURE() << "no entry " << name;
-  return {};
-}
+using emutest::soundness_entry;
 
 struct Loaded {
   std::shared_ptr<const exec::LoadedKernel> reference, optimized;

@@ -10,21 +10,12 @@
 
 #include "engine/emulate/counterexample_run.hpp"
 #include "engine/launch/manifest.hpp"
+#include "tests/emulate/emulate_test_util.hpp"
 
 namespace volta::emulate {
 namespace {
 
-launch::ManifestEntry soundness_entry(const std::string& name) {
-  const auto m =
-      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
-  EXPECT_TRUE(m.manifest);
-  for (const auto& e : m.manifest->entries) {
-    if (e.name == name)
-      return e;
-  }
-  ADD_FAILURE() << "no entry " << name;
-  return {};
-}
+using emutest::soundness_entry;
 
 // cvt.rpi of a + 2^-149 against cvt.rpi of a: at a = 2 the reals say 3 against 2, the device
 // rounds the sum to 2 and stores 2 twice; at a = 0 it stores 1 against 0.

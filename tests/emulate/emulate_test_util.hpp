@@ -126,4 +126,19 @@ inline float as_float(uint32_t bits) {
   return std::bit_cast<float>(bits);
 }
 
+// The entry `name` of the soundness suite (examples/soundness/manifest.json).
+inline launch::ManifestEntry soundness_entry(const std::string& name) {
+  const auto m =
+      launch::read_manifest(std::string(VOLTA_SOURCE_DIR) + "/examples/soundness/manifest.json");
+  EXPECT_TRUE(m.manifest);
+  if (m.manifest) {
+    for (const auto& e : m.manifest->entries) {
+      if (e.name == name)
+        return e;
+    }
+  }
+  ADD_FAILURE() << "no entry " << name;
+  return {};
+}
+
 } // namespace volta::emutest
