@@ -253,6 +253,18 @@ private:
     }
     if (!a || !b)
       return std::nullopt;
+    // The canonical forms are over Z (an identity there holds modulo 2^w for every w): each side
+    // must be an integer of the format's own width (or a constant), so that equal forms are the
+    // same bits the format reads.
+    const uint32_t format_bits = format == symbolic::kFormatBF16 ? 16u : 8u << format;
+    const auto of_format_width = [&](ExprId v) {
+      uint32_t w = 0;
+      const symbolic::ValueKind k = symbolic::kind_of(store_, v, &w);
+      return k == symbolic::ValueKind::Any ? store_.is_const(v)
+                                           : k == symbolic::ValueKind::Int && w == format_bits;
+    };
+    if (!of_format_width(*a) || !of_format_width(*b))
+      return std::nullopt;
     try {
       const egraph::Id x = egraph_.add(*a), y = egraph_.add(*b);
       const SharedEgraph::FormCheck forms = egraph_.check_forms(x, y);

@@ -68,6 +68,15 @@ TEST(BitsReadAsFloat, OtherBitsAreNotProvedEqual) {
   const ExprId bits = d.b.iadd(d.u(0), d.u(1), kI32);
   EXPECT_NE(d.prove(d.b.bits_float(bits, kF16), d.b.bits_float(bits, kF32)).kind,
             ElementOutcome::Kind::Equivalent);
+  // Bits of another width than the format's: equal forms over Z need not be the bits it reads.
+  const auto u64 = [&](uint32_t i) {
+    return d.store.intern(symbolic::Node{Op::FloatBits, 3, 0, d.store.input(d.u_array, i), 0, 0});
+  };
+  const uint8_t kI64 = 3;
+  EXPECT_NE(d.prove(d.b.bits_float(d.b.iadd(u64(0), u64(1), kI64), kF32),
+                    d.b.bits_float(d.b.iadd(u64(1), u64(0), kI64), kF32))
+                .kind,
+            ElementOutcome::Kind::Equivalent);
   // -0 against +0: other bits, one real; not a difference either.
   const ExprId zero = d.store.constant(0L);
   const auto neg = d.prove(zero, d.b.bits_float(d.cancelled(0x80000000L, 0), kF32));
