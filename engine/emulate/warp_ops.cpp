@@ -102,10 +102,12 @@ void Cta::exec_redux(const Inst& in, uint32_t w, uint32_t mask) {
 
 void Cta::exec_match(const Inst& in, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
+  const uint32_t width = exec::width_of(in.type);
+  const uint64_t type_bits = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   std::array<uint64_t, 32> values{};
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t l = std::countr_zero(m);
-    values[l] = read(in.srcs[0], base + l, in.type);
+    values[l] = read(in.srcs[0], base + l, in.type) & type_bits;
   }
   const bool all = in.sub == 1 && exec::match_all(mask, values);
   for (uint32_t m = mask; m != 0; m &= m - 1) {
