@@ -392,7 +392,11 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     // and is compared as one: kept as an integer store, a float of the other kernel was read
     // back as an integer against it (the bytes of 2^-133 as the u32 65536 against the float
     // the optimized kernel's bits encode; fuzzer 24:179639).
+    // (A store narrower than the element leaves other bytes: its bits are not the element's,
+    // and the store keeps its own type, compared by its bytes.)
     if (launch::is_float(declared) && kind == symbolic::ValueKind::Int) {
+      if (launch::byte_width(stored) != width)
+        return v;
       stored = declared;
       return builder.bits_float(v, float_code);
     }
@@ -402,7 +406,8 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
     // So is such a select folded to one arm, an integer constant (fuzzer 17:135489: 0xC0300000
     // stored by st.b32 is -2.75, not 3224371200).
     if (launch::is_float(declared) && !launch::is_float(stored) &&
-        kind == symbolic::ValueKind::Any && store.op(v) == symbolic::Op::Select) {
+        launch::byte_width(stored) == width && kind == symbolic::ValueKind::Any &&
+        store.op(v) == symbolic::Op::Select) {
       const symbolic::Node n = store.node(v);
       stored = declared;
       return builder.select(n.a, builder.bits_float(n.b, float_code),

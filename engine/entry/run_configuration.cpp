@@ -116,6 +116,18 @@ KernelSummary kernel_summary(const launch::KernelConfig& config, const std::stri
 std::optional<exec::Failure> output_failure(const exec::KernelRun& run,
                                             const symbolic::ExprStore& store, bool values_matter) {
   for (const auto& out : run.outputs) {
+    if (values_matter && out.partly_written) {
+      exec::Failure f;
+      f.space = "global";
+      f.location = fmt::format("{}[{}]", out.name, *out.partly_written);
+      f.verdict = Verdict::Unsupported;
+      f.kind = "unsupported";
+      f.message = fmt::format(
+          "{} is partly written: stores wrote {} of its {} bytes (stores narrower than the "
+          "array's elements are not compared; declare the array with the stores' element type)",
+          f.location, out.partly_written_bytes, out.elem_width);
+      return f;
+    }
     for (const auto& [index, value] : out.elements) {
       // A root that is plain bits is a concrete value, not an opaque operation.
       const bool bits = store.node(value).op == symbolic::Op::RawBits;

@@ -90,6 +90,11 @@ struct OutputArray {
   // store types differ between the two kernels are compared by their bytes. A value stored as
   // plain bits (a RawBits root) is read in the type of its store.
   std::vector<launch::ElemType> store_types;
+  // The first element some but not all of whose bytes a store wrote (a st.u16 into an f32
+  // element): its value is not one of the elements above, and it is not compared
+  // (entry/run_configuration.cpp refuses the run where values matter).
+  std::optional<uint64_t> partly_written;
+  uint32_t partly_written_bytes = 0;
 };
 
 // Where a partial operation (division, rcp, sqrt, rsqrt, lg2, integer division) was executed:

@@ -277,11 +277,21 @@ KernelRun collect_run(LaunchContext& ctx) {
         if ((a - region.base) % region.elem_width != 0)
           continue;
         const ByteCell* cells = &page.cells[a - page_base];
-        bool written = a + region.elem_width <= page_base + GlobalMemory::kPageSize;
-        for (uint32_t i = 0; written && i < region.elem_width; ++i)
-          written = cells[i].written != 0;
-        if (!written)
+        const uint32_t in_page = static_cast<uint32_t>(
+            std::min<uint64_t>(region.elem_width, page_base + GlobalMemory::kPageSize - a));
+        uint32_t bytes_written = 0;
+        for (uint32_t i = 0; i < in_page; ++i)
+          bytes_written += cells[i].written != 0 ? 1 : 0;
+        if (bytes_written != region.elem_width) {
+          // A store narrower than the element (or an element across pages): not an element's
+          // value. Ignoring it compared nothing, a vacuous EQUIVALENT of two kernels that store
+          // different low halves.
+          if (bytes_written != 0 && !out.partly_written) {
+            out.partly_written = (a - region.base) / region.elem_width;
+            out.partly_written_bytes = bytes_written;
+          }
           continue;
+        }
         launch::ElemType type = store_type(cells, region.elem_width, out.declared);
         const ExprId value = element_value(cells, region.elem_width, store, b, undef,
                                            out.declared == launch::ElemType::BF16);
