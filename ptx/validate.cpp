@@ -366,6 +366,16 @@ private:
       }
       if (ins.opcode_name == "redux" && !check_redux(ins, types))
         return;
+      // bar.arrive a, b: the thread count is not optional (ptxas 13: "Arguments mismatch for
+      // instruction 'bar.arrive'"; a barrier.cluster.arrive takes no operand at all).
+      if ((ins.opcode_name == "bar" || ins.opcode_name == "barrier") && ins.has_suffix("arrive") &&
+          !ins.has_suffix("cluster") && ins.operands.size() != 2) {
+        instruction_error(ins, "'" + ins.opcode_name +
+                                   ".arrive' takes a barrier and a thread "
+                                   "count, found " +
+                                   std::to_string(ins.operands.size()) + " operand(s)");
+        return;
+      }
       if (ins.opcode_name == "match" && ins.has_suffix("any") && !ins.operands.empty() &&
           ins.operands[0].is<PairOperand>()) {
         // ptxas 13: "Predicate output not allowed for instruction 'match.any'".

@@ -155,7 +155,8 @@ TEST(NamedBarriers, BarArriveNeedsAThreadCount) {
   const auto text = warp_specialized("  bar.arrive 1;", kConsume);
   const auto r = run_ptx(text, one_out(64, {64, 1, 1}));
   ASSERT_FALSE(r.diagnostics.empty());
-  EXPECT_TRUE(contains(r.diagnostics[0].message, "expects 2 operands")) << r.diagnostics[0].message;
+  EXPECT_TRUE(contains(r.diagnostics[0].message, "takes a barrier and a thread count"))
+      << r.diagnostics[0].message;
   EXPECT_EQ(r.diagnostics[0].where.line, line_of(text, "bar.arrive 1;"));
 }
 

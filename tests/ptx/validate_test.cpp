@@ -85,6 +85,10 @@ TEST(Validate, ReduxAndMatchForms) {
   EXPECT_NE(rejected("redux.sync.min.f32 %f1, %f2, 0xffffffff;")
                 .message.find("needs an sm_10x target with the a or f suffix"),
             std::string::npos);
+  // bar.arrive needs its thread count (the ptxas differential's mutant of c8_bar_arrive_producer).
+  accepted("bar.arrive 1, 64;");
+  EXPECT_EQ(rejected("bar.arrive 1;").message,
+            "'bar.arrive' takes a barrier and a thread count, found 1 operand(s)");
   EXPECT_EQ(rejected("match.any.sync.b32 %r1|%p1, %r2, 0xffffffff;").message,
             "'match.any' has no predicate output (only 'match.all' has one)");
   // Older targets: redux came with sm_80.
