@@ -2,12 +2,25 @@
 
 #include <algorithm>
 
+#include "engine/symbolic/builder.hpp"
+
 namespace volta::exec {
 namespace {
 
 ExprId as_real(const Value& v, ValType type, symbolic::ExprStore& s) {
-  if (v.symbolic())
+  if (v.symbolic()) {
+    // Integer data in the register of a float atomic (an f32 loaded from a u32 array): the
+    // float its bits encode, not the integer (the operand sorts of real arithmetic; pair
+    // fuzzer 1:346 under the assertions of the ASan build).
+    const symbolic::ValueKind kind = symbolic::kind_of(s, v.node);
+    const uint8_t format = type == ValType::F32   ? 2
+                           : type == ValType::F64 ? 3
+                           : type == ValType::F16 ? 1
+                                                  : 0;
+    if (format != 0 && (kind == symbolic::ValueKind::Int || kind == symbolic::ValueKind::Bits))
+      return symbolic::Builder(s).bits_float(v.node, format);
     return v.node;
+  }
   switch (type) {
   case ValType::F32:
     return s.float_bits(v.bits & 0xffffffffu, 32).value_or(s.constant(0));
