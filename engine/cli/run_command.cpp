@@ -275,7 +275,7 @@ int run(const RunArgs& args) {
     }
     types[t.substr(0, eq)] = *type;
   }
-  emulate::Inputs inputs = emulate::random_inputs(*config, args.seed, types);
+  emulate::Inputs inputs;
   if (args.cross_check_input >= 0) {
     if (!args.counterexample.empty()) {
       diagnostics.error("--cross-check-input does not combine with --counterexample");
@@ -286,10 +286,16 @@ int run(const RunArgs& args) {
     std::map<std::string, emulate::ElemType> value_types = emulate::declared_elem_types(source);
     for (const auto& a : source.arrays)
       value_types.emplace(a.name, emulate::default_elem_type(a));
-    inputs =
-        emulate::edge_inputs(*config, static_cast<uint32_t>(args.cross_check_input), value_types);
+    const auto set = static_cast<uint32_t>(args.cross_check_input);
+    // Made page by page, as the cross-check makes them, unless the whole arrays are needed:
+    // --inputs overrides some of them and --save-inputs writes them.
+    const bool whole_arrays = !args.inputs.empty() || !args.save_inputs.empty();
+    inputs = whole_arrays ? emulate::edge_inputs(*config, set, value_types)
+                          : emulate::generated_edge_inputs(*config, set, value_types);
     for (const auto& [name, type] : types)
       inputs.types[name] = type;
+  } else {
+    inputs = emulate::random_inputs(*config, args.seed, types);
   }
   if (!args.inputs.empty()) {
     if (auto read = read_inputs(args.inputs, *config, inputs); !read) {
@@ -316,6 +322,9 @@ int run(const RunArgs& args) {
   }
   emulate::EmulateOptions options;
   options.max_instructions = args.max_instructions;
+  // Printing reads a few elements: the outputs stay the launch's paged memory (a large array
+  // costs the pages the run touched); --out writes whole arrays.
+  options.sparse_outputs = args.out.empty();
   const auto r = emulate::emulate(loaded.kernel->program, *config, inputs, options);
   if (r.error) {
     diagnostics.error_in(config->ptx_path, fmt::format("{}: {}", r.error->kind, r.error->text()));
@@ -334,8 +343,9 @@ int run(const RunArgs& args) {
     return kSuccess;
   for (const auto& o : r.outputs) {
     uint64_t written = 0;
-    for (auto w : o.written)
-      written += w;
+    for (const auto& [first, end] : o.written_ranges())
+      for (uint64_t i = first; i < end; ++i)
+        written += o.is_written(i) ? 1 : 0;
     std::string line = fmt::format("  {} ({}, {} of {} elements written):", o.name,
                                    emulate::to_string(o.type), written, o.len);
     for (uint64_t i = 0; i < o.len && i < args.show; ++i)
