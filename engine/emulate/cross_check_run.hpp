@@ -35,8 +35,9 @@ struct CrossCheckOptions {
   double deadline_seconds = 0; // every run stops here (0: none); a set cut short is not compared
   bool sample_ctas = true;     // a launch over the budget may run a sample of its CTAs
   // The emulator's pace before any set ran in this process (thread-instructions a second for
-  // the two kernels of a set; the release build runs 20-30 million on a loaded 2-core VM).
-  double prior_rate = 15e6;
+  // the two kernels of a set; with its warp loops the release build runs 45-110 million on the
+  // corpus's GEMM, convolution and TileLang pairs on a loaded 2-core VM, docs/BENCHMARKS.md).
+  double prior_rate = 40e6;
   double instruction_factor = 2;         // a run's budget: this times its symbolic run's count...
   uint64_t min_instructions = 1'000'000; // ...and at least this
   bool reuse_runs = true; // take and keep runs in the process-wide memo (emulate/run_memo.hpp)

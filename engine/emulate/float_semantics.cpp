@@ -444,58 +444,60 @@ namespace {
 // arith() for f32 with round-to-nearest-even and no .ftz: the host's binary32 operations are
 // correctly rounded in that mode (SSE arithmetic, sqrtf and fmaf; the rounding mode is the
 // default whenever no with_mode() is running). The events are found exactly: products of two
-// f32 values are exact in double, and TwoSum gives the exact error of an f32 or f64 sum.
-uint64_t arith_f32_nearest(Arith op, uint64_t a_bits, uint64_t b_bits, uint64_t c_bits) {
-  const float a = std::bit_cast<float>(static_cast<uint32_t>(a_bits));
-  const float b = std::bit_cast<float>(static_cast<uint32_t>(b_bits));
-  const float c = std::bit_cast<float>(static_cast<uint32_t>(c_bits));
+// f32 values are exact in double, and TwoSum gives the exact error of an f32 or f64 sum. (No
+// volatile is needed: this file is compiled with -ffp-contract=off, so no product and sum are
+// fused, and without -ffast-math nothing is reassociated.) `Fma` computes the fused result;
+// the warp loops pass one that the host's FMA unit computes where it has one.
+template <class Fma>
+[[gnu::always_inline]] inline uint32_t f32_nearest(Arith op, uint32_t a_bits, uint32_t b_bits,
+                                                   uint32_t c_bits, RealArithmeticEvents& e,
+                                                   Fma fused) {
+  const float a = std::bit_cast<float>(a_bits);
+  const float b = std::bit_cast<float>(b_bits);
+  const float c = std::bit_cast<float>(c_bits);
   const double da = a, db = b, dc = c;
-  volatile float r = 0;
-  bool nan_operand = std::isnan(a), finite_operands = std::isfinite(a), zero_divisor = false;
-  auto with_b = [&] {
-    nan_operand = nan_operand || std::isnan(b);
-    finite_operands = finite_operands && std::isfinite(b);
-  };
+  const bool unary = op == Arith::Sqrt || op == Arith::Rcp;
+  // Bitwise & and | on the tests below, not && and ||: data-dependent branches cost more than
+  // the comparisons they would skip (a warp's lanes round differently).
+  const bool nan_operand =
+      std::isnan(a) | (!unary & std::isnan(b)) | ((op == Arith::Fma) & std::isnan(c));
+  const bool finite_operands =
+      std::isfinite(a) & (unary | std::isfinite(b)) & ((op != Arith::Fma) | std::isfinite(c));
+  float r = 0;
+  bool zero_divisor = false;
   bool exact = true;      // the result is the real result
   bool tiny_zero = false; // a nonzero real result rounded to zero
   switch (op) {
   case Arith::Add:
   case Arith::Sub: {
-    with_b();
     const float bb = op == Arith::Add ? b : -b;
     r = a + bb;
     // TwoSum (Knuth): the exact error of a rounded-to-nearest sum, barring overflow.
-    const float s = r;
-    const volatile float bv = s - a;
-    const volatile float av = s - bv;
+    const float bv = r - a;
+    const float av = r - bv;
     exact = (a - av) + (bb - bv) == 0.0f;
     break; // a sum of f32 values is a multiple of the smallest subnormal: never a tiny zero
   }
   case Arith::Mul:
-    with_b();
     r = a * b;
     exact = double{r} == da * db;
-    tiny_zero = r == 0.0f && a != 0.0f && b != 0.0f;
+    tiny_zero = (r == 0.0f) & (a != 0.0f) & (b != 0.0f);
     break;
   case Arith::Div:
-    with_b();
     r = a / b;
     zero_divisor = b == 0.0f;
     exact = double{r} * db == da;
-    tiny_zero = r == 0.0f && a != 0.0f && std::isfinite(b);
+    tiny_zero = (r == 0.0f) & (a != 0.0f) & std::isfinite(b);
     break;
   case Arith::Fma: {
-    with_b();
-    nan_operand = nan_operand || std::isnan(c);
-    finite_operands = finite_operands && std::isfinite(c);
-    r = std::fma(a, b, c);
-    const volatile double p = da * db; // exact
-    const volatile double s = p + dc;
-    const volatile double pv = s - dc;
-    const volatile double cv = s - pv;
+    r = fused(a, b, c);
+    const double p = da * db; // exact
+    const double s = p + dc;
+    const double pv = s - dc;
+    const double cv = s - pv;
     const double error = (p - pv) + (dc - cv); // p + c == s + error exactly
-    exact = error == 0.0 && double{r} == s;
-    tiny_zero = r == 0.0f && (s != 0.0 || error != 0.0);
+    exact = (error == 0.0) & (double{r} == s);
+    tiny_zero = (r == 0.0f) & ((s != 0.0) | (error != 0.0));
     break;
   }
   case Arith::Sqrt:
@@ -508,20 +510,90 @@ uint64_t arith_f32_nearest(Arith op, uint64_t a_bits, uint64_t b_bits, uint64_t 
     exact = double{r} * da == 1.0;
     break;
   }
-  const float result = r;
-  if (!nan_operand) {
-    RealArithmeticEvents& e = t_events;
-    if (std::isnan(result))
-      ++e.invalid;
-    else if (std::isinf(result) && finite_operands)
-      ++(zero_divisor ? e.division_by_zero : e.overflow);
-    else if (tiny_zero)
-      ++e.underflow;
-    else if (!exact && finite_operands && std::isfinite(result))
-      ++e.inexact; // (arithmetic on an infinity is exact over the extended reals)
-  }
-  return std::isnan(result) ? canonical_nan(FloatFormat::F32) : std::bit_cast<uint32_t>(result);
+  // Each operation counted once, under the first event that applies (arith_by_rounding's order);
+  // arithmetic on an infinity is exact over the extended reals, and a NaN operand propagates.
+  const bool counted = !nan_operand;
+  const bool nan_result = std::isnan(r);
+  const bool made_infinity = !nan_result & std::isinf(r) & finite_operands;
+  const bool finite_rest = !nan_result & !made_infinity;
+  e.invalid += counted & nan_result;
+  e.division_by_zero += counted & made_infinity & zero_divisor;
+  e.overflow += counted & made_infinity & !zero_divisor;
+  e.underflow += counted & finite_rest & tiny_zero;
+  e.inexact += counted & finite_rest & !tiny_zero & !exact & finite_operands & std::isfinite(r);
+  return nan_result ? static_cast<uint32_t>(canonical_nan(FloatFormat::F32))
+                    : std::bit_cast<uint32_t>(r);
 }
+
+struct LibmFma {
+  float operator()(float a, float b, float c) const { return std::fma(a, b, c); }
+};
+
+uint64_t arith_f32_nearest(Arith op, uint64_t a_bits, uint64_t b_bits, uint64_t c_bits) {
+  return f32_nearest(op, static_cast<uint32_t>(a_bits), static_cast<uint32_t>(b_bits),
+                     static_cast<uint32_t>(c_bits), t_events, LibmFma{});
+}
+
+// The warp loop of arith_f32_lanes for one operation (a loop of its own, no switch per lane),
+// compiled once for the host's FMA unit (a fused multiply-add instruction in the loop instead of
+// a call per lane) and once without.
+template <Arith Op, class Fma>
+void f32_lanes_of(const F32Operands& x, uint32_t mask, uint64_t* out, uint32_t out_width,
+                  Fma fused) {
+  RealArithmeticEvents e;
+  const uint64_t keep = out_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << out_width) - 1;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<uint32_t>(std::countr_zero(m));
+    auto operand = [&](int i) {
+      return static_cast<uint32_t>(x.column[i] != nullptr ? x.column[i][l] : x.immediate[i]);
+    };
+    out[l] = f32_nearest(Op, operand(0), operand(1), operand(2), e, fused) & keep;
+  }
+  RealArithmeticEvents& all = t_events;
+  all.invalid += e.invalid;
+  all.division_by_zero += e.division_by_zero;
+  all.overflow += e.overflow;
+  all.underflow += e.underflow;
+  all.inexact += e.inexact;
+}
+
+template <class Fma>
+void f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* out, uint32_t out_width,
+               Fma fused) {
+  switch (op) {
+  case Arith::Add:
+    return f32_lanes_of<Arith::Add>(x, mask, out, out_width, fused);
+  case Arith::Sub:
+    return f32_lanes_of<Arith::Sub>(x, mask, out, out_width, fused);
+  case Arith::Mul:
+    return f32_lanes_of<Arith::Mul>(x, mask, out, out_width, fused);
+  case Arith::Fma:
+    return f32_lanes_of<Arith::Fma>(x, mask, out, out_width, fused);
+  case Arith::Div:
+    return f32_lanes_of<Arith::Div>(x, mask, out, out_width, fused);
+  case Arith::Sqrt:
+    return f32_lanes_of<Arith::Sqrt>(x, mask, out, out_width, fused);
+  case Arith::Rcp:
+    return f32_lanes_of<Arith::Rcp>(x, mask, out, out_width, fused);
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+struct HostFma {
+  __attribute__((target("fma"))) float operator()(float a, float b, float c) const {
+    return __builtin_fmaf(a, b, c);
+  }
+};
+__attribute__((target("fma"))) void f32_lanes_with_fma_unit(Arith op, const F32Operands& x,
+                                                            uint32_t mask, uint64_t* out,
+                                                            uint32_t out_width) {
+  f32_lanes(op, x, mask, out, out_width, HostFma{});
+}
+bool host_has_fma() {
+  static const bool has = __builtin_cpu_supports("fma");
+  return has;
+}
+#endif
 
 } // namespace
 
@@ -535,6 +607,20 @@ bool host_keeps_subnormals() {
     return kept != 0.0f && made != 0.0f;
   }();
   return keeps;
+}
+
+bool arith_f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* out,
+                     uint32_t out_width) {
+  if (!host_keeps_subnormals())
+    return false;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (host_has_fma()) {
+    f32_lanes_with_fma_unit(op, x, mask, out, out_width);
+    return true;
+  }
+#endif
+  f32_lanes(op, x, mask, out, out_width, LibmFma{});
+  return true;
 }
 
 uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b, uint64_t c,

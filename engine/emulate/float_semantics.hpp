@@ -50,6 +50,17 @@ enum class Arith : uint8_t { Add, Sub, Mul, Div, Fma, Sqrt, Rcp };
 // round to FLT_MIN with 24 bits: scripts/hardware-check's sweep_*_tiny.)
 uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b = 0, uint64_t c = 0,
                bool ftz = false);
+// arith(op, F32, NearestEven, ..., false) for the lanes of `mask` (bit l: lane l) of a warp, in
+// one loop: operand i of lane l is column[i][l], or immediate[i] where column[i] is null (the
+// low 32 bits of either); out[l] gets the result's bits masked to `out_width`. The same bits and
+// events as arith() lane by lane. False (nothing done) where that path does not apply (a host
+// that flushes subnormals); the caller goes lane by lane then.
+struct F32Operands {
+  const uint64_t* column[3] = {nullptr, nullptr, nullptr};
+  uint64_t immediate[3] = {0, 0, 0};
+};
+bool arith_f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* out,
+                     uint32_t out_width);
 // The general method of arith() for every format and mode (round to odd in double, then to the
 // format). arith() takes a faster path for f32 with round-to-nearest-even and no .ftz — the
 // host's binary32 arithmetic, which is correctly rounded — that must give the same bits

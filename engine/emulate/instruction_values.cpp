@@ -9,6 +9,7 @@
 #include "engine/exec/cluster_address.hpp"
 #include "engine/exec/special_registers.hpp"
 #include "ptx/ast.hpp"
+#include "support/invariant.hpp"
 
 namespace volta::emulate {
 
@@ -96,6 +97,88 @@ void Cta::exec_cvta(const Inst& in, uint32_t t) {
     window = exec::kConstWindow;
   const uint64_t a = read(in.srcs[0], t, in.type);
   write(in.dsts[0], t, low_bits(in.sub == 1 ? a - window : a + window, exec::width_of(in.type)));
+}
+
+bool Cta::integer_warp(const Inst& in, uint32_t w, uint32_t mask) {
+  switch (in.op) {
+  case XOp::IAdd:
+  case XOp::ISub:
+  case XOp::IMulLo:
+  case XOp::IMadLo:
+  case XOp::And:
+  case XOp::Or:
+  case XOp::Xor:
+  case XOp::Shl:
+  case XOp::Shr:
+    break;
+  default:
+    return false;
+  }
+  const ValType type = in.type;
+  if (type == ValType::Pred || in.sat || in.dsts.size() != 1 ||
+      in.dsts[0].kind != exec::OpKind::Reg || in.srcs.size() > 3)
+    return false;
+  const uint32_t width = exec::width_of(type);
+  const bool sgn = exec::is_signed(type);
+  const uint32_t base = w * 32;
+  // Each source: a register's column of this warp, or one immediate for every lane.
+  const uint64_t* column[3] = {nullptr, nullptr, nullptr};
+  uint64_t immediate[3] = {0, 0, 0};
+  for (size_t i = 0; i < in.srcs.size(); ++i) {
+    const exec::Operand& o = in.srcs[i];
+    if (o.kind == exec::OpKind::Reg && !o.negated)
+      column[i] = &reg(o.reg, base);
+    else if (o.kind == exec::OpKind::Imm)
+      immediate[i] = read(o, base, type); // an integer immediate: its bits, whatever the type
+    else
+      return false;
+  }
+  uint64_t* out = &reg(in.dsts[0].reg, base);
+  const uint32_t out_width = reg_width_[in.dsts[0].reg];
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<uint32_t>(std::countr_zero(m));
+    auto raw = [&](int i) { return column[i] != nullptr ? column[i][l] : immediate[i]; };
+    const uint64_t a = low_bits(raw(0), width);
+    uint64_t r = 0;
+    switch (in.op) {
+    case XOp::IAdd:
+      r = a + low_bits(raw(1), width);
+      break;
+    case XOp::ISub:
+      r = a - low_bits(raw(1), width);
+      break;
+    case XOp::IMulLo:
+      r = a * low_bits(raw(1), width);
+      break;
+    case XOp::IMadLo:
+      r = a * low_bits(raw(1), width) + low_bits(raw(2), width);
+      break;
+    case XOp::And:
+      r = a & low_bits(raw(1), width);
+      break;
+    case XOp::Or:
+      r = a | low_bits(raw(1), width);
+      break;
+    case XOp::Xor:
+      r = a ^ low_bits(raw(1), width);
+      break;
+    case XOp::Shl:
+    case XOp::Shr: { // exec_integer's shifts: the count is a u32, whatever the type
+      const uint64_t n = low_bits(raw(1), 32);
+      if (in.op == XOp::Shl)
+        r = n >= width ? 0 : a << n;
+      else if (sgn)
+        r = static_cast<uint64_t>(sign_extend(a, width) >> std::min<uint64_t>(n, 63));
+      else
+        r = n >= width ? 0 : a >> n;
+      break;
+    }
+    default:
+      VOLTA_ASSERT(false, "integer_warp handles the operations it accepts");
+    }
+    out[l] = low_bits(low_bits(r, width), out_width);
+  }
+  return true;
 }
 
 void Cta::exec_integer(const Inst& in, uint32_t t) {
@@ -302,28 +385,17 @@ bool Cta::float_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     return false;
   const uint32_t base = w * 32;
   // Each source: a register's column of this warp, or one immediate for every lane.
-  const uint64_t* column[3] = {nullptr, nullptr, nullptr};
-  uint64_t imm[3] = {0, 0, 0};
+  F32Operands x;
   for (size_t i = 0; i < in.srcs.size(); ++i) {
     const exec::Operand& o = in.srcs[i];
     if (o.kind == exec::OpKind::Reg && !o.negated)
-      column[i] = &reg(o.reg, base);
+      x.column[i] = &reg(o.reg, base);
     else if (o.kind == exec::OpKind::Imm)
-      imm[i] = read(o, base, ValType::F32);
+      x.immediate[i] = read(o, base, ValType::F32);
     else
       return false;
   }
-  uint64_t* out = &reg(in.dsts[0].reg, base);
-  const uint32_t out_width = reg_width_[in.dsts[0].reg];
-  for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-    uint64_t x[3];
-    for (int i = 0; i < 3; ++i)
-      x[i] = low_bits(column[i] ? column[i][l] : imm[i], 32);
-    out[l] = low_bits(arith(op, FloatFormat::F32, RoundMode::NearestEven, x[0], x[1], x[2], false),
-                      out_width);
-  }
-  return true;
+  return arith_f32_lanes(op, x, mask, &reg(in.dsts[0].reg, base), reg_width_[in.dsts[0].reg]);
 }
 
 void Cta::exec_float(const Inst& in, uint32_t t) {
@@ -567,6 +639,39 @@ void Cta::exec_mov(const Inst& in, uint32_t t) {
     return;
   }
   write(in.dsts[0], t, low_bits(read(in.srcs[0], t, in.type), w));
+}
+
+bool Cta::convert_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  if (in.srcs.size() != 1 || in.srcs[0].kind != exec::OpKind::Reg || in.srcs[0].negated ||
+      in.dsts.size() != 1 || in.dsts[0].kind != exec::OpKind::Reg || packed(in.type) ||
+      exec::width_of(in.type2) > 16 || exec::width_of(in.type2) == 0)
+    return false;
+  const uint32_t source_width = exec::width_of(in.type2);
+  const uint32_t src = in.srcs[0].reg, dst = in.dsts[0].reg;
+  ConversionMemo::Table& memo =
+      launch_.conversions.table(ConversionMemo::shape_of(in, launch_.flags[pc], reg_width_[dst]));
+  const RealArithmeticEvents& events = real_arithmetic_events();
+  auto count = [&] {
+    return events.invalid + events.division_by_zero + events.overflow + events.underflow +
+           events.inexact;
+  };
+  const uint32_t base = w * 32;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = base + static_cast<uint32_t>(std::countr_zero(m));
+    const auto s = static_cast<uint32_t>(low_bits(reg(src, t), source_width));
+    if (memo.known[s] != 0) {
+      reg(dst, t) = memo.result[s];
+      continue;
+    }
+    thread_now_ = t;
+    const uint64_t before = count();
+    exec_cvt(in, t);
+    if (count() == before) {
+      memo.result[s] = reg(dst, t);
+      memo.known[s] = 1;
+    }
+  }
+  return true;
 }
 
 void Cta::exec_cvt(const Inst& in, uint32_t t) {

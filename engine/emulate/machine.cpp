@@ -32,7 +32,7 @@ GlobalRegion* LaunchState::find(uint64_t address, uint64_t size) {
 Cta::Cta(LaunchState& launch, uint32_t index)
     : launch_(launch), prog_(launch.prog), cta_(index),
       threads_(static_cast<uint32_t>(launch.config.threads_per_cta())),
-      warps_((threads_ + 31) / 32) {
+      warps_((threads_ + 31) / 32), warp_paths_(!launch.options.lane_by_lane) {
   const auto& g = launch.config.grid;
   ctaid_[0] = index % g[0];
   ctaid_[1] = (index / g[0]) % g[1];
@@ -171,6 +171,8 @@ bool Cta::gather(uint32_t pc, uint32_t w, uint32_t& mask, uint32_t members) {
 
 void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   const uint32_t base = w * 32;
+  const uint32_t scheduled = mask;
+  next_pc_ = exec::kNoPcHint;
   if (in.has_guard) {
     uint32_t on = 0;
     for (uint32_t m = mask; m != 0; m &= m - 1) {
@@ -200,10 +202,11 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   case Family::AsyncWait:
     break;
   case Family::Integer:
-    each([&](uint32_t t) { exec_integer(in, t); });
+    if (!warp_paths_ || !integer_warp(in, w, mask))
+      each([&](uint32_t t) { exec_integer(in, t); });
     break;
   case Family::Float:
-    if (!float_warp(in, pc, w, mask))
+    if (!warp_paths_ || !float_warp(in, pc, w, mask))
       each([&](uint32_t t) { exec_float(in, t); });
     break;
   case Family::Compare:
@@ -216,16 +219,19 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     each([&](uint32_t t) { exec_mov(in, t); });
     break;
   case Family::Convert:
-    each([&](uint32_t t) { exec_cvt(in, t); });
+    if (!warp_paths_ || !convert_warp(in, pc, w, mask))
+      each([&](uint32_t t) { exec_cvt(in, t); });
     break;
   case Family::AddressConvert:
     each([&](uint32_t t) { exec_cvta(in, t); });
     break;
   case Family::Load:
-    each([&](uint32_t t) { exec_ld(in, t); });
+    if (!warp_paths_ || !load_warp(in, w, mask))
+      each([&](uint32_t t) { exec_ld(in, t); });
     break;
   case Family::Store:
-    each([&](uint32_t t) { exec_st(in, t); });
+    if (!warp_paths_ || !store_warp(in, w, mask))
+      each([&](uint32_t t) { exec_st(in, t); });
     break;
   case Family::Atomic:
     each([&](uint32_t t) { exec_atom(in, t); });
@@ -239,9 +245,17 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   case Family::Call:
     each([&](uint32_t t) { exec_call(in, t); });
     break;
-  case Family::Branch:
+  case Family::Branch: {
     exec::take_branch(pc_.data(), w, mask, in.target);
+    // A uniform branch leaves the scheduled lanes together: the scheduler's next pc.
+    const uint32_t first = pc_[base + static_cast<uint32_t>(std::countr_zero(scheduled))];
+    bool together = true;
+    for (uint32_t m = scheduled; m != 0; m &= m - 1)
+      together = together && pc_[base + static_cast<uint32_t>(std::countr_zero(m))] == first;
+    if (together && warp_paths_)
+      next_pc_ = first;
     return;
+  }
   case Family::Exit:
     exec::exit_lanes(*this, w, mask);
     return;
@@ -292,6 +306,12 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     throw Trouble("unsupported", "this instruction is not supported by the emulator");
   }
   advance();
+  // Every scheduled lane is at pc + 1 now (the guarded-off ones moved on above), and no lane
+  // changed state, except after a collective (it may have waited, or released waiting lanes)
+  // or a call.
+  const Family family = exec::family_of(in.op);
+  if (family != Family::WarpCollective && family != Family::Call && warp_paths_)
+    next_pc_ = pc + 1;
 }
 
 uint64_t Cta::mbarrier_address(const Inst& in, uint32_t t) {
@@ -619,7 +639,8 @@ void Cta::exec_ld(const Inst& in, uint32_t t) {
   const uint32_t elem = std::max<uint32_t>(1, exec::width_of(in.type) / 8);
   const uint64_t a = address(in.mem[0], t);
   const uint32_t n = static_cast<uint32_t>(in.dsts.size());
-  (void)locate(in.space, a, elem * n, t, false); // alignment of the whole vector access
+  if (n > 1)
+    (void)locate(in.space, a, elem * n, t, false); // alignment of the whole vector access
   for (uint32_t i = 0; i < n; ++i) {
     uint64_t v = load(in.space, a + i * elem, elem, t);
     if (exec::is_signed(in.type))
@@ -632,7 +653,8 @@ void Cta::exec_st(const Inst& in, uint32_t t) {
   const uint32_t elem = std::max<uint32_t>(1, exec::width_of(in.type) / 8);
   const uint64_t a = address(in.mem[0], t);
   const uint32_t n = static_cast<uint32_t>(in.srcs.size());
-  (void)locate(in.space, a, elem * n, t, true);
+  if (n > 1)
+    (void)locate(in.space, a, elem * n, t, true); // alignment of the whole vector access
   for (uint32_t i = 0; i < n; ++i)
     store(in.space, a + i * elem, elem, read(in.srcs[i], t, in.type), t);
 }

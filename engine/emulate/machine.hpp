@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/emulate/conversion_memo.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
 #include "engine/exec/cta_barriers.hpp"
@@ -51,6 +52,7 @@ struct LaunchState {
   uint64_t foreign_reads = 0;       // EmulationResult::foreign_reads
   uint64_t uninitialized_reads = 0; // of shared or local bytes no thread wrote
   std::string first_uninitialized_read;
+  ConversionMemo conversions; // results of narrow-source cvt, shared by the launch's CTAs
 
   GlobalRegion* find(uint64_t address, uint64_t size);
 };
@@ -114,7 +116,8 @@ private:
   void execute(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     step(in, pc, w, mask);
   }
-  static constexpr uint32_t next_pc_hint() { return exec::kNoPcHint; } // always scan the warp
+  // After step: the scheduled lanes' common next pc, where step knows it (exec/cta_schedule.hpp).
+  uint32_t next_pc_hint() const { return next_pc_; }
   static constexpr bool end_instruction(const exec::Inst&, uint32_t, uint32_t, uint32_t, uint32_t) {
     return true;
   }
@@ -134,6 +137,9 @@ private:
 
   // ---- per-thread instruction semantics (instruction_values.cpp)
   void exec_integer(const exec::Inst& in, uint32_t t);
+  // exec_integer's add, sub, mul.lo, mad.lo, and, or, xor and shifts (no .sat; register or
+  // immediate operands) for every lane of `mask` in one loop. False (nothing done) otherwise.
+  bool integer_warp(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_float(const exec::Inst& in, uint32_t t);
   // The common f32 add, sub, mul and fma (round to nearest, no modifier, register or immediate
   // operands) for every lane of `mask` in one loop: what exec_float does lane by lane, without
@@ -141,6 +147,9 @@ private:
   bool float_warp(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_setp(const exec::Inst& in, uint32_t t);
   void exec_cvt(const exec::Inst& in, uint32_t t);
+  // exec_cvt for the lanes of `mask`, through the launch's ConversionMemo where the source is a
+  // register of at most 16 bits (false, nothing done, for another form).
+  bool convert_warp(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   void exec_mov(const exec::Inst& in, uint32_t t);
   void exec_selp(const exec::Inst& in, uint32_t t);
   void exec_cvta(const exec::Inst& in, uint32_t t);
@@ -154,6 +163,14 @@ private:
   void store(exec::Space space, uint64_t address, uint32_t size, uint64_t bits, uint32_t t);
   void exec_ld(const exec::Inst& in, uint32_t t);
   void exec_st(const exec::Inst& in, uint32_t t);
+  // Scalar shared and global loads and stores for every lane of `mask` in one loop
+  // (warp_access.cpp): exec_ld / exec_st's results, with those functions themselves for any lane
+  // that is not the plain case. False (nothing done) for another form.
+  bool load_warp(const exec::Inst& in, uint32_t w, uint32_t mask);
+  bool store_warp(const exec::Inst& in, uint32_t w, uint32_t mask);
+  bool access_warp_applies(const exec::Inst& in, size_t values) const;
+  template <uint32_t Size>
+  void load_lanes(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_atom(const exec::Inst& in, uint32_t t);
   void exec_cp_async(const exec::Inst& in, uint32_t t);
   void exec_tensor_load(const exec::Inst& in, uint32_t t); // tensor_load.cpp
@@ -208,6 +225,8 @@ private:
   bool in_mbarrier_op_ = false; // locate() checks an mbarrier operation's own bytes
   uint32_t pc_now_ = 0;
   uint32_t thread_now_ = 0;
+  uint32_t next_pc_ = exec::kNoPcHint;
+  bool warp_paths_ = true; // !EmulateOptions::lane_by_lane
 };
 
 // Helpers shared by the semantics files.

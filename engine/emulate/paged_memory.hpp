@@ -18,7 +18,7 @@ namespace volta::emulate {
 // The initial bytes [offset, offset + n) of a region (n never crosses a page).
 using PageFill = std::function<void(uint64_t offset, uint8_t* out, uint64_t n)>;
 
-inline constexpr uint64_t kPageBytes = uint64_t{1} << 16;
+inline constexpr uint64_t kPageBytes = uint64_t{1} << 12;
 
 class PagedBytes {
 public:

@@ -201,6 +201,80 @@ TEST(FloatSemantics, FastF32PathAgreesWithRoundingToOdd) {
   EXPECT_EQ(compared, 7u * 60000u);
 }
 
+// The warp loop (arith_f32_lanes: the host's FMA unit where it has one, events summed once per
+// warp) against rounding to odd lane by lane: the same bits and the same event counts, for
+// register and immediate operands, a partial lane mask and a narrower destination register.
+TEST(FloatSemantics, F32WarpLanesAgreeWithRoundingToOdd) {
+  uint64_t state = 0x243f6a8885a308d3ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<uint32_t>(state);
+  };
+  const uint32_t edges[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000,
+                            0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x3f800000,
+                            0xbf800000, 0x7fc00000, 0xffa00001, 0x0c000000, 0x72000000};
+  auto operand = [&]() -> uint64_t {
+    const uint32_t r = next();
+    // High bits above the f32: a register of 64 bits holds them; the operation reads the low 32.
+    const uint64_t high = (r & 16) != 0 ? uint64_t{next()} << 32 : 0;
+    switch (r % 4) {
+    case 0:
+      return high | edges[(r >> 8) % std::size(edges)];
+    case 1:
+      return high | (next() & 0x807fffff) | (0x3f000000 + ((r >> 8) % 4) * 0x00800000);
+    default:
+      return high | next();
+    }
+  };
+  size_t lanes_compared = 0;
+  for (int round = 0; round < 3000; ++round) {
+    for (Arith op : {Arith::Add, Arith::Sub, Arith::Mul, Arith::Fma}) {
+      uint64_t columns[3][32];
+      F32Operands x;
+      for (int i = 0; i < 3; ++i) {
+        for (auto& v : columns[i])
+          v = operand();
+        if ((next() & 3) == 0)
+          x.immediate[i] = operand() & 0xffffffffu; // one value for every lane
+        else
+          x.column[i] = columns[i];
+      }
+      const uint32_t mask = (round % 5 == 0) ? next() : 0xffffffffu;
+      const uint32_t out_width = (round % 7 == 0) ? 16 : 32;
+      uint64_t out[32];
+      std::fill(std::begin(out), std::end(out), 0xdeadbeefull);
+      reset_real_arithmetic_events();
+      ASSERT_TRUE(arith_f32_lanes(op, x, mask, out, out_width));
+      const RealArithmeticEvents warp = real_arithmetic_events();
+      reset_real_arithmetic_events();
+      for (uint32_t l = 0; l < 32; ++l) {
+        if ((mask >> l & 1) == 0) {
+          ASSERT_EQ(out[l], 0xdeadbeefull) << "lane " << l << " is not in the mask";
+          continue;
+        }
+        auto at = [&](int i) {
+          return (x.column[i] ? x.column[i][l] : x.immediate[i]) & 0xffffffffu;
+        };
+        const uint64_t want =
+            arith_by_rounding(op, FloatFormat::F32, RoundMode::NearestEven, at(0), at(1), at(2)) &
+            ((uint64_t{1} << out_width) - 1);
+        ASSERT_EQ(out[l], want) << std::hex << "op " << int(op) << " lane " << l << " a " << at(0)
+                                << " b " << at(1) << " c " << at(2);
+        ++lanes_compared;
+      }
+      const RealArithmeticEvents lanes = real_arithmetic_events();
+      ASSERT_EQ(warp.invalid, lanes.invalid);
+      ASSERT_EQ(warp.division_by_zero, lanes.division_by_zero);
+      ASSERT_EQ(warp.overflow, lanes.overflow);
+      ASSERT_EQ(warp.underflow, lanes.underflow);
+      ASSERT_EQ(warp.inexact, lanes.inexact);
+    }
+  }
+  EXPECT_GT(lanes_compared, 300000u);
+}
+
 // The directed roundings of add, sub, mul and fma (rounded to odd in double without the
 // floating-point environment, then to f32) against the host's f32 arithmetic in that mode.
 TEST(FloatSemantics, DirectedRoundingsMatchHostF32Arithmetic) {
