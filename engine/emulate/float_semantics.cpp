@@ -542,6 +542,25 @@ void f32_lanes_of(const F32Operands& x, uint32_t mask, uint64_t* out, uint32_t o
                   Fma fused) {
   RealArithmeticEvents e;
   const uint64_t keep = out_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << out_width) - 1;
+  if (mask == ~0u && x.column[0] != nullptr && x.column[1] != nullptr &&
+      (x.column[2] != nullptr || Op != Arith::Fma)) {
+    // A full warp of register operands: a plain loop over the lanes (the common case), which
+    // the compiler may unroll and vectorize.
+    const uint64_t* c2 = x.column[2] != nullptr ? x.column[2] : x.column[0];
+    for (uint32_t l = 0; l < 32; ++l) {
+      out[l] = f32_nearest(Op, static_cast<uint32_t>(x.column[0][l]),
+                           static_cast<uint32_t>(x.column[1][l]), static_cast<uint32_t>(c2[l]), e,
+                           fused) &
+               keep;
+    }
+    RealArithmeticEvents& all = t_events;
+    all.invalid += e.invalid;
+    all.division_by_zero += e.division_by_zero;
+    all.overflow += e.overflow;
+    all.underflow += e.underflow;
+    all.inexact += e.inexact;
+    return;
+  }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const auto l = static_cast<uint32_t>(std::countr_zero(m));
     auto operand = [&](int i) {

@@ -7,12 +7,14 @@
 #include "engine/emulate/machine.hpp"
 #include "engine/exec/address_map.hpp"
 #include "engine/exec/cluster_address.hpp"
+#include "engine/exec/instruction_family.hpp"
 #include "engine/exec/special_registers.hpp"
 #include "ptx/ast.hpp"
 #include "support/invariant.hpp"
 
 namespace volta::emulate {
 
+using exec::Family;
 using exec::Inst;
 using exec::ValType;
 using exec::XOp;
@@ -97,6 +99,91 @@ void Cta::exec_cvta(const Inst& in, uint32_t t) {
     window = exec::kConstWindow;
   const uint64_t a = read(in.srcs[0], t, in.type);
   write(in.dsts[0], t, low_bits(in.sub == 1 ? a - window : a + window, exec::width_of(in.type)));
+}
+
+template <size_t N, class Value>
+bool Cta::values_warp(const Inst& in, uint32_t w, uint32_t mask, const ValType (&as)[N],
+                      Value value) {
+  if (in.dsts.size() != 1 || in.dsts[0].kind != exec::OpKind::Reg || in.srcs.size() > N)
+    return false;
+  const uint32_t base = w * 32;
+  // Each source: a register's column of this warp (a predicate possibly negated), or one
+  // immediate for every lane; anything else goes lane by lane.
+  const uint64_t* column[N] = {};
+  bool negated[N] = {};
+  uint64_t immediate[N] = {};
+  for (size_t i = 0; i < in.srcs.size(); ++i) {
+    const exec::Operand& o = in.srcs[i];
+    if (o.kind == exec::OpKind::Reg) {
+      column[i] = &reg(o.reg, base);
+      negated[i] = o.negated;
+    } else if (o.kind == exec::OpKind::Imm) {
+      immediate[i] = read(o, base, as[i]); // an immediate reads the same in every lane
+    } else {
+      return false;
+    }
+  }
+  const uint32_t dst = in.dsts[0].reg;
+  const uint32_t out_width = reg_width_[dst];
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<uint32_t>(std::countr_zero(m));
+    thread_now_ = base + l; // the thread of an error the value throws
+    uint64_t x[N] = {};
+    for (size_t i = 0; i < N; ++i) {
+      if (column[i] == nullptr)
+        x[i] = immediate[i];
+      else
+        x[i] = negated[i] ? (~column[i][l] & 1u) : column[i][l]; // read()'s rule
+    }
+    // Computed before the store: the destination may be a source.
+    const uint64_t r = value(x);
+    reg(dst, base + l) = low_bits(r, out_width);
+  }
+  return true;
+}
+
+bool Cta::values_warp_applies(const Inst& in, uint32_t pc) const {
+  switch (exec::family_of(in.op)) {
+  case Family::Float:
+    return (launch_.flags[pc] & kFlagXorSign) == 0 && in.srcs.size() <= 3;
+  case Family::Compare: // setp with one destination; set
+    return !packed(in.op == XOp::Set ? in.type2 : in.type) && in.dsts.size() == 1;
+  case Family::Select:
+    return in.srcs.size() == 3;
+  case Family::Move:
+    return in.sub == 0 && in.srcs.size() == 1;
+  default:
+    return false;
+  }
+}
+
+bool Cta::generic_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
+  if (!values_warp_applies(in, pc))
+    return false;
+  switch (exec::family_of(in.op)) {
+  case Family::Float: {
+    const ValType t = in.type;
+    return values_warp(in, w, mask, {t, t, t},
+                       [&](const uint64_t(&x)[3]) { return float_result(in, x); });
+  }
+  case Family::Compare: {
+    const ValType t = in.op == XOp::Set ? in.type2 : in.type;
+    return values_warp(in, w, mask, {t, t, ValType::Pred},
+                       [&](const uint64_t(&x)[3]) { return compare_result(in, x); });
+  }
+  case Family::Select: {
+    const ValType t = in.type;
+    return values_warp(in, w, mask, {t, t, ValType::Pred},
+                       [&](const uint64_t(&x)[3]) { return (x[2] & 1u) != 0 ? x[0] : x[1]; });
+  }
+  case Family::Move: {
+    const uint32_t width = in.type == ValType::Pred ? 1 : exec::width_of(in.type);
+    return values_warp(in, w, mask, {in.type},
+                       [&](const uint64_t(&x)[1]) { return low_bits(x[0], width); });
+  }
+  default:
+    return false;
+  }
 }
 
 bool Cta::integer_warp(const Inst& in, uint32_t w, uint32_t mask) {
@@ -398,18 +485,13 @@ bool Cta::float_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   return arith_f32_lanes(op, x, mask, &reg(in.dsts[0].reg, base), reg_width_[in.dsts[0].reg]);
 }
 
-void Cta::exec_float(const Inst& in, uint32_t t) {
+uint64_t Cta::float_result(const Inst& in, const uint64_t (&srcs)[3]) {
   const ValType type = in.type;
   const FloatFormat f = float_format(type);
   const uint32_t lanes = packed(type) ? 2 : 1;
   const uint32_t lw = format_bits(f);
   const RoundMode mode = round_mode(in.rounding);
-  if (launch_.flags[pc_now_] & kFlagXorSign)
-    throw Trouble("unsupported", ".xorsign is not supported by the emulator");
   const bool propagate_nan = (launch_.flags[pc_now_] & kFlagNaN) != 0;
-  uint64_t srcs[3] = {};
-  for (size_t i = 0; i < in.srcs.size() && i < 3; ++i)
-    srcs[i] = read(in.srcs[i], t, type);
   uint64_t result = 0;
   for (uint32_t k = 0; k < lanes; ++k) {
     uint64_t x[3];
@@ -504,7 +586,16 @@ void Cta::exec_float(const Inst& in, uint32_t t) {
       r = flush(f, r);
     result |= low_bits(r, lw) << (k * lw);
   }
-  write(in.dsts[0], t, result);
+  return result;
+}
+
+void Cta::exec_float(const Inst& in, uint32_t t) {
+  if (launch_.flags[pc_now_] & kFlagXorSign)
+    throw Trouble("unsupported", ".xorsign is not supported by the emulator");
+  uint64_t srcs[3] = {};
+  for (size_t i = 0; i < in.srcs.size() && i < 3; ++i)
+    srcs[i] = read(in.srcs[i], t, in.type);
+  write(in.dsts[0], t, float_result(in, srcs));
 }
 
 namespace {
@@ -599,27 +690,35 @@ bool combine(uint8_t bool_op, bool r, bool c) {
 
 } // namespace
 
-void Cta::exec_setp(const Inst& in, uint32_t t) {
+uint64_t Cta::compare_result(const Inst& in, const uint64_t (&x)[3]) {
   const ValType stype = in.op == XOp::Set ? in.type2 : in.type;
-  if (packed(stype))
-    throw Trouble("unsupported", "packed comparisons are not supported by the emulator");
-  const bool r =
-      compare(in.cmp, stype, read(in.srcs[0], t, stype), read(in.srcs[1], t, stype), in.ftz);
+  const bool r = compare(in.cmp, stype, x[0], x[1], in.ftz);
   const bool has_c = in.srcs.size() > 2;
-  const bool c = has_c && (read(in.srcs[2], t, ValType::Pred) & 1u) != 0;
+  const bool c = has_c && (x[2] & 1u) != 0;
   const bool p = has_c ? combine(in.bool_op, r, c) : r;
-  if (in.op == XOp::Setp) {
-    write(in.dsts[0], t, p ? 1 : 0);
-    if (in.dsts.size() > 1)
-      write(in.dsts[1], t, (has_c ? combine(in.bool_op, !r, c) : !r) ? 1 : 0);
-    return;
-  }
+  if (in.op == XOp::Setp)
+    return p ? 1 : 0;
   uint64_t v = 0;
   if (exec::is_float(in.type))
     v = p ? encode(float_format(in.type), 1.0, RoundMode::NearestEven) : 0;
   else
     v = p ? ~uint64_t{0} : 0;
-  write(in.dsts[0], t, low_bits(v, exec::width_of(in.type)));
+  return low_bits(v, exec::width_of(in.type));
+}
+
+void Cta::exec_setp(const Inst& in, uint32_t t) {
+  const ValType stype = in.op == XOp::Set ? in.type2 : in.type;
+  if (packed(stype))
+    throw Trouble("unsupported", "packed comparisons are not supported by the emulator");
+  const bool has_c = in.srcs.size() > 2;
+  const uint64_t x[3] = {read(in.srcs[0], t, stype), read(in.srcs[1], t, stype),
+                         has_c ? read(in.srcs[2], t, ValType::Pred) : 0};
+  write(in.dsts[0], t, compare_result(in, x));
+  if (in.op == XOp::Setp && in.dsts.size() > 1) {
+    const bool r = compare(in.cmp, stype, x[0], x[1], in.ftz);
+    const bool c = has_c && (x[2] & 1u) != 0;
+    write(in.dsts[1], t, (has_c ? combine(in.bool_op, !r, c) : !r) ? 1 : 0);
+  }
 }
 
 void Cta::exec_mov(const Inst& in, uint32_t t) {
@@ -642,10 +741,15 @@ void Cta::exec_mov(const Inst& in, uint32_t t) {
 }
 
 bool Cta::convert_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
-  if (in.srcs.size() != 1 || in.srcs[0].kind != exec::OpKind::Reg || in.srcs[0].negated ||
-      in.dsts.size() != 1 || in.dsts[0].kind != exec::OpKind::Reg || packed(in.type) ||
-      exec::width_of(in.type2) > 16 || exec::width_of(in.type2) == 0)
-    return false;
+  if (in.srcs.size() != 1 || packed(in.type) || in.type == ValType::TF32 ||
+      in.type2 == ValType::TF32 || (launch_.flags[pc] & kFlagRna) != 0)
+    return false; // exec_cvt's refusals and its packed form
+  if (in.srcs[0].kind != exec::OpKind::Reg || in.srcs[0].negated || in.dsts.size() != 1 ||
+      in.dsts[0].kind != exec::OpKind::Reg || exec::width_of(in.type2) > 16 ||
+      exec::width_of(in.type2) == 0) {
+    return values_warp(in, w, mask, {in.type2},
+                       [&](const uint64_t(&x)[1]) { return convert_result(in, x[0]); });
+  }
   const uint32_t source_width = exec::width_of(in.type2);
   const uint32_t src = in.srcs[0].reg, dst = in.dsts[0].reg;
   ConversionMemo::Table& memo =
@@ -697,8 +801,14 @@ void Cta::exec_cvt(const Inst& in, uint32_t t) {
     }
     return write(in.dsts[0], t, halves[0] << 16 | halves[1]);
   }
+  write(in.dsts[0], t, convert_result(in, read(in.srcs[0], t, st)));
+}
+
+uint64_t Cta::convert_result(const Inst& in, uint64_t source) {
+  const ValType dt = in.type, st = in.type2;
+  const RoundMode mode = round_mode(in.rounding);
   const uint32_t dw = exec::width_of(dt), sw = exec::width_of(st);
-  uint64_t s = low_bits(read(in.srcs[0], t, st), sw);
+  uint64_t s = low_bits(source, sw);
   const bool dfloat = exec::is_float(dt), sfloat = exec::is_float(st);
   uint64_t r = 0;
   if (sfloat) {
@@ -763,7 +873,7 @@ void Cta::exec_cvt(const Inst& in, uint32_t t) {
   r = low_bits(r, dw);
   if (!dfloat && exec::is_signed(dt))
     r = static_cast<uint64_t>(sign_extend(r, dw));
-  write(in.dsts[0], t, r);
+  return r;
 }
 
 } // namespace volta::emulate

@@ -206,17 +206,20 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       each([&](uint32_t t) { exec_integer(in, t); });
     break;
   case Family::Float:
-    if (!warp_paths_ || !float_warp(in, pc, w, mask))
+    if (!warp_paths_ || (!float_warp(in, pc, w, mask) && !generic_warp(in, pc, w, mask)))
       each([&](uint32_t t) { exec_float(in, t); });
     break;
   case Family::Compare:
-    each([&](uint32_t t) { exec_setp(in, t); });
+    if (!warp_paths_ || !generic_warp(in, pc, w, mask))
+      each([&](uint32_t t) { exec_setp(in, t); });
     break;
   case Family::Select:
-    each([&](uint32_t t) { exec_selp(in, t); });
+    if (!warp_paths_ || !generic_warp(in, pc, w, mask))
+      each([&](uint32_t t) { exec_selp(in, t); });
     break;
   case Family::Move:
-    each([&](uint32_t t) { exec_mov(in, t); });
+    if (!warp_paths_ || !generic_warp(in, pc, w, mask))
+      each([&](uint32_t t) { exec_mov(in, t); });
     break;
   case Family::Convert:
     if (!warp_paths_ || !convert_warp(in, pc, w, mask))

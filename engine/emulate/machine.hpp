@@ -140,6 +140,21 @@ private:
   // exec_integer's add, sub, mul.lo, mad.lo, and, or, xor and shifts (no .sat; register or
   // immediate operands) for every lane of `mask` in one loop. False (nothing done) otherwise.
   bool integer_warp(const exec::Inst& in, uint32_t w, uint32_t mask);
+  // Float operations (float_result), comparisons (compare_result), selp and mov for every lane of
+  // `mask` in one loop, their register and immediate operands gathered once per warp: the values
+  // exec_float, exec_setp, exec_selp and exec_mov write. False (nothing done) for the forms they
+  // alone handle (two destinations, packing, .xorsign, other operand kinds).
+  bool generic_warp(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
+  bool values_warp_applies(const exec::Inst& in, uint32_t pc) const;
+  template <size_t N, class Value>
+  bool values_warp(const exec::Inst& in, uint32_t w, uint32_t mask, const exec::ValType (&as)[N],
+                   Value value);
+  // The value exec_cvt writes (not packed), from its source's bits.
+  uint64_t convert_result(const exec::Inst& in, uint64_t source);
+  // The value exec_float writes, from its operands' bits (xorsign refused before).
+  uint64_t float_result(const exec::Inst& in, const uint64_t (&srcs)[3]);
+  // The value exec_setp / set writes into its first destination (a predicate: 0 or 1).
+  uint64_t compare_result(const exec::Inst& in, const uint64_t (&x)[3]);
   void exec_float(const exec::Inst& in, uint32_t t);
   // The common f32 add, sub, mul and fma (round to nearest, no modifier, register or immediate
   // operands) for every lane of `mask` in one loop: what exec_float does lane by lane, without
