@@ -191,7 +191,26 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
   const uint64_t ref_ctas = ctas_run(entry.reference), opt_ctas = ctas_run(entry.optimized);
   uint64_t ref_work = request.reference_instructions, opt_work = request.optimized_instructions;
   auto seconds_of = [&](uint64_t work) { return static_cast<double>(work) / rate; };
-  const double whole_seconds = seconds_of(ref_work + opt_work);
+  const auto value_types = reference_types(entry.reference);
+  auto sample_key = [](const std::vector<uint32_t>& ctas) {
+    std::string key;
+    for (uint32_t c : ctas)
+      key += fmt::format("|cta {}", c);
+    return key;
+  };
+  // What a set costs is the runs not kept in the memo: the reference of an entry that follows
+  // another of the same reference costs nothing, nor does the optimized kernel where it is the
+  // reference. (A sample's runs have keys of their own.)
+  const auto fresh_work = [&](uint32_t set, const std::string& ref_suffix,
+                              const std::string& opt_suffix) {
+    const std::string ref_key = run_key(reference, entry.reference, set, value_types) + ref_suffix;
+    const std::string opt_key = run_key(optimized, entry.optimized, set, value_types) + opt_suffix;
+    const bool ref_kept = options.reuse_runs && memoized_run(ref_key) != nullptr;
+    const bool opt_kept =
+        opt_key == ref_key || (options.reuse_runs && memoized_run(opt_key) != nullptr);
+    return (ref_kept ? 0 : ref_work) + (opt_kept ? 0 : opt_work);
+  };
+  const double whole_seconds = seconds_of(fresh_work(0, "", ""));
   std::vector<uint32_t> ref_sample, opt_sample; // empty: the whole launch
   const bool over = options.budget_seconds > 0 && known && whole_seconds > options.budget_seconds;
   if (over) {
@@ -199,7 +218,7 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
         fmt::format("the whole launch ({} thread-instructions, about {:.2g}s at the emulator's "
                     "{:.3g} thread-instructions/s) does not fit the cross-check's budget of "
                     "{:.2g}s",
-                    ref_work + opt_work, whole_seconds, rate, options.budget_seconds);
+                    fresh_work(0, "", ""), whole_seconds, rate, options.budget_seconds);
     const bool atomics = has_global_atomics(reference) || has_global_atomics(optimized);
     if (!options.sample_ctas || (ref_ctas <= 1 && opt_ctas <= 1)) {
       check.skipped_reason = whole;
@@ -217,12 +236,13 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     // A CTA's share of its launch's work (CTAs of a launch run the same program).
     ref_work = ref_work / ref_ctas * ref_sample.size();
     opt_work = opt_work / opt_ctas * opt_sample.size();
-    if (seconds_of(ref_work + opt_work) > options.budget_seconds) {
+    const uint64_t sample_work = fresh_work(0, sample_key(ref_sample), sample_key(opt_sample));
+    if (seconds_of(sample_work) > options.budget_seconds) {
       check.skipped_reason =
           fmt::format("{}, nor does a sample of {} and {} ({} "
                       "thread-instructions, about {:.2g}s)",
                       whole, ctas_text(ref_sample, ref_ctas), ctas_text(opt_sample, opt_ctas),
-                      ref_work + opt_work, seconds_of(ref_work + opt_work));
+                      sample_work, seconds_of(sample_work));
       return finish();
     }
     check.reference_ctas = ref_sample;
@@ -238,16 +258,9 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
   };
   const uint64_t ref_budget = budget(ref_work);
   const uint64_t opt_budget = budget(opt_work);
-  const auto value_types = reference_types(entry.reference);
   const Stopper stopper(start, options.deadline_seconds, request.cancel);
   const std::string ran_out =
       fmt::format("the cross-check's time limit of {:.3g}s ran out", options.deadline_seconds);
-  auto sample_key = [](const std::vector<uint32_t>& ctas) {
-    std::string key;
-    for (uint32_t c : ctas)
-      key += fmt::format("|cta {}", c);
-    return key;
-  };
   double set_seconds = 0; // the longest set run so far, emulated afresh
 
   for (uint32_t set = 0; set < check.inputs_planned; ++set) {
@@ -266,7 +279,9 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     }
     // A further set starts only when its predicted cost (the longest set so far, or the
     // symbolic counts) still fits the budget.
-    const double next = std::max(set_seconds, known ? seconds_of(ref_work + opt_work) : 0.0);
+    const double next = std::max(
+        set_seconds,
+        known ? seconds_of(fresh_work(set, sample_key(ref_sample), sample_key(opt_sample))) : 0.0);
     if (set > 0 && options.budget_seconds > 0 && elapsed() + next > options.budget_seconds) {
       check.notes.push_back(fmt::format(
           "stopped after {} of {} input sets: another would not fit the cross-check's budget of "

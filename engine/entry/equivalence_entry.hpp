@@ -27,10 +27,11 @@ struct CrossCheckSettings {
   bool enabled = true;
   uint32_t inputs = 3; // input sets (emulate/edge_inputs.hpp), from the first
   // What the cross-check of an entry may cost, decided before it starts: `budget_share` of the
-  // proof's time, at least `min_budget_seconds` (tiny kernels keep every input set). A plan whose
+  // proof's time, at least `min_budget_seconds` (a kernel of a few tens of millions of
+  // thread-instructions is checked whatever its proof cost; tiny ones on every set). A plan whose
   // predicted cost does not fit is not started; 0: no budget.
   double budget_share = 0.05;
-  double min_budget_seconds = 0.1;
+  double min_budget_seconds = 0.5;
 };
 
 // The element prover's options (term budget, rules, fallback, cancel flag) and the entry's.

@@ -221,6 +221,38 @@ TEST(CrossCheckBudget, AWholeLaunchOverTheBudgetIsSkippedBeforeItRuns) {
   EXPECT_LT(check.seconds, 0.5 * l.options.budget_seconds);
 }
 
+TEST(CrossCheckBudget, AKeptRunCostsNothingInThePrediction) {
+  // The reference's runs are in the process-wide memo (an earlier entry of the same reference):
+  // the next entry's plan counts only its optimized kernel, which fits the budget, though the
+  // reference's claimed count alone is over it.
+  launch::ManifestEntry same = soundness_entry("c22_u16_through_f16");
+  same.optimized = same.reference;
+  LargeLaunch first = large_launch(same, 1, 4);
+  first.options.reuse_runs = true;
+  first.options.budget_seconds = 0; // no budget: every set runs and is kept
+  const Loaded k1 = load(first.entry);
+  const CrossCheck kept = cross_check(first.entry, k1.reference->program, k1.optimized->program,
+                                      first.request, first.options);
+  ASSERT_TRUE(kept.ran) << kept.skipped_reason;
+
+  LargeLaunch next = large_launch(soundness_entry("c22_u16_through_f16"), 1, 4);
+  next.options.reuse_runs = true;
+  next.request.optimized_instructions = 1000; // the optimized kernel: cheap
+  const Loaded k2 = load(next.entry);
+  const CrossCheck check = cross_check(next.entry, k2.reference->program, k2.optimized->program,
+                                       next.request, next.options);
+  ASSERT_TRUE(check.ran) << check.skipped_reason;
+  EXPECT_GE(check.reused_runs, 1u);
+  EXPECT_TRUE(check.contradiction); // the pair differs (its f16 rounding): compared, so shown
+
+  next.options.reuse_runs = false; // without the memo the same plan does not fit
+  const CrossCheck fresh = cross_check(next.entry, k2.reference->program, k2.optimized->program,
+                                       next.request, next.options);
+  EXPECT_FALSE(fresh.ran);
+  EXPECT_NE(fresh.skipped_reason.find("does not fit the cross-check's budget"), std::string::npos)
+      << fresh.skipped_reason;
+}
+
 TEST(CrossCheckBudget, ASampleOfTheCtasStillShowsAContradiction) {
   // 16 CTAs, the whole launch four times the budget: CTAs 0 and 15 of each kernel run, and the
   // NaN bit patterns they store still contradict the claimed EQUIVALENT.
