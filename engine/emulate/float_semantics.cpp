@@ -553,12 +553,7 @@ void f32_lanes_of(const F32Operands& x, uint32_t mask, uint64_t* out, uint32_t o
                            fused) &
                keep;
     }
-    RealArithmeticEvents& all = t_events;
-    all.invalid += e.invalid;
-    all.division_by_zero += e.division_by_zero;
-    all.overflow += e.overflow;
-    all.underflow += e.underflow;
-    all.inexact += e.inexact;
+    t_events += e;
     return;
   }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
@@ -568,12 +563,7 @@ void f32_lanes_of(const F32Operands& x, uint32_t mask, uint64_t* out, uint32_t o
     };
     out[l] = f32_nearest(Op, operand(0), operand(1), operand(2), e, fused) & keep;
   }
-  RealArithmeticEvents& all = t_events;
-  all.invalid += e.invalid;
-  all.division_by_zero += e.division_by_zero;
-  all.overflow += e.overflow;
-  all.underflow += e.underflow;
-  all.inexact += e.inexact;
+  t_events += e;
 }
 
 template <class Fma>

@@ -88,7 +88,16 @@ struct RealArithmeticEvents {
   uint64_t inexact = 0;          // any other rounding
   // A NaN or an infinity that the reals do not have (the first three).
   uint64_t exceptional() const { return invalid + division_by_zero + overflow; }
-  bool any() const { return exceptional() + underflow + inexact != 0; }
+  uint64_t count() const { return exceptional() + underflow + inexact; }
+  bool any() const { return count() != 0; }
+  RealArithmeticEvents& operator+=(const RealArithmeticEvents& more) {
+    invalid += more.invalid;
+    division_by_zero += more.division_by_zero;
+    overflow += more.overflow;
+    underflow += more.underflow;
+    inexact += more.inexact;
+    return *this;
+  }
 };
 // This thread's events (the emulator runs a launch on the calling thread).
 RealArithmeticEvents& real_arithmetic_events();

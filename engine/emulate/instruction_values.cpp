@@ -755,10 +755,6 @@ bool Cta::convert_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   ConversionMemo::Table& memo =
       launch_.conversions.table(ConversionMemo::shape_of(in, launch_.flags[pc], reg_width_[dst]));
   const RealArithmeticEvents& events = real_arithmetic_events();
-  auto count = [&] {
-    return events.invalid + events.division_by_zero + events.overflow + events.underflow +
-           events.inexact;
-  };
   const uint32_t base = w * 32;
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + static_cast<uint32_t>(std::countr_zero(m));
@@ -768,9 +764,9 @@ bool Cta::convert_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
       continue;
     }
     thread_now_ = t;
-    const uint64_t before = count();
+    const uint64_t before = events.count();
     exec_cvt(in, t);
-    if (count() == before) {
+    if (events.count() == before) {
       memo.result[s] = reg(dst, t);
       memo.known[s] = 1;
     }
