@@ -28,21 +28,29 @@ public:
            uint64_t{in.sat} << 25 | uint64_t{in.relu} << 26 | uint64_t{destination_width} << 32 |
            uint64_t{text_flags & 0xffffu} << 40;
   }
-  // The table of a shape (made on first use); source values index it.
+  // The table of a shape, which source values index, once `lanes` more lanes bring the shape's
+  // count to kWorthATable: a table costs 576 KiB to make, more than a small kernel's
+  // conversions (null before, and the caller converts lane by lane).
   struct Table {
     std::vector<uint64_t> result = std::vector<uint64_t>(kSources);
     std::vector<uint8_t> known = std::vector<uint8_t>(kSources);
   };
-  Table& table(uint64_t shape) {
-    auto& t = tables_[shape];
-    if (!t)
-      t = std::make_unique<Table>();
-    return *t;
+  Table* table(uint64_t shape, uint32_t lanes) {
+    Shape& s = shapes_[shape];
+    s.lanes += lanes;
+    if (!s.table && s.lanes >= kWorthATable)
+      s.table = std::make_unique<Table>();
+    return s.table.get();
   }
   static constexpr uint32_t kSources = 1u << 16;
+  static constexpr uint64_t kWorthATable = 1u << 14;
 
 private:
-  std::unordered_map<uint64_t, std::unique_ptr<Table>> tables_;
+  struct Shape {
+    uint64_t lanes = 0;
+    std::unique_ptr<Table> table;
+  };
+  std::unordered_map<uint64_t, Shape> shapes_;
 };
 
 } // namespace volta::emulate

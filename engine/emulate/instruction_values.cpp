@@ -744,16 +744,22 @@ bool Cta::convert_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   if (in.srcs.size() != 1 || packed(in.type) || in.type == ValType::TF32 ||
       in.type2 == ValType::TF32 || (launch_.flags[pc] & kFlagRna) != 0)
     return false; // exec_cvt's refusals and its packed form
-  if (in.srcs[0].kind != exec::OpKind::Reg || in.srcs[0].negated || in.dsts.size() != 1 ||
-      in.dsts[0].kind != exec::OpKind::Reg || exec::width_of(in.type2) > 16 ||
-      exec::width_of(in.type2) == 0) {
+  const bool narrow_register = in.srcs[0].kind == exec::OpKind::Reg && !in.srcs[0].negated &&
+                               in.dsts.size() == 1 && in.dsts[0].kind == exec::OpKind::Reg &&
+                               exec::width_of(in.type2) <= 16 && exec::width_of(in.type2) != 0;
+  ConversionMemo::Table* table =
+      narrow_register
+          ? launch_.conversions.table(
+                ConversionMemo::shape_of(in, launch_.flags[pc], reg_width_[in.dsts[0].reg]),
+                static_cast<uint32_t>(std::popcount(mask)))
+          : nullptr;
+  if (table == nullptr) {
     return values_warp(in, w, mask, {in.type2},
                        [&](const uint64_t(&x)[1]) { return convert_result(in, x[0]); });
   }
+  ConversionMemo::Table& memo = *table;
   const uint32_t source_width = exec::width_of(in.type2);
   const uint32_t src = in.srcs[0].reg, dst = in.dsts[0].reg;
-  ConversionMemo::Table& memo =
-      launch_.conversions.table(ConversionMemo::shape_of(in, launch_.flags[pc], reg_width_[dst]));
   const RealArithmeticEvents& events = real_arithmetic_events();
   const uint32_t base = w * 32;
   for (uint32_t m = mask; m != 0; m &= m - 1) {

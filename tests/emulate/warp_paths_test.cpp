@@ -8,11 +8,15 @@
 #include <set>
 #include <string>
 
+#include "engine/emulate/conversion_memo.hpp"
 #include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/emulator.hpp"
 #include "engine/emulate/float_semantics.hpp"
+#include "engine/exec/lower.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/launch/manifest.hpp"
+#include "ptx/parser.hpp"
+#include "tests/emulate/emulate_test_util.hpp"
 
 namespace volta::emutest {
 namespace {
@@ -98,6 +102,54 @@ TEST(WarpPaths, AgreeWithLaneByLaneExecutionOnEveryExampleKernel) {
   // Hundreds of kernels, most of them running to the end.
   EXPECT_GT(compared, 1500u);
   EXPECT_LT(failed_runs, compared / 2);
+}
+
+TEST(WarpPaths, TheConversionMemoAgreesWithLaneByLaneConversion) {
+  // Enough narrow-source conversions of one shape for the memo to make its table
+  // (ConversionMemo::kWorthATable lanes), over every 16-bit pattern the loop meets: f16 and
+  // bf16 NaNs with payloads, infinities, -0 and subnormals among them; the f16 -> f32, bf16 ->
+  // f32, s8 -> s32 and f16 -> u8 (.rzi, saturating, so NaN and overflows) results folded into
+  // one store per thread.
+  const std::string text = kernel("\n  .param .u64 out", R"(
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+LOOP:
+  mad.lo.u32 %r4, %r1, 2053, %r2;
+  mul.lo.u32 %r5, %r4, 40503;
+  cvt.u16.u32 %h1, %r5;
+  cvt.f32.f16 %f1, %h1;
+  mov.b32 %r6, %f1;
+  xor.b32 %r3, %r3, %r6;
+  mov.b32 %r7, {0, %h1};
+  shr.u32 %r7, %r7, 16;
+  cvt.u16.u32 %h2, %r7;
+  cvt.f32.bf16 %f2, %h2;
+  mov.b32 %r8, %f2;
+  add.u32 %r3, %r3, %r8;
+  cvt.s32.s8 %r9, %r5;
+  xor.b32 %r3, %r3, %r9;
+  cvt.rzi.sat.u8.f16 %h3, %h1;
+  cvt.u32.u16 %r10, %h3;
+  add.u32 %r3, %r3, %r10;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 2048;
+  @%p1 bra LOOP;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+  ret;)");
+  const launch::KernelConfig c = config({32, 1, 1}, {"out:0x1000:4:32:out"}, {"ptr:out"});
+  auto parsed = ptx::parse(text, "test.ptx");
+  ASSERT_TRUE(parsed.ok()) << text;
+  auto lowered = exec::lower(*parsed.module, c.entry, text);
+  ASSERT_TRUE(lowered.program);
+  static_assert(32u * 2048u >= emulate::ConversionMemo::kWorthATable);
+  const Outcome warp = run(*lowered.program, c, {}, false);
+  const Outcome lanes = run(*lowered.program, c, {}, true);
+  ASSERT_TRUE(warp.result.ok()) << warp.result.error->text();
+  expect_same(warp, lanes, "conversion memo");
 }
 
 } // namespace
