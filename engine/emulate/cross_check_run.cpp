@@ -282,11 +282,14 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     const double next = std::max(
         set_seconds,
         known ? seconds_of(fresh_work(set, sample_key(ref_sample), sample_key(opt_sample))) : 0.0);
-    if (set > 0 && options.budget_seconds > 0 && elapsed() + next > options.budget_seconds) {
+    const double sets_budget = options.further_sets_budget_seconds > 0
+                                   ? options.further_sets_budget_seconds
+                                   : options.budget_seconds;
+    if (set > 0 && options.budget_seconds > 0 && elapsed() + next > sets_budget) {
       check.notes.push_back(fmt::format(
           "stopped after {} of {} input sets: another would not fit the cross-check's budget of "
           "{:.2g}s (about {:.2g}s each)",
-          set, check.inputs_planned, options.budget_seconds, next));
+          set, check.inputs_planned, sets_budget, next));
       break;
     }
     const auto set_start = Clock::now();

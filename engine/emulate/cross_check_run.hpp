@@ -32,6 +32,9 @@ struct CrossCheckOptions {
   // What the cross-check may cost: nothing starts whose predicted cost does not fit (0: no
   // budget, the whole launch of every set runs).
   double budget_seconds = 0;
+  // What the whole cross-check may cost once a set after the first would start (0: the same as
+  // budget_seconds): the first set, the specials, gets the larger budget.
+  double further_sets_budget_seconds = 0;
   double deadline_seconds = 0; // every run stops here (0: none); a set cut short is not compared
   bool sample_ctas = true;     // a launch over the budget may run a sample of its CTAs
   // The emulator's pace before any set ran in this process (thread-instructions a second for

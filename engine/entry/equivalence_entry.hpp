@@ -32,6 +32,9 @@ struct CrossCheckSettings {
   // predicted cost does not fit is not started; 0: no budget.
   double budget_share = 0.05;
   double min_budget_seconds = 0.5;
+  // The input sets after the first (the specials set, the one most likely to hit an edge) run
+  // only within `budget_share` of the proof's time, at least this.
+  double min_further_sets_seconds = 0.1;
 };
 
 // The element prover's options (term budget, rules, fallback, cancel flag) and the entry's.

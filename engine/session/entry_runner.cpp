@@ -41,11 +41,11 @@ std::string result_dependencies(const entry::ProveOptions& o, const Z3Settings& 
   return fmt::format(
       "terms {} points {} reuse {} first-difference {} saturate {} iterations {} "
       "nodes {} seconds {} mutual {} z3 {} z3-ms {} z3-terms {} rules [{}] "
-      "cross-check {} {} {} {} float-tolerance {} input-range {}",
+      "cross-check {} {} {} {} {} float-tolerance {} input-range {}",
       o.term_budget, o.random_points, o.reuse_templates, o.stop_at_first_difference, o.saturate,
       o.saturation.iterations, o.saturation.new_nodes, o.saturation.seconds, o.mutual, z3.enabled,
       z3.timeout_ms, z3.max_terms, o.rules ? rules_identity : "shipped", c.enabled, c.inputs,
-      c.budget_share, c.min_budget_seconds,
+      c.budget_share, c.min_budget_seconds, c.min_further_sets_seconds,
       o.float_tolerance ? fmt::format("{} {}", o.float_tolerance->rel, o.float_tolerance->abs)
                         : "none",
       o.input_range ? fmt::format("{} {}", o.input_range->first, o.input_range->second) : "none");
@@ -65,6 +65,9 @@ entry::ProveOptions with_cross_check(entry::ProveOptions o) {
     if (s.budget_share > 0) {
       options.budget_seconds =
           std::max(s.min_budget_seconds, s.budget_share * request.proof_seconds);
+      options.further_sets_budget_seconds =
+          std::min(options.budget_seconds,
+                   std::max(s.min_further_sets_seconds, s.budget_share * request.proof_seconds));
       // Only a wrong prediction meets it: a run that takes twice what was predicted stops.
       options.deadline_seconds = 2 * options.budget_seconds;
     }

@@ -253,6 +253,29 @@ TEST(CrossCheckBudget, AKeptRunCostsNothingInThePrediction) {
       << fresh.skipped_reason;
 }
 
+TEST(CrossCheckBudget, TheSetsAfterTheFirstHaveTheSmallerBudget) {
+  // The specials set runs within budget_seconds; the others only within
+  // further_sets_budget_seconds, which they do not fit here.
+  launch::ManifestEntry same = soundness_entry("c22_u16_through_f16");
+  same.optimized = same.reference;
+  LargeLaunch l = large_launch(same, 1, 4);
+  l.request.reference_instructions = l.request.optimized_instructions = 10'000;
+  l.options.budget_seconds = 1000;
+  l.options.further_sets_budget_seconds = 1e-9;
+  const Loaded k = load(l.entry);
+  const CrossCheck check =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  ASSERT_TRUE(check.ran) << check.skipped_reason;
+  EXPECT_EQ(check.inputs, 1u);
+  ASSERT_FALSE(check.notes.empty());
+  EXPECT_NE(check.notes[0].find("stopped after 1 of 3 input sets"), std::string::npos)
+      << check.notes[0];
+  l.options.further_sets_budget_seconds = 0; // the same budget for every set: all three run
+  const CrossCheck all =
+      cross_check(l.entry, k.reference->program, k.optimized->program, l.request, l.options);
+  EXPECT_EQ(all.inputs, kEdgeInputSets);
+}
+
 TEST(CrossCheckBudget, ASampleOfTheCtasStillShowsAContradiction) {
   // 16 CTAs, the whole launch four times the budget: CTAs 0 and 15 of each kernel run, and the
   // NaN bit patterns they store still contradict the claimed EQUIVALENT.
