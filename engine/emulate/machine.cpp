@@ -310,10 +310,11 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   }
   advance();
   // Every scheduled lane is at pc + 1 now (the guarded-off ones moved on above), and no lane
-  // changed state, except after a collective (it may have waited, or released waiting lanes)
-  // or a call.
+  // changed state, except after a collective (it may have waited, or released waiting lanes),
+  // a call, or a copy that may complete an mbarrier's transactions (and wake its waiters).
   const Family family = exec::family_of(in.op);
-  if (family != Family::WarpCollective && family != Family::Call && warp_paths_)
+  if (family != Family::WarpCollective && family != Family::Call &&
+      family != Family::TensorCopy && family != Family::AsyncCopy && warp_paths_)
     next_pc_ = pc + 1;
 }
 
