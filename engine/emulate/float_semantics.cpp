@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace volta::emulate {
 
@@ -602,6 +605,62 @@ bool host_has_fma() {
   static const bool has = __builtin_cpu_supports("fma");
   return has;
 }
+bool host_has_avx2_fma() {
+  static const bool has = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+  return has;
+}
+
+// fma.rn.f32 for a full warp of register operands, 8 lanes at a time, where every operand and
+// every result is a finite nonzero number: then the only event is a rounding, and it is
+// f32_nearest's test (TwoSum of the exact product and c in double) done 4 lanes at a time.
+// False, with nothing written or counted, where any lane is not such a case (a NaN, an
+// infinity, a zero result): the scalar loop then does the whole warp.
+__attribute__((target("avx2,fma"))) bool fma_warp_avx2(const uint64_t* a_col, const uint64_t* b_col,
+                                                       const uint64_t* c_col, uint64_t* out,
+                                                       uint64_t keep, RealArithmeticEvents& e) {
+  alignas(32) float a[32], b[32], c[32], r[32];
+  for (int l = 0; l < 32; ++l) {
+    a[l] = std::bit_cast<float>(static_cast<uint32_t>(a_col[l]));
+    b[l] = std::bit_cast<float>(static_cast<uint32_t>(b_col[l]));
+    c[l] = std::bit_cast<float>(static_cast<uint32_t>(c_col[l]));
+  }
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  const __m256 infinity = _mm256_castsi256_ps(_mm256_set1_epi32(0x7f800000));
+  uint64_t inexact = 0;
+  for (int i = 0; i < 32; i += 8) {
+    const __m256 va = _mm256_load_ps(a + i), vb = _mm256_load_ps(b + i), vc = _mm256_load_ps(c + i);
+    const __m256 vr = _mm256_fmadd_ps(va, vb, vc);
+    _mm256_store_ps(r + i, vr);
+    // Finite: |x| < infinity (false for a NaN, an ordered comparison). The result nonzero.
+    __m256 fine = _mm256_cmp_ps(_mm256_and_ps(va, abs_mask), infinity, _CMP_LT_OQ);
+    fine = _mm256_and_ps(fine, _mm256_cmp_ps(_mm256_and_ps(vb, abs_mask), infinity, _CMP_LT_OQ));
+    fine = _mm256_and_ps(fine, _mm256_cmp_ps(_mm256_and_ps(vc, abs_mask), infinity, _CMP_LT_OQ));
+    fine = _mm256_and_ps(fine, _mm256_cmp_ps(_mm256_and_ps(vr, abs_mask), infinity, _CMP_LT_OQ));
+    fine = _mm256_and_ps(fine, _mm256_cmp_ps(vr, _mm256_setzero_ps(), _CMP_NEQ_OQ));
+    if (_mm256_movemask_ps(fine) != 0xff)
+      return false;
+    for (int h = 0; h < 2; ++h) {
+      const __m128 a4 = h == 0 ? _mm256_castps256_ps128(va) : _mm256_extractf128_ps(va, 1);
+      const __m128 b4 = h == 0 ? _mm256_castps256_ps128(vb) : _mm256_extractf128_ps(vb, 1);
+      const __m128 c4 = h == 0 ? _mm256_castps256_ps128(vc) : _mm256_extractf128_ps(vc, 1);
+      const __m128 r4 = h == 0 ? _mm256_castps256_ps128(vr) : _mm256_extractf128_ps(vr, 1);
+      const __m256d da = _mm256_cvtps_pd(a4), db = _mm256_cvtps_pd(b4), dc = _mm256_cvtps_pd(c4);
+      const __m256d p = _mm256_mul_pd(da, db); // exact
+      const __m256d sum = _mm256_add_pd(p, dc);
+      const __m256d pv = _mm256_sub_pd(sum, dc);
+      const __m256d cv = _mm256_sub_pd(sum, pv);
+      const __m256d error = _mm256_add_pd(_mm256_sub_pd(p, pv), _mm256_sub_pd(dc, cv));
+      const __m256d exact = _mm256_and_pd(_mm256_cmp_pd(error, _mm256_setzero_pd(), _CMP_EQ_OQ),
+                                          _mm256_cmp_pd(_mm256_cvtps_pd(r4), sum, _CMP_EQ_OQ));
+      inexact += 4 - static_cast<uint64_t>(
+                         std::popcount(static_cast<uint32_t>(_mm256_movemask_pd(exact))));
+    }
+  }
+  for (int l = 0; l < 32; ++l)
+    out[l] = std::bit_cast<uint32_t>(r[l]) & keep;
+  e.inexact += inexact;
+  return true;
+}
 #endif
 
 } // namespace
@@ -623,6 +682,15 @@ bool arith_f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* ou
   if (!host_keeps_subnormals())
     return false;
 #if defined(__x86_64__) && defined(__GNUC__)
+  if (op == Arith::Fma && mask == ~0u && x.column[0] != nullptr && x.column[1] != nullptr &&
+      x.column[2] != nullptr && host_has_avx2_fma()) {
+    RealArithmeticEvents e;
+    const uint64_t keep = out_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << out_width) - 1;
+    if (fma_warp_avx2(x.column[0], x.column[1], x.column[2], out, keep, e)) {
+      t_events += e;
+      return true;
+    }
+  }
   if (host_has_fma()) {
     f32_lanes_with_fma_unit(op, x, mask, out, out_width);
     return true;

@@ -275,6 +275,69 @@ TEST(FloatSemantics, F32WarpLanesAgreeWithRoundingToOdd) {
   EXPECT_GT(lanes_compared, 300000u);
 }
 
+// A full warp of ordinary fma operands (the vector loop's case where the host has one): finite
+// values of every exponent range, exact products and sums (small integers), results that
+// cancel to subnormals, and now and then one special lane, which sends the whole warp to the
+// scalar loop. The same bits and events as rounding to odd, lane by lane.
+TEST(FloatSemantics, F32FmaOfAFullWarpAgreesWithRoundingToOdd) {
+  uint64_t state = 0x452821e638d01377ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return static_cast<uint32_t>(state);
+  };
+  auto ordinary = [&](uint32_t kind) -> uint32_t {
+    const uint32_t sign = next() & 0x80000000u;
+    switch (kind % 4) {
+    case 0: // a small integer: exact products and sums
+      return std::bit_cast<uint32_t>(static_cast<float>(static_cast<int>(next() % 64) - 31));
+    case 1: // near 1, where sums cancel
+      return sign | (next() & 0x007fffff) | 0x3f800000;
+    case 2: // tiny: products underflow toward subnormals
+      return sign | (next() & 0x007fffff) | ((1 + next() % 40) << 23);
+    default: // any finite exponent
+      return sign | (next() & 0x007fffff) | ((1 + next() % 254) << 23);
+    }
+  };
+  size_t lanes = 0;
+  for (int round = 0; round < 4000; ++round) {
+    uint64_t col[3][32];
+    const uint32_t kind = next();
+    for (auto& c : col)
+      for (auto& v : c)
+        v = ordinary(kind);
+    if (round % 9 == 0) // one special lane: NaN, infinity or a zero result
+      col[next() % 3][next() % 32] = (next() & 1) != 0 ? 0x7fc00000u : 0xff800000u;
+    if (round % 11 == 0) { // c = -a*b exactly in one lane: a zero result
+      const uint32_t l = next() % 32;
+      col[0][l] = 0x40000000u, col[1][l] = 0x40400000u, col[2][l] = 0xc0c00000u;
+    }
+    F32Operands x;
+    for (int i = 0; i < 3; ++i)
+      x.column[i] = col[i];
+    uint64_t out[32];
+    reset_real_arithmetic_events();
+    ASSERT_TRUE(arith_f32_lanes(Arith::Fma, x, ~0u, out, 32));
+    const RealArithmeticEvents warp = real_arithmetic_events();
+    reset_real_arithmetic_events();
+    for (uint32_t l = 0; l < 32; ++l) {
+      const uint64_t want = arith_by_rounding(Arith::Fma, FloatFormat::F32, RoundMode::NearestEven,
+                                              col[0][l], col[1][l], col[2][l]);
+      ASSERT_EQ(out[l], want) << std::hex << "lane " << l << " a " << col[0][l] << " b "
+                              << col[1][l] << " c " << col[2][l];
+      ++lanes;
+    }
+    const RealArithmeticEvents each = real_arithmetic_events();
+    ASSERT_EQ(warp.invalid, each.invalid) << round;
+    ASSERT_EQ(warp.division_by_zero, each.division_by_zero) << round;
+    ASSERT_EQ(warp.overflow, each.overflow) << round;
+    ASSERT_EQ(warp.underflow, each.underflow) << round;
+    ASSERT_EQ(warp.inexact, each.inexact) << round;
+  }
+  EXPECT_EQ(lanes, 4000u * 32u);
+}
+
 // The directed roundings of add, sub, mul and fma (rounded to odd in double without the
 // floating-point environment, then to f32) against the host's f32 arithmetic in that mode.
 TEST(FloatSemantics, DirectedRoundingsMatchHostF32Arithmetic) {
