@@ -100,7 +100,7 @@ struct EmulateOptions {
   // configuration's `ctas` says: a sample of a launch (the emulator cross-check). Empty: the
   // configuration's CTAs.
   std::vector<uint32_t> ctas;
-  // Every instruction lane by lane: no warp loops (float_warp, integer_warp, load_warp,
+  // Every instruction lane by lane: no warp loops (float_warp, generic_warp, load_warp,
   // store_warp, convert_warp) and no scheduling hint. The same results, slower; the tests
   // compare the two (tests/emulate/warp_paths_test.cpp).
   bool lane_by_lane = false;

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+
+#include "support/invariant.hpp"
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
@@ -545,20 +547,6 @@ void f32_lanes_of(const F32Operands& x, uint32_t mask, uint64_t* out, uint32_t o
                   Fma fused) {
   RealArithmeticEvents e;
   const uint64_t keep = out_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << out_width) - 1;
-  if (mask == ~0u && x.column[0] != nullptr && x.column[1] != nullptr &&
-      (x.column[2] != nullptr || Op != Arith::Fma)) {
-    // A full warp of register operands: a plain loop over the lanes (the common case), which
-    // the compiler may unroll and vectorize.
-    const uint64_t* c2 = x.column[2] != nullptr ? x.column[2] : x.column[0];
-    for (uint32_t l = 0; l < 32; ++l) {
-      out[l] = f32_nearest(Op, static_cast<uint32_t>(x.column[0][l]),
-                           static_cast<uint32_t>(x.column[1][l]), static_cast<uint32_t>(c2[l]), e,
-                           fused) &
-               keep;
-    }
-    t_events += e;
-    return;
-  }
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const auto l = static_cast<uint32_t>(std::countr_zero(m));
     auto operand = [&](int i) {
@@ -582,12 +570,11 @@ void f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* out, uin
   case Arith::Fma:
     return f32_lanes_of<Arith::Fma>(x, mask, out, out_width, fused);
   case Arith::Div:
-    return f32_lanes_of<Arith::Div>(x, mask, out, out_width, fused);
   case Arith::Sqrt:
-    return f32_lanes_of<Arith::Sqrt>(x, mask, out, out_width, fused);
   case Arith::Rcp:
-    return f32_lanes_of<Arith::Rcp>(x, mask, out, out_width, fused);
+    break; // arith_f32_lanes refuses them
   }
+  VOLTA_ASSERT(false, "f32_lanes is asked for add, sub, mul or fma only");
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -679,7 +666,8 @@ bool host_keeps_subnormals() {
 
 bool arith_f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* out,
                      uint32_t out_width) {
-  if (!host_keeps_subnormals())
+  const bool common = op == Arith::Add || op == Arith::Sub || op == Arith::Mul || op == Arith::Fma;
+  if (!common || !host_keeps_subnormals())
     return false;
 #if defined(__x86_64__) && defined(__GNUC__)
   if (op == Arith::Fma && mask == ~0u && x.column[0] != nullptr && x.column[1] != nullptr &&

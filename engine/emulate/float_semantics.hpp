@@ -53,8 +53,9 @@ uint64_t arith(Arith op, FloatFormat f, RoundMode mode, uint64_t a, uint64_t b =
 // arith(op, F32, NearestEven, ..., false) for the lanes of `mask` (bit l: lane l) of a warp, in
 // one loop: operand i of lane l is column[i][l], or immediate[i] where column[i] is null (the
 // low 32 bits of either); out[l] gets the result's bits masked to `out_width`. The same bits and
-// events as arith() lane by lane. False (nothing done) where that path does not apply (a host
-// that flushes subnormals); the caller goes lane by lane then.
+// events as arith() lane by lane. For add, sub, mul and fma; false (nothing done) for another
+// operation or where that path does not apply (a host that flushes subnormals): the caller goes
+// lane by lane then.
 struct F32Operands {
   const uint64_t* column[3] = {nullptr, nullptr, nullptr};
   uint64_t immediate[3] = {0, 0, 0};

@@ -144,6 +144,8 @@ bool Cta::values_warp(const Inst& in, uint32_t w, uint32_t mask, const ValType (
 
 bool Cta::values_warp_applies(const Inst& in, uint32_t pc) const {
   switch (exec::family_of(in.op)) {
+  case Family::Integer:
+    return in.srcs.size() <= 4;
   case Family::Float:
     return (launch_.flags[pc] & kFlagXorSign) == 0 && in.srcs.size() <= 3;
   case Family::Compare: // setp with one destination; set
@@ -161,6 +163,11 @@ bool Cta::generic_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   if (!values_warp_applies(in, pc))
     return false;
   switch (exec::family_of(in.op)) {
+  case Family::Integer: {
+    const ValType t = in.type;
+    return values_warp(in, w, mask, {t, t, t, t},
+                       [&](const uint64_t(&x)[4]) { return integer_result(in, x); });
+  }
   case Family::Float: {
     const ValType t = in.type;
     return values_warp(in, w, mask, {t, t, t},
@@ -186,95 +193,13 @@ bool Cta::generic_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   }
 }
 
-bool Cta::integer_warp(const Inst& in, uint32_t w, uint32_t mask) {
-  switch (in.op) {
-  case XOp::IAdd:
-  case XOp::ISub:
-  case XOp::IMulLo:
-  case XOp::IMadLo:
-  case XOp::And:
-  case XOp::Or:
-  case XOp::Xor:
-  case XOp::Shl:
-  case XOp::Shr:
-    break;
-  default:
-    return false;
-  }
-  const ValType type = in.type;
-  if (type == ValType::Pred || in.sat || in.dsts.size() != 1 ||
-      in.dsts[0].kind != exec::OpKind::Reg || in.srcs.size() > 3)
-    return false;
-  const uint32_t width = exec::width_of(type);
-  const bool sgn = exec::is_signed(type);
-  const uint32_t base = w * 32;
-  // Each source: a register's column of this warp, or one immediate for every lane.
-  const uint64_t* column[3] = {nullptr, nullptr, nullptr};
-  uint64_t immediate[3] = {0, 0, 0};
-  for (size_t i = 0; i < in.srcs.size(); ++i) {
-    const exec::Operand& o = in.srcs[i];
-    if (o.kind == exec::OpKind::Reg && !o.negated)
-      column[i] = &reg(o.reg, base);
-    else if (o.kind == exec::OpKind::Imm)
-      immediate[i] = read(o, base, type); // an integer immediate: its bits, whatever the type
-    else
-      return false;
-  }
-  uint64_t* out = &reg(in.dsts[0].reg, base);
-  const uint32_t out_width = reg_width_[in.dsts[0].reg];
-  for (uint32_t m = mask; m != 0; m &= m - 1) {
-    const auto l = static_cast<uint32_t>(std::countr_zero(m));
-    auto raw = [&](int i) { return column[i] != nullptr ? column[i][l] : immediate[i]; };
-    const uint64_t a = low_bits(raw(0), width);
-    uint64_t r = 0;
-    switch (in.op) {
-    case XOp::IAdd:
-      r = a + low_bits(raw(1), width);
-      break;
-    case XOp::ISub:
-      r = a - low_bits(raw(1), width);
-      break;
-    case XOp::IMulLo:
-      r = a * low_bits(raw(1), width);
-      break;
-    case XOp::IMadLo:
-      r = a * low_bits(raw(1), width) + low_bits(raw(2), width);
-      break;
-    case XOp::And:
-      r = a & low_bits(raw(1), width);
-      break;
-    case XOp::Or:
-      r = a | low_bits(raw(1), width);
-      break;
-    case XOp::Xor:
-      r = a ^ low_bits(raw(1), width);
-      break;
-    case XOp::Shl:
-    case XOp::Shr: { // exec_integer's shifts: the count is a u32, whatever the type
-      const uint64_t n = low_bits(raw(1), 32);
-      if (in.op == XOp::Shl)
-        r = n >= width ? 0 : a << n;
-      else if (sgn)
-        r = static_cast<uint64_t>(sign_extend(a, width) >> std::min<uint64_t>(n, 63));
-      else
-        r = n >= width ? 0 : a >> n;
-      break;
-    }
-    default:
-      VOLTA_ASSERT(false, "integer_warp handles the operations it accepts");
-    }
-    out[l] = low_bits(low_bits(r, width), out_width);
-  }
-  return true;
-}
-
-void Cta::exec_integer(const Inst& in, uint32_t t) {
+uint64_t Cta::integer_result(const Inst& in, const uint64_t (&x)[4]) {
   const ValType type = in.type;
   const uint32_t w = type == ValType::Pred ? 1 : exec::width_of(type);
   const bool sgn = exec::is_signed(type);
-  auto src = [&](size_t i) { return low_bits(read(in.srcs[i], t, type), w); };
+  auto src = [&](size_t i) { return low_bits(x[i], w); };
   auto sx = [&](uint64_t v) { return sign_extend(v, w); };
-  auto out = [&](uint64_t v) { write(in.dsts[0], t, low_bits(v, w)); };
+  auto out = [&](uint64_t v) { return low_bits(v, w); };
   switch (in.op) {
   case XOp::IAdd:
   case XOp::ISub: {
@@ -307,8 +232,8 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
     if (w > 32)
       throw Trouble("unsupported", "mul.wide of 64-bit operands");
     if (in.op == XOp::IMadWide)
-      p += read(in.srcs[2], t, type);
-    return write(in.dsts[0], t, low_bits(p, 2 * w));
+      p += x[2];
+    return low_bits(p, 2 * w);
   }
   case XOp::IMul24Lo:
   case XOp::IMad24Lo: {
@@ -353,7 +278,7 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
   case XOp::Shl:
   case XOp::Shr: {
     const uint64_t a = src(0);
-    const uint64_t n = low_bits(read(in.srcs[1], t, ValType::U32), 32);
+    const uint64_t n = low_bits(x[1], 32);
     if (in.op == XOp::Shl)
       return out(n >= w ? 0 : a << n);
     if (sgn)
@@ -361,9 +286,9 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
     return out(n >= w ? 0 : a >> n);
   }
   case XOp::Popc:
-    return write(in.dsts[0], t, std::popcount(src(0)));
+    return static_cast<uint64_t>(std::popcount(src(0)));
   case XOp::Clz:
-    return write(in.dsts[0], t, std::countl_zero(src(0)) - (64 - w));
+    return std::countl_zero(src(0)) - (64 - w);
   case XOp::Brev:
     return out(bit_reverse(src(0), w));
   case XOp::Bfind: {
@@ -374,14 +299,14 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
     if (sgn && sx(a) < 0)
       a = low_bits(~a, w);
     if (a == 0)
-      return write(in.dsts[0], t, 0xffffffffu);
+      return 0xffffffffu;
     const uint32_t position = 63 - static_cast<uint32_t>(std::countl_zero(a));
-    return write(in.dsts[0], t, in.sub == 1 ? w - 1 - position : position);
+    return in.sub == 1 ? w - 1 - position : position;
   }
   case XOp::Bfe: {
     const uint64_t a = src(0);
-    const uint32_t pos = read(in.srcs[1], t, ValType::U32) & 0xff;
-    const uint32_t len = read(in.srcs[2], t, ValType::U32) & 0xff;
+    const uint32_t pos = x[1] & 0xff;
+    const uint32_t len = x[2] & 0xff;
     const uint32_t msb = w - 1;
     uint64_t sbit = 0;
     if (sgn && len != 0)
@@ -396,8 +321,8 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
   case XOp::Bfi: {
     const uint64_t a = src(0);
     uint64_t r = src(1);
-    const uint32_t pos = read(in.srcs[2], t, ValType::U32) & 0xff;
-    const uint32_t len = read(in.srcs[3], t, ValType::U32) & 0xff;
+    const uint32_t pos = x[2] & 0xff;
+    const uint32_t len = x[3] & 0xff;
     for (uint32_t i = 0; i < len && pos + i < w; ++i)
       r = (r & ~(uint64_t{1} << (pos + i))) | (((a >> i) & 1u) << (pos + i));
     return out(r);
@@ -419,7 +344,7 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
   }
   case XOp::Lop3: {
     const uint64_t a = src(0), b = src(1), c = src(2);
-    const uint32_t lut = static_cast<uint32_t>(read(in.srcs[3], t, ValType::U32)) & 0xff;
+    const uint32_t lut = static_cast<uint32_t>(x[3]) & 0xff;
     uint64_t r = 0;
     for (uint32_t i = 0; i < w; ++i) {
       const uint32_t idx =
@@ -431,7 +356,7 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
   case XOp::ShfL:
   case XOp::ShfR: {
     const uint64_t a = src(0) & 0xffffffffu, b = src(1) & 0xffffffffu;
-    const uint32_t c = static_cast<uint32_t>(read(in.srcs[2], t, ValType::U32));
+    const uint32_t c = static_cast<uint32_t>(x[2]);
     const uint32_t n = (launch_.flags[pc_now_] & kFlagWrap) ? (c & 31) : std::min<uint32_t>(c, 32);
     const uint64_t both = (b << 32) | a;
     if (in.op == XOp::ShfL)
@@ -446,6 +371,15 @@ void Cta::exec_integer(const Inst& in, uint32_t t) {
   default:
     throw Trouble("unsupported", "this instruction is not supported by the emulator");
   }
+}
+
+void Cta::exec_integer(const Inst& in, uint32_t t) {
+  // Each source read as the operation's type: an integer operand's bits whatever the type (the
+  // shift counts, bfe/bfi positions and prmt/lop3 selectors are read as u32 alike).
+  uint64_t x[4] = {};
+  for (size_t i = 0; i < in.srcs.size() && i < 4; ++i)
+    x[i] = read(in.srcs[i], t, in.type);
+  write(in.dsts[0], t, integer_result(in, x));
 }
 
 bool Cta::float_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {

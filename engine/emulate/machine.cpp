@@ -202,7 +202,7 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   case Family::AsyncWait:
     break;
   case Family::Integer:
-    if (!warp_paths_ || !integer_warp(in, w, mask))
+    if (!warp_paths_ || !generic_warp(in, pc, w, mask))
       each([&](uint32_t t) { exec_integer(in, t); });
     break;
   case Family::Float:
@@ -313,8 +313,8 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   // changed state, except after a collective (it may have waited, or released waiting lanes),
   // a call, or a copy that may complete an mbarrier's transactions (and wake its waiters).
   const Family family = exec::family_of(in.op);
-  if (family != Family::WarpCollective && family != Family::Call &&
-      family != Family::TensorCopy && family != Family::AsyncCopy && warp_paths_)
+  if (family != Family::WarpCollective && family != Family::Call && family != Family::TensorCopy &&
+      family != Family::AsyncCopy && warp_paths_)
     next_pc_ = pc + 1;
 }
 

@@ -137,12 +137,10 @@ private:
 
   // ---- per-thread instruction semantics (instruction_values.cpp)
   void exec_integer(const exec::Inst& in, uint32_t t);
-  // exec_integer's add, sub, mul.lo, mad.lo, and, or, xor and shifts (no .sat; register or
-  // immediate operands) for every lane of `mask` in one loop. False (nothing done) otherwise.
-  bool integer_warp(const exec::Inst& in, uint32_t w, uint32_t mask);
-  // Float operations (float_result), comparisons (compare_result), selp and mov for every lane of
-  // `mask` in one loop, their register and immediate operands gathered once per warp: the values
-  // exec_float, exec_setp, exec_selp and exec_mov write. False (nothing done) for the forms they
+  // Integer operations (integer_result), float operations (float_result), comparisons
+  // (compare_result), selp and mov for every lane of `mask` in one loop, their register and
+  // immediate operands gathered once per warp: the values exec_integer, exec_float, exec_setp,
+  // exec_selp and exec_mov write. False (nothing done) for the forms they
   // alone handle (two destinations, packing, .xorsign, other operand kinds).
   bool generic_warp(const exec::Inst& in, uint32_t pc, uint32_t w, uint32_t mask);
   bool values_warp_applies(const exec::Inst& in, uint32_t pc) const;
@@ -151,6 +149,8 @@ private:
                    Value value);
   // The value exec_cvt writes (not packed), from its source's bits.
   uint64_t convert_result(const exec::Inst& in, uint64_t source);
+  // The value exec_integer writes, from its operands' bits.
+  uint64_t integer_result(const exec::Inst& in, const uint64_t (&x)[4]);
   // The value exec_float writes, from its operands' bits (xorsign refused before).
   uint64_t float_result(const exec::Inst& in, const uint64_t (&srcs)[3]);
   // The value exec_setp / set writes into its first destination (a predicate: 0 or 1).
