@@ -198,13 +198,20 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
       key += fmt::format("|cta {}", c);
     return key;
   };
+  // Each set's memo keys (a fingerprint of the whole program and configuration), made once: the
+  // plan and the runs read them.
+  std::vector<std::string> ref_keys, opt_keys;
+  for (uint32_t set = 0; set < std::max(1u, check.inputs_planned); ++set) { // the plan reads set 0
+    ref_keys.push_back(run_key(reference, entry.reference, set, value_types));
+    opt_keys.push_back(run_key(optimized, entry.optimized, set, value_types));
+  }
   // What a set costs is the runs not kept in the memo: the reference of an entry that follows
   // another of the same reference costs nothing, nor does the optimized kernel where it is the
   // reference. (A sample's runs have keys of their own.)
   const auto fresh_work = [&](uint32_t set, const std::string& ref_suffix,
                               const std::string& opt_suffix) {
-    const std::string ref_key = run_key(reference, entry.reference, set, value_types) + ref_suffix;
-    const std::string opt_key = run_key(optimized, entry.optimized, set, value_types) + opt_suffix;
+    const std::string ref_key = ref_keys[set] + ref_suffix;
+    const std::string opt_key = opt_keys[set] + opt_suffix;
     const bool ref_kept = options.reuse_runs && memoized_run(ref_key) != nullptr;
     const bool opt_kept =
         opt_key == ref_key || (options.reuse_runs && memoized_run(opt_key) != nullptr);
@@ -294,10 +301,8 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     }
     const auto set_start = Clock::now();
     // A run made before (the same kernel, configuration, CTAs and input set) is not made again.
-    const std::string ref_key =
-        run_key(reference, entry.reference, set, value_types) + sample_key(ref_sample);
-    const std::string opt_key =
-        run_key(optimized, entry.optimized, set, value_types) + sample_key(opt_sample);
+    const std::string ref_key = ref_keys[set] + sample_key(ref_sample);
+    const std::string opt_key = opt_keys[set] + sample_key(opt_sample);
     std::shared_ptr<const SideRun> ref = options.reuse_runs ? memoized_run(ref_key) : nullptr;
     std::shared_ptr<const SideRun> opt =
         opt_key == ref_key || !options.reuse_runs ? ref : memoized_run(opt_key);
