@@ -107,35 +107,119 @@ void release_chunk(ChunkPool& pool, void* p) {
 thread_local ExprStore::Stream thread_stream;
 } // namespace
 
-ExprStore::ExprStore()
-    : generation_(next_generation.fetch_add(1)), chunks_(new std::atomic<Node*>[kMaxChunks]),
-      meta_chunks_(new std::atomic<Meta*>[kMaxChunks]),
-      block_owner_(static_cast<uint16_t*>(std::calloc(size_t{1} << (32 - 10), sizeof(uint16_t)))),
-      shards_(new Shard[size_t{1} << kShardBits]),
-      rational_chunks_(new std::atomic<std::unique_ptr<Rational>*>[kMaxRationalChunks]) {
+// A set of a store's tables with every entry empty: null chunk pointers, no block owner, empty
+// hash-consing shards. A store gives its set back emptied (only the entries it used, which its
+// id and constant counts bound), so the next store takes it without zeroing a megabyte.
+struct ExprStore::Tables {
+  std::unique_ptr<std::atomic<Node*>[]> chunks;
+  std::unique_ptr<std::atomic<Meta*>[]> meta_chunks;
+  std::unique_ptr<uint16_t[], FreeDeleter> block_owner;
+  std::unique_ptr<Shard[]> shards;
+  std::unique_ptr<std::atomic<std::unique_ptr<Rational>*>[]> rational_chunks;
+};
+
+namespace {
+constexpr size_t kMaxPooledTables = 8; // a batch's workers, each with a store and its forks
+constexpr size_t kShardSlots = 64;     // a shard's slots when empty
+} // namespace
+
+// Never destroyed: a store that a static cache holds may be destroyed after any static object.
+std::mutex& ExprStore::table_pool_mutex() {
+  static auto* mutex = new std::mutex;
+  return *mutex;
+}
+
+std::vector<ExprStore::Tables>& ExprStore::table_pool() {
+  static auto* pool = new std::vector<Tables>;
+  return *pool;
+}
+
+void ExprStore::take_tables() {
+  static_assert(sizeof(Meta) == 4 && kMetaChunkBytes == (size_t{1} << kChunkBits) * sizeof(Meta));
+  {
+    std::lock_guard guard(table_pool_mutex());
+    std::vector<Tables>& pool = table_pool();
+    if (!pool.empty()) {
+      Tables t = std::move(pool.back());
+      pool.pop_back();
+      chunks_ = std::move(t.chunks);
+      meta_chunks_ = std::move(t.meta_chunks);
+      block_owner_ = std::move(t.block_owner);
+      shards_ = std::move(t.shards);
+      rational_chunks_ = std::move(t.rational_chunks);
+      return;
+    }
+  }
+  chunks_.reset(new std::atomic<Node*>[kMaxChunks]);
+  meta_chunks_.reset(new std::atomic<Meta*>[kMaxChunks]);
+  // 8 MiB from calloc: the kernel hands out zero pages on first touch, where value-initialized
+  // new[] would write all of it up front.
+  block_owner_.reset(static_cast<uint16_t*>(std::calloc(size_t{1} << (32 - 10), sizeof(uint16_t))));
   if (!block_owner_)
     throw std::bad_alloc();
-  static_assert(sizeof(Meta) == 4 && kMetaChunkBytes == (size_t{1} << kChunkBits) * sizeof(Meta));
+  shards_.reset(new Shard[size_t{1} << kShardBits]);
+  rational_chunks_.reset(new std::atomic<std::unique_ptr<Rational>*>[kMaxRationalChunks]);
   for (size_t i = 0; i < kMaxRationalChunks; ++i)
     rational_chunks_[i].store(nullptr, std::memory_order_relaxed);
   for (size_t i = 0; i < kMaxChunks; ++i) {
     chunks_[i].store(nullptr, std::memory_order_relaxed);
     meta_chunks_[i].store(nullptr, std::memory_order_relaxed);
   }
+  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i)
+    shards_[i].slots.assign(kShardSlots, kNoExpr);
+}
+
+// Frees the chunks this store owns and empties exactly the entries it can have written: chunk
+// and block entries below its ids (put, reserve_block and fork write no others), rational
+// chunks below its constant count, every shard.
+void ExprStore::give_back_tables() {
+  const size_t used_chunks =
+      std::min(kMaxChunks, std::max<size_t>(1, (size() + kChunkMask) >> kChunkBits));
+  // A fork's first chunks are its base's: the base frees them (base_ outlives this body).
+  for (size_t i = 0; i < used_chunks; ++i) {
+    Node* nodes = chunks_[i].exchange(nullptr, std::memory_order_relaxed);
+    Meta* meta = meta_chunks_[i].exchange(nullptr, std::memory_order_relaxed);
+    if (i >= shared_chunks_) {
+      release_chunk(chunk_pool(), nodes);
+      release_chunk(meta_chunk_pool(), meta);
+    }
+  }
+  if constexpr (support::kCheckInvariants) {
+    for (size_t i = used_chunks; i < kMaxChunks; ++i)
+      VOLTA_ASSERT(chunks_[i].load() == nullptr && meta_chunks_[i].load() == nullptr,
+                   "no chunk lies beyond the store's ids");
+  }
+  std::memset(block_owner_.get(), 0,
+              size_t{next_block_.load(std::memory_order_relaxed)} * sizeof(uint16_t));
+  const size_t rational_chunks =
+      (size_t{rational_count_} + (size_t{1} << kRationalChunkBits) - 1) >> kRationalChunkBits;
+  for (size_t i = 0; i < std::min(rational_chunks, kMaxRationalChunks); ++i)
+    rational_chunks_[i].store(nullptr, std::memory_order_relaxed);
+  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i) {
+    Shard& shard = shards_[i];
+    if (shard.slots.capacity() > 16 * kShardSlots) // a grown table is not kept at its size
+      std::vector<ExprId>(kShardSlots, kNoExpr).swap(shard.slots);
+    else
+      shard.slots.assign(kShardSlots, kNoExpr);
+    shard.count = 0;
+  }
+  std::lock_guard guard(table_pool_mutex());
+  std::vector<Tables>& pool = table_pool();
+  if (pool.size() < kMaxPooledTables)
+    pool.push_back(Tables{std::move(chunks_), std::move(meta_chunks_), std::move(block_owner_),
+                          std::move(shards_), std::move(rational_chunks_)});
+}
+
+ExprStore::ExprStore() : generation_(next_generation.fetch_add(1)) {
+  take_tables();
   meta_chunks_[0].store(static_cast<Meta*>(allocate_chunk(meta_chunk_pool(), kMetaChunkBytes)),
                         std::memory_order_release);
   chunks_[0].store(static_cast<Node*>(allocate_chunk(chunk_pool(), kChunkBytes)),
                    std::memory_order_release);
-  for (size_t i = 0; i < (size_t{1} << kShardBits); ++i)
-    shards_[i].slots.assign(64, kNoExpr);
 }
 
 ExprStore::~ExprStore() {
-  // A fork's first chunks are its base's: the base frees them (base_ outlives this body).
-  for (size_t i = shared_chunks_; i < kMaxChunks; ++i) {
-    release_chunk(chunk_pool(), chunks_[i].load(std::memory_order_relaxed));
-    release_chunk(meta_chunk_pool(), meta_chunks_[i].load(std::memory_order_relaxed));
-  }
+  give_back_tables();
 }
 
 void ExprStore::seal() {

@@ -216,6 +216,9 @@ private:
   std::shared_ptr<const ExprStore> base_;
   size_t shared_chunks_ = 0;
   uint64_t base_limit_ = 0;
+  // The tables below (chunks_ to rational_chunks_) come from a pool of empty tables that
+  // destroyed stores gave back (take_tables / give_back_tables): a fresh set costs a megabyte of
+  // zeroing and an 8 MiB mapping, which a batch or the pair fuzzer would pay for every store.
   std::unique_ptr<std::atomic<Node*>[]> chunks_;
   std::unique_ptr<std::atomic<Meta*>[]> meta_chunks_; // published before the node chunk
   std::mutex chunk_mutex_;
@@ -241,6 +244,11 @@ private:
   static constexpr unsigned kRationalChunkBits = 14;
   static constexpr size_t kMaxRationalChunks = 4096; // 2^26 distinct constants
   std::unique_ptr<std::atomic<std::unique_ptr<Rational>*>[]> rational_chunks_;
+  struct Tables; // the pooled tables, every entry empty (expr_store.cpp)
+  void take_tables();
+  void give_back_tables();
+  static std::mutex& table_pool_mutex();
+  static std::vector<Tables>& table_pool();
   uint32_t rational_count_ = 0; // under constants_mutex_
   std::vector<std::unique_ptr<std::unique_ptr<Rational>[]>> rational_chunk_owner_;
   std::unordered_multimap<uint64_t, uint32_t> rational_index_;

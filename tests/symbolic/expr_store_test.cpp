@@ -2,6 +2,7 @@
 // (a reduction's head and links, new by construction), that the engine's inline link path makes
 // the node append makes, and the footprint the benchmarks report.
 #include <gtest/gtest.h>
+#include <vector>
 
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/expr_store.hpp"
@@ -76,6 +77,59 @@ TEST(ExprStore, TheFootprintCountsChunksAndTable) {
   EXPECT_GE(f.node_bytes, f.ids * 20);
   EXPECT_LE(f.node_bytes, (f.ids + (size_t{1} << 17)) * 20);
   EXPECT_GT(f.table_bytes, 0u);
+}
+
+// What a fixed sequence of creations yields: its ids, the nodes they name and whether the input
+// lookup calls each an input.
+struct Made {
+  ExprId id;
+  Node node;
+  int input_array; // input_array_of(id)
+  bool operator==(const Made&) const = default;
+};
+
+std::vector<Made> fixed_sequence(ExprStore& store) {
+  Builder b(store);
+  std::vector<ExprId> ids;
+  const ExprId x = store.input(0, 3), y = store.input(2, 70'000);
+  ids.push_back(x);
+  ids.push_back(y);
+  ids.push_back(store.constant(symbolic::Rational(7, 3)));
+  ids.push_back(b.add(x, y));
+  ids.push_back(b.add(x, y));
+  ids.push_back(b.fma(x, y, store.constant(5L)));
+  std::vector<Made> seen;
+  for (ExprId id : ids)
+    seen.push_back(Made{id, store.node(id), store.input_array_of(id)});
+  return seen;
+}
+
+// A store takes the tables a destroyed store gave back (emptied only where that store wrote):
+// it must see none of the old store's nodes, inputs, constants or hash-consed entries.
+TEST(ExprStore, AStoreOnReusedTablesIsAFreshStore) {
+  std::vector<Made> first;
+  {
+    ExprStore store;
+    first = fixed_sequence(store);
+  }
+  ASSERT_EQ(first.size(), 6u);
+  EXPECT_EQ(first[0].input_array, 0);
+  EXPECT_EQ(first[1].input_array, 2);
+  EXPECT_EQ(first[3].input_array, -1);
+  EXPECT_EQ(first[3].id, first[4].id); // hash-consed
+  {
+    ExprStore filled; // past two node chunks, with inputs of many blocks and many constants
+    Builder b(filled);
+    ExprId acc = filled.input(1, 0);
+    for (uint32_t i = 1; i < 300'000; ++i)
+      acc = b.add(b.mul(filled.input(1 + i % 3, i), filled.constant(static_cast<long>(i))), acc);
+    EXPECT_GT(filled.size(), size_t{2} << 17);
+  }
+  ExprStore reused;
+  const ExprStore::Footprint empty = reused.footprint();
+  EXPECT_EQ(empty.node_bytes, ExprStore().footprint().node_bytes); // one chunk, as a fresh one
+  EXPECT_EQ(fixed_sequence(reused), first);
+  EXPECT_EQ(reused.size(), size_t{4} * 1024); // the blocks of two inputs and one stream
 }
 
 } // namespace
