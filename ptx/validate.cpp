@@ -1060,6 +1060,20 @@ private:
                                     "destination, not 'cvt." +
                                         std::string(to) + "." + std::string(from) + "'");
     }
+    // Between integers .sat is legal only where it can clamp (PTX ISA, cvt: "illegal in cases
+    // where saturation is not possible based on the source and destination types"; ptxas 13:
+    // "Illegal modifier '.sat'" on cvt.sat.s32.s16, cvt.sat.s32.u16, cvt.sat.u64.u32).
+    if (!to_float && !from_float && ins.has_suffix("sat") && width(to) != 0 && width(from) != 0) {
+      const bool to_signed = to.starts_with('s'), from_signed = from.starts_with('s');
+      const bool holds_every_value = to_signed == from_signed
+                                         ? width(to) >= width(from)
+                                         : to_signed && width(to) > width(from);
+      if (holds_every_value) {
+        return instruction_error(ins, "'.sat' is illegal on 'cvt." + std::string(to) + "." +
+                                          std::string(from) +
+                                          "': the destination type holds every source value");
+      }
+    }
     switch (need) {
     case Need::Unknown:
       return true; // the packed and 8-bit float forms: their rules are not in this table

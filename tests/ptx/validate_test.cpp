@@ -71,6 +71,20 @@ TEST(Validate, ModifiersTheOpcodeDoesNotTake) {
             "modifier '.relu' does not apply to '.f32' of 'cvt'");
 }
 
+// Between integers cvt takes .sat only where it can clamp: ptxas 13 rejects the others with
+// "Illegal modifier '.sat'" (the ptxas differential's mutant cvt.s32.s16.sat).
+TEST(Validate, CvtSatOnlyWhereTheDestinationCanOverflow) {
+  for (const char* line : {"cvt.s32.s16.sat %r1, %rs1;", "cvt.sat.s32.u16 %r1, %rs1;",
+                           "cvt.sat.u64.u32 %rd1, %r1;", "cvt.sat.u32.u32 %r1, %r2;"}) {
+    SCOPED_TRACE(line);
+    EXPECT_NE(rejected(line).message.find("'.sat' is illegal"), std::string::npos);
+  }
+  for (const char* line :
+       {"cvt.sat.u32.s16 %r1, %rs1;", "cvt.sat.s16.u16 %rs2, %rs1;", "cvt.sat.u16.u32 %rs1, %r1;",
+        "cvt.sat.s32.u32 %r1, %r2;", "cvt.rzi.sat.s32.f32 %r1, %f1;"})
+    accepted(line);
+}
+
 // redux.sync and match.sync as ptxas 13 takes them (the test header targets sm_80).
 TEST(Validate, ReduxAndMatchForms) {
   accepted("redux.sync.add.u32 %r1, %r2, 0xffffffff;");
