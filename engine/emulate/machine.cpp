@@ -200,6 +200,7 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   case Family::NoEffect:
   case Family::AsyncCommit: // copies complete at issue (see exec_cp_async)
   case Family::AsyncWait:
+  case Family::BulkGroup: // tensor stores complete at issue (tensor_store.cpp)
     break;
   case Family::Integer:
     if (!warp_paths_ || !generic_warp(in, pc, w, mask))
@@ -243,7 +244,10 @@ void Cta::step(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     each([&](uint32_t t) { exec_cp_async(in, t); });
     break;
   case Family::TensorCopy:
-    each([&](uint32_t t) { exec_tensor_load(in, t); });
+    if (in.op == XOp::TensorStore)
+      each([&](uint32_t t) { exec_tensor_store(in, t); });
+    else
+      each([&](uint32_t t) { exec_tensor_load(in, t); });
     break;
   case Family::Call:
     each([&](uint32_t t) { exec_call(in, t); });

@@ -188,7 +188,8 @@ private:
   void load_lanes(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_atom(const exec::Inst& in, uint32_t t);
   void exec_cp_async(const exec::Inst& in, uint32_t t);
-  void exec_tensor_load(const exec::Inst& in, uint32_t t); // tensor_load.cpp
+  void exec_tensor_load(const exec::Inst& in, uint32_t t);  // tensor_load.cpp
+  void exec_tensor_store(const exec::Inst& in, uint32_t t); // tensor_store.cpp
   void exec_call(const exec::Inst& in, uint32_t t);
 
   // ---- warp collectives (warp_ops.cpp)

@@ -31,7 +31,7 @@ void Cta::exec_tensor_load(const Inst& in, uint32_t t) {
                                         std::span<const int32_t>(coords.data(), rank), dst);
   if (auto* why = std::get_if<std::string>(&planned))
     throw Trouble("unsupported", *why);
-  const exec::TensorLoadPlan& plan = std::get<exec::TensorLoadPlan>(planned);
+  const exec::TensorCopyPlan& plan = std::get<exec::TensorCopyPlan>(planned);
   if (mbarriers_.find(mbar) == nullptr)
     throw Trouble("undefined",
                   fmt::format("the tensor load's mbarrier operand {:#x} is no initialized "

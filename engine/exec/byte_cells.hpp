@@ -40,9 +40,14 @@ struct ByteCell {
   ExprId node = 0; // 0: concrete byte in `byte`
   uint8_t byte = 0;
   uint8_t pos = 0;       // byte index inside the value (low nibble) | log2(value width) << 4
-  uint8_t written = 0;   // global memory: stored to by the kernel
+  uint8_t written = 0;   // global memory: stored to by the kernel (kWritten... bits)
   uint8_t stored_as = 0; // StoredAs of the last store: how concrete bits read as a number
 };
+
+// ByteCell::written of global memory: a store wrote the byte, and a tensor store did (through
+// the async proxy: exec_tensor_store.cpp refuses every other access of such a byte).
+inline constexpr uint8_t kWrittenByStore = 1;
+inline constexpr uint8_t kWrittenByTensorStore = 2;
 
 // How the bytes of an output element were last stored, which says what real number concrete
 // bits stand for (the arrays of a launch carry a width, not a type).

@@ -37,7 +37,7 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   if (ctx.options.check_races)
     shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
   extents_ = variable_extents(prog_, ctx.config.dyn_shared_bytes);
-  if (prog_.uses_wgmma)
+  if (prog_.uses_wgmma || prog_.uses_tensor_store) // both read shared memory asynchronously
     wgmma_ = std::make_unique<WgmmaState>(warps_, threads_);
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
@@ -73,6 +73,7 @@ bool CtaRunner::run() {
   if (!run_cta(*this))
     return false; // cancelled, a lower CTA failed, or over the budget: nothing to publish
   wgmma_end_check();
+  bulk_end_check();
   if (!failed_) {
     if (auto problem = warpgroups_.finished()) {
       fail(Verdict::BarrierDivergence, "invalid warpgroup synchronization", *problem, 0);

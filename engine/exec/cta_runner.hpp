@@ -610,6 +610,30 @@ private:
   // An access of `word`, the destination of a tensor load, by thread t: a race unless t is
   // ordered after the completion of the load's phase. True when the run stops.
   [[gnu::cold]] bool tensor_load_race(uint64_t word, uint64_t address, uint32_t t, AccessKind kind);
+  // cp.async.bulk.tensor stores and their bulk async-groups (exec_tensor_store.cpp, which states
+  // the timing model): each thread's stores not yet retired by a cp.async.bulk.wait_group, with
+  // the source bytes each read at its issue (checked unchanged at the retirement).
+  struct BulkStore {
+    uint32_t pc = 0;
+    int64_t group = -1; // the thread's bulk async-group; -1 until cp.async.bulk.commit_group
+    std::vector<std::pair<uint64_t, ByteCell>> source; // shared byte address, what was read
+  };
+  struct BulkGroups {
+    std::deque<BulkStore> stores;
+    int64_t committed = 0; // groups committed so far
+  };
+  std::vector<BulkGroups> bulk_; // per thread, sized at the first tensor store
+  bool in_tensor_store_ = false; // its own global writes: not the refused generic accesses
+  void exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask);
+  void exec_bulk_group(const Inst& in, uint32_t w, uint32_t mask);
+  bool retire_bulk_stores(const Inst& in, uint32_t t, uint32_t keep);
+  // A generic access of a global byte a tensor store writes, or a tensor store's write of a byte
+  // that was stored to before (the order of the two is not modelled): refused. False when the
+  // run stops.
+  [[gnu::cold]] bool tensor_store_conflict(const ByteCell* cells, uint64_t address, uint32_t size,
+                                           uint32_t t);
+  // At the CTA's end: a tensor store whose source read no wait_group.read waited for.
+  bool bulk_end_check();
   // exec_st: the other lanes whose identical store the current access performs (Accessor::lanes).
   uint32_t co_writers_ = 0;
   // exec_st: the values the current access writes (the race shadow keeps them for the benign

@@ -128,7 +128,13 @@ void CtaRunner::execute(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) 
     exec_cp_async(in, w, mask);
     break;
   case Family::TensorCopy:
-    exec_tensor_load(in, w, mask);
+    if (in.op == XOp::TensorStore)
+      exec_tensor_store(in, w, mask);
+    else
+      exec_tensor_load(in, w, mask);
+    break;
+  case Family::BulkGroup:
+    exec_bulk_group(in, w, mask);
     break;
   case Family::AsyncCommit:
     for (uint32_t m = mask; m != 0; m &= m - 1) {

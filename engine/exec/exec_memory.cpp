@@ -258,9 +258,16 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       shadow = page.shadow.get();
       shadow_offset = static_cast<uint32_t>(address & (GlobalMemory::kPageSize - 1));
     }
+    if (prog_.uses_tensor_store) [[unlikely]] {
+      if (!tensor_store_conflict(cells, address, size, t)) {
+        if (lock != nullptr)
+          lock->clear(std::memory_order_release);
+        return nullptr;
+      }
+    }
     if (is_store_to_global) {
       for (uint32_t i = 0; i < size; ++i)
-        cells[i].written = 1;
+        cells[i].written |= kWrittenByStore;
     }
     break;
   }

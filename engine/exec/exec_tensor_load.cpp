@@ -54,7 +54,7 @@ void CtaRunner::exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask) {
       fail_unsupported(in, t, *why);
       return;
     }
-    const TensorLoadPlan& plan = std::get<TensorLoadPlan>(planned);
+    const TensorCopyPlan& plan = std::get<TensorCopyPlan>(planned);
     const CtaMbarriers::Mbarrier* bar = mbarriers_.find(*mbar);
     if (bar == nullptr) {
       fail_unsupported(in, t,

@@ -27,7 +27,8 @@ enum class Family : uint8_t {
   AsyncCopy,      // cp.async
   AsyncCommit,    // cp.async.commit_group
   AsyncWait,      // cp.async.wait_group / wait_all
-  TensorCopy,     // cp.async.bulk.tensor (TMA) loads
+  TensorCopy,     // cp.async.bulk.tensor (TMA) loads and stores
+  BulkGroup,      // cp.async.bulk.commit_group / wait_group: a thread's tensor-store groups
   Call,           // call
   Branch,         // bra
   Exit,           // ret, exit: the thread leaves

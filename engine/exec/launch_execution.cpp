@@ -253,7 +253,7 @@ KernelRun collect_run(LaunchContext& ctx) {
     ByteCell* cells = &page.cells[address & (GlobalMemory::kPageSize - 1)];
     store_value(cells, v, pending.width);
     for (uint32_t i = 0; i < pending.width; ++i) {
-      cells[i].written = 1;
+      cells[i].written |= kWrittenByStore;
       cells[i].stored_as = pending.type == ValType::BF16  ? kStoredBF16
                            : pending.type == ValType::F16 ? kStoredF16
                            : is_float(pending.type)       ? kStoredFloat

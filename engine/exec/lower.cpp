@@ -1292,8 +1292,19 @@ private:
     const bool prefetch = third == "prefetch";
     const bool tensor =
         third == "tensor" || (prefetch && ins.suffixes.size() > 3 && ins.suffixes[3] == "tensor");
+    if (third == "commit_group" && ops.empty()) {
+      x.op = XOp::BulkCommit;
+      return;
+    }
+    if (third == "wait_group") {
+      x.op = XOp::BulkWait;
+      x.sub = ins.has_suffix("read") ? kBulkWaitRead : 0;
+      if (ops.size() != 1 || !append_values(ops[0], ins, x.srcs) || x.srcs[0].kind != OpKind::Imm)
+        return unsupported_form(ins, x); // async_forms.cpp refuses these first
+      return;
+    }
     if (!tensor)
-      return refuse("is a non-tensor bulk copy or bulk async-group operation (not modelled)");
+      return refuse("is a non-tensor bulk copy (not modelled)");
     if (any_suffix("im2col"))
       return refuse("is an im2col tensor copy (only the tile mode is modelled)");
     if (any_suffix("tile::gather4"))
@@ -1303,7 +1314,7 @@ private:
       return;
     }
     if (ins.has_suffix("bulk_group"))
-      return refuse("is a tensor store (shared to global): not modelled");
+      return lower_tensor_store(ins, x);
     if (ins.has_suffix("multicast::cluster"))
       return refuse("is a .multicast::cluster tensor load (clusters are not modelled)");
     if (any_suffix("cta_group"))
@@ -1332,6 +1343,39 @@ private:
     }
     if (!ok || x.groups[0] != rank)
       x.op = XOp::Unsupported;
+  }
+
+  // The tiled tensor store `cp.async.bulk.tensor.Nd.global.shared::cta{.tile}.bulk_group
+  // {.L2::cache_hint} [map, {c0..}], [src]{, policy}` as XOp::TensorStore (mem[0] the shared
+  // source, srcs[0] the map's address, srcs[1..rank] the coordinates; the cache policy is a hint
+  // without effect). The program then tracks generic-proxy shared writes (the store reads its
+  // source through the async proxy).
+  void lower_tensor_store(const ptx::Instruction& ins, Inst& x) {
+    const auto& ops = ins.operands;
+    int rank = 0;
+    for (const std::string& s : ins.suffixes) {
+      if (s.size() == 2 && s[1] == 'd' && s[0] >= '1' && s[0] <= '5')
+        rank = s[0] - '0';
+    }
+    const auto* tensor_op =
+        ops.size() >= 2 ? std::get_if<ptx::AddressOperand>(&ops[0].value) : nullptr;
+    if (rank == 0 || tensor_op == nullptr || !tensor_op->base ||
+        tensor_op->coordinates.size() != 1 || !tensor_op->coordinates[0].is<ptx::VectorOperand>())
+      return unsupported_form(ins, x); // async_forms.cpp refuses these first
+    x.op = XOp::TensorStore;
+    x.space = Space::Shared;
+    ptx::Operand map;
+    map.value = ptx::NameOperand{*tensor_op->base};
+    map.loc = ops[0].loc;
+    const auto map_value = value_operand(map, ins);
+    bool ok = map_value.has_value() && mem_operand(ops[1], ins, x.mem[0]);
+    if (ok) {
+      x.srcs.push_back(*map_value);
+      ok = append_values(tensor_op->coordinates[0], ins, x.srcs, &x.groups[0]);
+    }
+    if (!ok || x.groups[0] != rank)
+      x.op = XOp::Unsupported;
+    p_.uses_tensor_store = true;
   }
 
   // mbarrier operations on a CTA's own shared memory (PTX ISA 9.7.13.15; forms checked by

@@ -127,6 +127,9 @@ inline constexpr uint8_t kBarrierAligned = 1;
 inline constexpr uint8_t kBarrierWarpAligned = 2;
 // Inst::sub of an XOp::Fence that is `fence.proxy.async` (exec_warpgroup_mma.cpp).
 inline constexpr uint8_t kFenceProxyAsync = 1;
+// Inst::sub of an XOp::BulkWait that is `cp.async.bulk.wait_group.read` (its groups' reads of
+// shared memory done; their writes to global memory may still be landing).
+inline constexpr uint8_t kBulkWaitRead = 1;
 
 // Inst::sub of the mbarrier instructions. MbarArrive: kMbarDrop (arrive_drop), kMbarExpectTx
 // (its operand is a tx byte count, the arrival count 1). MbarTx: kMbarComplete (complete_tx;
@@ -217,6 +220,9 @@ struct Program {
   // The program has wgmma.mma_async: the CTA machines track the generic proxy's shared writes
   // and the wgmma state of each warp (warpgroup_mma_flight.hpp).
   bool uses_wgmma = false;
+  // The program has a TMA tensor store (cp.async.bulk.tensor ... .bulk_group), which reads shared
+  // memory through the async proxy: the CTA machines track the generic proxy's shared writes.
+  bool uses_tensor_store = false;
   std::vector<PlacedVariable> variables; // shared, local, const and module .global variables
   std::vector<std::string> cuda_files;   // .file index -> path ("" when absent)
   uint64_t shared_static_bytes = 0;      // end of static shared variables (with red zones)

@@ -1,8 +1,9 @@
-// What a TMA tensor load (`cp.async.bulk.tensor...tile.mbarrier::complete_tx::bytes`) does, as
-// far as both CTA machines (the symbolic CtaRunner, exec_tensor_load.cpp, and the emulator,
-// emulate/tensor_load.cpp) agree on it: which tensor map the instruction names, which box it
-// copies (tma_box.hpp), from where in global memory, and what is refused. One definition, so
-// that the machines cannot read a map or a box differently.
+// What a TMA tensor load (`cp.async.bulk.tensor...tile.mbarrier::complete_tx::bytes`) and a
+// tensor store (`...global.shared::cta.bulk_group`) do, as far as both CTA machines (the symbolic
+// CtaRunner, exec_tensor_load.cpp and exec_tensor_store.cpp, and the emulator,
+// emulate/tensor_load.cpp and tensor_store.cpp) agree on it: which tensor map the instruction
+// names, which box it copies (tma_box.hpp), from or to where in global memory, and what is
+// refused. One definition, so that the machines cannot read a map or a box differently.
 //
 // The map operand is the generic address of a kernel parameter's tensor-map field (the
 // `cvta.param` of a `__grid_constant__ CUtensorMap` parameter, or the parameter symbol itself):
@@ -37,7 +38,7 @@
 
 namespace volta::exec {
 
-struct TensorLoadPlan {
+struct TensorCopyPlan {
   const launch::TensorMap* map = nullptr;
   const launch::ArraySpec* array = nullptr; // the map's global array
   uint64_t global_base = 0;                 // the map's globalAddress
@@ -52,8 +53,15 @@ const launch::TensorMap* tensor_map_at(const Program& prog, const launch::Kernel
 // address `dst`; or why it is refused (the caller reports it at the instruction, as
 // unsupported). Out-of-bounds global reads are not checked here: each machine reads the box's
 // in-bounds elements through its own memory access, which reports them.
-std::variant<TensorLoadPlan, std::string>
+std::variant<TensorCopyPlan, std::string>
 plan_tensor_load(const Program& prog, const launch::KernelConfig& config, uint64_t map_address,
                  std::span<const int32_t> coords, uint64_t dst);
+
+// The plan of a tensor store of the map at `map_address` at coordinates `coords` from shared
+// address `src` (exec_tensor_store.cpp states its timing model): the box's in-bounds elements are
+// written to global memory, the out-of-bounds ones skipped; or why it is refused.
+std::variant<TensorCopyPlan, std::string>
+plan_tensor_store(const Program& prog, const launch::KernelConfig& config, uint64_t map_address,
+                  std::span<const int32_t> coords, uint64_t src);
 
 } // namespace volta::exec

@@ -28,10 +28,8 @@ TEST(RefusedOpcodes, EachIsUnsupportedAtItsLine) {
            // the others: warp_specialization_test.cpp), the tensor-map proxy fence, clusters
            // (wgmma, stmatrix, fence.proxy.async: warpgroup_mma_test.cpp; elect.sync, setmaxnreg,
            // griddepcontrol: warp_specialization_test.cpp).
-           "cp.async.bulk.commit_group;",
-           "cp.async.bulk.wait_group.read 0;",
-           // (The tile load and the tensor prefetch run: tensor_load_test.cpp.)
-           "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd2, {%r1, %r2}], [%rd1];",
+           // (The tile load, the tensor prefetch, the tile store and the bulk async-groups run:
+           // tensor_load_test.cpp, tensor_store_test.cpp.)
            "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes."
            "multicast::cluster [%rd1], [%rd2, {%r1, %r2}], [%rd1], %h1;",
            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd1], [%rd2], "
