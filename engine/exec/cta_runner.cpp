@@ -37,8 +37,11 @@ CtaRunner::CtaRunner(LaunchContext& ctx, uint32_t cta_index)
   if (ctx.options.check_races)
     shared_shadow_pages_.resize((shared_size_ + 4095) / 4096);
   extents_ = variable_extents(prog_, ctx.config.dyn_shared_bytes);
-  if (prog_.uses_wgmma || prog_.uses_tensor_store) // both read shared memory asynchronously
+  if (prog_.uses_wgmma || prog_.uses_tensor_store) { // both read shared memory asynchronously
     wgmma_ = std::make_unique<WgmmaState>(warps_, threads_);
+    if (ctx.options.check_races)
+      fence_shadow_ = std::make_unique<ShadowPage>(4 * threads_);
+  }
   local_.assign(size_t{threads_} * prog_.local_bytes, ByteCell{ctx.undef, 0, 0});
   scratch_.assign(size_t{threads_} * prog_.scratch_param_bytes, ByteCell{ctx.undef, 0, 0});
   // Thread t continues in the id block where thread t of this worker's previous CTA stopped:

@@ -436,6 +436,16 @@ private:
   void exec_wgmma_sync(const Inst& in, uint32_t w, uint32_t mask); // fence, commit, wait
   void exec_stmatrix(const Inst& in, uint32_t w, uint32_t mask);
   void note_proxy_fence(uint32_t w, uint32_t mask);
+  // Each thread's last fence.proxy.async that followed a generic write of shared memory, as a
+  // write of the thread's word here (4 t): an async-proxy read of a byte that thread u wrote is
+  // defined only where u's fence is ordered before it (PTX ISA, "Proxies": the fence must lie in
+  // the order between the write and the read), which the race shadow decides as for a read of
+  // that word (read_ordered).
+  std::unique_ptr<ShadowPage> fence_shadow_;
+  // The writer of a byte of [address, address + size) whose fence.proxy.async is not ordered
+  // before thread t's async-proxy read now (its last generic write in the race shadow), if any.
+  std::optional<uint32_t> unordered_proxy_fence(uint64_t address, uint32_t size, uint32_t t);
+  Accessor accessor(uint32_t t) const; // thread t now, as the race shadow sees it
   // While a wgmma of warp w is in flight: instruction `in` neither reads nor writes one of its
   // destination registers (a chained wgmma.mma_async excepted), else reports it.
   bool wgmma_accumulators_untouched(const Inst& in, uint32_t w, uint32_t mask);
@@ -623,6 +633,12 @@ private:
     int64_t committed = 0; // groups committed so far
   };
   std::vector<BulkGroups> bulk_; // per thread, sized at the first tensor store
+  // Per shared byte: the tensor stores in flight that read it (issued, not yet retired), and how
+  // many bytes have one. A write of such a byte, by any thread and whatever orders it, is a race
+  // with the async read (tensor_store_source_race).
+  std::vector<uint16_t> store_source_readers_;
+  uint64_t store_source_bytes_ = 0;
+  [[gnu::cold]] bool tensor_store_source_race(uint64_t address, uint32_t size, uint32_t t);
   bool in_tensor_store_ = false; // its own global writes: not the refused generic accesses
   void exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask);
   void exec_bulk_group(const Inst& in, uint32_t w, uint32_t mask);

@@ -284,6 +284,10 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
       }
     }
     cells = &shared_[address];
+    if (store_source_bytes_ != 0 && kind != AccessKind::Read) [[unlikely]] {
+      if (tensor_store_source_race(address, size, t))
+        return nullptr;
+    }
     if (wgmma_ && kind != AccessKind::Read && !in_async_proxy_)
         [[unlikely]] // a generic-proxy write
       wgmma_->unfenced.write(address, size, t);
@@ -348,20 +352,7 @@ ByteCell* CtaRunner::access(Space space, uint64_t address, uint32_t size, uint32
     }
   }
   if (shadow != nullptr) {
-    const uint32_t w = t / 32;
-    const WarpSyncLog& syncs = warp_syncs_[w];
-    Accessor a{cta_,
-               t,
-               w,
-               t % 32,
-               stamp_,
-               warp_phase_[w],
-               current_pc_,
-               co_writers_,
-               syncs.masks.empty() ? nullptr : &syncs,
-               exit_log(),
-               ctx_.options.benign_races ? &ctx_.bit_equality : nullptr};
-    a.clock = named_.thread_clock(t); // its own when it acquired alone
+    const Accessor a = accessor(t);
     last_access_stamp_[t] = stamp_;
     Conflict c;
     uint32_t conflict_byte = 0;
@@ -908,6 +899,24 @@ void CtaRunner::clear_in_flight(const PendingCopy& c, uint32_t t) {
       --in_flight_words_;
     }
   }
+}
+
+Accessor CtaRunner::accessor(uint32_t t) const {
+  const uint32_t w = t / 32;
+  const WarpSyncLog& syncs = warp_syncs_[w];
+  Accessor a{cta_,
+             t,
+             w,
+             t % 32,
+             stamp_,
+             warp_phase_[w],
+             current_pc_,
+             co_writers_,
+             syncs.masks.empty() ? nullptr : &syncs,
+             exit_log(),
+             ctx_.options.benign_races ? &ctx_.bit_equality : nullptr};
+  a.clock = named_.thread_clock(t); // its own when it acquired alone
+  return a;
 }
 
 bool CtaRunner::in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind) {

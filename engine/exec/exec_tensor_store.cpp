@@ -1,18 +1,20 @@
 // cp.async.bulk.tensor tile stores (TMA, shared -> global) and their bulk async-groups in the
 // symbolic CTA; the emulator's counterpart is emulate/tensor_store.cpp. Both follow
-// tensor_copy.hpp: the box's in-bounds elements are read from shared memory and written to
+// tensor_copy.hpp: the box is read from shared memory and its in-bounds elements are written to
 // global memory at the issue. The hardware reads the source at some time before the
 // cp.async.bulk.wait_group.read that retires the store's group, and writes global memory at some
 // time before the (non-.read) cp.async.bulk.wait_group that retires it, or the kernel's end. What
 // makes the issue stand for every such time is checked here:
 // - the source bytes are read through the async proxy: a byte whose last generic-proxy write
-//   (st.shared, stmatrix, ...) was not followed, in its writing thread, by a fence.proxy.async is
-//   a DATA_RACE (the store may read the old bytes); the read itself is race-checked at the issue
-//   as a read by the issuing thread (a barrier must order the writers before it);
-// - the source must hold the same bytes until a wait_group(.read) of the issuing thread retires
-//   the store: at the retirement each byte is read again, race-checked as a read by that thread
-//   (a write not ordered before it races with the async read), and must be unchanged (a write
-//   ordered between the issue and the retirement changed what the hardware may read);
+//   (st.shared, stmatrix, ...) was not followed, in its writing thread, by a fence.proxy.async
+//   that is ordered before the issue is a DATA_RACE (the store may read the old bytes); the read
+//   itself is race-checked at the issue as a read by the issuing thread (a barrier must order
+//   the writers before it);
+// - no thread may write the source until a wait_group(.read) of the issuing thread retires the
+//   store: a write while it is in flight is a DATA_RACE whatever orders it (a barrier does not
+//   complete a bulk copy); at the retirement each byte is read again, race-checked as a read by
+//   the issuing thread (a later write must be ordered after it) and compared with what the issue
+//   read (a safety net: the in-flight check already caught every write);
 // - a thread that ends with a store not retired by a wait_group(.read) is refused: the shared
 //   memory it reads is released when the CTA ends (CUTLASS and FlashAttention-3 wait);
 // - the global bytes a tensor store writes are the async proxy's: any other access of them by
@@ -63,9 +65,9 @@ void CtaRunner::exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask) {
     VOLTA_ASSERT(eb >= 1 && eb <= 8, "tma_box's element sizes are 1 to 8 bytes");
     BulkStore store;
     store.pc = current_pc_;
+    // Every element of the box is read from shared memory (the in-bounds ones are stored; the
+    // hardware may read the others too), so all of it is checked as the store's source.
     for (const TmaBoxElement& e : plan.box.elements) {
-      if (!e.global_offset)
-        continue; // out of bounds: not stored
       if (auto writer = wgmma_->unfenced.writer(e.shared_address, eb)) {
         fail(Verdict::DataRace, "async proxy",
              fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, "
@@ -76,11 +78,35 @@ void CtaRunner::exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask) {
              t);
         return;
       }
+      if (auto writer = unordered_proxy_fence(e.shared_address, eb, t)) {
+        fail(Verdict::DataRace, "async proxy",
+             fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, "
+                         "and the fence.proxy.async of thread {}, which wrote it through the "
+                         "generic proxy, is not ordered before the read (fence, then "
+                         "synchronize)",
+                         in.text, in.line, e.shared_address, *writer),
+             t);
+        return;
+      }
       const ByteCell* from = access(Space::Shared, e.shared_address, eb, eb, t, AccessKind::Read);
       if (from == nullptr || failed_)
         return;
       std::array<ByteCell, 8> bytes{};
       std::copy(from, from + eb, bytes.begin());
+      if (store_source_readers_.empty())
+        store_source_readers_.assign(shared_size_, 0);
+      for (uint32_t i = 0; i < eb; ++i) {
+        uint16_t& readers = store_source_readers_[e.shared_address + i];
+        if (readers == UINT16_MAX) {
+          fail_unsupported(in, t, "reads a shared byte that 65535 tensor stores in flight read");
+          return;
+        }
+        if (readers++ == 0)
+          ++store_source_bytes_;
+        store.source.emplace_back(e.shared_address + i, bytes[i]);
+      }
+      if (!e.global_offset)
+        continue; // out of the global dims: not stored
       const uint64_t global = plan.global_base + *e.global_offset;
       shadow_values_ = StoredElements{};
       in_tensor_store_ = true;
@@ -94,7 +120,6 @@ void CtaRunner::exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask) {
         to[i].pos = bytes[i].pos;
         to[i].stored_as = bytes[i].stored_as;
         to[i].written = kWrittenByStore | kWrittenByTensorStore;
-        store.source.emplace_back(e.shared_address + i, bytes[i]);
       }
     }
     bulk_[t].stores.push_back(std::move(store));
@@ -136,6 +161,11 @@ bool CtaRunner::retire_bulk_stores(const Inst& in, uint32_t t, uint32_t keep) {
     }
     const Inst& issued = prog_.insts[s.pc];
     for (const auto& [address, was] : s.source) {
+      VOLTA_ASSERT(store_source_readers_[address] > 0, "an issued store counts its source bytes");
+      if (--store_source_readers_[address] == 0)
+        --store_source_bytes_;
+    }
+    for (const auto& [address, was] : s.source) {
       const ByteCell* now = access(Space::Shared, address, 1, 1, t, AccessKind::Read);
       if (now == nullptr || failed_)
         return false;
@@ -152,6 +182,42 @@ bool CtaRunner::retire_bulk_stores(const Inst& in, uint32_t t, uint32_t keep) {
   }
   g.stores = std::move(pending);
   return true;
+}
+
+bool CtaRunner::tensor_store_source_race(uint64_t address, uint32_t size, uint32_t t) {
+  for (uint64_t a = address; a < address + size; ++a) {
+    if (store_source_readers_[a] == 0)
+      continue;
+    // The store in flight that reads the byte (the first found).
+    uint32_t u = 0, store_pc = 0;
+    for (uint32_t v = 0; v < bulk_.size() && store_pc == 0; ++v) {
+      for (const BulkStore& s : bulk_[v].stores) {
+        for (const auto& [source, was] : s.source) {
+          if (source == a) {
+            u = v;
+            store_pc = s.pc;
+          }
+        }
+      }
+    }
+    const Inst& in = prog_.insts[current_pc_];
+    Failure f;
+    f.verdict = Verdict::DataRace;
+    f.kind = "tensor-store-source race";
+    f.space = "shared";
+    f.address = a;
+    f.location = describe_address(Space::Shared, a);
+    f.first = site(t, current_pc_);
+    f.second = site(u, store_pc);
+    f.message = fmt::format(
+        "data race on shared {}: write by thread {} ('{}', PTX line {}) while the tensor store of "
+        "thread {} (PTX line {}) may still read it through the async proxy: a "
+        "cp.async.bulk.wait_group.read of thread {} retires it, and only a barrier after that "
+        "orders this write",
+        f.location, t, in.text, in.line, u, prog_.insts[store_pc].line, u);
+    return !note_race(std::move(f));
+  }
+  return false;
 }
 
 bool CtaRunner::tensor_store_conflict(const ByteCell* cells, uint64_t address, uint32_t size,

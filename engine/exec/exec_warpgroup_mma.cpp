@@ -118,6 +118,15 @@ void CtaRunner::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
            base + lane);
       return std::nullopt;
     }
+    if (auto writer = unordered_proxy_fence(address, 2, base + lane)) {
+      fail(Verdict::DataRace, "async proxy",
+           fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, and "
+                       "the fence.proxy.async of thread {}, which wrote it through the generic "
+                       "proxy, is not ordered before the read (fence, then synchronize)",
+                       in.text, in.line, address, *writer),
+           base + lane);
+      return std::nullopt;
+    }
     ByteCell* cells = access(Space::Shared, address, 2, 2, base + lane, AccessKind::Read);
     if (!cells)
       return std::nullopt;
@@ -306,8 +315,35 @@ bool CtaRunner::wgmma_accumulators_untouched(const Inst& in, uint32_t w, uint32_
 }
 
 void CtaRunner::note_proxy_fence(uint32_t w, uint32_t mask) {
-  for (uint32_t m = mask; m != 0; m &= m - 1)
-    wgmma_->unfenced.fence(w * 32 + std::countr_zero(m));
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const uint32_t t = w * 32 + std::countr_zero(m);
+    // A fence after no write of its thread orders nothing new: the one kept stays the last
+    // fence that followed a write (checking a later one instead could only find fewer orders).
+    if (fence_shadow_ && wgmma_->unfenced.has_unfenced(t)) {
+      Conflict c;
+      uint32_t byte = 0;
+      // Only the record matters: the word is never read for real (read_ordered checks a copy).
+      (void)fence_shadow_->check_and_record(4 * t, 4, accessor(t), AccessKind::Write, c, byte);
+    }
+    wgmma_->unfenced.fence(t);
+  }
+}
+
+std::optional<uint32_t> CtaRunner::unordered_proxy_fence(uint64_t address, uint32_t size,
+                                                         uint32_t t) {
+  if (!fence_shadow_)
+    return std::nullopt;
+  for (uint64_t a = address; a < address + size; ++a) {
+    const auto& page = shared_shadow_pages_[a >> 12];
+    if (!page)
+      continue;
+    const ByteShadow& last = page->byte(static_cast<uint32_t>(a & 4095));
+    if (last.w_stamp == 0 || last.w_thread == t)
+      continue; // no generic write (or an async one, forgotten), or the reader's own
+    if (!fence_shadow_->read_ordered(4 * last.w_thread, accessor(t)))
+      return last.w_thread;
+  }
+  return std::nullopt;
 }
 
 bool CtaRunner::wgmma_end_check() {

@@ -358,6 +358,21 @@ AccessSummary& ShadowPage::co_writes_of(ByteShadow& s) {
   return co_writes_[s.co_writes - 1];
 }
 
+bool ShadowPage::read_ordered(uint32_t offset, const Accessor& a) const {
+  VOLTA_ASSERT(offset % 4 == 0 && offset / 4 < words_.size(), "a whole word of the page");
+  ShadowPage copy(4);
+  const Word& w = words_[offset / 4];
+  if (w.split < 0) {
+    copy.words_[0].whole = w.whole;
+  } else {
+    copy.words_[0].whole = split_[static_cast<std::size_t>(w.split)][0];
+  }
+  copy.words_[0].whole.co_writes = 0; // the copy has no table of them: the last write alone
+  Conflict c;
+  uint32_t byte = 0;
+  return !copy.check_and_record(0, 4, a, AccessKind::Read, c, byte);
+}
+
 void ShadowPage::forget_writes(uint32_t offset, uint32_t size) {
   auto forget = [&](ByteShadow& s) {
     release_co_writes(s);

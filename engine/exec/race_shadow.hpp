@@ -219,6 +219,9 @@ public:
   // Forgets the last plain write of bytes [offset, offset + size) (its reads and atomics stay):
   // a TMA copy's destination, which the copy's own check orders instead (exec_tensor_load.cpp).
   void forget_writes(uint32_t offset, uint32_t size);
+  // Would a read by `a` of the 4-byte word at `offset` be ordered after the word's last write
+  // (or is there none)? Checked on a copy: nothing is recorded.
+  bool read_ordered(uint32_t offset, const Accessor& a) const;
   // The history of one byte.
   const ByteShadow& byte(uint32_t offset) const {
     const Word& w = words_[offset / 4];

@@ -172,6 +172,9 @@ public:
     }
     by_thread_[t].clear();
   }
+  // Has thread t written a byte it has not fenced since (possibly one another thread wrote
+  // after it: an over-approximation)?
+  bool has_unfenced(uint32_t t) const { return !by_thread_[t].empty(); }
   // The thread whose unfenced write covers a byte of [address, address + size), if any.
   std::optional<uint32_t> writer(uint64_t address, uint32_t size) const {
     if (writer_.empty())

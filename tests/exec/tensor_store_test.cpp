@@ -55,6 +55,20 @@ TEST(TensorStore, AWriteWithoutFenceProxyAsyncIsARace) {
   EXPECT_NE(r.failure()->message.find("fence.proxy.async"), std::string::npos) << r.describe();
 }
 
+TEST(TensorStore, AFenceAfterTheBarrierIsNotOrderedBeforeTheStore) {
+  // Each thread fences its write only after the barrier: the fences of the other threads are not
+  // ordered before thread 0's issue, whichever order this schedule ran them in.
+  StoreKernel k;
+  k.fence = false;
+  std::string text = tma_test::store_kernel(k);
+  text.replace(text.find("  bar.sync 0;\n"), 14,
+               "  bar.sync 0;\n  fence.proxy.async.shared::cta;\n");
+  const auto r = run_ptx(text, store_config());
+  EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
+  ASSERT_NE(r.failure(), nullptr);
+  EXPECT_NE(r.failure()->message.find("fence.proxy.async"), std::string::npos) << r.describe();
+}
+
 TEST(TensorStore, OverwritingTheSourceBeforeTheWaitIsARace) {
   StoreKernel k;
   k.after = "  st.shared.f32 [%r9+4], 0f3F800000;";
@@ -62,6 +76,23 @@ TEST(TensorStore, OverwritingTheSourceBeforeTheWaitIsARace) {
   EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
   ASSERT_NE(r.failure(), nullptr);
   EXPECT_NE(r.failure()->message.find("retires it"), std::string::npos) << r.describe();
+}
+
+TEST(TensorStore, ASourceWrittenAndRestoredBeforeTheWaitIsARace) {
+  // The bytes are the same again at the retirement, but the async read may have seen the 1.0.
+  StoreKernel k;
+  k.after = "  ld.shared.f32 %f2, [%r9+4];\n  st.shared.f32 [%r9+4], 0f3F800000;\n"
+            "  st.shared.f32 [%r9+4], %f2;";
+  const auto r = run_ptx(tma_test::store_kernel(k), store_config());
+  EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
+}
+
+TEST(TensorStore, WritingAnElementOutsideTheGlobalDimsBeforeTheWaitIsARace) {
+  // Element (7, 0) is not stored, but it is in the box the store reads from shared memory.
+  StoreKernel k;
+  k.after = "  st.shared.f32 [%r9+28], 0f3F800000;";
+  const auto r = run_ptx(tma_test::store_kernel(k), store_config());
+  EXPECT_EQ(r.verdict(), Verdict::DataRace) << r.describe();
 }
 
 TEST(TensorStore, OtherThreadsWritingTheSourceUnorderedWithTheWaitIsARace) {
