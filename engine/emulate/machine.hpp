@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -188,8 +189,16 @@ private:
   void load_lanes(const exec::Inst& in, uint32_t w, uint32_t mask);
   void exec_atom(const exec::Inst& in, uint32_t t);
   void exec_cp_async(const exec::Inst& in, uint32_t t);
-  void exec_tensor_load(const exec::Inst& in, uint32_t t);  // tensor_load.cpp
-  void exec_tensor_store(const exec::Inst& in, uint32_t t); // tensor_store.cpp
+  // A tensor copy's map address and coordinates (srcs[0], srcs[1..rank]) for thread t.
+  struct TensorBoxOperands {
+    uint64_t map = 0;
+    uint32_t rank = 0;
+    std::array<int32_t, 5> coords{};
+    std::span<const int32_t> coordinates() const { return {coords.data(), rank}; }
+  };
+  TensorBoxOperands tensor_box_operands(const exec::Inst& in, uint32_t t); // tensor_load.cpp
+  void exec_tensor_load(const exec::Inst& in, uint32_t t);                 // tensor_load.cpp
+  void exec_tensor_store(const exec::Inst& in, uint32_t t);                // tensor_store.cpp
   void exec_call(const exec::Inst& in, uint32_t t);
 
   // ---- warp collectives (warp_ops.cpp)

@@ -17,18 +17,24 @@ using exec::Inst;
 using exec::Space;
 using exec::ValType;
 
+Cta::TensorBoxOperands Cta::tensor_box_operands(const Inst& in, uint32_t t) {
+  TensorBoxOperands box;
+  box.rank = in.groups[0];
+  if (box.rank < 1 || box.rank > 5 || in.srcs.size() != 1 + box.rank)
+    throw Trouble("unsupported", "a tensor copy without its map and coordinates");
+  box.map = read(in.srcs[0], t, ValType::U64);
+  for (uint32_t i = 0; i < box.rank; ++i) {
+    box.coords[i] =
+        static_cast<int32_t>(static_cast<uint32_t>(read(in.srcs[1 + i], t, ValType::U32)));
+  }
+  return box;
+}
+
 void Cta::exec_tensor_load(const Inst& in, uint32_t t) {
-  const uint32_t rank = in.groups[0];
-  if (rank < 1 || rank > 5 || in.srcs.size() != 1 + rank)
-    throw Trouble("unsupported", "a tensor load without its map and coordinates");
-  const uint64_t map = read(in.srcs[0], t, ValType::U64);
-  std::array<int32_t, 5> coords{};
-  for (uint32_t i = 0; i < rank; ++i)
-    coords[i] = static_cast<int32_t>(static_cast<uint32_t>(read(in.srcs[1 + i], t, ValType::U32)));
+  const TensorBoxOperands box = tensor_box_operands(in, t);
   const uint64_t dst = address(in.mem[0], t);
   const uint64_t mbar = address(in.mem[1], t);
-  auto planned = exec::plan_tensor_load(prog_, launch_.config, map,
-                                        std::span<const int32_t>(coords.data(), rank), dst);
+  auto planned = exec::plan_tensor_load(prog_, launch_.config, box.map, box.coordinates(), dst);
   if (auto* why = std::get_if<std::string>(&planned))
     throw Trouble("unsupported", *why);
   const exec::TensorCopyPlan& plan = std::get<exec::TensorCopyPlan>(planned);

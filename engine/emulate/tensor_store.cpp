@@ -15,19 +15,11 @@ namespace volta::emulate {
 
 using exec::Inst;
 using exec::Space;
-using exec::ValType;
 
 void Cta::exec_tensor_store(const Inst& in, uint32_t t) {
-  const uint32_t rank = in.groups[0];
-  if (rank < 1 || rank > 5 || in.srcs.size() != 1 + rank)
-    throw Trouble("unsupported", "a tensor store without its map and coordinates");
-  const uint64_t map = read(in.srcs[0], t, ValType::U64);
-  std::array<int32_t, 5> coords{};
-  for (uint32_t i = 0; i < rank; ++i)
-    coords[i] = static_cast<int32_t>(static_cast<uint32_t>(read(in.srcs[1 + i], t, ValType::U32)));
+  const TensorBoxOperands box = tensor_box_operands(in, t);
   const uint64_t src = address(in.mem[0], t);
-  auto planned = exec::plan_tensor_store(prog_, launch_.config, map,
-                                         std::span<const int32_t>(coords.data(), rank), src);
+  auto planned = exec::plan_tensor_store(prog_, launch_.config, box.map, box.coordinates(), src);
   if (auto* why = std::get_if<std::string>(&planned))
     throw Trouble("unsupported", *why);
   const exec::TensorCopyPlan& plan = std::get<exec::TensorCopyPlan>(planned);

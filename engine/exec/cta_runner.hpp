@@ -445,6 +445,11 @@ private:
   // The writer of a byte of [address, address + size) whose fence.proxy.async is not ordered
   // before thread t's async-proxy read now (its last generic write in the race shadow), if any.
   std::optional<uint32_t> unordered_proxy_fence(uint64_t address, uint32_t size, uint32_t t);
+  // May thread t read [address, address + size) through the async proxy now (on behalf of
+  // `reader`, "the wgmma")? Else a DATA_RACE is reported: a generic write not fenced, or fenced
+  // by a fence not ordered before the read.
+  bool async_proxy_read_ok(const Inst& in, uint64_t address, uint32_t size, uint32_t t,
+                           const char* reader);
   Accessor accessor(uint32_t t) const; // thread t now, as the race shadow sees it
   // While a wgmma of warp w is in flight: instruction `in` neither reads nor writes one of its
   // destination registers (a chained wgmma.mma_async excepted), else reports it.
@@ -605,6 +610,10 @@ private:
   void clear_in_flight(const PendingCopy& c, uint32_t t);
   // Reports an access to an in-flight destination by another thread; true when the run stops.
   [[gnu::cold]] bool in_flight_race(uint64_t address, uint32_t size, uint32_t t, AccessKind kind);
+  // Reports a DATA_RACE on shared `byte` between thread t now and thread `other` at `other_pc`
+  // (an asynchronous copy's issue); true when the run stops.
+  [[gnu::cold]] bool report_shared_race(std::string kind, uint64_t byte, uint32_t t, uint32_t other,
+                                        uint32_t other_pc, std::string message);
   // cp.async.bulk.tensor loads (exec_tensor_load.cpp; the timing model is tensor_copy.hpp's):
   // each load's issuer, mbarrier and the phase its complete_tx counted in. Its destination words
   // are marked in in_flight_owner_ with kTensorLoadOwner and the load's index in in_flight_pc_,
@@ -617,6 +626,13 @@ private:
   std::vector<TensorLoad> tensor_loads_;
   bool in_async_proxy_ = false; // a tensor load's writes: not generic-proxy writes for wgmma
   void exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask);
+  // A tensor copy's map address and coordinates (srcs[0], srcs[1..rank]) for thread t, concrete;
+  // nullopt when one is not (reported).
+  struct TensorBoxOperands {
+    uint64_t map = 0;
+    std::array<int32_t, 5> coords{};
+  };
+  std::optional<TensorBoxOperands> tensor_box_operands(const Inst& in, uint32_t t);
   // An access of `word`, the destination of a tensor load, by thread t: a race unless t is
   // ordered after the completion of the load's phase. True when the run stops.
   [[gnu::cold]] bool tensor_load_race(uint64_t word, uint64_t address, uint32_t t, AccessKind kind);

@@ -933,23 +933,30 @@ bool CtaRunner::in_flight_race(uint64_t address, uint32_t size, uint32_t t, Acce
     const uint32_t copy_pc = in_flight_pc_[word];
     const Inst& in = prog_.insts[current_pc_];
     const uint64_t byte = std::max<uint64_t>(address, word * 4);
-    Failure f;
-    f.verdict = Verdict::DataRace;
-    f.kind = fmt::format("cp.async-{} race", kind_word(kind));
-    f.space = "shared";
-    f.address = byte;
-    f.location = describe_address(Space::Shared, byte);
-    f.first = site(t, current_pc_);
-    f.second = site(u, copy_pc);
-    f.message = fmt::format(
-        "data race on shared {}: {} by thread {} ('{}', PTX line {}) while the cp.async of thread "
-        "{} (PTX line {}) that writes it is in flight; a barrier does not complete a cp.async: "
-        "thread {} must wait for it (cp.async.wait_group / wait_all) before a barrier that "
-        "orders this access",
-        f.location, kind_word(kind), t, in.text, in.line, u, prog_.insts[copy_pc].line, u);
-    return !note_race(std::move(f)); // one report per access
+    return report_shared_race(
+        fmt::format("cp.async-{} race", kind_word(kind)), byte, t, u, copy_pc,
+        fmt::format("data race on shared {}: {} by thread {} ('{}', PTX line {}) while the "
+                    "cp.async of thread {} (PTX line {}) that writes it is in flight; a barrier "
+                    "does not complete a cp.async: thread {} must wait for it (cp.async.wait_group "
+                    "/ wait_all) before a barrier that orders this access",
+                    describe_address(Space::Shared, byte), kind_word(kind), t, in.text, in.line, u,
+                    prog_.insts[copy_pc].line, u)); // one report per access
   }
   return false;
+}
+
+bool CtaRunner::report_shared_race(std::string kind, uint64_t byte, uint32_t t, uint32_t other,
+                                   uint32_t other_pc, std::string message) {
+  Failure f;
+  f.verdict = Verdict::DataRace;
+  f.kind = std::move(kind);
+  f.space = "shared";
+  f.address = byte;
+  f.location = describe_address(Space::Shared, byte);
+  f.first = site(t, current_pc_);
+  f.second = site(other, other_pc);
+  f.message = std::move(message);
+  return !note_race(std::move(f));
 }
 
 void CtaRunner::complete_copies(uint32_t t, const std::vector<PendingCopy>& group) {

@@ -34,22 +34,15 @@ void CtaRunner::exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask) {
                "lowering gives a tensor load its map and one coordinate per dimension");
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
-    const auto map = concrete_operand(in.srcs[0], t, "a tensor map address");
-    if (!map)
+    const auto box = tensor_box_operands(in, t);
+    if (!box)
       return;
-    std::array<int32_t, 5> coords{};
-    for (uint32_t i = 0; i < rank; ++i) {
-      const auto c = concrete_operand(in.srcs[1 + i], t, "a tensor coordinate");
-      if (!c)
-        return;
-      coords[i] = static_cast<int32_t>(static_cast<uint32_t>(*c));
-    }
     const auto dst = address_of(in.mem[0], t);
     const auto mbar = address_of(in.mem[1], t);
     if (!dst || !mbar)
       return;
-    auto planned = plan_tensor_load(prog_, ctx_.config, *map,
-                                    std::span<const int32_t>(coords.data(), rank), *dst);
+    auto planned = plan_tensor_load(prog_, ctx_.config, box->map,
+                                    std::span<const int32_t>(box->coords.data(), rank), *dst);
     if (auto* why = std::get_if<std::string>(&planned)) {
       fail_unsupported(in, t, *why);
       return;
@@ -174,6 +167,22 @@ void CtaRunner::exec_tensor_load(const Inst& in, uint32_t w, uint32_t mask) {
   }
 }
 
+std::optional<CtaRunner::TensorBoxOperands> CtaRunner::tensor_box_operands(const Inst& in,
+                                                                           uint32_t t) {
+  TensorBoxOperands box;
+  const auto map = concrete_operand(in.srcs[0], t, "a tensor map address");
+  if (!map)
+    return std::nullopt;
+  box.map = *map;
+  for (uint32_t i = 0; i < in.groups[0]; ++i) {
+    const auto c = concrete_operand(in.srcs[1 + i], t, "a tensor coordinate");
+    if (!c)
+      return std::nullopt;
+    box.coords[i] = static_cast<int32_t>(static_cast<uint32_t>(*c));
+  }
+  return box;
+}
+
 bool CtaRunner::tensor_load_race(uint64_t word, uint64_t address, uint32_t t, AccessKind kind) {
   VOLTA_ASSERT(in_flight_pc_[word] < tensor_loads_.size(), "a marked word names its load");
   const TensorLoad& load = tensor_loads_[in_flight_pc_[word]];
@@ -189,22 +198,14 @@ bool CtaRunner::tensor_load_race(uint64_t word, uint64_t address, uint32_t t, Ac
   const char* what = kind == AccessKind::Write    ? "write"
                      : kind == AccessKind::Atomic ? "atomic"
                                                   : "read";
-  Failure f;
-  f.verdict = Verdict::DataRace;
-  f.kind = fmt::format("tensor-load-{} race", what);
-  f.space = "shared";
-  f.address = byte;
-  f.location = describe_address(Space::Shared, byte);
-  f.first = site(t, current_pc_);
-  f.second = site(load.thread, load.pc);
-  f.message = fmt::format(
-      "data race on shared {}: {} by thread {} ('{}', PTX line {}) is not ordered after the "
-      "completion of phase {} of the mbarrier at {:#x}, which the tensor load of thread {} (PTX "
-      "line {}) that writes it completes: the copy may still be landing (wait on the mbarrier "
-      "phase first)",
-      f.location, what, t, in.text, in.line, load.phase, load.mbar, load.thread,
-      prog_.insts[load.pc].line);
-  return !note_race(std::move(f));
+  return report_shared_race(
+      fmt::format("tensor-load-{} race", what), byte, t, load.thread, load.pc,
+      fmt::format("data race on shared {}: {} by thread {} ('{}', PTX line {}) is not ordered "
+                  "after the completion of phase {} of the mbarrier at {:#x}, which the tensor "
+                  "load of thread {} (PTX line {}) that writes it completes: the copy may still "
+                  "be landing (wait on the mbarrier phase first)",
+                  describe_address(Space::Shared, byte), what, t, in.text, in.line, load.phase,
+                  load.mbar, load.thread, prog_.insts[load.pc].line));
 }
 
 } // namespace volta::exec

@@ -41,21 +41,12 @@ void CtaRunner::exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask) {
     bulk_.resize(threads_);
   for (uint32_t m = mask; m != 0; m &= m - 1) {
     const uint32_t t = base + std::countr_zero(m);
-    const auto map = concrete_operand(in.srcs[0], t, "a tensor map address");
-    if (!map)
-      return;
-    std::array<int32_t, 5> coords{};
-    for (uint32_t i = 0; i < rank; ++i) {
-      const auto c = concrete_operand(in.srcs[1 + i], t, "a tensor coordinate");
-      if (!c)
-        return;
-      coords[i] = static_cast<int32_t>(static_cast<uint32_t>(*c));
-    }
-    const auto src = address_of(in.mem[0], t);
+    const auto box = tensor_box_operands(in, t);
+    const auto src = box ? address_of(in.mem[0], t) : std::nullopt;
     if (!src)
       return;
-    auto planned = plan_tensor_store(prog_, ctx_.config, *map,
-                                     std::span<const int32_t>(coords.data(), rank), *src);
+    auto planned = plan_tensor_store(prog_, ctx_.config, box->map,
+                                     std::span<const int32_t>(box->coords.data(), rank), *src);
     if (auto* why = std::get_if<std::string>(&planned)) {
       fail_unsupported(in, t, *why);
       return;
@@ -68,26 +59,8 @@ void CtaRunner::exec_tensor_store(const Inst& in, uint32_t w, uint32_t mask) {
     // Every element of the box is read from shared memory (the in-bounds ones are stored; the
     // hardware may read the others too), so all of it is checked as the store's source.
     for (const TmaBoxElement& e : plan.box.elements) {
-      if (auto writer = wgmma_->unfenced.writer(e.shared_address, eb)) {
-        fail(Verdict::DataRace, "async proxy",
-             fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, "
-                         "and thread {} wrote it through the generic proxy with no "
-                         "fence.proxy.async after the write (a missing fence.proxy.async: the "
-                         "tensor store may read the old bytes)",
-                         in.text, in.line, e.shared_address, *writer),
-             t);
+      if (!async_proxy_read_ok(in, e.shared_address, eb, t, "the tensor store"))
         return;
-      }
-      if (auto writer = unordered_proxy_fence(e.shared_address, eb, t)) {
-        fail(Verdict::DataRace, "async proxy",
-             fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, "
-                         "and the fence.proxy.async of thread {}, which wrote it through the "
-                         "generic proxy, is not ordered before the read (fence, then "
-                         "synchronize)",
-                         in.text, in.line, e.shared_address, *writer),
-             t);
-        return;
-      }
       const ByteCell* from = access(Space::Shared, e.shared_address, eb, eb, t, AccessKind::Read);
       if (from == nullptr || failed_)
         return;
@@ -201,21 +174,14 @@ bool CtaRunner::tensor_store_source_race(uint64_t address, uint32_t size, uint32
       }
     }
     const Inst& in = prog_.insts[current_pc_];
-    Failure f;
-    f.verdict = Verdict::DataRace;
-    f.kind = "tensor-store-source race";
-    f.space = "shared";
-    f.address = a;
-    f.location = describe_address(Space::Shared, a);
-    f.first = site(t, current_pc_);
-    f.second = site(u, store_pc);
-    f.message = fmt::format(
-        "data race on shared {}: write by thread {} ('{}', PTX line {}) while the tensor store of "
-        "thread {} (PTX line {}) may still read it through the async proxy: a "
-        "cp.async.bulk.wait_group.read of thread {} retires it, and only a barrier after that "
-        "orders this write",
-        f.location, t, in.text, in.line, u, prog_.insts[store_pc].line, u);
-    return !note_race(std::move(f));
+    return report_shared_race(
+        "tensor-store-source race", a, t, u, store_pc,
+        fmt::format("data race on shared {}: write by thread {} ('{}', PTX line {}) while the "
+                    "tensor store of thread {} (PTX line {}) may still read it through the async "
+                    "proxy: a cp.async.bulk.wait_group.read of thread {} retires it, and only a "
+                    "barrier after that orders this write",
+                    describe_address(Space::Shared, a), t, in.text, in.line, u,
+                    prog_.insts[store_pc].line, u));
   }
   return false;
 }

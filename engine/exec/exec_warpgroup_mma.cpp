@@ -108,25 +108,8 @@ void CtaRunner::exec_wgmma(const Inst& in, uint32_t w, uint32_t mask) {
   // Reads one 16-bit element of an operand in shared memory (for the race check, by lane
   // `lane` of the warp), noting it for the retirement check.
   auto element = [&](uint64_t address, uint32_t lane) -> std::optional<ExprId> {
-    if (auto writer = wgmma_->unfenced.writer(address, 2)) {
-      fail(Verdict::DataRace, "async proxy",
-           fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, and "
-                       "thread {} wrote it through the generic proxy with no fence.proxy.async "
-                       "after the write (a missing fence.proxy.async: the wgmma may read the old "
-                       "bytes)",
-                       in.text, in.line, address, *writer),
-           base + lane);
+    if (!async_proxy_read_ok(in, address, 2, base + lane, "the wgmma"))
       return std::nullopt;
-    }
-    if (auto writer = unordered_proxy_fence(address, 2, base + lane)) {
-      fail(Verdict::DataRace, "async proxy",
-           fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, and "
-                       "the fence.proxy.async of thread {}, which wrote it through the generic "
-                       "proxy, is not ordered before the read (fence, then synchronize)",
-                       in.text, in.line, address, *writer),
-           base + lane);
-      return std::nullopt;
-    }
     ByteCell* cells = access(Space::Shared, address, 2, 2, base + lane, AccessKind::Read);
     if (!cells)
       return std::nullopt;
@@ -327,6 +310,28 @@ void CtaRunner::note_proxy_fence(uint32_t w, uint32_t mask) {
     }
     wgmma_->unfenced.fence(t);
   }
+}
+
+bool CtaRunner::async_proxy_read_ok(const Inst& in, uint64_t address, uint32_t size, uint32_t t,
+                                    const char* reader) {
+  std::string why;
+  if (auto writer = wgmma_->unfenced.writer(address, size)) {
+    why = fmt::format("thread {} wrote it through the generic proxy with no fence.proxy.async "
+                      "after the write (a missing fence.proxy.async: {} may read the old bytes)",
+                      *writer, reader);
+  } else if (auto fenced = unordered_proxy_fence(address, size, t)) {
+    why = fmt::format("the fence.proxy.async of thread {}, which wrote it through the generic "
+                      "proxy, is not ordered before the read (fence, then synchronize: {} may "
+                      "read the old bytes)",
+                      *fenced, reader);
+  } else {
+    return true;
+  }
+  fail(Verdict::DataRace, "async proxy",
+       fmt::format("'{}' (PTX line {}) reads shared byte {:#x} through the async proxy, and {}",
+                   in.text, in.line, address, why),
+       t);
+  return false;
 }
 
 std::optional<uint32_t> CtaRunner::unordered_proxy_fence(uint64_t address, uint32_t size,
