@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -245,6 +246,60 @@ TEST(PairFuzzInstrumentation, AProductWithAConstantFactorDropsTheOtherFactorsDom
 
   k.nodes.back().args = {q, a}; // times the input: the quotient reaches the output
   EXPECT_EQ(any_half(instrument_kinds(k)[q]), static_cast<uint32_t>(kUndefined));
+}
+
+// Pair 29:40686: an infinity in a float input read as a float is outside the contract (its float
+// inputs are real numbers), an infinity in integer bits read as a float is not: the two get
+// different flags, so that the oracle calls a difference only the second one explains a
+// disagreement.
+TEST(PairFuzzInstrumentation, AnInfinityFromAFloatInputIsNotOneFromBits) {
+  const fs::path dir = scratch("special-input");
+  for (const bool from_bits : {false, true}) {
+    SCOPED_TRACE(from_bits ? "u32 bits read as f32" : "f32 input");
+    Kernel k;
+    k.inputs = {{"a0", from_bits ? PT::U32 : PT::F32, 32, ArrayKind::In}};
+    k.outputs = {{"o0", PT::F32, 32, ArrayKind::Out}};
+    Node load;
+    load.op = Op::Load;
+    load.ty = from_bits ? Ty::I32 : Ty::F32;
+    load.t1 = from_bits ? PT::U32 : PT::F32;
+    load.array = 0;
+    int value = k.add(load);
+    if (from_bits) {
+      Node bits;
+      bits.op = Op::Bits;
+      bits.ty = Ty::F32;
+      bits.args = {value};
+      value = k.add(bits);
+    }
+    Node add;
+    add.op = Op::Add;
+    add.ty = Ty::F32;
+    add.t1 = PT::F32;
+    add.rnd = Rnd::Rn;
+    add.args = {value, value};
+    k.stores = {{0, k.add(add), PT::F32}};
+    ASSERT_EQ(validate(k), "");
+    WriteOptions inst;
+    inst.instrument = true;
+    write(dir / "i.ptx", write_ptx(k, "k", inst));
+    const auto q = exec::load_kernel((dir / "i.ptx").string(), "k");
+    ASSERT_TRUE(q.kernel);
+    const auto qc = kernel_config(k, (dir / "i.ptx").string(), "k", true);
+    Rng rng(1);
+    emulate::Inputs in = make_inputs(qc, InputClass::Exact, rng);
+    std::vector<uint8_t> inf(32 * 4);
+    for (size_t i = 0; i < inf.size(); i += 4) {
+      const uint32_t bits = 0x7f800000;
+      std::memcpy(&inf[i], &bits, 4);
+    }
+    in.arrays["a0"] = inf;
+    const SideRun r = run_side(q.kernel->program, qc, in, true);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ((r.flags & kSpecialRealInput) != 0, !from_bits) << r.flags;
+    EXPECT_EQ((r.flags & kSpecial) != 0, from_bits) << r.flags;
+  }
+  fs::remove_all(dir);
 }
 
 } // namespace

@@ -666,7 +666,12 @@ void Writer::check_scalar(const Node& n, int half, const std::string& v, uint32_
   const bool source = n.op == Op::Load || n.op == Op::Bits || n.op == Op::Unpack ||
                       n.op == Op::Pack || n.op == Op::Const || n.op == Op::Atom || n.op == Op::Shfl;
   if (source) {
-    line(fmt::format("@!{} or.b32 %rek, %rek, {};", pfin, static_cast<uint32_t>(kSpecial)));
+    // An element of a float input array read in its own type is a real number by the contract.
+    const bool real_input =
+        n.op == Op::Load && n.array >= 0 && static_cast<size_t>(n.array) < k_.inputs.size() &&
+        pt_float(k_.inputs[n.array].type) && natural_pt(n.ty) == k_.inputs[n.array].type;
+    line(fmt::format("@!{} or.b32 %rek, %rek, {};", pfin,
+                     static_cast<uint32_t>(real_input ? kSpecialRealInput : kSpecial)));
     return;
   }
   // Not finite: undefined (NaN, or a division-like operation of zero), else an overflow.

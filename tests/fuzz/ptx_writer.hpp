@@ -25,6 +25,9 @@ enum FlagBits : uint32_t {
   kUndefined = 2,     // an operation undefined over the reals on a value that reaches an output
   kSpecial = 4,       // a float read from bits (a load, a reinterpretation, a constant) is NaN/inf
   kCondUndefined = 8, // undefined, on a value that reaches the outputs only through a select arm
+  // A float input element loaded in its declared float type is NaN/inf: outside the contract,
+  // whose float inputs are real numbers (kSpecial stays for what is read from bits)
+  kSpecialRealInput = 16,
 };
 // The second word: the smallest node id with an undefined operation (0xffffffff: none).
 
