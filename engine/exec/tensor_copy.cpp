@@ -24,7 +24,7 @@ namespace {
 // map's array and the box.
 std::variant<TensorCopyPlan, std::string>
 plan_box(const Program& prog, const launch::KernelConfig& config, uint64_t map_address,
-         std::span<const int32_t> coords, uint64_t shared, const char* verb) {
+         std::span<const int32_t> coords, uint64_t shared, bool load) {
   TensorCopyPlan plan;
   plan.map = tensor_map_at(prog, config, map_address);
   if (plan.map == nullptr) {
@@ -34,9 +34,9 @@ plan_box(const Program& prog, const launch::KernelConfig& config, uint64_t map_a
                        map_address);
   }
   if (shared % 128 != 0) {
-    return fmt::format("{} a tensor {} shared address {:#x}, which is not 128-byte aligned "
-                       "(the PTX ISA requires it: undefined behaviour)",
-                       verb, std::string_view(verb) == "copies" ? "into" : "from", shared);
+    return fmt::format("{} shared address {:#x}, which is not 128-byte aligned (the PTX ISA "
+                       "requires it: undefined behaviour)",
+                       load ? "copies a tensor into" : "stores a tensor from", shared);
   }
   plan.array = config.find_array(plan.map->array);
   if (plan.array == nullptr)
@@ -44,8 +44,7 @@ plan_box(const Program& prog, const launch::KernelConfig& config, uint64_t map_a
   plan.global_base = plan.array->base + plan.map->array_offset;
   auto box = tma_box(*plan.map, coords, shared);
   if (auto* why = std::get_if<std::string>(&box))
-    return fmt::format("{} a tensor box that is not modelled: {}",
-                       std::string_view(verb) == "copies" ? "loads" : "stores", *why);
+    return fmt::format("{} a tensor box that is not modelled: {}", load ? "loads" : "stores", *why);
   plan.box = std::move(std::get<TmaBox>(box));
   return plan;
 }
@@ -55,7 +54,7 @@ plan_box(const Program& prog, const launch::KernelConfig& config, uint64_t map_a
 std::variant<TensorCopyPlan, std::string>
 plan_tensor_load(const Program& prog, const launch::KernelConfig& config, uint64_t map_address,
                  std::span<const int32_t> coords, uint64_t dst) {
-  auto planned = plan_box(prog, config, map_address, coords, dst, "copies");
+  auto planned = plan_box(prog, config, map_address, coords, dst, /*load=*/true);
   if (std::holds_alternative<std::string>(planned))
     return planned;
   const TensorCopyPlan& plan = std::get<TensorCopyPlan>(planned);
@@ -79,7 +78,7 @@ plan_tensor_load(const Program& prog, const launch::KernelConfig& config, uint64
 std::variant<TensorCopyPlan, std::string>
 plan_tensor_store(const Program& prog, const launch::KernelConfig& config, uint64_t map_address,
                   std::span<const int32_t> coords, uint64_t src) {
-  auto planned = plan_box(prog, config, map_address, coords, src, "stores");
+  auto planned = plan_box(prog, config, map_address, coords, src, /*load=*/false);
   if (std::holds_alternative<std::string>(planned))
     return planned;
   const TensorCopyPlan& plan = std::get<TensorCopyPlan>(planned);
