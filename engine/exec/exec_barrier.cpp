@@ -84,11 +84,21 @@ void CtaRunner::exec_bar(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask)
     return;
   }
   if (count > threads_) {
-    // bar.sync waits for `count` threads, and a CTA has no more than threads_ of them: the
-    // barrier never completes. (Within the last, partial warp the hardware may count a warp as
-    // 32 threads: not modeled.)
+    // bar.sync waits for `count` threads, and a CTA has no more than threads_ of them: without
+    // bar.arrive each warp arrives once per phase, and the barrier never completes. (Within the
+    // last, partial warp the hardware may count a warp as 32 threads: not modeled.) A warp that
+    // arrives and then waits counts twice, so with bar.arrive in the kernel such a count is
+    // refused rather than called a deadlock.
     const uint32_t warp_threads = warps_ * 32;
-    if (count > warp_threads) {
+    const bool arrives = std::ranges::any_of(
+        prog_.insts, [](const Inst& other) { return other.op == XOp::BarArrive; });
+    if (arrives) {
+      fail_unsupported(in, first,
+                       fmt::format("waits for {} threads, more than the CTA's {}, in a kernel with "
+                                   "bar.arrive: only warps that arrive more than once in a phase "
+                                   "could complete it (not modeled)",
+                                   count, threads_));
+    } else if (count > warp_threads) {
       fail(Verdict::Deadlock, "deadlock",
            fmt::format("'{}' (PTX line {}) waits for {} threads, but the CTA has only {}: the "
                        "barrier can never complete",
@@ -164,9 +174,9 @@ void CtaRunner::note_schedule_dependence(uint32_t id, uint32_t w, uint32_t t) {
   note_schedule_dependence(
       fmt::format(
           "arrives at barrier {} (warp {}) in a phase that another schedule may complete without "
-          "it, or before it: the warp arrives twice in one phase, or is not ordered after the "
-          "completion of the barrier's previous phase, so which arrivals make each phase depends "
-          "on the schedule (not modeled)",
+          "it, or before it: the warp is not ordered after the completion of the barrier's "
+          "previous phase, so which arrivals make each phase depends on the schedule (not "
+          "modeled)",
           id, w),
       t);
 }

@@ -47,13 +47,12 @@ bool NamedBarrierOrder::after_completion(uint32_t id, uint32_t w, uint32_t stamp
 bool NamedBarrierOrder::arrive(uint32_t id, uint32_t w, uint32_t phase, uint32_t stamp) {
   VOLTA_ASSERT(id < kBarriers && w < warps_, "a barrier id below 16, a warp of the CTA");
   Barrier& b = barriers_[id];
-  const bool twice = std::find(b.arrived.begin(), b.arrived.end(), w) != b.arrived.end();
   const bool ordered = after_completion(id, w, stamp);
-  b.arrived.push_back(w);
   // The warp's row only: what a lane acquired alone is not released (orders less, never more).
+  // A second arrival of the warp in this phase releases its accesses since the first as well.
   join(b.release, rows_[w]);
   b.release[w] = std::max(b.release[w], phase + 1);
-  return !twice && ordered;
+  return ordered;
 }
 
 void NamedBarrierOrder::complete(uint32_t id,
@@ -70,7 +69,6 @@ void NamedBarrierOrder::complete(uint32_t id,
   b.stamp = stamp;
   b.waiters.assign(waiters.begin(), waiters.end());
   std::fill(b.release.begin(), b.release.end(), 0);
-  b.arrived.clear();
 }
 
 void NamedBarrierOrder::join_release(std::vector<uint32_t>& release, uint32_t t, uint32_t w,

@@ -14,15 +14,19 @@
 // phase it waited at (ordering all its lanes: each took part).
 //
 // One schedule is enough: the engine runs one schedule, in which every arrival joins one phase
-// of its barrier. Another schedule groups the arrivals into the same phases (and so gives the
-// same order) when no warp arrives twice in one phase and every arrival at a phase after the
-// first is ordered after the completion of the phase before it (after a warp that waited at
-// it), or a CTA-wide barrier came in between: by induction on the arrivals in the order of any
-// schedule, the first one to join another phase would either come before the completion it is
-// ordered after, or make a phase complete without one of its arrivals, which then joined a
-// later phase earlier. `arrive` tells when an arrival breaks this; the engine then reports no
-// positive verdict for the CTA (what it found in its one schedule, a race or a deadlock, is
-// real all the same).
+// of its barrier, and each phase's arrivals add up to its thread count exactly (more is refused
+// by the CTA). Another schedule groups the arrivals into the same phases (and so gives the same
+// order) when every arrival at a phase after the first is ordered after the completion of the
+// phase before it (after a warp that waited at it), or a CTA-wide barrier came in between. Take
+// the first arrival, in the order of any schedule, that joins another phase than here. An
+// earlier phase: it is ordered after that phase's completion, which came before it. A later
+// one: its own phase completed without it, from arrivals that (being earlier) all joined their
+// phases as here, so a strict subset of the phase's arrivals reached its count, which they add
+// up to only all together. A warp may arrive more than once in one phase (FlashAttention-3's
+// store warp arrives with the consumers and then waits with its own bar.sync; the hardware
+// counts each arrival): the argument counts arrivals, not warps. `arrive` tells when an arrival
+// breaks the condition; the engine then reports no positive verdict for the CTA (what it found
+// in its one schedule, a race or a deadlock, is real all the same).
 //
 // Lanes that acquire alone (an mbarrier wait that only some lanes of a warp pass: one elected
 // lane of a producer warp, mbarrier_order.hpp) get a row of their own: the warp's row joined
@@ -101,7 +105,6 @@ private:
 
   struct Barrier {
     std::vector<uint32_t> release; // per column: the join of the current phase's arrivals
-    std::vector<uint32_t> arrived; // the warps that arrived in the current phase
     // The last completed phase: its epoch, and its waiters with their phases after it.
     bool completed = false;
     uint32_t stamp = 0;

@@ -244,6 +244,43 @@ TEST(EmulateNamedBarriers, CountsDisagreeOrNeverComplete) {
       << stuck.result.error->text();
 }
 
+TEST(EmulateNamedBarriers, AWarpThatArrivesAndThenWaitsCountsTwice) {
+  // FlashAttention-3's epilogue (tests/exec/named_barriers_test.cpp): warps 0 and 1 write and
+  // arrive at barrier 1, warp 1 also waits there with bar.sync (count 96 = three arrivals) and
+  // reads what warp 0 wrote; warp 2 takes no part.
+  std::string body = R"(
+  ld.param.u64 %rd0, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  shl.b32 %r3, %r2, 2;
+  mov.u32 %r4, s;
+  add.u32 %r5, %r4, %r3;
+  setp.ge.u32 %p1, %r1, 64;
+  @%p1 bra $L_done;
+  setp.ge.u32 %p2, %r1, 32;
+  @%p2 bra $L_store_warp;
+  add.u32 %r6, %r2, 100;
+  st.shared.u32 [%r5], %r6;
+  bar.arrive 1, 96;
+  bra.uni $L_done;
+$L_store_warp:
+  bar.arrive 1, 96;
+  bar.sync 1, 96;
+  ld.shared.u32 %r8, [%r5];
+  mul.wide.u32 %rd1, %r2, 4;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.u32 [%rd2], %r8;
+$L_done:
+  ret;)";
+  const std::string text = kernel(".param .u64 out", body, kShared);
+  auto r = run_text(text, ping_pong_config(96));
+  ASSERT_TRUE(r.result.ok()) << r.result.error->text();
+  for (uint32_t l = 0; l < 32; ++l)
+    EXPECT_EQ(word(r.result.outputs[0], l), 100 + l) << l;
+  const auto engine = engine_failure(text, ping_pong_config(96));
+  EXPECT_FALSE(engine.has_value()) << engine->message;
+}
+
 TEST(EmulateNamedBarriers, BarArriveByPartOfAWarpIsRefused) {
   std::string text = ping_pong(1);
   text.replace(text.find("bar.arrive 1, 64"), 16,
