@@ -178,7 +178,8 @@ struct Settings {
   std::string cache_dir; // empty: no cache
   double timeout = 0;
   uint64_t max_instructions = 0;
-  bool strict_races = false; // every unordered write-write pair a race (`--strict-races`)
+  bool strict_races = false;           // every unordered write-write pair a race (`--strict-races`)
+  bool assume_converged_waits = false; // `--assume-converged-waits`
   uint64_t max_terms = 0;
   unsigned z3_timeout_ms = 10'000;
   bool z3 = true;
@@ -217,6 +218,7 @@ public:
     entry::ProveOptions options;
     options.run.max_instructions = settings.max_instructions;
     options.run.benign_races = !settings.strict_races;
+    options.run.converged_waits = settings.assume_converged_waits;
     options.timeout_seconds = settings.timeout;
     options.reuse_templates = settings.reuse;
     options.mutual = settings.mutual;
@@ -497,6 +499,7 @@ PYBIND11_MODULE(_engine, m) {
       .def_readwrite("timeout", &Settings::timeout)
       .def_readwrite("max_instructions", &Settings::max_instructions)
       .def_readwrite("strict_races", &Settings::strict_races)
+      .def_readwrite("assume_converged_waits", &Settings::assume_converged_waits)
       .def_readwrite("max_terms", &Settings::max_terms)
       .def_readwrite("z3_timeout_ms", &Settings::z3_timeout_ms)
       .def_readwrite("z3", &Settings::z3)

@@ -48,7 +48,8 @@ std::optional<std::string> EntryCache::key(const launch::ManifestEntry& entry,
   for (const auto& name : entry.check_arrays)
     text.str(name);
   text.u8(entry.cross_check ? 1 : 0);
-  text.u8(entry.benign_races ? (*entry.benign_races ? 1 : 2) : 0); // the entry's race rule
+  text.u8(entry.benign_races ? (*entry.benign_races ? 1 : 2) : 0);       // the entry's race rule
+  text.u8(entry.converged_waits ? (*entry.converged_waits ? 1 : 2) : 0); // its assumptions
   text.u8(entry.float_tolerance ? 1 : 0); // the entry's float tolerance (a result holds it)
   if (entry.float_tolerance) {
     text.f64(entry.float_tolerance->rel);

@@ -149,6 +149,7 @@ std::optional<std::string> DirectoryRunCache::key(const launch::KernelConfig& co
   // The instruction budget and the cancel flag only stop a run, and stopped runs are not kept.
   text.u8(options.check_races ? 1 : 0);
   text.u8(options.benign_races ? 1 : 0);
+  text.u8(options.converged_waits ? 1 : 0);
   return cache_key(text.bytes());
 }
 

@@ -37,6 +37,11 @@ void BatchFlags::add_to(CLI::App& app) {
   app.add_flag("--strict-races", strict_races,
                "every unordered pair of writes to one location is a data race, equal values or "
                "not (GPUVerify's --no-benign); a manifest entry's \"races\" overrides either");
+  app.add_flag("--assume-converged-waits", assume_converged_waits,
+               "assume that the lanes of a warp that pass an mbarrier wait together (every live "
+               "lane, one instruction) pass it together on the GPU, as after a reconvergence; "
+               "PTX does not promise it, and FlashAttention-3's producer warp relies on it "
+               "(docs/semantics.md); a manifest entry's \"assume\" overrides it");
   app.add_option("--color", color, "ANSI colors: auto (a terminal), always or never")
       ->capture_default_str();
   app.add_flag("-q,--quiet", quiet, "print no result lines and no summary (errors only)");
@@ -114,7 +119,9 @@ nlohmann::json BatchFlags::options_json() const {
   return {{"timeout_seconds", timeout},
           {"max_memory_gib", max_memory_gib},
           {"max_instructions", max_instructions},
-          {"races", strict_races ? "strict" : "benign"}};
+          {"races", strict_races ? "strict" : "benign"},
+          {"assume", assume_converged_waits ? nlohmann::json::array({"converged-waits"})
+                                            : nlohmann::json::array()}};
 }
 
 bool stdout_is_terminal() {

@@ -34,6 +34,9 @@ struct BatchFlags {
   // benign (the default) or strict; both flags given is an error.
   bool benign_races = false;
   bool strict_races = false;
+  // Lanes of a warp that pass an mbarrier wait together pass it together on the GPU
+  // (exec::RunOptions::converged_waits); a manifest entry's "assume" overrides it.
+  bool assume_converged_waits = false;
   std::string color = "auto";
   bool quiet = false;       // no result lines, no summary table (errors still on stderr)
   bool no_progress = false; // no live progress line, even on a terminal

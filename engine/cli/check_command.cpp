@@ -34,6 +34,7 @@ int check_and_print(const CheckArgs& args, const launch::KernelConfig& config, b
   entry::CheckOptions options;
   options.run.max_instructions = args.common.max_instructions;
   options.run.benign_races = !args.common.strict_races;
+  options.run.converged_waits = args.common.assume_converged_waits;
   entry::RaceCheck check = entry::check_race(config, cache, options);
   entry::EntryResult& result = check.result;
   result.name = config.entry;
@@ -75,6 +76,7 @@ int run_check(const CheckArgs& args) {
   entry::CheckOptions check_options;
   check_options.run.max_instructions = args.common.max_instructions;
   check_options.run.benign_races = !args.common.strict_races;
+  check_options.run.converged_waits = args.common.assume_converged_waits;
   check_options.stream = !args.no_stream;
   RunRequest request;
   request.options = *options;

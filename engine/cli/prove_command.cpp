@@ -187,6 +187,7 @@ int run_prove(const ProveArgs& args) {
   args.rules.apply(prove_options, *library);
   prove_options.run.max_instructions = args.common.max_instructions;
   prove_options.run.benign_races = !args.common.strict_races;
+  prove_options.run.converged_waits = args.common.assume_converged_waits;
   prove_options.timeout_seconds = args.common.timeout;
   prove_options.reuse_templates = !args.no_reuse;
   prove_options.stream = !args.no_stream;

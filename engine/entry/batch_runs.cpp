@@ -18,6 +18,7 @@ std::optional<std::string> run_key(const launch::KernelConfig& c, const exec::Ru
   // budget may not finish under a smaller one).
   out.num(options.check_races ? 1 : 0);
   out.num(options.benign_races ? 1 : 0);
+  out.num(options.converged_waits ? 1 : 0);
   out.num(options.max_instructions);
   return out.take();
 }
@@ -27,7 +28,14 @@ exec::RunOptions entry_run_options(const launch::ManifestEntry& entry,
   exec::RunOptions o = batch;
   if (entry.benign_races)
     o.benign_races = *entry.benign_races;
+  if (entry.converged_waits)
+    o.converged_waits = *entry.converged_waits;
   return o;
+}
+
+bool entry_overrides_run(const launch::ManifestEntry& entry, const exec::RunOptions& batch) {
+  const exec::RunOptions own = entry_run_options(entry, batch);
+  return own.benign_races != batch.benign_races || own.converged_waits != batch.converged_waits;
 }
 
 bool reusable_run(const exec::KernelRun& run) {

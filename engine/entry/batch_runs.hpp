@@ -40,9 +40,12 @@ namespace volta::entry {
 std::optional<std::string> run_key(const launch::KernelConfig& config,
                                    const exec::RunOptions& options);
 
-// The run options an entry's kernels execute under: the batch's, with the entry's own race rule.
+// The run options an entry's kernels execute under: the batch's, with the entry's own race rule
+// and assumptions.
 exec::RunOptions entry_run_options(const launch::ManifestEntry& entry,
                                    const exec::RunOptions& batch);
+// Whether the entry's own race rule or assumptions differ from `batch`'s.
+bool entry_overrides_run(const launch::ManifestEntry& entry, const exec::RunOptions& batch);
 
 // Whether a run can stand for executing the kernel again: it ended by itself.
 bool reusable_run(const exec::KernelRun& run);

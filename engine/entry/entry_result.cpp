@@ -69,4 +69,12 @@ std::string cta_scope(const std::vector<KernelSummary>& kernels) {
   return text;
 }
 
+void note_assumptions(const exec::RunOptions& run, EntryResult& result) {
+  if (!run.converged_waits)
+    return;
+  result.assumptions.push_back("converged-waits");
+  if (result.verdict == Verdict::Equivalent || result.verdict == Verdict::RaceFree)
+    result.detail += "; assuming converged mbarrier waits (--assume-converged-waits)";
+}
+
 } // namespace volta::entry

@@ -9,6 +9,7 @@
 #include "engine/counterexample.hpp"
 #include "engine/cross_check.hpp"
 #include "engine/exec/kernel_run.hpp"
+#include "engine/exec/launch_context.hpp"
 #include "engine/launch/manifest.hpp"
 #include "engine/prove/domain_summary.hpp"
 #include "engine/prove/element_counts.hpp"
@@ -147,6 +148,8 @@ struct EntryResult {
   std::optional<CrossCheck> cross_check;
   uint64_t cache_hits = 0;
   uint64_t z3_calls = 0;
+  // The scheduling assumptions the verdict holds under ("converged-waits"; exec::RunOptions).
+  std::vector<std::string> assumptions;
   // The resource guard that stopped the entry; the verdict is then UNKNOWN.
   Guard guard = Guard::None;
   // The entry did not finish because the batch was interrupted (SIGINT/SIGTERM): never started,
@@ -178,5 +181,9 @@ struct EntryResult {
 // The exit status of a run of these results (engine/exit_status.hpp): 0 when every result
 // matches, 3 when any is INCONSISTENT, 2 when any entry was bad input, else 1.
 int exit_status(const std::vector<EntryResult>& results);
+
+// Records in `result` the assumptions its kernels ran under (a positive verdict's detail says
+// so too).
+void note_assumptions(const exec::RunOptions& run, EntryResult& result);
 
 } // namespace volta::entry

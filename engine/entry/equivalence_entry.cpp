@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "engine/entry/batch_runs.hpp"
 #include "engine/entry/cross_check_verdict.hpp"
 #include "engine/entry/difference_site.hpp"
 #include "engine/entry/pair_decision.hpp"
@@ -16,10 +17,10 @@ using Clock = std::chrono::steady_clock;
 
 EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::KernelCache& kernels,
                                     const ProveOptions& options) {
-  // The entry's own race rule ("races" in the manifest) over the command line's.
-  if (entry.benign_races && *entry.benign_races != options.run.benign_races) {
+  // The entry's own race rule and assumptions ("races", "assume") over the command line's.
+  if (entry_overrides_run(entry, options.run)) {
     ProveOptions own = options;
-    own.run.benign_races = *entry.benign_races;
+    own.run = entry_run_options(entry, options.run);
     return prove_equivalence_entry(entry, kernels, own);
   }
   const auto start = Clock::now();
@@ -37,6 +38,7 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
       report_progress("locating the difference");
       locate_difference(entry, kernels, options, *result.counterexample);
     }
+    note_assumptions(options.run, result);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
   };

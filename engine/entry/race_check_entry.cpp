@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fmt/format.h>
 
+#include "engine/entry/batch_runs.hpp"
 #include "engine/entry/run_configuration.hpp"
 #include "engine/entry/streamed_entry.hpp"
 #include "engine/exec/grouped_launch.hpp"
@@ -99,10 +100,10 @@ RaceCheck check_race(const launch::KernelConfig& config, exec::KernelCache& cach
 
 EntryResult check_race_entry(const launch::ManifestEntry& entry, exec::KernelCache& cache,
                              const CheckOptions& options) {
-  // The entry's own race rule ("races" in the manifest) over the command line's.
-  if (entry.benign_races && *entry.benign_races != options.run.benign_races) {
+  // The entry's own race rule and assumptions ("races", "assume") over the command line's.
+  if (entry_overrides_run(entry, options.run)) {
     CheckOptions own = options;
-    own.run.benign_races = *entry.benign_races;
+    own.run = entry_run_options(entry, options.run);
     return check_race_entry(entry, cache, own);
   }
   const auto start = std::chrono::steady_clock::now();
@@ -121,6 +122,7 @@ EntryResult check_race_entry(const launch::ManifestEntry& entry, exec::KernelCac
   }
   result.name = entry.name;
   result.expected = entry.expected;
+  note_assumptions(options.run, result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

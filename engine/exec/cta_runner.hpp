@@ -393,6 +393,11 @@ private:
   // returns the wait's event (the warp's or t's column, and the value after it).
   std::pair<uint32_t, uint32_t> acquire_mbarrier(uint64_t addr, uint32_t t, uint32_t passed,
                                                  int64_t phase);
+  // Lanes `passed` of warp w passed their waits (lane l: for phase waits[l].second of the
+  // mbarrier at waits[l].first; `alike`: all the same wait), `parity` of them parity waits:
+  // they acquire, and the parity waits must not be lapped (mbarrier_order.hpp).
+  void pass_mbarrier_waits(uint32_t w, uint32_t passed, uint32_t parity, bool alike,
+                           const std::array<std::pair<uint64_t, int64_t>, 32>& waits);
   // bar.arrive on barrier `id` with thread count `count` (exec_barrier.cpp).
   void exec_arrive(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask, uint32_t id,
                    uint32_t count);

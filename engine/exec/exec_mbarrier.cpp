@@ -87,22 +87,44 @@ bool CtaRunner::wake_mbarrier_waiters(uint64_t addr) {
     }
     if (woken == 0)
       continue;
-    // All woken lanes wait for one phase of one mbarrier: the warp acquires once when they are
-    // all its live lanes, else each lane alone.
-    const bool whole = woken == (existing_lanes(x) & ~exited_lanes(x));
-    std::pair<uint32_t, uint32_t> event{};
-    if (whole)
-      event = acquire_mbarrier(addr, x * 32, woken, static_cast<int64_t>(phase));
-    for (uint32_t m = woken; m != 0; m &= m - 1) {
-      const uint32_t t = x * 32 + std::countr_zero(m);
-      if (!whole)
-        event = acquire_mbarrier(addr, t, woken, static_cast<int64_t>(phase));
-      if ((parity >> (t % 32)) & 1u)
-        mbarrier_order_.parity_passed(addr, t, event.first, static_cast<int64_t>(phase),
-                                      event.second, stamp_);
-    }
+    // All woken lanes waited for one phase of one mbarrier.
+    std::array<std::pair<uint64_t, int64_t>, 32> waits{};
+    waits.fill({addr, static_cast<int64_t>(phase)});
+    pass_mbarrier_waits(x, woken, parity, true, waits);
   }
   return !failed_;
+}
+
+void CtaRunner::pass_mbarrier_waits(uint32_t w, uint32_t passed, uint32_t parity, bool alike,
+                                    const std::array<std::pair<uint64_t, int64_t>, 32>& waits) {
+  const uint32_t base = w * 32;
+  // The warp acquires once when its live lanes all passed one wait alike, else each lane that
+  // passed acquires alone (of its own wait).
+  const bool whole = alike && passed == (existing_lanes(w) & ~exited_lanes(w));
+  const auto [addr, phase] = waits[std::countr_zero(passed)];
+  std::pair<uint32_t, uint32_t> event{};
+  if (whole)
+    event = acquire_mbarrier(addr, base, passed, phase);
+  // Under the converged-waits assumption the lanes of a whole-warp wait passed it at one
+  // instant. Each lane gets an event of its own (MbarrierOrder::lane_passed), which its later
+  // releases carry: FA3's producer lane that issues after its warp's wait. And the lanes' parity
+  // waits are one group: the next phase completing after one lane's pass is after all of them.
+  const bool converged = whole && ctx_.options.converged_waits;
+  const uint32_t group = converged && parity != 0 ? mbarrier_order_.new_group() : 0;
+  for (uint32_t m = passed; m != 0; m &= m - 1) {
+    const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
+    if (!whole)
+      event = acquire_mbarrier(waits[l].first, base + l, 1u << l, waits[l].second);
+    const bool by_parity = ((parity >> l) & 1u) != 0;
+    if (by_parity)
+      mbarrier_order_.parity_passed(addr, base + l, event.first, phase, event.second, stamp_,
+                                    group);
+    if (converged) {
+      const auto own = mbarrier_order_.lane_passed(named_, addr, base + l, phase);
+      if (by_parity)
+        mbarrier_order_.parity_passed(addr, base + l, own.first, phase, own.second, stamp_, group);
+    }
+  }
 }
 
 void CtaRunner::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
@@ -259,8 +281,12 @@ void CtaRunner::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t 
         note_schedule_dependence(
             fmt::format("completes phase {} of the mbarrier at {:#x} without being ordered after "
                         "a parity wait for phase {}: in another schedule that wait could see "
-                        "phase {}, of the same parity, and wait for it (not modeled)",
-                        joined, *a, static_cast<int64_t>(joined) - 1, joined + 1),
+                        "phase {}, of the same parity, and wait for it (not modeled){}",
+                        joined, *a, static_cast<int64_t>(joined) - 1, joined + 1,
+                        ctx_.options.converged_waits
+                            ? ""
+                            : "; where a whole warp passed that wait together, "
+                              "--assume-converged-waits takes its lanes to pass it as one"),
             t);
       }
       if (!wake_mbarrier_waiters(*a))
@@ -273,22 +299,8 @@ void CtaRunner::exec_mbarrier(const Inst& in, uint32_t pc, uint32_t w, uint32_t 
     ++warp_phase_[w];
     warp_syncs_[w].masks.push_back(0);
   }
-  if (passed != 0) {
-    // The warp acquires once when its live lanes all passed one wait alike, else each lane
-    // that passed acquires alone (of its own wait).
-    const bool whole = alike && passed == (existing_lanes(w) & ~exited_lanes(w));
-    std::pair<uint32_t, uint32_t> event{};
-    if (whole)
-      event = acquire_mbarrier(wait_addr, base, passed, wait_phase);
-    for (uint32_t m = passed; m != 0; m &= m - 1) {
-      const uint32_t l = static_cast<uint32_t>(std::countr_zero(m));
-      if (!whole)
-        event = acquire_mbarrier(waits[l].first, base + l, 1u << l, waits[l].second);
-      if ((parity_passed >> l) & 1u)
-        mbarrier_order_.parity_passed(waits[l].first, base + l, event.first, waits[l].second,
-                                      event.second, stamp_);
-    }
-  }
+  if (passed != 0)
+    pass_mbarrier_waits(w, passed, parity_passed, alike, waits);
 }
 
 } // namespace volta::exec

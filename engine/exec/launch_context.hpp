@@ -26,6 +26,12 @@ struct RunOptions {
   // default); false: every unordered pair of writes is (`--strict-races`; docs/semantics.md,
   // "Synchronization").
   bool benign_races = true;
+  // Lanes of a warp that pass an mbarrier parity wait together (every live lane, one
+  // instruction) in the engine's schedule pass it together in every schedule: they reconverged
+  // before it. PTX does not promise it (`--assume-converged-waits`; docs/semantics.md, "Hopper
+  // warp specialization"); off, each lane's wait must be ordered before the next phase's
+  // completion on its own.
+  bool converged_waits = false;
   uint64_t max_instructions = 0;             // 0: unlimited; else UNKNOWN-style stop (budget)
   const std::atomic<bool>* cancel = nullptr; // set from outside (timeout) to stop the run
   // Where to record the instruction behind every value (origin_log.hpp); null in every run

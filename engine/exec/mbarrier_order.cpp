@@ -10,6 +10,7 @@ namespace volta::exec {
 void MbarrierOrder::reset(uint32_t threads, uint32_t warps) {
   threads_ = threads;
   warps_ = warps;
+  groups_ = 0;
   bars_.clear();
 }
 
@@ -65,9 +66,19 @@ bool MbarrierOrder::arrive(const NamedBarrierOrder& clocks, uint64_t addr, uint3
   // The parity waits that this phase must complete after: this arrival is after them when it
   // is the waiter's own, in a later epoch, or it acquired a release made after the wait.
   if (auto it = b.lapping.find(phase); it != b.lapping.end()) {
+    std::vector<uint32_t> groups; // satisfied through one of their passes: all satisfied
     std::erase_if(it->second, [&](const Lapping& l) {
-      return l.thread == t || l.stamp != stamp || clocks.ordered_after(t, l.column, l.after);
+      const bool after =
+          l.thread == t || l.stamp != stamp || clocks.ordered_after(t, l.column, l.after);
+      if (after && l.group != 0)
+        groups.push_back(l.group);
+      return after;
     });
+    if (!groups.empty()) {
+      std::erase_if(it->second, [&](const Lapping& l) {
+        return l.group != 0 && std::ranges::find(groups, l.group) != groups.end();
+      });
+    }
   }
   return !twice && ordered;
 }
@@ -122,6 +133,17 @@ std::pair<uint32_t, uint32_t> MbarrierOrder::acquire_lane(NamedBarrierOrder& clo
   return event;
 }
 
+std::pair<uint32_t, uint32_t> MbarrierOrder::lane_passed(NamedBarrierOrder& clocks, uint64_t addr,
+                                                         uint32_t t, int64_t phase) {
+  const auto event = clocks.acquire_lane(t, {});
+  if (phase >= 0) {
+    auto it = bar(addr).done.find(static_cast<uint64_t>(phase));
+    VOLTA_ASSERT(it != bar(addr).done.end(), "a wait passes a completed phase");
+    it->second.waiters.push_back(event);
+  }
+  return event;
+}
+
 bool MbarrierOrder::parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
                                 uint32_t w, int64_t phase, uint32_t stamp) {
   const Bar& b = bar(addr);
@@ -130,9 +152,9 @@ bool MbarrierOrder::parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, 
 }
 
 void MbarrierOrder::parity_passed(uint64_t addr, uint32_t t, uint32_t column, int64_t phase,
-                                  uint32_t after, uint32_t stamp) {
+                                  uint32_t after, uint32_t stamp, uint32_t group) {
   Bar& b = bar(addr);
-  b.lapping[static_cast<uint64_t>(phase + 1)].push_back(Lapping{t, column, after, stamp});
+  b.lapping[static_cast<uint64_t>(phase + 1)].push_back(Lapping{t, column, after, stamp, group});
 }
 
 } // namespace volta::exec

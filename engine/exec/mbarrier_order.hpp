@@ -81,8 +81,21 @@ public:
   // must be ordered after it.
   bool parity_wait(const NamedBarrierOrder& clocks, uint64_t addr, uint32_t t, uint32_t w,
                    int64_t phase, uint32_t stamp);
+  // `group` (0: none) joins the passes of one warp-instruction under the converged-waits
+  // assumption (RunOptions::converged_waits): the next phase completing after one of them is
+  // after them all, as the lanes passed together. A lane may pass with two events in one group
+  // (its warp's and its own).
   void parity_passed(uint64_t addr, uint32_t t, uint32_t column, int64_t phase, uint32_t after,
-                     uint32_t stamp);
+                     uint32_t stamp, uint32_t group = 0);
+  // Thread t passed, with every live lane of its warp, a wait for phase `phase` (-1: none
+  // completed) that its warp acquired (`acquire`): an event of the lane's own, which its later
+  // releases carry (a lone lane's arrive.expect_tx after the warp's wait), and a waiter of the
+  // phase through it. Used under the converged-waits assumption only (its cost: an event column
+  // for each such lane).
+  std::pair<uint32_t, uint32_t> lane_passed(NamedBarrierOrder& clocks, uint64_t addr, uint32_t t,
+                                            int64_t phase);
+  // A fresh group id for parity_passed.
+  uint32_t new_group() { return ++groups_; }
 
   // Whether thread t of warp w is ordered after the completion of phase `phase` of the
   // mbarrier at `addr` (false while it is pending, or when `addr` is no mbarrier).
@@ -107,6 +120,7 @@ private:
   };
   struct Lapping { // a parity wait that passed: the next phase must complete after it
     uint32_t thread, column, after, stamp; // the waiter and its wait's event
+    uint32_t group = 0;                    // parity_passed
   };
   struct Bar {
     std::vector<uint32_t> release;      // the current phase's releases, per column
@@ -123,6 +137,7 @@ private:
 
   uint32_t threads_ = 0;
   uint32_t warps_ = 0;
+  uint32_t groups_ = 0;
   std::map<uint64_t, Bar> bars_; // by shared address
 };
 

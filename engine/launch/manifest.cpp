@@ -91,9 +91,9 @@ const std::vector<std::string_view> kArrayKeys = {"name", "base", "elem_width", 
                                                   "kind", "type", "range"};
 // Descriptive keys (`note`, `category`, `reason`, ...) are strings the tool does not interpret.
 const std::vector<std::string_view> kEntryKeys = {
-    "name",         "kind",     "expected",    "reference", "optimized",      "kernel",
-    "check_arrays", "note",     "reason",      "accept",    "category",       "paper_table",
-    "description",  "recorded", "cross_check", "races",     "float_tolerance"};
+    "name",         "kind",     "expected",    "reference", "optimized",       "kernel",
+    "check_arrays", "note",     "reason",      "accept",    "category",        "paper_table",
+    "description",  "recorded", "cross_check", "races",     "float_tolerance", "assume"};
 const std::vector<std::string_view> kTopKeys = {
     "benchmarks", "conventions", "description", "license", "source", "$schema", "ctas"};
 
@@ -605,6 +605,18 @@ ManifestEntry get_entry(const json& j, size_t index, const std::string& base_dir
       if (rule != "benign" && rule != "strict")
         fail(path + ".races", fmt::format("expected \"benign\" or \"strict\", got \"{}\"", rule));
       e.benign_races = rule == "benign";
+    }
+    if (auto it = j.find("assume"); it != j.end() && !it->is_null()) {
+      if (!it->is_array())
+        fail(path + ".assume", "expected a list of assumptions, e.g. [\"converged-waits\"]");
+      e.converged_waits = false;
+      for (size_t i = 0; i < it->size(); ++i) {
+        const std::string what = get_string((*it)[i], fmt::format("{}.assume[{}]", path, i));
+        if (what != "converged-waits")
+          fail(fmt::format("{}.assume[{}]", path, i),
+               fmt::format("unknown assumption \"{}\" (known: \"converged-waits\")", what));
+        e.converged_waits = true;
+      }
     }
     if (e.kind == EntryKind::Equivalence) {
       e.reference =

@@ -40,6 +40,10 @@ struct ManifestEntry {
   // `"races": "benign"` or `"strict"`: the race rule for this entry's kernels, over the command
   // line's (docs/semantics.md, "Synchronization"); absent: the command line's.
   std::optional<bool> benign_races;
+  // `"assume": ["converged-waits"]` (or `[]`): the scheduling assumptions for this entry's
+  // kernels, over the command line's (`--assume-converged-waits`; exec::RunOptions); absent:
+  // the command line's.
+  std::optional<bool> converged_waits;
   // `"float_tolerance": {"rel": R, "abs": A}`: the measured float divergence this entry's
   // EQUIVALENT is held to (engine/cross_check.hpp), over the command line's
   // `--float-tolerance`; absent: the command line's.

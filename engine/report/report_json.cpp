@@ -132,6 +132,7 @@ json to_json(const entry::EntryResult& r) {
     j["original_seconds"] = r.original_seconds;
   j["phases"] = r.phases;
   j["detail"] = r.detail;
+  j["assumptions"] = r.assumptions;
   const std::string scope = entry::cta_scope(r.kernels);
   j["cta_scope"] = scope.empty() ? json(nullptr) : json(scope);
   if (r.kind == launch::EntryKind::Equivalence) {

@@ -1,6 +1,7 @@
 #include "engine/report/result_line.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ostream>
 
 #include "engine/report/difference_lines.hpp"
@@ -50,6 +51,9 @@ void print_result_line(std::ostream& out, const entry::EntryResult& r, const Lin
   // A verdict over part of the launch says so on its own line, where it cannot be missed.
   if (const std::string scope = entry::cta_scope(r.kernels); !scope.empty())
     line += fmt::format("  [{} only]", scope);
+  // So does a verdict that holds under an assumption (--assume-converged-waits).
+  if (!r.assumptions.empty())
+    line += fmt::format("  [assuming {}]", fmt::join(r.assumptions, ", "));
   if (r.beyond_float_tolerance()) { // EQUIVALENT over the reals, failing as a contract
     line += fmt::format("  {}beyond float tolerance{}", on, off);
   } else if (!ok) {

@@ -78,7 +78,8 @@ class _Check:
 
 class _Guards:
     KEYS = ("cache_dir", "timeout", "max_instructions", "max_terms", "z3_timeout_ms", "z3",
-            "mutual", "reuse", "cross_check", "strict_races", "float_tolerance")
+            "mutual", "reuse", "cross_check", "strict_races", "assume_converged_waits",
+            "float_tolerance")
 
     @staticmethod
     def settings(jobs: int, guards: Dict[str, Any]) -> "_engine.Settings":
@@ -143,7 +144,8 @@ def prove_batch(entries: Union[Sequence[Any], str, Path], jobs: int = 1,
     `entries`: Pairs, (reference, optimized[, expected]) tuples and Kernels (race checks), or the
     path of a manifest file. Options: cache_dir (the CLI's --cache DIR), timeout (seconds per
     entry), max_instructions, max_terms, z3_timeout_ms, z3, mutual, reuse, cross_check (False:
-    the CLI's --no-cross-check), strict_races (True: the CLI's --strict-races), float_tolerance
+    the CLI's --no-cross-check), strict_races (True: the CLI's --strict-races),
+    assume_converged_waits (True: the CLI's --assume-converged-waits), float_tolerance
     ({"rel": R, "abs": A}: the CLI's --float-tolerance, for every pair without its own; a Pair's
     float_tolerance= or a manifest entry's "float_tolerance" wins). Closing the
     iterator, or Ctrl-C while it waits, cancels the entries still running.

@@ -181,6 +181,8 @@ class Result:
         seconds: the entry's wall time.
         cta_scope: "CTA 0 of 16" when a kernel ran CTA (0,0,0) alone (ctas="first") of a launch
             of several CTAs: the verdict says nothing of the others; None for the whole launch.
+        assumptions: the scheduling assumptions the verdict holds under (["converged-waits"]
+            with assume_converged_waits=True or a manifest entry's "assume"); [] when none.
         name: the entry's name.
         expected: the verdict the caller expected (expected=), or None.
         safety: the first safety finding of a failing kernel (the report's `safety` object).
@@ -209,6 +211,7 @@ class Result:
     elements: Dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     cta_scope: Optional[str] = None
+    assumptions: List[str] = field(default_factory=list)
     name: str = ""
     expected: Optional[str] = None
     safety: Optional[Dict[str, Any]] = None
@@ -227,6 +230,7 @@ class Result:
                    counterexample=Counterexample.from_report(cx, shapes) if cx else None,
                    races=list(j.get("races") or []), elements=dict(j.get("elements") or {}),
                    seconds=j.get("seconds", 0.0), cta_scope=j.get("cta_scope"),
+                   assumptions=list(j.get("assumptions") or []),
                    name=j.get("name", ""),
                    expected=j.get("expected"), safety=j.get("safety"),
                    kernels=list(j.get("kernels") or []), cross_check=j.get("cross_check"),
@@ -271,6 +275,8 @@ class Result:
     def __str__(self) -> str:
         tail = f": {self.detail}" if self.detail else ""
         scope = f" [{self.cta_scope} only]" if self.cta_scope else ""
+        if self.assumptions:
+            scope += f" [assuming {', '.join(self.assumptions)}]"
         return f"{self.name} {self.verdict} {self.seconds:.3f}s{scope}{tail}"
 
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <string>
 
+#include "engine/exec/mbarrier_order.hpp"
 #include "engine/exec/named_barrier_order.hpp"
 #include "tests/support/engine_test_util.hpp"
 #include "tests/support/tensor_load_kernels.hpp"
@@ -170,6 +171,61 @@ TEST(MbarrierLoneWait, LanesThatWaitAndReleaseNothingCouldBeLapped) {
   ASSERT_NE(r.failure(), nullptr) << r.describe();
   EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
   EXPECT_NE(r.failure()->message.find("same parity"), std::string::npos) << r.describe();
+}
+
+TEST(MbarrierLoneWait, UnderTheConvergedWaitsAssumptionTheWarpsLanesWaitAsOne) {
+  // The same kernel (FlashAttention-3's producer warp waits on barrier_O with every lane, then
+  // one lane issues) with RunOptions::converged_waits: the lanes passed their wait together, so
+  // the consumer's completion of the next phase, ordered after lane 0's wait through lane 0's
+  // arrive.expect_tx, is after every lane's.
+  Pipeline p;
+  p.select = "  setp.eq.u32 %p2, %r3, 0;";
+  p.waits = "-1";
+  p.issues = "0";
+  exec::RunOptions converged;
+  converged.converged_waits = true;
+  const auto r = run_ptx(pipeline_kernel(p), pipeline_config(), converged);
+  ASSERT_EQ(r.failure(), nullptr) << r.describe();
+  for (uint32_t i = 0; i < 64; ++i)
+    EXPECT_EQ(r.expr("out", i), "A[" + std::to_string(i) + "]") << i;
+}
+
+TEST(MbarrierLoneWait, ConvergedWaitsStillNeedOneLaneOrderedBeforeTheNextPhase) {
+  // Lanes 0-3 wait apart (a divergent guard: four lone waits, no group) and lane 0 issues:
+  // lanes 1-3 could be lapped, assumption or not.
+  Pipeline p;
+  p.select = "  setp.lt.u32 %p2, %r2, 4;";
+  p.waits = "-1";
+  p.issues = "0";
+  exec::RunOptions converged;
+  converged.converged_waits = true;
+  const auto r = run_ptx(pipeline_kernel(p), pipeline_config(), converged);
+  ASSERT_NE(r.failure(), nullptr) << r.describe();
+  EXPECT_EQ(r.failure()->verdict, Verdict::Unsupported) << r.describe();
+  EXPECT_NE(r.failure()->message.find("same parity"), std::string::npos) << r.describe();
+}
+
+TEST(MbarrierLoneWait, AConvergedGroupIsSatisfiedThroughAnyOfItsPasses) {
+  // MbarrierOrder on its own: lanes 0 and 1 of warp 0 pass a parity wait for phase -1 in one
+  // group; lane 1 releases to warp 1's lane 32, which then completes phase 0. Without a group
+  // lane 0's pass would stay unordered before it.
+  for (bool grouped : {false, true}) {
+    SCOPED_TRACE(grouped ? "one group" : "no group");
+    exec::NamedBarrierOrder clocks(2);
+    exec::MbarrierOrder order;
+    order.reset(64, 2);
+    order.init(0x100);
+    const uint32_t group = grouped ? order.new_group() : 0;
+    const auto e0 = clocks.acquire_lane(0, {});
+    const auto e1 = clocks.acquire_lane(1, {});
+    order.parity_passed(0x100, 0, e0.first, -1, e0.second, 1, group);
+    order.parity_passed(0x100, 1, e1.first, -1, e1.second, 1, group);
+    std::vector<uint32_t> by1;
+    clocks.join_release(by1, 1, 0, 0);
+    clocks.acquire_lane(32, by1);
+    EXPECT_TRUE(order.arrive(clocks, 0x100, 32, 1, 0, 0, true, 1));
+    EXPECT_EQ(order.complete(0x100, 0, 1), grouped);
+  }
 }
 
 // NamedBarrierOrder on its own: a lane's lone acquire orders that lane only, until a full-warp

@@ -58,6 +58,19 @@ def test_a_result_over_cta_zero_alone_says_so():
     assert first.cta_scope == "CTA 0 of 4" and "[CTA 0 of 4 only]" in str(first)
 
 
+def test_a_result_under_an_assumption_says_so():
+    # FlashAttention-3's barrier_O shape (examples/soundness/README.md, 46-converged-waits).
+    k = ve.Kernel(SOURCE / "examples/kernels/soundness/c46_converged_wait.ptx",
+                  entry="c46_converged_wait", grid=(1,), block=(64,),
+                  args=[ve.In("a", (32,)), ve.Out("out", (32,))])
+    plain = ve.check(k)
+    assert plain.verdict == "UNSUPPORTED" and plain.assumptions == []
+    assert "--assume-converged-waits" in plain.detail
+    assumed = ve.check(k, assume_converged_waits=True)
+    assert assumed.verdict == "RACE_FREE" and assumed.assumptions == ["converged-waits"]
+    assert "[assuming converged-waits]" in str(assumed)
+
+
 def test_race_result_lists_its_races():
     r = ve.check(softmax_kernel("cand_block_no_barrier", launch="block"))
     assert r.verdict == "DATA_RACE"
