@@ -83,6 +83,49 @@ double gib(size_t bytes) {
   return static_cast<double>(bytes) / (1ull << 30);
 }
 
+// Keeps in `run`'s output arrays only the elements `like` wrote (same array, same index): an
+// anchor's whole-grid run cut to what the streamed kernel's group wrote.
+void keep_written_by(exec::KernelRun& run, const exec::KernelRun& like) {
+  for (exec::OutputArray& a : run.outputs) {
+    const auto l = std::ranges::find(like.outputs, a.name, &exec::OutputArray::name);
+    std::vector<std::pair<uint64_t, symbolic::ExprId>> elements;
+    std::vector<launch::ElemType> types;
+    if (l != like.outputs.end()) {
+      size_t j = 0;
+      for (size_t i = 0; i < a.elements.size(); ++i) {
+        while (j < l->elements.size() && l->elements[j].first < a.elements[i].first)
+          ++j;
+        if (j < l->elements.size() && l->elements[j].first == a.elements[i].first) {
+          elements.push_back(a.elements[i]);
+          types.push_back(a.store_types[i]);
+        }
+      }
+    }
+    a.elements = std::move(elements);
+    a.store_types = std::move(types);
+  }
+}
+
+// Adds the written indices of the compared output arrays of `run` to `into`, by array name
+// (each array's indices in the order the groups wrote them).
+void add_written(std::map<std::string, std::vector<uint64_t>>& into, const exec::KernelRun& run,
+                 const launch::ManifestEntry& entry) {
+  for (const exec::OutputArray& a : run.outputs) {
+    const bool compared =
+        entry.check_arrays.empty()
+            ? std::ranges::any_of(entry.reference.arrays,
+                                  [&](const launch::ArraySpec& r) {
+                                    return r.name == a.name && launch::is_output(r.kind);
+                                  })
+            : std::ranges::find(entry.check_arrays, a.name) != entry.check_arrays.end();
+    if (!compared)
+      continue;
+    auto& v = into[a.name];
+    for (const auto& e : a.elements)
+      v.push_back(e.first);
+  }
+}
+
 } // namespace
 
 uint32_t group_count(uint64_t reference_ctas, uint64_t optimized_ctas, uint32_t min_ctas) {
@@ -145,11 +188,26 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
   size_t largest_group_bytes = 0;
   const size_t budget = rerun_budget(options);
   const char* roles[2] = {"reference", "optimized"};
+  // Anchored groups: where the two grids do not split alike (a persistent kernel whose CTA 0
+  // writes what the other kernel's first group does not; FA3 against a naive attention) and
+  // the whole grid would not fit, the kernel that is cheaper to run
+  // (`anchor`, 0 or 1) runs its whole grid afresh in every group, cut to the elements the other
+  // kernel's group wrote; the other kernel streams. The groups' written elements must add up
+  // to the anchor's (`anchor_written`, `streamed_written`), else the groups decide nothing.
+  int anchor = -1;
+  std::map<std::string, std::vector<uint64_t>> anchor_written, streamed_written;
+  auto run_anchor = [&](symbolic::ExprStore& store) {
+    exec::GroupedLaunch whole(loads[anchor].kernel->program, *configs[anchor], options.run);
+    return whole.run_group(store, 0, whole.cta_count());
+  };
   for (uint32_t g = 0; g < groups; ++g) {
     // The group's store goes with `pair` at the end of the iteration, and every value in it.
     PreparedPair pair;
     std::optional<exec::KernelRun>* runs[2] = {&pair.ref_run, &pair.opt_run};
-    auto run = [&](int k) { *runs[k] = launches[k].run_part(*pair.store, g, groups); };
+    auto run = [&](int k) {
+      *runs[k] =
+          k == anchor ? run_anchor(*pair.store) : launches[k].run_part(*pair.store, g, groups);
+    };
     // Both configurations' array marks first: each kernel reads them while it runs.
     exec::mark_declared_types(*pair.store, entry.reference);
     exec::mark_declared_types(*pair.store, entry.optimized);
@@ -194,7 +252,32 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       return result;
     }
     EntryResult group_result; // a group with a failure is abandoned: only its types are read
-    if (!pair_outputs(entry, pair, group_result) || pair.one_sided != 0) {
+    if (anchor >= 0) {
+      add_written(streamed_written, **runs[1 - anchor], entry);
+      keep_written_by(**runs[anchor], **runs[1 - anchor]);
+    }
+    bool paired = pair_outputs(entry, pair, group_result);
+    if (g == 0 && anchor < 0 && pair.one_sided != 0 && !rerun_fits &&
+        !(options.run.cancel != nullptr && options.run.cancel->load())) {
+      // The first group's written elements differ and the whole grid would not fit: anchor
+      // the cheaper kernel (by this group's instructions), run its whole grid into this
+      // group's store, and pair again.
+      anchor = (*runs[0])->stats.instructions <= (*runs[1])->stats.instructions ? 0 : 1;
+      *runs[anchor] = run_anchor(*pair.store);
+      summaries[anchor].stats += (*runs[anchor])->stats;
+      summaries[anchor].seconds += (*runs[anchor])->seconds;
+      result.phases["execute"] += (*runs[anchor])->seconds;
+      if ((*runs[anchor])->failure || !(*runs[anchor])->races.empty())
+        return std::nullopt; // the whole grid reports it
+      add_written(anchor_written, **runs[anchor], entry);
+      add_written(streamed_written, **runs[1 - anchor], entry);
+      keep_written_by(**runs[anchor], **runs[1 - anchor]);
+      pair.jobs.clear();
+      pair.one_sided = 0;
+      group_result = EntryResult{};
+      paired = pair_outputs(entry, pair, group_result);
+    }
+    if (!paired || pair.one_sided != 0) {
       if (rerun_fits)
         return std::nullopt;
       // An output failure (a value no verdict may rest on) is the group's own finding; an
@@ -269,11 +352,33 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       return result;
     }
   }
+  if (anchor >= 0) {
+    // Every element the anchor writes was compared in some group, and no other: the groups'
+    // elements are disjoint (a group writing what another wrote is a race, reported above).
+    for (auto& [name, indices] : streamed_written)
+      std::ranges::sort(indices);
+    if (streamed_written != anchor_written) {
+      if (rerun_budget(options) / groups >= largest_group_bytes)
+        return std::nullopt;
+      result.kernels.assign(std::begin(summaries), std::end(summaries));
+      result.verdict = Verdict::Unknown;
+      result.detail = fmt::format(
+          "the {} kernel's groups of CTAs wrote other elements than its whole grid's {} kernel "
+          "(only the whole grid decides it; its store would not fit)",
+          roles[1 - anchor], roles[anchor]);
+      return result;
+    }
+  }
   result.kernels.assign(std::begin(summaries), std::end(summaries));
   conclude(entry, options, decision, entry_start, result);
   if (result.verdict != Verdict::Equivalent)
     return std::nullopt;
-  result.detail += fmt::format("; decided in {} groups of CTAs as they finished", groups);
+  result.detail +=
+      anchor < 0
+          ? fmt::format("; decided in {} groups of CTAs as they finished", groups)
+          : fmt::format("; decided in {} groups of the {} kernel's CTAs, each against the {} "
+                        "kernel's whole grid",
+                        groups, roles[1 - anchor], roles[anchor]);
   return result;
 }
 

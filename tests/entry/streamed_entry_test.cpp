@@ -308,6 +308,53 @@ TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreProvedWhole) {
   EXPECT_EQ(r.elements.total, kElements);
 }
 
+// The same grids where the whole grid cannot be rerun: the reference (the cheaper kernel by
+// the first group's instructions; here as cheap) runs its whole grid in every group, cut to the
+// elements the optimized kernel's group wrote, and the groups' elements cover it.
+TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreAnchoredWhereTheGridCannotBeRerun) {
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  st.global.f32 [%rd5], %f2;",
+                             "  sub.s32 %r5, 63, %r1;\n"
+                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_NE(r.detail.find("each against the reference kernel's whole grid"), std::string::npos)
+      << r.detail;
+  EXPECT_EQ(r.elements.total, kElements);
+}
+
+TEST(StreamedEntry, AnchoredGroupsFindADifferenceInALaterGroup) {
+  // The reversed kernel is wrong at element 2047 (the reference's last group, the optimized
+  // kernel's first): anchored, the difference is found under one group's assumptions only.
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  @%p1 add.f32 %f2, %f2, 0f3F800000;\n"
+                             "  st.global.f32 [%rd5], %f2;",
+                             "  sub.s32 %r5, 63, %r1;\n"
+                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  EXPECT_NE(r.verdict, Verdict::Equivalent) << r.detail;
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  EXPECT_NE(r.detail.find("differ under this group's assumptions"), std::string::npos) << r.detail;
+}
+
+TEST(StreamedEntry, AnchoredGroupsMustCoverTheAnchorsElements) {
+  // The optimized kernel (reversed) skips element 5 (in its last group): every group agrees on
+  // what it wrote, but the groups miss an element the reference writes.
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  setp.eq.s32 %p3, %r4, 5;\n"
+                             "  @%p3 ret;\n"
+                             "  st.global.f32 [%rd5], %f2;",
+                             "  sub.s32 %r5, 63, %r1;\n"
+                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  EXPECT_NE(r.detail.find("groups of CTAs wrote other elements than its whole grid's reference"),
+            std::string::npos)
+      << r.detail;
+  const auto whole = prove(p.entry, false);
+  EXPECT_EQ(whole.verdict, Verdict::NotEquivalent) << whole.detail;
+}
+
 // The optimized kernel's last element divides by b[0]; only the reference's first element
 // (another group) divides by it too. Within the last group nothing assumes b[0] != 0; over the
 // whole grid the reference's division does, and the entry is EQUIVALENT.
