@@ -33,6 +33,22 @@ std::vector<std::string> converged_wait(std::vector<std::string> extra) {
   return args;
 }
 
+// The soundness suite's c46_converged_wait_assumed_vs_plain, its PTX paths absolute.
+json assumed_pair() {
+  const json m = read_json(source_dir() + "/examples/soundness/manifest.json");
+  for (json e : m["benchmarks"]) {
+    if (e["name"] != "c46_converged_wait_assumed_vs_plain")
+      continue;
+    for (const char* role : {"reference", "optimized"}) {
+      const std::string ptx = e[role]["ptx"];
+      e[role]["ptx"] = source_dir() + "/examples/soundness/" + ptx;
+    }
+    return e;
+  }
+  ADD_FAILURE() << "c46_converged_wait_assumed_vs_plain is not in the soundness manifest";
+  return json::object();
+}
+
 TEST(ConvergedWaits, TheFlagTurnsARefusalWithAHintIntoAVerdictThatSaysIt) {
   const auto dir = scratch_dir("converged_waits_flag");
   const ToolRun plain = run_tool(converged_wait({"--report", "p.json"}), dir);
@@ -57,18 +73,8 @@ TEST(ConvergedWaits, TheFlagTurnsARefusalWithAHintIntoAVerdictThatSaysIt) {
 
 TEST(ConvergedWaits, AManifestEntryFixesItsOwnAssumptionsWhereItSaysSo) {
   const auto dir = scratch_dir("converged_waits_manifest");
-  json m = read_json(source_dir() + "/examples/soundness/manifest.json");
-  json kept = json::array();
-  for (auto e : m["benchmarks"]) {
-    if (e["name"] != "c46_converged_wait_assumed_vs_plain")
-      continue;
-    for (const char* role : {"reference", "optimized"}) {
-      const std::string ptx = e[role]["ptx"];
-      e[role]["ptx"] = source_dir() + "/examples/soundness/" + ptx;
-    }
-    kept.push_back(e);
-  }
-  ASSERT_EQ(kept.size(), 1u);
+  json m = json::object();
+  json kept = json::array({assumed_pair()});
   json none = kept[0];
   none["name"] = "assume_nothing";
   none["assume"] = json::array();
@@ -116,21 +122,11 @@ TEST(ConvergedWaits, AManifestEntryFixesItsOwnAssumptionsWhereItSaysSo) {
 
 TEST(ConvergedWaits, TheCachesNeverAnswerForTheOtherAssumption) {
   const auto dir = scratch_dir("converged_waits_cache");
-  json m = read_json(source_dir() + "/examples/soundness/manifest.json");
-  json kept = json::array();
-  for (auto e : m["benchmarks"]) {
-    if (e["name"] != "c46_converged_wait_assumed_vs_plain")
-      continue;
-    for (const char* role : {"reference", "optimized"}) {
-      const std::string ptx = e[role]["ptx"];
-      e[role]["ptx"] = source_dir() + "/examples/soundness/" + ptx;
-    }
-    e.erase("assume"); // the command line's
-    e.erase("expected");
-    kept.push_back(e);
-  }
-  ASSERT_EQ(kept.size(), 1u);
-  m["benchmarks"] = kept;
+  json m = json::object();
+  json e = assumed_pair();
+  e.erase("assume"); // the command line's
+  e.erase("expected");
+  m["benchmarks"] = json::array({e});
   write_file(dir / "m.json", m.dump(1));
   for (int round = 0; round < 2; ++round) {
     run_tool({"prove", "--batch", "m.json", "--assume-converged-waits", "--cache", "c", "--report",
