@@ -33,6 +33,7 @@ EntryResult prove_equivalence_entry(const launch::ManifestEntry& entry, exec::Ke
     // Only an element the prover compared (not a refuted domain condition) is located.
     if (result.verdict == Verdict::NotEquivalent && options.locate_differences &&
         result.counterexample && result.counterexample->confirmed &&
+        !result.counterexample->location && // already said why not (streamed_entry.cpp)
         result.elements.not_equivalent > 0 &&
         !(options.run.cancel != nullptr && options.run.cancel->load())) {
       report_progress("locating the difference");

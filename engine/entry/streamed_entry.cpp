@@ -200,6 +200,10 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     exec::GroupedLaunch whole(loads[anchor].kernel->program, *configs[anchor], options.run);
     return whole.run_group(store, 0, whole.cta_count());
   };
+  // An element difference a group found where the whole grid would not fit: the decision and
+  // its group. The other groups still run (a failure or race in one is what the whole grid
+  // would report instead), without proving.
+  std::optional<std::pair<PairDecision, uint32_t>> difference;
   for (uint32_t g = 0; g < groups; ++g) {
     // The group's store goes with `pair` at the end of the iteration, and every value in it.
     PreparedPair pair;
@@ -299,6 +303,8 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       }
       return result;
     }
+    if (difference)
+      continue;
     bound_rounding_errors(entry, *pair.store, pair.jobs, options.input_range,
                           group_result.output_types, options.cancel);
     merge_output_types(group_result.output_types, result.output_types);
@@ -325,11 +331,21 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
                                 !decision.domain_failure.empty();
       if (grid_decides && rerun_fits)
         return std::nullopt;
+      // An element that differs, with a confirmed point: the whole grid decides its elements
+      // the same way (an element's value does not depend on the other groups) and stops at a
+      // difference as the group did, before any domain condition. It reports a failure or a
+      // race of another group first, so those groups run before the verdict.
+      if (decision.tally.counts.not_equivalent != 0 && decision.domain_failure.empty() &&
+          result.counterexample && result.counterexample->confirmed) {
+        difference.emplace(decision, g);
+        continue;
+      }
       result.kernels.assign(std::begin(summaries), std::end(summaries));
       if (grid_decides) {
-        // A difference or a domain condition of the group is decided under the group's
-        // assumptions only (another group's reference may be undefined at its point): without
-        // the whole grid it stays UNKNOWN, with what the group found.
+        // A domain condition of the group is decided under the group's assumptions only
+        // (another group's reference may be undefined at its point), and so is a difference
+        // without a confirmed point: without the whole grid it stays UNKNOWN, with what the
+        // group found.
         const std::string found =
             decision.tally.counts.not_equivalent != 0
                 ? fmt::format("{} element(s) differ under this group's assumptions",
@@ -368,6 +384,20 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
           roles[1 - anchor], roles[anchor]);
       return result;
     }
+  }
+  if (difference) {
+    result.kernels.assign(std::begin(summaries), std::end(summaries));
+    conclude(entry, options, difference->first, entry_start, result);
+    VOLTA_ASSERT(result.verdict == Verdict::NotEquivalent, "a confirmed difference concludes");
+    // Locating it needs a second run of both whole grids (recording where values are made),
+    // the run that does not fit: H07 grew past 24 GiB there.
+    result.counterexample->location.emplace().note =
+        "not located: the run that records where values are made is of the whole grid, which "
+        "does not fit in memory";
+    result.detail += fmt::format(" (in group {} of {} of CTAs; the other groups ran without a "
+                                 "finding, and the whole grid is not rerun)",
+                                 difference->second + 1, groups);
+    return result;
   }
   result.kernels.assign(std::begin(summaries), std::end(summaries));
   conclude(entry, options, decision, entry_start, result);

@@ -189,15 +189,22 @@ TEST(StreamedEntry, AVacuousReferenceEndsTheGroupsWithoutAWholeGridRun) {
 // cannot fit. A difference in the last group is decided under that group's assumptions only, so
 // without the whole grid it ends UNKNOWN, naming the group and why it was not rerun; never
 // EQUIVALENT, and with no counterexample that the whole grid did not confirm.
-TEST(StreamedEntry, ADifferenceWhoseGridCannotBeRerunEndsUnknownInItsGroup) {
+// A difference with a confirmed point in a group whose grid cannot be rerun is the whole grid's
+// verdict: the whole grid decides that element the same way and stops there, before any domain
+// condition.
+TEST(StreamedEntry, ADifferenceWhoseGridCannotBeRerunIsReportedFromItsGroup) {
   Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
                              "  @%p1 add.f32 %f2, %f2, 0f3F800000;\n"
                              "  st.global.f32 [%rd5], %f2;"));
   const auto r = prove(p.entry, true, no_room_to_rerun);
-  ASSERT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  ASSERT_EQ(r.verdict, Verdict::NotEquivalent) << r.detail;
   EXPECT_NE(r.detail.find("in group 16 of 16 of CTAs"), std::string::npos) << r.detail;
-  EXPECT_NE(r.detail.find("would not fit"), std::string::npos) << r.detail;
-  EXPECT_FALSE(r.counterexample.has_value());
+  EXPECT_NE(r.detail.find("the whole grid is not rerun"), std::string::npos) << r.detail;
+  ASSERT_TRUE(r.counterexample.has_value());
+  EXPECT_EQ(r.counterexample->element, "out[2047]");
+  // Not located: that would run both whole grids again.
+  ASSERT_TRUE(r.counterexample->location.has_value());
+  EXPECT_NE(r.counterexample->location->note.find("does not fit"), std::string::npos);
   ASSERT_EQ(r.kernels.size(), 2u);
   EXPECT_EQ(r.kernels[0].stats.ctas, kCtas); // every group once, no whole-grid run after them
   // With room, the whole grid runs again and reports the difference (the test above).
@@ -323,18 +330,32 @@ TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreAnchoredWhereTheGridCannotB
   EXPECT_EQ(r.elements.total, kElements);
 }
 
+TEST(StreamedEntry, AnEarlierDifferenceWaitsForTheLaterGroupsFindings) {
+  // Element 0 differs (group 1) and the last CTA stores out of bounds (group 16): the whole
+  // grid reports the finding, and so do the groups.
+  Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
+                             "  @%p2 add.f32 %f2, %f2, 0f3F800000;\n"
+                             "  st.global.f32 [%rd5], %f2;\n"
+                             "  @%p1 st.global.f32 [%rd5+4], %f2;"));
+  ASSERT_EQ(prove(p.entry, false).verdict, Verdict::OutOfBounds);
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  EXPECT_EQ(r.verdict, Verdict::OutOfBounds) << r.detail;
+  EXPECT_NE(r.detail.find("in group 16 of 16 of CTAs"), std::string::npos) << r.detail;
+}
+
 TEST(StreamedEntry, AnchoredGroupsFindADifferenceInALaterGroup) {
   // The reversed kernel is wrong at element 2047 (the reference's last group, the optimized
-  // kernel's first): anchored, the difference is found under one group's assumptions only.
+  // kernel's first): found in the first group, with its point.
   Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
                              "  @%p1 add.f32 %f2, %f2, 0f3F800000;\n"
                              "  st.global.f32 [%rd5], %f2;",
                              "  sub.s32 %r5, 63, %r1;\n"
                              "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
   const auto r = prove(p.entry, true, no_room_to_rerun);
-  EXPECT_NE(r.verdict, Verdict::Equivalent) << r.detail;
-  EXPECT_EQ(r.verdict, Verdict::Unknown) << r.detail;
-  EXPECT_NE(r.detail.find("differ under this group's assumptions"), std::string::npos) << r.detail;
+  EXPECT_EQ(r.verdict, Verdict::NotEquivalent) << r.detail;
+  EXPECT_NE(r.detail.find("in group 1 of 16 of CTAs"), std::string::npos) << r.detail;
+  ASSERT_TRUE(r.counterexample.has_value());
+  EXPECT_EQ(r.counterexample->element, "out[2047]");
 }
 
 TEST(StreamedEntry, AnchoredGroupsMustCoverTheAnchorsElements) {
