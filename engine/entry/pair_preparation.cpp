@@ -310,6 +310,14 @@ bool prepare_pair(const launch::ManifestEntry& entry, exec::KernelCache& cache,
   return pair_outputs(entry, pair, result);
 }
 
+std::vector<std::string> compared_arrays(const launch::ManifestEntry& entry) {
+  if (!entry.check_arrays.empty())
+    return entry.check_arrays;
+  return entry.reference.arrays |
+         ranges::views::filter([](const auto& a) { return launch::is_output(a.kind); }) |
+         ranges::views::transform(&launch::ArraySpec::name) | ranges::to<std::vector>();
+}
+
 bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryResult& result) {
   symbolic::ExprStore& store = *pair.store;
   const exec::KernelRun& ref_run = *pair.ref_run;
@@ -327,12 +335,7 @@ bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryR
   }
 
   // ---- the compared arrays and their written index sets
-  std::vector<std::string> arrays = entry.check_arrays;
-  if (arrays.empty()) {
-    arrays = entry.reference.arrays |
-             ranges::views::filter([](const auto& a) { return launch::is_output(a.kind); }) |
-             ranges::views::transform(&launch::ArraySpec::name) | ranges::to<std::vector>();
-  }
+  const std::vector<std::string> arrays = compared_arrays(entry);
   std::vector<prove::ElementJob>& jobs = pair.jobs;
   // An array declared with an element type is compared in that type (docs/semantics.md): float
   // data in an integer array by its bits, integer data in a float array as a float's bits, both

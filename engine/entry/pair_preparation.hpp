@@ -40,6 +40,9 @@ bool preflight_pair(const launch::ManifestEntry& entry, exec::KernelCache& kerne
 // prepare_pair() does.
 bool pair_outputs(const launch::ManifestEntry& entry, PreparedPair& pair, EntryResult& result);
 
+// The arrays an entry compares: its check_arrays, else the reference's output arrays.
+std::vector<std::string> compared_arrays(const launch::ManifestEntry& entry);
+
 // Fills `pair` and returns true; or, on bad input, a safety failure, or an element written by
 // one kernel that the other leaves undefined, fills `result` (verdict, detail, counterexample)
 // and returns false. `runs` (may be null) holds kept kernel runs; `batch` (may be null) the

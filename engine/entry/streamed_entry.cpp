@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
 #include <numeric>
 #include <tbb/info.h>
 #include <tbb/parallel_invoke.h>
@@ -106,19 +107,12 @@ void keep_written_by(exec::KernelRun& run, const exec::KernelRun& like) {
   }
 }
 
-// Adds the written indices of the compared output arrays of `run` to `into`, by array name
+// Adds the written indices of the `compared` output arrays of `run` to `into`, by array name
 // (each array's indices in the order the groups wrote them).
 void add_written(std::map<std::string, std::vector<uint64_t>>& into, const exec::KernelRun& run,
-                 const launch::ManifestEntry& entry) {
+                 const std::vector<std::string>& compared) {
   for (const exec::OutputArray& a : run.outputs) {
-    const bool compared =
-        entry.check_arrays.empty()
-            ? std::ranges::any_of(entry.reference.arrays,
-                                  [&](const launch::ArraySpec& r) {
-                                    return r.name == a.name && launch::is_output(r.kind);
-                                  })
-            : std::ranges::find(entry.check_arrays, a.name) != entry.check_arrays.end();
-    if (!compared)
+    if (std::ranges::find(compared, a.name) == compared.end())
       continue;
     auto& v = into[a.name];
     for (const auto& e : a.elements)
@@ -195,6 +189,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
   // kernel's group wrote; the other kernel streams. The groups' written elements must add up
   // to the anchor's (`anchor_written`, `streamed_written`), else the groups decide nothing.
   int anchor = -1;
+  const std::vector<std::string> compared = compared_arrays(entry);
   std::map<std::string, std::vector<uint64_t>> anchor_written, streamed_written;
   auto run_anchor = [&](symbolic::ExprStore& store) {
     exec::GroupedLaunch whole(loads[anchor].kernel->program, *configs[anchor], options.run);
@@ -233,10 +228,10 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       summaries[k].seconds += r.seconds;
       result.phases["execute"] += r.seconds;
     }
-    for (int k = 0; k < 2; ++k) {
-      const exec::KernelRun& r = **runs[k];
-      if (!r.failure && r.races.empty())
-        continue;
+    // A failure or race of kernel k's run `r` (its group's CTAs, or the anchor's whole grid,
+    // `where`): the entry's result, or nullopt for a run of the whole grid.
+    auto finding = [&](int k, const exec::KernelRun& r,
+                       const std::string& where) -> std::optional<EntryResult> {
       // The time or memory guard, or the instruction budget (which counts over all groups):
       // the whole grid would stop at the same guard, after running again what the groups ran.
       const bool guard =
@@ -249,15 +244,20 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       // would be, reference first, naming the group.
       result.kernels.assign(std::begin(summaries), std::end(summaries));
       record_failure(r, roles[k], result);
-      result.detail = fmt::format("{} kernel: {} ({}; {})", roles[k], result.detail, in_group,
+      result.detail = fmt::format("{} kernel: {} ({}; {})", roles[k], result.detail, where,
                                   guard ? "the whole grid is not rerun: it would stop at the "
                                           "same limit"
                                         : no_rerun);
       return result;
+    };
+    for (int k = 0; k < 2; ++k) {
+      const exec::KernelRun& r = **runs[k];
+      if (r.failure || !r.races.empty())
+        return finding(k, r, in_group);
     }
     EntryResult group_result; // a group with a failure is abandoned: only its types are read
     if (anchor >= 0) {
-      add_written(streamed_written, **runs[1 - anchor], entry);
+      add_written(streamed_written, **runs[1 - anchor], compared);
       keep_written_by(**runs[anchor], **runs[1 - anchor]);
     }
     bool paired = pair_outputs(entry, pair, group_result);
@@ -272,9 +272,9 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
       summaries[anchor].seconds += (*runs[anchor])->seconds;
       result.phases["execute"] += (*runs[anchor])->seconds;
       if ((*runs[anchor])->failure || !(*runs[anchor])->races.empty())
-        return std::nullopt; // the whole grid reports it
-      add_written(anchor_written, **runs[anchor], entry);
-      add_written(streamed_written, **runs[1 - anchor], entry);
+        return finding(anchor, **runs[anchor], "in its whole grid, run as the groups' anchor");
+      add_written(anchor_written, **runs[anchor], compared);
+      add_written(streamed_written, **runs[1 - anchor], compared);
       keep_written_by(**runs[anchor], **runs[1 - anchor]);
       pair.jobs.clear();
       pair.one_sided = 0;
@@ -374,8 +374,7 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     for (auto& [name, indices] : streamed_written)
       std::ranges::sort(indices);
     if (streamed_written != anchor_written) {
-      if (rerun_budget(options) / groups >= largest_group_bytes)
-        return std::nullopt;
+      // (Anchored only where the whole grid did not fit; the estimate has only grown since.)
       result.kernels.assign(std::begin(summaries), std::end(summaries));
       result.verdict = Verdict::Unknown;
       result.detail = fmt::format(

@@ -75,8 +75,9 @@ bool MbarrierOrder::arrive(const NamedBarrierOrder& clocks, uint64_t addr, uint3
       return after;
     });
     if (!groups.empty()) {
+      std::ranges::sort(groups);
       std::erase_if(it->second, [&](const Lapping& l) {
-        return l.group != 0 && std::ranges::find(groups, l.group) != groups.end();
+        return l.group != 0 && std::ranges::binary_search(groups, l.group);
       });
     }
   }

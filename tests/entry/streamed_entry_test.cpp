@@ -358,6 +358,23 @@ TEST(StreamedEntry, AnchoredGroupsFindADifferenceInALaterGroup) {
   EXPECT_EQ(r.counterexample->element, "out[2047]");
 }
 
+TEST(StreamedEntry, AFindingOfTheAnchorsWholeGridIsReportedAsItIs) {
+  // The reference (the anchor: fewer instructions in the first group) stores out of bounds in
+  // its last CTA: found in its whole-grid run, reported without a whole-grid rerun of both.
+  Pair p(elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
+                     "  st.global.f32 [%rd5], %f2;\n"
+                     "  @%p1 st.global.f32 [%rd5+4], %f2;"),
+         elementwise("  add.f32 %f2, %f1, %f1;\n"
+                     "  st.global.f32 [%rd5], %f2;",
+                     "  sub.s32 %r5, 63, %r1;\n"
+                     "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+  const auto r = prove(p.entry, true, no_room_to_rerun);
+  EXPECT_EQ(r.verdict, Verdict::OutOfBounds) << r.detail;
+  EXPECT_NE(r.detail.find("reference kernel: "), std::string::npos) << r.detail;
+  EXPECT_NE(r.detail.find("in its whole grid, run as the groups' anchor"), std::string::npos)
+      << r.detail;
+}
+
 TEST(StreamedEntry, AnchoredGroupsMustCoverTheAnchorsElements) {
   // The optimized kernel (reversed) skips element 5 (in its last group): every group agrees on
   // what it wrote, but the groups miss an element the reference writes.
