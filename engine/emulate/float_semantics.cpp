@@ -714,6 +714,105 @@ uint64_t convert(FloatFormat to, double x, RoundMode mode) {
   return bits;
 }
 
+uint32_t widen_to_f32(FloatFormat from, uint16_t bits) {
+  VOLTA_ASSERT(from == FloatFormat::F16 || from == FloatFormat::BF16,
+               "widen_to_f32 widens a 16-bit format");
+  // Every f16 and bf16 value is an f32 value: no rounding, no event (convert() records none for a
+  // NaN operand, an infinity or an exact result); a NaN becomes the canonical NaN.
+  if (from == FloatFormat::BF16) {
+    const bool nan = (bits & 0x7f80) == 0x7f80 && (bits & 0x7f) != 0;
+    return nan ? 0x7fffffffu : uint32_t{bits} << 16;
+  }
+  const uint32_t sign = uint32_t{bits & 0x8000u} << 16;
+  const uint32_t exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  if (exponent == 0x1f)
+    return mantissa != 0 ? 0x7fffffffu : sign | 0x7f800000u;
+  if (exponent != 0) // a normal: rebias the exponent, widen the significand
+    return sign | ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  return std::bit_cast<uint32_t>(static_cast<float>(half_value(bits))); // zero or subnormal: exact
+}
+
+uint16_t narrow_f32_nearest(FloatFormat to, uint32_t bits) {
+  VOLTA_ASSERT(to == FloatFormat::F16 || to == FloatFormat::BF16,
+               "narrow_f32_nearest narrows to a 16-bit format");
+  RealArithmeticEvents& e = t_events;
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) // a NaN operand: the canonical NaN, no event
+    return static_cast<uint16_t>(canonical_nan(to));
+  const auto sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  // `kept` and the dropped `rest` (of `drop` bits) give the rounded magnitude; the events follow
+  // convert()'s record(): an overflow where a finite value became an infinity, an underflow where
+  // a nonzero value became zero, else a rounding where bits were dropped.
+  auto round = [&](uint32_t kept, uint32_t rest, uint32_t drop, uint32_t infinity) -> uint16_t {
+    const uint32_t half = uint32_t{1} << (drop - 1);
+    const uint32_t r = kept + ((rest > half || (rest == half && (kept & 1u) != 0)) ? 1u : 0u);
+    if (r >= infinity) {
+      ++e.overflow;
+      return static_cast<uint16_t>(sign | infinity);
+    }
+    if (r == 0)
+      ++e.underflow;
+    else if (rest != 0)
+      ++e.inexact;
+    return static_cast<uint16_t>(sign | r);
+  };
+  if (magnitude == 0x7f800000u) // an infinity stays one, no event
+    return static_cast<uint16_t>(sign | (to == FloatFormat::BF16 ? 0x7f80u : 0x7c00u));
+  if (magnitude == 0)
+    return sign;
+  if (to == FloatFormat::BF16) // the same exponent field: drop the low 16 bits (a carry is right)
+    return round(magnitude >> 16, magnitude & 0xffffu, 16, 0x7f80u);
+  const int exponent = static_cast<int>(magnitude >> 23) - 127;
+  if (exponent >= 16) { // |x| >= 2^16 rounds to infinity
+    ++e.overflow;
+    return static_cast<uint16_t>(sign | 0x7c00u);
+  }
+  if (magnitude < 0x00800000u) { // an f32 subnormal is below 2^-126: zero
+    ++e.underflow;
+    return sign;
+  }
+  const uint32_t significand = (magnitude & 0x7fffffu) | 0x800000u; // value: s * 2^(exponent-23)
+  if (exponent >= -14) // a normal f16: 10 of the 23 fraction bits kept; a carry is right
+    return round((static_cast<uint32_t>(exponent + 15) << 10) | ((magnitude & 0x7fffffu) >> 13),
+                 magnitude & 0x1fffu, 13, 0x7c00u);
+  // A subnormal f16 (multiples of 2^-24): s * 2^(exponent + 1) of them; below a quarter of one
+  // (drop > 25) it rounds to zero.
+  const auto drop = static_cast<uint32_t>(-(exponent + 1));
+  if (drop > 25) {
+    ++e.underflow;
+    return sign;
+  }
+  return round(significand >> drop, significand & ((uint32_t{1} << drop) - 1), drop, 0x7c00u);
+}
+
+bool arith_half_lanes(Arith op, FloatFormat f, const F32Operands& x, uint32_t mask, uint64_t* out,
+                      uint32_t out_width) {
+  const bool exact_in_double = (f == FloatFormat::F16 && op != Arith::Div && op != Arith::Fma &&
+                                op != Arith::Sqrt && op != Arith::Rcp) ||
+                               (f == FloatFormat::BF16 && op == Arith::Mul);
+  if (!exact_in_double)
+    return false;
+  const uint64_t keep = out_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << out_width) - 1;
+  for (uint32_t m = mask; m != 0; m &= m - 1) {
+    const auto l = static_cast<uint32_t>(std::countr_zero(m));
+    const uint64_t a = (x.column[0] != nullptr ? x.column[0][l] : x.immediate[0]) & 0xffffu;
+    const uint64_t b = (x.column[1] != nullptr ? x.column[1][l] : x.immediate[1]) & 0xffffu;
+    const double da = decode(f, a), db = decode(f, b);
+    if (!std::isfinite(da) || !std::isfinite(db)) { // a NaN or an infinity: the general path
+      out[l] = arith_by_rounding(op, f, RoundMode::NearestEven, a, b) & keep;
+      continue;
+    }
+    // Exact in double: an f16 sum spans at most 40 bits, a product 22 (bf16: 16), so the host's
+    // one operation in round-to-nearest (the mode outside with_mode) is the exact result, and
+    // encode() its one rounding — arith_by_rounding's result, its exact zero sums included.
+    const double r = op == Arith::Mul ? da * db : op == Arith::Add ? da + db : da - db;
+    const uint64_t bits = encode(f, r, RoundMode::NearestEven);
+    record(f, false, true, false, r, decode(f, bits));
+    out[l] = bits & keep;
+  }
+  return true;
+}
+
 RealArithmeticEvents& real_arithmetic_events() {
   return t_events;
 }

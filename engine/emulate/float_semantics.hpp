@@ -62,6 +62,11 @@ struct F32Operands {
 };
 bool arith_f32_lanes(Arith op, const F32Operands& x, uint32_t mask, uint64_t* out,
                      uint32_t out_width);
+// arith(op, f, NearestEven, a, b) for the lanes of `mask`, as arith_f32_lanes, where the exact
+// result is a double: f16 add, sub and mul, bf16 mul (operands: the low 16 bits). False (nothing
+// done) for another operation or format.
+bool arith_half_lanes(Arith op, FloatFormat f, const F32Operands& x, uint32_t mask, uint64_t* out,
+                      uint32_t out_width);
 // The general method of arith() for every format and mode (round to odd in double, then to the
 // format). arith() takes a faster path for f32 with round-to-nearest-even and no .ftz — the
 // host's binary32 arithmetic, which is correctly rounded — that must give the same bits
@@ -78,6 +83,12 @@ uint64_t divide_nearest(FloatFormat f, uint64_t a, uint64_t b);
 // width change as exact). Integer-to-float conversions (from_integer) are modelled exactly and
 // are not recorded.
 uint64_t convert(FloatFormat to, double x, RoundMode mode);
+// The conversions a tiled f16/bf16 kernel makes on every element, straight from the bits: the
+// same bits and events as convert() of the decoded value (tests/emulate/float_semantics_test.cpp
+// compares them). widen_to_f32: f16 or bf16 to f32 (exact); narrow_f32_nearest: f32 to f16 or
+// bf16 rounded to nearest-even.
+uint32_t widen_to_f32(FloatFormat from, uint16_t bits);
+uint16_t narrow_f32_nearest(FloatFormat to, uint32_t bits);
 
 // What IEEE arithmetic did on this thread, since the last reset, that the reals do not (counts
 // of operations, each counted once under the first that applies):

@@ -400,8 +400,9 @@ bool Cta::float_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   default:
     return false;
   }
-  if (in.type != ValType::F32 || round_mode(in.rounding) != RoundMode::NearestEven || in.ftz ||
-      in.sat || in.relu || (launch_.flags[pc] & (kFlagNaN | kFlagXorSign)) != 0 ||
+  const bool half = in.type == ValType::F16 || in.type == ValType::BF16;
+  if ((in.type != ValType::F32 && !half) || round_mode(in.rounding) != RoundMode::NearestEven ||
+      in.ftz || in.sat || in.relu || (launch_.flags[pc] & (kFlagNaN | kFlagXorSign)) != 0 ||
       in.dsts.empty() || in.dsts[0].kind != exec::OpKind::Reg || in.srcs.size() > 3)
     return false;
   const uint32_t base = w * 32;
@@ -412,11 +413,15 @@ bool Cta::float_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
     if (o.kind == exec::OpKind::Reg && !o.negated)
       x.column[i] = &reg(o.reg, base);
     else if (o.kind == exec::OpKind::Imm)
-      x.immediate[i] = read(o, base, ValType::F32);
+      x.immediate[i] = read(o, base, in.type);
     else
       return false;
   }
-  return arith_f32_lanes(op, x, mask, &reg(in.dsts[0].reg, base), reg_width_[in.dsts[0].reg]);
+  uint64_t* out = &reg(in.dsts[0].reg, base);
+  const uint32_t out_width = reg_width_[in.dsts[0].reg];
+  if (half)
+    return arith_half_lanes(op, float_format(in.type), x, mask, out, out_width);
+  return arith_f32_lanes(op, x, mask, out, out_width);
 }
 
 uint64_t Cta::float_result(const Inst& in, const uint64_t (&srcs)[3]) {
@@ -681,6 +686,22 @@ bool Cta::convert_warp(const Inst& in, uint32_t pc, uint32_t w, uint32_t mask) {
   const bool narrow_register = in.srcs[0].kind == exec::OpKind::Reg && !in.srcs[0].negated &&
                                in.dsts.size() == 1 && in.dsts[0].kind == exec::OpKind::Reg &&
                                exec::width_of(in.type2) <= 16 && exec::width_of(in.type2) != 0;
+  if (in.srcs[0].kind == exec::OpKind::Reg && !in.srcs[0].negated && in.dsts.size() == 1 &&
+      in.dsts[0].kind == exec::OpKind::Reg && in.type2 == ValType::F32 &&
+      (in.type == ValType::F16 || in.type == ValType::BF16) && !in.ftz && !in.sat && !in.relu &&
+      in.rounding < exec::Rounding::Rni && round_mode(in.rounding) == RoundMode::NearestEven) {
+    // The narrowing of every f32 result an f16/bf16 kernel stores (convert_result's path, in
+    // one loop): its events make it no memo's.
+    const FloatFormat to = float_format(in.type);
+    const uint32_t src = in.srcs[0].reg, dst = in.dsts[0].reg;
+    const uint32_t base = w * 32;
+    const uint32_t width = reg_width_[dst];
+    for (uint32_t m = mask; m != 0; m &= m - 1) {
+      const uint32_t t = base + static_cast<uint32_t>(std::countr_zero(m));
+      reg(dst, t) = low_bits(narrow_f32_nearest(to, static_cast<uint32_t>(reg(src, t))), width);
+    }
+    return true;
+  }
   ConversionMemo::Table* table =
       narrow_register
           ? launch_.conversions.table(
@@ -749,6 +770,14 @@ uint64_t Cta::convert_result(const Inst& in, uint64_t source) {
   uint64_t r = 0;
   if (sfloat) {
     const FloatFormat sf = float_format(st);
+    // The widening and narrowing every f16/bf16 kernel makes per element, from the bits.
+    const bool plain =
+        dfloat && !in.ftz && !in.sat && !in.relu && in.rounding < exec::Rounding::Rni;
+    if (plain && dt == ValType::F32 && (st == ValType::F16 || st == ValType::BF16))
+      return widen_to_f32(sf, static_cast<uint16_t>(s));
+    if (plain && st == ValType::F32 && (dt == ValType::F16 || dt == ValType::BF16) &&
+        mode == RoundMode::NearestEven)
+      return narrow_f32_nearest(float_format(dt), static_cast<uint32_t>(s));
     if (in.ftz && sf == FloatFormat::F32)
       s = flush(sf, s);
     double x = decode(sf, s);

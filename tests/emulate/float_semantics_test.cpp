@@ -1,7 +1,9 @@
 #include <bit>
 #include <cfenv>
 #include <cmath>
+#include <cstdlib>
 #include <gtest/gtest.h>
+#include <vector>
 
 #include "engine/emulate/float_semantics.hpp"
 
@@ -491,6 +493,147 @@ TEST(FloatSemantics, IntegerConversions) {
   EXPECT_EQ(round_integral(-2.5, RoundMode::Down), -3.0);
   EXPECT_EQ(round_integral(-2.5, RoundMode::Up), -2.0);
   EXPECT_EQ(round_integral(-2.5, RoundMode::TowardZero), -2.0);
+}
+
+bool same_events(const RealArithmeticEvents& a, const RealArithmeticEvents& b) {
+  return a.invalid == b.invalid && a.division_by_zero == b.division_by_zero &&
+         a.overflow == b.overflow && a.underflow == b.underflow && a.inexact == b.inexact;
+}
+
+// widen_to_f32 against convert() of the decoded value, for every f16 and bf16 encoding: the
+// same bits, and no event (a widening is exact).
+TEST(FloatSemantics, WideningFromTheBitsAgreesWithConvertOnEveryEncoding) {
+  for (FloatFormat from : {FloatFormat::F16, FloatFormat::BF16}) {
+    for (uint32_t h = 0; h <= 0xffff; ++h) {
+      reset_real_arithmetic_events();
+      const uint64_t want = convert(FloatFormat::F32, decode(from, h), RoundMode::NearestEven);
+      const RealArithmeticEvents by_convert = real_arithmetic_events();
+      reset_real_arithmetic_events();
+      const uint32_t got = widen_to_f32(from, static_cast<uint16_t>(h));
+      ASSERT_EQ(got, want) << "format " << static_cast<int>(from) << " bits " << h;
+      ASSERT_TRUE(same_events(real_arithmetic_events(), by_convert)) << h;
+    }
+  }
+}
+
+// narrow_f32_nearest against convert() of the f32 value to f16 and bf16 with round-to-nearest-
+// even: bits and events, on every exponent (both signs) with the significands that decide a
+// rounding (ties, one above and below them, the carries) and random ones. VOLTA_EXHAUSTIVE=1
+// runs all 2^32 encodings (about four minutes).
+TEST(FloatSemantics, NarrowingFromTheBitsAgreesWithConvert) {
+  const bool exhaustive = std::getenv("VOLTA_EXHAUSTIVE") != nullptr;
+  std::vector<uint32_t> significands = {0, 1, 2, 0x7fffff, 0x7ffffe, 0x400000, 0x3fffff};
+  for (uint32_t drop : {13u, 16u}) // the f16 and bf16 roundings of a normal
+    for (uint32_t kept : {0u, 1u, 2u, 3u, 0x3ffu, 0x7fu})
+      for (int32_t d : {-1, 0, 1})
+        significands.push_back(((kept << drop) + (1u << (drop - 1)) + d) & 0x7fffffu);
+  for (uint32_t shift = 1; shift < 24; ++shift) // the ties of every subnormal f16 rounding
+    for (int32_t d : {-1, 0, 1})
+      significands.push_back(((1u << shift) + (1u << (shift - 1)) + d) & 0x7fffffu);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 300; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    significands.push_back(static_cast<uint32_t>(state >> 41) & 0x7fffffu);
+  }
+  auto check = [](FloatFormat to, uint32_t bits) {
+    reset_real_arithmetic_events();
+    const uint64_t want = convert(to, decode(FloatFormat::F32, bits), RoundMode::NearestEven);
+    const RealArithmeticEvents by_convert = real_arithmetic_events();
+    reset_real_arithmetic_events();
+    const uint16_t got = narrow_f32_nearest(to, bits);
+    const RealArithmeticEvents by_bits = real_arithmetic_events();
+    return got == want && same_events(by_bits, by_convert);
+  };
+  for (FloatFormat to : {FloatFormat::F16, FloatFormat::BF16}) {
+    if (exhaustive) {
+      for (uint64_t bits = 0; bits <= 0xffffffffull; ++bits)
+        ASSERT_TRUE(check(to, static_cast<uint32_t>(bits))) << std::hex << bits;
+      continue;
+    }
+    for (uint32_t sign : {0u, 0x80000000u})
+      for (uint32_t exponent = 0; exponent <= 0xff; ++exponent)
+        for (uint32_t significand : significands) {
+          const uint32_t bits = sign | exponent << 23 | significand;
+          ASSERT_TRUE(check(to, bits))
+              << "format " << static_cast<int>(to) << std::hex << " bits 0x" << bits;
+        }
+  }
+}
+
+// arith_half_lanes against arith_by_rounding lane by lane (f16 add, sub, mul; bf16 mul): bits
+// and events, on every pair of a set of encodings that holds each class (zeros of both signs,
+// subnormals, the largest values, infinities, NaNs) and on random pairs, under partial masks and
+// immediates; and it refuses what it does not compute.
+TEST(FloatSemantics, HalfWarpLanesAgreeWithRoundingToOdd) {
+  std::vector<uint16_t> values = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00,
+                                  0x3c01, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7f80, 0xff80,
+                                  0x7fc0, 0x0080, 0x007f, 0x7f7f, 0x3f80, 0x3555, 0x5640, 0x1400};
+  uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint16_t>(state >> 48);
+  };
+  for (int i = 0; i < 40; ++i)
+    values.push_back(next());
+  struct Case {
+    Arith op;
+    FloatFormat f;
+  };
+  for (const Case c : {Case{Arith::Add, FloatFormat::F16}, Case{Arith::Sub, FloatFormat::F16},
+                       Case{Arith::Mul, FloatFormat::F16}, Case{Arith::Mul, FloatFormat::BF16}}) {
+    auto compare = [&](const uint64_t(&a)[32], const uint64_t(&b)[32], uint32_t mask,
+                       bool immediate_b) {
+      F32Operands x;
+      x.column[0] = a;
+      if (immediate_b)
+        x.immediate[1] = b[0];
+      else
+        x.column[1] = b;
+      uint64_t out[32] = {};
+      reset_real_arithmetic_events();
+      ASSERT_TRUE(arith_half_lanes(c.op, c.f, x, mask, out, 16));
+      const RealArithmeticEvents warp = real_arithmetic_events();
+      reset_real_arithmetic_events();
+      for (uint32_t l = 0; l < 32; ++l) {
+        if ((mask >> l & 1u) == 0) {
+          ASSERT_EQ(out[l], 0u) << "lane " << l << " is outside the mask";
+          continue;
+        }
+        const uint64_t want =
+            arith_by_rounding(c.op, c.f, RoundMode::NearestEven, a[l], immediate_b ? b[0] : b[l]);
+        ASSERT_EQ(out[l], want) << "op " << static_cast<int>(c.op) << " format "
+                                << static_cast<int>(c.f) << std::hex << " a 0x" << a[l] << " b 0x"
+                                << (immediate_b ? b[0] : b[l]);
+      }
+      ASSERT_TRUE(same_events(warp, real_arithmetic_events()));
+    };
+    // Every pair of the set, a warp at a time.
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint64_t a[32], b[32];
+      for (size_t j0 = 0; j0 < values.size(); j0 += 32) {
+        for (uint32_t l = 0; l < 32; ++l) {
+          a[l] = values[i];
+          b[l] = values[(j0 + l) % values.size()];
+        }
+        compare(a, b, ~0u, false);
+      }
+    }
+    // Random pairs, partial masks, an immediate operand.
+    for (int round = 0; round < 2000; ++round) {
+      uint64_t a[32], b[32];
+      for (uint32_t l = 0; l < 32; ++l) {
+        a[l] = next();
+        b[l] = next();
+      }
+      const uint32_t mask = round % 3 == 0 ? ~0u : (uint32_t{next()} << 16 | next());
+      compare(a, b, mask, round % 5 == 0);
+    }
+  }
+  F32Operands x;
+  uint64_t out[32] = {};
+  EXPECT_FALSE(arith_half_lanes(Arith::Add, FloatFormat::BF16, x, ~0u, out, 16));
+  EXPECT_FALSE(arith_half_lanes(Arith::Fma, FloatFormat::F16, x, ~0u, out, 16));
+  EXPECT_FALSE(arith_half_lanes(Arith::Div, FloatFormat::F16, x, ~0u, out, 16));
 }
 
 } // namespace
