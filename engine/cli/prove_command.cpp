@@ -310,7 +310,7 @@ void register_prove_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--cross-check-limit", args->cross_check_limit,
                   "the emulator cross-check of an entry may cost this share of the proof's time, "
-                  "at least 0.5 s for the first input set and 0.1 s for the others, decided "
+                  "at least 1 s for the first input set and 0.1 s for the others, decided "
                   "before it starts: a launch whose predicted cost does "
                   "not fit runs a sample of its CTAs, or is skipped; 0: no budget")
       ->check(CLI::NonNegativeNumber)

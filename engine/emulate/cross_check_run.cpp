@@ -70,6 +70,7 @@ private:
 SideRun run_side(const exec::Program& program, const launch::KernelConfig& config, Inputs inputs,
                  uint64_t max_instructions, const std::vector<uint32_t>& ctas,
                  const std::atomic<bool>* cancel) {
+  const auto start = Clock::now();
   SideRun s;
   EmulateOptions options;
   options.ctas = ctas;
@@ -87,11 +88,13 @@ SideRun run_side(const exec::Program& program, const launch::KernelConfig& confi
     s.result.error = std::move(e);
   }
   s.events = real_arithmetic_events();
+  s.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return s;
 }
 
-// The emulator's pace, thread-instructions a second for the two kernels of a set, learned from
-// the sets run in this process (a prior before the first): what predicts a set's cost.
+// The emulator's pace, thread-instructions a second of one kernel's run, learned from the runs
+// made in this process (a prior before the first): what predicts a set's cost. The two kernels
+// of a set run in parallel, so a set costs about its longer run.
 std::atomic<double> g_rate{0};
 
 double emulator_rate(double prior) {
@@ -99,8 +102,8 @@ double emulator_rate(double prior) {
   return r > 0 ? r : prior;
 }
 
-void learn_rate(uint64_t instructions, double seconds) {
-  if (instructions < 1'000'000 || seconds <= 0) // small runs measure their set-up
+void learn_rate(uint64_t instructions, double seconds) { // of one kernel's run
+  if (instructions < 1'000'000 || seconds <= 0)          // small runs measure their set-up
     return;
   const double measured = static_cast<double>(instructions) / seconds;
   const double old = g_rate.load();
@@ -190,7 +193,18 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
   const bool known = request.reference_instructions > 0 && request.optimized_instructions > 0;
   const uint64_t ref_ctas = ctas_run(entry.reference), opt_ctas = ctas_run(entry.optimized);
   uint64_t ref_work = request.reference_instructions, opt_work = request.optimized_instructions;
-  auto seconds_of = [&](uint64_t work) { return static_cast<double>(work) / rate; };
+  // What the runs of a set not kept in the memo (below) cost: the kernels run in parallel.
+  struct Work {
+    uint64_t reference = 0, optimized = 0;
+    double seconds(double pace) const {
+      return static_cast<double>(std::max(reference, optimized)) / pace;
+    }
+    std::string text(double pace) const {
+      return fmt::format("{} + {} thread-instructions, about {:.2g}s at the emulator's {:.3g} "
+                         "thread-instructions/s, the two kernels in parallel",
+                         reference, optimized, seconds(pace), pace);
+    }
+  };
   const auto value_types = reference_types(entry.reference);
   auto sample_key = [](const std::vector<uint32_t>& ctas) {
     std::string key;
@@ -215,17 +229,15 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     const bool ref_kept = options.reuse_runs && memoized_run(ref_key) != nullptr;
     const bool opt_kept =
         opt_key == ref_key || (options.reuse_runs && memoized_run(opt_key) != nullptr);
-    return (ref_kept ? 0 : ref_work) + (opt_kept ? 0 : opt_work);
+    return Work{ref_kept ? 0 : ref_work, opt_kept ? 0 : opt_work};
   };
-  const double whole_seconds = seconds_of(fresh_work(0, "", ""));
+  const double whole_seconds = fresh_work(0, "", "").seconds(rate);
   std::vector<uint32_t> ref_sample, opt_sample; // empty: the whole launch
   const bool over = options.budget_seconds > 0 && known && whole_seconds > options.budget_seconds;
   if (over) {
     const std::string whole =
-        fmt::format("the whole launch ({} thread-instructions, about {:.2g}s at the emulator's "
-                    "{:.3g} thread-instructions/s) does not fit the cross-check's budget of "
-                    "{:.2g}s",
-                    fresh_work(0, "", ""), whole_seconds, rate, options.budget_seconds);
+        fmt::format("the whole launch ({}) does not fit the cross-check's budget of {:.2g}s",
+                    fresh_work(0, "", "").text(rate), options.budget_seconds);
     const bool atomics = has_global_atomics(reference) || has_global_atomics(optimized);
     if (!options.sample_ctas || (ref_ctas <= 1 && opt_ctas <= 1)) {
       check.skipped_reason = whole;
@@ -243,13 +255,11 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     // A CTA's share of its launch's work (CTAs of a launch run the same program).
     ref_work = ref_work / ref_ctas * ref_sample.size();
     opt_work = opt_work / opt_ctas * opt_sample.size();
-    const uint64_t sample_work = fresh_work(0, sample_key(ref_sample), sample_key(opt_sample));
-    if (seconds_of(sample_work) > options.budget_seconds) {
-      check.skipped_reason =
-          fmt::format("{}, nor does a sample of {} and {} ({} "
-                      "thread-instructions, about {:.2g}s)",
-                      whole, ctas_text(ref_sample, ref_ctas), ctas_text(opt_sample, opt_ctas),
-                      sample_work, seconds_of(sample_work));
+    const Work sample_work = fresh_work(0, sample_key(ref_sample), sample_key(opt_sample));
+    if (sample_work.seconds(rate) > options.budget_seconds) {
+      check.skipped_reason = fmt::format("{}, nor does a sample of {} and {} ({})", whole,
+                                         ctas_text(ref_sample, ref_ctas),
+                                         ctas_text(opt_sample, opt_ctas), sample_work.text(rate));
       return finish();
     }
     check.reference_ctas = ref_sample;
@@ -288,7 +298,8 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     // symbolic counts) still fits the budget.
     const double next = std::max(
         set_seconds,
-        known ? seconds_of(fresh_work(set, sample_key(ref_sample), sample_key(opt_sample))) : 0.0);
+        known ? fresh_work(set, sample_key(ref_sample), sample_key(opt_sample)).seconds(rate)
+              : 0.0);
     const double sets_budget = options.further_sets_budget_seconds > 0
                                    ? options.further_sets_budget_seconds
                                    : options.budget_seconds;
@@ -336,8 +347,10 @@ CrossCheck cross_check(const launch::ManifestEntry& entry, const exec::Program& 
     const double this_set = std::chrono::duration<double>(Clock::now() - set_start).count();
     if (ref_in || opt_in)
       set_seconds = std::max(set_seconds, this_set);
-    if (ref->result.ok() && opt->result.ok())
-      learn_rate(fresh, this_set);
+    if (ref_in && ref->result.ok())
+      learn_rate(ref->result.instructions, ref->seconds);
+    if (opt_in && opt->result.ok())
+      learn_rate(opt->result.instructions, opt->seconds);
     if (options.reuse_runs) {
       memoize_run(ref_key, ref);
       memoize_run(opt_key, opt);

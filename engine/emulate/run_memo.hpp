@@ -23,6 +23,7 @@ namespace volta::emulate {
 struct MemoizedRun {
   EmulationResult result;
   RealArithmeticEvents events;
+  double seconds = 0; // how long the run took
 };
 
 inline constexpr uint64_t kMemoBytes = uint64_t{512} << 20;
