@@ -82,7 +82,18 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
 
   // ---- the elements
   const auto prove_start = Clock::now();
-  prove::ElementProver prover(store, options, pair.store.get());
+  // A difference counts only where the reference is defined: its assumptions, over every
+  // element and branch, are checked at each point a counterexample is claimed at.
+  prove::DomainSide ref_side{"reference", {}, &*pair.ref_run},
+      opt_side{"optimized", {}, &*pair.opt_run};
+  for (const prove::ElementJob& job : pair.jobs) {
+    ref_side.elements.emplace_back(job.name(), job.ref);
+    opt_side.elements.emplace_back(job.name(), job.opt);
+  }
+  const prove::SpecificationDomain reference_domain(store, ref_side);
+  prove::ElementOptions element_options = options;
+  element_options.specification = &reference_domain;
+  prove::ElementProver prover(store, element_options, pair.store.get());
   prove::DecideOptions decide;
   decide.reuse_templates = options.reuse_templates;
   decide.stop_at_first_difference = options.stop_at_first_difference;
@@ -119,12 +130,6 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
   // ---- domains: the optimized kernel must be defined wherever the reference is
   report_progress("domains");
   const auto domain_start = Clock::now();
-  prove::DomainSide ref_side{"reference", {}, &*pair.ref_run},
-      opt_side{"optimized", {}, &*pair.opt_run};
-  for (const prove::ElementJob& job : pair.jobs) {
-    ref_side.elements.emplace_back(job.name(), job.ref);
-    opt_side.elements.emplace_back(job.name(), job.opt);
-  }
   const prove::CanonicalOf canonical_of = [&](ExprId node) {
     return prover.egraph().canonical_form(node);
   };

@@ -86,6 +86,7 @@ public:
     }
     out.equal = split(ref, opt, Facts{}, 0);
     out.leaves = leaves_;
+    out.outside_domain = outside_domain_;
     out.reason = reason_;
     return out;
   }
@@ -126,6 +127,10 @@ private:
     for (bool truth : {true, false}) {
       Facts f = facts;
       f.assume(store_, atom, truth);
+      if (limits_.outside_domain && limits_.outside_domain(f.atoms)) {
+        ++outside_domain_; // no input where the reference is defined falls in this case
+        continue;
+      }
       if (!split(r, o, f, depth + 1))
         return false;
     }
@@ -580,6 +585,7 @@ private:
   std::unordered_map<ExprId, ExprId> shape_memo_;
   bool keep_chains_ = false; // a local case's rewrite (extremum_under)
   size_t leaves_ = 0;
+  size_t outside_domain_ = 0;
   size_t rewritten_ = 0;
   std::string reason_;
 };

@@ -17,6 +17,8 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "engine/symbolic/expr_store.hpp"
 
@@ -37,12 +39,17 @@ struct CaseSplitLimits {
   const std::atomic<bool>* cancel = nullptr;
   // Where local cases are remembered (null: not remembered). Must belong to the store given.
   LocalCaseCache* local_cache = nullptr;
+  // Is a case outside the reference's domain (its comparisons, with their truth, contradict an
+  // assumption of the reference that holds everywhere: SpecificationDomain::excludes)? No input
+  // the contract speaks of falls in it, so it is not compared. Null: every case is.
+  std::function<bool(const std::vector<std::pair<symbolic::ExprId, bool>>&)> outside_domain;
 };
 
 struct CaseSplitResult {
   bool equal = false;
-  size_t leaves = 0;  // cases compared
-  std::string reason; // not equal: why (a leaf that differs, a limit)
+  size_t leaves = 0;         // cases compared
+  size_t outside_domain = 0; // cases not compared: CaseSplitLimits::outside_domain excluded them
+  std::string reason;        // not equal: why (a leaf that differs, a limit)
 };
 
 // Does the DAG below `root` hold a select whose condition the signs do not decide?

@@ -1,8 +1,11 @@
 #include "engine/prove/counterexample_search.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
+#include <unordered_set>
 
+#include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/input_views.hpp"
 #include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/int_semantics.hpp"
@@ -18,7 +21,8 @@ namespace {
 // Zeroes inputs, in chunks, while the values still certainly differ, so that the reported
 // assignment shows the inputs that matter.
 void minimize(const symbolic::ExprStore& store, symbolic::Assignment& point,
-              const std::vector<ExprId>& leaves, ExprId ref, ExprId opt) {
+              const std::vector<ExprId>& leaves, ExprId ref, ExprId opt,
+              const SpecificationDomain* specification) {
   size_t chunk = leaves.size() / 2;
   const size_t smallest = std::max<size_t>(1, leaves.size() / 256);
   int evaluations = 0;
@@ -35,7 +39,8 @@ void minimize(const symbolic::ExprStore& store, symbolic::Assignment& point,
         continue;
       ++evaluations;
       symbolic::Evaluator ev(store, trial);
-      if (symbolic::certainly_different(ev.eval(ref), ev.eval(opt)))
+      if (symbolic::certainly_different(ev.eval(ref), ev.eval(opt)) &&
+          (specification == nullptr || specification->defined_at(ev)))
         point = std::move(trial);
     }
     if (chunk == 1)
@@ -48,20 +53,43 @@ void minimize(const symbolic::ExprStore& store, symbolic::Assignment& point,
 
 std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& store, ExprId ref,
                                                   ExprId opt, const std::string& element,
-                                                  int random_points) {
-  const std::vector<ExprId> leaves = symbolic::leaves_below(store, {ref, opt});
+                                                  int random_points,
+                                                  const SpecificationDomain* specification) {
+  std::vector<ExprId> leaves = symbolic::leaves_below(store, {ref, opt});
+  if (specification != nullptr) { // the assumptions' leaves too, after the element's
+    std::unordered_set<ExprId> have(leaves.begin(), leaves.end());
+    for (ExprId leaf : specification->leaves())
+      if (have.insert(leaf).second)
+        leaves.push_back(leaf);
+  }
+  // Is the point in the reference's domain (and the two values certainly different there)?
+  auto counts = [&](const symbolic::Assignment& p) {
+    symbolic::Evaluator ev(store, p);
+    return symbolic::certainly_different(ev.eval(ref), ev.eval(opt)) &&
+           (specification == nullptr || specification->defined_at(ev));
+  };
   std::mt19937_64 rng(std::hash<std::string>{}(element) ^ 0x5eedULL);
   // Small rationals keep exponentials of long dot products finite and exact sums cheap.
   std::uniform_int_distribution<int> numerator(-8, 8);
   std::uniform_int_distribution<int> denominator_log(0, 2);
-  for (int attempt = 0; attempt < random_points; ++attempt) {
+  // Where the reference's assumptions read inputs, half the points take positive values only:
+  // a divisor, a logarithm's or a square root's operand is then most often defined (a point
+  // with many such inputs is rarely defined by chance).
+  const bool assumptions = specification != nullptr && !specification->leaves().empty();
+  const int attempts = assumptions ? 2 * random_points : random_points;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    const bool positive = assumptions && attempt % 2 == 1;
+    auto draw = [&] {
+      const int x = numerator(rng);
+      return positive ? std::abs(x) + 1 : x;
+    };
     symbolic::Assignment point;
     for (ExprId leaf : leaves) {
       if (auto wc = value_view_format(store, leaf)) {
         // The bits of a float element's value in another format (an f16 widened to f32): the
         // encoding of a value the element can hold, as for its real view below (small values
         // of few bits are exact in every format).
-        symbolic::Rational v(numerator(rng), 1 << denominator_log(rng));
+        symbolic::Rational v(draw(), 1 << denominator_log(rng));
         v.canonicalize();
         const auto bits = float_encoding(v, *wc);
         VOLTA_ASSERT(bits.has_value(), "a small dyadic value is exact in every float format");
@@ -73,13 +101,13 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
         // Integer inputs take integer values: small ones, and ones near the ends of the
         // signed range so that wrap-around shows.
         const uint64_t m = symbolic::width_mask(*w);
-        const uint64_t small = static_cast<uint64_t>(static_cast<int64_t>(numerator(rng)));
+        const uint64_t small = static_cast<uint64_t>(static_cast<int64_t>(draw()));
         const uint64_t bits = attempt % 3 == 2 ? ((m >> 1) + small) & m : small & m;
         point.values[symbolic::Assignment::key_of(store, leaf)] =
             symbolic::Rational(std::to_string(bits));
         continue;
       }
-      symbolic::Rational v(numerator(rng), 1 << denominator_log(rng));
+      symbolic::Rational v(draw(), 1 << denominator_log(rng));
       v.canonicalize();
       point.values[symbolic::Assignment::key_of(store, leaf)] = v;
     }
@@ -88,22 +116,18 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
     // before evaluating, and again after minimizing (which zeroes views one by one).
     if (!reconcile_views(store, leaves, point))
       continue;
-    symbolic::Evaluator ev(store, point);
-    symbolic::EvalValue a = ev.eval(ref), b = ev.eval(opt);
-    if (!symbolic::certainly_different(a, b))
+    if (!counts(point))
       continue;
     const symbolic::Assignment found = point;
-    minimize(store, point, leaves, ref, opt);
-    if (!reconcile_views(store, leaves, point) ||
-        !symbolic::certainly_different(symbolic::Evaluator(store, point).eval(ref),
-                                       symbolic::Evaluator(store, point).eval(opt)))
+    minimize(store, point, leaves, ref, opt, specification);
+    if (!reconcile_views(store, leaves, point) || !counts(point))
       point = found;
     symbolic::Evaluator final_ev(store, point);
-    a = final_ev.eval(ref);
-    b = final_ev.eval(opt);
+    const symbolic::EvalValue a = final_ev.eval(ref), b = final_ev.eval(opt);
     Counterexample c;
     c.element = element;
-    c.confirmed = symbolic::certainly_different(a, b);
+    c.confirmed = symbolic::certainly_different(a, b) &&
+                  (specification == nullptr || specification->defined_at(final_ev));
     c.reference_value = a.to_string();
     c.optimized_value = b.to_string();
     c.reference_expr = symbolic::to_sexpr(store, ref, 600);

@@ -11,10 +11,16 @@
 
 namespace volta::prove {
 
+class SpecificationDomain;
+
 // Tries `random_points` points, seeded by `element` (the same element gets the same points in
-// every run); returns a confirmed counterexample, or nullopt when every point agreed.
-std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& store,
-                                                  symbolic::ExprId ref, symbolic::ExprId opt,
-                                                  const std::string& element, int random_points);
+// every run); returns a confirmed counterexample, or nullopt when every point agreed. With a
+// `specification`, a point counts only where it is defined (its assumptions' leaves take values
+// too, and minimizing keeps it defined): out of the reference's domain the optimized kernel may
+// store anything.
+std::optional<Counterexample>
+find_counterexample(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
+                    const std::string& element, int random_points,
+                    const SpecificationDomain* specification = nullptr);
 
 } // namespace volta::prove

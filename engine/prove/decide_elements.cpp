@@ -233,10 +233,12 @@ ElementTally decide_elements(ElementProver& prover, const symbolic::ExprStore& s
         if (outcome.decided_by != Decision::Cache) {
           prover.prepare({job.ref, job.opt});
           outcome = prover.prove(job.ref, job.opt, job.name(), job.ref_type, job.opt_type);
-          if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent)
+          if (options.cache && outcome.kind == ElementOutcome::Kind::Equivalent &&
+              !outcome.uses_reference_domain)
             options.cache->insert(key);
         }
-        if (reusable && outcome.kind == ElementOutcome::Kind::Equivalent)
+        if (reusable && outcome.kind == ElementOutcome::Kind::Equivalent &&
+            !outcome.uses_reference_domain)
           reuse.remember(job, outcome);
       }
     }

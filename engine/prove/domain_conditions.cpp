@@ -388,6 +388,124 @@ void DomainConditions::add_root(ExprId root, size_t root_index) {
 
 namespace {
 
+// Is the condition certainly violated / certainly satisfied at the evaluated value?
+bool violated(ConditionKind kind, const symbolic::EvalValue& v) {
+  if (v.kind == symbolic::EvalValue::Kind::Exact) {
+    const int s = sgn(v.exact);
+    return kind == ConditionKind::NonZero       ? s == 0
+           : kind == ConditionKind::NonNegative ? s < 0
+                                                : s <= 0;
+  }
+  if (v.kind == symbolic::EvalValue::Kind::Approx)
+    return kind != ConditionKind::NonZero && v.approx.hi < 0;
+  return v.kind == symbolic::EvalValue::Kind::NegInf && kind != ConditionKind::NonZero;
+}
+bool satisfied(ConditionKind kind, const symbolic::EvalValue& v) {
+  if (v.kind == symbolic::EvalValue::Kind::Exact) {
+    const int s = sgn(v.exact);
+    return kind == ConditionKind::NonZero       ? s != 0
+           : kind == ConditionKind::NonNegative ? s >= 0
+                                                : s > 0;
+  }
+  if (v.kind == symbolic::EvalValue::Kind::Approx) {
+    const symbolic::Interval i = v.approx;
+    return kind == ConditionKind::NonZero
+               ? (i.lo > 0 || i.hi < 0)
+               : (kind == ConditionKind::NonNegative ? i.lo >= 0 : i.lo > 0);
+  }
+  return v.kind == symbolic::EvalValue::Kind::PosInf;
+}
+// Does `c` hold at the evaluated point: true certainly, false certainly violated, nullopt
+// when the values do not tell.
+std::optional<bool> holds_at(const symbolic::ExprStore& store, symbolic::Evaluator& ev,
+                             const DomainCondition& c) {
+  if (!about_operands(c.kind)) {
+    const symbolic::EvalValue v = ev.eval(c.arg);
+    if (violated(c.kind, v))
+      return false;
+    if (satisfied(c.kind, v))
+      return true;
+    return std::nullopt;
+  }
+  using K = symbolic::EvalValue::Kind;
+  auto inf_sign = [](const symbolic::EvalValue& x) {
+    return x.kind == K::PosInf ? 1 : x.kind == K::NegInf ? -1 : 0;
+  };
+  auto is_zero = [](const symbolic::EvalValue& x) {
+    return x.kind == K::Exact && sgn(x.exact) == 0;
+  };
+  auto surely_nonzero = [&](const symbolic::EvalValue& x) {
+    if (inf_sign(x) != 0 || (x.kind == K::Exact && sgn(x.exact) != 0))
+      return true;
+    return x.kind == K::Approx && (x.approx.lo > 0 || x.approx.hi < 0);
+  };
+  auto sign_of = [&](const symbolic::EvalValue& x) {
+    if (inf_sign(x) != 0)
+      return inf_sign(x);
+    if (x.kind == K::Exact)
+      return sgn(x.exact);
+    return x.approx.lo > 0 ? 1 : -1; // surely nonzero
+  };
+  const Node& n = store.node(c.site);
+  switch (c.kind) {
+  case ConditionKind::NoZeroTimesInf: {
+    const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
+    if ((is_zero(x) && inf_sign(y) != 0) || (inf_sign(x) != 0 && is_zero(y)))
+      return false;
+    return (surely_nonzero(x) || inf_sign(y) == 0) && (surely_nonzero(y) || inf_sign(x) == 0) &&
+                   x.kind != K::Unknown && y.kind != K::Unknown
+               ? std::optional<bool>(true)
+               : std::nullopt;
+  }
+  case ConditionKind::NoInfOverInf: {
+    const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
+    if (x.kind == K::Unknown || y.kind == K::Unknown)
+      return std::nullopt;
+    return !(inf_sign(x) != 0 && inf_sign(y) != 0);
+  }
+  default: { // NoInfMinusInf: the two terms of the sum (an fma's product first)
+    int first = 0;
+    if (n.op == Op::Fma) {
+      const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
+      if (x.kind == K::Unknown || y.kind == K::Unknown)
+        return std::nullopt;
+      if (inf_sign(x) != 0 || inf_sign(y) != 0) {
+        if (!surely_nonzero(x) || !surely_nonzero(y))
+          return std::nullopt; // 0 * inf is the other condition's
+        first = sign_of(x) * sign_of(y);
+      }
+    } else {
+      const symbolic::EvalValue x = ev.eval(n.a);
+      if (x.kind == K::Unknown)
+        return std::nullopt;
+      first = inf_sign(x);
+    }
+    const symbolic::EvalValue z = ev.eval(n.op == Op::Fma ? n.c : n.b);
+    if (z.kind == K::Unknown)
+      return std::nullopt;
+    const int second = n.op == Op::Sub ? -inf_sign(z) : inf_sign(z);
+    return !(first != 0 && second != 0 && first != second);
+  }
+  }
+}
+
+// Does the guard hold certainly (1), fail certainly (0), or neither (-1)?
+int guard_value(symbolic::Evaluator& ev, const GuardSet& g) {
+  if (g.truncated)
+    return -1;
+  bool all = true;
+  for (const auto& [cond, polarity] : g.literals) {
+    const symbolic::EvalValue v = ev.eval(cond);
+    if (v.kind != symbolic::EvalValue::Kind::Exact) {
+      all = false;
+      continue;
+    }
+    if ((v.exact != 0) != polarity)
+      return 0;
+  }
+  return all ? 1 : -1;
+}
+
 class RefinementCheck {
 public:
   RefinementCheck(const symbolic::ExprStore& store, const DomainSide& spec,
@@ -650,123 +768,6 @@ private:
     return it != by_form_.end() && implies(it->second, c.kind);
   }
 
-  // Is the condition certainly violated / certainly satisfied at the evaluated value?
-  static bool violated(ConditionKind kind, const symbolic::EvalValue& v) {
-    if (v.kind == symbolic::EvalValue::Kind::Exact) {
-      const int s = sgn(v.exact);
-      return kind == ConditionKind::NonZero       ? s == 0
-             : kind == ConditionKind::NonNegative ? s < 0
-                                                  : s <= 0;
-    }
-    if (v.kind == symbolic::EvalValue::Kind::Approx)
-      return kind != ConditionKind::NonZero && v.approx.hi < 0;
-    return v.kind == symbolic::EvalValue::Kind::NegInf && kind != ConditionKind::NonZero;
-  }
-  static bool satisfied(ConditionKind kind, const symbolic::EvalValue& v) {
-    if (v.kind == symbolic::EvalValue::Kind::Exact) {
-      const int s = sgn(v.exact);
-      return kind == ConditionKind::NonZero       ? s != 0
-             : kind == ConditionKind::NonNegative ? s >= 0
-                                                  : s > 0;
-    }
-    if (v.kind == symbolic::EvalValue::Kind::Approx) {
-      const symbolic::Interval i = v.approx;
-      return kind == ConditionKind::NonZero
-                 ? (i.lo > 0 || i.hi < 0)
-                 : (kind == ConditionKind::NonNegative ? i.lo >= 0 : i.lo > 0);
-    }
-    return v.kind == symbolic::EvalValue::Kind::PosInf;
-  }
-  // Does `c` hold at the evaluated point: true certainly, false certainly violated, nullopt
-  // when the values do not tell.
-  std::optional<bool> holds_at(symbolic::Evaluator& ev, const DomainCondition& c) {
-    if (!about_operands(c.kind)) {
-      const symbolic::EvalValue v = ev.eval(c.arg);
-      if (violated(c.kind, v))
-        return false;
-      if (satisfied(c.kind, v))
-        return true;
-      return std::nullopt;
-    }
-    using K = symbolic::EvalValue::Kind;
-    auto inf_sign = [](const symbolic::EvalValue& x) {
-      return x.kind == K::PosInf ? 1 : x.kind == K::NegInf ? -1 : 0;
-    };
-    auto is_zero = [](const symbolic::EvalValue& x) {
-      return x.kind == K::Exact && sgn(x.exact) == 0;
-    };
-    auto surely_nonzero = [&](const symbolic::EvalValue& x) {
-      if (inf_sign(x) != 0 || (x.kind == K::Exact && sgn(x.exact) != 0))
-        return true;
-      return x.kind == K::Approx && (x.approx.lo > 0 || x.approx.hi < 0);
-    };
-    auto sign_of = [&](const symbolic::EvalValue& x) {
-      if (inf_sign(x) != 0)
-        return inf_sign(x);
-      if (x.kind == K::Exact)
-        return sgn(x.exact);
-      return x.approx.lo > 0 ? 1 : -1; // surely nonzero
-    };
-    const Node& n = store_.node(c.site);
-    switch (c.kind) {
-    case ConditionKind::NoZeroTimesInf: {
-      const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
-      if ((is_zero(x) && inf_sign(y) != 0) || (inf_sign(x) != 0 && is_zero(y)))
-        return false;
-      return (surely_nonzero(x) || inf_sign(y) == 0) && (surely_nonzero(y) || inf_sign(x) == 0) &&
-                     x.kind != K::Unknown && y.kind != K::Unknown
-                 ? std::optional<bool>(true)
-                 : std::nullopt;
-    }
-    case ConditionKind::NoInfOverInf: {
-      const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
-      if (x.kind == K::Unknown || y.kind == K::Unknown)
-        return std::nullopt;
-      return !(inf_sign(x) != 0 && inf_sign(y) != 0);
-    }
-    default: { // NoInfMinusInf: the two terms of the sum (an fma's product first)
-      int first = 0;
-      if (n.op == Op::Fma) {
-        const symbolic::EvalValue x = ev.eval(n.a), y = ev.eval(n.b);
-        if (x.kind == K::Unknown || y.kind == K::Unknown)
-          return std::nullopt;
-        if (inf_sign(x) != 0 || inf_sign(y) != 0) {
-          if (!surely_nonzero(x) || !surely_nonzero(y))
-            return std::nullopt; // 0 * inf is the other condition's
-          first = sign_of(x) * sign_of(y);
-        }
-      } else {
-        const symbolic::EvalValue x = ev.eval(n.a);
-        if (x.kind == K::Unknown)
-          return std::nullopt;
-        first = inf_sign(x);
-      }
-      const symbolic::EvalValue z = ev.eval(n.op == Op::Fma ? n.c : n.b);
-      if (z.kind == K::Unknown)
-        return std::nullopt;
-      const int second = n.op == Op::Sub ? -inf_sign(z) : inf_sign(z);
-      return !(first != 0 && second != 0 && first != second);
-    }
-    }
-  }
-
-  // Does the guard hold certainly (1), fail certainly (0), or neither (-1)?
-  static int guard_value(symbolic::Evaluator& ev, const GuardSet& g) {
-    if (g.truncated)
-      return -1;
-    bool all = true;
-    for (const auto& [cond, polarity] : g.literals) {
-      const symbolic::EvalValue v = ev.eval(cond);
-      if (v.kind != symbolic::EvalValue::Kind::Exact) {
-        all = false;
-        continue;
-      }
-      if ((v.exact != 0) != polarity)
-        return 0;
-    }
-    return all ? 1 : -1;
-  }
-
   // A point where every assumption of the specification holds and `c` fails.
   std::optional<Counterexample> refute(const DomainCondition& c) {
     const GuardSet& guard = obligations_.guard(c.guard);
@@ -822,7 +823,7 @@ private:
       if (!reconcile_views(store_, leaves, point))
         continue;
       symbolic::Evaluator ev(store_, point);
-      if (holds_at(ev, c) != std::optional<bool>(false) || guard_value(ev, guard) != 1)
+      if (holds_at(store_, ev, c) != std::optional<bool>(false) || guard_value(ev, guard) != 1)
         continue;
       bool spec_defined = assumed.size() <= kMaxAssumptions;
       for (size_t i = 0; spec_defined && i < assumed.size(); ++i) {
@@ -830,7 +831,7 @@ private:
         const int g = guard_value(ev, assumptions_.guard(a.guard));
         if (g == 0)
           continue;
-        spec_defined = g == 1 && holds_at(ev, a) == std::optional<bool>(true);
+        spec_defined = g == 1 && holds_at(store_, ev, a) == std::optional<bool>(true);
       }
       if (!spec_defined)
         continue;
@@ -982,6 +983,101 @@ DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSid
                                const DomainSide& checked, const CanonicalOf& canonical_of,
                                symbolic::ExprStore* build_store, const DomainProver* prover) {
   return RefinementCheck(store, spec, checked, canonical_of, build_store, prover).run();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The specification's domain, point by point
+// ---------------------------------------------------------------------------------------------
+
+SpecificationDomain::SpecificationDomain(const symbolic::ExprStore& store, const DomainSide& spec)
+    : store_(store), signs_(store), conditions_(store, signs_) {
+  for (size_t i = 0; i < spec.elements.size(); ++i)
+    conditions_.add_root(spec.elements[i].second, i);
+  if (spec.run != nullptr) {
+    for (size_t k = 0; k < spec.run->control_roots.size(); ++k)
+      conditions_.add_root(spec.run->control_roots[k], spec.elements.size() + k);
+  }
+  // As refute()'s bounds: past them no point is claimed to be in the domain.
+  constexpr size_t kMaxAssumptions = 4096;
+  constexpr size_t kMaxLeaves = 65536;
+  std::vector<ExprId> roots;
+  for (const DomainCondition& c : conditions_.conditions()) {
+    if (by_signs(signs_, c.kind, c.arg))
+      continue; // holds wherever its operand is defined
+    checked_.push_back(&c);
+    roots.push_back(c.arg);
+    if (about_operands(c.kind))
+      roots.push_back(c.site);
+    for (const auto& [cond, polarity] : conditions_.guard(c.guard).literals)
+      roots.push_back(cond);
+  }
+  for (const DomainCondition& c : conditions_.conditions()) {
+    if (c.guard == 0 && !about_operands(c.kind))
+      everywhere_[c.arg] |= static_cast<uint8_t>(1u << static_cast<unsigned>(c.kind));
+  }
+  too_many_ = checked_.size() > kMaxAssumptions;
+  if (!too_many_)
+    leaves_ = symbolic::leaves_below(store_, roots);
+  too_many_ = too_many_ || leaves_.size() > kMaxLeaves;
+  if (too_many_)
+    leaves_.clear();
+}
+
+bool SpecificationDomain::excludes(const std::vector<std::pair<ExprId, bool>>& facts) const {
+  auto is_zero = [&](ExprId id) { return store_.is_const(id) && sgn(store_.rational(id)) == 0; };
+  for (const auto& [cmp, truth] : facts) {
+    const Node& n = store_.node(cmp);
+    if (n.op != Op::Cmp)
+      continue;
+    auto k = static_cast<CmpKind>(n.aux & 7);
+    // not (a < b) is a >= b only where neither is a NaN: the float view of integer bits may be.
+    const bool order = k != CmpKind::Eq && k != CmpKind::Ne;
+    if (!truth && order && ((store_.taint(n.a) | store_.taint(n.b)) & symbolic::kTaintNaN))
+      continue;
+    if (!truth) { // not (a k b) is a k' b
+      static constexpr CmpKind kNot[] = {CmpKind::Ne, CmpKind::Eq, CmpKind::Ge,
+                                         CmpKind::Gt, CmpKind::Le, CmpKind::Lt};
+      k = kNot[static_cast<int>(k)];
+    }
+    // The fact as `v k 0`.
+    ExprId v = 0;
+    if (is_zero(n.b)) {
+      v = n.a;
+    } else if (is_zero(n.a)) {
+      v = n.b;
+      static constexpr CmpKind kSwap[] = {CmpKind::Eq, CmpKind::Ne, CmpKind::Gt,
+                                          CmpKind::Ge, CmpKind::Lt, CmpKind::Le};
+      k = kSwap[static_cast<int>(k)];
+    } else {
+      continue;
+    }
+    const auto it = everywhere_.find(v);
+    if (it == everywhere_.end())
+      continue;
+    auto needs = [&](ConditionKind kind) {
+      return (it->second & (1u << static_cast<unsigned>(kind))) != 0;
+    };
+    const bool zero = k == CmpKind::Eq, negative = k == CmpKind::Lt,
+               not_positive = k == CmpKind::Le || zero || negative;
+    if ((needs(ConditionKind::NonZero) && zero) ||
+        (needs(ConditionKind::NonNegative) && negative) ||
+        (needs(ConditionKind::Positive) && not_positive))
+      return true;
+  }
+  return false;
+}
+
+bool SpecificationDomain::defined_at(symbolic::Evaluator& ev) const {
+  if (too_many_)
+    return false;
+  for (const DomainCondition* c : checked_) {
+    const int g = guard_value(ev, conditions_.guard(c->guard));
+    if (g == 0)
+      continue; // its arm is not taken here
+    if (g != 1 || holds_at(store_, ev, *c) != std::optional<bool>(true))
+      return false;
+  }
+  return true;
 }
 
 } // namespace volta::prove

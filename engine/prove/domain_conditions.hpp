@@ -31,12 +31,14 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "engine/counterexample.hpp"
 #include "engine/exec/kernel_run.hpp"
 #include "engine/prove/domain_summary.hpp"
+#include "engine/symbolic/evaluate.hpp"
 #include "engine/symbolic/expr_store.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
 
@@ -130,6 +132,39 @@ struct DomainSide {
   std::string role; // "reference" / "optimized"
   std::vector<std::pair<std::string, symbolic::ExprId>> elements;
   const exec::KernelRun* run = nullptr;
+};
+
+// The specification's assumptions as a test of a point (docs/semantics.md, "Domains"): a
+// difference between the two kernels is a counterexample only at an input where the
+// specification is defined — where every one of its assumptions holds, the ones about other
+// elements and about branches included. (Out of its domain the optimized kernel may store
+// anything: `x == 0 ? y + 1 : y` refines `y` beside a reference that divides by x.)
+class SpecificationDomain {
+public:
+  SpecificationDomain(const symbolic::ExprStore& store, const DomainSide& spec);
+  SpecificationDomain(const SpecificationDomain&) = delete; // its conditions hold its signs
+  SpecificationDomain& operator=(const SpecificationDomain&) = delete;
+  // The leaves the assumptions read, in a deterministic order: a search for a point gives them
+  // values too, so that the assumptions can hold.
+  const std::vector<symbolic::ExprId>& leaves() const { return leaves_; }
+  // Does every assumption certainly hold at the evaluated point (each guarded one where its
+  // guard certainly fails or the assumption holds)? False where one fails or is not known to
+  // hold, and for a specification with more assumptions than are checked.
+  bool defined_at(symbolic::Evaluator& ev) const;
+  // Do these facts (comparisons with their truth, a case of a proof by cases) contradict an
+  // unconditional assumption — `v == 0` against a division by v, `v < 0` against its sqrt? No
+  // input of the specification's domain then satisfies them: such a case needs no proof.
+  bool excludes(const std::vector<std::pair<symbolic::ExprId, bool>>& facts) const;
+
+private:
+  const symbolic::ExprStore& store_;
+  symbolic::SignAnalysis signs_;
+  DomainConditions conditions_;
+  std::vector<const DomainCondition*> checked_; // the ones the signs do not discharge
+  std::vector<symbolic::ExprId> leaves_;
+  bool too_many_ = false;
+  // Unconditional assumptions about values: the kinds (bit 1 << kind) each operand must satisfy.
+  std::unordered_map<symbolic::ExprId, uint8_t> everywhere_;
 };
 
 // Canonical-form identity of a node (the shared e-graph's), for matching conditions on values

@@ -23,6 +23,10 @@ struct ElementOutcome {
   std::optional<Counterexample> counterexample;
   std::vector<std::string> rules_used; // proved by the rule library: the rules that fired
   bool in_egraph = false;              // proved in the shared e-graph, whose ids are `roots`
+  // Proved only where the reference is defined by an assumption it makes elsewhere (a case
+  // outside its domain was not compared): true of this pair, not of the element's template —
+  // no template reuse, no proof cache (the renamed element may lack the assumption).
+  bool uses_reference_domain = false;
   std::array<uint32_t, 2> roots{};
 
   // "canonical form", "cases (3 cases)": how it was decided, in words.

@@ -6,6 +6,7 @@
 
 #include "engine/prove/case_split.hpp"
 #include "engine/prove/counterexample_search.hpp"
+#include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/input_views.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/evaluate.hpp"
@@ -112,7 +113,8 @@ public:
     if ((store_.taint(ref) | store_.taint(opt)) & symbolic::kTaintNaN) {
       if (auto same = same_bits(ref, opt, as_float))
         return *same;
-      if (auto cex = find_counterexample(store_, ref, opt, element, options_.random_points)) {
+      if (auto cex = find_counterexample(store_, ref, opt, element, options_.random_points,
+                                         options_.specification)) {
         out.kind = ElementOutcome::Kind::NotEquivalent;
         out.decided_by = Decision::Counterexample;
         out.counterexample = std::move(cex);
@@ -148,7 +150,8 @@ public:
     } catch (const std::length_error& e) {
       undefined_reason = e.what();
     }
-    if (auto cex = find_counterexample(store_, ref, opt, element, options_.random_points)) {
+    if (auto cex = find_counterexample(store_, ref, opt, element, options_.random_points,
+                                       options_.specification)) {
       out.kind = ElementOutcome::Kind::NotEquivalent;
       out.decided_by = Decision::Counterexample;
       out.counterexample = std::move(cex);
@@ -161,6 +164,12 @@ public:
       CaseSplitLimits limits;
       limits.cancel = options_.cancel;
       limits.local_cache = &local_cases_;
+      if (options_.specification != nullptr) {
+        limits.outside_domain =
+            [spec = options_.specification](const std::vector<std::pair<ExprId, bool>>& facts) {
+              return spec->excludes(facts);
+            };
+      }
       const CaseSplitResult cases = prove_by_cases(
           *cases_store_, ref, opt,
           [&](ExprId a, ExprId b) {
@@ -177,6 +186,7 @@ public:
         out.kind = ElementOutcome::Kind::Equivalent;
         out.decided_by = Decision::Cases;
         out.cases = cases.leaves;
+        out.uses_reference_domain = cases.outside_domain > 0;
         return out;
       }
       case_note = "; by cases: " + cases.reason;
@@ -204,7 +214,7 @@ public:
       out.limit = sat.limit;
     }
     if (options_.fallback) {
-      if (auto decided = options_.fallback(store_, ref, opt, element))
+      if (auto decided = options_.fallback(store_, ref, opt, element, options_.specification))
         return *decided;
     }
     out.kind = ElementOutcome::Kind::Unknown;

@@ -28,11 +28,14 @@
 
 namespace volta::prove {
 
+class SpecificationDomain; // prove/domain_conditions.hpp
+
 // The last resort for one element (Z3); installed by the layer that owns it. Returns nullopt
-// when it cannot decide.
+// when it cannot decide. A counterexample it returns lies in `specification`'s domain (when
+// given: ElementOptions::specification).
 using FallbackProver = std::function<std::optional<ElementOutcome>(
     const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
-    const std::string& element)>;
+    const std::string& element, const SpecificationDomain* specification)>;
 
 struct ElementOptions {
   size_t term_budget = 50'000'000; // new canonical-form terms per element
@@ -45,6 +48,10 @@ struct ElementOptions {
   bool explanations = false; // record the e-graph's proof forest (volta-eg explain)
   FallbackProver fallback;   // may be empty
   std::atomic<bool>* cancel = nullptr;
+  // The reference's domain (prove/domain_conditions.hpp): a difference is a counterexample only
+  // at a point where the reference is defined. Null: no assumption is checked (a caller that
+  // knows the reference has none, or a single query).
+  const SpecificationDomain* specification = nullptr;
 };
 
 class ElementProver {

@@ -54,7 +54,7 @@ InstanceProof prove_by_z3(const algebra::MlLanguage& ml, const TreeTerm& lhs, co
   }
   if (l == r)
     return {Kind::Proved, "the two sides are the same term"};
-  const auto outcome = prover(store, l, r, rule);
+  const auto outcome = prover(store, l, r, rule, nullptr);
   if (!outcome)
     return {Kind::Open, "Z3 gave no answer"};
   switch (outcome->kind) {

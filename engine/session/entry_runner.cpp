@@ -17,20 +17,20 @@ namespace {
 // The Z3 fallback under a term budget: an element refused as larger than the budget ends
 // UNKNOWN naming the term budget, the guard that stopped it (the report's `guard` field).
 prove::FallbackProver term_bounded(prove::FallbackProver inner, uint64_t max_terms) {
-  return
-      [inner = std::move(inner), max_terms](const symbolic::ExprStore& store, symbolic::ExprId ref,
-                                            symbolic::ExprId opt, const std::string& element) {
-        auto outcome = inner(store, ref, opt, element);
-        if (outcome && outcome->kind == prove::ElementOutcome::Kind::Unknown &&
-            outcome->limit == prove::Limit::Z3TranslationSize) {
-          outcome->limit = prove::Limit::TermBudget;
-          outcome->reason = fmt::format(
-              "term budget of {} terms (--max-terms) exceeded: the element has more DAG nodes, not "
-              "sent to Z3",
-              max_terms);
-        }
-        return outcome;
-      };
+  return [inner = std::move(inner),
+          max_terms](const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
+                     const std::string& element, const prove::SpecificationDomain* specification) {
+    auto outcome = inner(store, ref, opt, element, specification);
+    if (outcome && outcome->kind == prove::ElementOutcome::Kind::Unknown &&
+        outcome->limit == prove::Limit::Z3TranslationSize) {
+      outcome->limit = prove::Limit::TermBudget;
+      outcome->reason = fmt::format(
+          "term budget of {} terms (--max-terms) exceeded: the element has more DAG nodes, not "
+          "sent to Z3",
+          max_terms);
+    }
+    return outcome;
+  };
 }
 
 // What a kept result depends on beyond its kernels: the prover's options and the rule library,

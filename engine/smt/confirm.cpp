@@ -1,5 +1,8 @@
 #include "engine/smt/confirm.hpp"
 
+#include <unordered_set>
+
+#include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/input_views.hpp"
 #include "engine/symbolic/printer.hpp"
 
@@ -40,15 +43,24 @@ std::vector<z3::expr> leaf_constants(const Translation& t) {
 
 std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, ExprId ref,
                                             ExprId opt, const std::string& element,
-                                            const Assignment& given) {
+                                            const Assignment& given,
+                                            const prove::SpecificationDomain* specification) {
   // The model treats an element's real and integer views as independent symbols; an input a GPU
   // can be given has them agree (docs/semantics.md, "Inputs have two views").
   Assignment point = given;
+  // The reference's assumptions may read inputs the model does not value (other elements):
+  // they take 1, where divisors, logarithms and square roots of a lone input are defined.
+  if (specification != nullptr) {
+    for (ExprId leaf : specification->leaves())
+      point.values.emplace(key_of(store, leaf), Rational(1));
+  }
   if (!prove::reconcile_views(store, symbolic::leaves_below(store, {ref, opt}), point))
     return std::nullopt;
   symbolic::Evaluator ev(store, point);
   const symbolic::EvalValue a = ev.eval(ref), b = ev.eval(opt);
   if (!symbolic::certainly_different(a, b))
+    return std::nullopt;
+  if (specification != nullptr && !specification->defined_at(ev))
     return std::nullopt;
   Counterexample c;
   c.element = element;
@@ -59,7 +71,14 @@ std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, Ex
   c.optimized_expr = symbolic::to_sexpr(store, opt, 600);
   // Like the prover's own counterexamples: the leaves in their deterministic order, zeros left
   // out (an input that is not listed is 0).
-  for (ExprId leaf : symbolic::leaves_below(store, {ref, opt})) {
+  std::vector<ExprId> listed = symbolic::leaves_below(store, {ref, opt});
+  if (specification != nullptr) {
+    std::unordered_set<ExprId> have(listed.begin(), listed.end());
+    for (ExprId leaf : specification->leaves())
+      if (have.insert(leaf).second)
+        listed.push_back(leaf);
+  }
+  for (ExprId leaf : listed) {
     auto it = point.values.find(key_of(store, leaf));
     if (it != point.values.end() && it->second != 0) {
       c.inputs.emplace_back(symbolic::leaf_name(store, leaf), it->second.get_str());

@@ -13,6 +13,10 @@
 #include "engine/smt/translate.hpp"
 #include "engine/symbolic/evaluate.hpp"
 
+namespace volta::prove {
+class SpecificationDomain; // prove/domain_conditions.hpp
+}
+
 namespace volta::smt {
 
 // The point a model gives the leaves of `t`: values[i] is the model's text for t.leaves[i] (see
@@ -23,9 +27,12 @@ symbolic::Assignment point_from_values(const Translation& t, const symbolic::Exp
 // The constants of the leaves of `t`, in order: what to observe in a model for the above.
 std::vector<z3::expr> leaf_constants(const Translation& t);
 
-// The counterexample at `point` when the two roots certainly differ there.
-std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, symbolic::ExprId ref,
-                                            symbolic::ExprId opt, const std::string& element,
-                                            const symbolic::Assignment& point);
+// The counterexample at `point` when the two roots certainly differ there, and the point lies in
+// `specification`'s domain where one is given (a model of the element alone may sit where the
+// reference divides by zero in another element).
+std::optional<Counterexample>
+confirm_point(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
+              const std::string& element, const symbolic::Assignment& point,
+              const prove::SpecificationDomain* specification = nullptr);
 
 } // namespace volta::smt

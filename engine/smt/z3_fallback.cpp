@@ -44,6 +44,12 @@ ElementOutcome not_equivalent(Counterexample c) {
 const char* const kUnrealModel =
     "Z3 found a model that is not a real counterexample (it relies on the uninterpreted "
     "functions)";
+// A model of the element alone, where the reference is undefined through another element or a
+// branch (it divides by 0 there): the optimized kernel may store anything on such an input.
+const char* const kOutsideReferenceDomain =
+    "Z3's model differs only where the reference is undefined (a domain condition of it on "
+    "another element or a branch fails there), so it is no counterexample; the query does not "
+    "carry the reference's other conditions";
 
 const char* const kDeviceValuesDiffer =
     "the kernels round to an integer (cvt.rni/rzi/rmi/rpi) floats they compute as different IEEE "
@@ -86,7 +92,8 @@ z3::expr holds(z3::context& ctx, const std::optional<z3::expr>& condition) {
 }
 
 ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, ExprId opt,
-                      const std::string& element, const Z3Options& options) {
+                      const std::string& element, const Z3Options& options,
+                      const prove::SpecificationDomain* specification) {
   TranslateOptions translate = options.translate;
   translate.cancel = options.budget.cancel;
   auto translated = translate_pair(q.ctx(), store, ref, opt, translate);
@@ -114,9 +121,11 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
   if (r.status == Status::Unknown)
     return unknown(r.reason);
   if (r.status == Status::Sat) {
-    if (auto c = confirm_point(store, ref, opt, element, point_from_values(t, store, r.values))) {
+    const symbolic::Assignment point = point_from_values(t, store, r.values);
+    if (auto c = confirm_point(store, ref, opt, element, point, specification))
       return not_equivalent(std::move(*c));
-    }
+    if (specification != nullptr && confirm_point(store, ref, opt, element, point))
+      return unknown(kOutsideReferenceDomain);
     if (t.device_values > 0)
       return unknown(kDeviceValuesDiffer);
     return unknown(kUnrealModel);
@@ -165,7 +174,8 @@ ElementOutcome decide(Query& q, const symbolic::ExprStore& store, ExprId ref, Ex
 } // namespace
 
 ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, ExprId opt,
-                              const std::string& element, const Z3Options& options) {
+                              const std::string& element, const Z3Options& options,
+                              const prove::SpecificationDomain* specification) {
   if (ref == opt) {
     ElementOutcome out;
     out.kind = Kind::Equivalent;
@@ -177,7 +187,7 @@ ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, Expr
       return not_sent(*refused);
     Query q(options.budget);
     try {
-      return decide(q, store, ref, opt, element, options);
+      return decide(q, store, ref, opt, element, options, specification);
     } catch (const z3::exception& e) {
       // Thrown while building terms or reading a model: an interrupt that landed outside a
       // check, a Z3 resource error, or a bug in the translation.
@@ -194,9 +204,10 @@ ElementOutcome decide_with_z3(const symbolic::ExprStore& store, ExprId ref, Expr
 
 prove::FallbackProver make_z3_fallback(unsigned timeout_ms, Z3Options options) {
   options.budget.timeout_ms = timeout_ms;
-  return [options](const symbolic::ExprStore& store, ExprId ref, ExprId opt,
-                   const std::string& element) -> std::optional<ElementOutcome> {
-    ElementOutcome out = decide_with_z3(store, ref, opt, element, options);
+  return [options](
+             const symbolic::ExprStore& store, ExprId ref, ExprId opt, const std::string& element,
+             const prove::SpecificationDomain* specification) -> std::optional<ElementOutcome> {
+    ElementOutcome out = decide_with_z3(store, ref, opt, element, options, specification);
     if (out.kind == Kind::Unknown && options.decline_unknown)
       return std::nullopt;
     return out;

@@ -37,9 +37,11 @@ struct Z3Options {
 };
 
 // Decides one element pair with Z3; never throws.
+// A model is a counterexample only in `specification`'s domain (when given).
 prove::ElementOutcome decide_with_z3(const symbolic::ExprStore& store, symbolic::ExprId ref,
                                      symbolic::ExprId opt, const std::string& element,
-                                     const Z3Options& options = {});
+                                     const Z3Options& options = {},
+                                     const prove::SpecificationDomain* specification = nullptr);
 
 // The FallbackProver to install in ProveOptions::fallback; `timeout_ms` overrides
 // options.budget.timeout_ms (0 = no limit).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/prove/case_split.hpp"
+#include "engine/prove/counterexample_search.hpp"
 #include "engine/prove/domain_conditions.hpp"
 #include "engine/symbolic/builder.hpp"
 #include "engine/symbolic/sign_analysis.hpp"
@@ -194,6 +195,52 @@ TEST(CaseSplit, SelectOfAComparisonAgainstMax) {
   });
   EXPECT_TRUE(result.equal) << result.reason;
   EXPECT_EQ(result.leaves, 2u);
+}
+
+// A difference counts only where the reference is defined: its assumptions about other elements
+// (out[0] = 1/x) rule out the points where x = 0, at which `x == 0 ? y + 1 : y` differs from y.
+TEST(SpecificationDomain, ACounterexampleLiesWhereTheReferenceIsDefined) {
+  Dag d;
+  const uint32_t y_array = d.store.add_array_name("y");
+  const ExprId x = d.x(0), y = d.store.input(y_array, 0);
+  const ExprId reciprocal = d.b.div(d.c(1), x);
+  DomainSide reference{"reference", {{"out[0]", reciprocal}, {"out[1]", y}}, nullptr};
+  const SpecificationDomain domain(d.store, reference);
+  ASSERT_EQ(domain.leaves(), std::vector<ExprId>{x});
+
+  symbolic::Assignment zero, one;
+  one.values[symbolic::Assignment::key_of(d.store, x)] = symbolic::Rational(1);
+  symbolic::Evaluator at_zero(d.store, zero), at_one(d.store, one);
+  EXPECT_FALSE(domain.defined_at(at_zero));
+  EXPECT_TRUE(domain.defined_at(at_one));
+
+  // Differs only at x = 0: no counterexample in the domain (without it, x = 0 is one).
+  const ExprId only_at_zero = d.b.select(d.b.cmp(CmpKind::Eq, x, d.c(0)), d.b.add(y, d.c(1)), y);
+  EXPECT_TRUE(find_counterexample(d.store, y, only_at_zero, "out[1]", 64).has_value());
+  EXPECT_FALSE(find_counterexample(d.store, y, only_at_zero, "out[1]", 64, &domain).has_value());
+
+  // A real difference: its counterexample gives x a value where 1/x is defined, though x does
+  // not occur in the element.
+  const auto c = find_counterexample(d.store, y, d.b.add(y, d.c(1)), "out[1]", 16, &domain);
+  ASSERT_TRUE(c.has_value());
+  EXPECT_TRUE(c->confirmed);
+  bool x_given = false;
+  for (const auto& [name, value] : c->inputs)
+    x_given |= name == "x[0]" && value != "0";
+  EXPECT_TRUE(x_given) << "x[0] must be nonzero in the counterexample";
+
+  // A guarded assumption binds only where its arm is taken: s > 0 ? 1/x : 0.
+  const ExprId s = d.x(1);
+  const ExprId guarded = d.b.select(d.b.cmp(CmpKind::Gt, s, d.c(0)), reciprocal, d.c(0));
+  DomainSide guarded_reference{"reference", {{"out[0]", guarded}}, nullptr};
+  const SpecificationDomain guarded_domain(d.store, guarded_reference);
+  symbolic::Assignment s_negative;
+  s_negative.values[symbolic::Assignment::key_of(d.store, s)] = symbolic::Rational(-1);
+  symbolic::Assignment s_positive;
+  s_positive.values[symbolic::Assignment::key_of(d.store, s)] = symbolic::Rational(1);
+  symbolic::Evaluator negative(d.store, s_negative), positive(d.store, s_positive);
+  EXPECT_TRUE(guarded_domain.defined_at(negative));
+  EXPECT_FALSE(guarded_domain.defined_at(positive));
 }
 
 } // namespace

@@ -21,12 +21,12 @@ TEST_F(ConcurrencyTest, ParallelQueriesMatchSequentialOnes) {
   std::vector<prove::ElementOutcome> sequential(pairs.size()), parallel(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {
     sequential[i] =
-        *fallback(store, pairs[i].first, pairs[i].second, "O[" + std::to_string(i) + "]");
+        *fallback(store, pairs[i].first, pairs[i].second, "O[" + std::to_string(i) + "]", nullptr);
   }
   for (int round = 0; round < 2; ++round) {
     tbb::parallel_for(size_t{0}, pairs.size(), [&](size_t i) {
-      parallel[i] =
-          *fallback(store, pairs[i].first, pairs[i].second, "O[" + std::to_string(i) + "]");
+      parallel[i] = *fallback(store, pairs[i].first, pairs[i].second,
+                              "O[" + std::to_string(i) + "]", nullptr);
     });
     for (size_t i = 0; i < pairs.size(); ++i) {
       EXPECT_EQ(parallel[i].kind, sequential[i].kind) << i << ": " << parallel[i].reason;

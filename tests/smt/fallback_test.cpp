@@ -151,8 +151,8 @@ TEST_F(FallbackTest, MakeZ3FallbackPlugsIntoTheProver) {
   Z3Options declining;
   declining.decline_unknown = true;
   const auto fallback = make_z3_fallback(10'000, declining);
-  EXPECT_FALSE(fallback(store, b.add(A(0), store.pos_inf()), A(0), "O[0]").has_value());
-  const auto decided = fallback(store, b.max(x, y), b.max(y, x), "O[0]");
+  EXPECT_FALSE(fallback(store, b.add(A(0), store.pos_inf()), A(0), "O[0]", nullptr).has_value());
+  const auto decided = fallback(store, b.max(x, y), b.max(y, x), "O[0]", nullptr);
   ASSERT_TRUE(decided.has_value());
   EXPECT_EQ(decided->kind, Kind::Equivalent);
 }
