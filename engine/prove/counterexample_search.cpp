@@ -143,4 +143,36 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
   return std::nullopt;
 }
 
+std::optional<std::vector<std::pair<std::string, std::string>>>
+inputs_in_domain(const symbolic::ExprStore& store, const SpecificationDomain* specification) {
+  std::vector<std::pair<std::string, std::string>> inputs;
+  if (specification == nullptr || specification->leaves().empty())
+    return inputs;
+  const std::vector<ExprId>& leaves = specification->leaves();
+  std::mt19937_64 rng(0xd0a1a1);
+  std::uniform_int_distribution<int> numerator(-8, 8);
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    // All ones first (a divisor, a logarithm of a lone input), then random values, positive on
+    // every other try.
+    symbolic::Assignment point;
+    for (ExprId leaf : leaves) {
+      const int x = numerator(rng);
+      const int v = attempt == 0 ? 1 : attempt % 2 == 1 ? std::abs(x) + 1 : x;
+      point.values[symbolic::Assignment::key_of(store, leaf)] = symbolic::Rational(v);
+    }
+    if (!reconcile_views(store, leaves, point))
+      continue;
+    symbolic::Evaluator ev(store, point);
+    if (!specification->defined_at(ev))
+      continue;
+    for (ExprId leaf : leaves) {
+      auto it = point.values.find(symbolic::Assignment::key_of(store, leaf));
+      if (it != point.values.end() && it->second != 0)
+        inputs.emplace_back(symbolic::leaf_name(store, leaf), it->second.get_str());
+    }
+    return inputs;
+  }
+  return std::nullopt;
+}
+
 } // namespace volta::prove

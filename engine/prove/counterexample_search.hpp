@@ -5,6 +5,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/counterexample.hpp"
 #include "engine/symbolic/expr_store.hpp"
@@ -22,5 +24,11 @@ std::optional<Counterexample>
 find_counterexample(const symbolic::ExprStore& store, symbolic::ExprId ref, symbolic::ExprId opt,
                     const std::string& element, int random_points,
                     const SpecificationDomain* specification = nullptr);
+
+// The inputs of a point where `specification` is defined (its assumptions' leaves valued, zeros
+// left out), for a difference that holds on every input (two constants): nullopt when no point
+// tried is in its domain. Empty when it has no assumption on any input.
+std::optional<std::vector<std::pair<std::string, std::string>>>
+inputs_in_domain(const symbolic::ExprStore& store, const SpecificationDomain* specification);
 
 } // namespace volta::prove

@@ -512,9 +512,8 @@ private:
     c.optimized_value =
         fmt::format("{} stored as {} (bytes 0x{:0{}x})", symbolic::leaf_name(store_, opt),
                     launch::to_string(opt_type), *ob, digits);
-    c.confirmed = true; // concrete values: no input matters
-    out.counterexample = c;
-    return out;
+    c.confirmed = true; // concrete values: no input matters...
+    return with_inputs_in_domain(std::move(out), std::move(c), element);
   }
 
   // `c` as the unsigned bits of its element type when it is a negative integer constant and
@@ -606,8 +605,25 @@ private:
     c.element = element;
     c.reference_value = symbolic::leaf_name(store_, ref);
     c.optimized_value = symbolic::leaf_name(store_, opt);
-    c.confirmed = true; // concrete values: no input matters
-    out.counterexample = c;
+    c.confirmed = true; // concrete values: no input matters...
+    return with_inputs_in_domain(std::move(out), std::move(c), element);
+  }
+
+  // ...but the reference must be defined at the input shown: a point in its domain, or
+  // UNKNOWN where none is found (a reference defined nowhere proves nothing).
+  ElementOutcome with_inputs_in_domain(ElementOutcome out, Counterexample c,
+                                       const std::string& element) const {
+    const auto inputs = inputs_in_domain(store_, options_.specification);
+    if (!inputs) {
+      out.kind = ElementOutcome::Kind::Unknown;
+      out.decided_by = Decision::Undecided;
+      out.reason = fmt::format("{}: the kernels store different constants, but no input tried "
+                               "lies where the reference is defined",
+                               element);
+      return out;
+    }
+    c.inputs = *inputs;
+    out.counterexample = std::move(c);
     return out;
   }
 

@@ -43,3 +43,21 @@ extern "C" __global__ void c47_per_thread_where_undefined(const float* x, const 
   if (t == 0)
     inv[0] = 1.0f / x[0];
 }
+
+// Constants that differ: NOT_EQUIVALENT on every input where the reference is defined, shown at
+// one (x[0] != 0).
+extern "C" __global__ void c47_ref_constant(const float* x, const float* y, float* out) {
+  out[0] = 1.0f / x[0];
+  out[1] = 1.0f;
+}
+extern "C" __global__ void c47_other_constant(const float* x, const float* y, float* out) {
+  out[0] = 1.0f / x[0];
+  out[1] = 2.0f;
+}
+// A reference defined on no input (it divides by x[0] - x[0]) proves nothing, and is refuted by
+// nothing: UNKNOWN, not NOT_EQUIVALENT on the differing constants.
+extern "C" __global__ void c47_ref_defined_nowhere(const float* x, const float* y, float* out) {
+  const float zero = x[0] - x[0];
+  out[0] = 1.0f / zero;
+  out[1] = 1.0f;
+}
