@@ -69,6 +69,11 @@ struct Counterexample {
   std::string reference_device;
   std::string optimized_device;
   std::string device_note;
+  // Non-empty where the reference's run at this input left the reals (divided by zero, made a
+  // NaN or an infinity from numbers): the input may lie outside the reference's domain, where no
+  // difference is a counterexample. A claim not checked against all of the reference's assumptions
+  // (a streamed group's) is withdrawn then.
+  std::string reference_undefined_on_device;
   // Set where reference_device and optimized_device are equal and a small search on the
   // emulator found a point where the element's stores differ.
   std::optional<DeviceWitness> device_witness;

@@ -10,6 +10,7 @@
 
 #include "engine/emulate/edge_inputs.hpp"
 #include "engine/emulate/emulator.hpp"
+#include "engine/emulate/float_semantics.hpp"
 #include "engine/exec/run_kernel.hpp"
 #include "engine/symbolic/rational.hpp"
 
@@ -139,6 +140,10 @@ struct Stored {
   bool is_float = false;
   double value = 0; // a float element's value
   uint64_t bits = 0;
+  // Operations of the run that left the reals: a division by zero, a NaN made from numbers
+  // (0/0, sqrt(-1), inf - inf), an infinity from numbers (lg2(0), an overflow). In the
+  // reference, the input may lie outside its domain.
+  uint64_t undefined_operations = 0;
 };
 using SideResult = std::variant<Stored, std::string>; // what it stores, or why not
 
@@ -175,14 +180,18 @@ public:
       return why_not(*why);
     if (!loaded_.kernel)
       return why_not("the PTX does not load");
+    reset_real_arithmetic_events(); // this thread's, for this run
     const EmulationResult r = emulate(loaded_.kernel->program, config_, in);
+    const RealArithmeticEvents events = real_arithmetic_events();
     if (!r.ok())
       return why_not(r.error->text());
     const ArrayContents* a = r.find(element_->array);
     if (!a || element_->index >= a->len)
       return why_not("the element is not an output");
+    const uint64_t undefined = events.exceptional();
     if (!a->is_written(element_->index))
-      return SideResult(std::in_place_index<0>, Stored{"nothing (not written)"});
+      return SideResult(std::in_place_index<0>,
+                        Stored{"nothing (not written)", false, false, 0, 0, undefined});
     const std::string_view type = to_string(a->type);
     const bool is_float_type = type[0] == 'f' || type == "bf16";
     // An integer from its bytes, not through a double: a u64 near 2^64 is no double's integer
@@ -199,7 +208,7 @@ public:
                          : fmt::format("{}", bits);
     return SideResult(std::in_place_index<0>,
                       Stored{fmt::format("{} ({})", value, type), true, is_float_type,
-                             a->value(element_->index), bits});
+                             a->value(element_->index), bits, undefined});
   }
 
 private:
@@ -248,6 +257,11 @@ void execute_counterexample(const launch::ManifestEntry& entry, Counterexample& 
   }
   c.reference_device = std::get<0>(r).text;
   c.optimized_device = std::get<0>(o).text;
+  if (const uint64_t n = std::get<0>(r).undefined_operations; n > 0)
+    c.reference_undefined_on_device = fmt::format(
+        "the reference's run at this input divides by zero or makes a NaN or an infinity from "
+        "numbers ({} operation{})",
+        n, n == 1 ? "" : "s");
   if (c.reference_device != c.optimized_device)
     return;
   // The kernels differ over the reals by less than rounding here: look for a nearby point where

@@ -388,6 +388,20 @@ std::optional<EntryResult> prove_streamed(const launch::ManifestEntry& entry,
     result.kernels.assign(std::begin(summaries), std::end(summaries));
     conclude(entry, options, difference->first, entry_start, result);
     VOLTA_ASSERT(result.verdict == Verdict::NotEquivalent, "a confirmed difference concludes");
+    // The group's point satisfies the group's assumptions of the reference, not those of the
+    // other groups: where the reference's run there leaves the reals, it may be undefined in
+    // another group, and the difference proves nothing.
+    if (!result.counterexample->reference_undefined_on_device.empty()) {
+      result.verdict = Verdict::Unknown;
+      result.detail = fmt::format(
+          "in group {} of {} of CTAs, {} differs at a point that satisfies the group's "
+          "assumptions of the reference, but {}: another group's may fail there, and only the "
+          "whole grid's decide it ({})",
+          difference->second + 1, groups, result.counterexample->element,
+          result.counterexample->reference_undefined_on_device, "its store would not fit");
+      result.counterexample.reset();
+      return result;
+    }
     // Locating it needs a second run of both whole grids (recording where values are made),
     // the run that does not fit: H07 grew past 24 GiB there.
     result.counterexample->location.emplace().note =

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <string>
 
+#include "engine/emulate/counterexample_run.hpp"
 #include "engine/entry/streamed_entry.hpp"
 #include "engine/exec/grouped_launch.hpp"
 #include "tests/support/engine_test_util.hpp"
@@ -209,6 +210,34 @@ TEST(StreamedEntry, ADifferenceWhoseGridCannotBeRerunIsReportedFromItsGroup) {
   EXPECT_EQ(r.kernels[0].stats.ctas, kCtas); // every group once, no whole-grid run after them
   // With room, the whole grid runs again and reports the difference (the test above).
   EXPECT_EQ(prove(p.entry, true).verdict, Verdict::NotEquivalent);
+}
+
+// The last group's element differs only where a[0] <= 0, where the reference's lg2(a[0]) in the
+// first group is undefined: the group's point satisfies its own assumptions of the reference
+// (none), not the first group's. Without a whole-grid rerun that difference is no counterexample
+// (the reference's run there divides by zero): UNKNOWN, never NOT_EQUIVALENT. With room, the
+// whole grid's assumptions decide it EQUIVALENT.
+TEST(StreamedEntry, ADifferenceOutsideAnotherGroupsDomainIsNoCounterexample) {
+  const std::string ref = elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
+                                      "  @%p2 lg2.approx.f32 %f2, %f1;\n"
+                                      "  st.global.f32 [%rd5], %f2;");
+  // At i = 2047, + (a[0] <= 0 ? 1 : 0), a[0] read at a's base (%rd1).
+  const std::string opt = elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
+                                      "  @%p2 lg2.approx.f32 %f2, %f1;\n"
+                                      "  ld.global.f32 %f7, [%rd1];\n"
+                                      "  setp.le.f32 %p3, %f7, 0f00000000;\n"
+                                      "  selp.f32 %f8, 0f3F800000, 0f00000000, %p3;\n"
+                                      "  @%p1 add.f32 %f2, %f2, %f8;\n"
+                                      "  st.global.f32 [%rd5], %f2;");
+  Pair p(ref, opt);
+  const auto r = prove(p.entry, true, [](entry::ProveOptions& o) {
+    no_room_to_rerun(o);
+    o.execute_counterexample = emulate::execute_counterexample;
+  });
+  EXPECT_EQ(r.verdict, Verdict::Unknown) << r.detail;
+  EXPECT_NE(r.detail.find("the reference's run at this input"), std::string::npos) << r.detail;
+  EXPECT_EQ(prove(p.entry, true).verdict, Verdict::Equivalent);
+  EXPECT_EQ(prove(p.entry, false).verdict, Verdict::Equivalent);
 }
 
 // An out-of-bounds store by the last CTA is a finding of its group's CTAs, which run as in the
