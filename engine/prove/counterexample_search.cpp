@@ -49,6 +49,33 @@ void minimize(const symbolic::ExprStore& store, symbolic::Assignment& point,
   }
 }
 
+// Gives `leaf` the value numerator / 2^denominator_log in its kind: a real input that value; the
+// bits of a float element's value in another format (an f16 widened to f32) the encoding of it
+// (small values of few bits are exact in every format); an integer input the integer, or, with
+// `near_the_end`, the integer past the middle of its range, so that wrap-around shows.
+void assign(const symbolic::ExprStore& store, ExprId leaf, int numerator, int denominator_log,
+            bool near_the_end, symbolic::Assignment& point) {
+  const uint64_t key = symbolic::Assignment::key_of(store, leaf);
+  if (auto wc = value_view_format(store, leaf)) {
+    symbolic::Rational v(numerator, 1 << denominator_log);
+    v.canonicalize();
+    const auto bits = float_encoding(v, *wc);
+    VOLTA_ASSERT(bits.has_value(), "a small dyadic value is exact in every float format");
+    point.values[key] = symbolic::Rational(std::to_string(*bits));
+    return;
+  }
+  if (auto w = symbolic::integer_leaf_width(store, leaf)) {
+    const uint64_t m = symbolic::width_mask(*w);
+    const auto small = static_cast<uint64_t>(static_cast<int64_t>(numerator));
+    const uint64_t bits = near_the_end ? ((m >> 1) + small) & m : small & m;
+    point.values[key] = symbolic::Rational(std::to_string(bits));
+    return;
+  }
+  symbolic::Rational v(numerator, 1 << denominator_log);
+  v.canonicalize();
+  point.values[key] = v;
+}
+
 } // namespace
 
 std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& store, ExprId ref,
@@ -85,31 +112,14 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
     };
     symbolic::Assignment point;
     for (ExprId leaf : leaves) {
-      if (auto wc = value_view_format(store, leaf)) {
-        // The bits of a float element's value in another format (an f16 widened to f32): the
-        // encoding of a value the element can hold, as for its real view below (small values
-        // of few bits are exact in every format).
-        symbolic::Rational v(draw(), 1 << denominator_log(rng));
-        v.canonicalize();
-        const auto bits = float_encoding(v, *wc);
-        VOLTA_ASSERT(bits.has_value(), "a small dyadic value is exact in every float format");
-        point.values[symbolic::Assignment::key_of(store, leaf)] =
-            symbolic::Rational(std::to_string(*bits));
-        continue;
-      }
-      if (auto w = symbolic::integer_leaf_width(store, leaf)) {
-        // Integer inputs take integer values: small ones, and ones near the ends of the
-        // signed range so that wrap-around shows.
-        const uint64_t m = symbolic::width_mask(*w);
-        const uint64_t small = static_cast<uint64_t>(static_cast<int64_t>(draw()));
-        const uint64_t bits = attempt % 3 == 2 ? ((m >> 1) + small) & m : small & m;
-        point.values[symbolic::Assignment::key_of(store, leaf)] =
-            symbolic::Rational(std::to_string(bits));
-        continue;
-      }
-      symbolic::Rational v(draw(), 1 << denominator_log(rng));
-      v.canonicalize();
-      point.values[symbolic::Assignment::key_of(store, leaf)] = v;
+      // The denominator first (where one is used), then the numerator: the order in which GCC
+      // evaluated the constructor arguments of `Rational(numerator, 2^denominator)` here
+      // before, so the points (and the README's counterexamples) stay what they were.
+      const bool integer =
+          !value_view_format(store, leaf) && symbolic::integer_leaf_width(store, leaf);
+      const int d = integer ? 0 : denominator_log(rng);
+      const int n = draw();
+      assign(store, leaf, n, d, attempt % 3 == 2, point);
     }
     // A point that gives an element's real and integer views independent values is not an
     // input a GPU can be given (docs/semantics.md, "Inputs have two views"): make them agree
@@ -157,8 +167,11 @@ inputs_in_domain(const symbolic::ExprStore& store, const SpecificationDomain* sp
     symbolic::Assignment point;
     for (ExprId leaf : leaves) {
       const int x = numerator(rng);
-      const int v = attempt == 0 ? 1 : attempt % 2 == 1 ? std::abs(x) + 1 : x;
-      point.values[symbolic::Assignment::key_of(store, leaf)] = symbolic::Rational(v);
+      assign(store, leaf,
+             attempt == 0       ? 1
+             : attempt % 2 == 1 ? std::abs(x) + 1
+                                : x,
+             0, false, point);
     }
     if (!reconcile_views(store, leaves, point))
       continue;
