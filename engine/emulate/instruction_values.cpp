@@ -804,12 +804,11 @@ uint64_t Cta::convert_result(const Inst& in, uint64_t source) {
         if (x <= lo)
           r = dsgn ? static_cast<uint64_t>(static_cast<int64_t>(lo)) : 0;
         else if (x >= hi)
-          r = dsgn ? static_cast<uint64_t>((int64_t{1} << (dw - 1)) - 1 + (dw == 64 ? 0 : 0))
+          r = dsgn ? (uint64_t{1} << (dw - 1)) - 1 // the largest signed value, in unsigned
+                                                   // arithmetic (2^63 - 1 overflows int64_t)
                    : low_bits(~uint64_t{0}, dw);
         else
           r = dsgn ? static_cast<uint64_t>(static_cast<int64_t>(x)) : static_cast<uint64_t>(x);
-        if (dsgn && dw == 64 && x >= hi)
-          r = static_cast<uint64_t>(INT64_MAX);
       }
     }
   } else {

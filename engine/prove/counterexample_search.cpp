@@ -26,8 +26,13 @@ void minimize(const symbolic::ExprStore& store, symbolic::Assignment& point,
   size_t chunk = leaves.size() / 2;
   const size_t smallest = std::max<size_t>(1, leaves.size() / 256);
   int evaluations = 0;
-  while (chunk >= smallest && evaluations < 300) {
-    for (size_t start = 0; start < leaves.size() && evaluations < 300; start += chunk) {
+  // Each trial evaluates every assumption of the reference too: fewer trials where they are many
+  // (a point stays a counterexample; it only lists more inputs).
+  const size_t assumed = specification != nullptr ? specification->assumptions() : 0;
+  const int limit =
+      static_cast<int>(std::max<size_t>(16, 300 * 1024 / std::max<size_t>(1024, assumed)));
+  while (chunk >= smallest && evaluations < limit) {
+    for (size_t start = 0; start < leaves.size() && evaluations < limit; start += chunk) {
       symbolic::Assignment trial = point;
       bool changed = false;
       for (size_t i = start; i < std::min(leaves.size(), start + chunk); ++i) {
@@ -83,6 +88,7 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
                                                   int random_points,
                                                   const SpecificationDomain* specification) {
   std::vector<ExprId> leaves = symbolic::leaves_below(store, {ref, opt});
+  const std::vector<ExprId> own_leaves = leaves;
   if (specification != nullptr) { // the assumptions' leaves too, after the element's
     std::unordered_set<ExprId> have(leaves.begin(), leaves.end());
     for (ExprId leaf : specification->leaves())
@@ -129,7 +135,7 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
     if (!counts(point))
       continue;
     const symbolic::Assignment found = point;
-    minimize(store, point, leaves, ref, opt, specification);
+    minimize(store, point, own_leaves, ref, opt, specification); // the assumptions' stay
     if (!reconcile_views(store, leaves, point) || !counts(point))
       point = found;
     symbolic::Evaluator final_ev(store, point);

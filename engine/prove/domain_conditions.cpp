@@ -997,9 +997,10 @@ SpecificationDomain::SpecificationDomain(const symbolic::ExprStore& store, const
     for (size_t k = 0; k < spec.run->control_roots.size(); ++k)
       conditions_.add_root(spec.run->control_roots[k], spec.elements.size() + k);
   }
-  // As refute()'s bounds: past them no point is claimed to be in the domain.
-  constexpr size_t kMaxAssumptions = 4096;
-  constexpr size_t kMaxLeaves = 65536;
+  // Past these no point is claimed to be in the domain (an elementwise division of 64K
+  // elements is within them: a point there costs one evaluation of each operand).
+  constexpr size_t kMaxAssumptions = size_t{1} << 16;
+  constexpr size_t kMaxLeaves = size_t{1} << 18;
   std::vector<ExprId> roots;
   for (const DomainCondition& c : conditions_.conditions()) {
     if (by_signs(signs_, c.kind, c.arg))

@@ -151,6 +151,7 @@ public:
   // guard certainly fails or the assumption holds)? False where one fails or is not known to
   // hold, and for a specification with more assumptions than are checked.
   bool defined_at(symbolic::Evaluator& ev) const;
+  size_t assumptions() const { return checked_.size(); } // the ones defined_at evaluates
   // Do these facts (comparisons with their truth, a case of a proof by cases) contradict an
   // unconditional assumption — `v == 0` against a division by v, `v < 0` against its sqrt? No
   // input of the specification's domain then satisfies them: such a case needs no proof.
