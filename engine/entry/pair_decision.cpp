@@ -163,9 +163,11 @@ PairDecision decide_pair(PreparedPair& pair, const ProveOptions& options,
       return answer;
     };
   }
+  const std::function<bool()> stop = [&] { return out_of_time(); };
   auto check = [&](const prove::DomainSide& spec, const prove::DomainSide& checked) {
-    prove::DomainOutcome d =
-        prove::check_refinement(store, spec, checked, canonical_of, pair.store.get(), &bounded);
+    prove::DomainOutcome d = prove::check_refinement(store, spec, checked, canonical_of,
+                                                     pair.store.get(), &bounded, &stop);
+    stopped_by_time = stopped_by_time || d.stopped;
     result.z3_calls += d.solver_queries;
     add_domains(d.summary, summary);
     if (!d.vacuous_reason.empty() && !decision.domain_unknown) {

@@ -510,10 +510,11 @@ class RefinementCheck {
 public:
   RefinementCheck(const symbolic::ExprStore& store, const DomainSide& spec,
                   const DomainSide& checked, const CanonicalOf& canonical_of,
-                  symbolic::ExprStore* build_store, const DomainProver* prover)
+                  symbolic::ExprStore* build_store, const DomainProver* prover,
+                  const std::function<bool()>* stop)
       : store_(store), spec_(spec), checked_(checked), canonical_of_(canonical_of),
-        build_store_(build_store), prover_(prover), signs_(store), obligations_(store, signs_),
-        assumptions_(store, signs_) {}
+        build_store_(build_store), prover_(prover), stop_(stop), signs_(store),
+        obligations_(store, signs_), assumptions_(store, signs_) {}
 
   DomainOutcome run() {
     DomainOutcome out;
@@ -547,6 +548,10 @@ public:
     out.summary.assumptions = assumptions_.conditions().size();
     index_assumptions();
     for (const DomainCondition* c : pending) {
+      if (stop_ != nullptr && *stop_ && (*stop_)()) { // refute() evaluates many points
+        out.stopped = true;
+        break;
+      }
       if (by_assumption(*c)) {
         ++out.summary.by_assumption;
         continue;
@@ -967,6 +972,7 @@ private:
   const CanonicalOf& canonical_of_;
   symbolic::ExprStore* build_store_;
   const DomainProver* prover_;
+  const std::function<bool()>* stop_;
   symbolic::SignAnalysis signs_;
   std::unordered_map<ExprId, bool> small_; // operand -> at most kVacuityNodes nodes
   DomainConditions obligations_;
@@ -981,8 +987,9 @@ private:
 
 DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSide& spec,
                                const DomainSide& checked, const CanonicalOf& canonical_of,
-                               symbolic::ExprStore* build_store, const DomainProver* prover) {
-  return RefinementCheck(store, spec, checked, canonical_of, build_store, prover).run();
+                               symbolic::ExprStore* build_store, const DomainProver* prover,
+                               const std::function<bool()>* stop) {
+  return RefinementCheck(store, spec, checked, canonical_of, build_store, prover, stop).run();
 }
 
 // ---------------------------------------------------------------------------------------------

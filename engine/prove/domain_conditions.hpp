@@ -124,6 +124,7 @@ struct DomainOutcome {
   // refinement and every equality then holds vacuously, so an entry must not be EQUIVALENT on
   // the strength of it (docs/semantics.md, "Domains").
   std::string vacuous_reason;
+  bool stopped = false; // `stop` said so before every obligation was looked at
 };
 
 // One side of the check: a kernel's roots (stored elements, named, then control roots) and its
@@ -182,9 +183,11 @@ using DomainProver =
 
 // Checks that `checked` is defined wherever `spec` is. `build_store` (where the solver's query
 // predicates are built) and `prover` may be null: no solver then.
+// `stop` (may be null) is asked before each obligation: the entry's time limit or cancel.
 DomainOutcome check_refinement(const symbolic::ExprStore& store, const DomainSide& spec,
                                const DomainSide& checked, const CanonicalOf& canonical_of,
                                symbolic::ExprStore* build_store = nullptr,
-                               const DomainProver* prover = nullptr);
+                               const DomainProver* prover = nullptr,
+                               const std::function<bool()>* stop = nullptr);
 
 } // namespace volta::prove
