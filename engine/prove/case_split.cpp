@@ -30,11 +30,8 @@ struct Facts {
     atoms.emplace_back(cmp, truth);
     const Node& n = store.node(cmp);
     auto k = static_cast<CmpKind>(n.aux & 7);
-    if (!truth) { // not (a k b) is a k' b
-      static constexpr CmpKind kNot[] = {CmpKind::Ne, CmpKind::Eq, CmpKind::Ge,
-                                         CmpKind::Gt, CmpKind::Le, CmpKind::Lt};
-      k = kNot[static_cast<int>(k)];
-    }
+    if (!truth) // not (a k b) is a k' b
+      k = symbolic::negated(k);
     switch (k) {
     case CmpKind::Eq:
       at_least.emplace(n.a, n.b);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <random>
-#include <unordered_set>
 
 #include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/input_views.hpp"
@@ -87,14 +86,10 @@ std::optional<Counterexample> find_counterexample(const symbolic::ExprStore& sto
                                                   ExprId opt, const std::string& element,
                                                   int random_points,
                                                   const SpecificationDomain* specification) {
-  std::vector<ExprId> leaves = symbolic::leaves_below(store, {ref, opt});
-  const std::vector<ExprId> own_leaves = leaves;
-  if (specification != nullptr) { // the assumptions' leaves too, after the element's
-    std::unordered_set<ExprId> have(leaves.begin(), leaves.end());
-    for (ExprId leaf : specification->leaves())
-      if (have.insert(leaf).second)
-        leaves.push_back(leaf);
-  }
+  const std::vector<ExprId> own_leaves = symbolic::leaves_below(store, {ref, opt});
+  // The assumptions' leaves too, after the element's.
+  const std::vector<ExprId> leaves =
+      specification != nullptr ? specification->with_leaves(own_leaves) : own_leaves;
   // Is the point in the reference's domain (and the two values certainly different there)?
   auto counts = [&](const symbolic::Assignment& p) {
     symbolic::Evaluator ev(store, p);

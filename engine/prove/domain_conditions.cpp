@@ -105,6 +105,25 @@ symbolic::SignSet product_signs(symbolic::SignSet a, symbolic::SignSet b) {
   return out | symbolic::kSignFinite;
 }
 
+// A comparison literal (`cond`, true when `polarity`) with a zero on one side, as `v k 0`; nullopt
+// for any other literal. (The complement of a comparison is read over the reals: a caller whose
+// operands may be a NaN must not take it.)
+std::optional<std::pair<ExprId, CmpKind>> against_zero(const symbolic::ExprStore& store,
+                                                       ExprId cond, bool polarity) {
+  const Node& n = store.node(cond);
+  if (n.op != Op::Cmp)
+    return std::nullopt;
+  auto is_zero = [&](ExprId id) { return store.op(id) == Op::Const && store.rational(id) == 0; };
+  CmpKind k = static_cast<CmpKind>(n.aux & 7);
+  if (!polarity)
+    k = symbolic::negated(k);
+  if (is_zero(n.b))
+    return std::pair{n.a, k};
+  if (is_zero(n.a))
+    return std::pair{n.b, symbolic::mirrored(k)};
+  return std::nullopt;
+}
+
 // Does the literal `cond` (true when `polarity`) state the condition about `arg` outright?
 bool literal_implies(const symbolic::ExprStore& store, ExprId cond, bool polarity,
                      ConditionKind kind, ExprId arg, int depth = 0) {
@@ -116,38 +135,10 @@ bool literal_implies(const symbolic::ExprStore& store, ExprId cond, bool polarit
   if ((n.op == Op::And && polarity) || (n.op == Op::Or && !polarity))
     return literal_implies(store, n.a, polarity, kind, arg, depth + 1) ||
            literal_implies(store, n.b, polarity, kind, arg, depth + 1);
-  if (n.op != Op::Cmp)
+  const auto fact = against_zero(store, cond, polarity);
+  if (!fact || fact->first != arg)
     return false;
-  auto is_zero = [&](ExprId id) { return store.op(id) == Op::Const && store.rational(id) == 0; };
-  CmpKind k = static_cast<CmpKind>(n.aux & 7);
-  if (n.a == arg && is_zero(n.b)) {
-    // arg k 0
-  } else if (n.b == arg && is_zero(n.a)) {
-    // 0 k arg: mirror it to arg k' 0
-    switch (k) {
-    case CmpKind::Lt:
-      k = CmpKind::Gt;
-      break;
-    case CmpKind::Le:
-      k = CmpKind::Ge;
-      break;
-    case CmpKind::Gt:
-      k = CmpKind::Lt;
-      break;
-    case CmpKind::Ge:
-      k = CmpKind::Le;
-      break;
-    default:
-      break;
-    }
-  } else {
-    return false;
-  }
-  if (!polarity) { // not (arg k 0): the complementary comparison
-    static constexpr CmpKind kNot[] = {CmpKind::Ne, CmpKind::Eq, CmpKind::Ge,
-                                       CmpKind::Gt, CmpKind::Le, CmpKind::Lt};
-    k = kNot[static_cast<int>(k)];
-  }
+  const CmpKind k = fact->second;
   switch (kind) {
   case ConditionKind::NonZero:
     return k == CmpKind::Ne || k == CmpKind::Gt || k == CmpKind::Lt;
@@ -1032,33 +1023,16 @@ SpecificationDomain::SpecificationDomain(const symbolic::ExprStore& store, const
 }
 
 bool SpecificationDomain::excludes(const std::vector<std::pair<ExprId, bool>>& facts) const {
-  auto is_zero = [&](ExprId id) { return store_.is_const(id) && sgn(store_.rational(id)) == 0; };
   for (const auto& [cmp, truth] : facts) {
+    // A value that may be a NaN (the float view of integer bits) is left alone: neither the
+    // complement of a comparison nor an unordered one says it is 0 or of a sign there.
     const Node& n = store_.node(cmp);
-    if (n.op != Op::Cmp)
+    if (n.op != Op::Cmp || ((store_.taint(n.a) | store_.taint(n.b)) & symbolic::kTaintNaN))
       continue;
-    auto k = static_cast<CmpKind>(n.aux & 7);
-    // not (a < b) is a >= b only where neither is a NaN: the float view of integer bits may be.
-    const bool order = k != CmpKind::Eq && k != CmpKind::Ne;
-    if (!truth && order && ((store_.taint(n.a) | store_.taint(n.b)) & symbolic::kTaintNaN))
+    const auto fact = against_zero(store_, cmp, truth); // as `v k 0`
+    if (!fact)
       continue;
-    if (!truth) { // not (a k b) is a k' b
-      static constexpr CmpKind kNot[] = {CmpKind::Ne, CmpKind::Eq, CmpKind::Ge,
-                                         CmpKind::Gt, CmpKind::Le, CmpKind::Lt};
-      k = kNot[static_cast<int>(k)];
-    }
-    // The fact as `v k 0`.
-    ExprId v = 0;
-    if (is_zero(n.b)) {
-      v = n.a;
-    } else if (is_zero(n.a)) {
-      v = n.b;
-      static constexpr CmpKind kSwap[] = {CmpKind::Eq, CmpKind::Ne, CmpKind::Gt,
-                                          CmpKind::Ge, CmpKind::Lt, CmpKind::Le};
-      k = kSwap[static_cast<int>(k)];
-    } else {
-      continue;
-    }
+    const auto [v, k] = *fact;
     const auto it = everywhere_.find(v);
     if (it == everywhere_.end())
       continue;
@@ -1073,6 +1047,14 @@ bool SpecificationDomain::excludes(const std::vector<std::pair<ExprId, bool>>& f
       return true;
   }
   return false;
+}
+
+std::vector<ExprId> SpecificationDomain::with_leaves(std::vector<ExprId> leaves) const {
+  std::unordered_set<ExprId> have(leaves.begin(), leaves.end());
+  for (ExprId leaf : leaves_)
+    if (have.insert(leaf).second)
+      leaves.push_back(leaf);
+  return leaves;
 }
 
 bool SpecificationDomain::defined_at(symbolic::Evaluator& ev) const {

@@ -148,6 +148,9 @@ public:
   // The leaves the assumptions read, in a deterministic order: a search for a point gives them
   // values too, so that the assumptions can hold.
   const std::vector<symbolic::ExprId>& leaves() const { return leaves_; }
+  // `leaves` (an element's) followed by those of leaves() not among them: what a point gives
+  // values to, and a counterexample lists.
+  std::vector<symbolic::ExprId> with_leaves(std::vector<symbolic::ExprId> leaves) const;
   // Does every assumption certainly hold at the evaluated point (each guarded one where its
   // guard certainly fails or the assumption holds)? False where one fails or is not known to
   // hold, and for a specification with more assumptions than are checked.

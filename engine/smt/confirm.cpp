@@ -1,7 +1,5 @@
 #include "engine/smt/confirm.hpp"
 
-#include <unordered_set>
-
 #include "engine/prove/domain_conditions.hpp"
 #include "engine/prove/input_views.hpp"
 #include "engine/symbolic/printer.hpp"
@@ -49,12 +47,15 @@ std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, Ex
   // can be given has them agree (docs/semantics.md, "Inputs have two views").
   Assignment point = given;
   // The reference's assumptions may read inputs the model does not value (other elements):
-  // they take 1, where divisors, logarithms and square roots of a lone input are defined.
+  // they take 1, where divisors, logarithms and square roots of a lone input are defined. Their
+  // views are made to agree with the element's too.
+  std::vector<ExprId> leaves = symbolic::leaves_below(store, {ref, opt});
   if (specification != nullptr) {
     for (ExprId leaf : specification->leaves())
       point.values.emplace(key_of(store, leaf), Rational(1));
+    leaves = specification->with_leaves(std::move(leaves));
   }
-  if (!prove::reconcile_views(store, symbolic::leaves_below(store, {ref, opt}), point))
+  if (!prove::reconcile_views(store, leaves, point))
     return std::nullopt;
   symbolic::Evaluator ev(store, point);
   const symbolic::EvalValue a = ev.eval(ref), b = ev.eval(opt);
@@ -71,14 +72,7 @@ std::optional<Counterexample> confirm_point(const symbolic::ExprStore& store, Ex
   c.optimized_expr = symbolic::to_sexpr(store, opt, 600);
   // Like the prover's own counterexamples: the leaves in their deterministic order, zeros left
   // out (an input that is not listed is 0).
-  std::vector<ExprId> listed = symbolic::leaves_below(store, {ref, opt});
-  if (specification != nullptr) {
-    std::unordered_set<ExprId> have(listed.begin(), listed.end());
-    for (ExprId leaf : specification->leaves())
-      if (have.insert(leaf).second)
-        listed.push_back(leaf);
-  }
-  for (ExprId leaf : listed) {
+  for (ExprId leaf : leaves) {
     auto it = point.values.find(key_of(store, leaf));
     if (it != point.values.end() && it->second != 0) {
       c.inputs.emplace_back(symbolic::leaf_name(store, leaf), it->second.get_str());

@@ -40,6 +40,18 @@ inline constexpr size_t kOpCount = 0
     ;
 
 enum class CmpKind : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+// not (a k b) as a comparison of a and b, where neither is a NaN: Lt becomes Ge, Eq Ne.
+constexpr CmpKind negated(CmpKind k) {
+  constexpr CmpKind kNot[] = {CmpKind::Ne, CmpKind::Eq, CmpKind::Ge,
+                              CmpKind::Gt, CmpKind::Le, CmpKind::Lt};
+  return kNot[static_cast<int>(k)];
+}
+// a k b as b k' a: Lt becomes Gt, Eq stays Eq.
+constexpr CmpKind mirrored(CmpKind k) {
+  constexpr CmpKind kMirror[] = {CmpKind::Eq, CmpKind::Ne, CmpKind::Gt,
+                                 CmpKind::Ge, CmpKind::Lt, CmpKind::Le};
+  return kMirror[static_cast<int>(k)];
+}
 
 // The type of integer data: a width code (0: 8, 1: 16, 2: 32, 3: 64 bits) and, where the
 // operation depends on it (comparison, shift right, min/max, division, extension, conversion to

@@ -48,6 +48,11 @@ std::string elementwise(std::string_view code, std::string_view index = "") {
   return kernel(".param .u64 a, .param .u64 b, .param .u64 out", body);
 }
 
+// The index of elementwise() with the CTAs in reverse order: CTA c writes what CTA 63 - c does
+// in the plain kernel (the groups of the two grids do not split alike).
+constexpr std::string_view kReversedCtas = "  sub.s32 %r5, 63, %r1;\n"
+                                           "  mad.lo.s32 %r4, %r5, %r2, %r3;\n";
+
 const std::string kTwice = elementwise("  mul.f32 %f2, %f1, 0f40000000;\n"
                                        "  st.global.f32 [%rd5], %f2;");
 const std::string kSum = elementwise("  add.f32 %f2, %f1, %f1;\n"
@@ -336,8 +341,7 @@ TEST(StreamedEntry, AtomicsOnGlobalMemoryAreProvedOverTheWholeGrid) {
 TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreProvedWhole) {
   Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
                              "  st.global.f32 [%rd5], %f2;",
-                             "  sub.s32 %r5, 63, %r1;\n"
-                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+                             kReversedCtas));
   const auto r = same_as_whole_grid(p.entry);
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
   EXPECT_FALSE(streamed(r)) << r.detail;
@@ -350,8 +354,7 @@ TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreProvedWhole) {
 TEST(StreamedEntry, GridsTheGroupsSplitDifferentlyAreAnchoredWhereTheGridCannotBeRerun) {
   Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
                              "  st.global.f32 [%rd5], %f2;",
-                             "  sub.s32 %r5, 63, %r1;\n"
-                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+                             kReversedCtas));
   const auto r = prove(p.entry, true, no_room_to_rerun);
   EXPECT_EQ(r.verdict, Verdict::Equivalent) << r.detail;
   EXPECT_NE(r.detail.find("each against the reference kernel's whole grid"), std::string::npos)
@@ -378,8 +381,7 @@ TEST(StreamedEntry, AnchoredGroupsFindADifferenceInALaterGroup) {
   Pair p(kTwice, elementwise("  add.f32 %f2, %f1, %f1;\n"
                              "  @%p1 add.f32 %f2, %f2, 0f3F800000;\n"
                              "  st.global.f32 [%rd5], %f2;",
-                             "  sub.s32 %r5, 63, %r1;\n"
-                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+                             kReversedCtas));
   const auto r = prove(p.entry, true, no_room_to_rerun);
   EXPECT_EQ(r.verdict, Verdict::NotEquivalent) << r.detail;
   EXPECT_NE(r.detail.find("in group 1 of 16 of CTAs"), std::string::npos) << r.detail;
@@ -395,8 +397,7 @@ TEST(StreamedEntry, AFindingOfTheAnchorsWholeGridIsReportedAsItIs) {
                      "  @%p1 st.global.f32 [%rd5+4], %f2;"),
          elementwise("  add.f32 %f2, %f1, %f1;\n"
                      "  st.global.f32 [%rd5], %f2;",
-                     "  sub.s32 %r5, 63, %r1;\n"
-                     "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+                     kReversedCtas));
   const auto r = prove(p.entry, true, no_room_to_rerun);
   EXPECT_EQ(r.verdict, Verdict::OutOfBounds) << r.detail;
   EXPECT_NE(r.detail.find("reference kernel: "), std::string::npos) << r.detail;
@@ -411,8 +412,7 @@ TEST(StreamedEntry, AnchoredGroupsMustCoverTheAnchorsElements) {
                              "  setp.eq.s32 %p3, %r4, 5;\n"
                              "  @%p3 ret;\n"
                              "  st.global.f32 [%rd5], %f2;",
-                             "  sub.s32 %r5, 63, %r1;\n"
-                             "  mad.lo.s32 %r4, %r5, %r2, %r3;\n"));
+                             kReversedCtas));
   const auto r = prove(p.entry, true, no_room_to_rerun);
   EXPECT_EQ(r.verdict, Verdict::Unknown) << r.detail;
   EXPECT_NE(r.detail.find("groups of CTAs wrote other elements than its whole grid's reference"),
